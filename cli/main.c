@@ -1,0 +1,71 @@
+/* main.c - the asymu command: `asymu run ...`, `asymu options-doc`,
+ * `--help`, `--version`. The only place that chooses exit statuses. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "emu.h"
+#include "options.h"
+
+#define EXIT_USAGE 2
+#define EXIT_CANNOT_EXECUTE 126
+#define EXIT_NOT_FOUND 127
+
+extern char **environ;
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: asymu run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+                 "       asymu options-doc    print the option reference (Markdown)\n"
+                 "       asymu --help | --version\n"
+                 "asymu runs AArch64 and AArch32 Linux programs on an emulated asymmetric arm64\n"
+                 "machine. See `asymu run --help` for the options.\n");
+}
+
+static void warn_old_unicorn(void)
+{
+    const char *v = emu_unicorn_version();
+    if (strncmp(v, "2.0.", 4) == 0)
+        fprintf(stderr, "asymu: warning: Unicorn %s runs guest stores about 6x slower than 2.1; "
+                        "install libunicorn-dev >= 2.1 (scripts/bootstrap)\n", v);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    struct emu_config cfg;
+    int r = options_parse(argc, argv, &cfg);
+    if (r != 0)
+        return r > 0 ? 0 : EXIT_USAGE;
+    cfg.envp = environ;
+    warn_old_unicorn();
+    int status = emu_run(&cfg);
+    if (status >= 0)
+        return status;
+    return status == -ENOENT || status == -ENOTDIR ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 2, argv + 2);
+    if (strcmp(cmd, "options-doc") == 0) {
+        options_markdown(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("asymu %s (Unicorn %s)\n", ASYMU_VERSION, emu_unicorn_version());
+        return 0;
+    }
+    fprintf(stderr, "asymu: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}

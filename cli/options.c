@@ -1,0 +1,265 @@
+/* options.c - the `asymu run` options as one table (name, argument, default,
+ * help, handler) from which parsing, --help and docs/options.md come. */
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define DEFAULT_CPUS 8
+#define DEFAULT_AARCH32 "0-3"
+#define DEFAULT_CMDLINE "allow_mismatched_32bit_el0"
+
+/* Parse state: values that are checked against each other after parsing. */
+struct parse {
+    struct emu_config *cfg;
+    const char *aarch32; /* text of --aarch32, checked once --cpus is known */
+};
+
+typedef int (*option_fn)(struct parse *ps, const char *opt, const char *val);
+
+struct option_def {
+    const char *name;  /* "--cpus" */
+    const char *alias; /* "-L" or NULL */
+    const char *arg;   /* metavariable, NULL for a flag */
+    const char *deflt; /* default, as text */
+    const char *help;
+    option_fn fn;
+};
+
+static int bad(const char *opt, const char *val, const char *allowed)
+{
+    fprintf(stderr, "asymu run: invalid value '%s' for %s: %s\n", val, opt, allowed);
+    return -1;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    if (!*s || !isdigit((unsigned char)*s))
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int opt_cpus(struct parse *ps, const char *opt, const char *val)
+{
+    uint64_t v;
+    if (!parse_u64(val, &v) || v < 1 || v > NR_CPUS_MAX)
+        return bad(opt, val, "a number of vCPUs from 1 to 1024");
+    ps->cfg->cpus = (unsigned)v;
+    return 0;
+}
+
+static int opt_aarch32(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt;
+    ps->aarch32 = val;
+    return 0;
+}
+
+static int opt_cmdline(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt;
+    ps->cfg->cmdline = val;
+    return 0;
+}
+
+static int opt_policy(struct parse *ps, const char *opt, const char *val)
+{
+    static const char *const names[] = {"upstream", "override", "kill", "fixup"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        if (strcmp(val, names[i]) == 0) {
+            ps->cfg->policy = (enum emu_policy)i;
+            return 0;
+        }
+    }
+    return bad(opt, val, "one of upstream, override, kill, fixup");
+}
+
+static int opt_seed(struct parse *ps, const char *opt, const char *val)
+{
+    if (!parse_u64(val, &ps->cfg->seed))
+        return bad(opt, val, "an unsigned 64-bit number");
+    return 0;
+}
+
+static int need_dir(const char *opt, const char *val)
+{
+    struct stat st;
+    if (stat(val, &st) < 0)
+        return bad(opt, val, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return bad(opt, val, "not a directory");
+    return 0;
+}
+
+static int opt_sysroot(struct parse *ps, const char *opt, const char *val)
+{
+    ps->cfg->sysroot = val;
+    return need_dir(opt, val);
+}
+
+static int opt_libprefix(struct parse *ps, const char *opt, const char *val)
+{
+    ps->cfg->libprefix = val;
+    return need_dir(opt, val);
+}
+
+static int opt_strace(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt, (void)val;
+    ps->cfg->strace = true;
+    return 0;
+}
+
+static const struct option_def options[] = {
+    {"--cpus", NULL, "N", "8", "number of vCPUs, 1 to 1024", opt_cpus},
+    {"--aarch32", NULL, "LIST", DEFAULT_AARCH32 " (those that exist)",
+     "cpulist of the vCPUs that run 32-bit (AArch32) code, e.g. 0-3,6; may be empty",
+     opt_aarch32},
+    {"--cmdline", NULL, "STRING", DEFAULT_CMDLINE,
+     "the emulated kernel command line; without allow_mismatched_32bit_el0 an asymmetric "
+     "machine runs 64-bit user space only",
+     opt_cmdline},
+    {"--policy", NULL, "NAME", "upstream",
+     "how the kernel keeps 32-bit tasks on 32-bit vCPUs: upstream, override, kill or fixup",
+     opt_policy},
+    {"--seed", NULL, "N", "0",
+     "seed of every random value the guest sees (AT_RANDOM, getrandom, /dev/urandom)", opt_seed},
+    {"--sysroot", NULL, "DIR", "/", "host directory that is the guest's /, read-only",
+     opt_sysroot},
+    {"-L", NULL, "DIR", "none",
+     "library prefix tried first for absolute paths such as the ELF interpreter (as qemu-user)",
+     opt_libprefix},
+    {"--strace", NULL, NULL, "off", "print one line per guest syscall on stderr, as strace does",
+     opt_strace},
+};
+
+#define NOPTIONS (sizeof options / sizeof *options)
+
+void options_usage(FILE *out)
+{
+    fprintf(out, "usage: asymu run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+                 "Runs PROGRAM (a static or dynamic AArch64 or AArch32 Linux ELF) as pid 1 of an\n"
+                 "emulated asymmetric arm64 machine; exits with its status (128+N if killed by\n"
+                 "signal N).\n\noptions:\n");
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        char head[64];
+        snprintf(head, sizeof head, "%s%s%s", options[i].name, options[i].arg ? " " : "",
+                 options[i].arg ? options[i].arg : "");
+        fprintf(out, "  %-18s %s (default: %s)\n", head, options[i].help, options[i].deflt);
+    }
+    fprintf(out, "  %-18s %s\n", "--help", "print this help");
+}
+
+void options_markdown(FILE *out)
+{
+    fprintf(out, "# `asymu run` options\n\n"
+                 "Generated from the option table in `cli/options.c` by `asymu options-doc`;\n"
+                 "a test checks that this file is current.\n\n"
+                 "`asymu run [OPTIONS] [--] PROGRAM [ARGS...]`\n\n"
+                 "| option | default | meaning |\n| --- | --- | --- |\n");
+    for (size_t i = 0; i < NOPTIONS; i++)
+        fprintf(out, "| `%s%s%s` | %s | %s |\n", options[i].name, options[i].arg ? " " : "",
+                options[i].arg ? options[i].arg : "", options[i].deflt, options[i].help);
+    fprintf(out, "\nA bad value is refused before anything runs, naming the option, the value and\n"
+                 "what is allowed; the exit status is then 2. A PROGRAM that does not exist exits\n"
+                 "127, one that cannot be executed (not an ELF for arm64/arm, malformed) 126.\n");
+}
+
+static const struct option_def *find_option(const char *name, size_t len)
+{
+    for (size_t i = 0; i < NOPTIONS; i++)
+        if (strlen(options[i].name) == len && strncmp(options[i].name, name, len) == 0)
+            return &options[i];
+    return NULL;
+}
+
+static int finish(struct parse *ps)
+{
+    struct emu_config *cfg = ps->cfg;
+    char why[128];
+    if (ps->aarch32) {
+        if (cpulist_parse(ps->aarch32, cfg->cpus, &cfg->aarch32, why, sizeof why) < 0) {
+            char allowed[256];
+            snprintf(allowed, sizeof allowed, "%s (a cpulist within 0-%u, or empty)", why,
+                     cfg->cpus - 1);
+            return bad("--aarch32", ps->aarch32, allowed);
+        }
+    } else {
+        cpumask_clear(&cfg->aarch32);
+        for (unsigned cpu = 0; cpu < 4 && cpu < cfg->cpus; cpu++)
+            cpumask_set_cpu(cpu, &cfg->aarch32);
+    }
+    return 0;
+}
+
+int options_parse(int argc, char **argv, struct emu_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->cpus = DEFAULT_CPUS;
+    cfg->cmdline = DEFAULT_CMDLINE;
+    cfg->policy = EMU_POLICY_UPSTREAM;
+    cfg->sysroot = "/";
+    struct parse ps = {cfg, NULL};
+    int i = 0;
+    for (; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            options_usage(stdout);
+            return 1;
+        }
+        if (arg[0] != '-' || arg[1] == '\0')
+            break;
+        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        size_t namelen = eq ? (size_t)(eq - arg) : strlen(arg);
+        const struct option_def *o = find_option(arg, namelen);
+        const char *val = NULL;
+        if (!o && arg[1] == 'L' && arg[2]) { /* -LDIR */
+            o = find_option("-L", 2);
+            val = arg + 2;
+        }
+        if (!o) {
+            fprintf(stderr, "asymu run: unknown option '%.*s' (see asymu run --help)\n",
+                    (int)namelen, arg);
+            return -1;
+        }
+        if (o->arg && !val) {
+            if (eq)
+                val = eq + 1;
+            else if (i + 1 < argc)
+                val = argv[++i];
+            else {
+                fprintf(stderr, "asymu run: option %s needs a value (%s)\n", o->name, o->arg);
+                return -1;
+            }
+        } else if (!o->arg && eq) {
+            fprintf(stderr, "asymu run: option %s takes no value\n", o->name);
+            return -1;
+        }
+        if (o->fn(&ps, o->name, val) < 0)
+            return -1;
+    }
+    if (finish(&ps) < 0)
+        return -1;
+    if (i >= argc) {
+        fprintf(stderr, "asymu run: missing PROGRAM (see asymu run --help)\n");
+        return -1;
+    }
+    cfg->argc = argc - i;
+    cfg->argv = argv + i;
+    return 0;
+}

@@ -1,0 +1,21 @@
+/* options.h - the `asymu run` option table: parsing, validation, --help
+ * and the generated option reference (docs/options.md). */
+#ifndef ASYMU_OPTIONS_H
+#define ASYMU_OPTIONS_H
+
+#include <stdio.h>
+
+#include "emu.h"
+
+/* Parses `asymu run` arguments (argv[0] is the first argument after "run")
+ * into cfg. Returns 0, 1 when --help was printed, or -1 after printing to
+ * stderr what was wrong (option, value, what is allowed). */
+int options_parse(int argc, char **argv, struct emu_config *cfg);
+
+/* Writes the usage text generated from the option table. */
+void options_usage(FILE *out);
+
+/* Writes the option reference in Markdown, generated from the same table. */
+void options_markdown(FILE *out);
+
+#endif

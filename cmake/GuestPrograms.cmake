@@ -1,0 +1,33 @@
+# Builds guest programs for both ISAs with the Debian cross compilers:
+# asymu_guest_program(NAME SOURCE [OUTDIR dir] [EXTRA flags...]) makes
+# NAME-aarch64 and NAME-armhf (static, glibc) in OUTDIR (default: current
+# binary dir) and adds them to the `guests` target, part of `all`.
+find_program(ASYMU_CC_AARCH64 aarch64-linux-gnu-gcc REQUIRED)
+find_program(ASYMU_CC_ARMHF arm-linux-gnueabihf-gcc REQUIRED)
+if(NOT TARGET guests)
+  add_custom_target(guests ALL)
+endif()
+
+function(asymu_guest_program name source)
+  cmake_parse_arguments(G "" "OUTDIR" "EXTRA" ${ARGN})
+  if(NOT G_OUTDIR)
+    set(G_OUTDIR ${CMAKE_CURRENT_BINARY_DIR})
+  endif()
+  set(src ${CMAKE_CURRENT_SOURCE_DIR}/${source})
+  set(outputs)
+  foreach(isa aarch64 armhf)
+    if(isa STREQUAL aarch64)
+      set(cc ${ASYMU_CC_AARCH64})
+    else()
+      set(cc ${ASYMU_CC_ARMHF})
+    endif()
+    set(out ${G_OUTDIR}/${name}-${isa})
+    add_custom_command(OUTPUT ${out}
+      COMMAND ${cc} -static -O2 -Wall -Wextra -Werror -o ${out} ${src} ${G_EXTRA}
+      DEPENDS ${src}
+      COMMENT "Building guest ${name}-${isa}")
+    list(APPEND outputs ${out})
+  endforeach()
+  add_custom_target(guest-${name} DEPENDS ${outputs})
+  add_dependencies(guests guest-${name})
+endfunction()

@@ -1,0 +1,114 @@
+/* abi.c (aarch64) - what is particular to AArch64 EL0: registers, the user
+ * address space layout, hwcaps, and the layout of struct stat. */
+#include "kernel.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "syscall_table.h"
+
+/* HWCAP bits of arch/arm64/include/uapi/asm/hwcap.h for a Cortex-A72 class
+ * CPU: fp asimd evtstrm aes pmull sha1 sha2 crc32 cpuid. */
+#define HWCAP_AARCH64 (0x1 | 0x2 | 0x4 | 0x8 | 0x10 | 0x20 | 0x40 | 0x80 | 0x800)
+
+static int setup_cpu(uc_engine *uc)
+{
+    uint32_t pstate = 0; /* EL0t, interrupts unmasked */
+    return engine_errno(uc_reg_write(uc, UC_ARM64_REG_PSTATE, &pstate));
+}
+
+static void start(uc_engine *uc, uint64_t pc, uint64_t sp)
+{
+    uint64_t zero = 0;
+    for (int r = UC_ARM64_REG_X0; r <= UC_ARM64_REG_X28; r++)
+        uc_reg_write(uc, r, &zero);
+    uc_reg_write(uc, UC_ARM64_REG_X29, &zero);
+    uc_reg_write(uc, UC_ARM64_REG_X30, &zero);
+    uc_reg_write(uc, UC_ARM64_REG_SP, &sp);
+    uc_reg_write(uc, UC_ARM64_REG_PC, &pc);
+}
+
+static void get_syscall(uc_engine *uc, uint64_t *nr, uint64_t a[6])
+{
+    static const int regs[6] = {UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2,
+                                UC_ARM64_REG_X3, UC_ARM64_REG_X4, UC_ARM64_REG_X5};
+    uc_reg_read(uc, UC_ARM64_REG_X8, nr);
+    for (int i = 0; i < 6; i++)
+        uc_reg_read(uc, regs[i], &a[i]);
+}
+
+static void set_return(uc_engine *uc, int64_t ret)
+{
+    uc_reg_write(uc, UC_ARM64_REG_X0, &ret);
+}
+
+static uint64_t get_pc(uc_engine *uc)
+{
+    uint64_t pc = 0;
+    uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
+    return pc;
+}
+
+static void set_tls(uc_engine *uc, uint64_t tls)
+{
+    uc_reg_write(uc, UC_ARM64_REG_TPIDR_EL0, &tls);
+}
+
+/* struct stat of include/uapi/asm-generic/stat.h. */
+struct stat_aarch64 {
+    uint64_t dev, ino;
+    uint32_t mode, nlink, uid, gid;
+    uint64_t rdev, pad1;
+    int64_t size;
+    int32_t blksize, pad2;
+    int64_t blocks;
+    int64_t atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns;
+    uint32_t unused[2];
+};
+static_assert(sizeof(struct stat_aarch64) == 128, "struct stat is 128 bytes on arm64");
+
+static int put_stat(struct task *t, uint64_t addr, const struct stat *st)
+{
+    struct stat_aarch64 g;
+    memset(&g, 0, sizeof g);
+    g.dev = st->st_dev;
+    g.ino = st->st_ino;
+    g.mode = st->st_mode;
+    g.nlink = (uint32_t)st->st_nlink;
+    g.uid = st->st_uid;
+    g.gid = st->st_gid;
+    g.rdev = st->st_rdev;
+    g.size = st->st_size;
+    g.blksize = (int32_t)st->st_blksize;
+    g.blocks = st->st_blocks;
+    g.atime = st->st_atim.tv_sec, g.atime_ns = st->st_atim.tv_nsec;
+    g.mtime = st->st_mtim.tv_sec, g.mtime_ns = st->st_mtim.tv_nsec;
+    g.ctime = st->st_ctim.tv_sec, g.ctime_ns = st->st_ctim.tv_nsec;
+    return copy_to_guest(task_mm(t), addr, &g, sizeof g);
+}
+
+const struct abi abi_aarch64 = {
+    .isa = LOADER_ISA_AARCH64,
+    .name = "aarch64",
+    .platform = "aarch64",
+    .hwcap = HWCAP_AARCH64,
+    .hwcap2 = 0,
+    .word = 8,
+    .arch = UC_ARCH_ARM64,
+    .mode = UC_MODE_ARM,
+    .limit = UINT64_C(1) << 48,
+    .stack_top = UINT64_C(0xfffffffff000),
+    .mmap_base = UINT64_C(0xfffff7000000),
+    .dyn_base = UINT64_C(0xaaaaaaaa0000),
+    .default_max_mem = UINT64_C(4) << 30,
+    .table = syscall_table_aarch64,
+    .table_len = SYSCALL_TABLE_AARCH64_LEN,
+    .lookup_private = NULL,
+    .setup_cpu = setup_cpu,
+    .start = start,
+    .get_syscall = get_syscall,
+    .set_return = set_return,
+    .get_pc = get_pc,
+    .set_tls = set_tls,
+    .put_stat = put_stat,
+};

@@ -1,0 +1,143 @@
+/* abi.c (arm) - what is particular to AArch32 EL0 (a compat task on arm64
+ * Linux): registers, the user address space layout, hwcaps, struct stat64. */
+#include "kernel.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "syscall_table.h"
+
+/* arch/arm64/include/asm/hwcap.h COMPAT_HWCAP_*: half thumb fastmult vfp
+ * edsp neon vfpv3 tls vfpv4 idiva idivt lpae evtstrm (what arm64 Linux gives a
+ * compat task on a v8 CPU), and COMPAT_HWCAP2 aes pmull sha1 sha2 crc32. */
+#define HWCAP_ARM                                                                                 \
+    ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 6) | (1u << 7) | (1u << 12) | (1u << 13) |       \
+     (1u << 15) | (1u << 16) | (1u << 17) | (1u << 18) | (1u << 20) | (1u << 21))
+#define HWCAP2_ARM (0x1 | 0x2 | 0x4 | 0x8 | 0x10)
+
+#define CPSR_USR 0x10
+#define CPSR_T 0x20
+
+static int setup_cpu(uc_engine *uc)
+{
+    /* USR mode first: SP and LR are banked, written later they must land in
+     * USR's copies. Then enable VFP/NEON (CPACR cp10/cp11, FPEXC.EN). */
+    uint32_t cpsr = CPSR_USR, fpexc = 0x40000000;
+    uc_arm_cp_reg cpacr = {.cp = 15, .crn = 1, .crm = 0, .opc1 = 0, .opc2 = 2, .val = 0x00f00000};
+    uc_err e = uc_reg_write(uc, UC_ARM_REG_CPSR, &cpsr);
+    if (e == UC_ERR_OK)
+        e = uc_reg_write(uc, UC_ARM_REG_CP_REG, &cpacr);
+    if (e == UC_ERR_OK)
+        e = uc_reg_write(uc, UC_ARM_REG_FPEXC, &fpexc);
+    return engine_errno(e);
+}
+
+static void start(uc_engine *uc, uint64_t pc, uint64_t sp)
+{
+    /* A CPSR write cannot change the execution state; writing the pc with
+     * bit 0 set is what selects Thumb. */
+    uint32_t zero = 0, sp32 = (uint32_t)sp, cpsr = CPSR_USR, pc32 = (uint32_t)pc;
+    uc_reg_write(uc, UC_ARM_REG_CPSR, &cpsr);
+    for (int r = UC_ARM_REG_R0; r <= UC_ARM_REG_R12; r++)
+        uc_reg_write(uc, r, &zero);
+    uc_reg_write(uc, UC_ARM_REG_LR, &zero);
+    uc_reg_write(uc, UC_ARM_REG_SP, &sp32);
+    uc_reg_write(uc, UC_ARM_REG_PC, &pc32);
+}
+
+static void get_syscall(uc_engine *uc, uint64_t *nr, uint64_t a[6])
+{
+    static const int regs[6] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2,
+                                UC_ARM_REG_R3, UC_ARM_REG_R4, UC_ARM_REG_R5};
+    uint32_t v = 0;
+    uc_reg_read(uc, UC_ARM_REG_R7, &v);
+    *nr = v;
+    for (int i = 0; i < 6; i++) {
+        uc_reg_read(uc, regs[i], &v);
+        a[i] = v;
+    }
+}
+
+static void set_return(uc_engine *uc, int64_t ret)
+{
+    uint32_t v = (uint32_t)ret;
+    uc_reg_write(uc, UC_ARM_REG_R0, &v);
+}
+
+/* The pc as uc_emu_start wants it: bit 0 set in Thumb state. */
+static uint64_t get_pc(uc_engine *uc)
+{
+    uint32_t pc = 0, cpsr = 0;
+    uc_reg_read(uc, UC_ARM_REG_PC, &pc);
+    uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
+    return pc | ((cpsr & CPSR_T) ? 1u : 0u);
+}
+
+static void set_tls(uc_engine *uc, uint64_t tls)
+{
+    uc_arm_cp_reg tpidruro = {.cp = 15, .crn = 13, .crm = 0, .opc1 = 0, .opc2 = 3, .val = (uint32_t)tls};
+    uc_reg_write(uc, UC_ARM_REG_CP_REG, &tpidruro);
+}
+
+/* struct stat64 of arch/arm/include/uapi/asm/stat.h, EABI layout. */
+struct stat64_arm {
+    uint64_t dev;
+    uint8_t pad0[4];
+    uint32_t ino32, mode, nlink, uid, gid;
+    uint64_t rdev;
+    uint8_t pad3[4];
+    uint32_t pad_align;
+    int64_t size;
+    uint32_t blksize, pad_blk;
+    uint64_t blocks;
+    uint32_t atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns;
+    uint64_t ino;
+};
+static_assert(sizeof(struct stat64_arm) == 104, "struct stat64 is 104 bytes on EABI");
+
+static int put_stat(struct task *t, uint64_t addr, const struct stat *st)
+{
+    struct stat64_arm g;
+    memset(&g, 0, sizeof g);
+    g.dev = st->st_dev;
+    g.ino32 = (uint32_t)st->st_ino;
+    g.ino = st->st_ino;
+    g.mode = st->st_mode;
+    g.nlink = (uint32_t)st->st_nlink;
+    g.uid = st->st_uid;
+    g.gid = st->st_gid;
+    g.rdev = st->st_rdev;
+    g.size = st->st_size;
+    g.blksize = (uint32_t)st->st_blksize;
+    g.blocks = (uint64_t)st->st_blocks;
+    g.atime = (uint32_t)st->st_atim.tv_sec, g.atime_ns = (uint32_t)st->st_atim.tv_nsec;
+    g.mtime = (uint32_t)st->st_mtim.tv_sec, g.mtime_ns = (uint32_t)st->st_mtim.tv_nsec;
+    g.ctime = (uint32_t)st->st_ctim.tv_sec, g.ctime_ns = (uint32_t)st->st_ctim.tv_nsec;
+    return copy_to_guest(task_mm(t), addr, &g, sizeof g);
+}
+
+const struct abi abi_arm = {
+    .isa = LOADER_ISA_ARM,
+    .name = "arm",
+    .platform = "v8l",
+    .hwcap = HWCAP_ARM,
+    .hwcap2 = HWCAP2_ARM,
+    .word = 4,
+    .arch = UC_ARCH_ARM,
+    .mode = UC_MODE_ARM,
+    .limit = 0xffff0000u,
+    .stack_top = 0xfffef000u,
+    .mmap_base = 0xf7000000u,
+    .dyn_base = 0xaaaaa000u,
+    .default_max_mem = UINT64_C(3) << 30,
+    .table = syscall_table_arm,
+    .table_len = SYSCALL_TABLE_ARM_LEN,
+    .lookup_private = syscall_lookup_arm_private,
+    .setup_cpu = setup_cpu,
+    .start = start,
+    .get_syscall = get_syscall,
+    .set_return = set_return,
+    .get_pc = get_pc,
+    .set_tls = set_tls,
+    .put_stat = put_stat,
+};

@@ -1,0 +1,194 @@
+/* syscall_table.c (arm) - AArch32 EABI syscall numbers (generated from the
+ * kernel's uapi headers) to handlers and strace formats (see strace.c). The
+ * handlers particular to the 32-bit ABI (mmap2, _llseek, fstat64, set_tls)
+ * live here too. */
+#include "syscall_table.h"
+
+#include <errno.h>
+
+#include "syscall_nr_arm.h"
+
+static SYSCALL_DECL(mmap2)
+{
+    return do_mmap(t, a[0], a[1], (int)a[2], (int)a[3], (int)a[4], a[5] << 12);
+}
+
+static SYSCALL_DECL(lseek32)
+{
+    return do_lseek(t, (int)a[0], (int32_t)a[1], (int)a[2]);
+}
+
+/* _llseek(fd, offset_high, offset_low, loff_t *result, whence) */
+static SYSCALL_DECL(llseek)
+{
+    int64_t off = (int64_t)((a[1] << 32) | (a[2] & 0xffffffffu));
+    int64_t r = do_lseek(t, (int)a[0], off, (int)a[4]);
+    if (r < 0)
+        return r;
+    return copy_to_guest(task_mm(t), a[3], &r, sizeof r);
+}
+
+static SYSCALL_DECL(fstat64)
+{
+    return do_fstatat(t, (int)a[0], 0, a[1], 0x1000 /* AT_EMPTY_PATH */);
+}
+
+static SYSCALL_DECL(fstatat64)
+{
+    return do_fstatat(t, (int)a[0], a[1], a[2], (int)a[3]);
+}
+
+static SYSCALL_DECL(stat64)
+{
+    return do_fstatat(t, -100, a[0], a[1], 0);
+}
+
+static SYSCALL_DECL(lstat64)
+{
+    return do_fstatat(t, -100, a[0], a[1], 0x100 /* AT_SYMLINK_NOFOLLOW */);
+}
+
+static SYSCALL_DECL(open)
+{
+    uint64_t b[6] = {(uint64_t)-100, a[0], a[1], a[2], 0, 0};
+    return sys_openat(t, b);
+}
+
+static SYSCALL_DECL(readlink)
+{
+    uint64_t b[6] = {(uint64_t)-100, a[0], a[1], a[2], 0, 0};
+    return sys_readlinkat(t, b);
+}
+
+static SYSCALL_DECL(access)
+{
+    uint64_t b[6] = {(uint64_t)-100, a[0], a[1], 0, 0, 0};
+    return sys_faccessat(t, b);
+}
+
+static SYSCALL_DECL(dup2)
+{
+    if (a[0] == a[1])
+        return file_get(t, (int)a[0]) ? (int64_t)a[1] : -EBADF;
+    uint64_t b[6] = {a[0], a[1], 0, 0, 0, 0};
+    return sys_dup3(t, b);
+}
+
+static SYSCALL_DECL(clock_gettime64)
+{
+    return do_clock_gettime(t, (int)a[0], a[1], 8);
+}
+
+static SYSCALL_DECL(clock_getres64)
+{
+    return do_clock_getres(t, (int)a[0], a[1], 8);
+}
+
+static SYSCALL_DECL(clock_nanosleep64)
+{
+    return do_clock_nanosleep(t, (int)a[0], (int)a[1], a[2], 8);
+}
+
+static SYSCALL_DECL(set_tls)
+{
+    task_abi(t)->set_tls(task_mm(t)->uc, a[0]);
+    return 0;
+}
+
+static SYSCALL_DECL(cacheflush)
+{
+    uc_ctl_remove_cache(task_mm(t)->uc, a[0], a[1]);
+    return 0;
+}
+
+#define E(nr, fn, fmt) [ARM_NR_##nr] = {#nr, sys_##fn, fmt, false}
+#define EX(nr, fn, fmt) [ARM_NR_##nr] = {#nr, sys_##fn, fmt, true}
+
+const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
+    E(exit, exit, "d"),
+    E(read, read, "dru"),
+    E(write, write, "dwu"),
+    E(open, open, "som"),
+    E(close, close, "d"),
+    E(lseek, lseek32, "ddW"),
+    E(getpid, getpid, ""),
+    E(access, access, "sd"),
+    E(kill, kill, "dS"),
+    E(dup, dup, "d"),
+    EX(brk, brk, "p"),
+    E(ioctl, ioctl, "dip"),
+    E(fcntl, fcntl, "ddx"),
+    E(fcntl64, fcntl, "ddx"),
+    E(umask, umask, "m"),
+    E(dup2, dup2, "dd"),
+    E(getppid, getppid, ""),
+    E(gettimeofday, gettimeofday, "pp"),
+    E(readlink, readlink, "sru"),
+    E(munmap, munmap, "pu"),
+    E(sysinfo, sysinfo, "p"),
+    E(uname, uname, "p"),
+    E(mprotect, mprotect, "puP"),
+    E(personality, personality, "x"),
+    E(_llseek, llseek, "dxxpW"),
+    E(readv, readv, "dpd"),
+    E(writev, writev, "dpd"),
+    E(sched_yield, sched_yield, ""),
+    E(nanosleep, nanosleep, "pp"),
+    EX(mremap, mremap, "puuxp"),
+    E(rt_sigaction, rt_sigaction, "Sppu"),
+    E(rt_sigprocmask, rt_sigprocmask, "dppu"),
+    E(pread64, pread64, "drudd"),
+    E(getcwd, getcwd, "pu"),
+    E(ugetrlimit, getrlimit, "dp"),
+    EX(mmap2, mmap2, "puPFdx"),
+    E(stat64, stat64, "sp"),
+    E(lstat64, lstat64, "sp"),
+    E(fstat64, fstat64, "dp"),
+    E(getuid32, getuid, ""),
+    E(getgid32, getuid, ""),
+    E(geteuid32, getuid, ""),
+    E(getegid32, getuid, ""),
+    E(getdents64, getdents64, "dpu"),
+    E(madvise, madvise, "pud"),
+    E(gettid, gettid, ""),
+    E(tkill, tkill, "dS"),
+    E(futex, futex, "pdupxd"),
+    E(sched_getaffinity, sched_getaffinity, "dup"),
+    E(exit_group, exit_group, "d"),
+    E(set_tid_address, set_tid_address, "p"),
+    E(clock_gettime, clock_gettime, "Cp"),
+    E(clock_getres, clock_getres, "Cp"),
+    E(clock_nanosleep, clock_nanosleep, "Cdpp"),
+    E(tgkill, tgkill, "ddS"),
+    E(openat, openat, "asom"),
+    E(fstatat64, fstatat64, "aspx"),
+    E(readlinkat, readlinkat, "asru"),
+    E(faccessat, faccessat, "asd"),
+    E(faccessat2, faccessat, "asdd"),
+    E(set_robust_list, set_robust_list, "pu"),
+    E(getcpu, getcpu, "ppp"),
+    E(dup3, dup3, "ddo"),
+    E(prlimit64, prlimit64, "ddpp"),
+    E(getrandom, getrandom, "pux"),
+    E(statx, statx, "asxxp"),
+    E(rseq, rseq, "pudx"),
+    E(prctl, prctl, "dxxxx"),
+    E(chdir, chdir, "s"),
+    E(clock_gettime64, clock_gettime64, "Cp"),
+    E(clock_getres_time64, clock_getres64, "Cp"),
+    E(clock_nanosleep_time64, clock_nanosleep64, "Cdpp"),
+};
+
+static const struct syscall_entry arm_private[] = {
+    {"cacheflush", sys_cacheflush, "ppd", false},
+    {"set_tls", sys_set_tls, "p", false},
+};
+
+const struct syscall_entry *syscall_lookup_arm_private(uint64_t nr)
+{
+    if (nr == ARM_NR_cacheflush)
+        return &arm_private[0];
+    if (nr == ARM_NR_set_tls)
+        return &arm_private[1];
+    return NULL;
+}

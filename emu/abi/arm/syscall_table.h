@@ -1,0 +1,9 @@
+/* syscall_table.h (arm) - the AArch32 EABI syscall table. */
+#ifndef ASYMU_SYSCALL_TABLE_ARM_H
+#define ASYMU_SYSCALL_TABLE_ARM_H
+#include "kernel.h"
+#define SYSCALL_TABLE_ARM_LEN 512
+extern const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN];
+/* ARM's private syscalls (__ARM_NR_*: set_tls, cacheflush, ...). */
+const struct syscall_entry *syscall_lookup_arm_private(uint64_t nr);
+#endif

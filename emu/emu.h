@@ -1,0 +1,40 @@
+/* emu.h - the public interface of emu/: configure and run the emulated machine. */
+#ifndef ASYMU_EMU_H
+#define ASYMU_EMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpumask.h"
+
+enum emu_policy {
+    EMU_POLICY_UPSTREAM,
+    EMU_POLICY_OVERRIDE,
+    EMU_POLICY_KILL,
+    EMU_POLICY_FIXUP,
+};
+
+struct emu_config {
+    unsigned cpus;          /* number of vCPUs, 1..NR_CPUS_MAX */
+    struct cpumask aarch32; /* vCPUs that run AArch32 EL0 */
+    const char *cmdline;    /* emulated kernel command line */
+    enum emu_policy policy;
+    uint64_t seed;          /* every random value the guest sees derives from it */
+    const char *sysroot;    /* guest "/" (a host directory) */
+    const char *libprefix;  /* -L: tried first for absolute paths, like qemu-user */
+    bool strace;            /* one line per guest syscall on stderr */
+    int argc;               /* guest program (a host path) and its arguments */
+    char **argv;
+    char **envp;            /* guest environment */
+};
+
+/* Runs the machine until its first process ends. Returns the process's
+ * status as a shell would report it (exit code, or 128 + signal), or a
+ * negative errno if the machine could not start (a message has been printed
+ * to stderr naming the program and the reason). */
+int emu_run(const struct emu_config *cfg);
+
+/* The linked Unicorn library's version, "2.1.1". */
+const char *emu_unicorn_version(void);
+
+#endif

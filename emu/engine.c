@@ -1,0 +1,169 @@
+/* engine.c - Unicorn engines: open one per guest address space, put it in
+ * user mode, hook syscalls and faults, and translate Unicorn errors. This is
+ * the one place that knows uc_err. */
+#include "kernel.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+
+#define TCG_BUFFER_BYTES (32u << 20)
+
+/* Unicorn's exception numbers (QEMU's EXCP_* for Arm). */
+enum { EXCP_UDEF = 1, EXCP_SWI = 2, EXCP_PREFETCH_ABORT = 3, EXCP_DATA_ABORT = 4, EXCP_BKPT = 7 };
+
+int engine_errno(uc_err err)
+{
+    switch (err) {
+    case UC_ERR_OK:
+        return 0;
+    case UC_ERR_NOMEM:
+    case UC_ERR_RESOURCE:
+        return -ENOMEM;
+    case UC_ERR_MAP:
+    case UC_ERR_ARG:
+        return -EINVAL;
+    case UC_ERR_READ_UNMAPPED:
+    case UC_ERR_WRITE_UNMAPPED:
+    case UC_ERR_FETCH_UNMAPPED:
+    case UC_ERR_READ_PROT:
+    case UC_ERR_WRITE_PROT:
+    case UC_ERR_FETCH_PROT:
+    case UC_ERR_READ_UNALIGNED:
+    case UC_ERR_WRITE_UNALIGNED:
+    case UC_ERR_FETCH_UNALIGNED:
+        return -EFAULT;
+    default:
+        return -EIO;
+    }
+}
+
+/* The signal and a short description for an error that ended a slice. */
+static int fault_signal(uc_err err, const char **what)
+{
+    switch (err) {
+    case UC_ERR_READ_UNMAPPED:
+        *what = "read of unmapped memory";
+        return SIGSEGV;
+    case UC_ERR_WRITE_UNMAPPED:
+        *what = "write to unmapped memory";
+        return SIGSEGV;
+    case UC_ERR_FETCH_UNMAPPED:
+        *what = "instruction fetch from unmapped memory";
+        return SIGSEGV;
+    case UC_ERR_READ_PROT:
+        *what = "read of protected memory";
+        return SIGSEGV;
+    case UC_ERR_WRITE_PROT:
+        *what = "write to protected memory";
+        return SIGSEGV;
+    case UC_ERR_FETCH_PROT:
+        *what = "instruction fetch from non-executable memory";
+        return SIGSEGV;
+    case UC_ERR_READ_UNALIGNED:
+    case UC_ERR_WRITE_UNALIGNED:
+    case UC_ERR_FETCH_UNALIGNED:
+        *what = "unaligned access";
+        return SIGBUS;
+    case UC_ERR_INSN_INVALID:
+        *what = "undefined instruction";
+        return SIGILL;
+    default:
+        *what = uc_strerror(err);
+        return SIGSEGV;
+    }
+}
+
+static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
+{
+    struct machine *m = user;
+    struct task *t = m->current;
+    const char *what = NULL;
+    int sig = 0;
+    switch (intno) {
+    case EXCP_SWI:
+        syscall_dispatch(t);
+        if (t->stop)
+            uc_emu_stop(uc);
+        return;
+    case EXCP_UDEF:
+        sig = SIGILL, what = "undefined instruction";
+        break;
+    case EXCP_BKPT:
+        sig = SIGTRAP, what = "breakpoint";
+        break;
+    case EXCP_PREFETCH_ABORT:
+    case EXCP_DATA_ABORT:
+        sig = SIGSEGV, what = "memory abort";
+        break;
+    default:
+        sig = SIGILL, what = "unexpected exception";
+        break;
+    }
+    signal_fault(t, sig, task_abi(t)->get_pc(uc), t->fault_addr, what);
+    uc_emu_stop(uc);
+}
+
+static bool hook_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
+                             int64_t value, void *user)
+{
+    (void)uc, (void)type, (void)size, (void)value;
+    struct machine *m = user;
+    m->current->fault_addr = addr;
+    return false;
+}
+
+int engine_open(const struct abi *abi, struct machine *m, uc_engine **out)
+{
+    uc_engine *uc;
+    uc_err e = uc_open(abi->arch, abi->mode, &uc);
+    if (e != UC_ERR_OK)
+        return engine_errno(e);
+    uc_hook h;
+    int model = abi->isa == LOADER_ISA_AARCH64 ? UC_CPU_ARM64_A72 : UC_CPU_ARM_MAX;
+    if ((e = uc_ctl_set_cpu_model(uc, model)) != UC_ERR_OK ||
+        (e = uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TCG_BUFFER_SIZE, 1), TCG_BUFFER_BYTES)) !=
+            UC_ERR_OK ||
+        (e = uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)hook_intr, m, 1, 0)) != UC_ERR_OK ||
+        (e = uc_hook_add(uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_mem_invalid, m, 1, 0)) !=
+            UC_ERR_OK) {
+        uc_close(uc);
+        return engine_errno(e);
+    }
+    int err = abi->setup_cpu(uc);
+    if (err) {
+        uc_close(uc);
+        return err;
+    }
+    *out = uc;
+    return 0;
+}
+
+void engine_close(uc_engine *uc)
+{
+    uc_close(uc);
+}
+
+int engine_run(struct task *t)
+{
+    struct mm *mm = task_mm(t);
+    const struct abi *abi = mm->abi;
+    uint64_t pc = abi->get_pc(mm->uc);
+    t->fault_addr = 0;
+    uc_err e = uc_emu_start(mm->uc, pc, abi->word == 8 ? UINT64_MAX : 0xffffffffu, 0, 0);
+    if (e == UC_ERR_OK)
+        return 0;
+    const char *what;
+    int sig = fault_signal(e, &what);
+    signal_fault(t, sig, abi->get_pc(mm->uc), t->fault_addr, what);
+    return 0;
+}
+
+const char *emu_unicorn_version(void)
+{
+    static char buf[32];
+    unsigned major, minor;
+    unsigned full = uc_version(&major, &minor);
+    snprintf(buf, sizeof buf, "%u.%u.%u", major, minor, (full >> 8) & 0xff);
+    return buf;
+}

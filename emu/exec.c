@@ -1,0 +1,273 @@
+/* exec.c - execve: read an ELF image (and its PT_INTERP), build a fresh
+ * address space on an engine of the image's ISA, lay out the initial stack,
+ * and switch the task to it. The old image stays intact until the new one is
+ * complete. */
+#include "kernel.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PAGE 4096u
+#define PAGE_DOWN(x) ((x) & ~(uint64_t)(PAGE - 1))
+#define PAGE_UP(x) (((x) + PAGE - 1) & ~(uint64_t)(PAGE - 1))
+#define STACK_SIZE (8u << 20)
+#define IMAGE_MAX (1ull << 30)
+
+/* A file mapped read-only into the host for parsing and copying. */
+struct image_file {
+    const uint8_t *data;
+    size_t size;
+};
+
+static int image_map(int fd, struct image_file *f, char *why, size_t whylen)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0)
+        return -errno;
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(why, whylen, "is a directory");
+        return -EACCES;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, whylen, "not a regular file");
+        return -EACCES;
+    }
+    if (st.st_size == 0) {
+        snprintf(why, whylen, "empty file");
+        return -ENOEXEC;
+    }
+    if ((uint64_t)st.st_size > IMAGE_MAX) {
+        snprintf(why, whylen, "file is larger than 1 GiB");
+        return -ENOMEM;
+    }
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED)
+        return -errno;
+    f->data = p;
+    f->size = (size_t)st.st_size;
+    return 0;
+}
+
+static void image_unmap(struct image_file *f)
+{
+    if (f->data)
+        munmap((void *)f->data, f->size);
+    f->data = NULL;
+}
+
+/* Maps every PT_LOAD of img at bias into mm: the whole span first, then the
+ * file bytes, then per-segment protections; holes between segments are
+ * unmapped as Linux leaves them. */
+static int load_segments(struct mm *mm, const struct loader_image *img,
+                         const struct image_file *file, uint64_t bias)
+{
+    uint64_t lo = img->lo + bias, hi = img->hi + bias;
+    int err = mm_map_fixed(mm, lo, hi - lo, PROT_READ | PROT_WRITE);
+    if (err < 0)
+        return err;
+    uint8_t *host = mm_host_ptr(mm, lo, hi - lo, 0);
+    int prot_of_page_run[LOADER_MAX_SEGMENTS];
+    for (unsigned i = 0; i < img->nseg; i++) {
+        const struct loader_segment *s = &img->seg[i];
+        memcpy(host + (s->vaddr + bias - lo), file->data + s->offset, (size_t)s->filesz);
+        prot_of_page_run[i] = s->prot;
+    }
+    uint64_t prev_end = lo;
+    for (unsigned i = 0; i < img->nseg; i++) {
+        const struct loader_segment *s = &img->seg[i];
+        uint64_t start = PAGE_DOWN(s->vaddr + bias), end = PAGE_UP(s->vaddr + bias + s->memsz);
+        int prot = prot_of_page_run[i];
+        /* A page shared with the neighbour keeps both segments' rights. */
+        if (i > 0 && start < PAGE_UP(img->seg[i - 1].vaddr + bias + img->seg[i - 1].memsz))
+            prot |= prot_of_page_run[i - 1];
+        if (i + 1 < img->nseg && end > PAGE_DOWN(img->seg[i + 1].vaddr + bias))
+            prot |= prot_of_page_run[i + 1];
+        if (start > prev_end && (err = mm_unmap(mm, prev_end, start - prev_end)) < 0)
+            return err;
+        if ((err = mm_protect(mm, start, end - start, prot)) < 0)
+            return err;
+        prev_end = end > prev_end ? end : prev_end;
+    }
+    return 0;
+}
+
+static int open_parse(struct task *t, int fd, struct image_file *file, struct loader_image *img,
+                      char *why, size_t whylen)
+{
+    int err = image_map(fd, file, why, whylen);
+    if (err < 0)
+        return err;
+    if (file->size >= 2 && file->data[0] == '#' && file->data[1] == '!') {
+        snprintf(why, whylen, "#! scripts are not supported yet");
+        image_unmap(file);
+        return -ENOEXEC;
+    }
+    err = loader_parse(file->data, file->size, img, why, whylen);
+    if (err < 0) {
+        image_unmap(file);
+        return err;
+    }
+    if (img->isa == LOADER_ISA_ARM && !t->machine->aarch32_el0) {
+        snprintf(why, whylen,
+                 "32-bit (AArch32) image, but this machine runs 64-bit user space only "
+                 "(needs allow_mismatched_32bit_el0 in --cmdline and a non-empty --aarch32)");
+        image_unmap(file);
+        return -ENOEXEC;
+    }
+    return 0;
+}
+
+static int load_interp(struct task *t, struct mm *mm, const struct loader_image *main_img,
+                       uint64_t *base, uint64_t *entry, char *why, size_t whylen)
+{
+    int fd = vfs_open_host(&t->machine->vfs, main_img->interp, O_RDONLY, 0);
+    if (fd < 0) {
+        snprintf(why, whylen, "interpreter %s: %s", main_img->interp, strerror(-fd));
+        return fd == -ENOENT ? -ENOENT : fd;
+    }
+    struct image_file file = {0};
+    struct loader_image img;
+    char sub[256];
+    int err = image_map(fd, &file, sub, sizeof sub);
+    close(fd);
+    if (err == 0 && (err = loader_parse(file.data, file.size, &img, sub, sizeof sub)) < 0)
+        image_unmap(&file);
+    if (err < 0) {
+        snprintf(why, whylen, "interpreter %s: %s", main_img->interp, sub);
+        return err;
+    }
+    if (img.isa != main_img->isa || !img.is_dyn || img.interp[0]) {
+        snprintf(why, whylen, "interpreter %s: not a shared object of the program's ISA",
+                 main_img->interp);
+        image_unmap(&file);
+        return -ELIBBAD;
+    }
+    uint64_t at = mm_find_free(mm, 0, img.hi - img.lo);
+    if (!at) {
+        image_unmap(&file);
+        return -ENOMEM;
+    }
+    *base = at - img.lo;
+    *entry = img.entry + *base;
+    err = load_segments(mm, &img, &file, *base);
+    image_unmap(&file);
+    return err;
+}
+
+static int count_strings(char *const v[])
+{
+    int n = 0;
+    while (v && v[n])
+        n++;
+    return n;
+}
+
+static int build_stack(struct task *t, struct mm *mm, const struct loader_image *img,
+                       uint64_t bias, uint64_t interp_base, const char *execfn,
+                       char *const argv[], char *const envp[], uint64_t *sp)
+{
+    const struct abi *abi = mm->abi;
+    uint64_t top = abi->stack_top, bottom = top - STACK_SIZE;
+    int err = mm_map_fixed(mm, bottom, STACK_SIZE,
+                           PROT_READ | PROT_WRITE | (img->exec_stack ? PROT_EXEC : 0));
+    if (err < 0)
+        return err;
+    const struct loader_auxv auxv[] = {
+        {AT_HWCAP, abi->hwcap},
+        {AT_PAGESZ, PAGE},
+        {AT_CLKTCK, 100},
+        {AT_PHDR, img->phdr_vaddr + bias},
+        {AT_PHENT, img->phentsize},
+        {AT_PHNUM, img->phnum},
+        {AT_BASE, interp_base},
+        {AT_FLAGS, 0},
+        {AT_ENTRY, img->entry + bias},
+        {AT_UID, 0},
+        {AT_EUID, 0},
+        {AT_GID, 0},
+        {AT_EGID, 0},
+        {AT_SECURE, 0},
+        {AT_HWCAP2, abi->hwcap2},
+    };
+    struct loader_stack_spec spec = {
+        .isa = abi->isa,
+        .argc = count_strings(argv),
+        .argv = (const char *const *)argv,
+        .envc = count_strings(envp),
+        .envp = (const char *const *)envp,
+        .execfn = execfn,
+        .platform = abi->platform,
+        .auxv = auxv,
+        .nauxv = sizeof auxv / sizeof *auxv,
+    };
+    machine_random_bytes(t->machine, spec.random, sizeof spec.random);
+    err = loader_build_stack(&spec, top, mm_host_ptr(mm, bottom, STACK_SIZE, 0), STACK_SIZE, sp);
+    return err;
+}
+
+static void close_on_exec(struct process *p)
+{
+    for (int fd = 0; fd < FD_MAX; fd++) {
+        if (p->files.fd[fd] && p->files.cloexec[fd]) {
+            file_put(p->files.fd[fd]);
+            p->files.fd[fd] = NULL;
+            p->files.cloexec[fd] = false;
+        }
+    }
+}
+
+int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *const envp[],
+            char *why, size_t whylen)
+{
+    struct image_file file = {0};
+    struct loader_image img;
+    why[0] = '\0';
+    int err = open_parse(t, fd, &file, &img, why, whylen);
+    if (err < 0)
+        return err;
+
+    struct mm mm;
+    const struct abi *abi = abi_for_isa(img.isa);
+    if ((err = mm_init(&mm, abi, t->machine)) < 0) {
+        image_unmap(&file);
+        snprintf(why, whylen, "cannot create a %s engine", abi->name);
+        return err;
+    }
+    uint64_t bias = img.is_dyn ? abi->dyn_base - img.lo : 0, interp_base = 0;
+    uint64_t entry = img.entry + bias, sp = 0;
+    err = load_segments(&mm, &img, &file, bias);
+    image_unmap(&file);
+    if (err < 0)
+        snprintf(why, whylen, "cannot map its segments");
+    if (err == 0 && img.interp[0])
+        err = load_interp(t, &mm, &img, &interp_base, &entry, why, whylen);
+    if (err == 0 && abi->isa == LOADER_ISA_ARM) {
+        err = mm_map_fixed(&mm, LOADER_KUSER_ADDR, PAGE, PROT_READ | PROT_EXEC);
+        if (err == 0)
+            loader_kuser_page(mm_host_ptr(&mm, LOADER_KUSER_ADDR, PAGE, 0));
+    }
+    if (err == 0 && (err = build_stack(t, &mm, &img, bias, interp_base, exe, argv, envp, &sp)) < 0)
+        snprintf(why, whylen, "arguments and environment do not fit on the stack");
+    if (err < 0) {
+        mm_destroy(&mm);
+        return err;
+    }
+    mm.brk_start = mm.brk = PAGE_UP(img.hi + bias);
+    abi->start(mm.uc, entry, sp);
+
+    struct process *p = t->proc;
+    if (p->mm.uc)
+        mm_destroy(&p->mm);
+    p->mm = mm;
+    close_on_exec(p);
+    snprintf(p->exe, sizeof p->exe, "%s", exe);
+    const char *base = strrchr(exe, '/');
+    snprintf(p->comm, sizeof p->comm, "%s", base ? base + 1 : exe);
+    return 0;
+}

@@ -1,0 +1,115 @@
+/* fd.c - open files and per-process descriptor tables. */
+#include "kernel.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static const struct {
+    uint32_t guest;
+    int host;
+} flag_map[] = {
+    {GUEST_O_DIRECTORY, O_DIRECTORY},
+    {GUEST_O_NOFOLLOW, O_NOFOLLOW},
+    {GUEST_O_DIRECT, O_DIRECT},
+    {GUEST_O_LARGEFILE, 0},
+};
+
+int open_flags_to_host(uint32_t guest)
+{
+    int host = (int)guest;
+    for (size_t i = 0; i < sizeof flag_map / sizeof *flag_map; i++) {
+        host &= ~(int)flag_map[i].guest;
+        if (guest & flag_map[i].guest)
+            host |= flag_map[i].host;
+    }
+    return host;
+}
+
+uint32_t open_flags_to_guest(int host)
+{
+    uint32_t guest = (uint32_t)host;
+    for (size_t i = 0; i < sizeof flag_map / sizeof *flag_map; i++) {
+        if (!flag_map[i].host)
+            continue;
+        guest &= ~(uint32_t)flag_map[i].host;
+        if (host & flag_map[i].host)
+            guest |= flag_map[i].guest;
+    }
+    return guest;
+}
+
+struct file *file_new(enum file_kind kind)
+{
+    struct file *f = calloc(1, sizeof *f);
+    if (f) {
+        f->refs = 1;
+        f->kind = kind;
+        f->host_fd = -1;
+    }
+    return f;
+}
+
+void file_put(struct file *f)
+{
+    if (!f || --f->refs > 0)
+        return;
+    if (f->kind == FILE_HOST && f->host_fd >= 0)
+        close(f->host_fd);
+    free(f->data);
+    free(f->path);
+    free(f);
+}
+
+struct file *file_get(struct task *t, int fd)
+{
+    if (fd < 0 || fd >= FD_MAX)
+        return NULL;
+    return t->proc->files.fd[fd];
+}
+
+int fd_install(struct task *t, struct file *f, int min, bool cloexec)
+{
+    struct fdtable *fdt = &t->proc->files;
+    for (int fd = min < 0 ? 0 : min; fd < FD_MAX; fd++) {
+        if (!fdt->fd[fd]) {
+            fdt->fd[fd] = f;
+            fdt->cloexec[fd] = cloexec;
+            return fd;
+        }
+    }
+    return -EMFILE;
+}
+
+int fd_close(struct task *t, int fd)
+{
+    struct file *f = file_get(t, fd);
+    if (!f)
+        return -EBADF;
+    t->proc->files.fd[fd] = NULL;
+    t->proc->files.cloexec[fd] = false;
+    file_put(f);
+    return 0;
+}
+
+void fdtable_init_console(struct fdtable *fdt)
+{
+    static const int modes[3] = {O_RDONLY, O_WRONLY, O_WRONLY};
+    for (int fd = 0; fd < 3; fd++) {
+        struct file *f = file_new(FILE_CONSOLE);
+        if (!f)
+            continue;
+        f->host_fd = fd;
+        f->flags = modes[fd];
+        fdt->fd[fd] = f;
+    }
+}
+
+void fdtable_destroy(struct fdtable *fdt)
+{
+    for (int fd = 0; fd < FD_MAX; fd++) {
+        file_put(fdt->fd[fd]);
+        fdt->fd[fd] = NULL;
+    }
+}

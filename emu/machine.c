@@ -1,0 +1,219 @@
+/* machine.c - the emulated machine: boot state from the configuration, the
+ * seeded random generator, virtual time, and the run loop of the first
+ * process. */
+#include "kernel.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* 2025-01-01T00:00:00Z: the wall clock the guest sees at boot. */
+#define BOOT_EPOCH_NS (1735689600ull * 1000000000ull)
+#define BOOT_PARAM "allow_mismatched_32bit_el0"
+
+const struct abi *abi_for_isa(enum loader_isa isa)
+{
+    return isa == LOADER_ISA_ARM ? &abi_arm : &abi_aarch64;
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+/* xoshiro256** */
+uint64_t machine_random(struct machine *m)
+{
+    uint64_t *s = m->rng;
+    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+void machine_random_bytes(struct machine *m, void *buf, size_t len)
+{
+    uint8_t *p = buf;
+    while (len) {
+        uint64_t r = machine_random(m);
+        size_t n = len < 8 ? len : 8;
+        memcpy(p, &r, n);
+        p += n;
+        len -= n;
+    }
+}
+
+uint64_t machine_realtime_ns(struct machine *m)
+{
+    return BOOT_EPOCH_NS + m->vtime_ns;
+}
+
+static bool cmdline_has(const char *cmdline, const char *param)
+{
+    size_t n = strlen(param);
+    for (const char *p = cmdline; (p = strstr(p, param)); p += n) {
+        bool starts = p == cmdline || p[-1] == ' ';
+        bool ends = p[n] == '\0' || p[n] == ' ';
+        if (starts && ends)
+            return true;
+    }
+    return false;
+}
+
+/* ---- what the kernel layer gives the VFS ---- */
+
+static int provide_readlink(void *ctx, const struct vfs_node *node, char *buf, size_t len)
+{
+    struct task *t = ctx;
+    if (strcmp(node->path, "/proc/self/exe") == 0) {
+        size_t n = strlen(t->proc->exe);
+        n = n < len ? n : len;
+        memcpy(buf, t->proc->exe, n);
+        return (int)n;
+    }
+    return -ENOENT;
+}
+
+static int provide_generate(void *ctx, const struct vfs_node *node, char **data, size_t *size)
+{
+    (void)ctx, (void)node, (void)data, (void)size;
+    return -ENOENT;
+}
+
+static const struct vfs_provider provider = {
+    .readlink = provide_readlink,
+    .generate = provide_generate,
+};
+
+/* The guest's view of a host path: relative to the sysroot when inside it,
+ * else the host's absolute path (what qemu-user shows). */
+static void guest_path_of(const char *sysroot, const char *host, char *out, size_t len)
+{
+    char root[PATH_MAX], abs[PATH_MAX];
+    if (!realpath(host, abs)) {
+        snprintf(out, len, "%s", host);
+        return;
+    }
+    if (realpath(sysroot, root)) {
+        size_t n = strlen(root);
+        if (strcmp(root, "/") == 0)
+            n = 0;
+        if (strncmp(abs, root, n) == 0 && (abs[n] == '/' || abs[n] == '\0')) {
+            snprintf(out, len, "%s", abs[n] ? abs + n : "/");
+            return;
+        }
+    }
+    snprintf(out, len, "%s", abs);
+}
+
+static int boot(struct machine *m, const struct emu_config *cfg)
+{
+    memset(m, 0, sizeof *m);
+    m->cfg = cfg;
+    m->next_pid = 1;
+    uint64_t x = cfg->seed;
+    for (int i = 0; i < 4; i++)
+        m->rng[i] = splitmix64(&x);
+    struct cpumask all;
+    cpumask_setall(&all, cfg->cpus);
+    bool symmetric = cpumask_equal(&cfg->aarch32, &all);
+    m->aarch32_el0 = symmetric || (cmdline_has(cfg->cmdline, BOOT_PARAM) &&
+                                   !cpumask_empty(&cfg->aarch32));
+    char why[512];
+    int err = vfs_init(&m->vfs, cfg->sysroot, cfg->libprefix, &provider, why, sizeof why);
+    if (err < 0)
+        fprintf(stderr, "asymu: %s\n", why);
+    return err;
+}
+
+static struct task *first_task(struct machine *m)
+{
+    struct process *p = calloc(1, sizeof *p);
+    struct task *t = calloc(1, sizeof *t);
+    if (!p || !t) {
+        free(p);
+        free(t);
+        return NULL;
+    }
+    p->pid = t->tid = m->next_pid++;
+    p->rlimit_stack = 8u << 20;
+    fdtable_init_console(&p->files);
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd))
+        guest_path_of(m->cfg->sysroot, cwd, p->cwd, sizeof p->cwd);
+    if (p->cwd[0] != '/')
+        snprintf(p->cwd, sizeof p->cwd, "/");
+    t->proc = p;
+    t->machine = m;
+    cpumask_setall(&t->affinity, m->cfg->cpus);
+    return t;
+}
+
+static void task_free(struct task *t)
+{
+    mm_destroy(&t->proc->mm);
+    fdtable_destroy(&t->proc->files);
+    free(t->proc);
+    free(t);
+}
+
+int emu_run(const struct emu_config *cfg)
+{
+    struct machine m;
+    int err = boot(&m, cfg);
+    if (err < 0)
+        return err;
+    signal(SIGPIPE, SIG_IGN);
+    struct task *t = first_task(&m);
+    if (!t) {
+        vfs_destroy(&m.vfs);
+        return -ENOMEM;
+    }
+    const char *prog = cfg->argv[0];
+    int status = -ENOENT;
+    char why[512] = "";
+    int fd = open(prog, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        status = -errno;
+        snprintf(why, sizeof why, "%s", strerror(errno));
+    } else {
+        char exe[PATH_MAX];
+        guest_path_of(cfg->sysroot, prog, exe, sizeof exe);
+        status = exec_fd(t, fd, exe, cfg->argv, cfg->envp, why, sizeof why);
+        close(fd);
+    }
+    if (status < 0) {
+        fprintf(stderr, "asymu: %s: %s\n", prog, why[0] ? why : strerror(-status));
+    } else {
+        m.current = t;
+        while (!t->proc->exited) {
+            t->stop = false;
+            engine_run(t);
+            if (!t->proc->exited && !t->stop) {
+                fprintf(stderr, "asymu: [pid %d] engine stopped unexpectedly\n", t->proc->pid);
+                signal_kill_process(t, SIGSEGV);
+            }
+        }
+        status = t->proc->status;
+    }
+    task_free(t);
+    vfs_destroy(&m.vfs);
+    return status;
+}

@@ -1,0 +1,321 @@
+/* mm.c - a guest address space: VMAs backed by host memory that the kernel
+ * layer owns and hands to Unicorn with uc_mem_map_ptr. Every change (map,
+ * unmap, protect) is done here on the VMA list and mirrored into the engine
+ * region by region, so a Unicorn region is always exactly one VMA. */
+#include "kernel.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define PAGE 4096u
+#define PAGE_ALIGN(x) (((x) + PAGE - 1) & ~(uint64_t)(PAGE - 1))
+
+int mm_init(struct mm *mm, const struct abi *abi, struct machine *m)
+{
+    memset(mm, 0, sizeof *mm);
+    mm->abi = abi;
+    mm->limit = abi->limit;
+    mm->mmap_base = abi->mmap_base;
+    mm->max_total = abi->default_max_mem;
+    return engine_open(abi, m, &mm->uc);
+}
+
+static void vma_free(struct vma *v)
+{
+    munmap(v->host, v->end - v->start);
+    free(v);
+}
+
+void mm_destroy(struct mm *mm)
+{
+    for (struct vma *v = mm->vmas, *next; v; v = next) {
+        next = v->next;
+        vma_free(v);
+    }
+    mm->vmas = NULL;
+    if (mm->uc)
+        engine_close(mm->uc);
+    mm->uc = NULL;
+}
+
+const struct vma *mm_find_vma(const struct mm *mm, uint64_t addr)
+{
+    for (const struct vma *v = mm->vmas; v && v->start <= addr; v = v->next)
+        if (addr < v->end)
+            return v;
+    return NULL;
+}
+
+static int vma_to_engine(struct mm *mm, struct vma *v)
+{
+    uc_err e = uc_mem_map_ptr(mm->uc, v->start, v->end - v->start, (uint32_t)v->prot, v->host);
+    return e == UC_ERR_OK ? 0 : engine_errno(e);
+}
+
+static void vma_insert(struct mm *mm, struct vma *nv)
+{
+    struct vma **pp = &mm->vmas;
+    while (*pp && (*pp)->start < nv->start)
+        pp = &(*pp)->next;
+    nv->next = *pp;
+    *pp = nv;
+}
+
+static struct vma *vma_new(uint64_t start, uint64_t end, int prot, uint8_t *host)
+{
+    struct vma *v = calloc(1, sizeof *v);
+    if (v) {
+        v->start = start;
+        v->end = end;
+        v->prot = prot;
+        v->host = host;
+    }
+    return v;
+}
+
+/* Cuts [lo, hi) out of v (which overlaps it): re-registers the parts of v
+ * outside the range with the engine and returns the host memory of the part
+ * inside it to the host. */
+static int vma_cut(struct mm *mm, struct vma **link, uint64_t lo, uint64_t hi)
+{
+    struct vma *v = *link;
+    uint64_t cut_lo = lo > v->start ? lo : v->start;
+    uint64_t cut_hi = hi < v->end ? hi : v->end;
+    uc_mem_unmap(mm->uc, v->start, v->end - v->start);
+    if (v->prot & PROT_EXEC)
+        uc_ctl_remove_cache(mm->uc, v->start, v->end);
+
+    struct vma *tail = NULL;
+    if (cut_hi < v->end) {
+        tail = vma_new(cut_hi, v->end, v->prot, v->host + (cut_hi - v->start));
+        if (!tail)
+            return -ENOMEM;
+    }
+    munmap(v->host + (cut_lo - v->start), cut_hi - cut_lo);
+    mm->total -= cut_hi - cut_lo;
+    int err = 0;
+    if (tail) {
+        tail->next = v->next;
+        v->next = tail;
+        err = vma_to_engine(mm, tail);
+    }
+    if (cut_lo > v->start) {
+        v->end = cut_lo;
+        int e2 = vma_to_engine(mm, v);
+        return err ? err : e2;
+    }
+    *link = v->next;
+    free(v);
+    return err;
+}
+
+int mm_unmap(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    if (addr % PAGE || len == 0)
+        return -EINVAL;
+    uint64_t end = addr + PAGE_ALIGN(len);
+    if (end < addr)
+        return -EINVAL;
+    struct vma **link = &mm->vmas;
+    while (*link && (*link)->start < end) {
+        struct vma *v = *link;
+        if (v->end <= addr) {
+            link = &v->next;
+            continue;
+        }
+        int err = vma_cut(mm, link, addr, end);
+        if (err)
+            return err;
+        if (*link == v) /* v kept its head part */
+            link = &v->next;
+    }
+    return 0;
+}
+
+int mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+    len = PAGE_ALIGN(len);
+    if (addr % PAGE || len == 0 || addr + len < addr)
+        return -EINVAL;
+    int err = mm_unmap(mm, addr, len);
+    if (err)
+        return err;
+    if (mm->total + len > mm->max_total)
+        return -ENOMEM;
+    void *host = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                      -1, 0);
+    if (host == MAP_FAILED)
+        return -ENOMEM;
+    struct vma *v = vma_new(addr, addr + len, prot, host);
+    if (!v) {
+        munmap(host, len);
+        return -ENOMEM;
+    }
+    err = vma_to_engine(mm, v);
+    if (err) {
+        vma_free(v);
+        return err;
+    }
+    vma_insert(mm, v);
+    mm->total += len;
+    return 0;
+}
+
+static bool range_free(const struct mm *mm, uint64_t addr, uint64_t len)
+{
+    if (addr + len < addr || addr + len > mm->limit || addr < PAGE * 16)
+        return false;
+    for (const struct vma *v = mm->vmas; v && v->start < addr + len; v = v->next)
+        if (v->end > addr)
+            return false;
+    return true;
+}
+
+uint64_t mm_find_free(struct mm *mm, uint64_t hint, uint64_t len)
+{
+    len = PAGE_ALIGN(len);
+    if (len == 0 || len > mm->limit)
+        return 0;
+    if (hint && hint % PAGE == 0 && range_free(mm, hint, len))
+        return hint;
+    /* Top-down: the highest gap below mmap_base that fits. */
+    uint64_t best = 0, prev_end = PAGE * 16;
+    for (const struct vma *v = mm->vmas;; v = v->next) {
+        uint64_t gap_end = v ? v->start : mm->limit;
+        if (gap_end > mm->mmap_base)
+            gap_end = mm->mmap_base;
+        if (gap_end >= prev_end + len)
+            best = gap_end - len;
+        if (!v || v->start >= mm->mmap_base)
+            break;
+        if (v->end > prev_end)
+            prev_end = v->end;
+    }
+    return best;
+}
+
+int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+    if (addr % PAGE)
+        return -EINVAL;
+    uint64_t end = addr + PAGE_ALIGN(len);
+    if (end < addr)
+        return -ENOMEM;
+    /* Linux fails with ENOMEM when part of the range is unmapped. */
+    for (uint64_t a = addr; a < end;) {
+        const struct vma *v = mm_find_vma(mm, a);
+        if (!v)
+            return -ENOMEM;
+        a = v->end;
+    }
+    for (struct vma *v = mm->vmas; v && v->start < end; v = v->next) {
+        if (v->end <= addr || v->prot == prot)
+            continue;
+        /* Split v at addr and end so the changed part is a VMA of its own. */
+        uint64_t points[2] = {addr, end};
+        for (int i = 0; i < 2; i++) {
+            if (points[i] <= v->start || points[i] >= v->end)
+                continue;
+            struct vma *tail = vma_new(points[i], v->end, v->prot, v->host + (points[i] - v->start));
+            if (!tail)
+                return -ENOMEM;
+            uc_mem_unmap(mm->uc, v->start, v->end - v->start);
+            tail->next = v->next;
+            v->next = tail;
+            v->end = points[i];
+            int err = vma_to_engine(mm, v);
+            if (!err)
+                err = vma_to_engine(mm, tail);
+            if (err)
+                return err;
+            if (points[i] == addr) {
+                v = tail; /* the part that changes starts here */
+            }
+        }
+        if (v->start >= addr && v->end <= end) {
+            uc_err e = uc_mem_protect(mm->uc, v->start, v->end - v->start, (uint32_t)prot);
+            if (e != UC_ERR_OK)
+                return engine_errno(e);
+            if ((v->prot & PROT_EXEC) && !(prot & PROT_EXEC))
+                uc_ctl_remove_cache(mm->uc, v->start, v->end);
+            v->prot = prot;
+        }
+    }
+    return 0;
+}
+
+void *mm_host_ptr(struct mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+    const struct vma *v = mm_find_vma(mm, addr);
+    if (!v || addr + len < addr || addr + len > v->end || (v->prot & prot) != prot)
+        return NULL;
+    return v->host + (addr - v->start);
+}
+
+/* Walks [addr, addr+len) VMA by VMA, calling fn on each host piece. */
+static int guest_walk(struct mm *mm, uint64_t addr, size_t len, int prot,
+                      void (*fn)(uint8_t *host, size_t n, size_t done, void *arg), void *arg)
+{
+    size_t done = 0;
+    while (done < len) {
+        const struct vma *v = mm_find_vma(mm, addr + done);
+        if (!v || (v->prot & prot) != prot)
+            return -EFAULT;
+        uint64_t a = addr + done;
+        size_t n = len - done;
+        if (n > v->end - a)
+            n = (size_t)(v->end - a);
+        fn(v->host + (a - v->start), n, done, arg);
+        done += n;
+    }
+    return 0;
+}
+
+static void piece_read(uint8_t *host, size_t n, size_t done, void *arg)
+{
+    memcpy((uint8_t *)arg + done, host, n);
+}
+
+static void piece_write(uint8_t *host, size_t n, size_t done, void *arg)
+{
+    memcpy(host, (const uint8_t *)arg + done, n);
+}
+
+int copy_from_guest(struct mm *mm, void *dst, uint64_t src, size_t len)
+{
+    if (src + len < src)
+        return -EFAULT;
+    return guest_walk(mm, src, len, PROT_READ, piece_read, dst);
+}
+
+int copy_to_guest(struct mm *mm, uint64_t dst, const void *src, size_t len)
+{
+    if (dst + len < dst)
+        return -EFAULT;
+    return guest_walk(mm, dst, len, PROT_WRITE, piece_write, (void *)src);
+}
+
+int64_t strncpy_from_guest(struct mm *mm, char *dst, uint64_t src, size_t max)
+{
+    size_t i = 0;
+    while (i < max) {
+        const struct vma *v = mm_find_vma(mm, src + i);
+        if (!v || !(v->prot & PROT_READ))
+            return -EFAULT;
+        const uint8_t *p = v->host + (src + i - v->start);
+        size_t avail = (size_t)(v->end - (src + i));
+        if (avail > max - i)
+            avail = max - i;
+        const uint8_t *nul = memchr(p, 0, avail);
+        size_t n = nul ? (size_t)(nul - p) : avail;
+        memcpy(dst + i, p, n);
+        i += n;
+        if (nul) {
+            dst[i] = '\0';
+            return (int64_t)i;
+        }
+    }
+    return -ENAMETOOLONG;
+}

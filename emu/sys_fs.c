@@ -1,0 +1,595 @@
+/* sys_fs.c - file syscalls: descriptors, reads and writes, open, stat,
+ * links, directories. Paths resolve through sysfs-fs/ (confined root plus
+ * the virtual /dev, /proc, /sys). */
+#include "kernel.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/stat.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define IO_CHUNK (64u * 1024)
+#define GUEST_AT_FDCWD (-100)
+#define GUEST_AT_SYMLINK_NOFOLLOW 0x100
+#define GUEST_AT_EMPTY_PATH 0x1000
+#define GUEST_F_DUPFD_CLOEXEC 1030
+
+int path_at(struct task *t, int dirfd, const char *path, char *out, size_t len)
+{
+    if (path[0] == '/' || dirfd == GUEST_AT_FDCWD)
+        return vfs_join(t->proc->cwd, path, out, len);
+    struct file *f = file_get(t, dirfd);
+    if (!f)
+        return -EBADF;
+    if (!f->path)
+        return -ENOTDIR;
+    return vfs_join(f->path, path, out, len);
+}
+
+int64_t path_from_guest(struct task *t, int dirfd, uint64_t upath, char *out, size_t len)
+{
+    char path[VFS_PATH_MAX];
+    int64_t n = strncpy_from_guest(task_mm(t), path, upath, sizeof path);
+    if (n < 0)
+        return n;
+    return path_at(t, dirfd, path, out, len);
+}
+
+/* ---- reading and writing ---- */
+
+/* Reads up to len bytes of f into host memory at off (or the file position
+ * when off < 0). */
+static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, int64_t off)
+{
+    if ((f->flags & O_ACCMODE) == O_WRONLY)
+        return -EBADF;
+    switch (f->kind) {
+    case FILE_CONSOLE:
+    case FILE_HOST: {
+        ssize_t n = off < 0 ? read(f->host_fd, buf, len) : pread(f->host_fd, buf, len, off);
+        return n < 0 ? -errno : n;
+    }
+    case FILE_VIRTUAL:
+        switch (f->node->kind) {
+        case VNODE_NULL:
+            return 0;
+        case VNODE_ZERO:
+            memset(buf, 0, len);
+            return (int64_t)len;
+        case VNODE_RANDOM:
+            machine_random_bytes(t->machine, buf, len);
+            return (int64_t)len;
+        case VNODE_DIR:
+            return -EISDIR;
+        default: {
+            uint64_t pos = off < 0 ? f->pos : (uint64_t)off;
+            if (pos >= f->size)
+                return 0;
+            size_t n = f->size - pos < len ? (size_t)(f->size - pos) : len;
+            memcpy(buf, f->data + pos, n);
+            if (off < 0)
+                f->pos += n;
+            return (int64_t)n;
+        }
+        }
+    }
+    return -EINVAL;
+}
+
+static int64_t file_write(struct file *f, const void *buf, size_t len, int64_t off)
+{
+    if ((f->flags & O_ACCMODE) == O_RDONLY)
+        return -EBADF;
+    switch (f->kind) {
+    case FILE_CONSOLE:
+    case FILE_HOST: {
+        ssize_t n = off < 0 ? write(f->host_fd, buf, len) : pwrite(f->host_fd, buf, len, off);
+        return n < 0 ? -errno : n;
+    }
+    case FILE_VIRTUAL:
+        if (f->node->kind == VNODE_NULL || f->node->kind == VNODE_ZERO ||
+            f->node->kind == VNODE_RANDOM)
+            return (int64_t)len;
+        return -EACCES;
+    }
+    return -EINVAL;
+}
+
+/* read/pread into guest memory, chunk by chunk; a short read ends it. */
+static int64_t do_read(struct task *t, int fd, uint64_t ubuf, uint64_t len, int64_t off)
+{
+    struct file *f = file_get(t, fd);
+    if (!f)
+        return -EBADF;
+    static uint8_t chunk[IO_CHUNK];
+    uint64_t done = 0;
+    while (done < len) {
+        size_t want = len - done < IO_CHUNK ? (size_t)(len - done) : IO_CHUNK;
+        int64_t n = file_read(t, f, chunk, want, off < 0 ? -1 : off + (int64_t)done);
+        if (n < 0)
+            return done ? (int64_t)done : n;
+        if (n > 0 && copy_to_guest(task_mm(t), ubuf + done, chunk, (size_t)n) < 0)
+            return done ? (int64_t)done : -EFAULT;
+        done += (uint64_t)n;
+        if ((size_t)n < want || f->kind == FILE_CONSOLE)
+            break;
+    }
+    return (int64_t)done;
+}
+
+static int64_t do_write(struct task *t, int fd, uint64_t ubuf, uint64_t len, int64_t off)
+{
+    struct file *f = file_get(t, fd);
+    if (!f)
+        return -EBADF;
+    static uint8_t chunk[IO_CHUNK];
+    uint64_t done = 0;
+    while (done < len) {
+        size_t want = len - done < IO_CHUNK ? (size_t)(len - done) : IO_CHUNK;
+        if (copy_from_guest(task_mm(t), chunk, ubuf + done, want) < 0)
+            return done ? (int64_t)done : -EFAULT;
+        int64_t n = file_write(f, chunk, want, off < 0 ? -1 : off + (int64_t)done);
+        if (n < 0)
+            return done ? (int64_t)done : n;
+        done += (uint64_t)n;
+        if ((size_t)n < want)
+            break;
+    }
+    return (int64_t)done;
+}
+
+SYSCALL_DECL(read)
+{
+    return do_read(t, (int)a[0], a[1], a[2], -1);
+}
+
+SYSCALL_DECL(write)
+{
+    return do_write(t, (int)a[0], a[1], a[2], -1);
+}
+
+SYSCALL_DECL(pread64)
+{
+    /* AArch32 passes the 64-bit offset in an aligned register pair (r4, r5). */
+    int64_t off = task_abi(t)->word == 8 ? (int64_t)a[3] : (int64_t)((a[5] << 32) | a[4]);
+    if (off < 0)
+        return -EINVAL;
+    return do_read(t, (int)a[0], a[1], a[2], off);
+}
+
+#define IOV_MAX_GUEST 1024
+
+static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool is_write)
+{
+    if (cnt > IOV_MAX_GUEST)
+        return -EINVAL;
+    unsigned w = task_abi(t)->word;
+    int64_t total = 0;
+    for (uint64_t i = 0; i < cnt; i++) {
+        uint64_t base = 0, len = 0;
+        if (copy_from_guest(task_mm(t), &base, uiov + i * 2 * w, w) < 0 ||
+            copy_from_guest(task_mm(t), &len, uiov + i * 2 * w + w, w) < 0)
+            return total ? total : -EFAULT;
+        if (len == 0)
+            continue;
+        int64_t n = is_write ? do_write(t, fd, base, len, -1) : do_read(t, fd, base, len, -1);
+        if (n < 0)
+            return total ? total : n;
+        total += n;
+        if ((uint64_t)n < len)
+            break;
+    }
+    return total;
+}
+
+SYSCALL_DECL(readv)
+{
+    return do_iov(t, (int)a[0], a[1], a[2], false);
+}
+
+SYSCALL_DECL(writev)
+{
+    return do_iov(t, (int)a[0], a[1], a[2], true);
+}
+
+int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
+{
+    struct file *f = file_get(t, fd);
+    if (!f)
+        return -EBADF;
+    if (f->kind != FILE_VIRTUAL) {
+        off_t r = lseek(f->host_fd, off, whence);
+        return r < 0 ? -errno : r;
+    }
+    if (f->node->kind != VNODE_GENERATED)
+        return 0;
+    int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)f->pos
+                   : whence == SEEK_END                        ? (int64_t)f->size
+                                                               : -1;
+    if (base < 0 || base + off < 0)
+        return -EINVAL;
+    f->pos = (uint64_t)(base + off);
+    return (int64_t)f->pos;
+}
+
+SYSCALL_DECL(lseek)
+{
+    return do_lseek(t, (int)a[0], (int64_t)a[1], (int)a[2]);
+}
+
+/* ---- open and close ---- */
+
+static int open_virtual(struct task *t, const struct vfs_node *node, const char *abspath,
+                        int flags, struct file **out)
+{
+    if (node->kind == VNODE_DIR && (flags & O_ACCMODE) != O_RDONLY)
+        return -EISDIR;
+    if (node->kind != VNODE_DIR && (flags & O_DIRECTORY))
+        return -ENOTDIR;
+    struct file *f = file_new(FILE_VIRTUAL);
+    if (!f)
+        return -ENOMEM;
+    f->node = node;
+    f->flags = flags & (O_ACCMODE | O_NONBLOCK | O_APPEND);
+    f->path = strdup(abspath);
+    if (node->kind == VNODE_GENERATED) {
+        int err = t->machine->vfs.provider->generate(t, node, &f->data, &f->size);
+        if (err < 0) {
+            file_put(f);
+            return err;
+        }
+    }
+    *out = f;
+    return 0;
+}
+
+/* Opens an absolute guest path with host O_* flags, following virtual
+ * symlinks (whose targets are guest paths) a bounded number of times. */
+static int open_path(struct task *t, const char *abspath, int flags, int mode, struct file **out)
+{
+    char path[VFS_PATH_MAX], target[VFS_PATH_MAX];
+    snprintf(path, sizeof path, "%s", abspath);
+    for (int hops = 0; hops < 40; hops++) {
+        const struct vfs_node *node;
+        int err = vfs_lookup_virtual(path, &node);
+        if (err < 0)
+            return err;
+        if (!node) {
+            int fd = vfs_open_host(&t->machine->vfs, path, flags, mode);
+            if (fd < 0)
+                return fd;
+            struct file *f = file_new(FILE_HOST);
+            if (!f) {
+                close(fd);
+                return -ENOMEM;
+            }
+            f->host_fd = fd;
+            f->flags = flags & ~(O_CLOEXEC | O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY);
+            f->path = strdup(path);
+            *out = f;
+            return 0;
+        }
+        if (node->kind != VNODE_SYMLINK)
+            return open_virtual(t, node, path, flags, out);
+        if (flags & O_NOFOLLOW)
+            return -ELOOP;
+        int n = vfs_readlink(&t->machine->vfs, t, path, target, sizeof target - 1);
+        if (n < 0)
+            return n;
+        target[n] = '\0';
+        snprintf(path, sizeof path, "%s", target);
+    }
+    return -ELOOP;
+}
+
+SYSCALL_DECL(openat)
+{
+    char path[VFS_PATH_MAX];
+    int64_t err = path_from_guest(t, (int)a[0], a[1], path, sizeof path);
+    if (err < 0)
+        return err;
+    int flags = open_flags_to_host((uint32_t)a[2]);
+    struct file *f;
+    err = open_path(t, path, flags, (int)(a[3] & 07777), &f);
+    if (err < 0)
+        return err;
+    int fd = fd_install(t, f, 0, flags & O_CLOEXEC);
+    if (fd < 0)
+        file_put(f);
+    return fd;
+}
+
+SYSCALL_DECL(close)
+{
+    return fd_close(t, (int)a[0]);
+}
+
+SYSCALL_DECL(dup)
+{
+    struct file *f = file_get(t, (int)a[0]);
+    if (!f)
+        return -EBADF;
+    f->refs++;
+    int fd = fd_install(t, f, 0, false);
+    if (fd < 0)
+        file_put(f);
+    return fd;
+}
+
+SYSCALL_DECL(dup3)
+{
+    int oldfd = (int)a[0], newfd = (int)a[1];
+    struct file *f = file_get(t, oldfd);
+    if (!f)
+        return -EBADF;
+    if (newfd < 0 || newfd >= FD_MAX)
+        return -EBADF;
+    if (oldfd == newfd || (a[2] & ~(uint64_t)O_CLOEXEC))
+        return -EINVAL;
+    f->refs++;
+    fd_close(t, newfd);
+    t->proc->files.fd[newfd] = f;
+    t->proc->files.cloexec[newfd] = a[2] & O_CLOEXEC;
+    return newfd;
+}
+
+SYSCALL_DECL(fcntl)
+{
+    int fd = (int)a[0], cmd = (int)a[1];
+    struct file *f = file_get(t, fd);
+    if (!f)
+        return -EBADF;
+    switch (cmd) {
+    case F_DUPFD:
+    case GUEST_F_DUPFD_CLOEXEC: {
+        f->refs++;
+        int nfd = fd_install(t, f, (int)a[2], cmd == GUEST_F_DUPFD_CLOEXEC);
+        if (nfd < 0)
+            file_put(f);
+        return nfd;
+    }
+    case F_GETFD:
+        return t->proc->files.cloexec[fd] ? FD_CLOEXEC : 0;
+    case F_SETFD:
+        t->proc->files.cloexec[fd] = a[2] & FD_CLOEXEC;
+        return 0;
+    case F_GETFL:
+        return open_flags_to_guest(f->flags);
+    case F_SETFL: {
+        int settable = O_APPEND | O_NONBLOCK;
+        f->flags = (f->flags & ~settable) | (open_flags_to_host((uint32_t)a[2]) & settable);
+        return 0;
+    }
+    default:
+        return -EINVAL;
+    }
+}
+
+SYSCALL_DECL(ioctl)
+{
+    struct file *f = file_get(t, (int)a[0]);
+    if (!f)
+        return -EBADF;
+    unsigned long req = (unsigned long)(uint32_t)a[1];
+    if (f->kind != FILE_CONSOLE || !isatty(f->host_fd))
+        return -ENOTTY;
+    /* struct termios and struct winsize have the same layout on the host and
+     * on both guest ABIs, so terminal queries pass through. */
+    if (req == TCGETS) {
+        struct termios tio;
+        if (ioctl(f->host_fd, TCGETS, &tio) < 0)
+            return -errno;
+        return copy_to_guest(task_mm(t), a[2], &tio, sizeof tio);
+    }
+    if (req == TIOCGWINSZ) {
+        struct winsize ws;
+        if (ioctl(f->host_fd, TIOCGWINSZ, &ws) < 0)
+            return -errno;
+        return copy_to_guest(task_mm(t), a[2], &ws, sizeof ws);
+    }
+    return -ENOTTY;
+}
+
+/* ---- stat ---- */
+
+static int stat_file(struct file *f, struct stat *st)
+{
+    if (f->kind == FILE_VIRTUAL) {
+        vfs_stat_virtual(f->node, st);
+        st->st_size = (off_t)f->size;
+        return 0;
+    }
+    return fstat(f->host_fd, st) < 0 ? -errno : 0;
+}
+
+static int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct stat *st)
+{
+    char path[VFS_PATH_MAX];
+    char rel[2] = "";
+    if (upath && strncpy_from_guest(task_mm(t), rel, upath, sizeof rel) == -EFAULT)
+        return -EFAULT;
+    if ((!upath || rel[0] == '\0') && (flags & GUEST_AT_EMPTY_PATH)) {
+        if (dirfd == GUEST_AT_FDCWD)
+            return vfs_stat(&t->machine->vfs, t, t->proc->cwd, true, st);
+        struct file *f = file_get(t, dirfd);
+        return f ? stat_file(f, st) : -EBADF;
+    }
+    int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
+    if (err < 0)
+        return (int)err;
+    return vfs_stat(&t->machine->vfs, t, path, !(flags & GUEST_AT_SYMLINK_NOFOLLOW), st);
+}
+
+int64_t do_fstatat(struct task *t, int dirfd, uint64_t upath, uint64_t statbuf, int flags)
+{
+    struct stat st;
+    int err = stat_at(t, dirfd, upath, flags, &st);
+    if (err < 0)
+        return err;
+    return task_abi(t)->put_stat(t, statbuf, &st);
+}
+
+SYSCALL_DECL(fstat)
+{
+    return do_fstatat(t, (int)a[0], 0, a[1], GUEST_AT_EMPTY_PATH);
+}
+
+SYSCALL_DECL(newfstatat)
+{
+    return do_fstatat(t, (int)a[0], a[1], a[2], (int)a[3]);
+}
+
+SYSCALL_DECL(statx)
+{
+    struct stat st;
+    int err = stat_at(t, (int)a[0], a[1], (int)a[2], &st);
+    if (err < 0)
+        return err;
+    struct statx sx;
+    memset(&sx, 0, sizeof sx);
+    sx.stx_mask = STATX_BASIC_STATS;
+    sx.stx_blksize = (uint32_t)st.st_blksize;
+    sx.stx_nlink = (uint32_t)st.st_nlink;
+    sx.stx_uid = st.st_uid;
+    sx.stx_gid = st.st_gid;
+    sx.stx_mode = (uint16_t)st.st_mode;
+    sx.stx_ino = st.st_ino;
+    sx.stx_size = (uint64_t)st.st_size;
+    sx.stx_blocks = (uint64_t)st.st_blocks;
+    sx.stx_atime.tv_sec = st.st_atim.tv_sec, sx.stx_atime.tv_nsec = (uint32_t)st.st_atim.tv_nsec;
+    sx.stx_mtime.tv_sec = st.st_mtim.tv_sec, sx.stx_mtime.tv_nsec = (uint32_t)st.st_mtim.tv_nsec;
+    sx.stx_ctime.tv_sec = st.st_ctim.tv_sec, sx.stx_ctime.tv_nsec = (uint32_t)st.st_ctim.tv_nsec;
+    sx.stx_rdev_major = major(st.st_rdev), sx.stx_rdev_minor = minor(st.st_rdev);
+    sx.stx_dev_major = major(st.st_dev), sx.stx_dev_minor = minor(st.st_dev);
+    return copy_to_guest(task_mm(t), a[4], &sx, sizeof sx);
+}
+
+SYSCALL_DECL(readlinkat)
+{
+    char path[VFS_PATH_MAX], target[VFS_PATH_MAX];
+    int64_t err = path_from_guest(t, (int)a[0], a[1], path, sizeof path);
+    if (err < 0)
+        return err;
+    if ((int64_t)a[3] <= 0 || (task_abi(t)->word == 4 && (int32_t)a[3] <= 0))
+        return -EINVAL;
+    int n = vfs_readlink(&t->machine->vfs, t, path, target, sizeof target);
+    if (n < 0)
+        return n;
+    size_t len = (size_t)n < a[3] ? (size_t)n : (size_t)a[3];
+    err = copy_to_guest(task_mm(t), a[2], target, len);
+    return err < 0 ? err : (int64_t)len;
+}
+
+SYSCALL_DECL(faccessat)
+{
+    char path[VFS_PATH_MAX];
+    int64_t err = path_from_guest(t, (int)a[0], a[1], path, sizeof path);
+    if (err < 0)
+        return err;
+    int mode = (int)a[2];
+    if (mode & ~(R_OK | W_OK | X_OK))
+        return -EINVAL;
+    struct stat st;
+    err = vfs_stat(&t->machine->vfs, t, path, true, &st);
+    if (err < 0)
+        return err;
+    const struct vfs_node *node;
+    vfs_lookup_virtual(path, &node);
+    if ((mode & W_OK) && !node && !S_ISCHR(st.st_mode))
+        return -EROFS;
+    if ((mode & X_OK) && !(st.st_mode & 0111))
+        return -EACCES;
+    return 0;
+}
+
+/* ---- directories ---- */
+
+SYSCALL_DECL(getcwd)
+{
+    size_t n = strlen(t->proc->cwd) + 1;
+    if (a[1] < n)
+        return -ERANGE;
+    int err = copy_to_guest(task_mm(t), a[0], t->proc->cwd, n);
+    return err < 0 ? err : (int64_t)n;
+}
+
+SYSCALL_DECL(chdir)
+{
+    char path[VFS_PATH_MAX];
+    int64_t err = path_from_guest(t, GUEST_AT_FDCWD, a[0], path, sizeof path);
+    if (err < 0)
+        return err;
+    struct stat st;
+    err = vfs_stat(&t->machine->vfs, t, path, true, &st);
+    if (err < 0)
+        return err;
+    if (!S_ISDIR(st.st_mode))
+        return -ENOTDIR;
+    snprintf(t->proc->cwd, sizeof t->proc->cwd, "%s", path);
+    return 0;
+}
+
+struct dirent_writer {
+    uint8_t *buf;
+    size_t len, used;
+    uint64_t index, skip;
+    bool full;
+};
+
+static void emit_dirent(const char *name, unsigned char type, void *arg)
+{
+    struct dirent_writer *w = arg;
+    if (w->full || w->index++ < w->skip)
+        return;
+    size_t namelen = strlen(name);
+    size_t reclen = (19 + namelen + 1 + 7) & ~(size_t)7;
+    if (w->used + reclen > w->len) {
+        w->full = true;
+        w->index--;
+        return;
+    }
+    uint8_t *p = w->buf + w->used;
+    memset(p, 0, reclen);
+    uint64_t ino = w->index + 100, off = w->index;
+    uint16_t rl = (uint16_t)reclen;
+    memcpy(p, &ino, 8);
+    memcpy(p + 8, &off, 8);
+    memcpy(p + 16, &rl, 2);
+    p[18] = type;
+    memcpy(p + 19, name, namelen);
+    w->used += reclen;
+}
+
+SYSCALL_DECL(getdents64)
+{
+    struct file *f = file_get(t, (int)a[0]);
+    if (!f)
+        return -EBADF;
+    size_t len = a[2] < IO_CHUNK ? (size_t)a[2] : IO_CHUNK;
+    static uint8_t buf[IO_CHUNK];
+    if (f->kind == FILE_HOST) {
+        /* struct linux_dirent64 is the same on every architecture. */
+        long n = syscall(SYS_getdents64, f->host_fd, buf, len);
+        if (n < 0)
+            return -errno;
+        int err = copy_to_guest(task_mm(t), a[1], buf, (size_t)n);
+        return err < 0 ? err : n;
+    }
+    if (f->kind != FILE_VIRTUAL || f->node->kind != VNODE_DIR)
+        return -ENOTDIR;
+    struct dirent_writer w = {buf, len, 0, 0, f->pos, false};
+    emit_dirent(".", 4, &w);
+    emit_dirent("..", 4, &w);
+    vfs_list_virtual(f->path, emit_dirent, &w);
+    if (w.used == 0 && w.full)
+        return -EINVAL;
+    f->pos = w.index;
+    int err = copy_to_guest(task_mm(t), a[1], buf, w.used);
+    return err < 0 ? err : (int64_t)w.used;
+}

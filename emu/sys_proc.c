@@ -1,0 +1,266 @@
+/* sys_proc.c - process identity and lifetime: exit, ids, uname, personality,
+ * limits, prctl, sysinfo, and the basic affinity queries. */
+#include "kernel.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#define UTS_LEN 65
+#define UTS_RELEASE "5.15.0-asymu"
+#define UTS_VERSION "#1 SMP PREEMPT asymu"
+#define PER_QUERY 0xffffffffu
+#define PER_MASK 0xff
+
+static int64_t do_exit(struct task *t, int code)
+{
+    struct process *p = t->proc;
+    p->exited = true;
+    p->status = code & 0xff;
+    t->stop = true;
+    if (t->machine->cfg->strace)
+        fprintf(stderr, "[pid %d] +++ exited with %d +++\n", t->tid, p->status);
+    return 0;
+}
+
+SYSCALL_DECL(exit)
+{
+    return do_exit(t, (int)a[0]);
+}
+
+SYSCALL_DECL(exit_group)
+{
+    return do_exit(t, (int)a[0]);
+}
+
+SYSCALL_DECL(getpid)
+{
+    (void)a;
+    return t->proc->pid;
+}
+
+SYSCALL_DECL(getppid)
+{
+    (void)t, (void)a;
+    return 0;
+}
+
+SYSCALL_DECL(gettid)
+{
+    (void)a;
+    return t->tid;
+}
+
+/* uid, euid, gid, egid: the guest runs as root. */
+SYSCALL_DECL(getuid)
+{
+    (void)t, (void)a;
+    return 0;
+}
+
+SYSCALL_DECL(umask)
+{
+    (void)t, (void)a;
+    return 022;
+}
+
+SYSCALL_DECL(set_tid_address)
+{
+    t->clear_child_tid = a[0];
+    return t->tid;
+}
+
+SYSCALL_DECL(set_robust_list)
+{
+    (void)t;
+    return a[1] == (task_abi(t)->word == 8 ? 24u : 12u) ? 0 : -EINVAL;
+}
+
+SYSCALL_DECL(rseq)
+{
+    (void)t, (void)a;
+    return -ENOSYS;
+}
+
+SYSCALL_DECL(uname)
+{
+    char u[6][UTS_LEN];
+    memset(u, 0, sizeof u);
+    bool linux32 = (t->proc->personality & PER_MASK) == PER_LINUX32;
+    snprintf(u[0], UTS_LEN, "Linux");
+    snprintf(u[1], UTS_LEN, "asymu");
+    snprintf(u[2], UTS_LEN, UTS_RELEASE);
+    snprintf(u[3], UTS_LEN, UTS_VERSION);
+    /* arm64 Linux reports aarch64 to compat tasks too; only the PER_LINUX32
+     * personality (linux32, setarch) changes it. */
+    snprintf(u[4], UTS_LEN, linux32 ? "armv8l" : "aarch64");
+    snprintf(u[5], UTS_LEN, "(none)");
+    return copy_to_guest(task_mm(t), a[0], u, sizeof u);
+}
+
+SYSCALL_DECL(personality)
+{
+    unsigned old = t->proc->personality, want = (unsigned)a[0];
+    if (want == PER_QUERY)
+        return old;
+    if ((want & PER_MASK) == PER_LINUX32 && !t->machine->aarch32_el0)
+        return -EINVAL;
+    t->proc->personality = want;
+    return old;
+}
+
+/* Limits: the stack and file limits are what the guest sees; others are
+ * unlimited. */
+static void get_limit(struct task *t, int res, uint64_t *cur, uint64_t *max)
+{
+    *cur = *max = RLIM64_INFINITY;
+    if (res == RLIMIT_STACK)
+        *cur = t->proc->rlimit_stack;
+    else if (res == RLIMIT_NOFILE)
+        *cur = *max = FD_MAX;
+}
+
+SYSCALL_DECL(prlimit64)
+{
+    int pid = (int)a[0], res = (int)a[1];
+    if (pid != 0 && pid != t->proc->pid)
+        return -ESRCH;
+    if (res < 0 || res >= RLIM_NLIMITS)
+        return -EINVAL;
+    uint64_t cur, max;
+    get_limit(t, res, &cur, &max);
+    if (a[3]) {
+        uint64_t old[2] = {cur, max};
+        if (copy_to_guest(task_mm(t), a[3], old, sizeof old) < 0)
+            return -EFAULT;
+    }
+    if (a[2]) {
+        uint64_t nl[2];
+        if (copy_from_guest(task_mm(t), nl, a[2], sizeof nl) < 0)
+            return -EFAULT;
+        if (nl[0] > nl[1])
+            return -EINVAL;
+        if (res == RLIMIT_STACK)
+            t->proc->rlimit_stack = nl[0];
+    }
+    return 0;
+}
+
+/* getrlimit (arm64) and ugetrlimit (arm): struct rlimit of unsigned longs. */
+SYSCALL_DECL(getrlimit)
+{
+    int res = (int)a[0];
+    if (res < 0 || res >= RLIM_NLIMITS)
+        return -EINVAL;
+    uint64_t cur, max;
+    get_limit(t, res, &cur, &max);
+    if (task_abi(t)->word == 8) {
+        uint64_t r[2] = {cur, max};
+        return copy_to_guest(task_mm(t), a[1], r, sizeof r);
+    }
+    uint32_t r[2] = {cur > UINT32_MAX ? UINT32_MAX : (uint32_t)cur,
+                     max > UINT32_MAX ? UINT32_MAX : (uint32_t)max};
+    return copy_to_guest(task_mm(t), a[1], r, sizeof r);
+}
+
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+
+SYSCALL_DECL(prctl)
+{
+    char name[COMM_LEN];
+    switch ((int)a[0]) {
+    case PR_SET_NAME: {
+        int64_t n = strncpy_from_guest(task_mm(t), name, a[1], sizeof name);
+        if (n == -EFAULT)
+            return -EFAULT;
+        name[COMM_LEN - 1] = '\0';
+        memcpy(t->proc->comm, name, sizeof name);
+        return 0;
+    }
+    case PR_GET_NAME:
+        return copy_to_guest(task_mm(t), a[1], t->proc->comm, COMM_LEN);
+    default:
+        return -EINVAL;
+    }
+}
+
+/* struct sysinfo in guest words: uptime, loads[3], totalram, freeram,
+ * sharedram, bufferram, totalswap, freeswap, procs (u16), totalhigh,
+ * freehigh, mem_unit (u32). */
+SYSCALL_DECL(sysinfo)
+{
+    unsigned w = task_abi(t)->word;
+    uint8_t buf[128];
+    memset(buf, 0, sizeof buf);
+    uint64_t words[8] = {t->machine->vtime_ns / 1000000000u, 0, 0, 0,
+                         task_mm(t)->max_total, task_mm(t)->max_total - task_mm(t)->total, 0, 0};
+    for (int i = 0; i < 8; i++)
+        memcpy(buf + i * w, &words[i], w);
+    uint16_t procs = 1;
+    memcpy(buf + 10 * w, &procs, 2); /* after totalswap, freeswap */
+    uint32_t unit = 1;
+    size_t size = w == 8 ? 112 : 64;
+    memcpy(buf + 13 * w, &unit, 4);
+    return copy_to_guest(task_mm(t), a[0], buf, size);
+}
+
+SYSCALL_DECL(sched_yield)
+{
+    (void)t, (void)a;
+    return 0;
+}
+
+/* sched_getaffinity(pid, len, mask): the kernel copies its cpumask size in
+ * longs (64-bit words on arm64, for compat callers too) and returns it. */
+SYSCALL_DECL(sched_getaffinity)
+{
+    int pid = (int)a[0];
+    uint64_t len = a[1];
+    unsigned ncpus = t->machine->cfg->cpus;
+    size_t kbytes = (ncpus + 63) / 64 * 8;
+    unsigned ulong = task_abi(t)->word;
+    if (pid != 0 && pid != t->tid)
+        return -ESRCH;
+    if (len * 8 < ncpus || len % ulong)
+        return -EINVAL;
+    size_t n = len < kbytes ? (size_t)len : kbytes;
+    return copy_to_guest(task_mm(t), a[2], t->affinity.bits, n) < 0 ? -EFAULT : (int64_t)n;
+}
+
+SYSCALL_DECL(getcpu)
+{
+    uint32_t cpu = t->cpu, node = 0;
+    if (a[0] && copy_to_guest(task_mm(t), a[0], &cpu, sizeof cpu) < 0)
+        return -EFAULT;
+    if (a[1] && copy_to_guest(task_mm(t), a[1], &node, sizeof node) < 0)
+        return -EFAULT;
+    return 0;
+}
+
+#define FUTEX_WAIT 0
+#define FUTEX_WAKE 1
+#define FUTEX_WAIT_BITSET 9
+#define FUTEX_WAKE_BITSET 10
+#define FUTEX_CMD_MASK 0x7f
+
+/* One thread per process for now: a wake finds nobody, and a wait on a
+ * matching value could never end, so it reports a deadlock. */
+SYSCALL_DECL(futex)
+{
+    int op = (int)a[1] & FUTEX_CMD_MASK;
+    uint32_t val;
+    switch (op) {
+    case FUTEX_WAKE:
+    case FUTEX_WAKE_BITSET:
+        return 0;
+    case FUTEX_WAIT:
+    case FUTEX_WAIT_BITSET:
+        if (copy_from_guest(task_mm(t), &val, a[0], sizeof val) < 0)
+            return -EFAULT;
+        return val != (uint32_t)a[2] ? -EAGAIN : -EDEADLK;
+    default:
+        return -ENOSYS;
+    }
+}

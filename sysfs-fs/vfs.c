@@ -1,0 +1,297 @@
+/* vfs.c - confined path resolution under the guest root and the table of
+ * virtual nodes (/dev, /proc, /sys). Host lookups use openat2(RESOLVE_IN_ROOT)
+ * so "..", absolute and relative symlinks all stay inside the root, and files
+ * of the host's own pseudo filesystems are refused even when a symlink in the
+ * root points at them. */
+#include "vfs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+static const struct vfs_node nodes[] = {
+    {"/dev", VNODE_DIR, 0755},
+    {"/dev/null", VNODE_NULL, 0666},
+    {"/dev/zero", VNODE_ZERO, 0666},
+    {"/dev/random", VNODE_RANDOM, 0666},
+    {"/dev/urandom", VNODE_RANDOM, 0666},
+    {"/proc", VNODE_DIR, 0555},
+    {"/proc/self", VNODE_DIR, 0555},
+    {"/proc/self/exe", VNODE_SYMLINK, 0777},
+    {"/sys", VNODE_DIR, 0555},
+};
+
+static const char *const virtual_roots[] = {"/dev", "/proc", "/sys"};
+
+static bool has_prefix_dir(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+int vfs_lookup_virtual(const char *abspath, const struct vfs_node **node)
+{
+    *node = NULL;
+    bool inside = false;
+    for (size_t i = 0; i < sizeof virtual_roots / sizeof *virtual_roots; i++)
+        inside |= has_prefix_dir(abspath, virtual_roots[i]);
+    if (!inside)
+        return 0;
+    for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
+        if (strcmp(nodes[i].path, abspath) == 0) {
+            *node = &nodes[i];
+            return 0;
+        }
+    }
+    return -ENOENT;
+}
+
+int vfs_list_virtual(const char *abspath,
+                     void (*emit)(const char *name, unsigned char type, void *arg), void *arg)
+{
+    const struct vfs_node *dir;
+    int err = vfs_lookup_virtual(abspath, &dir);
+    if (err < 0 || !dir)
+        return err < 0 ? err : -ENOENT;
+    if (dir->kind != VNODE_DIR)
+        return -ENOTDIR;
+    size_t n = strlen(abspath);
+    for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
+        const char *p = nodes[i].path;
+        if (strncmp(p, abspath, n) != 0 || p[n] != '/' || strchr(p + n + 1, '/'))
+            continue;
+        unsigned char type = nodes[i].kind == VNODE_DIR       ? 4 /* DT_DIR */
+                             : nodes[i].kind == VNODE_SYMLINK ? 10 /* DT_LNK */
+                             : nodes[i].kind == VNODE_GENERATED ? 8 /* DT_REG */
+                                                              : 2 /* DT_CHR */;
+        emit(p + n + 1, type, arg);
+    }
+    return 0;
+}
+
+void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
+{
+    memset(st, 0, sizeof *st);
+    st->st_ino = (ino_t)(node - nodes) + 2;
+    st->st_mode = node->mode;
+    st->st_blksize = 4096;
+    st->st_nlink = 1;
+    switch (node->kind) {
+    case VNODE_DIR:
+        st->st_mode |= S_IFDIR;
+        st->st_nlink = 2;
+        st->st_dev = 0x16;
+        break;
+    case VNODE_SYMLINK:
+        st->st_mode |= S_IFLNK;
+        st->st_dev = 0x16;
+        break;
+    case VNODE_GENERATED:
+        st->st_mode |= S_IFREG;
+        st->st_dev = 0x16;
+        break;
+    case VNODE_NULL:
+        st->st_mode |= S_IFCHR;
+        st->st_rdev = makedev(1, 3);
+        st->st_dev = 0x5;
+        break;
+    case VNODE_ZERO:
+        st->st_mode |= S_IFCHR;
+        st->st_rdev = makedev(1, 5);
+        st->st_dev = 0x5;
+        break;
+    case VNODE_RANDOM:
+        st->st_mode |= S_IFCHR;
+        st->st_rdev = makedev(1, strcmp(node->path, "/dev/random") == 0 ? 8 : 9);
+        st->st_dev = 0x5;
+        break;
+    }
+}
+
+static void ban_dev_of(struct vfs *v, const char *host_path)
+{
+    struct stat st;
+    if (v->nbanned < VFS_MAX_BANNED_DEVS && stat(host_path, &st) == 0)
+        v->banned[v->nbanned++] = st.st_dev;
+}
+
+static int open_dir(const char *path, const char *what, char *why, size_t whylen)
+{
+    int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        int err = errno;
+        snprintf(why, whylen, "%s '%s': %s", what, path, strerror(err));
+        return -err;
+    }
+    return fd;
+}
+
+int vfs_init(struct vfs *v, const char *sysroot, const char *libprefix,
+             const struct vfs_provider *provider, char *why, size_t whylen)
+{
+    memset(v, 0, sizeof *v);
+    v->lib_fd = -1;
+    v->provider = provider;
+    v->root_fd = open_dir(sysroot, "--sysroot", why, whylen);
+    if (v->root_fd < 0)
+        return v->root_fd;
+    if (libprefix) {
+        v->lib_fd = open_dir(libprefix, "-L", why, whylen);
+        if (v->lib_fd < 0) {
+            int err = v->lib_fd;
+            close(v->root_fd);
+            return err;
+        }
+    }
+    static const char *const pseudo[] = {"/proc", "/sys", "/dev", "/dev/pts", "/dev/shm",
+                                         "/dev/mqueue", "/sys/fs/cgroup", "/run"};
+    for (size_t i = 0; i < sizeof pseudo / sizeof *pseudo; i++)
+        ban_dev_of(v, pseudo[i]);
+    return 0;
+}
+
+void vfs_destroy(struct vfs *v)
+{
+    if (v->lib_fd >= 0)
+        close(v->lib_fd);
+    if (v->root_fd >= 0)
+        close(v->root_fd);
+    v->root_fd = v->lib_fd = -1;
+}
+
+int vfs_join(const char *cwd, const char *path, char *out, size_t len)
+{
+    char buf[2 * VFS_PATH_MAX + 2];
+    if (path[0] == '\0')
+        return -ENOENT;
+    if (strlen(path) >= VFS_PATH_MAX || strlen(cwd) >= VFS_PATH_MAX)
+        return -ENAMETOOLONG;
+    if (path[0] == '/')
+        snprintf(buf, sizeof buf, "%s", path);
+    else
+        snprintf(buf, sizeof buf, "%s/%s", cwd, path);
+
+    size_t o = 0;
+    char *save = NULL;
+    for (char *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+        if (strcmp(c, ".") == 0)
+            continue;
+        if (strcmp(c, "..") == 0) {
+            while (o > 0 && out[o - 1] != '/')
+                o--;
+            if (o > 0)
+                o--;
+            continue;
+        }
+        size_t n = strlen(c);
+        if (o + 1 + n + 1 > len)
+            return -ENAMETOOLONG;
+        out[o++] = '/';
+        memcpy(out + o, c, n);
+        o += n;
+    }
+    if (o == 0)
+        out[o++] = '/';
+    out[o] = '\0';
+    return 0;
+}
+
+static bool is_banned(const struct vfs *v, int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0)
+        return true;
+    for (unsigned i = 0; i < v->nbanned; i++)
+        if (st.st_dev == v->banned[i])
+            return true;
+    return false;
+}
+
+static int open_in(const struct vfs *v, int dirfd, const char *abspath, int flags, int mode)
+{
+    struct open_how how = {
+        .flags = (uint64_t)(flags | O_CLOEXEC),
+        .mode = (flags & (O_CREAT | O_TMPFILE)) ? (uint64_t)mode : 0,
+        .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+    };
+    int fd = (int)syscall(SYS_openat2, dirfd, abspath[1] ? abspath + 1 : ".", &how, sizeof how);
+    if (fd < 0)
+        return -errno;
+    if (is_banned(v, fd)) {
+        close(fd);
+        return -ENOENT;
+    }
+    return fd;
+}
+
+int vfs_open_host(struct vfs *v, const char *abspath, int flags, int mode)
+{
+    if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_TMPFILE))) {
+        /* The root is read-only: report EROFS only for files that exist or
+         * would be created, as Linux does on a read-only mount. */
+        int fd = open_in(v, v->root_fd, abspath, O_PATH, 0);
+        if (fd < 0 && !(flags & O_CREAT))
+            return fd;
+        if (fd >= 0)
+            close(fd);
+        return -EROFS;
+    }
+    if (v->lib_fd >= 0) {
+        int fd = open_in(v, v->lib_fd, abspath, flags, mode);
+        if (fd >= 0)
+            return fd;
+    }
+    return open_in(v, v->root_fd, abspath, flags, mode);
+}
+
+int vfs_stat(struct vfs *v, void *ctx, const char *abspath, bool follow, struct stat *st)
+{
+    const struct vfs_node *node;
+    int err = vfs_lookup_virtual(abspath, &node);
+    if (err < 0)
+        return err;
+    if (node) {
+        if (node->kind == VNODE_SYMLINK && follow) {
+            char target[VFS_PATH_MAX];
+            int n = v->provider->readlink(ctx, node, target, sizeof target - 1);
+            if (n < 0)
+                return n;
+            target[n] = '\0';
+            return vfs_stat(v, ctx, target, true, st);
+        }
+        vfs_stat_virtual(node, st);
+        return 0;
+    }
+    int fd = vfs_open_host(v, abspath, O_PATH | (follow ? 0 : O_NOFOLLOW), 0);
+    if (fd < 0)
+        return fd;
+    err = fstat(fd, st) < 0 ? -errno : 0;
+    close(fd);
+    return err;
+}
+
+int vfs_readlink(struct vfs *v, void *ctx, const char *abspath, char *buf, size_t len)
+{
+    const struct vfs_node *node;
+    int err = vfs_lookup_virtual(abspath, &node);
+    if (err < 0)
+        return err;
+    if (node) {
+        if (node->kind != VNODE_SYMLINK)
+            return -EINVAL;
+        return v->provider->readlink(ctx, node, buf, len);
+    }
+    int fd = vfs_open_host(v, abspath, O_PATH | O_NOFOLLOW, 0);
+    if (fd < 0)
+        return fd;
+    ssize_t n = readlinkat(fd, "", buf, len);
+    err = n < 0 ? (errno == ENOENT ? -EINVAL : -errno) : (int)n;
+    close(fd);
+    return err;
+}

@@ -1,0 +1,24 @@
+/* args.c - prints argc, every argv[i] quoted, and for each argument of the
+ * form "env:NAME" the value of the environment variable NAME. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    printf("argc %d\n", argc);
+    for (int i = 0; i < argc; i++)
+        printf("argv[%d] \"%s\"\n", i, argv[i]);
+    printf("argv[argc] %s\n", argv[argc] ? "not NULL" : "NULL");
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "env:", 4) != 0)
+            continue;
+        const char *name = argv[i] + 4;
+        const char *value = getenv(name);
+        if (value)
+            printf("env %s \"%s\"\n", name, value);
+        else
+            printf("env %s unset\n", name);
+    }
+    return 0;
+}
