@@ -86,6 +86,8 @@ struct abi {
     uint64_t default_max_mem;
     const struct syscall_entry *table;
     unsigned table_len;
+    /* The kernel's name for a syscall number (also those asymu lacks), or NULL. */
+    const char *(*syscall_name)(uint64_t nr);
     /* ABI-private syscalls outside the table (ARM's 0xf0000 range), or NULL. */
     const struct syscall_entry *(*lookup_private)(uint64_t nr);
     /* Puts a fresh engine into user mode (EL0t / USR) with FP/SIMD enabled. */

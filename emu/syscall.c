@@ -23,8 +23,9 @@ void syscall_report_unknown(struct task *t, uint64_t nr)
             return;
     if (m->nunknown < sizeof m->unknown_reported / sizeof *m->unknown_reported)
         m->unknown_reported[m->nunknown++] = nr;
-    fprintf(stderr, "asymu: [pid %d] unsupported %s syscall %llu: returning ENOSYS\n",
-            t->proc->pid, task_abi(t)->name, (unsigned long long)nr);
+    const char *name = task_abi(t)->syscall_name(nr);
+    fprintf(stderr, "asymu: [pid %d] unsupported %s syscall %s (%llu): returning ENOSYS\n",
+            t->proc->pid, task_abi(t)->name, name ? name : "unknown", (unsigned long long)nr);
 }
 
 void syscall_dispatch(struct task *t)
@@ -38,9 +39,15 @@ void syscall_dispatch(struct task *t)
     const struct syscall_entry *e = lookup(abi, nr);
     if (!e) {
         syscall_report_unknown(t, nr);
-        if (t->machine->cfg->strace)
-            fprintf(stderr, "[pid %d] syscall_%llu(...) = -1 ENOSYS (Function not implemented)\n",
-                    t->tid, (unsigned long long)nr);
+        if (t->machine->cfg->strace) {
+            const char *name = abi->syscall_name(nr);
+            if (name)
+                fprintf(stderr, "[pid %d] %s(...) = -1 ENOSYS (Function not implemented)\n", t->tid,
+                        name);
+            else
+                fprintf(stderr, "[pid %d] syscall_%#llx(...) = -1 ENOSYS (Function not implemented)\n",
+                        t->tid, (unsigned long long)nr);
+        }
         abi->set_return(uc, -ENOSYS);
         return;
     }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -114,10 +115,12 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
     }
 }
 
-static void ban_dev_of(struct vfs *v, const char *host_path)
+/* Bans the filesystem mounted at host_path, if something is mounted there. */
+static void ban_mount_at(struct vfs *v, const char *host_path)
 {
-    struct stat st;
-    if (v->nbanned < VFS_MAX_BANNED_DEVS && stat(host_path, &st) == 0)
+    struct stat st, root;
+    if (v->nbanned < VFS_MAX_BANNED_DEVS && stat(host_path, &st) == 0 && stat("/", &root) == 0 &&
+        st.st_dev != root.st_dev)
         v->banned[v->nbanned++] = st.st_dev;
 }
 
@@ -152,7 +155,7 @@ int vfs_init(struct vfs *v, const char *sysroot, const char *libprefix,
     static const char *const pseudo[] = {"/proc", "/sys", "/dev", "/dev/pts", "/dev/shm",
                                          "/dev/mqueue", "/sys/fs/cgroup", "/run"};
     for (size_t i = 0; i < sizeof pseudo / sizeof *pseudo; i++)
-        ban_dev_of(v, pseudo[i]);
+        ban_mount_at(v, pseudo[i]);
     return 0;
 }
 
@@ -202,11 +205,31 @@ int vfs_join(const char *cwd, const char *path, char *out, size_t len)
     return 0;
 }
 
+/* Host kernel state never reaches the guest: pseudo filesystems (wherever
+ * they are mounted) and device nodes are refused. */
 static bool is_banned(const struct vfs *v, int fd)
 {
+    static const long pseudo_fs[] = {
+        0x9fa0,     /* proc */
+        0x62656572, /* sysfs */
+        0x1cd1,     /* devpts */
+        0x27e0eb,   /* cgroup */
+        0x63677270, /* cgroup2 */
+        0x64626720, /* debugfs */
+        0x74726163, /* tracefs */
+        0x73636673, /* securityfs */
+        0xcafe4a11, /* bpf */
+        0x19800202, /* mqueue */
+    };
     struct stat st;
-    if (fstat(fd, &st) < 0)
+    struct statfs sfs;
+    if (fstat(fd, &st) < 0 || fstatfs(fd, &sfs) < 0)
         return true;
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        return true;
+    for (size_t i = 0; i < sizeof pseudo_fs / sizeof *pseudo_fs; i++)
+        if ((long)sfs.f_type == pseudo_fs[i])
+            return true;
     for (unsigned i = 0; i < v->nbanned; i++)
         if (st.st_dev == v->banned[i])
             return true;

@@ -103,6 +103,7 @@ const struct abi abi_aarch64 = {
     .default_max_mem = UINT64_C(4) << 30,
     .table = syscall_table_aarch64,
     .table_len = SYSCALL_TABLE_AARCH64_LEN,
+    .syscall_name = syscall_name_aarch64,
     .lookup_private = NULL,
     .setup_cpu = setup_cpu,
     .start = start,

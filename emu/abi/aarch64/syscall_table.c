@@ -70,3 +70,10 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(statx, statx, "asxxp"),
     E(rseq, rseq, "pudx"),
 };
+
+static const char *const names[SYSCALL_TABLE_AARCH64_LEN] = {AARCH64_SYSCALL_NAMES};
+
+const char *syscall_name_aarch64(uint64_t nr)
+{
+    return nr < SYSCALL_TABLE_AARCH64_LEN ? names[nr] : NULL;
+}

@@ -4,4 +4,5 @@
 #include "kernel.h"
 #define SYSCALL_TABLE_AARCH64_LEN 512
 extern const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN];
+const char *syscall_name_aarch64(uint64_t nr);
 #endif

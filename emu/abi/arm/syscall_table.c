@@ -192,3 +192,10 @@ const struct syscall_entry *syscall_lookup_arm_private(uint64_t nr)
         return &arm_private[1];
     return NULL;
 }
+
+static const char *const names[SYSCALL_TABLE_ARM_LEN] = {ARM_SYSCALL_NAMES};
+
+const char *syscall_name_arm(uint64_t nr)
+{
+    return nr < SYSCALL_TABLE_ARM_LEN ? names[nr] : NULL;
+}

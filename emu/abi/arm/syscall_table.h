@@ -6,4 +6,5 @@
 extern const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN];
 /* ARM's private syscalls (__ARM_NR_*: set_tls, cacheflush, ...). */
 const struct syscall_entry *syscall_lookup_arm_private(uint64_t nr);
+const char *syscall_name_arm(uint64_t nr);
 #endif
