@@ -23,6 +23,8 @@ struct emu_config {
     const char *sysroot;    /* guest "/" (a host directory) */
     const char *libprefix;  /* -L: tried first for absolute paths, like qemu-user */
     bool strace;            /* one line per guest syscall on stderr */
+    uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */
+    unsigned max_procs;     /* live processes, fork fails with EAGAIN beyond */
     int argc;               /* guest program (a host path) and its arguments */
     char **argv;
     char **envp;            /* guest environment */

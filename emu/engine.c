@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #define TCG_BUFFER_BYTES (32u << 20)
+#define BLOCK_COST_NS 10 /* virtual time one basic block takes */
 
 /* Unicorn's exception numbers (QEMU's EXCP_* for Arm). */
 enum { EXCP_UDEF = 1, EXCP_SWI = 2, EXCP_PREFETCH_ABORT = 3, EXCP_DATA_ABORT = 4, EXCP_BKPT = 7 };
@@ -104,6 +105,16 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     uc_emu_stop(uc);
 }
 
+/* Counts the slice down by basic blocks and advances virtual time. */
+static void hook_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    (void)addr, (void)size;
+    struct machine *m = user;
+    m->vtime_ns += BLOCK_COST_NS;
+    if (--m->slice_left == 0)
+        uc_emu_stop(uc);
+}
+
 static bool hook_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
                              int64_t value, void *user)
 {
@@ -126,7 +137,8 @@ int engine_open(const struct abi *abi, struct machine *m, uc_engine **out)
             UC_ERR_OK ||
         (e = uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)hook_intr, m, 1, 0)) != UC_ERR_OK ||
         (e = uc_hook_add(uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_mem_invalid, m, 1, 0)) !=
-            UC_ERR_OK) {
+            UC_ERR_OK ||
+        (e = uc_hook_add(uc, &h, UC_HOOK_BLOCK, (void *)hook_block, m, 1, 0)) != UC_ERR_OK) {
         uc_close(uc);
         return engine_errno(e);
     }
@@ -148,14 +160,15 @@ int engine_run(struct task *t)
 {
     struct mm *mm = task_mm(t);
     const struct abi *abi = mm->abi;
-    uint64_t pc = abi->get_pc(mm->uc);
+    uc_engine *uc = mm->uc;
+    uint64_t pc = abi->get_pc(uc);
     t->fault_addr = 0;
-    uc_err e = uc_emu_start(mm->uc, pc, abi->word == 8 ? UINT64_MAX : 0xffffffffu, 0, 0);
+    uc_err e = uc_emu_start(uc, pc, abi->word == 8 ? UINT64_MAX : 0xffffffffu, 0, 0);
     if (e == UC_ERR_OK)
         return 0;
     const char *what;
     int sig = fault_signal(e, &what);
-    signal_fault(t, sig, abi->get_pc(mm->uc), t->fault_addr, what);
+    signal_fault(t, sig, abi->get_pc(uc), t->fault_addr, what);
     return 0;
 }
 

@@ -214,12 +214,65 @@ static int build_stack(struct task *t, struct mm *mm, const struct loader_image 
 static void close_on_exec(struct process *p)
 {
     for (int fd = 0; fd < FD_MAX; fd++) {
-        if (p->files.fd[fd] && p->files.cloexec[fd]) {
-            file_put(p->files.fd[fd]);
-            p->files.fd[fd] = NULL;
-            p->files.cloexec[fd] = false;
+        if (p->files->fd[fd] && p->files->cloexec[fd]) {
+            file_put(p->files->fd[fd]);
+            p->files->fd[fd] = NULL;
+            p->files->cloexec[fd] = false;
         }
     }
+}
+
+/* After the point of no return: the process drops its other threads, its
+ * old address space and caught handlers, and a vfork parent is released. */
+static void flush_old_exec(struct task *t, struct mm *mm)
+{
+    struct process *p = t->proc;
+    for (struct task *o = p->threads; o; o = o->next_thread)
+        if (o != t && o->state != TASK_DEAD)
+            task_exit(o, 0);
+    struct mm *old = p->mm;
+    p->mm = mm;
+    mm->loaded = t;
+    if (old && old->loaded == t)
+        old->loaded = NULL;
+    if (old)
+        mm_put(old);
+    if (t->ctx)
+        uc_context_free(t->ctx);
+    t->ctx = NULL;
+    uc_context_alloc(mm->uc, &t->ctx);
+    if (p->sighand->refs > 1) {
+        struct sighand *sh = malloc(sizeof *sh);
+        if (sh) {
+            *sh = *p->sighand;
+            sh->refs = 1;
+            p->sighand->refs--;
+            p->sighand = sh;
+        }
+    }
+    for (int sig = 1; sig <= NSIG_GUEST; sig++) {
+        struct sigaction_guest *sa = &p->sighand->action[sig];
+        if (sa->handler > 1 /* caught: back to SIG_DFL; ignored stays */)
+            *sa = (struct sigaction_guest){0};
+    }
+    t->altstack_sp = t->altstack_size = 0;
+    t->altstack_flags = 0;
+    t->clear_child_tid = 0;
+    struct task *w = p->vfork_waiter;
+    p->vfork_waiter = NULL;
+    if (w)
+        task_wake(w);
+    close_on_exec(p);
+}
+
+static int map_sigtramp(struct mm *mm)
+{
+    const struct abi *abi = mm->abi;
+    int err = mm_map_fixed(mm, abi->sigtramp, PAGE, PROT_READ | PROT_EXEC);
+    if (err == 0)
+        memcpy(mm_host_ptr(mm, abi->sigtramp, PAGE, 0), abi->sigtramp_code,
+               abi->sigtramp_words * sizeof(uint32_t));
+    return err;
 }
 
 int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *const envp[],
@@ -232,42 +285,42 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     if (err < 0)
         return err;
 
-    struct mm mm;
     const struct abi *abi = abi_for_isa(img.isa);
-    if ((err = mm_init(&mm, abi, t->machine)) < 0) {
+    struct mm *mm = mm_new(abi, t->machine, &err);
+    if (!mm) {
         image_unmap(&file);
         snprintf(why, whylen, "cannot create a %s engine", abi->name);
         return err;
     }
     uint64_t bias = img.is_dyn ? abi->dyn_base - img.lo : 0, interp_base = 0;
     uint64_t entry = img.entry + bias, sp = 0;
-    err = load_segments(&mm, &img, &file, bias);
+    err = load_segments(mm, &img, &file, bias);
     image_unmap(&file);
     if (err < 0)
         snprintf(why, whylen, "cannot map its segments");
     if (err == 0 && img.interp[0])
-        err = load_interp(t, &mm, &img, &interp_base, &entry, why, whylen);
+        err = load_interp(t, mm, &img, &interp_base, &entry, why, whylen);
     if (err == 0 && abi->isa == LOADER_ISA_ARM) {
-        err = mm_map_fixed(&mm, LOADER_KUSER_ADDR, PAGE, PROT_READ | PROT_EXEC);
+        err = mm_map_fixed(mm, LOADER_KUSER_ADDR, PAGE, PROT_READ | PROT_EXEC);
         if (err == 0)
-            loader_kuser_page(mm_host_ptr(&mm, LOADER_KUSER_ADDR, PAGE, 0));
+            loader_kuser_page(mm_host_ptr(mm, LOADER_KUSER_ADDR, PAGE, 0));
     }
-    if (err == 0 && (err = build_stack(t, &mm, &img, bias, interp_base, exe, argv, envp, &sp)) < 0)
+    if (err == 0)
+        err = map_sigtramp(mm);
+    if (err == 0 && (err = build_stack(t, mm, &img, bias, interp_base, exe, argv, envp, &sp)) < 0)
         snprintf(why, whylen, "arguments and environment do not fit on the stack");
     if (err < 0) {
-        mm_destroy(&mm);
+        mm_put(mm);
         return err;
     }
-    mm.brk_start = mm.brk = PAGE_UP(img.hi + bias);
-    abi->start(mm.uc, entry, sp);
+    mm->brk_start = mm->brk = PAGE_UP(img.hi + bias);
+    abi->start(mm->uc, entry, sp);
 
+    flush_old_exec(t, mm);
     struct process *p = t->proc;
-    if (p->mm.uc)
-        mm_destroy(&p->mm);
-    p->mm = mm;
-    close_on_exec(p);
     snprintf(p->exe, sizeof p->exe, "%s", exe);
     const char *base = strrchr(exe, '/');
     snprintf(p->comm, sizeof p->comm, "%s", base ? base + 1 : exe);
+    t->stop = true; /* the old engine must not run on */
     return 0;
 }

@@ -57,6 +57,8 @@ void file_put(struct file *f)
         return;
     if (f->kind == FILE_HOST && f->host_fd >= 0)
         close(f->host_fd);
+    if (f->kind == FILE_PIPE)
+        pipe_release(f);
     free(f->data);
     free(f->path);
     free(f);
@@ -66,12 +68,12 @@ struct file *file_get(struct task *t, int fd)
 {
     if (fd < 0 || fd >= FD_MAX)
         return NULL;
-    return t->proc->files.fd[fd];
+    return t->proc->files->fd[fd];
 }
 
 int fd_install(struct task *t, struct file *f, int min, bool cloexec)
 {
-    struct fdtable *fdt = &t->proc->files;
+    struct fdtable *fdt = t->proc->files;
     for (int fd = min < 0 ? 0 : min; fd < FD_MAX; fd++) {
         if (!fdt->fd[fd]) {
             fdt->fd[fd] = f;
@@ -87,15 +89,19 @@ int fd_close(struct task *t, int fd)
     struct file *f = file_get(t, fd);
     if (!f)
         return -EBADF;
-    t->proc->files.fd[fd] = NULL;
-    t->proc->files.cloexec[fd] = false;
+    t->proc->files->fd[fd] = NULL;
+    t->proc->files->cloexec[fd] = false;
     file_put(f);
     return 0;
 }
 
-void fdtable_init_console(struct fdtable *fdt)
+struct fdtable *fdtable_new_console(void)
 {
     static const int modes[3] = {O_RDONLY, O_WRONLY, O_WRONLY};
+    struct fdtable *fdt = calloc(1, sizeof *fdt);
+    if (!fdt)
+        return NULL;
+    fdt->refs = 1;
     for (int fd = 0; fd < 3; fd++) {
         struct file *f = file_new(FILE_CONSOLE);
         if (!f)
@@ -104,12 +110,29 @@ void fdtable_init_console(struct fdtable *fdt)
         f->flags = modes[fd];
         fdt->fd[fd] = f;
     }
+    return fdt;
 }
 
-void fdtable_destroy(struct fdtable *fdt)
+struct fdtable *fdtable_copy(const struct fdtable *src)
 {
+    struct fdtable *fdt = calloc(1, sizeof *fdt);
+    if (!fdt)
+        return NULL;
+    fdt->refs = 1;
     for (int fd = 0; fd < FD_MAX; fd++) {
-        file_put(fdt->fd[fd]);
-        fdt->fd[fd] = NULL;
+        fdt->fd[fd] = src->fd[fd];
+        fdt->cloexec[fd] = src->cloexec[fd];
+        if (fdt->fd[fd])
+            file_ref(fdt->fd[fd]);
     }
+    return fdt;
+}
+
+void fdtable_put(struct fdtable *fdt)
+{
+    if (!fdt || --fdt->refs > 0)
+        return;
+    for (int fd = 0; fd < FD_MAX; fd++)
+        file_put(fdt->fd[fd]);
+    free(fdt);
 }

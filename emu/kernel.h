@@ -12,10 +12,11 @@
 #include "loader.h"
 #include "vfs.h"
 
+#include <sys/stat.h>
+
 struct task;
 struct abi;
 struct machine;
-#include <sys/stat.h>
 
 /* ---- guest address space (mm.c) ---- */
 
@@ -27,6 +28,9 @@ struct vma {
 };
 
 struct mm {
+    int refs;               /* processes sharing it (threads, vfork children) */
+    struct machine *machine;
+    struct task *loaded;    /* the task whose registers are in the engine */
     uc_engine *uc;
     const struct abi *abi;
     struct vma *vmas;
@@ -35,10 +39,17 @@ struct mm {
     uint64_t brk_start, brk; /* program break */
     uint64_t total;         /* bytes mapped */
     uint64_t max_total;     /* --max-mem */
+    struct mm *next_deferred;
 };
 
-int mm_init(struct mm *mm, const struct abi *abi, struct machine *m);
-void mm_destroy(struct mm *mm);
+/* A fresh address space on a new engine of abi's ISA: NULL with *err set on failure. */
+struct mm *mm_new(const struct abi *abi, struct machine *m, int *err);
+/* A copy of src (fork): same mappings and contents, a new engine. */
+struct mm *mm_copy(struct mm *src, int *err);
+/* Drops a reference; the last one frees the memory and the engine (after the
+ * engine has stopped, when it is the one running). */
+void mm_put(struct mm *mm);
+void mm_free(struct mm *mm);
 /* Maps [addr, addr+len) fresh (replacing what was there) with zeroed memory. */
 int mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot);
 /* Finds a free range of len bytes below mmap_base (or at hint if free). 0 on failure. */
@@ -54,11 +65,18 @@ const struct vma *mm_find_vma(const struct mm *mm, uint64_t addr);
  * caller; a range may span VMAs. */
 int copy_from_guest(struct mm *mm, void *dst, uint64_t src, size_t len);
 int copy_to_guest(struct mm *mm, uint64_t dst, const void *src, size_t len);
+/* Copies what it can up to the first unwritable byte: the bytes copied. */
+int64_t copy_to_guest_partial(struct mm *mm, uint64_t dst, const void *src, size_t len);
 /* Copies a NUL-terminated guest string of at most max-1 bytes: its length,
  * -EFAULT, or -ENAMETOOLONG. */
 int64_t strncpy_from_guest(struct mm *mm, char *dst, uint64_t src, size_t max);
 
 /* ---- the ABI of one ISA (emu/abi/<isa>/) ---- */
+
+struct sigaction_guest {
+    uint64_t handler, flags, restorer, mask;
+};
+
 
 /* A syscall handler: arguments are the raw register values (zero-extended on
  * AArch32); returns the value for x0/r0, a negative errno on failure. */
@@ -84,6 +102,9 @@ struct abi {
     uint64_t mmap_base;
     uint64_t dyn_base;        /* load address of an ET_DYN main program */
     uint64_t default_max_mem;
+    uint64_t sigtramp;              /* page holding the sigreturn trampolines */
+    const uint32_t *sigtramp_code;
+    unsigned sigtramp_words;
     const struct syscall_entry *table;
     unsigned table_len;
     /* The kernel's name for a syscall number (also those asymu lacks), or NULL. */
@@ -98,6 +119,15 @@ struct abi {
     void (*set_return)(uc_engine *uc, int64_t ret);
     uint64_t (*get_pc)(uc_engine *uc);
     void (*set_tls)(uc_engine *uc, uint64_t tls);
+    /* The same on a saved register context (clone). */
+    void (*ctx_set_return)(uc_context *ctx, int64_t ret);
+    void (*ctx_set_sp)(uc_context *ctx, uint64_t sp);
+    /* Bytes of the syscall instruction before the pc (restarting a syscall). */
+    unsigned (*syscall_insn_size)(uc_engine *uc);
+    /* Signal frames (emu/abi/<isa>/signal.c): builds the frame for a handler
+     * and points the registers at it; sigreturn restores them from it. */
+    int (*setup_frame)(struct task *t, int sig, const struct sigaction_guest *sa, uint64_t sp);
+    int64_t (*sigreturn)(struct task *t, bool rt);
     /* Size in bytes of the guest struct stat for fstat/newfstatat/fstat64. */
     int (*put_stat)(struct task *t, uint64_t addr, const struct stat *st);
 };
@@ -122,6 +152,16 @@ enum file_kind {
     FILE_HOST,    /* a host fd confined to the guest root */
     FILE_CONSOLE, /* the emulator's own stdin/stdout/stderr */
     FILE_VIRTUAL, /* a node of the virtual /dev or /proc */
+    FILE_PIPE,    /* one end of a pipe (pipe.c) */
+};
+
+#define PIPE_CAPACITY 65536
+
+struct pipe {
+    struct machine *machine;
+    int readers, writers; /* open file descriptions of each end */
+    size_t head, len;
+    uint8_t buf[PIPE_CAPACITY];
 };
 
 struct file {
@@ -130,6 +170,7 @@ struct file {
     int host_fd;                 /* FILE_HOST, FILE_CONSOLE */
     int flags;                   /* O_* status flags */
     const struct vfs_node *node; /* FILE_VIRTUAL */
+    struct pipe *pipe;           /* FILE_PIPE */
     char *data;                  /* FILE_VIRTUAL generated content, fixed at open */
     size_t size;
     uint64_t pos;
@@ -139,6 +180,7 @@ struct file {
 #define FD_MAX 1024
 
 struct fdtable {
+    int refs; /* processes sharing it (CLONE_FILES) */
     struct file *fd[FD_MAX];
     bool cloexec[FD_MAX];
 };
@@ -147,56 +189,151 @@ struct file *file_get(struct task *t, int fd); /* NULL if fd is not open */
 int fd_install(struct task *t, struct file *f, int min, bool cloexec);
 int fd_close(struct task *t, int fd);
 void file_put(struct file *f);
-struct file *file_new(enum file_kind kind);
-void fdtable_init_console(struct fdtable *fdt);
-void fdtable_destroy(struct fdtable *fdt);
+static inline void file_ref(struct file *f) { f->refs++; }
 
-/* ---- processes and tasks ---- */
+/* Pipes: reads and writes return bytes, 0 at end of file, -EAGAIN when a
+ * non-blocking end would block, or -EBLOCK with t->wait_obj set. */
+int pipe_create(struct machine *m, struct file **rd, struct file **wr);
+int64_t pipe_read(struct task *t, struct file *f, void *buf, size_t len);
+int64_t pipe_write(struct task *t, struct file *f, const void *buf, size_t len);
+void pipe_release(struct file *f);
+/* poll(2) readiness of a file: POLLIN/POLLOUT/POLLHUP/POLLERR bits. */
+short file_poll(struct file *f);
+/* Tasks blocked in poll/select wait on this, woken by any pipe change. */
+extern const int poll_waitq;
+struct file *file_new(enum file_kind kind);
+struct fdtable *fdtable_new_console(void);
+struct fdtable *fdtable_copy(const struct fdtable *src);
+void fdtable_put(struct fdtable *fdt);
+
+/* ---- processes and tasks (task.c) ---- */
 
 #define NSIG_GUEST 64
-
-struct sigaction_guest {
-    uint64_t handler, flags, restorer, mask;
-};
-
-
 #define PER_LINUX32 0x0008
 #define COMM_LEN 16
+#define SIGBIT(sig) (UINT64_C(1) << ((sig) - 1))
 
+/* What a queued signal carries into its siginfo. */
+struct siginfo_lite {
+    int code; /* si_code */
+    int pid;  /* sender (SI_USER, SI_TKILL) or child (SIGCHLD) */
+    int status; /* SIGCHLD: exit code or signal */
+    uint64_t addr; /* faults: si_addr */
+};
+
+struct sighand {
+    int refs; /* processes sharing it (CLONE_SIGHAND) */
+    struct sigaction_guest action[NSIG_GUEST + 1];
+};
+
+enum task_state {
+    TASK_RUNNABLE,
+    TASK_BLOCKED,
+    TASK_DEAD, /* exited; freed once its process is reaped */
+};
+
+/* Re-evaluates a blocked syscall when its task is woken: the result for the
+ * guest, or RESUME_BLOCK to keep waiting. Runs with the task's registers
+ * loaded. */
+typedef int64_t (*resume_fn)(struct task *t);
+#define RESUME_BLOCK INT64_MIN
+/* Returned by a handler that blocked its task (task_block); a handler that
+ * returns it without calling task_block is restarted whole when woken. */
+#define EBLOCK 1000
+
+/* A thread group: what clone without CLONE_THREAD creates. */
 struct process {
-    int pid;
-    struct mm mm;
-    struct fdtable files;
+    struct machine *machine;
+    int pid, pgid, sid;
+    struct process *parent;
+    struct process *children, *next_sibling;
+    struct mm *mm;
+    struct fdtable *files;
+    struct sighand *sighand;
     unsigned personality;
     char comm[COMM_LEN];
-    char exe[4096];  /* guest path of the image, for /proc/self/exe */
-    char cwd[4096];  /* guest path */
+    char exe[4096]; /* guest path of the image, for /proc/self/exe */
+    char cwd[4096]; /* guest path */
     uint64_t rlimit_stack;
-    struct sigaction_guest sigactions[NSIG_GUEST + 1];
-    bool exited;
-    int status;      /* shell-style: exit code or 128 + signal */
+    uint64_t pending;        /* process-directed pending signals */
+    struct siginfo_lite pending_info[NSIG_GUEST + 1];
+    int exit_signal;         /* sent to the parent at exit (SIGCHLD) */
+    struct task *threads;    /* every thread, live or dead */
+    int live_threads;
+    bool exiting;            /* exit_group or a fatal signal is ending it */
+    bool zombie;             /* every thread is dead: the parent may reap it */
+    int wait_status;         /* Linux wait(2) status: code << 8, or the signal */
+    struct task *vfork_waiter; /* the parent task blocked until exec or exit */
 };
 
 struct task {
     int tid;
-    uint64_t sigmask;
+    struct process *proc;
+    struct machine *machine;
+    enum task_state state;
+    uc_context *ctx;       /* registers while the engine holds another task's */
+    uint64_t sigmask, pending;
+    struct siginfo_lite pending_info[NSIG_GUEST + 1];
+    struct siginfo_lite delivering; /* info of the signal whose frame is being built */
+    bool restart_syscall; /* a blocked syscall was interrupted: SA_RESTART may rerun it */
+    uint64_t saved_sigmask; /* restored after a handler interrupted rt_sigsuspend */
+    bool restore_sigmask;
+    uint64_t altstack_sp, altstack_size;
+    int altstack_flags;
     struct cpumask affinity;
     unsigned cpu;
-    struct process *proc;
     uint64_t clear_child_tid;
-    uint64_t fault_addr; /* set by the memory fault hook */
-    bool stop;      /* leave uc_emu_start after this syscall */
-    struct machine *machine;
+    uint64_t new_tls;      /* CLONE_SETTLS: applied when first loaded */
+    bool has_new_tls;
+    uint64_t fault_addr;   /* set by the memory fault hook */
+    bool stop;             /* leave uc_emu_start after this syscall */
+    resume_fn resume;      /* set while blocked in a syscall */
+    const void *wait_obj;  /* what the blocked task waits on (task_wake_all) */
+    uint64_t wait_args[6]; /* a blocking handler's own state */
+    uint64_t sys_args[6];  /* the blocked syscall's arguments (restart, strace) */
+    const struct syscall_entry *sys_entry; /* the blocked syscall */
+    char *strace_line;     /* its strace text, printed when it completes */
+    uint64_t deadline_ns;  /* wake-up time of a timed wait, 0 if none */
+    bool woken;            /* a futex wake (not a timeout or signal) ended the wait */
+    struct task *next_thread, *next_all, *next_run;
 };
 
-static inline struct mm *task_mm(struct task *t) { return &t->proc->mm; }
-static inline const struct abi *task_abi(struct task *t) { return t->proc->mm.abi; }
+static inline struct mm *task_mm(struct task *t) { return t->proc->mm; }
+static inline const struct abi *task_abi(struct task *t) { return t->proc->mm->abi; }
+
+/* The first process (pid 1). */
+struct task *task_create_init(struct machine *m);
+struct task *task_find(struct machine *m, int tid);
+struct process *process_find(struct machine *m, int pid);
+/* Blocks t in its current syscall until woken; resume decides the result. */
+void task_block(struct task *t, resume_fn resume, const void *wait_obj, uint64_t deadline_ns);
+void task_wake(struct task *t);
+/* Wakes every task blocked on obj. */
+void task_wake_all(struct machine *m, const void *obj);
+/* Ends one thread (exit) or the whole group (exit_group, fatal signal). */
+void task_exit(struct task *t, int code);
+void process_exit_group(struct process *p, int wait_status);
+/* Frees a zombie once its parent has collected its status. */
+void process_reap(struct process *p);
+/* The exit status of a shell: the code, or 128 + the signal. */
+int wait_status_to_shell(int status);
+
+/* clone/fork/vfork core: flags as clone(2); returns the child's tid or an errno. */
+int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent_tid,
+                 uint64_t tls, uint64_t child_tid);
 
 /* ---- the machine (machine.c) ---- */
 
 struct machine {
     const struct emu_config *cfg;
-    struct task *current; /* the task whose engine is running */
+    struct task *current;    /* the task whose engine is running */
+    uc_engine *running_uc;   /* engine inside uc_emu_start, or NULL */
+    struct mm *deferred_mms; /* freed once running_uc has stopped */
+    struct task *tasks;      /* every task, by creation */
+    struct task *run_head, *run_tail; /* FIFO of runnable tasks */
+    struct process *init;
+    int nprocs;
+    uint64_t slice_left;     /* blocks left in the running slice */
     struct vfs vfs;
     uint64_t vtime_ns;  /* virtual time since boot */
     uint64_t rng[4];    /* xoshiro256** state seeded from --seed */
@@ -207,6 +344,9 @@ struct machine {
     unsigned nunknown;
 };
 
+/* Runs until pid 1 exits; returns its shell-style status. */
+int machine_run(struct machine *m);
+void free_deferred_mms(struct machine *m);
 uint64_t machine_random(struct machine *m);
 void machine_random_bytes(struct machine *m, void *buf, size_t len);
 /* Wall-clock epoch the guest sees at boot, plus virtual time. */
@@ -233,12 +373,29 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
 
 /* Ends the whole thread group with the default action of sig. */
 void signal_kill_process(struct task *t, int sig);
-/* A synchronous fault: the signal for the fault, with one line on stderr. */
+/* Queues sig for a process (any thread may take it) or for one thread. */
+void signal_send_process(struct process *p, int sig);
+void signal_queue_process(struct process *p, int sig, const struct siginfo_lite *info);
+void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info);
+/* Delivers t's pending unblocked signals before it returns to user mode:
+ * default actions, or a handler frame. t's registers are loaded. */
+void signal_deliver(struct task *t);
+/* Whether t has a signal it would take now (interrupts blocking waits). */
+bool signal_pending(struct task *t);
+/* Writes the siginfo of t's signal being delivered (word: 8 or 4). */
+void signal_fill_info(struct task *t, int sig, uint8_t info[128], unsigned word);
+/* Wakes up to n tasks waiting on the futex at uaddr of t's address space. */
+int futex_wake(struct task *t, uint64_t uaddr, int n);
+/* A synchronous fault: delivered to a handler if the guest has one, else
+ * the process dies with one line on stderr (pid, signal, pc, address). */
 void signal_fault(struct task *t, int sig, uint64_t pc, uint64_t addr, const char *what);
 
 /* ---- syscalls (syscall.c, strace.c) ---- */
 
 void syscall_dispatch(struct task *t);
+/* Completes t's blocked syscall if its resume function allows: false while
+ * it must keep waiting. t's registers are loaded. */
+bool syscall_resume(struct task *t);
 /* "SIGSEGV" for 11, NULL for numbers without a name. */
 const char *signal_name(int sig);
 void strace_enter(struct task *t, const struct syscall_entry *e, const uint64_t a[6],
@@ -250,6 +407,31 @@ void strace_exit(struct task *t, const struct syscall_entry *e, const uint64_t a
 #define SYSCALL_DECL(name) int64_t sys_##name(struct task *t, const uint64_t a[6])
 SYSCALL_DECL(exit);
 SYSCALL_DECL(exit_group);
+SYSCALL_DECL(clone);
+SYSCALL_DECL(clone3);
+SYSCALL_DECL(fork);
+SYSCALL_DECL(vfork);
+SYSCALL_DECL(execve);
+SYSCALL_DECL(wait4);
+SYSCALL_DECL(waitid);
+SYSCALL_DECL(setsid);
+SYSCALL_DECL(getsid);
+SYSCALL_DECL(setpgid);
+SYSCALL_DECL(getpgid);
+SYSCALL_DECL(getpgrp);
+SYSCALL_DECL(rt_sigreturn);
+SYSCALL_DECL(sigreturn);
+SYSCALL_DECL(rt_sigsuspend);
+SYSCALL_DECL(rt_sigpending);
+SYSCALL_DECL(rt_sigtimedwait);
+SYSCALL_DECL(sigaltstack);
+SYSCALL_DECL(pause);
+SYSCALL_DECL(pipe2);
+SYSCALL_DECL(ppoll);
+SYSCALL_DECL(poll);
+int64_t do_ppoll(struct task *t, const uint64_t a[6], unsigned field);
+int64_t do_pselect6(struct task *t, const uint64_t a[6], unsigned field);
+SYSCALL_DECL(pselect6);
 SYSCALL_DECL(getpid);
 SYSCALL_DECL(getppid);
 SYSCALL_DECL(gettid);
@@ -318,8 +500,12 @@ int64_t do_fstatat(struct task *t, int dirfd, uint64_t path, uint64_t statbuf, i
  * *_time64 calls, 4 for arm's legacy calls. */
 int64_t do_clock_gettime(struct task *t, int clk, uint64_t addr, unsigned field);
 int64_t do_clock_getres(struct task *t, int clk, uint64_t addr, unsigned field);
-int64_t do_clock_nanosleep(struct task *t, int clk, int flags, uint64_t req, unsigned field);
-int64_t do_nanosleep(struct task *t, uint64_t req, unsigned field);
+int64_t do_clock_nanosleep(struct task *t, int clk, int flags, uint64_t req, uint64_t rem,
+                           unsigned field);
+int64_t do_nanosleep(struct task *t, uint64_t req, uint64_t rem, unsigned field);
+/* A guest timespec as nanoseconds, or -EFAULT/-EINVAL. */
+int64_t timespec_from_guest(struct task *t, uint64_t addr, unsigned field);
+int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field);
 /* Resolves a guest (dirfd, path) pair to an absolute guest path. */
 int path_at(struct task *t, int dirfd, const char *path, char *out, size_t len);
 int64_t path_from_guest(struct task *t, int dirfd, uint64_t upath, char *out, size_t len);

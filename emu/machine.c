@@ -123,6 +123,23 @@ static void guest_path_of(const char *sysroot, const char *host, char *out, size
     snprintf(out, len, "%s", abs);
 }
 
+/* Frees every process and task left (all have exited by now). */
+static void machine_shutdown(struct machine *m)
+{
+    while (m->tasks) {
+        struct process *p = m->tasks->proc;
+        if (!p->zombie) {
+            process_exit_group(p, SIGKILL);
+            if (!p->zombie)
+                break;
+        }
+        p->parent = NULL;
+        process_reap(p);
+    }
+    free_deferred_mms(m);
+    vfs_destroy(&m->vfs);
+}
+
 static int boot(struct machine *m, const struct emu_config *cfg)
 {
     memset(m, 0, sizeof *m);
@@ -143,37 +160,6 @@ static int boot(struct machine *m, const struct emu_config *cfg)
     return err;
 }
 
-static struct task *first_task(struct machine *m)
-{
-    struct process *p = calloc(1, sizeof *p);
-    struct task *t = calloc(1, sizeof *t);
-    if (!p || !t) {
-        free(p);
-        free(t);
-        return NULL;
-    }
-    p->pid = t->tid = m->next_pid++;
-    p->rlimit_stack = 8u << 20;
-    fdtable_init_console(&p->files);
-    char cwd[PATH_MAX];
-    if (getcwd(cwd, sizeof cwd))
-        guest_path_of(m->cfg->sysroot, cwd, p->cwd, sizeof p->cwd);
-    if (p->cwd[0] != '/')
-        snprintf(p->cwd, sizeof p->cwd, "/");
-    t->proc = p;
-    t->machine = m;
-    cpumask_setall(&t->affinity, m->cfg->cpus);
-    return t;
-}
-
-static void task_free(struct task *t)
-{
-    mm_destroy(&t->proc->mm);
-    fdtable_destroy(&t->proc->files);
-    free(t->proc);
-    free(t);
-}
-
 int emu_run(const struct emu_config *cfg)
 {
     struct machine m;
@@ -181,13 +167,19 @@ int emu_run(const struct emu_config *cfg)
     if (err < 0)
         return err;
     signal(SIGPIPE, SIG_IGN);
-    struct task *t = first_task(&m);
+    struct task *t = task_create_init(&m);
     if (!t) {
         vfs_destroy(&m.vfs);
         return -ENOMEM;
     }
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd))
+        guest_path_of(cfg->sysroot, cwd, t->proc->cwd, sizeof t->proc->cwd);
+    if (t->proc->cwd[0] != '/')
+        snprintf(t->proc->cwd, sizeof t->proc->cwd, "/");
+
     const char *prog = cfg->argv[0];
-    int status = -ENOENT;
+    int status;
     char why[512] = "";
     int fd = open(prog, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -199,21 +191,10 @@ int emu_run(const struct emu_config *cfg)
         status = exec_fd(t, fd, exe, cfg->argv, cfg->envp, why, sizeof why);
         close(fd);
     }
-    if (status < 0) {
+    if (status < 0)
         fprintf(stderr, "asymu: %s: %s\n", prog, why[0] ? why : strerror(-status));
-    } else {
-        m.current = t;
-        while (!t->proc->exited) {
-            t->stop = false;
-            engine_run(t);
-            if (!t->proc->exited && !t->stop) {
-                fprintf(stderr, "asymu: [pid %d] engine stopped unexpectedly\n", t->proc->pid);
-                signal_kill_process(t, SIGSEGV);
-            }
-        }
-        status = t->proc->status;
-    }
-    task_free(t);
-    vfs_destroy(&m.vfs);
+    else
+        status = machine_run(&m);
+    machine_shutdown(&m);
     return status;
 }

@@ -12,14 +12,25 @@
 #define PAGE 4096u
 #define PAGE_ALIGN(x) (((x) + PAGE - 1) & ~(uint64_t)(PAGE - 1))
 
-int mm_init(struct mm *mm, const struct abi *abi, struct machine *m)
+struct mm *mm_new(const struct abi *abi, struct machine *m, int *err)
 {
-    memset(mm, 0, sizeof *mm);
+    struct mm *mm = calloc(1, sizeof *mm);
+    if (!mm) {
+        *err = -ENOMEM;
+        return NULL;
+    }
+    mm->refs = 1;
+    mm->machine = m;
     mm->abi = abi;
     mm->limit = abi->limit;
     mm->mmap_base = abi->mmap_base;
-    mm->max_total = abi->default_max_mem;
-    return engine_open(abi, m, &mm->uc);
+    mm->max_total = m->cfg->max_mem ? m->cfg->max_mem : abi->default_max_mem;
+    *err = engine_open(abi, m, &mm->uc);
+    if (*err < 0) {
+        free(mm);
+        return NULL;
+    }
+    return mm;
 }
 
 static void vma_free(struct vma *v)
@@ -28,16 +39,48 @@ static void vma_free(struct vma *v)
     free(v);
 }
 
-void mm_destroy(struct mm *mm)
+void mm_free(struct mm *mm)
 {
     for (struct vma *v = mm->vmas, *next; v; v = next) {
         next = v->next;
         vma_free(v);
     }
-    mm->vmas = NULL;
     if (mm->uc)
         engine_close(mm->uc);
-    mm->uc = NULL;
+    free(mm);
+}
+
+void mm_put(struct mm *mm)
+{
+    if (!mm || --mm->refs > 0)
+        return;
+    struct machine *m = mm->machine;
+    if (m->running_uc == mm->uc) {
+        mm->next_deferred = m->deferred_mms;
+        m->deferred_mms = mm;
+        return;
+    }
+    mm_free(mm);
+}
+
+struct mm *mm_copy(struct mm *src, int *err)
+{
+    struct mm *mm = mm_new(src->abi, src->machine, err);
+    if (!mm)
+        return NULL;
+    mm->limit = src->limit;
+    mm->mmap_base = src->mmap_base;
+    mm->max_total = src->max_total;
+    mm->brk_start = src->brk_start;
+    mm->brk = src->brk;
+    for (const struct vma *v = src->vmas; v; v = v->next) {
+        if ((*err = mm_map_fixed(mm, v->start, v->end - v->start, v->prot)) < 0) {
+            mm_free(mm);
+            return NULL;
+        }
+        memcpy(mm_host_ptr(mm, v->start, v->end - v->start, 0), v->host, v->end - v->start);
+    }
+    return mm;
 }
 
 const struct vma *mm_find_vma(const struct mm *mm, uint64_t addr)
@@ -318,4 +361,20 @@ int64_t strncpy_from_guest(struct mm *mm, char *dst, uint64_t src, size_t max)
         }
     }
     return -ENAMETOOLONG;
+}
+
+int64_t copy_to_guest_partial(struct mm *mm, uint64_t dst, const void *src, size_t len)
+{
+    size_t done = 0;
+    while (done < len) {
+        const struct vma *v = mm_find_vma(mm, dst + done);
+        if (!v || !(v->prot & PROT_WRITE))
+            break;
+        size_t n = len - done;
+        if (n > v->end - (dst + done))
+            n = (size_t)(v->end - (dst + done));
+        memcpy(v->host + (dst + done - v->start), (const uint8_t *)src + done, n);
+        done += n;
+    }
+    return (int64_t)done;
 }

@@ -1,5 +1,6 @@
-/* signal.c - signal dispositions, masks and delivery. Handlers are recorded;
- * delivery applies the default action (terminate, core, ignore, stop). */
+/* signal.c - signals: dispositions, masks, queueing to processes and
+ * threads, delivery on the way back to user mode (default actions or a
+ * handler frame built by the ABI), and the signal syscalls. */
 #include "kernel.h"
 
 #include <errno.h>
@@ -9,6 +10,14 @@
 
 #define GUEST_SIG_DFL 0
 #define GUEST_SIG_IGN 1
+#define GUEST_SA_ONSTACK 0x08000000
+#define GUEST_SA_RESTART 0x10000000
+#define GUEST_SA_NODEFER 0x40000000
+#define GUEST_SA_RESETHAND 0x80000000u
+#define GUEST_SS_ONSTACK 1
+#define GUEST_SS_DISABLE 2
+#define UNBLOCKABLE (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
+#define CORE_DUMPED 0x80
 
 static bool sig_ignored_by_default(int sig)
 {
@@ -20,77 +29,276 @@ static bool sig_stops(int sig)
     return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
+static bool sig_dumps_core(int sig)
+{
+    return sig == SIGQUIT || sig == SIGILL || sig == SIGTRAP || sig == SIGABRT || sig == SIGBUS ||
+           sig == SIGFPE || sig == SIGSEGV || sig == SIGXCPU || sig == SIGXFSZ || sig == SIGSYS;
+}
+
+/* Whether sending sig to p would do nothing at all (discarded at send time). */
+static bool sig_discarded(const struct process *p, int sig)
+{
+    if (sig == SIGKILL || sig == SIGSTOP)
+        return false;
+    uint64_t h = p->sighand->action[sig].handler;
+    return h == GUEST_SIG_IGN || (h == GUEST_SIG_DFL && (sig_ignored_by_default(sig) ||
+                                                         sig_stops(sig)));
+}
+
 void signal_kill_process(struct task *t, int sig)
 {
     struct process *p = t->proc;
-    if (p->exited)
+    if (p->exiting)
         return;
-    p->exited = true;
-    p->status = 128 + sig;
-    t->stop = true;
     if (t->machine->cfg->strace)
-        fprintf(stderr, "[pid %d] +++ killed by %s +++\n", t->tid,
-                signal_name(sig) ? signal_name(sig) : "signal");
+        fprintf(stderr, "[pid %d] +++ killed by %s%s +++\n", t->tid,
+                signal_name(sig) ? signal_name(sig) : "signal",
+                sig_dumps_core(sig) ? " (core dumped)" : "");
+    process_exit_group(p, sig | (sig_dumps_core(sig) ? CORE_DUMPED : 0));
+}
+
+void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
+{
+    if (t->state == TASK_DEAD || sig_discarded(t->proc, sig))
+        return;
+    t->pending |= SIGBIT(sig);
+    t->pending_info[sig] = *info;
+    if (t->state == TASK_BLOCKED && signal_pending(t))
+        task_wake(t);
+}
+
+void signal_queue_process(struct process *p, int sig, const struct siginfo_lite *info)
+{
+    if (p->zombie || p->exiting || sig_discarded(p, sig))
+        return;
+    p->pending |= SIGBIT(sig);
+    p->pending_info[sig] = *info;
+    /* Wake one thread that can take it now. */
+    for (struct task *t = p->threads; t; t = t->next_thread) {
+        if (t->state != TASK_DEAD && !(t->sigmask & SIGBIT(sig) & ~UNBLOCKABLE)) {
+            if (t->state == TASK_BLOCKED)
+                task_wake(t);
+            break;
+        }
+    }
+}
+
+void signal_send_process(struct process *p, int sig)
+{
+    struct siginfo_lite info = {.code = SI_USER};
+    signal_queue_process(p, sig, &info);
+}
+
+static uint64_t deliverable(const struct task *t)
+{
+    return (t->pending | t->proc->pending) & ~(t->sigmask & ~UNBLOCKABLE);
+}
+
+bool signal_pending(struct task *t)
+{
+    return deliverable(t) != 0;
+}
+
+void signal_fill_info(struct task *t, int sig, uint8_t info[128], unsigned word)
+{
+    const struct siginfo_lite *si = &t->delivering;
+    int32_t head[3] = {sig, 0, si->code};
+    memset(info, 0, 128);
+    memcpy(info, head, sizeof head);
+    unsigned u = word == 8 ? 16 : 12; /* the union after signo, errno, code */
+    if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) {
+        memcpy(info + u, &si->addr, word);
+    } else {
+        int32_t ids[2] = {si->pid, 0};
+        memcpy(info + u, ids, sizeof ids);
+        if (sig == SIGCHLD)
+            memcpy(info + u + 8, &si->status, 4);
+    }
+}
+
+/* The stack a handler runs on: the alternate stack when asked for and not
+ * already on it. */
+static uint64_t handler_sp(struct task *t, const struct sigaction_guest *sa, uint64_t sp)
+{
+    if (!(sa->flags & GUEST_SA_ONSTACK) || (t->altstack_flags & GUEST_SS_DISABLE) ||
+        !t->altstack_size)
+        return sp;
+    if (sp > t->altstack_sp && sp <= t->altstack_sp + t->altstack_size)
+        return sp;
+    return t->altstack_sp + t->altstack_size;
+}
+
+static uint64_t read_sp(struct task *t)
+{
+    const struct abi *abi = task_abi(t);
+    uint64_t sp = 0;
+    uc_reg_read(task_mm(t)->uc, abi->isa == LOADER_ISA_AARCH64 ? UC_ARM64_REG_SP : UC_ARM_REG_SP,
+                &sp);
+    return abi->word == 4 ? (uint32_t)sp : sp;
+}
+
+/* Re-points the registers at the syscall instruction, with its first
+ * argument back in place, so the interrupted call runs again. */
+static void rewind_syscall(struct task *t)
+{
+    const struct abi *abi = task_abi(t);
+    uc_engine *uc = task_mm(t)->uc;
+    uint64_t pc = abi->get_pc(uc);
+    uint64_t back = pc - abi->syscall_insn_size(uc);
+    if (abi->isa == LOADER_ISA_AARCH64) {
+        uc_reg_write(uc, UC_ARM64_REG_PC, &back);
+    } else {
+        uint32_t pc32 = (uint32_t)back;
+        uc_reg_write(uc, UC_ARM_REG_PC, &pc32); /* keeps bit 0: the state */
+    }
+    abi->set_return(uc, (int64_t)t->sys_args[0]);
+}
+
+void signal_deliver(struct task *t)
+{
+    struct process *p = t->proc;
+    uint64_t ready;
+    while (t->state == TASK_RUNNABLE && !p->exiting && (ready = deliverable(t))) {
+        int sig = __builtin_ctzll(ready) + 1;
+        bool from_task = t->pending & SIGBIT(sig);
+        t->delivering = from_task ? t->pending_info[sig] : p->pending_info[sig];
+        if (from_task)
+            t->pending &= ~SIGBIT(sig);
+        else
+            p->pending &= ~SIGBIT(sig);
+        struct sigaction_guest *sa = &p->sighand->action[sig];
+        if (sig != SIGKILL && sig != SIGSTOP) {
+            if (sa->handler == GUEST_SIG_IGN)
+                continue;
+            if (sa->handler == GUEST_SIG_DFL && (sig_ignored_by_default(sig) || sig_stops(sig)))
+                continue;
+        }
+        if (sig == SIGKILL || sig == SIGSTOP || sa->handler == GUEST_SIG_DFL) {
+            signal_kill_process(t, sig);
+            return;
+        }
+        if (t->restart_syscall && (sa->flags & GUEST_SA_RESTART))
+            rewind_syscall(t);
+        t->restart_syscall = false;
+        struct sigaction_guest act = *sa;
+        if (task_abi(t)->setup_frame(t, sig, &act, handler_sp(t, &act, read_sp(t))) < 0) {
+            signal_kill_process(t, SIGSEGV);
+            return;
+        }
+        t->sigmask |= act.mask | ((act.flags & GUEST_SA_NODEFER) ? 0 : SIGBIT(sig));
+        t->sigmask &= ~UNBLOCKABLE;
+        t->restore_sigmask = false;
+        if (act.flags & GUEST_SA_RESETHAND)
+            sa->handler = GUEST_SIG_DFL;
+        return; /* one frame at a time; the rest come when it returns */
+    }
+    t->restart_syscall = false;
+    if (t->restore_sigmask) {
+        t->sigmask = t->saved_sigmask;
+        t->restore_sigmask = false;
+    }
 }
 
 void signal_fault(struct task *t, int sig, uint64_t pc, uint64_t addr, const char *what)
 {
-    fprintf(stderr, "asymu: [pid %d] %s: %s at pc 0x%llx, fault address 0x%llx\n", t->proc->pid,
-            signal_name(sig), what, (unsigned long long)pc, (unsigned long long)addr);
-    signal_kill_process(t, sig);
+    const struct sigaction_guest *sa = &t->proc->sighand->action[sig];
+    bool caught = sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig));
+    if (!caught) {
+        fprintf(stderr, "asymu: [pid %d] %s: %s at pc 0x%llx, fault address 0x%llx\n",
+                t->proc->pid, signal_name(sig), what, (unsigned long long)pc,
+                (unsigned long long)addr);
+        signal_kill_process(t, sig);
+        return;
+    }
+    struct siginfo_lite info = {.code = 1 /* SEGV_MAPERR, ILL_ILLOPC, BUS_ADRALN */, .addr = addr};
+    signal_queue_task(t, sig, &info);
+    t->stop = true;
 }
 
-/* Sends sig to t's process: the default action or the recorded disposition. */
-static int signal_send(struct task *t, int sig)
+/* ---- syscalls ---- */
+
+static int send_to_pid(struct task *t, int pid, int sig)
 {
-    if (sig < 0 || sig > NSIG_GUEST)
-        return -EINVAL;
-    if (sig == 0)
+    struct machine *m = t->machine;
+    struct siginfo_lite info = {.code = SI_USER, .pid = t->proc->pid};
+    if (pid > 0) {
+        struct process *p = process_find(m, pid);
+        if (!p)
+            return -ESRCH;
+        if (sig)
+            signal_queue_process(p, sig, &info);
         return 0;
-    const struct sigaction_guest *sa = &t->proc->sigactions[sig];
-    if (sig != SIGKILL && sig != SIGSTOP) {
-        if (sa->handler == GUEST_SIG_IGN)
-            return 0;
-        if (sa->handler == GUEST_SIG_DFL && sig_ignored_by_default(sig))
-            return 0;
-        if (sa->handler == GUEST_SIG_DFL && sig_stops(sig))
-            return 0; /* no job control yet: nobody could continue it */
     }
-    signal_kill_process(t, sig);
-    return 0;
+    /* 0: the caller's group; -1: every process but init; < -1: group -pid. */
+    int pgid = pid == 0 ? t->proc->pgid : -pid;
+    bool found = false;
+    for (struct task *o = m->tasks; o; o = o->next_all) {
+        struct process *p = o->proc;
+        if (o != p->threads || p->zombie)
+            continue; /* once per process */
+        if (pid == -1 ? (p == m->init || p == t->proc) : p->pgid != pgid)
+            continue;
+        found = true;
+        if (sig)
+            signal_queue_process(p, sig, &info);
+    }
+    if (pid == -1 && sig)
+        signal_queue_process(t->proc, sig, &info);
+    return found || pid == -1 ? 0 : -ESRCH;
+}
+
+static int check_sig(uint64_t sig)
+{
+    return sig > NSIG_GUEST ? -EINVAL : 0;
 }
 
 SYSCALL_DECL(kill)
 {
-    int pid = (int)a[0];
-    if (pid != 0 && pid != -1 && pid != t->proc->pid)
+    int err = check_sig(a[1]);
+    if (err)
+        return err;
+    err = send_to_pid(t, (int)a[0], (int)a[1]);
+    if (signal_pending(t))
+        t->stop = true;
+    return err;
+}
+
+static int64_t send_to_thread(struct task *t, int tgid, int tid, int sig)
+{
+    if (tid <= 0 || check_sig((uint64_t)sig))
+        return -EINVAL;
+    struct task *target = task_find(t->machine, tid);
+    if (!target || (tgid > 0 && target->proc->pid != tgid))
         return -ESRCH;
-    return signal_send(t, (int)a[1]);
+    struct siginfo_lite info = {.code = SI_TKILL, .pid = t->proc->pid};
+    if (sig)
+        signal_queue_task(target, sig, &info);
+    if (signal_pending(t))
+        t->stop = true;
+    return 0;
 }
 
 SYSCALL_DECL(tgkill)
 {
-    if ((int)a[0] != t->proc->pid || (int)a[1] != t->tid)
-        return -ESRCH;
-    return signal_send(t, (int)a[2]);
+    if ((int)a[0] <= 0)
+        return -EINVAL;
+    return send_to_thread(t, (int)a[0], (int)a[1], (int)a[2]);
 }
 
 SYSCALL_DECL(tkill)
 {
-    if ((int)a[0] != t->tid)
-        return -ESRCH;
-    return signal_send(t, (int)a[1]);
+    return send_to_thread(t, 0, (int)a[0], (int)a[1]);
 }
 
-/* The guest struct sigaction: arm64 {handler, flags, mask} in 64-bit words;
- * arm {handler, flags, restorer, mask[2]} in 32-bit words. */
+/* The guest struct sigaction: arm64 {handler, flags, mask} in 64-bit words
+ * (no sa_restorer field); arm {handler, flags, restorer, mask[2]} in 32-bit words. */
 static int get_sigaction(struct task *t, uint64_t addr, struct sigaction_guest *sa)
 {
     memset(sa, 0, sizeof *sa);
     if (task_abi(t)->word == 8) {
-        uint64_t w[3];
+        uint64_t w[4];
         int err = copy_from_guest(task_mm(t), w, addr, sizeof w);
-        sa->handler = w[0], sa->flags = w[1], sa->mask = w[2];
+        sa->handler = w[0], sa->flags = w[1], sa->restorer = w[2], sa->mask = w[3];
         return err;
     }
     uint32_t w[5];
@@ -103,7 +311,7 @@ static int get_sigaction(struct task *t, uint64_t addr, struct sigaction_guest *
 static int put_sigaction(struct task *t, uint64_t addr, const struct sigaction_guest *sa)
 {
     if (task_abi(t)->word == 8) {
-        uint64_t w[3] = {sa->handler, sa->flags, sa->mask};
+        uint64_t w[4] = {sa->handler, sa->flags, sa->restorer, sa->mask};
         return copy_to_guest(task_mm(t), addr, w, sizeof w);
     }
     uint32_t w[5] = {(uint32_t)sa->handler, (uint32_t)sa->flags, (uint32_t)sa->restorer,
@@ -116,7 +324,7 @@ SYSCALL_DECL(rt_sigaction)
     int sig = (int)a[0];
     if (sig < 1 || sig > NSIG_GUEST || a[3] != 8)
         return -EINVAL;
-    struct sigaction_guest nsa, *cur = &t->proc->sigactions[sig];
+    struct sigaction_guest nsa, *cur = &t->proc->sighand->action[sig];
     if (a[1]) {
         if (sig == SIGKILL || sig == SIGSTOP)
             return -EINVAL;
@@ -125,8 +333,16 @@ SYSCALL_DECL(rt_sigaction)
     }
     if (a[2] && put_sigaction(t, a[2], cur) < 0)
         return -EFAULT;
-    if (a[1])
+    if (a[1]) {
+        nsa.mask &= ~UNBLOCKABLE;
         *cur = nsa;
+        /* Setting SIG_IGN (or a default that ignores) discards what is pending. */
+        if (sig_discarded(t->proc, sig)) {
+            t->proc->pending &= ~SIGBIT(sig);
+            for (struct task *o = t->proc->threads; o; o = o->next_thread)
+                o->pending &= ~SIGBIT(sig);
+        }
+    }
     return 0;
 }
 
@@ -139,8 +355,7 @@ SYSCALL_DECL(rt_sigprocmask)
     if (a[1]) {
         if (copy_from_guest(task_mm(t), &set, a[1], sizeof set) < 0)
             return -EFAULT;
-        uint64_t unblockable = (UINT64_C(1) << (SIGKILL - 1)) | (UINT64_C(1) << (SIGSTOP - 1));
-        set &= ~unblockable;
+        set &= ~UNBLOCKABLE;
         switch (how) {
         case SIG_BLOCK:
             t->sigmask |= set;
@@ -157,5 +372,161 @@ SYSCALL_DECL(rt_sigprocmask)
     }
     if (a[2] && copy_to_guest(task_mm(t), a[2], &old, sizeof old) < 0)
         return -EFAULT;
+    if (signal_pending(t))
+        t->stop = true;
     return 0;
+}
+
+SYSCALL_DECL(rt_sigpending)
+{
+    uint64_t set = (t->pending | t->proc->pending) & t->sigmask;
+    if (a[1] != 8 && !(task_abi(t)->word == 4 && a[1] == 8))
+        return -EINVAL;
+    return copy_to_guest(task_mm(t), a[0], &set, sizeof set);
+}
+
+static int64_t resume_sigsuspend(struct task *t)
+{
+    return signal_pending(t) ? -EINTR : RESUME_BLOCK;
+}
+
+SYSCALL_DECL(rt_sigsuspend)
+{
+    uint64_t set;
+    if (a[1] != 8)
+        return -EINVAL;
+    if (copy_from_guest(task_mm(t), &set, a[0], sizeof set) < 0)
+        return -EFAULT;
+    t->saved_sigmask = t->sigmask;
+    t->restore_sigmask = true;
+    t->sigmask = set & ~UNBLOCKABLE;
+    task_block(t, resume_sigsuspend, NULL, 0);
+    return -EBLOCK;
+}
+
+SYSCALL_DECL(pause)
+{
+    (void)a;
+    task_block(t, resume_sigsuspend, NULL, 0);
+    return -EBLOCK;
+}
+
+/* rt_sigtimedwait(set, info, timeout, sigsetsize): takes a pending signal
+ * of set without running its handler. */
+static int64_t take_from_set(struct task *t, uint64_t set, uint64_t uinfo)
+{
+    uint64_t ready = (t->pending | t->proc->pending) & set;
+    if (!ready)
+        return RESUME_BLOCK;
+    int sig = __builtin_ctzll(ready) + 1;
+    bool from_task = t->pending & SIGBIT(sig);
+    t->delivering = from_task ? t->pending_info[sig] : t->proc->pending_info[sig];
+    if (from_task)
+        t->pending &= ~SIGBIT(sig);
+    else
+        t->proc->pending &= ~SIGBIT(sig);
+    if (uinfo) {
+        uint8_t info[128];
+        signal_fill_info(t, sig, info, task_abi(t)->word);
+        if (copy_to_guest(task_mm(t), uinfo, info, sizeof info) < 0)
+            return -EFAULT;
+    }
+    return sig;
+}
+
+static int64_t resume_sigtimedwait(struct task *t)
+{
+    int64_t r = take_from_set(t, t->wait_args[0], t->wait_args[1]);
+    if (r != RESUME_BLOCK)
+        return r;
+    if (t->deadline_ns && t->machine->vtime_ns >= t->deadline_ns)
+        return -EAGAIN;
+    return signal_pending(t) ? -EINTR : RESUME_BLOCK;
+}
+
+SYSCALL_DECL(rt_sigtimedwait)
+{
+    uint64_t set;
+    if (a[3] != 8)
+        return -EINVAL;
+    if (copy_from_guest(task_mm(t), &set, a[0], sizeof set) < 0)
+        return -EFAULT;
+    set &= ~UNBLOCKABLE;
+    int64_t r = take_from_set(t, set, a[1]);
+    if (r != RESUME_BLOCK)
+        return r;
+    uint64_t deadline = 0;
+    if (a[2]) {
+        int64_t ns = timespec_from_guest(t, a[2], task_abi(t)->word);
+        if (ns < 0)
+            return ns;
+        if (ns == 0)
+            return -EAGAIN;
+        deadline = t->machine->vtime_ns + (uint64_t)ns;
+    }
+    t->wait_args[0] = set;
+    t->wait_args[1] = a[1];
+    task_block(t, resume_sigtimedwait, NULL, deadline);
+    return -EBLOCK;
+}
+
+SYSCALL_DECL(sigaltstack)
+{
+    unsigned w = task_abi(t)->word;
+    uint8_t buf[24];
+    if (a[1]) {
+        /* stack_t: {sp, flags (int), size}, in words with padding on arm64. */
+        uint64_t sp = t->altstack_sp, size = t->altstack_size;
+        int32_t flags = t->altstack_flags ? t->altstack_flags : 0;
+        uint64_t cur = read_sp(t);
+        if (size && cur > sp && cur <= sp + size)
+            flags |= GUEST_SS_ONSTACK;
+        if (!size)
+            flags = GUEST_SS_DISABLE;
+        memset(buf, 0, sizeof buf);
+        memcpy(buf, &sp, w);
+        memcpy(buf + w, &flags, 4);
+        memcpy(buf + 2 * w, &size, w);
+        if (copy_to_guest(task_mm(t), a[1], buf, 3 * w) < 0)
+            return -EFAULT;
+    }
+    if (a[0]) {
+        uint64_t sp = 0, size = 0;
+        int32_t flags;
+        if (copy_from_guest(task_mm(t), buf, a[0], 3 * w) < 0)
+            return -EFAULT;
+        memcpy(&sp, buf, w);
+        memcpy(&flags, buf + w, 4);
+        memcpy(&size, buf + 2 * w, w);
+        uint64_t cur = read_sp(t);
+        if (t->altstack_size && cur > t->altstack_sp && cur <= t->altstack_sp + t->altstack_size)
+            return -EPERM;
+        if (flags & ~(GUEST_SS_DISABLE | (int32_t)0x80000000 /* SS_AUTODISARM */))
+            return -EINVAL;
+        if (flags & GUEST_SS_DISABLE) {
+            t->altstack_sp = t->altstack_size = 0;
+            t->altstack_flags = GUEST_SS_DISABLE;
+        } else {
+            if (size < (w == 8 ? 5120u : 2048u))
+                return -ENOMEM;
+            t->altstack_sp = sp;
+            t->altstack_size = size;
+            t->altstack_flags = 0;
+        }
+    }
+    return 0;
+}
+
+SYSCALL_DECL(rt_sigreturn)
+{
+    (void)a;
+    t->stop = true; /* the pc changes: leave the engine and come back in */
+    return task_abi(t)->sigreturn(t, true);
+}
+
+SYSCALL_DECL(sigreturn)
+{
+    (void)a;
+    t->stop = true;
+    return task_abi(t)->sigreturn(t, false);
 }

@@ -269,7 +269,7 @@ void strace_exit(struct task *t, const struct syscall_entry *e, const uint64_t a
     } else {
         put(&o, "%s", enter);
     }
-    if (t->proc->exited || t->stop)
+    if (t->state == TASK_DEAD)
         put(&o, " = ?");
     else if (ret < 0 && ret >= -4095)
         put(&o, " = -1 %s (%s)", strerrorname_np((int)-ret) ? strerrorname_np((int)-ret) : "E?",

@@ -55,6 +55,8 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
         ssize_t n = off < 0 ? read(f->host_fd, buf, len) : pread(f->host_fd, buf, len, off);
         return n < 0 ? -errno : n;
     }
+    case FILE_PIPE:
+        return off >= 0 ? -ESPIPE : pipe_read(t, f, buf, len);
     case FILE_VIRTUAL:
         switch (f->node->kind) {
         case VNODE_NULL:
@@ -82,11 +84,14 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
     return -EINVAL;
 }
 
-static int64_t file_write(struct file *f, const void *buf, size_t len, int64_t off)
+static int64_t file_write(struct task *t, struct file *f, const void *buf, size_t len,
+                          int64_t off)
 {
     if ((f->flags & O_ACCMODE) == O_RDONLY)
         return -EBADF;
     switch (f->kind) {
+    case FILE_PIPE:
+        return off >= 0 ? -ESPIPE : pipe_write(t, f, buf, len);
     case FILE_CONSOLE:
     case FILE_HOST: {
         ssize_t n = off < 0 ? write(f->host_fd, buf, len) : pwrite(f->host_fd, buf, len, off);
@@ -114,10 +119,11 @@ static int64_t do_read(struct task *t, int fd, uint64_t ubuf, uint64_t len, int6
         int64_t n = file_read(t, f, chunk, want, off < 0 ? -1 : off + (int64_t)done);
         if (n < 0)
             return done ? (int64_t)done : n;
-        if (n > 0 && copy_to_guest(task_mm(t), ubuf + done, chunk, (size_t)n) < 0)
-            return done ? (int64_t)done : -EFAULT;
+        int64_t copied = copy_to_guest_partial(task_mm(t), ubuf + done, chunk, (size_t)n);
+        if (copied < n)
+            return done + (uint64_t)copied ? (int64_t)(done + (uint64_t)copied) : -EFAULT;
         done += (uint64_t)n;
-        if ((size_t)n < want || f->kind == FILE_CONSOLE)
+        if ((size_t)n < want || f->kind == FILE_CONSOLE || f->kind == FILE_PIPE)
             break;
     }
     return (int64_t)done;
@@ -128,13 +134,16 @@ static int64_t do_write(struct task *t, int fd, uint64_t ubuf, uint64_t len, int
     struct file *f = file_get(t, fd);
     if (!f)
         return -EBADF;
+    /* /dev/null never looks at the buffer. */
+    if (f->kind == FILE_VIRTUAL && f->node->kind == VNODE_NULL)
+        return (f->flags & O_ACCMODE) == O_RDONLY ? -EBADF : (int64_t)len;
     static uint8_t chunk[IO_CHUNK];
     uint64_t done = 0;
     while (done < len) {
         size_t want = len - done < IO_CHUNK ? (size_t)(len - done) : IO_CHUNK;
         if (copy_from_guest(task_mm(t), chunk, ubuf + done, want) < 0)
             return done ? (int64_t)done : -EFAULT;
-        int64_t n = file_write(f, chunk, want, off < 0 ? -1 : off + (int64_t)done);
+        int64_t n = file_write(t, f, chunk, want, off < 0 ? -1 : off + (int64_t)done);
         if (n < 0)
             return done ? (int64_t)done : n;
         done += (uint64_t)n;
@@ -203,6 +212,8 @@ int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
     struct file *f = file_get(t, fd);
     if (!f)
         return -EBADF;
+    if (f->kind == FILE_PIPE)
+        return -ESPIPE;
     if (f->kind != FILE_VIRTUAL) {
         off_t r = lseek(f->host_fd, off, whence);
         return r < 0 ? -errno : r;
@@ -334,8 +345,8 @@ SYSCALL_DECL(dup3)
         return -EINVAL;
     f->refs++;
     fd_close(t, newfd);
-    t->proc->files.fd[newfd] = f;
-    t->proc->files.cloexec[newfd] = a[2] & O_CLOEXEC;
+    t->proc->files->fd[newfd] = f;
+    t->proc->files->cloexec[newfd] = a[2] & O_CLOEXEC;
     return newfd;
 }
 
@@ -355,9 +366,9 @@ SYSCALL_DECL(fcntl)
         return nfd;
     }
     case F_GETFD:
-        return t->proc->files.cloexec[fd] ? FD_CLOEXEC : 0;
+        return t->proc->files->cloexec[fd] ? FD_CLOEXEC : 0;
     case F_SETFD:
-        t->proc->files.cloexec[fd] = a[2] & FD_CLOEXEC;
+        t->proc->files->cloexec[fd] = a[2] & FD_CLOEXEC;
         return 0;
     case F_GETFL:
         return open_flags_to_guest(f->flags);
@@ -400,6 +411,15 @@ SYSCALL_DECL(ioctl)
 
 static int stat_file(struct file *f, struct stat *st)
 {
+    if (f->kind == FILE_PIPE) {
+        memset(st, 0, sizeof *st);
+        st->st_mode = S_IFIFO | 0600;
+        st->st_nlink = 1;
+        st->st_blksize = 4096;
+        st->st_dev = 0xc;
+        st->st_ino = (ino_t)((uintptr_t)f->pipe >> 4 & 0xffffff);
+        return 0;
+    }
     if (f->kind == FILE_VIRTUAL) {
         vfs_stat_virtual(f->node, st);
         st->st_size = (off_t)f->size;

@@ -13,27 +13,6 @@
 #define PER_QUERY 0xffffffffu
 #define PER_MASK 0xff
 
-static int64_t do_exit(struct task *t, int code)
-{
-    struct process *p = t->proc;
-    p->exited = true;
-    p->status = code & 0xff;
-    t->stop = true;
-    if (t->machine->cfg->strace)
-        fprintf(stderr, "[pid %d] +++ exited with %d +++\n", t->tid, p->status);
-    return 0;
-}
-
-SYSCALL_DECL(exit)
-{
-    return do_exit(t, (int)a[0]);
-}
-
-SYSCALL_DECL(exit_group)
-{
-    return do_exit(t, (int)a[0]);
-}
-
 SYSCALL_DECL(getpid)
 {
     (void)a;
@@ -42,8 +21,8 @@ SYSCALL_DECL(getpid)
 
 SYSCALL_DECL(getppid)
 {
-    (void)t, (void)a;
-    return 0;
+    (void)a;
+    return t->proc->parent ? t->proc->parent->pid : 0;
 }
 
 SYSCALL_DECL(gettid)
@@ -221,12 +200,13 @@ SYSCALL_DECL(sched_getaffinity)
     unsigned ncpus = t->machine->cfg->cpus;
     size_t kbytes = (ncpus + 63) / 64 * 8;
     unsigned ulong = task_abi(t)->word;
-    if (pid != 0 && pid != t->tid)
+    struct task *target = pid == 0 ? t : task_find(t->machine, pid);
+    if (!target)
         return -ESRCH;
     if (len * 8 < ncpus || len % ulong)
         return -EINVAL;
     size_t n = len < kbytes ? (size_t)len : kbytes;
-    return copy_to_guest(task_mm(t), a[2], t->affinity.bits, n) < 0 ? -EFAULT : (int64_t)n;
+    return copy_to_guest(task_mm(t), a[2], target->affinity.bits, n) < 0 ? -EFAULT : (int64_t)n;
 }
 
 SYSCALL_DECL(getcpu)
@@ -237,30 +217,4 @@ SYSCALL_DECL(getcpu)
     if (a[1] && copy_to_guest(task_mm(t), a[1], &node, sizeof node) < 0)
         return -EFAULT;
     return 0;
-}
-
-#define FUTEX_WAIT 0
-#define FUTEX_WAKE 1
-#define FUTEX_WAIT_BITSET 9
-#define FUTEX_WAKE_BITSET 10
-#define FUTEX_CMD_MASK 0x7f
-
-/* One thread per process for now: a wake finds nobody, and a wait on a
- * matching value could never end, so it reports a deadlock. */
-SYSCALL_DECL(futex)
-{
-    int op = (int)a[1] & FUTEX_CMD_MASK;
-    uint32_t val;
-    switch (op) {
-    case FUTEX_WAKE:
-    case FUTEX_WAKE_BITSET:
-        return 0;
-    case FUTEX_WAIT:
-    case FUTEX_WAIT_BITSET:
-        if (copy_from_guest(task_mm(t), &val, a[0], sizeof val) < 0)
-            return -EFAULT;
-        return val != (uint32_t)a[2] ? -EAGAIN : -EDEADLK;
-    default:
-        return -ENOSYS;
-    }
 }

@@ -74,16 +74,50 @@ int64_t do_clock_getres(struct task *t, int clk, uint64_t addr, unsigned field)
     return put_time_pair(t, addr, 0, 1, field);
 }
 
-int64_t do_nanosleep(struct task *t, uint64_t req, unsigned field)
+int64_t timespec_from_guest(struct task *t, uint64_t addr, unsigned field)
 {
     int64_t sec, nsec;
-    if (get_time_pair(t, req, &sec, &nsec, field) < 0)
+    if (get_time_pair(t, addr, &sec, &nsec, field) < 0)
         return -EFAULT;
     if (sec < 0 || nsec < 0 || nsec >= (int64_t)NSEC)
         return -EINVAL;
-    /* Only this task runs: sleeping is the clock jumping forward. */
-    t->machine->vtime_ns += (uint64_t)sec * NSEC + (uint64_t)nsec;
-    return 0;
+    if ((uint64_t)sec > UINT64_MAX / NSEC / 2)
+        sec = (int64_t)(UINT64_MAX / NSEC / 2);
+    return sec * (int64_t)NSEC + nsec;
+}
+
+/* A sleep ends at its deadline, or early with EINTR when a signal comes
+ * (the time left then goes to wait_args[1]'s timespec, as nanosleep does). */
+static int64_t resume_sleep(struct task *t)
+{
+    uint64_t now = t->machine->vtime_ns;
+    if (now >= t->deadline_ns)
+        return 0;
+    if (!signal_pending(t))
+        return RESUME_BLOCK;
+    if (t->wait_args[1]) {
+        uint64_t left = t->deadline_ns - now;
+        put_time_pair(t, t->wait_args[1], left / NSEC, left % NSEC, (unsigned)t->wait_args[2]);
+    }
+    return -EINTR;
+}
+
+static int64_t sleep_until(struct task *t, uint64_t deadline, uint64_t rem, unsigned field)
+{
+    if (deadline <= t->machine->vtime_ns)
+        return 0;
+    t->wait_args[1] = rem;
+    t->wait_args[2] = field;
+    task_block(t, resume_sleep, NULL, deadline);
+    return -EBLOCK;
+}
+
+int64_t do_nanosleep(struct task *t, uint64_t req, uint64_t rem, unsigned field)
+{
+    int64_t ns = timespec_from_guest(t, req, field);
+    if (ns < 0)
+        return ns;
+    return sleep_until(t, t->machine->vtime_ns + (uint64_t)ns, rem, field);
 }
 
 SYSCALL_DECL(clock_gettime)
@@ -98,31 +132,31 @@ SYSCALL_DECL(clock_getres)
 
 SYSCALL_DECL(nanosleep)
 {
-    return do_nanosleep(t, a[0], task_abi(t)->word);
+    return do_nanosleep(t, a[0], a[1], task_abi(t)->word);
 }
 
 #define TIMER_ABSTIME 1
 
-int64_t do_clock_nanosleep(struct task *t, int clk, int flags, uint64_t req, unsigned field)
+int64_t do_clock_nanosleep(struct task *t, int clk, int flags, uint64_t req, uint64_t rem,
+                           unsigned field)
 {
     uint64_t now;
     int err = clock_now(t, clk, &now);
     if (err < 0)
         return err;
     if (!(flags & TIMER_ABSTIME))
-        return do_nanosleep(t, req, field);
-    int64_t sec, nsec;
-    if (get_time_pair(t, req, &sec, &nsec, field) < 0)
-        return -EFAULT;
-    uint64_t until = (uint64_t)sec * NSEC + (uint64_t)nsec;
-    if (until > now)
-        t->machine->vtime_ns += until - now;
-    return 0;
+        return do_nanosleep(t, req, rem, field);
+    int64_t until = timespec_from_guest(t, req, field);
+    if (until < 0)
+        return until;
+    /* now - vtime is the clock's offset from virtual time. */
+    uint64_t deadline = (uint64_t)until > now ? t->machine->vtime_ns + ((uint64_t)until - now) : 0;
+    return sleep_until(t, deadline, 0, field);
 }
 
 SYSCALL_DECL(clock_nanosleep)
 {
-    return do_clock_nanosleep(t, (int)a[0], (int)a[1], a[2], task_abi(t)->word);
+    return do_clock_nanosleep(t, (int)a[0], (int)a[1], a[2], a[3], task_abi(t)->word);
 }
 
 SYSCALL_DECL(gettimeofday)

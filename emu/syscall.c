@@ -1,10 +1,12 @@
 /* syscall.c - syscall entry: decode the number through the task's ABI table,
- * run the handler inside the interrupt hook, write the result back, and trace
- * it when --strace is on. */
+ * run the handler inside the interrupt hook, write the result back, trace it
+ * with --strace, and park and later complete syscalls that block. */
 #include "kernel.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define SYSCALL_COST_NS 1000 /* virtual time one syscall takes */
 
@@ -28,6 +30,51 @@ void syscall_report_unknown(struct task *t, uint64_t nr)
             t->proc->pid, task_abi(t)->name, name ? name : "unknown", (unsigned long long)nr);
 }
 
+static void trace_unknown(struct task *t, uint64_t nr)
+{
+    const char *name = task_abi(t)->syscall_name(nr);
+    if (name)
+        fprintf(stderr, "[pid %d] %s(...) = -1 ENOSYS (Function not implemented)\n", t->tid, name);
+    else
+        fprintf(stderr, "[pid %d] syscall_%#llx(...) = -1 ENOSYS (Function not implemented)\n",
+                t->tid, (unsigned long long)nr);
+}
+
+/* Re-runs a handler that blocked without a resume function of its own. */
+static int64_t resume_restart(struct task *t)
+{
+    int64_t r = t->sys_entry->fn(t, t->sys_args);
+    if (r != -EBLOCK)
+        return r;
+    if (signal_pending(t)) {
+        t->restart_syscall = true;
+        return -EINTR;
+    }
+    return RESUME_BLOCK;
+}
+
+bool syscall_resume(struct task *t)
+{
+    int64_t r = t->resume(t);
+    if (r == RESUME_BLOCK) {
+        t->state = TASK_BLOCKED;
+        return false;
+    }
+    t->resume = NULL;
+    t->wait_obj = NULL;
+    t->deadline_ns = 0;
+    if (r == -EINTR)
+        t->restart_syscall = true;
+    if (t->strace_line) {
+        strace_exit(t, t->sys_entry, t->sys_args, r, t->strace_line);
+        free(t->strace_line);
+        t->strace_line = NULL;
+    }
+    if (t->state != TASK_DEAD)
+        task_abi(t)->set_return(task_mm(t)->uc, r);
+    return true;
+}
+
 void syscall_dispatch(struct task *t)
 {
     const struct abi *abi = task_abi(t);
@@ -39,15 +86,8 @@ void syscall_dispatch(struct task *t)
     const struct syscall_entry *e = lookup(abi, nr);
     if (!e) {
         syscall_report_unknown(t, nr);
-        if (t->machine->cfg->strace) {
-            const char *name = abi->syscall_name(nr);
-            if (name)
-                fprintf(stderr, "[pid %d] %s(...) = -1 ENOSYS (Function not implemented)\n", t->tid,
-                        name);
-            else
-                fprintf(stderr, "[pid %d] syscall_%#llx(...) = -1 ENOSYS (Function not implemented)\n",
-                        t->tid, (unsigned long long)nr);
-        }
+        if (t->machine->cfg->strace)
+            trace_unknown(t, nr);
         abi->set_return(uc, -ENOSYS);
         return;
     }
@@ -56,8 +96,22 @@ void syscall_dispatch(struct task *t)
     if (trace)
         strace_enter(t, e, a, enter, sizeof enter);
     int64_t ret = e->fn(t, a);
+    if (ret == -EBLOCK) {
+        memcpy(t->sys_args, a, sizeof t->sys_args);
+        t->sys_entry = e;
+        if (t->state != TASK_BLOCKED)
+            task_block(t, resume_restart, t->wait_obj, t->deadline_ns);
+        if (trace)
+            t->strace_line = strdup(enter);
+        return;
+    }
     if (trace)
         strace_exit(t, e, a, ret, enter);
-    if (!t->stop)
-        abi->set_return(uc, ret);
+    if (t->state == TASK_DEAD)
+        return;
+    /* The engine of a successful execve is new: its registers are set. */
+    if (!(e->fn == sys_execve && ret == 0))
+        abi->set_return(task_mm(t)->uc, ret);
+    if (signal_pending(t))
+        t->stop = true; /* deliver before the next user instruction */
 }

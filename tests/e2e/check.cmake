@@ -9,7 +9,8 @@
 # An argument spelt @EMPTY@ is passed as the empty string (CMake lists cannot
 # carry one). In stdout, GUEST_DIR is replaced by @GUEST_DIR@ before the
 # comparison. MODE repeat runs the command twice and wants the same stdout
-# both times; MODE differ runs COMMAND2 too and wants a different stdout.
+# and the same stderr, byte for byte, both times; MODE differ runs COMMAND2
+# too and wants a different stdout.
 # A command killed by a signal (rather than exiting 128+N) is a failure.
 
 cmake_minimum_required(VERSION 3.25)
@@ -121,6 +122,7 @@ if(NOT IGNORE_STDOUT)
   endif()
 endif()
 set(out1 "${run_out}")
+set(err1 "${run_err}")
 
 if(MODE STREQUAL "repeat")
   run("${first}" 2)
@@ -128,6 +130,10 @@ if(MODE STREQUAL "repeat")
   if(NOT run_out STREQUAL out1)
     fail("the same command gave different stdout on a second run")
     show_diff("${OUTDIR}/${NAME}.1.stdout" "${OUTDIR}/${NAME}.2.stdout")
+  endif()
+  if(NOT run_err STREQUAL err1)
+    fail("the same command gave different stderr on a second run")
+    show_diff("${OUTDIR}/${NAME}.1.stderr" "${OUTDIR}/${NAME}.2.stderr")
   endif()
 elseif(MODE STREQUAL "differ")
   if(second STREQUAL "")

@@ -54,6 +54,22 @@ static void set_tls(uc_engine *uc, uint64_t tls)
     uc_reg_write(uc, UC_ARM64_REG_TPIDR_EL0, &tls);
 }
 
+static void ctx_set_return(uc_context *ctx, int64_t ret)
+{
+    uc_context_reg_write(ctx, UC_ARM64_REG_X0, &ret);
+}
+
+static void ctx_set_sp(uc_context *ctx, uint64_t sp)
+{
+    uc_context_reg_write(ctx, UC_ARM64_REG_SP, &sp);
+}
+
+static unsigned syscall_insn_size(uc_engine *uc)
+{
+    (void)uc;
+    return 4;
+}
+
 /* struct stat of include/uapi/asm-generic/stat.h. */
 struct stat_aarch64 {
     uint64_t dev, ino;
@@ -97,10 +113,13 @@ const struct abi abi_aarch64 = {
     .arch = UC_ARCH_ARM64,
     .mode = UC_MODE_ARM,
     .limit = UINT64_C(1) << 48,
-    .stack_top = UINT64_C(0xfffffffff000),
+    .stack_top = UINT64_C(0xffffffffe000),
     .mmap_base = UINT64_C(0xfffff7000000),
     .dyn_base = UINT64_C(0xaaaaaaaa0000),
     .default_max_mem = UINT64_C(4) << 30,
+    .sigtramp = UINT64_C(0xfffffffff000),
+    .sigtramp_code = aarch64_sigtramp_code,
+    .sigtramp_words = 2,
     .table = syscall_table_aarch64,
     .table_len = SYSCALL_TABLE_AARCH64_LEN,
     .syscall_name = syscall_name_aarch64,
@@ -111,5 +130,10 @@ const struct abi abi_aarch64 = {
     .set_return = set_return,
     .get_pc = get_pc,
     .set_tls = set_tls,
+    .ctx_set_return = ctx_set_return,
+    .ctx_set_sp = ctx_set_sp,
+    .syscall_insn_size = syscall_insn_size,
+    .setup_frame = aarch64_setup_frame,
+    .sigreturn = aarch64_sigreturn,
     .put_stat = put_stat,
 };

@@ -69,6 +69,23 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(getrandom, getrandom, "pux"),
     E(statx, statx, "asxxp"),
     E(rseq, rseq, "pudx"),
+    E(clone, clone, "xpppp"),
+    E(clone3, clone3, "pu"),
+    E(execve, execve, "spp"),
+    E(wait4, wait4, "dpdp"),
+    E(waitid, waitid, "ddpdp"),
+    E(setsid, setsid, ""),
+    E(getsid, getsid, "d"),
+    E(setpgid, setpgid, "dd"),
+    E(getpgid, getpgid, "d"),
+    E(rt_sigreturn, rt_sigreturn, ""),
+    E(rt_sigsuspend, rt_sigsuspend, "pu"),
+    E(rt_sigpending, rt_sigpending, "pu"),
+    E(rt_sigtimedwait, rt_sigtimedwait, "pppu"),
+    E(sigaltstack, sigaltstack, "pp"),
+    E(pipe2, pipe2, "px"),
+    E(ppoll, ppoll, "pdppu"),
+    E(pselect6, pselect6, "dppppp"),
 };
 
 static const char *const names[SYSCALL_TABLE_AARCH64_LEN] = {AARCH64_SYSCALL_NAMES};

@@ -79,6 +79,25 @@ static void set_tls(uc_engine *uc, uint64_t tls)
     uc_reg_write(uc, UC_ARM_REG_CP_REG, &tpidruro);
 }
 
+static void ctx_set_return(uc_context *ctx, int64_t ret)
+{
+    uint32_t v = (uint32_t)ret;
+    uc_context_reg_write(ctx, UC_ARM_REG_R0, &v);
+}
+
+static void ctx_set_sp(uc_context *ctx, uint64_t sp)
+{
+    uint32_t v = (uint32_t)sp;
+    uc_context_reg_write(ctx, UC_ARM_REG_SP, &v);
+}
+
+static unsigned syscall_insn_size(uc_engine *uc)
+{
+    uint32_t cpsr = 0;
+    uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
+    return (cpsr & CPSR_T) ? 2 : 4;
+}
+
 /* struct stat64 of arch/arm/include/uapi/asm/stat.h, EABI layout. */
 struct stat64_arm {
     uint64_t dev;
@@ -126,10 +145,13 @@ const struct abi abi_arm = {
     .arch = UC_ARCH_ARM,
     .mode = UC_MODE_ARM,
     .limit = 0xffff0000u,
-    .stack_top = 0xfffef000u,
+    .stack_top = 0xfffee000u,
     .mmap_base = 0xf7000000u,
     .dyn_base = 0xaaaaa000u,
     .default_max_mem = UINT64_C(3) << 30,
+    .sigtramp = 0xfffef000u,
+    .sigtramp_code = arm_sigtramp_code,
+    .sigtramp_words = 4,
     .table = syscall_table_arm,
     .table_len = SYSCALL_TABLE_ARM_LEN,
     .syscall_name = syscall_name_arm,
@@ -140,5 +162,10 @@ const struct abi abi_arm = {
     .set_return = set_return,
     .get_pc = get_pc,
     .set_tls = set_tls,
+    .ctx_set_return = ctx_set_return,
+    .ctx_set_sp = ctx_set_sp,
+    .syscall_insn_size = syscall_insn_size,
+    .setup_frame = arm_setup_frame,
+    .sigreturn = arm_sigreturn,
     .put_stat = put_stat,
 };

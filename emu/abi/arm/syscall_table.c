@@ -86,7 +86,28 @@ static SYSCALL_DECL(clock_getres64)
 
 static SYSCALL_DECL(clock_nanosleep64)
 {
-    return do_clock_nanosleep(t, (int)a[0], (int)a[1], a[2], 8);
+    return do_clock_nanosleep(t, (int)a[0], (int)a[1], a[2], a[3], 8);
+}
+
+static SYSCALL_DECL(futex_time64)
+{
+    return do_futex(t, a, 8);
+}
+
+static SYSCALL_DECL(ppoll_time64)
+{
+    return do_ppoll(t, a, 8);
+}
+
+static SYSCALL_DECL(pselect6_time64)
+{
+    return do_pselect6(t, a, 8);
+}
+
+static SYSCALL_DECL(pipe)
+{
+    uint64_t b[6] = {a[0], 0, 0, 0, 0, 0};
+    return sys_pipe2(t, b);
 }
 
 static SYSCALL_DECL(set_tls)
@@ -177,6 +198,33 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(clock_gettime64, clock_gettime64, "Cp"),
     E(clock_getres_time64, clock_getres64, "Cp"),
     E(clock_nanosleep_time64, clock_nanosleep64, "Cdpp"),
+    E(futex_time64, futex_time64, "pdupxd"),
+    E(fork, fork, ""),
+    E(vfork, vfork, ""),
+    E(clone, clone, "xpppp"),
+    E(clone3, clone3, "pu"),
+    E(execve, execve, "spp"),
+    E(wait4, wait4, "dpdp"),
+    E(waitid, waitid, "ddpdp"),
+    E(setsid, setsid, ""),
+    E(getsid, getsid, "d"),
+    E(setpgid, setpgid, "dd"),
+    E(getpgid, getpgid, "d"),
+    E(getpgrp, getpgrp, ""),
+    E(rt_sigreturn, rt_sigreturn, ""),
+    E(sigreturn, sigreturn, ""),
+    E(rt_sigsuspend, rt_sigsuspend, "pu"),
+    E(rt_sigpending, rt_sigpending, "pu"),
+    E(rt_sigtimedwait, rt_sigtimedwait, "pppu"),
+    E(sigaltstack, sigaltstack, "pp"),
+    E(pause, pause, ""),
+    E(pipe, pipe, "p"),
+    E(pipe2, pipe2, "px"),
+    E(poll, poll, "pud"),
+    E(ppoll, ppoll, "pdppu"),
+    E(ppoll_time64, ppoll_time64, "pdppu"),
+    E(pselect6, pselect6, "dppppp"),
+    E(pselect6_time64, pselect6_time64, "dppppp"),
 };
 
 static const struct syscall_entry arm_private[] = {

@@ -7,4 +7,8 @@ extern const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN];
 /* ARM's private syscalls (__ARM_NR_*: set_tls, cacheflush, ...). */
 const struct syscall_entry *syscall_lookup_arm_private(uint64_t nr);
 const char *syscall_name_arm(uint64_t nr);
+
+int arm_setup_frame(struct task *t, int sig, const struct sigaction_guest *sa, uint64_t sp);
+int64_t arm_sigreturn(struct task *t, bool rt);
+extern const uint32_t arm_sigtramp_code[4];
 #endif

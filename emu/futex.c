@@ -1,0 +1,117 @@
+/* futex.c - futex WAIT/WAKE (plain and bitset, private or not) with
+ * timeouts in virtual time. A futex is an address in one address space. */
+#include "kernel.h"
+
+#include <errno.h>
+
+#define FUTEX_WAIT 0
+#define FUTEX_WAKE 1
+#define FUTEX_REQUEUE 3
+#define FUTEX_CMP_REQUEUE 4
+#define FUTEX_WAKE_OP 5
+#define FUTEX_WAIT_BITSET 9
+#define FUTEX_WAKE_BITSET 10
+#define FUTEX_CLOCK_REALTIME 256
+#define FUTEX_CMD_MASK 0x7f
+#define FUTEX_BITSET_ANY 0xffffffffu
+
+/* A waiter's wait_obj is its address space; the address and bitset are in
+ * wait_args. */
+static int wake(struct task *t, uint64_t uaddr, int n, uint32_t bitset)
+{
+    int woken = 0;
+    for (struct task *o = t->machine->tasks; o && woken < n; o = o->next_all) {
+        if (o->state != TASK_BLOCKED || o->wait_obj != task_mm(t) || o->wait_args[0] != uaddr ||
+            o->woken || !(o->wait_args[1] & bitset))
+            continue;
+        o->woken = true;
+        task_wake(o);
+        woken++;
+    }
+    return woken;
+}
+
+int futex_wake(struct task *t, uint64_t uaddr, int n)
+{
+    return wake(t, uaddr, n, FUTEX_BITSET_ANY);
+}
+
+static int64_t resume_wait(struct task *t)
+{
+    if (t->woken)
+        return 0;
+    if (t->deadline_ns && t->machine->vtime_ns >= t->deadline_ns)
+        return -ETIMEDOUT;
+    return signal_pending(t) ? -EINTR : RESUME_BLOCK;
+}
+
+int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field)
+{
+    int op = (int)a[1] & FUTEX_CMD_MASK;
+    uint64_t uaddr = a[0];
+    uint32_t val = (uint32_t)a[2], cur;
+    switch (op) {
+    case FUTEX_WAKE:
+        return wake(t, uaddr, (int)val, FUTEX_BITSET_ANY);
+    case FUTEX_WAKE_BITSET:
+        if ((uint32_t)a[5] == 0)
+            return -EINVAL;
+        return wake(t, uaddr, (int)val, (uint32_t)a[5]);
+    case FUTEX_WAIT:
+    case FUTEX_WAIT_BITSET: {
+        uint32_t bitset = op == FUTEX_WAIT ? FUTEX_BITSET_ANY : (uint32_t)a[5];
+        if (bitset == 0 || uaddr % 4)
+            return -EINVAL;
+        if (copy_from_guest(task_mm(t), &cur, uaddr, sizeof cur) < 0)
+            return -EFAULT;
+        if (cur != val)
+            return -EAGAIN;
+        uint64_t deadline = 0;
+        if (a[3]) {
+            int64_t ns = timespec_from_guest(t, a[3], field);
+            if (ns < 0)
+                return ns;
+            /* FUTEX_WAIT takes a relative timeout, the bitset form an absolute one. */
+            if (op == FUTEX_WAIT)
+                deadline = t->machine->vtime_ns + (uint64_t)ns;
+            else if ((int)a[1] & FUTEX_CLOCK_REALTIME)
+                deadline = (uint64_t)ns - (machine_realtime_ns(t->machine) - t->machine->vtime_ns);
+            else
+                deadline = (uint64_t)ns;
+            if (deadline <= t->machine->vtime_ns)
+                return -ETIMEDOUT;
+        }
+        t->wait_args[0] = uaddr;
+        t->wait_args[1] = bitset;
+        task_block(t, resume_wait, task_mm(t), deadline);
+        return -EBLOCK;
+    }
+    case FUTEX_REQUEUE:
+    case FUTEX_CMP_REQUEUE: {
+        if (op == FUTEX_CMP_REQUEUE) {
+            if (copy_from_guest(task_mm(t), &cur, uaddr, sizeof cur) < 0)
+                return -EFAULT;
+            if (cur != (uint32_t)a[5])
+                return -EAGAIN;
+        }
+        int n = wake(t, uaddr, (int)val, FUTEX_BITSET_ANY);
+        /* Move up to val2 remaining waiters to the second futex. */
+        int moved = 0, limit = (int)(uint32_t)a[3];
+        for (struct task *o = t->machine->tasks; o && moved < limit; o = o->next_all) {
+            if (o->state == TASK_BLOCKED && o->wait_obj == task_mm(t) && !o->woken &&
+                o->wait_args[0] == uaddr) {
+                o->wait_args[0] = a[4];
+                moved++;
+            }
+        }
+        return n + moved;
+    }
+    default:
+        return -ENOSYS;
+    }
+}
+
+SYSCALL_DECL(futex)
+{
+    return do_futex(t, a, task_abi(t)->word);
+}

@@ -1,0 +1,136 @@
+/* pipe.c - pipes between guest processes: a 64 KiB ring per pipe, blocking
+ * readers and writers woken through the task wait queue, EOF when the last
+ * writer goes, EPIPE and SIGPIPE when the last reader goes. */
+#include "kernel.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+const int poll_waitq;
+
+static void pipe_changed(struct pipe *p)
+{
+    task_wake_all(p->machine, p);
+    task_wake_all(p->machine, &poll_waitq);
+}
+
+int pipe_create(struct machine *m, struct file **rd, struct file **wr)
+{
+    struct pipe *p = calloc(1, sizeof *p);
+    struct file *r = file_new(FILE_PIPE), *w = file_new(FILE_PIPE);
+    if (!p || !r || !w) {
+        free(p), free(r), free(w);
+        return -ENOMEM;
+    }
+    p->machine = m;
+    p->readers = p->writers = 1;
+    r->pipe = w->pipe = p;
+    r->flags = O_RDONLY;
+    w->flags = O_WRONLY;
+    *rd = r;
+    *wr = w;
+    return 0;
+}
+
+void pipe_release(struct file *f)
+{
+    struct pipe *p = f->pipe;
+    if ((f->flags & O_ACCMODE) == O_RDONLY)
+        p->readers--;
+    else
+        p->writers--;
+    pipe_changed(p);
+    if (p->readers == 0 && p->writers == 0)
+        free(p);
+}
+
+int64_t pipe_read(struct task *t, struct file *f, void *buf, size_t len)
+{
+    struct pipe *p = f->pipe;
+    if (len == 0)
+        return 0;
+    if (p->len == 0) {
+        if (p->writers == 0)
+            return 0;
+        if (f->flags & O_NONBLOCK)
+            return -EAGAIN;
+        t->wait_obj = p;
+        return -EBLOCK;
+    }
+    size_t n = len < p->len ? len : p->len;
+    for (size_t i = 0; i < n; i++)
+        ((uint8_t *)buf)[i] = p->buf[(p->head + i) % PIPE_CAPACITY];
+    p->head = (p->head + n) % PIPE_CAPACITY;
+    p->len -= n;
+    pipe_changed(p);
+    return (int64_t)n;
+}
+
+int64_t pipe_write(struct task *t, struct file *f, const void *buf, size_t len)
+{
+    struct pipe *p = f->pipe;
+    if (p->readers == 0) {
+        struct siginfo_lite info = {.code = 0, .pid = t->proc->pid};
+        signal_queue_task(t, SIGPIPE, &info);
+        return -EPIPE;
+    }
+    if (len == 0)
+        return 0;
+    size_t room = PIPE_CAPACITY - p->len;
+    if (room == 0) {
+        if (f->flags & O_NONBLOCK)
+            return -EAGAIN;
+        t->wait_obj = p;
+        return -EBLOCK;
+    }
+    size_t n = len < room ? len : room;
+    for (size_t i = 0; i < n; i++)
+        p->buf[(p->head + p->len + i) % PIPE_CAPACITY] = ((const uint8_t *)buf)[i];
+    p->len += n;
+    pipe_changed(p);
+    return (int64_t)n;
+}
+
+short file_poll(struct file *f)
+{
+    if (f->kind != FILE_PIPE)
+        return POLLIN | POLLOUT;
+    struct pipe *p = f->pipe;
+    if ((f->flags & O_ACCMODE) == O_RDONLY)
+        return (short)((p->len ? POLLIN : 0) | (p->writers == 0 ? POLLHUP : 0));
+    return (short)((p->readers == 0 ? POLLERR : 0) | (p->len < PIPE_CAPACITY ? POLLOUT : 0));
+}
+
+SYSCALL_DECL(pipe2)
+{
+    int flags = open_flags_to_host((uint32_t)a[1]);
+    if (flags & ~(O_CLOEXEC | O_NONBLOCK | O_DIRECT))
+        return -EINVAL;
+    struct file *r, *w;
+    int err = pipe_create(t->machine, &r, &w);
+    if (err < 0)
+        return err;
+    r->flags |= flags & O_NONBLOCK;
+    w->flags |= flags & O_NONBLOCK;
+    int fds[2];
+    fds[0] = fd_install(t, r, 0, flags & O_CLOEXEC);
+    fds[1] = fds[0] < 0 ? -EMFILE : fd_install(t, w, 0, flags & O_CLOEXEC);
+    if (fds[1] < 0) {
+        if (fds[0] >= 0)
+            fd_close(t, fds[0]);
+        else
+            file_put(r);
+        file_put(w);
+        return -EMFILE;
+    }
+    if (copy_to_guest(task_mm(t), a[0], fds, sizeof fds) < 0) {
+        fd_close(t, fds[0]);
+        fd_close(t, fds[1]);
+        return -EFAULT;
+    }
+    return 0;
+}

@@ -1,0 +1,181 @@
+/* sys_poll.c - ppoll and pselect6 (and arm's poll): readiness of pipes and
+ * files, blocking until a pipe changes, a signal arrives or the timeout
+ * passes in virtual time. */
+#include "kernel.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+
+#define POLL_MAX FD_MAX
+
+struct pollfd_guest {
+    int32_t fd;
+    int16_t events, revents;
+};
+
+/* Fills revents for each entry; returns how many are ready. */
+static int scan_pollfds(struct task *t, struct pollfd_guest *p, unsigned n)
+{
+    int ready = 0;
+    for (unsigned i = 0; i < n; i++) {
+        p[i].revents = 0;
+        if (p[i].fd < 0)
+            continue;
+        struct file *f = file_get(t, p[i].fd);
+        short r = f ? file_poll(f) : POLLNVAL;
+        p[i].revents = (int16_t)(r & (p[i].events | POLLHUP | POLLERR | POLLNVAL));
+        if (p[i].revents)
+            ready++;
+    }
+    return ready;
+}
+
+static int64_t poll_once(struct task *t)
+{
+    static struct pollfd_guest fds[POLL_MAX];
+    unsigned n = (unsigned)t->wait_args[1];
+    if (copy_from_guest(task_mm(t), fds, t->wait_args[0], n * sizeof *fds) < 0)
+        return -EFAULT;
+    int ready = scan_pollfds(t, fds, n);
+    if (ready && copy_to_guest(task_mm(t), t->wait_args[0], fds, n * sizeof *fds) < 0)
+        return -EFAULT;
+    return ready;
+}
+
+/* Shared by poll and select: ready now, timed out, interrupted, or block. */
+static int64_t resume_ready(struct task *t, int64_t (*once)(struct task *t))
+{
+    int64_t r = once(t);
+    if (r != 0)
+        return r;
+    if (t->wait_args[5] /* zero timeout */ ||
+        (t->deadline_ns && t->machine->vtime_ns >= t->deadline_ns))
+        return 0;
+    if (signal_pending(t))
+        return -EINTR;
+    return RESUME_BLOCK;
+}
+
+static int64_t resume_poll(struct task *t)
+{
+    return resume_ready(t, poll_once);
+}
+
+/* A timeout in ns (-1: none) to a deadline in wait_args/deadline_ns. */
+static int64_t wait_ready(struct task *t, int64_t timeout_ns, resume_fn resume)
+{
+    t->wait_args[5] = timeout_ns == 0;
+    uint64_t deadline = timeout_ns > 0 ? t->machine->vtime_ns + (uint64_t)timeout_ns : 0;
+    t->deadline_ns = deadline;
+    int64_t r = resume(t);
+    if (r != RESUME_BLOCK)
+        return r;
+    task_block(t, resume, &poll_waitq, deadline);
+    return -EBLOCK;
+}
+
+static int64_t do_poll(struct task *t, uint64_t ufds, uint64_t nfds, int64_t timeout_ns)
+{
+    if (nfds > POLL_MAX)
+        return -EINVAL;
+    t->wait_args[0] = ufds;
+    t->wait_args[1] = nfds;
+    return wait_ready(t, timeout_ns, resume_poll);
+}
+
+int64_t do_ppoll(struct task *t, const uint64_t a[6], unsigned field)
+{
+    int64_t ns = -1;
+    if (a[2] && (ns = timespec_from_guest(t, a[2], field)) < 0)
+        return ns;
+    /* The temporary signal mask of ppoll is not applied: no caller here
+     * depends on it yet. */
+    return do_poll(t, a[0], a[1], ns);
+}
+
+SYSCALL_DECL(ppoll)
+{
+    return do_ppoll(t, a, task_abi(t)->word);
+}
+
+SYSCALL_DECL(poll)
+{
+    int32_t ms = (int32_t)a[2];
+    return do_poll(t, a[0], a[1], ms < 0 ? -1 : (int64_t)ms * 1000000);
+}
+
+/* ---- select: fd_set bitmaps of longs ---- */
+
+static int64_t select_once(struct task *t)
+{
+    int nfds = (int)t->wait_args[0];
+    unsigned w = task_abi(t)->word;
+    size_t bytes = ((size_t)nfds + 8 * w - 1) / (8 * w) * w;
+    uint8_t in[FD_MAX / 8] = {0}, out[FD_MAX / 8] = {0}, ex[FD_MAX / 8] = {0};
+    uint8_t rin[FD_MAX / 8] = {0}, rout[FD_MAX / 8] = {0};
+    struct mm *mm = task_mm(t);
+    if ((t->wait_args[1] && copy_from_guest(mm, in, t->wait_args[1], bytes) < 0) ||
+        (t->wait_args[2] && copy_from_guest(mm, out, t->wait_args[2], bytes) < 0) ||
+        (t->wait_args[3] && copy_from_guest(mm, ex, t->wait_args[3], bytes) < 0))
+        return -EFAULT;
+    int ready = 0;
+    for (int fd = 0; fd < nfds; fd++) {
+        bool want_in = in[fd / 8] & (1 << (fd % 8)), want_out = out[fd / 8] & (1 << (fd % 8));
+        if (!want_in && !want_out)
+            continue;
+        struct file *f = file_get(t, fd);
+        if (!f)
+            return -EBADF;
+        short r = file_poll(f);
+        if (want_in && (r & (POLLIN | POLLHUP | POLLERR))) {
+            rin[fd / 8] |= (uint8_t)(1 << (fd % 8));
+            ready++;
+        }
+        if (want_out && (r & (POLLOUT | POLLERR))) {
+            rout[fd / 8] |= (uint8_t)(1 << (fd % 8));
+            ready++;
+        }
+    }
+    if (ready) {
+        memset(ex, 0, sizeof ex);
+        if ((t->wait_args[1] && copy_to_guest(mm, t->wait_args[1], rin, bytes) < 0) ||
+            (t->wait_args[2] && copy_to_guest(mm, t->wait_args[2], rout, bytes) < 0) ||
+            (t->wait_args[3] && copy_to_guest(mm, t->wait_args[3], ex, bytes) < 0))
+            return -EFAULT;
+    }
+    return ready;
+}
+
+static int64_t resume_select(struct task *t)
+{
+    int64_t r = resume_ready(t, select_once);
+    if (r == 0) {
+        /* Timed out: every set comes back empty. */
+        uint8_t zero[FD_MAX / 8] = {0};
+        unsigned w = task_abi(t)->word;
+        size_t bytes = ((size_t)t->wait_args[0] + 8 * w - 1) / (8 * w) * w;
+        for (int i = 1; i <= 3; i++)
+            if (t->wait_args[i])
+                copy_to_guest(task_mm(t), t->wait_args[i], zero, bytes);
+    }
+    return r;
+}
+
+int64_t do_pselect6(struct task *t, const uint64_t a[6], unsigned field)
+{
+    int nfds = (int)a[0];
+    if (nfds < 0 || nfds > FD_MAX)
+        return -EINVAL;
+    int64_t ns = -1;
+    if (a[4] && (ns = timespec_from_guest(t, a[4], field)) < 0)
+        return ns;
+    for (int i = 0; i < 4; i++)
+        t->wait_args[i] = a[i];
+    return wait_ready(t, ns, resume_select);
+}
+
+SYSCALL_DECL(pselect6)
+{
+    return do_pselect6(t, a, task_abi(t)->word);
+}

@@ -1,0 +1,376 @@
+/* sys_task.c - process lifetime syscalls: clone/clone3/fork/vfork, execve,
+ * exit/exit_group, wait4/waitid, sessions and process groups. */
+#include "kernel.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define GUEST_WNOHANG 1
+#define GUEST_WUNTRACED 2
+#define GUEST_WEXITED 4
+#define GUEST_WCONTINUED 8
+#define GUEST_WNOWAIT 0x01000000
+#define GUEST_WALL 0x40000000
+#define GUEST_WCLONE 0x80000000u
+#define CLONE_VM 0x100
+#define CLONE_VFORK 0x4000
+
+SYSCALL_DECL(exit)
+{
+    struct process *p = t->proc;
+    if (t->machine->cfg->strace && p->live_threads == 1)
+        fprintf(stderr, "[pid %d] +++ exited with %d +++\n", t->tid, (int)(a[0] & 0xff));
+    task_exit(t, (int)((a[0] & 0xff) << 8));
+    return 0;
+}
+
+SYSCALL_DECL(exit_group)
+{
+    if (t->machine->cfg->strace)
+        fprintf(stderr, "[pid %d] +++ exited with %d +++\n", t->tid, (int)(a[0] & 0xff));
+    process_exit_group(t->proc, (int)((a[0] & 0xff) << 8));
+    return 0;
+}
+
+/* clone(flags, newsp, parent_tid, tls, child_tid): the same order on arm64
+ * and arm (CLONE_BACKWARDS). */
+SYSCALL_DECL(clone)
+{
+    return do_clone(t, a[0], a[1], a[2], a[3], a[4]);
+}
+
+/* clone3(struct clone_args *, size): 64-bit fields on both ABIs. */
+SYSCALL_DECL(clone3)
+{
+    uint64_t args[11] = {0};
+    if (a[1] < 64 || a[1] > 4096)
+        return -EINVAL;
+    if (copy_from_guest(task_mm(t), args, a[0], a[1] < sizeof args ? a[1] : sizeof args) < 0)
+        return -EFAULT;
+    uint64_t flags = args[0], exit_signal = args[4], stack = args[5], stack_size = args[6];
+    if (exit_signal > NSIG_GUEST || (flags & 0xff) || args[1] /* pidfd */ || args[9] /* set_tid */)
+        return -EINVAL;
+    uint64_t sp = stack ? stack + stack_size : 0;
+    return do_clone(t, flags | exit_signal, sp, args[3], args[7], args[2]);
+}
+
+SYSCALL_DECL(fork)
+{
+    (void)a;
+    return do_clone(t, SIGCHLD, 0, 0, 0, 0);
+}
+
+SYSCALL_DECL(vfork)
+{
+    (void)a;
+    return do_clone(t, CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0, 0);
+}
+
+/* ---- wait ---- */
+
+static bool wait_matches(const struct process *c, int idtype, int id)
+{
+    return idtype == P_ALL || (idtype == P_PID && c->pid == id) ||
+           (idtype == P_PGID && c->pgid == id);
+}
+
+/* Finds a zombie child to report: 0 if children exist but none is ready,
+ * -ECHILD if none matches at all. */
+static int find_child(struct task *t, int idtype, int id, struct process **out)
+{
+    bool any = false;
+    *out = NULL;
+    for (struct process *c = t->proc->children; c; c = c->next_sibling) {
+        if (!wait_matches(c, idtype, id))
+            continue;
+        any = true;
+        if (c->zombie) {
+            *out = c;
+            return 0;
+        }
+    }
+    return any ? 0 : -ECHILD;
+}
+
+static int64_t do_wait4(struct task *t, const uint64_t a[6])
+{
+    int pid = (int)a[0], options = (int)a[2];
+    if (options & ~(GUEST_WNOHANG | GUEST_WUNTRACED | GUEST_WCONTINUED | GUEST_WALL | (int)GUEST_WCLONE))
+        return -EINVAL;
+    int idtype = pid == -1 ? P_ALL : pid > 0 ? P_PID : P_PGID;
+    int id = pid > 0 ? pid : pid == 0 ? t->proc->pgid : -pid;
+    struct process *c;
+    int err = find_child(t, idtype, id, &c);
+    if (err < 0)
+        return err;
+    if (!c) {
+        if (options & GUEST_WNOHANG)
+            return 0;
+        if (signal_pending(t))
+            return -EINTR;
+        t->wait_obj = t->proc;
+        return -EBLOCK;
+    }
+    int status = c->wait_status, cpid = c->pid;
+    if (a[1] && copy_to_guest(task_mm(t), a[1], &status, sizeof status) < 0)
+        return -EFAULT;
+    if (a[3]) {
+        uint8_t rusage[144] = {0}; /* struct rusage: 18 longs */
+        if (copy_to_guest(task_mm(t), a[3], rusage, 18 * task_abi(t)->word) < 0)
+            return -EFAULT;
+    }
+    process_reap(c);
+    return cpid;
+}
+
+SYSCALL_DECL(wait4)
+{
+    return do_wait4(t, a);
+}
+
+/* waitid(idtype, id, siginfo, options, rusage) */
+SYSCALL_DECL(waitid)
+{
+    int idtype = (int)a[0], id = (int)a[1], options = (int)a[3];
+    if (idtype < P_ALL || idtype > P_PGID || !(options & (GUEST_WEXITED | GUEST_WUNTRACED | GUEST_WCONTINUED)))
+        return -EINVAL;
+    struct process *c;
+    int err = find_child(t, idtype, id, &c);
+    if (err < 0)
+        return err;
+    if (!c) {
+        if (options & GUEST_WNOHANG) {
+            uint8_t zero[128] = {0};
+            return a[2] && copy_to_guest(task_mm(t), a[2], zero, sizeof zero) < 0 ? -EFAULT : 0;
+        }
+        if (signal_pending(t))
+            return -EINTR;
+        t->wait_obj = t->proc;
+        return -EBLOCK;
+    }
+    if (a[2]) {
+        int st = c->wait_status;
+        bool exited = (st & 0x7f) == 0;
+        t->delivering = (struct siginfo_lite){
+            .code = exited ? CLD_EXITED : (st & 0x80) ? CLD_DUMPED : CLD_KILLED,
+            .pid = c->pid,
+            .status = exited ? (st >> 8) & 0xff : st & 0x7f,
+        };
+        uint8_t info[128];
+        signal_fill_info(t, SIGCHLD, info, task_abi(t)->word);
+        if (copy_to_guest(task_mm(t), a[2], info, sizeof info) < 0)
+            return -EFAULT;
+    }
+    if (!(options & GUEST_WNOWAIT))
+        process_reap(c);
+    return 0;
+}
+
+/* ---- sessions and groups ---- */
+
+SYSCALL_DECL(setsid)
+{
+    (void)a;
+    struct process *p = t->proc;
+    if (p->pgid == p->pid)
+        return -EPERM;
+    p->sid = p->pgid = p->pid;
+    return p->sid;
+}
+
+SYSCALL_DECL(getsid)
+{
+    struct process *p = a[0] ? process_find(t->machine, (int)a[0]) : t->proc;
+    return p ? p->sid : -ESRCH;
+}
+
+SYSCALL_DECL(setpgid)
+{
+    int pid = (int)a[0], pgid = (int)a[1];
+    if (pgid < 0)
+        return -EINVAL;
+    struct process *p = pid ? process_find(t->machine, pid) : t->proc;
+    if (!p || (p != t->proc && p->parent != t->proc))
+        return -ESRCH;
+    if (p->sid == p->pid)
+        return -EPERM;
+    p->pgid = pgid ? pgid : p->pid;
+    return 0;
+}
+
+SYSCALL_DECL(getpgid)
+{
+    struct process *p = a[0] ? process_find(t->machine, (int)a[0]) : t->proc;
+    return p ? p->pgid : -ESRCH;
+}
+
+SYSCALL_DECL(getpgrp)
+{
+    (void)a;
+    return t->proc->pgid;
+}
+
+/* ---- execve ---- */
+
+#define ARG_MAX_GUEST (2u << 20)
+#define MAX_ARGS 65536
+
+/* Copies a NULL-terminated guest array of strings (argv, envp) into one
+ * host allocation. */
+static int64_t strings_from_guest(struct task *t, uint64_t uarr, char ***out, size_t *total)
+{
+    unsigned w = task_abi(t)->word;
+    char **v = calloc(MAX_ARGS + 1, sizeof *v);
+    if (!v)
+        return -ENOMEM;
+    int n = 0;
+    for (; uarr && n < MAX_ARGS; n++) {
+        uint64_t ptr = 0;
+        if (copy_from_guest(task_mm(t), &ptr, uarr + (uint64_t)n * w, w) < 0)
+            goto fault;
+        if (!ptr)
+            break;
+        char buf[VFS_PATH_MAX * 32];
+        int64_t len = strncpy_from_guest(task_mm(t), buf, ptr, sizeof buf);
+        if (len < 0) {
+            for (int i = 0; i < n; i++)
+                free(v[i]);
+            free(v);
+            return len == -ENAMETOOLONG ? -E2BIG : len;
+        }
+        *total += (size_t)len + 1 + w;
+        if (*total > ARG_MAX_GUEST || !(v[n] = strdup(buf)))
+            goto toobig;
+    }
+    if (n == MAX_ARGS)
+        goto toobig;
+    *out = v;
+    return n;
+toobig:
+    for (int i = 0; i <= n && i < MAX_ARGS; i++)
+        free(v[i]);
+    free(v);
+    return -E2BIG;
+fault:
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    return -EFAULT;
+}
+
+static void strings_free(char **v)
+{
+    for (int i = 0; v && v[i]; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* Parses "#!interp [arg]" from the first line: 0 when it is a script. */
+static int script_interp(int fd, char *interp, size_t ilen, char *arg, size_t alen)
+{
+    char line[256];
+    ssize_t n = pread(fd, line, sizeof line - 1, 0);
+    if (n < 2 || line[0] != '#' || line[1] != '!')
+        return -ENOEXEC;
+    line[n] = '\0';
+    char *nl = strchr(line, '\n');
+    if (nl)
+        *nl = '\0';
+    char *p = line + 2;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    char *end = p;
+    while (*end && *end != ' ' && *end != '\t')
+        end++;
+    char *rest = end;
+    while (*rest == ' ' || *rest == '\t')
+        rest++;
+    *end = '\0';
+    size_t rl = strlen(rest);
+    while (rl && (rest[rl - 1] == ' ' || rest[rl - 1] == '\t' || rest[rl - 1] == '\r'))
+        rest[--rl] = '\0';
+    if (!*p)
+        return -ENOEXEC;
+    snprintf(interp, ilen, "%s", p);
+    snprintf(arg, alen, "%s", rest);
+    return 0;
+}
+
+static int open_exec(struct task *t, const char *path, int *fd)
+{
+    struct stat st;
+    int err = vfs_stat(&t->machine->vfs, t, path, true, &st);
+    if (err < 0)
+        return err;
+    if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
+        return -EACCES;
+    *fd = vfs_open_host(&t->machine->vfs, path, O_RDONLY, 0);
+    return *fd < 0 ? *fd : 0;
+}
+
+/* Executes path with argv/envp: #! scripts through their interpreter (up to
+ * 4 levels), ELF images through exec_fd. */
+static int64_t exec_path(struct task *t, const char *path, char **argv, int argc, char **envp,
+                         int depth)
+{
+    int fd;
+    int err = open_exec(t, path, &fd);
+    if (err < 0)
+        return err;
+    char interp[VFS_PATH_MAX], iarg[256];
+    if (script_interp(fd, interp, sizeof interp, iarg, sizeof iarg) == 0) {
+        close(fd);
+        if (depth >= 4)
+            return -ELOOP;
+        /* argv becomes: interp [iarg] path argv[1..] */
+        char **nargv = calloc((size_t)argc + 4, sizeof *nargv);
+        if (!nargv)
+            return -ENOMEM;
+        int n = 0;
+        nargv[n++] = interp;
+        if (iarg[0])
+            nargv[n++] = iarg;
+        nargv[n++] = (char *)path;
+        for (int i = 1; i < argc; i++)
+            nargv[n++] = argv[i];
+        char ipath[VFS_PATH_MAX];
+        err = vfs_join(t->proc->cwd, interp, ipath, sizeof ipath);
+        int64_t r = err < 0 ? err : exec_path(t, ipath, nargv, n, envp, depth + 1);
+        free(nargv);
+        return r;
+    }
+    char why[512];
+    err = exec_fd(t, fd, path, argv, envp, why, sizeof why);
+    close(fd);
+    if (err < 0 && t->machine->cfg->strace)
+        fprintf(stderr, "[pid %d] execve %s: %s\n", t->tid, path, why);
+    return err;
+}
+
+SYSCALL_DECL(execve)
+{
+    char path[VFS_PATH_MAX];
+    int64_t err = path_from_guest(t, -100, a[0], path, sizeof path);
+    if (err < 0)
+        return err;
+    char **argv = NULL, **envp = NULL;
+    size_t total = 0;
+    int64_t argc = strings_from_guest(t, a[1], &argv, &total);
+    if (argc < 0)
+        return argc;
+    int64_t envc = strings_from_guest(t, a[2], &envp, &total);
+    if (envc < 0) {
+        strings_free(argv);
+        return envc;
+    }
+    err = exec_path(t, path, argv, (int)argc, envp, 0);
+    strings_free(argv);
+    strings_free(envp);
+    return err;
+}

@@ -1,0 +1,359 @@
+/* task.c - processes and threads: creation (the first process, clone, fork,
+ * vfork), blocking and waking, exit and exit_group, zombies and reaping. */
+#include "kernel.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CLONE_VM 0x00000100
+#define CLONE_FS 0x00000200
+#define CLONE_FILES 0x00000400
+#define CLONE_SIGHAND 0x00000800
+#define CLONE_PIDFD 0x00001000
+#define CLONE_VFORK 0x00004000
+#define CLONE_PARENT 0x00008000
+#define CLONE_THREAD 0x00010000
+#define CLONE_SETTLS 0x00080000
+#define CLONE_PARENT_SETTID 0x00100000
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_CHILD_SETTID 0x01000000
+#define CSIGNAL 0xff
+
+static struct task *task_alloc(struct machine *m, struct process *p)
+{
+    struct task *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    if (p->mm && uc_context_alloc(p->mm->uc, &t->ctx) != UC_ERR_OK) {
+        free(t);
+        return NULL;
+    }
+    t->tid = m->next_pid++;
+    t->proc = p;
+    t->machine = m;
+    t->state = TASK_BLOCKED; /* not on the run queue until task_wake */
+    t->next_thread = p->threads;
+    p->threads = t;
+    p->live_threads++;
+    struct task **tail = &m->tasks;
+    while (*tail)
+        tail = &(*tail)->next_all;
+    *tail = t;
+    return t;
+}
+
+static void runq_push(struct machine *m, struct task *t)
+{
+    t->next_run = NULL;
+    if (m->run_tail)
+        m->run_tail->next_run = t;
+    else
+        m->run_head = t;
+    m->run_tail = t;
+}
+
+static struct process *process_alloc(struct machine *m)
+{
+    struct process *p = calloc(1, sizeof *p);
+    if (p) {
+        p->machine = m;
+        p->rlimit_stack = 8u << 20;
+        p->exit_signal = SIGCHLD;
+        m->nprocs++;
+    }
+    return p;
+}
+
+static void process_link_child(struct process *parent, struct process *child)
+{
+    child->parent = parent;
+    child->next_sibling = parent->children;
+    parent->children = child;
+}
+
+struct task *task_find(struct machine *m, int tid)
+{
+    for (struct task *t = m->tasks; t; t = t->next_all)
+        if (t->tid == tid && t->state != TASK_DEAD)
+            return t;
+    return NULL;
+}
+
+struct process *process_find(struct machine *m, int pid)
+{
+    for (struct task *t = m->tasks; t; t = t->next_all)
+        if (t->proc->pid == pid && !t->proc->zombie)
+            return t->proc;
+    return NULL;
+}
+
+struct task *task_create_init(struct machine *m)
+{
+    struct process *p = process_alloc(m);
+    struct sighand *sh = calloc(1, sizeof *sh);
+    struct fdtable *files = fdtable_new_console();
+    if (!p || !sh || !files) {
+        free(p), free(sh), fdtable_put(files);
+        return NULL;
+    }
+    sh->refs = 1;
+    p->sighand = sh;
+    p->files = files;
+    /* No address space until its first execve. */
+    struct task *t = task_alloc(m, p);
+    if (!t)
+        return NULL;
+    p->pid = p->pgid = p->sid = t->tid;
+    snprintf(p->cwd, sizeof p->cwd, "/");
+    cpumask_setall(&t->affinity, m->cfg->cpus);
+    m->init = p;
+    t->state = TASK_RUNNABLE;
+    runq_push(m, t);
+    return t;
+}
+
+/* ---- blocking ---- */
+
+void task_block(struct task *t, resume_fn resume, const void *wait_obj, uint64_t deadline_ns)
+{
+    t->state = TASK_BLOCKED;
+    t->resume = resume;
+    t->wait_obj = wait_obj;
+    t->deadline_ns = deadline_ns;
+    t->woken = false;
+    t->stop = true;
+}
+
+void task_wake(struct task *t)
+{
+    if (t->state != TASK_BLOCKED)
+        return;
+    t->state = TASK_RUNNABLE;
+    runq_push(t->machine, t);
+}
+
+void task_wake_all(struct machine *m, const void *obj)
+{
+    for (struct task *t = m->tasks; t; t = t->next_all)
+        if (t->state == TASK_BLOCKED && t->resume && t->wait_obj == obj)
+            task_wake(t);
+}
+
+/* ---- clone ---- */
+
+static int64_t resume_vfork(struct task *t)
+{
+    struct process *child = (struct process *)t->wait_obj;
+    /* The child clears vfork_waiter when it execs or exits. */
+    for (struct task *c = t->machine->tasks; c; c = c->next_all)
+        if (c->proc == child && child->vfork_waiter == t)
+            return RESUME_BLOCK;
+    return (int64_t)t->wait_args[0];
+}
+
+int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent_tid,
+                 uint64_t tls, uint64_t child_tid)
+{
+    struct machine *m = t->machine;
+    struct process *p = t->proc;
+    if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+        return -EINVAL;
+    if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+        return -EINVAL;
+    bool thread = flags & CLONE_THREAD;
+    if (!thread && m->nprocs >= (int)m->cfg->max_procs)
+        return -EAGAIN;
+
+    struct process *cp = p;
+    if (!thread) {
+        int err = 0;
+        cp = process_alloc(m);
+        if (!cp)
+            return -ENOMEM;
+        cp->mm = (flags & CLONE_VM) ? p->mm : mm_copy(p->mm, &err);
+        cp->files = (flags & CLONE_FILES) ? p->files : fdtable_copy(p->files);
+        if (flags & CLONE_SIGHAND) {
+            cp->sighand = p->sighand;
+        } else if ((cp->sighand = malloc(sizeof *cp->sighand))) {
+            *cp->sighand = *p->sighand;
+            cp->sighand->refs = 0;
+        }
+        if (!cp->mm || !cp->files || !cp->sighand) {
+            if (cp->mm && cp->mm != p->mm)
+                mm_put(cp->mm);
+            else if (cp->mm)
+                cp->mm->refs--;
+            free(cp);
+            m->nprocs--;
+            return err ? err : -ENOMEM;
+        }
+        if (flags & CLONE_VM)
+            cp->mm->refs++;
+        if (flags & CLONE_FILES)
+            cp->files->refs++;
+        cp->sighand->refs++;
+        cp->personality = p->personality;
+        memcpy(cp->comm, p->comm, sizeof cp->comm);
+        memcpy(cp->exe, p->exe, sizeof cp->exe);
+        memcpy(cp->cwd, p->cwd, sizeof cp->cwd);
+        cp->rlimit_stack = p->rlimit_stack;
+        cp->pgid = p->pgid;
+        cp->sid = p->sid;
+        cp->exit_signal = (int)(flags & CSIGNAL);
+        process_link_child((flags & CLONE_PARENT) && p->parent ? p->parent : p, cp);
+    }
+    struct task *c = task_alloc(m, cp);
+    if (!c)
+        return -ENOMEM;
+    if (!thread)
+        cp->pid = c->tid;
+    c->sigmask = t->sigmask;
+    c->affinity = t->affinity;
+    c->cpu = t->cpu;
+
+    /* The child starts from the parent's registers, returning 0. */
+    const struct abi *abi = task_abi(t);
+    uc_context *ctx = c->ctx;
+    uc_context_save(p->mm->uc, ctx);
+    if (cp->mm != p->mm) {
+        /* A context is plain CPU state: it moves to the copy's engine. */
+        uc_context_free(ctx);
+        if (uc_context_alloc(cp->mm->uc, &c->ctx) != UC_ERR_OK)
+            return -ENOMEM;
+        uc_context_save(p->mm->uc, c->ctx);
+    }
+    abi->ctx_set_return(c->ctx, 0);
+    if (newsp)
+        abi->ctx_set_sp(c->ctx, newsp);
+    if (flags & CLONE_SETTLS) {
+        c->new_tls = tls;
+        c->has_new_tls = true;
+    }
+
+    uint32_t ctid = (uint32_t)c->tid;
+    if (flags & CLONE_PARENT_SETTID)
+        copy_to_guest(p->mm, parent_tid, &ctid, sizeof ctid);
+    if (flags & CLONE_CHILD_SETTID)
+        copy_to_guest(cp->mm, child_tid, &ctid, sizeof ctid);
+    if (flags & CLONE_CHILD_CLEARTID)
+        c->clear_child_tid = child_tid;
+    task_wake(c);
+
+    if ((flags & CLONE_VFORK) && !thread) {
+        cp->vfork_waiter = t;
+        t->wait_args[0] = (uint64_t)c->tid;
+        task_block(t, resume_vfork, cp, 0);
+        return -EBLOCK;
+    }
+    return c->tid;
+}
+
+/* ---- exit ---- */
+
+static void release_vfork_waiter(struct process *p)
+{
+    struct task *w = p->vfork_waiter;
+    p->vfork_waiter = NULL;
+    if (w)
+        task_wake(w);
+}
+
+/* Called when p's last thread is gone: children go to init, the parent
+ * hears SIGCHLD (or reaps it at once when SIGCHLD is ignored). */
+static void process_became_zombie(struct process *p)
+{
+    struct machine *m = p->machine;
+    release_vfork_waiter(p);
+    fdtable_put(p->files);
+    p->files = NULL;
+    mm_put(p->mm);
+    p->mm = NULL;
+    p->zombie = true;
+    m->nprocs--;
+    struct process *init = m->init;
+    while (p->children) {
+        struct process *c = p->children;
+        p->children = c->next_sibling;
+        if (init && init != p) {
+            process_link_child(init, c);
+            if (c->zombie)
+                task_wake_all(m, init);
+        } else {
+            c->parent = NULL;
+        }
+    }
+    if (p->parent) {
+        if (p->exit_signal)
+            signal_send_process(p->parent, p->exit_signal);
+        task_wake_all(m, p->parent);
+    }
+}
+
+void task_exit(struct task *t, int wait_status)
+{
+    struct process *p = t->proc;
+    if (t->state == TASK_DEAD)
+        return;
+    if (t->clear_child_tid && p->mm && p->mm->refs >= 1) {
+        uint32_t zero = 0;
+        if (copy_to_guest(p->mm, t->clear_child_tid, &zero, sizeof zero) == 0)
+            futex_wake(t, t->clear_child_tid, 1);
+    }
+    t->state = TASK_DEAD;
+    t->stop = true;
+    t->resume = NULL;
+    if (--p->live_threads == 0) {
+        if (!p->exiting)
+            p->wait_status = wait_status;
+        p->exiting = true;
+        process_became_zombie(p);
+    }
+}
+
+void process_exit_group(struct process *p, int wait_status)
+{
+    if (p->exiting)
+        return;
+    p->exiting = true;
+    p->wait_status = wait_status;
+    for (struct task *t = p->threads; t; t = t->next_thread)
+        if (t->state != TASK_DEAD)
+            task_exit(t, wait_status);
+}
+
+void process_reap(struct process *p)
+{
+    struct machine *m = p->machine;
+    if (p->parent) {
+        struct process **pp = &p->parent->children;
+        while (*pp && *pp != p)
+            pp = &(*pp)->next_sibling;
+        if (*pp)
+            *pp = p->next_sibling;
+    }
+    if (--p->sighand->refs == 0)
+        free(p->sighand);
+    /* Its threads stay on the task list as TASK_DEAD until freed here. */
+    struct task **link = &m->tasks;
+    while (*link) {
+        struct task *t = *link;
+        if (t->proc == p) {
+            *link = t->next_all;
+            uc_context_free(t->ctx);
+            free(t);
+        } else {
+            link = &t->next_all;
+        }
+    }
+    free(p);
+}
+
+int wait_status_to_shell(int status)
+{
+    if ((status & 0x7f) == 0)
+        return (status >> 8) & 0xff;
+    return 128 + (status & 0x7f);
+}

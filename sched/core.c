@@ -1,0 +1,317 @@
+/* core.c - the policy-free scheduler core: boot, task lifecycle (init, fork,
+ * exec, exit, block, wake), affinity syscalls and the kernel log hook. */
+#include "sched-int.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct sched_policy *const policies[] = {
+    [SCHED_POLICY_UPSTREAM] = &sched_policy_upstream,
+    [SCHED_POLICY_OVERRIDE] = &sched_policy_override,
+    [SCHED_POLICY_KILL] = &sched_policy_kill,
+    [SCHED_POLICY_FIXUP] = &sched_policy_fixup,
+};
+#define NR_POLICIES (sizeof(policies) / sizeof(policies[0]))
+
+int sched_policy_from_name(const char *name, enum sched_policy_id *out)
+{
+    for (unsigned i = 0; i < NR_POLICIES; i++) {
+        if (strcmp(name, policies[i]->name) == 0) {
+            *out = (enum sched_policy_id)i;
+            return 0;
+        }
+    }
+    return -EINVAL;
+}
+
+const char *sched_policy_name(enum sched_policy_id id)
+{
+    return (unsigned)id < NR_POLICIES ? policies[id]->name : "?";
+}
+
+void sched__log(struct sched *s, int level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    klog_vprintf(s->log, s->now_ns, level, fmt, ap);
+    va_end(ap);
+}
+
+int sched_init(struct sched *s, const struct sched_config *cfg)
+{
+    if (cfg->nr_cpus < 1 || cfg->nr_cpus > NR_CPUS_MAX || !cfg->log ||
+        (unsigned)cfg->policy >= NR_POLICIES || cfg->slice_jitter_pct > 50)
+        return -EINVAL;
+    memset(s, 0, sizeof(*s));
+    s->nr_cpus = cfg->nr_cpus;
+    cpumask_setall(&s->possible, cfg->nr_cpus);
+    if (!cpumask_subset(&cfg->aarch32, &s->possible))
+        return -EINVAL;
+    s->cpus = calloc(cfg->nr_cpus, sizeof(*s->cpus));
+    if (!s->cpus)
+        return -ENOMEM;
+    s->online = s->possible;
+    s->aarch32 = cfg->aarch32;
+    s->allow_mismatched = cfg->allow_mismatched_32bit_el0;
+    s->policy_id = cfg->policy;
+    s->policy = policies[cfg->policy];
+    s->log = cfg->log;
+    s->protected_cpu = SCHED_NO_CPU;
+    s->rng = cfg->seed;
+    s->slice_blocks = cfg->slice_blocks ? cfg->slice_blocks : SCHED_DEFAULT_SLICE_BLOCKS;
+    s->ns_per_block = cfg->ns_per_block ? cfg->ns_per_block : SCHED_DEFAULT_NS_PER_BLOCK;
+    s->slice_jitter_pct = cfg->slice_jitter_pct;
+
+    /* Spec 1.2: without the parameter a mixed machine is 64-bit only for
+     * user space; with it, and some but not all CPUs 32-bit, it is mismatched. */
+    bool symmetric = cpumask_equal(&s->aarch32, &s->possible);
+    bool some = !cpumask_empty(&s->aarch32);
+    s->mismatched = s->allow_mismatched && some && !symmetric;
+    s->aarch32_el0_allowed = symmetric || s->mismatched;
+    s->switch_check = s->mismatched && s->policy->on_switch_in;
+    if (s->mismatched && s->policy->on_boot)
+        s->policy->on_boot(s);
+    return 0;
+}
+
+void sched_destroy(struct sched *s)
+{
+    free(s->cpus);
+    s->cpus = NULL;
+}
+
+static void tasks_add(struct sched *s, struct sched_task *t)
+{
+    if (!s->tasks) {
+        t->all_next = t->all_prev = t;
+        s->tasks = t;
+    } else {
+        t->all_next = s->tasks;
+        t->all_prev = s->tasks->all_prev;
+        t->all_prev->all_next = t;
+        s->tasks->all_prev = t;
+    }
+    s->nr_tasks++;
+}
+
+static void tasks_remove(struct sched *s, struct sched_task *t)
+{
+    if (t->all_next == t) {
+        s->tasks = NULL;
+    } else {
+        t->all_prev->all_next = t->all_next;
+        t->all_next->all_prev = t->all_prev;
+        if (s->tasks == t)
+            s->tasks = t->all_next;
+    }
+    t->all_next = t->all_prev = NULL;
+    s->nr_tasks--;
+}
+
+void sched__update_flags(const struct sched *s, struct sched_task *t)
+{
+    t->affinity_in_m = cpumask_subset(&t->affinity, &s->aarch32);
+    t->switch_check = t->compat && s->switch_check;
+}
+
+void sched_task_set_comm(struct sched_task *t, const char *comm)
+{
+    strncpy(t->comm, comm, sizeof(t->comm) - 1);
+    t->comm[sizeof(t->comm) - 1] = '\0';
+}
+
+/* Puts a new task on the least loaded CPU it may use, like the kernel's
+ * fork balancing. */
+static void start_task(struct sched *s, struct sched_task *t)
+{
+    tasks_add(s, t);
+    struct cpumask allowed;
+    unsigned cpu;
+    if (sched__allowed(s, t, &allowed))
+        cpu = sched__least_loaded(s, &allowed);
+    else
+        cpu = sched__select_fallback(s, t, t->cpu);
+    t->state = SCHED_TASK_RUNNABLE;
+    sched__enqueue(s, t, cpu);
+}
+
+void sched_task_init(struct sched *s, struct sched_task *t, int tid, int tgid, const char *comm)
+{
+    memset(t, 0, sizeof(*t));
+    t->tid = tid;
+    t->tgid = tgid;
+    sched_task_set_comm(t, comm);
+    t->affinity = s->possible;
+    t->cpu = 0;
+    sched__update_flags(s, t);
+    start_task(s, t);
+}
+
+int sched_fork(struct sched *s, const struct sched_task *parent, struct sched_task *child,
+               int tid, int tgid)
+{
+    if (parent->state == SCHED_TASK_DEAD)
+        return -ESRCH;
+    memset(child, 0, sizeof(*child));
+    child->tid = tid;
+    child->tgid = tgid;
+    memcpy(child->comm, parent->comm, sizeof(child->comm));
+    child->compat = parent->compat;
+    child->affinity = parent->affinity;
+    child->saved_mask = parent->saved_mask;
+    child->has_saved_mask = parent->has_saved_mask;
+    child->nice = parent->nice;
+    child->cpu = parent->cpu; /* where the kernel starts placing it from */
+    sched__update_flags(s, child);
+    start_task(s, child);
+    return 0;
+}
+
+int sched_exec(struct sched *s, struct sched_task *t, bool compat_image)
+{
+    if (t->state == SCHED_TASK_DEAD)
+        return -ESRCH;
+    if (compat_image && !s->aarch32_el0_allowed)
+        return -ENOEXEC;
+    t->compat = compat_image;
+    t->check_pending = false;
+    sched__update_flags(s, t);
+    if (s->mismatched)
+        s->policy->on_exec(s, t);
+    t->need_resched = true;
+    return 0;
+}
+
+void sched_exit(struct sched *s, struct sched_task *t)
+{
+    if (t->state == SCHED_TASK_DEAD)
+        return;
+    if (t->state == SCHED_TASK_RUNNABLE)
+        sched__dequeue(s, t);
+    if (t->cpu < s->nr_cpus && s->cpus[t->cpu].last == t)
+        s->cpus[t->cpu].last = NULL;
+    tasks_remove(s, t);
+    t->state = SCHED_TASK_DEAD;
+    t->kill_pending = false;
+    t->check_pending = false;
+}
+
+int sched_block(struct sched *s, struct sched_task *t)
+{
+    if (t->state != SCHED_TASK_RUNNABLE)
+        return -EINVAL;
+    sched__dequeue(s, t);
+    /* Waking later is a switch from idle: K1 flags a compat task again. */
+    if (s->cpus[t->cpu].last == t)
+        s->cpus[t->cpu].last = NULL;
+    t->state = SCHED_TASK_BLOCKED;
+    t->need_resched = true;
+    return 0;
+}
+
+int sched_wake(struct sched *s, struct sched_task *t)
+{
+    if (t->state == SCHED_TASK_DEAD)
+        return -EINVAL;
+    if (t->state == SCHED_TASK_RUNNABLE)
+        return 0;
+    struct cpumask allowed;
+    unsigned cpu;
+    if (!sched__allowed(s, t, &allowed))
+        cpu = sched__select_fallback(s, t, t->cpu);
+    else if (cpumask_test_cpu(t->cpu, &allowed))
+        cpu = t->cpu;
+    else
+        cpu = sched__least_loaded(s, &allowed);
+    t->state = SCHED_TASK_RUNNABLE;
+    t->slice_left = 0;
+    sched__enqueue(s, t, cpu);
+    return 0;
+}
+
+int sched_yield(struct sched *s, struct sched_task *t)
+{
+    (void)s;
+    t->slice_left = 0;
+    t->need_resched = true;
+    return 0;
+}
+
+int sched_set_nice(struct sched *s, struct sched_task *t, int nice)
+{
+    (void)s;
+    if (nice < -20 || nice > 19)
+        return -EINVAL;
+    t->nice = nice;
+    return 0;
+}
+
+bool sched__allowed(const struct sched *s, const struct sched_task *t, struct cpumask *allowed)
+{
+    cpumask_and(allowed, &t->affinity, &s->online);
+    return cpumask_and(allowed, allowed, s->policy->fallback_mask(s, t));
+}
+
+int sched__set_affinity(struct sched *s, struct sched_task *t, const struct cpumask *mask)
+{
+    struct cpumask allowed;
+    cpumask_and(&allowed, mask, &s->online);
+    if (!cpumask_and(&allowed, &allowed, s->policy->fallback_mask(s, t)))
+        return -EINVAL;
+    t->affinity = *mask;
+    sched__update_flags(s, t);
+    s->balance_dirty = true;
+    /* A blocked task keeps its old cpu until it wakes, as in the kernel. */
+    if (t->state == SCHED_TASK_RUNNABLE && !cpumask_test_cpu(t->cpu, &allowed))
+        sched__move(s, t, sched__least_loaded(s, &allowed));
+    return 0;
+}
+
+void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_user_mask)
+{
+    struct cpumask mask;
+    if (cpumask_and(&mask, &t->affinity, &s->aarch32)) {
+        /* The kernel saves before trying, so a narrowing that fails for
+         * want of an online CPU still leaves the old A saved. */
+        if (save_user_mask && !t->has_saved_mask) {
+            t->saved_mask = t->affinity;
+            t->has_saved_mask = true;
+        }
+        if (sched__set_affinity(s, t, &mask) == 0)
+            return;
+    }
+    cpumask_and(&mask, &s->aarch32, &s->online);
+    char list[8192];
+    cpulist_format(&mask, list, sizeof(list));
+    sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_OVERRIDE, t->tid, t->comm, list);
+    sched__set_affinity(s, t, &mask);
+}
+
+enum sched_decision sched__kill(struct sched_task *t)
+{
+    t->kill_pending = true;
+    return SCHED_KILL;
+}
+
+int sched_setaffinity(struct sched *s, const struct sched_task *caller,
+                      struct sched_task *target, const struct cpumask *mask)
+{
+    /* Permission (EPERM across users) is emu's; the rules here depend only
+     * on the target, as the kernel's do. */
+    (void)caller;
+    if (target->state == SCHED_TASK_DEAD)
+        return -ESRCH;
+    struct cpumask m;
+    cpumask_and(&m, mask, &s->possible);
+    return s->policy->on_setaffinity(s, target, &m);
+}
+
+int sched_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out)
+{
+    if (t->state == SCHED_TASK_DEAD)
+        return -ESRCH;
+    cpumask_and(out, &t->affinity, &s->online);
+    return 0;
+}

@@ -1,0 +1,74 @@
+/* sched-int.h - sched/'s private interface: the policy hook table and the
+ * core mechanisms policies are built from. Nothing outside sched/ includes it. */
+#ifndef ASYMU_SCHED_INT_H
+#define ASYMU_SCHED_INT_H
+
+#include "sched.h"
+
+/* A policy: the hooks the policy-free core calls. The core calls on_exec,
+ * on_switch_in and on_return_to_user only on a mismatched machine, so a
+ * symmetric one behaves the same under every policy (spec 1.2). */
+struct sched_policy {
+    const char *name;
+    /* End of sched_init on a mismatched machine (U5). May be NULL. */
+    void (*on_boot)(struct sched *s);
+    /* execve; t->compat already says which image. */
+    void (*on_exec)(struct sched *s, struct sched_task *t);
+    /* sched_setaffinity for t, mask already cut to the possible CPUs. Applies
+     * it through sched__set_affinity; returns 0 or -EINVAL. */
+    int (*on_setaffinity)(struct sched *s, struct sched_task *t, const struct cpumask *mask);
+    /* K1, on a switch that puts a compat task on cpu. NULL for policies
+     * that never place a compat task outside M: then no task pays for a
+     * check at all (K3). */
+    void (*on_switch_in)(struct sched *s, struct sched_task *t, unsigned cpu);
+    /* K2/K2f: runs when t->check_pending, before t executes on cpu. */
+    enum sched_decision (*on_return_to_user)(struct sched *s, struct sched_task *t, unsigned cpu);
+    /* May veto offlining an online cpu that is not the last one: 0, -EPERM,
+     * -EBUSY. NULL: never. */
+    int (*on_cpu_offline)(struct sched *s, unsigned cpu);
+    /* The kernel's task_cpu_possible_mask(): t is never placed outside it,
+     * and A is reset to it when nothing in A is online (U6 step 2). */
+    const struct cpumask *(*fallback_mask)(const struct sched *s, const struct sched_task *t);
+};
+
+extern const struct sched_policy sched_policy_upstream;
+extern const struct sched_policy sched_policy_override;
+extern const struct sched_policy sched_policy_kill;
+extern const struct sched_policy sched_policy_fixup;
+
+/* Logs one kernel message at the current virtual time. */
+void sched__log(struct sched *s, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* set_cpus_allowed_ptr(): A = mask if some online CPU of mask is in the
+ * fallback mask (else -EINVAL, nothing changed); a runnable task on a CPU
+ * outside the new A moves to the least loaded allowed one. */
+int sched__set_affinity(struct sched *s, struct sched_task *t, const struct cpumask *mask);
+
+/* force_compatible_cpus_allowed_ptr() (O1, U1): A = A & M, saving the old A
+ * first when save_user_mask and none is saved (U2); if that leaves no online
+ * CPU, A = M & online and the "Overriding affinity" line is logged. */
+void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_user_mask);
+
+/* Recomputes the flags derived from compat and A (affinity_in_m, K3's
+ * switch_check) after either changed. */
+void sched__update_flags(const struct sched *s, struct sched_task *t);
+
+/* Sets t->kill_pending and returns SCHED_KILL. */
+enum sched_decision sched__kill(struct sched_task *t);
+
+/* Runqueue mechanics (rq.c). */
+void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu);
+void sched__dequeue(struct sched *s, struct sched_task *t);
+/* Moves a runnable task to cpu's runqueue (a migration). */
+void sched__move(struct sched *s, struct sched_task *t, unsigned cpu);
+/* The least loaded CPU of mask (ties: lowest id), SCHED_NO_CPU if empty. */
+unsigned sched__least_loaded(const struct sched *s, const struct cpumask *mask);
+/* select_fallback_rq() (U6): the lowest online CPU of A allowed for t, else
+ * A = fallback mask with "no longer affine to cpu<from>" logged, then the
+ * lowest online CPU of that. */
+unsigned sched__select_fallback(struct sched *s, struct sched_task *t, unsigned from);
+/* allowed = A & online & fallback mask; returns whether non-empty. */
+bool sched__allowed(const struct sched *s, const struct sched_task *t, struct cpumask *allowed);
+
+#endif

@@ -1,0 +1,220 @@
+/* sched.h - the scheduler core: vCPUs with virtual clocks, runqueues, task
+ * affinity, the asymmetric-AArch32 policies, hotplug and the per-switch check
+ * (spec: ../shared/spec/asymmetric-aarch32.md). Pure logic, no Unicorn. */
+#ifndef ASYMU_SCHED_H
+#define ASYMU_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpumask.h"
+#include "klog.h"
+
+/* Where a task is, when it is nowhere (and "no protected CPU"). */
+#define SCHED_NO_CPU ((unsigned)NR_CPUS_MAX)
+#define SCHED_COMM_LEN 16
+#define SCHED_DEFAULT_SLICE_BLOCKS 10000u
+#define SCHED_DEFAULT_NS_PER_BLOCK 10u
+
+/* The kernel log lines of spec section 6, as printf formats. The two SIGKILL
+ * lines are asymu's: the seeds only have the pr_warn_once() sentences that
+ * start them (Yousef RFC patch 2 for kill, patch 3 for fixup); asymu adds
+ * which process died, once per kill. */
+#define SCHED_MSG_OVERRIDE "Overriding affinity for process %d (%s) to CPUs %s"
+#define SCHED_MSG_ASYM_DETECTED                                                                   \
+    "Asymmetric 32-bit EL0 support detected on CPU %u; CPU hot-unplug disabled on CPU %u"
+#define SCHED_MSG_NO_LONGER_AFFINE "process %d (%s) no longer affine to cpu%u"
+#define SCHED_MSG_KILL                                                                            \
+    "CPU affinity contains CPUs that are not capable of running 32-bit tasks: "                   \
+    "SIGKILL process %d (%s) on cpu%u"
+#define SCHED_MSG_FIXUP_KILL                                                                      \
+    "Failed to fixup affinity of running 32-bit task: SIGKILL process %d (%s)"
+
+/* --policy; the order matches emu's enum emu_policy. */
+enum sched_policy_id {
+    SCHED_POLICY_UPSTREAM, /* Linux 5.15: override + saved mask, trimming, U5 */
+    SCHED_POLICY_OVERRIDE, /* Deacon v3: narrow on exec, reject bad masks */
+    SCHED_POLICY_KILL,     /* Deacon v1 / Yousef RFC 2: SIGKILL outside M */
+    SCHED_POLICY_FIXUP,    /* Yousef RFC 3: narrow A at the check, else SIGKILL */
+};
+
+struct sched_config {
+    unsigned nr_cpus;                /* 1..NR_CPUS_MAX */
+    struct cpumask aarch32;          /* M: vCPUs that run AArch32 EL0 */
+    bool allow_mismatched_32bit_el0; /* the boot parameter is on the command line */
+    enum sched_policy_id policy;
+    uint64_t seed;              /* seeds the slice jitter; same seed, same run */
+    uint32_t slice_blocks;      /* guest blocks per slice at nice 0; 0: default */
+    uint32_t ns_per_block;      /* virtual time per guest block; 0: default */
+    unsigned slice_jitter_pct;  /* 0..50: slices vary by up to this, from seed */
+    struct klog *log;           /* required: where kernel messages go */
+};
+
+enum sched_task_state {
+    SCHED_TASK_RUNNABLE, /* on exactly one runqueue */
+    SCHED_TASK_BLOCKED,  /* on none, waiting for sched_wake */
+    SCHED_TASK_DEAD,     /* on none, forgotten by sched */
+};
+
+/* What emu does with the pair sched_pick returned. */
+enum sched_decision {
+    SCHED_RUN = 0,  /* enter the task's engine on the vCPU for a slice */
+    SCHED_KILL,     /* deliver SIGKILL to its thread group; it must not run */
+    SCHED_MIGRATED, /* the check moved it to task->cpu: just pick again */
+};
+
+/* A task as the scheduler sees it, embedded in emu's task. Emu reads any
+ * field and writes none except through the functions below. */
+struct sched_task {
+    int tid, tgid;
+    char comm[SCHED_COMM_LEN];
+    bool compat;               /* running an AArch32 image */
+    enum sched_task_state state;
+    unsigned cpu;              /* the vCPU it runs or last ran on (getcpu) */
+    struct cpumask affinity;   /* A, may hold offline CPUs */
+    struct cpumask saved_mask; /* upstream U2: A before the first 32-bit exec */
+    bool has_saved_mask;
+    bool kill_pending;  /* a policy decided on SIGKILL (K2, K2f, H2) */
+    bool need_resched;  /* emu must end the current slice after this syscall */
+    bool check_pending; /* K1: the check runs before the next return to user */
+    bool switch_check;  /* K3: precomputed compat && mismatched && policy checks */
+    bool affinity_in_m; /* A is a subset of M, kept current for the O(1) check */
+    int nice;           /* -20..19, scales the slice by the kernel's weights */
+    uint32_t slice_left; /* blocks left in the current slice: emu's budget */
+    uint64_t sum_exec_ns;
+    uint64_t nr_switches, nr_migrations;
+    /* sched-private links */
+    struct sched_task *rq_prev, *rq_next;   /* runqueue of cpu, when runnable */
+    struct sched_task *all_prev, *all_next; /* every live task */
+    unsigned check_mark;                    /* sched_check_invariants scratch */
+};
+
+struct sched_cpu {
+    uint64_t clock_ns;            /* virtual time this vCPU has reached */
+    struct sched_task *head;      /* runqueue in round-robin order; head runs */
+    unsigned nr_running;
+    const struct sched_task *last; /* the task that last ran here: a switch is a change */
+    uint64_t nr_switches;
+};
+
+struct sched_policy;
+
+struct sched {
+    unsigned nr_cpus;
+    struct cpumask possible;    /* 0..nr_cpus-1 */
+    struct cpumask online;      /* also the active mask */
+    struct cpumask aarch32;     /* M; CPUs stay in it when they go offline */
+    struct cpumask busy;        /* vCPUs whose runqueue is not empty */
+    bool allow_mismatched;      /* the boot parameter */
+    bool aarch32_el0_allowed;   /* spec 1.2: 32-bit exec and PER_LINUX32 work */
+    bool mismatched;            /* parameter present, M neither empty nor all */
+    bool switch_check;          /* mismatched and the policy has a per-switch check */
+    unsigned protected_cpu;     /* U5, or SCHED_NO_CPU */
+    enum sched_policy_id policy_id;
+    const struct sched_policy *policy;
+    struct klog *log;
+    struct sched_cpu *cpus;
+    struct sched_task *tasks; /* every live task, in creation order */
+    unsigned nr_tasks;
+    uint64_t now_ns;          /* virtual time of the slice being run */
+    uint64_t rng;
+    uint32_t slice_blocks, ns_per_block;
+    unsigned slice_jitter_pct;
+    bool balance_dirty;       /* something moved since the last idle balance */
+};
+
+/* "upstream", "override", "kill", "fixup" -> id; -EINVAL otherwise. */
+int sched_policy_from_name(const char *name, enum sched_policy_id *out);
+const char *sched_policy_name(enum sched_policy_id id);
+
+/* Boots the machine: every vCPU online at clock 0, computes
+ * aarch32_el0_allowed and mismatched, and under upstream on a mismatched
+ * machine protects a CPU and logs U5. Returns 0, -EINVAL for a bad config
+ * (nr_cpus, M outside it, no log, unknown policy or jitter), -ENOMEM. */
+int sched_init(struct sched *s, const struct sched_config *cfg);
+void sched_destroy(struct sched *s);
+
+static inline bool sched_cpu_is_online(const struct sched *s, unsigned cpu)
+{
+    return cpumask_test_cpu(cpu, &s->online);
+}
+static inline uint64_t sched_now(const struct sched *s) { return s->now_ns; }
+
+/* The first task: 64-bit, A = every CPU, runnable on the least loaded
+ * online CPU. Emu then calls sched_exec for the image it loads. */
+void sched_task_init(struct sched *s, struct sched_task *t, int tid, int tgid, const char *comm);
+/* Sets comm (truncated to 15 bytes); execve does it before sched_exec so
+ * the log names the new program, as the kernel does. */
+void sched_task_set_comm(struct sched_task *t, const char *comm);
+
+/* fork/clone (3.1): child gets parent's A, compat flag, saved mask, nice and
+ * comm, and is made runnable on the least loaded allowed online CPU (ties:
+ * lowest id). Call it last, once nothing else in clone can fail. 0/-ESRCH. */
+int sched_fork(struct sched *s, const struct sched_task *parent, struct sched_task *child,
+               int tid, int tgid);
+
+/* execve, once the new image is known to be loadable. -ENOEXEC if it is
+ * 32-bit and the machine does not allow 32-bit EL0 (spec 1.2), nothing
+ * changed. Otherwise sets the compat flag and, on a mismatched machine,
+ * applies the policy: O1/U1/U2 for a 32-bit image, U3 for a 64-bit one, K1.
+ * Sets need_resched: emu ends the slice (it swaps engines anyway). */
+int sched_exec(struct sched *s, struct sched_task *t, bool compat_image);
+
+/* The task is gone: off its runqueue and out of every list. */
+void sched_exit(struct sched *s, struct sched_task *t);
+
+/* The running task sleeps (futex, wait4, read, nanosleep): off its runqueue,
+ * need_resched set. 0, or -EINVAL if it was not runnable. */
+int sched_block(struct sched *s, struct sched_task *t);
+/* Makes a blocked task runnable: on its previous CPU if still allowed and
+ * online, else the least loaded allowed online CPU (ties: lowest id), else
+ * the U6 fallback. 0 (also when already runnable), -EINVAL for a dead task. */
+int sched_wake(struct sched *s, struct sched_task *t);
+/* sched_yield(2): ends the slice; the task goes behind the others of its
+ * runqueue when emu accounts it. Always 0. */
+int sched_yield(struct sched *s, struct sched_task *t);
+/* nice/setpriority: -EINVAL outside -20..19. Takes effect next slice. */
+int sched_set_nice(struct sched *s, struct sched_task *t, int nice);
+
+/* sched_setaffinity(2) by caller (NULL: the kernel itself) on target. The
+ * mask is cut to the possible CPUs, then the policy decides: K4 as given,
+ * O2 -EINVAL unless within M for a compat target, U4 trimmed to M and saved
+ * mask cleared. -EINVAL when no online CPU would be left, nothing changed;
+ * -ESRCH for a dead target. Moves a runnable target off a CPU no longer in
+ * A (need_resched set). */
+int sched_setaffinity(struct sched *s, const struct sched_task *caller,
+                      struct sched_task *target, const struct cpumask *mask);
+/* sched_getaffinity(2): out = A & online (2.4). 0, -ESRCH for a dead task. */
+int sched_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out);
+
+/* The machine loop's step: the vCPU with the smallest clock that has a
+ * runnable task (ties: lowest id) and the task at the head of its runqueue,
+ * after idle balancing. Runs the per-switch check (K1-K3, K2f) and returns
+ * SCHED_RUN (run task->slice_left blocks at most), SCHED_KILL or
+ * SCHED_MIGRATED (*cpu is where it was found). -EAGAIN: nothing runnable. */
+int sched_pick(struct sched *s, struct sched_task **task, unsigned *cpu);
+/* After a slice: the vCPU's clock and the task's runtime advance by blocks;
+ * if the task used up its slice (or yielded) it goes behind the others. */
+void sched_account(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t blocks);
+/* When the next slice will start (the smallest clock of a vCPU with work),
+ * UINT64_MAX when nothing is runnable: emu fires timers due before it. */
+uint64_t sched_next_time(struct sched *s);
+/* Moves virtual time forward while idle (or to a timer's deadline); never
+ * backward. Wake-ups after it start no earlier than ns. */
+void sched_advance(struct sched *s, uint64_t ns);
+
+/* Hotplug, the cpuN/online file (H1). Offline: -EINVAL for a bad cpu, 0 if
+ * already offline, -EPERM for the U5 CPU (upstream), -EBUSY for the last
+ * online CPU (and under override the last online CPU of M); else migrates its
+ * runnable tasks in U6/O3 order. Online: -EINVAL or 0. */
+int sched_cpu_offline(struct sched *s, unsigned cpu);
+int sched_cpu_online(struct sched *s, unsigned cpu);
+
+/* 3.3 and friends: no compat task placed outside M (except one the kill or
+ * fixup check will see before it runs), every runnable task on one online
+ * runqueue inside its affinity, counts right. 0, or -EINVAL with the first
+ * violations described in report. */
+int sched_check_invariants(const struct sched *s, char *report, size_t len);
+
+#endif

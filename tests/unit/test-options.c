@@ -1,0 +1,562 @@
+/* test-options.c - cli/options.c: `asymu run` option parsing, defaults,
+ * every bad value and the messages that name it, and the generated usage. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "options.h"
+
+#define MAX_ARGS 24
+
+/* One options_parse call: its arguments (which cfg.argv points into), its
+ * result and what it printed. */
+struct parsed {
+    char *argv[MAX_ARGS];
+    int argc;
+    struct emu_config cfg;
+    int rc;
+    char out[8192];
+    char err[1024];
+};
+
+/* A directory and a regular file inside it, made once for the whole group. */
+static char tmpdir[] = "/tmp/test-options-XXXXXX";
+static char tmpfile_path[sizeof tmpdir + 16];
+static char missing_path[sizeof tmpdir + 16];
+
+static int group_setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(tmpdir))
+        return -1;
+    snprintf(tmpfile_path, sizeof tmpfile_path, "%s/file", tmpdir);
+    snprintf(missing_path, sizeof missing_path, "%s/missing", tmpdir);
+    FILE *f = fopen(tmpfile_path, "w");
+    if (!f)
+        return -1;
+    fclose(f);
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    unlink(tmpfile_path);
+    return rmdir(tmpdir);
+}
+
+/* Points the descriptor of stream at a fresh temporary file; returns the
+ * saved descriptor for capture_end. */
+static int capture_begin(FILE *stream, FILE **tmp)
+{
+    fflush(stream);
+    *tmp = tmpfile();
+    assert_non_null(*tmp);
+    int saved = dup(fileno(stream));
+    assert_true(saved >= 0);
+    assert_true(dup2(fileno(*tmp), fileno(stream)) >= 0);
+    return saved;
+}
+
+/* Restores stream and copies what was written to it into buf. */
+static void capture_end(FILE *stream, FILE *tmp, int saved, char *buf, size_t len)
+{
+    fflush(stream);
+    dup2(saved, fileno(stream));
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(buf, 1, len - 1, tmp);
+    buf[n] = '\0';
+    fclose(tmp);
+}
+
+/* Runs options_parse on the NULL-terminated args, capturing stdout and stderr. */
+static int parse_args(struct parsed *p, const char *const *args)
+{
+    memset(p, 0, sizeof *p);
+    while (args[p->argc]) {
+        assert_true(p->argc < MAX_ARGS - 1);
+        p->argv[p->argc] = (char *)args[p->argc];
+        p->argc++;
+    }
+    FILE *out, *err;
+    int saved_out = capture_begin(stdout, &out);
+    int saved_err = capture_begin(stderr, &err);
+    p->rc = options_parse(p->argc, p->argv, &p->cfg);
+    capture_end(stderr, err, saved_err, p->err, sizeof p->err);
+    capture_end(stdout, out, saved_out, p->out, sizeof p->out);
+    return p->rc;
+}
+
+#define PARSE(p, ...) parse_args((p), (const char *const[]){__VA_ARGS__, NULL})
+
+/* The accepted case: rc 0, nothing printed, and the guest argv starting at
+ * args[first]. */
+static void assert_accepted(const struct parsed *p, int first)
+{
+    assert_string_equal(p->err, "");
+    assert_string_equal(p->out, "");
+    assert_int_equal(p->rc, 0);
+    assert_int_equal(p->cfg.argc, p->argc - first);
+    assert_ptr_equal(p->cfg.argv, p->argv + first);
+}
+
+static void assert_aarch32(const struct parsed *p, const char *list)
+{
+    char buf[4096];
+    cpulist_format(&p->cfg.aarch32, buf, sizeof buf);
+    assert_string_equal(buf, list);
+}
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "prog");
+    assert_accepted(&p, 0);
+    assert_int_equal(p.cfg.cpus, 8);
+    assert_aarch32(&p, "0-3");
+    assert_int_equal(cpumask_weight(&p.cfg.aarch32), 4);
+    assert_string_equal(p.cfg.cmdline, "allow_mismatched_32bit_el0");
+    assert_int_equal(p.cfg.policy, EMU_POLICY_UPSTREAM);
+    assert_int_equal(p.cfg.seed, 0);
+    assert_string_equal(p.cfg.sysroot, "/");
+    assert_null(p.cfg.libprefix);
+    assert_false(p.cfg.strace);
+    assert_int_equal(p.cfg.argc, 1);
+    assert_string_equal(p.cfg.argv[0], "prog");
+    assert_null(p.cfg.envp);
+}
+
+/* The default --aarch32 is 0-3 cut to the vCPUs that exist. */
+static void test_default_aarch32_follows_cpus(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *cpus, *aarch32;
+    } cases[] = {{"1", "0"}, {"2", "0-1"}, {"3", "0-2"}, {"4", "0-3"}, {"1024", "0-3"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct parsed p;
+        PARSE(&p, "--cpus", cases[i].cpus, "prog");
+        assert_accepted(&p, 2);
+        assert_int_equal(p.cfg.cpus, (unsigned)atoi(cases[i].cpus));
+        assert_aarch32(&p, cases[i].aarch32);
+    }
+}
+
+static void test_cpus(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "--cpus", "3", "prog");
+    assert_accepted(&p, 2);
+    assert_int_equal(p.cfg.cpus, 3);
+    PARSE(&p, "--cpus=5", "prog");
+    assert_accepted(&p, 1);
+    assert_int_equal(p.cfg.cpus, 5);
+    PARSE(&p, "--cpus", "1", "prog");
+    assert_accepted(&p, 2);
+    assert_int_equal(p.cfg.cpus, 1);
+    PARSE(&p, "--cpus=1024", "prog");
+    assert_accepted(&p, 1);
+    assert_int_equal(p.cfg.cpus, 1024);
+    /* The last one wins. */
+    PARSE(&p, "--cpus", "3", "--cpus=6", "prog");
+    assert_accepted(&p, 3);
+    assert_int_equal(p.cfg.cpus, 6);
+    assert_aarch32(&p, "0-3");
+}
+
+static void test_aarch32(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "--aarch32", "0-3,6", "prog");
+    assert_accepted(&p, 2);
+    assert_aarch32(&p, "0-3,6");
+    assert_int_equal(p.cfg.cpus, 8);
+    PARSE(&p, "--aarch32=7", "prog");
+    assert_accepted(&p, 1);
+    assert_aarch32(&p, "7");
+    /* Empty: a machine without 32-bit EL0. */
+    PARSE(&p, "--aarch32", "", "prog");
+    assert_accepted(&p, 2);
+    assert_aarch32(&p, "");
+    assert_int_equal(cpumask_weight(&p.cfg.aarch32), 0);
+    PARSE(&p, "--aarch32=", "prog");
+    assert_accepted(&p, 1);
+    assert_true(cpumask_empty(&p.cfg.aarch32));
+    /* Checked against the final --cpus, whatever the order. */
+    PARSE(&p, "--aarch32", "6-7", "--cpus", "8", "prog");
+    assert_accepted(&p, 4);
+    assert_aarch32(&p, "6-7");
+    PARSE(&p, "--cpus", "16", "--aarch32=8-15", "--cpus", "16", "prog");
+    assert_accepted(&p, 5);
+    assert_int_equal(p.cfg.cpus, 16);
+    assert_aarch32(&p, "8-15");
+}
+
+static void test_cmdline(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "--cmdline", "quiet console=ttyAMA0", "prog");
+    assert_accepted(&p, 2);
+    assert_string_equal(p.cfg.cmdline, "quiet console=ttyAMA0");
+    PARSE(&p, "--cmdline=a=b", "prog");
+    assert_accepted(&p, 1);
+    assert_string_equal(p.cfg.cmdline, "a=b");
+    PARSE(&p, "--cmdline=", "prog");
+    assert_accepted(&p, 1);
+    assert_string_equal(p.cfg.cmdline, "");
+    PARSE(&p, "--cmdline", "", "prog");
+    assert_accepted(&p, 2);
+    assert_string_equal(p.cfg.cmdline, "");
+}
+
+static void test_policy(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *eq;
+        enum emu_policy policy;
+    } cases[] = {
+        {"upstream", "--policy=upstream", EMU_POLICY_UPSTREAM},
+        {"override", "--policy=override", EMU_POLICY_OVERRIDE},
+        {"kill", "--policy=kill", EMU_POLICY_KILL},
+        {"fixup", "--policy=fixup", EMU_POLICY_FIXUP},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct parsed p;
+        PARSE(&p, "--policy", cases[i].name, "prog");
+        assert_accepted(&p, 2);
+        assert_int_equal(p.cfg.policy, cases[i].policy);
+        PARSE(&p, cases[i].eq, "prog");
+        assert_accepted(&p, 1);
+        assert_int_equal(p.cfg.policy, cases[i].policy);
+    }
+}
+
+static void test_seed(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "--seed", "9", "prog");
+    assert_accepted(&p, 2);
+    assert_int_equal(p.cfg.seed, 9);
+    PARSE(&p, "--seed=0", "prog");
+    assert_accepted(&p, 1);
+    assert_int_equal(p.cfg.seed, 0);
+    PARSE(&p, "--seed", "18446744073709551615", "prog");
+    assert_accepted(&p, 2);
+    assert_int_equal(p.cfg.seed, UINT64_MAX);
+    PARSE(&p, "--seed=4294967296", "prog");
+    assert_accepted(&p, 1);
+    assert_int_equal(p.cfg.seed, UINT64_C(4294967296));
+}
+
+static void test_sysroot(void **state)
+{
+    (void)state;
+    struct parsed p;
+    char eq[sizeof tmpdir + 16];
+    snprintf(eq, sizeof eq, "--sysroot=%s", tmpdir);
+    PARSE(&p, "--sysroot", tmpdir, "prog");
+    assert_accepted(&p, 2);
+    assert_ptr_equal(p.cfg.sysroot, tmpdir);
+    PARSE(&p, eq, "prog");
+    assert_accepted(&p, 1);
+    assert_string_equal(p.cfg.sysroot, tmpdir);
+    assert_null(p.cfg.libprefix);
+}
+
+static void test_libprefix(void **state)
+{
+    (void)state;
+    struct parsed p;
+    char joined[sizeof tmpdir + 16];
+    snprintf(joined, sizeof joined, "-L%s", tmpdir);
+    PARSE(&p, "-L", tmpdir, "prog");
+    assert_accepted(&p, 2);
+    assert_ptr_equal(p.cfg.libprefix, tmpdir);
+    assert_string_equal(p.cfg.sysroot, "/");
+    PARSE(&p, joined, "prog");
+    assert_accepted(&p, 1);
+    assert_string_equal(p.cfg.libprefix, tmpdir);
+}
+
+static void test_strace(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "--strace", "prog");
+    assert_accepted(&p, 1);
+    assert_true(p.cfg.strace);
+}
+
+/* Every option at once, in both spellings. */
+static void test_all_options(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "--cpus", "6", "--aarch32", "4-5", "--cmdline", "quiet", "--policy", "kill", "--seed",
+          "42", "--sysroot", tmpdir, "-L", tmpdir, "--strace", "--", "prog", "x");
+    assert_accepted(&p, 16);
+    assert_int_equal(p.cfg.cpus, 6);
+    assert_aarch32(&p, "4-5");
+    assert_string_equal(p.cfg.cmdline, "quiet");
+    assert_int_equal(p.cfg.policy, EMU_POLICY_KILL);
+    assert_int_equal(p.cfg.seed, 42);
+    assert_string_equal(p.cfg.sysroot, tmpdir);
+    assert_string_equal(p.cfg.libprefix, tmpdir);
+    assert_true(p.cfg.strace);
+    assert_int_equal(p.cfg.argc, 2);
+    assert_string_equal(p.cfg.argv[0], "prog");
+    assert_string_equal(p.cfg.argv[1], "x");
+
+    char sysroot[sizeof tmpdir + 16], lib[sizeof tmpdir + 16];
+    snprintf(sysroot, sizeof sysroot, "--sysroot=%s", tmpdir);
+    snprintf(lib, sizeof lib, "-L%s", tmpdir);
+    PARSE(&p, "--cpus=2", "--aarch32=1", "--cmdline=quiet", "--policy=fixup", "--seed=7", sysroot,
+          lib, "--strace", "prog");
+    assert_accepted(&p, 8);
+    assert_int_equal(p.cfg.cpus, 2);
+    assert_aarch32(&p, "1");
+    assert_string_equal(p.cfg.cmdline, "quiet");
+    assert_int_equal(p.cfg.policy, EMU_POLICY_FIXUP);
+    assert_int_equal(p.cfg.seed, 7);
+    assert_string_equal(p.cfg.sysroot, tmpdir);
+    assert_string_equal(p.cfg.libprefix, tmpdir);
+    assert_true(p.cfg.strace);
+    assert_int_equal(p.cfg.argc, 1);
+}
+
+/* `--` ends the options: what follows is PROGRAM and its arguments. */
+static void test_dashdash(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "--", "prog");
+    assert_accepted(&p, 1);
+    assert_int_equal(p.cfg.argc, 1);
+    assert_string_equal(p.cfg.argv[0], "prog");
+
+    PARSE(&p, "--cpus", "2", "--", "--cpus", "3");
+    assert_accepted(&p, 3);
+    assert_int_equal(p.cfg.cpus, 2);
+    assert_string_equal(p.cfg.argv[0], "--cpus");
+    assert_string_equal(p.cfg.argv[1], "3");
+
+    PARSE(&p, "--", "prog", "--", "--strace");
+    assert_accepted(&p, 1);
+    assert_int_equal(p.cfg.argc, 3);
+    assert_string_equal(p.cfg.argv[1], "--");
+    assert_string_equal(p.cfg.argv[2], "--strace");
+    assert_false(p.cfg.strace);
+
+    /* A lone "-" is a program name, not an option. */
+    PARSE(&p, "-", "x");
+    assert_accepted(&p, 0);
+    assert_string_equal(p.cfg.argv[0], "-");
+}
+
+/* Without `--`, the first non-option is PROGRAM and the rest is the guest's. */
+static void test_options_after_program(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "prog", "--cpus", "3");
+    assert_accepted(&p, 0);
+    assert_int_equal(p.cfg.cpus, 8);
+    assert_int_equal(p.cfg.argc, 3);
+    assert_string_equal(p.cfg.argv[0], "prog");
+    assert_string_equal(p.cfg.argv[1], "--cpus");
+    assert_string_equal(p.cfg.argv[2], "3");
+
+    PARSE(&p, "--seed", "1", "prog", "--seed", "2", "--help", "--frobnicate");
+    assert_accepted(&p, 2);
+    assert_int_equal(p.cfg.seed, 1);
+    assert_int_equal(p.cfg.argc, 5);
+    assert_string_equal(p.cfg.argv[4], "--frobnicate");
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "--help");
+    assert_int_equal(p.rc, 1);
+    assert_string_equal(p.err, "");
+    assert_ptr_equal(strstr(p.out, "usage: asymu run [OPTIONS] [--] PROGRAM [ARGS...]\n"), p.out);
+    PARSE(&p, "--cpus", "2", "-h", "prog");
+    assert_int_equal(p.rc, 1);
+    assert_ptr_equal(strstr(p.out, "usage: asymu run "), p.out);
+}
+
+/* The usage text lists every option with its argument. */
+static void test_usage_lists_every_option(void **state)
+{
+    (void)state;
+    static const char *const heads[] = {
+        "  --cpus N ",      "  --aarch32 LIST ", "  --cmdline STRING ",
+        "  --policy NAME ", "  --seed N ",       "  --sysroot DIR ",
+        "  -L DIR ",        "  --strace ",       "  --help "};
+    char out[8192];
+    FILE *tmp;
+    int saved = capture_begin(stdout, &tmp);
+    options_usage(stdout);
+    capture_end(stdout, tmp, saved, out, sizeof out);
+    for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)
+        if (!strstr(out, heads[i]))
+            fail_msg("usage does not list \"%s\":\n%s", heads[i], out);
+}
+
+/* A rejected command line: rc -1, nothing on stdout, exactly this on stderr. */
+struct bad_case {
+    const char *args[6];
+    const char *err;
+};
+
+static void check_bad(const struct bad_case *c)
+{
+    struct parsed p;
+    parse_args(&p, c->args);
+    if (p.rc != -1 || strcmp(p.err, c->err) != 0)
+        fail_msg("args starting \"%s\": rc %d (want -1), stderr:\n%s\nwant:\n%s",
+                 c->args[0] ? c->args[0] : "", p.rc, p.err, c->err);
+    assert_string_equal(p.out, "");
+}
+
+static void test_bad_values(void **state)
+{
+    (void)state;
+    static const struct bad_case cases[] = {
+        {{"--cpus", "0", "prog"},
+         "asymu run: invalid value '0' for --cpus: a number of vCPUs from 1 to 1024\n"},
+        {{"--cpus", "1025", "prog"},
+         "asymu run: invalid value '1025' for --cpus: a number of vCPUs from 1 to 1024\n"},
+        {{"--cpus", "abc", "prog"},
+         "asymu run: invalid value 'abc' for --cpus: a number of vCPUs from 1 to 1024\n"},
+        {{"--cpus", "8x", "prog"},
+         "asymu run: invalid value '8x' for --cpus: a number of vCPUs from 1 to 1024\n"},
+        {{"--cpus", "", "prog"},
+         "asymu run: invalid value '' for --cpus: a number of vCPUs from 1 to 1024\n"},
+        {{"--cpus=", "prog"},
+         "asymu run: invalid value '' for --cpus: a number of vCPUs from 1 to 1024\n"},
+        {{"--cpus", "-1", "prog"},
+         "asymu run: invalid value '-1' for --cpus: a number of vCPUs from 1 to 1024\n"},
+        {{"--cpus", " 8", "prog"},
+         "asymu run: invalid value ' 8' for --cpus: a number of vCPUs from 1 to 1024\n"},
+        {{"--cpus", "18446744073709551617", "prog"},
+         "asymu run: invalid value '18446744073709551617' for --cpus: a number of vCPUs from 1 "
+         "to 1024\n"},
+        {{"--aarch32", "4-7", "--cpus", "4", "prog"},
+         "asymu run: invalid value '4-7' for --aarch32: CPU 4 is out of range 0-3 (a cpulist "
+         "within 0-3, or empty)\n"},
+        {{"--aarch32=2", "--cpus=2", "prog"},
+         "asymu run: invalid value '2' for --aarch32: CPU 2 is out of range 0-1 (a cpulist "
+         "within 0-1, or empty)\n"},
+        {{"--aarch32", "8", "prog"},
+         "asymu run: invalid value '8' for --aarch32: CPU 8 is out of range 0-7 (a cpulist "
+         "within 0-7, or empty)\n"},
+        {{"--aarch32", "3-1", "prog"},
+         "asymu run: invalid value '3-1' for --aarch32: bad range 3-1 (start after end) (a "
+         "cpulist within 0-7, or empty)\n"},
+        {{"--policy", "nope", "prog"},
+         "asymu run: invalid value 'nope' for --policy: one of upstream, override, kill, fixup\n"},
+        {{"--policy=Upstream", "prog"},
+         "asymu run: invalid value 'Upstream' for --policy: one of upstream, override, kill, "
+         "fixup\n"},
+        {{"--policy", "", "prog"},
+         "asymu run: invalid value '' for --policy: one of upstream, override, kill, fixup\n"},
+        {{"--seed", "-1", "prog"},
+         "asymu run: invalid value '-1' for --seed: an unsigned 64-bit number\n"},
+        {{"--seed", "abc", "prog"},
+         "asymu run: invalid value 'abc' for --seed: an unsigned 64-bit number\n"},
+        {{"--seed=18446744073709551616", "prog"},
+         "asymu run: invalid value '18446744073709551616' for --seed: an unsigned 64-bit "
+         "number\n"},
+        {{"--seed", "", "prog"},
+         "asymu run: invalid value '' for --seed: an unsigned 64-bit number\n"},
+        {{"--cpus"}, "asymu run: option --cpus needs a value (N)\n"},
+        {{"--aarch32"}, "asymu run: option --aarch32 needs a value (LIST)\n"},
+        {{"--cmdline"}, "asymu run: option --cmdline needs a value (STRING)\n"},
+        {{"--policy"}, "asymu run: option --policy needs a value (NAME)\n"},
+        {{"--seed"}, "asymu run: option --seed needs a value (N)\n"},
+        {{"--sysroot"}, "asymu run: option --sysroot needs a value (DIR)\n"},
+        {{"--strace", "-L"}, "asymu run: option -L needs a value (DIR)\n"},
+        {{"--frobnicate", "prog"},
+         "asymu run: unknown option '--frobnicate' (see asymu run --help)\n"},
+        {{"--cpu", "4", "prog"}, "asymu run: unknown option '--cpu' (see asymu run --help)\n"},
+        {{"--cpus-max=4", "prog"},
+         "asymu run: unknown option '--cpus-max' (see asymu run --help)\n"},
+        {{"-x", "prog"}, "asymu run: unknown option '-x' (see asymu run --help)\n"},
+        {{"--version", "prog"}, "asymu run: unknown option '--version' (see asymu run --help)\n"},
+        {{"--strace=1", "prog"}, "asymu run: option --strace takes no value\n"},
+        {{"--strace=", "prog"}, "asymu run: option --strace takes no value\n"},
+        {{NULL}, "asymu run: missing PROGRAM (see asymu run --help)\n"},
+        {{"--cpus", "2"}, "asymu run: missing PROGRAM (see asymu run --help)\n"},
+        {{"--strace", "--"}, "asymu run: missing PROGRAM (see asymu run --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        check_bad(&cases[i]);
+}
+
+/* Directories are checked when parsed: they must exist and be directories. */
+static void test_bad_directories(void **state)
+{
+    (void)state;
+    char want[512], joined[sizeof missing_path + 4];
+    struct bad_case c = {{"--sysroot", tmpfile_path, "prog"}, want};
+    snprintf(want, sizeof want, "asymu run: invalid value '%s' for --sysroot: not a directory\n",
+             tmpfile_path);
+    check_bad(&c);
+
+    c = (struct bad_case){{"--sysroot", missing_path, "prog"}, want};
+    snprintf(want, sizeof want,
+             "asymu run: invalid value '%s' for --sysroot: No such file or directory\n",
+             missing_path);
+    check_bad(&c);
+
+    c = (struct bad_case){{"-L", tmpfile_path, "prog"}, want};
+    snprintf(want, sizeof want, "asymu run: invalid value '%s' for -L: not a directory\n",
+             tmpfile_path);
+    check_bad(&c);
+
+    snprintf(joined, sizeof joined, "-L%s", missing_path);
+    c = (struct bad_case){{joined, "prog"}, want};
+    snprintf(want, sizeof want, "asymu run: invalid value '%s' for -L: No such file or directory\n",
+             missing_path);
+    check_bad(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_default_aarch32_follows_cpus),
+        cmocka_unit_test(test_cpus),
+        cmocka_unit_test(test_aarch32),
+        cmocka_unit_test(test_cmdline),
+        cmocka_unit_test(test_policy),
+        cmocka_unit_test(test_seed),
+        cmocka_unit_test(test_sysroot),
+        cmocka_unit_test(test_libprefix),
+        cmocka_unit_test(test_strace),
+        cmocka_unit_test(test_all_options),
+        cmocka_unit_test(test_dashdash),
+        cmocka_unit_test(test_options_after_program),
+        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_usage_lists_every_option),
+        cmocka_unit_test(test_bad_values),
+        cmocka_unit_test(test_bad_directories),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
