@@ -43,10 +43,31 @@ static bool parse_u64(const char *s, uint64_t *out)
         return false;
     errno = 0;
     char *end;
-    unsigned long long v = strtoull(s, &end, 0);
+    unsigned long long v = strtoull(s, &end, 10);
     if (errno || *end)
         return false;
     *out = v;
+    return true;
+}
+
+/* "4096", "64K", "512M", "3G": bytes. */
+static bool parse_size(const char *s, uint64_t *out)
+{
+    if (!*s || !isdigit((unsigned char)*s))
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    unsigned shift = 0;
+    if (*end == 'K' || *end == 'k')
+        shift = 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        shift = 20, end++;
+    else if (*end == 'G' || *end == 'g')
+        shift = 30, end++;
+    if (errno || *end || (shift && v > (UINT64_MAX >> shift)))
+        return false;
+    *out = (uint64_t)v << shift;
     return true;
 }
 
@@ -121,6 +142,38 @@ static int opt_strace(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_rw(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt, (void)val;
+    ps->cfg->rw = true;
+    return 0;
+}
+
+static int opt_keep_tmp(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt, (void)val;
+    ps->cfg->keep_tmp = true;
+    return 0;
+}
+
+static int opt_max_procs(struct parse *ps, const char *opt, const char *val)
+{
+    uint64_t v;
+    if (!parse_u64(val, &v) || v < 1 || v > 1000000)
+        return bad(opt, val, "a number of processes from 1 to 1000000");
+    ps->cfg->max_procs = (unsigned)v;
+    return 0;
+}
+
+static int opt_max_mem(struct parse *ps, const char *opt, const char *val)
+{
+    uint64_t v;
+    if (!parse_size(val, &v) || v < (1u << 20) || v > (UINT64_C(1) << 40))
+        return bad(opt, val, "a size from 1M to 1024G, like 512M or 2G");
+    ps->cfg->max_mem = v;
+    return 0;
+}
+
 static const struct option_def options[] = {
     {"--cpus", NULL, "N", "8", "number of vCPUs, 1 to 1024", opt_cpus},
     {"--aarch32", NULL, "LIST", DEFAULT_AARCH32 " (those that exist)",
@@ -142,6 +195,15 @@ static const struct option_def options[] = {
      opt_libprefix},
     {"--strace", NULL, NULL, "off", "print one line per guest syscall on stderr, as strace does",
      opt_strace},
+    {"--rw", NULL, NULL, "off", "let the guest write to the sysroot (it is read-only otherwise)",
+     opt_rw},
+    {"--keep-tmp", NULL, NULL, "off",
+     "keep the host directory behind the guest's private /tmp at exit (its path is printed)",
+     opt_keep_tmp},
+    {"--max-procs", NULL, "N", "4096", "live guest processes; fork beyond fails with EAGAIN",
+     opt_max_procs},
+    {"--max-mem", NULL, "SIZE", "4G (64-bit), 3G (32-bit)",
+     "memory one guest process may map; beyond, mmap and brk fail with ENOMEM", opt_max_mem},
 };
 
 #define NOPTIONS (sizeof options / sizeof *options)
@@ -159,6 +221,7 @@ void options_usage(FILE *out)
         fprintf(out, "  %-18s %s (default: %s)\n", head, options[i].help, options[i].deflt);
     }
     fprintf(out, "  %-18s %s\n", "--help", "print this help");
+    fprintf(out, "  %-18s %s\n", "--version", "print asymu's and Unicorn's versions");
 }
 
 void options_markdown(FILE *out)
@@ -210,6 +273,7 @@ int options_parse(int argc, char **argv, struct emu_config *cfg)
     cfg->cmdline = DEFAULT_CMDLINE;
     cfg->policy = EMU_POLICY_UPSTREAM;
     cfg->sysroot = "/";
+    cfg->max_procs = 4096;
     struct parse ps = {cfg, NULL};
     int i = 0;
     for (; i < argc; i++) {
@@ -220,6 +284,10 @@ int options_parse(int argc, char **argv, struct emu_config *cfg)
         }
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             options_usage(stdout);
+            return 1;
+        }
+        if (strcmp(arg, "--version") == 0) {
+            printf("asymu %s (Unicorn %s)\n", ASYMU_VERSION, emu_unicorn_version());
             return 1;
         }
         if (arg[0] != '-' || arg[1] == '\0')

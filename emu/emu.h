@@ -21,6 +21,8 @@ struct emu_config {
     enum emu_policy policy;
     uint64_t seed;          /* every random value the guest sees derives from it */
     const char *sysroot;    /* guest "/" (a host directory) */
+    bool rw;                /* the guest may write to the sysroot */
+    bool keep_tmp;          /* keep the host directory behind the guest's /tmp */
     const char *libprefix;  /* -L: tried first for absolute paths, like qemu-user */
     bool strace;            /* one line per guest syscall on stderr */
     uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */

@@ -334,6 +334,8 @@ struct machine {
     struct process *init;
     int nprocs;
     uint64_t slice_left;     /* blocks left in the running slice */
+    bool in_syscall;         /* a handler is running (strace ordering) */
+    char exit_note[96];      /* strace's +++ line, printed after the syscall's */
     struct vfs vfs;
     uint64_t vtime_ns;  /* virtual time since boot */
     uint64_t rng[4];    /* xoshiro256** state seeded from --seed */
@@ -402,6 +404,8 @@ void strace_enter(struct task *t, const struct syscall_entry *e, const uint64_t 
                   char *buf, size_t len);
 void strace_exit(struct task *t, const struct syscall_entry *e, const uint64_t a[6],
                  int64_t ret, const char *enter);
+/* strace's "+++ exited with N +++" / "+++ killed by SIG +++" for a process. */
+void strace_process_end(struct process *p);
 
 /* Handlers shared by both ABIs, grouped by area (sys_*.c). */
 #define SYSCALL_DECL(name) int64_t sys_##name(struct task *t, const uint64_t a[6])
@@ -476,6 +480,23 @@ SYSCALL_DECL(dup3);
 SYSCALL_DECL(getcwd);
 SYSCALL_DECL(chdir);
 SYSCALL_DECL(getdents64);
+SYSCALL_DECL(pwrite64);
+SYSCALL_DECL(mkdirat);
+SYSCALL_DECL(unlinkat);
+SYSCALL_DECL(renameat);
+SYSCALL_DECL(renameat2);
+SYSCALL_DECL(symlinkat);
+SYSCALL_DECL(linkat);
+SYSCALL_DECL(utimensat);
+SYSCALL_DECL(fchmodat);
+SYSCALL_DECL(fchmod);
+SYSCALL_DECL(fchownat);
+SYSCALL_DECL(fchown);
+SYSCALL_DECL(ftruncate);
+SYSCALL_DECL(fsync);
+SYSCALL_DECL(fchdir);
+SYSCALL_DECL(close_range);
+int64_t do_utimensat(struct task *t, const uint64_t a[6], unsigned field);
 
 SYSCALL_DECL(brk);
 SYSCALL_DECL(mmap);

@@ -154,7 +154,8 @@ static int boot(struct machine *m, const struct emu_config *cfg)
     m->aarch32_el0 = symmetric || (cmdline_has(cfg->cmdline, BOOT_PARAM) &&
                                    !cpumask_empty(&cfg->aarch32));
     char why[512];
-    int err = vfs_init(&m->vfs, cfg->sysroot, cfg->libprefix, &provider, why, sizeof why);
+    struct vfs_options vo = {cfg->sysroot, cfg->rw, cfg->libprefix, cfg->keep_tmp};
+    int err = vfs_init(&m->vfs, &vo, &provider, why, sizeof why);
     if (err < 0)
         fprintf(stderr, "asymu: %s\n", why);
     return err;

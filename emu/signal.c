@@ -50,10 +50,6 @@ void signal_kill_process(struct task *t, int sig)
     struct process *p = t->proc;
     if (p->exiting)
         return;
-    if (t->machine->cfg->strace)
-        fprintf(stderr, "[pid %d] +++ killed by %s%s +++\n", t->tid,
-                signal_name(sig) ? signal_name(sig) : "signal",
-                sig_dumps_core(sig) ? " (core dumped)" : "");
     process_exit_group(p, sig | (sig_dumps_core(sig) ? CORE_DUMPED : 0));
 }
 

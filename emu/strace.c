@@ -4,7 +4,7 @@
  *   d int   u unsigned   l 64-bit signed   x hex   p pointer   s string
  *   a dirfd   o open flags   m octal mode   w buffer written (length: next arg)
  *   r buffer read (length: the result)   P prot   F mmap flags   S signal
- *   W whence   C clock id   i ioctl request */
+ *   W whence   C clock id   i ioctl request   M mode, shown only after O_CREAT flags */
 #include "kernel.h"
 
 #include <errno.h>
@@ -244,9 +244,12 @@ void strace_enter(struct task *t, const struct syscall_entry *e, const uint64_t 
     buf[0] = '\0';
     put(&o, "[pid %d] %s(", t->tid, e->name);
     for (int i = 0; e->args[i] && i < 6; i++) {
+        /* 'M': a mode that only exists with O_CREAT or O_TMPFILE before it. */
+        if (e->args[i] == 'M' && (i == 0 || !(a[i - 1] & (O_CREAT | 020000000))))
+            continue;
         if (i)
             put(&o, ", ");
-        put_arg(&o, t, e->args[i], a, i);
+        put_arg(&o, t, e->args[i] == 'M' ? 'm' : e->args[i], a, i);
     }
     put(&o, ")");
 }
@@ -271,6 +274,8 @@ void strace_exit(struct task *t, const struct syscall_entry *e, const uint64_t a
     }
     if (t->state == TASK_DEAD)
         put(&o, " = ?");
+    else if (e->fn == sys_execve && ret == 0)
+        put(&o, " = 0");
     else if (ret < 0 && ret >= -4095)
         put(&o, " = -1 %s (%s)", strerrorname_np((int)-ret) ? strerrorname_np((int)-ret) : "E?",
             strerror((int)-ret));
@@ -279,4 +284,27 @@ void strace_exit(struct task *t, const struct syscall_entry *e, const uint64_t a
     else
         put(&o, " = %" PRId64, ret);
     fprintf(stderr, "%s\n", line);
+    if (t->machine->exit_note[0]) {
+        fputs(t->machine->exit_note, stderr);
+        t->machine->exit_note[0] = '\0';
+    }
+}
+
+void strace_process_end(struct process *p)
+{
+    struct machine *m = p->machine;
+    if (!m->cfg->strace)
+        return;
+    char note[sizeof m->exit_note];
+    int st = p->wait_status, sig = st & 0x7f;
+    if (sig == 0)
+        snprintf(note, sizeof note, "[pid %d] +++ exited with %d +++\n", p->pid, (st >> 8) & 0xff);
+    else
+        snprintf(note, sizeof note, "[pid %d] +++ killed by %s%s +++\n", p->pid,
+                 signal_name(sig) ? signal_name(sig) : "signal", (st & 0x80) ? " (core dumped)" : "");
+    /* Inside a syscall the note follows its line, as strace prints it. */
+    if (m->in_syscall)
+        snprintf(m->exit_note, sizeof m->exit_note, "%s", note);
+    else
+        fputs(note, stderr);
 }

@@ -172,6 +172,14 @@ SYSCALL_DECL(pread64)
     return do_read(t, (int)a[0], a[1], a[2], off);
 }
 
+SYSCALL_DECL(pwrite64)
+{
+    int64_t off = task_abi(t)->word == 8 ? (int64_t)a[3] : (int64_t)((a[5] << 32) | a[4]);
+    if (off < 0)
+        return -EINVAL;
+    return do_write(t, (int)a[0], a[1], a[2], off);
+}
+
 #define IOV_MAX_GUEST 1024
 
 static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool is_write)

@@ -23,17 +23,12 @@
 
 SYSCALL_DECL(exit)
 {
-    struct process *p = t->proc;
-    if (t->machine->cfg->strace && p->live_threads == 1)
-        fprintf(stderr, "[pid %d] +++ exited with %d +++\n", t->tid, (int)(a[0] & 0xff));
     task_exit(t, (int)((a[0] & 0xff) << 8));
     return 0;
 }
 
 SYSCALL_DECL(exit_group)
 {
-    if (t->machine->cfg->strace)
-        fprintf(stderr, "[pid %d] +++ exited with %d +++\n", t->tid, (int)(a[0] & 0xff));
     process_exit_group(t->proc, (int)((a[0] & 0xff) << 8));
     return 0;
 }

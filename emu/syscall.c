@@ -95,7 +95,9 @@ void syscall_dispatch(struct task *t)
     bool trace = t->machine->cfg->strace;
     if (trace)
         strace_enter(t, e, a, enter, sizeof enter);
+    t->machine->in_syscall = trace;
     int64_t ret = e->fn(t, a);
+    t->machine->in_syscall = false;
     if (ret == -EBLOCK) {
         memcpy(t->sys_args, a, sizeof t->sys_args);
         t->sys_entry = e;

@@ -266,6 +266,7 @@ static void release_vfork_waiter(struct process *p)
 static void process_became_zombie(struct process *p)
 {
     struct machine *m = p->machine;
+    strace_process_end(p);
     release_vfork_waiter(p);
     fdtable_put(p->files);
     p->files = NULL;

@@ -14,6 +14,8 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <ftw.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static const struct vfs_node nodes[] = {
@@ -135,22 +137,41 @@ static int open_dir(const char *path, const char *what, char *why, size_t whylen
     return fd;
 }
 
-int vfs_init(struct vfs *v, const char *sysroot, const char *libprefix,
-             const struct vfs_provider *provider, char *why, size_t whylen)
+static int make_tmp(struct vfs *v, char *why, size_t whylen)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(v->tmp_path, sizeof v->tmp_path, "%s/asymu-tmp-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(v->tmp_path)) {
+        int err = errno;
+        snprintf(why, whylen, "cannot create the guest's /tmp under %s: %s",
+                 base && *base ? base : "/tmp", strerror(err));
+        v->tmp_path[0] = '\0';
+        return -err;
+    }
+    chmod(v->tmp_path, 01777);
+    v->mounts[VFS_MOUNT_TMP] = (struct vfs_mount){"/tmp", -1, true};
+    v->mounts[VFS_MOUNT_TMP].fd = open_dir(v->tmp_path, "/tmp", why, whylen);
+    return v->mounts[VFS_MOUNT_TMP].fd < 0 ? v->mounts[VFS_MOUNT_TMP].fd : 0;
+}
+
+int vfs_init(struct vfs *v, const struct vfs_options *o, const struct vfs_provider *provider,
+             char *why, size_t whylen)
 {
     memset(v, 0, sizeof *v);
     v->lib_fd = -1;
     v->provider = provider;
-    v->root_fd = open_dir(sysroot, "--sysroot", why, whylen);
-    if (v->root_fd < 0)
-        return v->root_fd;
-    if (libprefix) {
-        v->lib_fd = open_dir(libprefix, "-L", why, whylen);
-        if (v->lib_fd < 0) {
-            int err = v->lib_fd;
-            close(v->root_fd);
-            return err;
-        }
+    v->keep_tmp = o->keep_tmp;
+    for (int i = 0; i < VFS_NMOUNTS; i++)
+        v->mounts[i].fd = -1;
+    v->mounts[VFS_MOUNT_ROOT] = (struct vfs_mount){"/", -1, o->rw};
+    int err = v->mounts[VFS_MOUNT_ROOT].fd = open_dir(o->sysroot, "--sysroot", why, whylen);
+    if (err >= 0 && o->libprefix)
+        err = v->lib_fd = open_dir(o->libprefix, "-L", why, whylen);
+    if (err >= 0)
+        err = make_tmp(v, why, whylen);
+    if (err < 0) {
+        vfs_destroy(v);
+        return err;
     }
     static const char *const pseudo[] = {"/proc", "/sys", "/dev", "/dev/pts", "/dev/shm",
                                          "/dev/mqueue", "/sys/fs/cgroup", "/run"};
@@ -159,13 +180,27 @@ int vfs_init(struct vfs *v, const char *sysroot, const char *libprefix,
     return 0;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    return remove(path);
+}
+
 void vfs_destroy(struct vfs *v)
 {
     if (v->lib_fd >= 0)
         close(v->lib_fd);
-    if (v->root_fd >= 0)
-        close(v->root_fd);
-    v->root_fd = v->lib_fd = -1;
+    for (int i = 0; i < VFS_NMOUNTS; i++)
+        if (v->mounts[i].fd >= 0)
+            close(v->mounts[i].fd);
+    if (v->tmp_path[0]) {
+        if (v->keep_tmp)
+            fprintf(stderr, "asymu: the guest's /tmp is kept in %s\n", v->tmp_path);
+        else
+            nftw(v->tmp_path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    memset(v, 0, sizeof *v);
+    v->lib_fd = -1;
 }
 
 int vfs_join(const char *cwd, const char *path, char *out, size_t len)
@@ -236,14 +271,14 @@ static bool is_banned(const struct vfs *v, int fd)
     return false;
 }
 
-static int open_in(const struct vfs *v, int dirfd, const char *abspath, int flags, int mode)
+static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, int mode)
 {
     struct open_how how = {
         .flags = (uint64_t)(flags | O_CLOEXEC),
         .mode = (flags & (O_CREAT | O_TMPFILE)) ? (uint64_t)mode : 0,
         .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
     };
-    int fd = (int)syscall(SYS_openat2, dirfd, abspath[1] ? abspath + 1 : ".", &how, sizeof how);
+    int fd = (int)syscall(SYS_openat2, dirfd, *rel ? rel : ".", &how, sizeof how);
     if (fd < 0)
         return -errno;
     if (is_banned(v, fd)) {
@@ -253,24 +288,72 @@ static int open_in(const struct vfs *v, int dirfd, const char *abspath, int flag
     return fd;
 }
 
+/* The mount holding abspath and the path relative to it. */
+static const struct vfs_mount *mount_of(const struct vfs *v, const char *abspath,
+                                        const char **rel)
+{
+    const struct vfs_mount *tmp = &v->mounts[VFS_MOUNT_TMP];
+    size_t n = tmp->prefix ? strlen(tmp->prefix) : 0;
+    if (tmp->fd >= 0 && strncmp(abspath, tmp->prefix, n) == 0 &&
+        (abspath[n] == '\0' || abspath[n] == '/')) {
+        *rel = abspath[n] ? abspath + n + 1 : "";
+        return tmp;
+    }
+    *rel = abspath + 1;
+    return &v->mounts[VFS_MOUNT_ROOT];
+}
+
 int vfs_open_host(struct vfs *v, const char *abspath, int flags, int mode)
 {
-    if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_TMPFILE))) {
-        /* The root is read-only: report EROFS only for files that exist or
-         * would be created, as Linux does on a read-only mount. */
-        int fd = open_in(v, v->root_fd, abspath, O_PATH, 0);
-        if (fd < 0 && !(flags & O_CREAT))
-            return fd;
-        if (fd >= 0)
+    const char *rel;
+    const struct vfs_mount *m = mount_of(v, abspath, &rel);
+    bool writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_TMPFILE));
+    if (writes && !m->writable) {
+        /* A read-only mount: EROFS for what exists or would be created in
+         * an existing directory; other errors as the lookup gives them. */
+        int fd = open_in(v, m->fd, rel, O_PATH, 0);
+        if (fd >= 0) {
+            struct stat st;
+            bool dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
             close(fd);
+            return dir && (flags & O_ACCMODE) != O_RDONLY ? -EISDIR : -EROFS;
+        }
+        if (fd != -ENOENT || !(flags & O_CREAT))
+            return fd;
+        char name[256];
+        int dfd = vfs_parent(v, abspath, false, name, sizeof name);
+        if (dfd < 0)
+            return dfd;
+        close(dfd);
         return -EROFS;
     }
-    if (v->lib_fd >= 0) {
-        int fd = open_in(v, v->lib_fd, abspath, flags, mode);
+    if (!writes && v->lib_fd >= 0 && m == &v->mounts[VFS_MOUNT_ROOT]) {
+        int fd = open_in(v, v->lib_fd, rel, flags, mode);
         if (fd >= 0)
             return fd;
     }
-    return open_in(v, v->root_fd, abspath, flags, mode);
+    return open_in(v, m->fd, rel, flags, mode);
+}
+
+int vfs_parent(struct vfs *v, const char *abspath, bool write, char *name, size_t namelen)
+{
+    const char *rel;
+    const struct vfs_mount *m = mount_of(v, abspath, &rel);
+    const char *slash = strrchr(rel, '/');
+    const char *last = slash ? slash + 1 : rel;
+    if (!*last)
+        return -EBUSY; /* the mount point itself */
+    if (strlen(last) >= namelen)
+        return -ENAMETOOLONG;
+    snprintf(name, namelen, "%s", last);
+    char dir[VFS_PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - rel) : 0, rel);
+    int fd = open_in(v, m->fd, dir, O_PATH | O_DIRECTORY, 0);
+    if (fd >= 0 && write && !m->writable) {
+        close(fd);
+        return -EROFS;
+    }
+    return fd;
 }
 
 int vfs_stat(struct vfs *v, void *ctx, const char *abspath, bool follow, struct stat *st)

@@ -38,19 +38,44 @@ struct vfs_provider {
 
 #define VFS_MAX_BANNED_DEVS 16
 
+/* A host directory mounted in the guest tree. */
+struct vfs_mount {
+    const char *prefix; /* "/" or "/tmp" */
+    int fd;             /* O_PATH directory, or -1 */
+    bool writable;
+};
+
+enum { VFS_MOUNT_ROOT, VFS_MOUNT_TMP, VFS_NMOUNTS };
+
 struct vfs {
-    int root_fd; /* O_PATH directory: guest "/" */
+    struct vfs_mount mounts[VFS_NMOUNTS];
     int lib_fd;  /* O_PATH directory for -L, or -1 */
+    char tmp_path[VFS_PATH_MAX]; /* host directory behind /tmp */
+    bool keep_tmp;
     dev_t banned[VFS_MAX_BANNED_DEVS]; /* host pseudo filesystems never shown */
     unsigned nbanned;
     const struct vfs_provider *provider;
 };
 
-/* Opens the guest root and the -L prefix. Returns 0, or a negative errno with
- * a reason naming the directory. */
-int vfs_init(struct vfs *v, const char *sysroot, const char *libprefix,
-             const struct vfs_provider *provider, char *why, size_t whylen);
+struct vfs_options {
+    const char *sysroot;   /* guest "/" */
+    bool rw;               /* the root is writable (--rw) */
+    const char *libprefix; /* -L, or NULL */
+    bool keep_tmp;         /* leave /tmp's host directory at exit (--keep-tmp) */
+};
+
+/* Opens the guest root and the -L prefix, and makes a private host directory
+ * for /tmp. Returns 0, or a negative errno with a reason naming the directory. */
+int vfs_init(struct vfs *v, const struct vfs_options *o, const struct vfs_provider *provider,
+             char *why, size_t whylen);
+/* Closes everything and removes /tmp's directory unless it is kept. */
 void vfs_destroy(struct vfs *v);
+
+/* The directory fd and last component for an operation on abspath itself
+ * (mkdir, unlink, rename, symlink...): the parent is opened confined to its
+ * mount. Returns the parent fd (close it) or a negative errno; -EROFS when
+ * `write` and the mount is read-only. */
+int vfs_parent(struct vfs *v, const char *abspath, bool write, char *name, size_t namelen);
 
 /* Joins cwd and path and normalises the result lexically ("//", ".", "..");
  * out is an absolute guest path. -ENAMETOOLONG, -ENOENT for "". */

@@ -400,6 +400,47 @@ static void test_help(void **state)
     assert_ptr_equal(strstr(p.out, "usage: asymu run "), p.out);
 }
 
+static void test_version(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "--version", "prog");
+    assert_int_equal(p.rc, 1);
+    assert_string_equal(p.err, "");
+    assert_ptr_equal(strstr(p.out, "asymu " ASYMU_VERSION " (Unicorn "), p.out);
+}
+
+static void test_limits_and_tmp_options(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "prog");
+    assert_int_equal(p.cfg.max_procs, 4096);
+    assert_int_equal(p.cfg.max_mem, 0);
+    assert_false(p.cfg.rw);
+    assert_false(p.cfg.keep_tmp);
+    PARSE(&p, "--max-procs", "5", "--max-mem=512M", "--rw", "--keep-tmp", "prog");
+    assert_int_equal(p.rc, 0);
+    assert_int_equal(p.cfg.max_procs, 5);
+    assert_int_equal(p.cfg.max_mem, UINT64_C(512) << 20);
+    assert_true(p.cfg.rw);
+    assert_true(p.cfg.keep_tmp);
+    PARSE(&p, "--max-mem", "2G", "prog");
+    assert_int_equal(p.cfg.max_mem, UINT64_C(2) << 30);
+    PARSE(&p, "--max-mem", "64k", "prog");
+    assert_int_equal(p.rc, -1);
+    assert_string_equal(p.err, "asymu run: invalid value '64k' for --max-mem: a size from 1M to "
+                               "1024G, like 512M or 2G\n");
+    PARSE(&p, "--max-procs", "0", "prog");
+    assert_int_equal(p.rc, -1);
+    assert_string_equal(p.err, "asymu run: invalid value '0' for --max-procs: a number of "
+                               "processes from 1 to 1000000\n");
+    PARSE(&p, "--cpus", "010", "prog");
+    assert_int_equal(p.cfg.cpus, 10);
+    PARSE(&p, "--cpus", "0x10", "prog");
+    assert_int_equal(p.rc, -1);
+}
+
 /* The usage text lists every option with its argument. */
 static void test_usage_lists_every_option(void **state)
 {
@@ -407,7 +448,9 @@ static void test_usage_lists_every_option(void **state)
     static const char *const heads[] = {
         "  --cpus N ",      "  --aarch32 LIST ", "  --cmdline STRING ",
         "  --policy NAME ", "  --seed N ",       "  --sysroot DIR ",
-        "  -L DIR ",        "  --strace ",       "  --help "};
+        "  -L DIR ",        "  --strace ",       "  --rw ",
+        "  --keep-tmp ",    "  --max-procs N ",  "  --max-mem SIZE ",
+        "  --help ",        "  --version "};
     char out[8192];
     FILE *tmp;
     int saved = capture_begin(stdout, &tmp);
@@ -498,7 +541,6 @@ static void test_bad_values(void **state)
         {{"--cpus-max=4", "prog"},
          "asymu run: unknown option '--cpus-max' (see asymu run --help)\n"},
         {{"-x", "prog"}, "asymu run: unknown option '-x' (see asymu run --help)\n"},
-        {{"--version", "prog"}, "asymu run: unknown option '--version' (see asymu run --help)\n"},
         {{"--strace=1", "prog"}, "asymu run: option --strace takes no value\n"},
         {{"--strace=", "prog"}, "asymu run: option --strace takes no value\n"},
         {{NULL}, "asymu run: missing PROGRAM (see asymu run --help)\n"},
@@ -554,6 +596,8 @@ int main(void)
         cmocka_unit_test(test_dashdash),
         cmocka_unit_test(test_options_after_program),
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_version),
+        cmocka_unit_test(test_limits_and_tmp_options),
         cmocka_unit_test(test_usage_lists_every_option),
         cmocka_unit_test(test_bad_values),
         cmocka_unit_test(test_bad_directories),

@@ -104,6 +104,47 @@ static SYSCALL_DECL(pselect6_time64)
     return do_pselect6(t, a, 8);
 }
 
+static SYSCALL_DECL(utimensat_time64)
+{
+    return do_utimensat(t, a, 8);
+}
+
+/* The path-based calls of the old ABI, as their *at forms. */
+static SYSCALL_DECL(mkdir)
+{
+    return sys_mkdirat(t, (uint64_t[6]){(uint64_t)-100, a[0], a[1]});
+}
+
+static SYSCALL_DECL(rmdir)
+{
+    return sys_unlinkat(t, (uint64_t[6]){(uint64_t)-100, a[0], 0x200});
+}
+
+static SYSCALL_DECL(unlink)
+{
+    return sys_unlinkat(t, (uint64_t[6]){(uint64_t)-100, a[0], 0});
+}
+
+static SYSCALL_DECL(rename)
+{
+    return sys_renameat(t, (uint64_t[6]){(uint64_t)-100, a[0], (uint64_t)-100, a[1]});
+}
+
+static SYSCALL_DECL(symlink)
+{
+    return sys_symlinkat(t, (uint64_t[6]){a[0], (uint64_t)-100, a[1]});
+}
+
+static SYSCALL_DECL(chmod)
+{
+    return sys_fchmodat(t, (uint64_t[6]){(uint64_t)-100, a[0], a[1]});
+}
+
+static SYSCALL_DECL(ftruncate32)
+{
+    return sys_ftruncate(t, (uint64_t[6]){a[0], 0, a[1], 0});
+}
+
 static SYSCALL_DECL(pipe)
 {
     uint64_t b[6] = {a[0], 0, 0, 0, 0, 0};
@@ -129,7 +170,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(exit, exit, "d"),
     E(read, read, "dru"),
     E(write, write, "dwu"),
-    E(open, open, "som"),
+    E(open, open, "soM"),
     E(close, close, "d"),
     E(lseek, lseek32, "ddW"),
     E(getpid, getpid, ""),
@@ -181,7 +222,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(clock_getres, clock_getres, "Cp"),
     E(clock_nanosleep, clock_nanosleep, "Cdpp"),
     E(tgkill, tgkill, "ddS"),
-    E(openat, openat, "asom"),
+    E(openat, openat, "asoM"),
     E(fstatat64, fstatat64, "aspx"),
     E(readlinkat, readlinkat, "asru"),
     E(faccessat, faccessat, "asd"),
@@ -220,6 +261,33 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(pause, pause, ""),
     E(pipe, pipe, "p"),
     E(pipe2, pipe2, "px"),
+    E(pwrite64, pwrite64, "dwudd"),
+    E(mkdir, mkdir, "sm"),
+    E(rmdir, rmdir, "s"),
+    E(unlink, unlink, "s"),
+    E(rename, rename, "ss"),
+    E(symlink, symlink, "ss"),
+    E(chmod, chmod, "sm"),
+    E(mkdirat, mkdirat, "asm"),
+    E(unlinkat, unlinkat, "asx"),
+    E(renameat, renameat, "asas"),
+    E(renameat2, renameat2, "asasx"),
+    E(symlinkat, symlinkat, "sas"),
+    E(linkat, linkat, "asasx"),
+    E(utimensat, utimensat, "aspx"),
+    E(utimensat_time64, utimensat_time64, "aspx"),
+    E(fchmodat, fchmodat, "asm"),
+    E(fchmod, fchmod, "dm"),
+    E(fchownat, fchownat, "asddx"),
+    E(fchown32, fchown, "ddd"),
+    E(lchown32, fchownat, "sdd"),
+    E(chown32, fchownat, "sdd"),
+    E(ftruncate, ftruncate32, "dd"),
+    E(ftruncate64, ftruncate, "dxxx"),
+    E(fsync, fsync, "d"),
+    E(fdatasync, fsync, "d"),
+    E(fchdir, fchdir, "d"),
+    E(close_range, close_range, "ddx"),
     E(poll, poll, "pud"),
     E(ppoll, ppoll, "pdppu"),
     E(ppoll_time64, ppoll_time64, "pdppu"),

@@ -1,0 +1,277 @@
+/* sys_path.c - syscalls that change the file tree: mkdir, unlink, rename,
+ * symlink, link, utimens, chmod, chown, truncate. They act on host
+ * directories confined to their mount (sysfs-fs/vfs_parent); the root is
+ * read-only without --rw, /tmp is always writable, and the virtual trees
+ * refuse them. */
+#include "kernel.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define GUEST_AT_FDCWD (-100)
+#define GUEST_AT_REMOVEDIR 0x200
+#define GUEST_AT_SYMLINK_NOFOLLOW 0x100
+#define GUEST_AT_EMPTY_PATH 0x1000
+#define GUEST_RENAME_NOREPLACE 1
+
+/* Resolves (dirfd, upath) to a host parent directory fd and a name,
+ * refusing the virtual trees. */
+static int parent_of(struct task *t, int dirfd, uint64_t upath, char *name, size_t namelen)
+{
+    char path[VFS_PATH_MAX];
+    int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
+    if (err < 0)
+        return (int)err;
+    const struct vfs_node *node;
+    err = vfs_lookup_virtual(path, &node);
+    if (err == 0 && node)
+        return -EPERM;
+    if (err < 0)
+        return strncmp(path, "/dev", 4) == 0 ? -EACCES : -ENOENT;
+    return vfs_parent(&t->machine->vfs, path, true, name, namelen);
+}
+
+static int64_t result(int r)
+{
+    return r < 0 ? -errno : 0;
+}
+
+SYSCALL_DECL(mkdirat)
+{
+    char name[256];
+    int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
+    if (dfd < 0)
+        return dfd;
+    int64_t r = result(mkdirat(dfd, name, (mode_t)(a[2] & 07777)));
+    close(dfd);
+    return r;
+}
+
+SYSCALL_DECL(unlinkat)
+{
+    if (a[2] & ~(uint64_t)GUEST_AT_REMOVEDIR)
+        return -EINVAL;
+    char name[256];
+    int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
+    if (dfd < 0)
+        return dfd;
+    int64_t r = result(unlinkat(dfd, name, (a[2] & GUEST_AT_REMOVEDIR) ? AT_REMOVEDIR : 0));
+    close(dfd);
+    return r;
+}
+
+static int64_t do_rename(struct task *t, int olddir, uint64_t oldp, int newdir, uint64_t newp,
+                         unsigned flags)
+{
+    if (flags & ~(unsigned)GUEST_RENAME_NOREPLACE)
+        return -EINVAL;
+    char oname[256], nname[256];
+    int ofd = parent_of(t, olddir, oldp, oname, sizeof oname);
+    if (ofd < 0)
+        return ofd;
+    int nfd = parent_of(t, newdir, newp, nname, sizeof nname);
+    if (nfd < 0) {
+        close(ofd);
+        return nfd;
+    }
+    int64_t r = result(renameat2(ofd, oname, nfd, nname, flags));
+    close(ofd);
+    close(nfd);
+    return r;
+}
+
+SYSCALL_DECL(renameat2)
+{
+    return do_rename(t, (int)a[0], a[1], (int)a[2], a[3], (unsigned)a[4]);
+}
+
+SYSCALL_DECL(renameat)
+{
+    return do_rename(t, (int)a[0], a[1], (int)a[2], a[3], 0);
+}
+
+SYSCALL_DECL(symlinkat)
+{
+    char target[VFS_PATH_MAX], name[256];
+    int64_t n = strncpy_from_guest(task_mm(t), target, a[0], sizeof target);
+    if (n < 0)
+        return n;
+    if (n == 0)
+        return -ENOENT;
+    int dfd = parent_of(t, (int)a[1], a[2], name, sizeof name);
+    if (dfd < 0)
+        return dfd;
+    int64_t r = result(symlinkat(target, dfd, name));
+    close(dfd);
+    return r;
+}
+
+SYSCALL_DECL(linkat)
+{
+    char oname[256], nname[256];
+    int ofd = parent_of(t, (int)a[0], a[1], oname, sizeof oname);
+    if (ofd < 0)
+        return ofd;
+    int nfd = parent_of(t, (int)a[2], a[3], nname, sizeof nname);
+    if (nfd < 0) {
+        close(ofd);
+        return nfd;
+    }
+    int64_t r = result(linkat(ofd, oname, nfd, nname, 0));
+    close(ofd);
+    close(nfd);
+    return r;
+}
+
+/* Operations on an existing path (or, with a NULL/empty path, on dirfd
+ * itself): run `op` on a host fd opened for writing metadata. */
+static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow,
+                       int64_t (*op)(int fd, const uint64_t *a), const uint64_t *a)
+{
+    char rel[2] = "";
+    if (upath && strncpy_from_guest(task_mm(t), rel, upath, sizeof rel) == -EFAULT)
+        return -EFAULT;
+    if (!upath || !rel[0]) {
+        struct file *f = file_get(t, dirfd);
+        if (!f)
+            return -EBADF;
+        if (f->kind != FILE_HOST)
+            return -EPERM;
+        return op(f->host_fd, a);
+    }
+    char name[256];
+    int dfd = parent_of(t, dirfd, upath, name, sizeof name);
+    if (dfd < 0)
+        return dfd;
+    int fd = openat(dfd, name, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+    int64_t r = fd < 0 ? -errno : op(fd, a);
+    if (fd >= 0)
+        close(fd);
+    close(dfd);
+    return r;
+}
+
+static int64_t op_utimens(int fd, const uint64_t *a)
+{
+    struct timespec ts[2];
+    const struct timespec *times = a[2] ? ts : NULL;
+    if (a[2]) {
+        ts[0].tv_sec = (time_t)a[3], ts[0].tv_nsec = (long)a[4];
+        ts[1].tv_sec = (time_t)a[5], ts[1].tv_nsec = (long)a[6];
+    }
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    return result(utimensat(AT_FDCWD, proc, times, 0));
+}
+
+/* utimensat(dirfd, path, times[2], flags); times in guest timespecs. */
+int64_t do_utimensat(struct task *t, const uint64_t a[6], unsigned field)
+{
+    uint64_t b[7] = {0};
+    if (a[2]) {
+        uint8_t buf[32];
+        if (copy_from_guest(task_mm(t), buf, a[2], 4 * field) < 0)
+            return -EFAULT;
+        for (int i = 0; i < 4; i++) {
+            int64_t v = 0;
+            if (field == 8)
+                memcpy(&v, buf + 8 * i, 8);
+            else {
+                int32_t v32;
+                memcpy(&v32, buf + 4 * i, 4);
+                v = v32;
+            }
+            b[3 + i] = (uint64_t)v;
+        }
+        b[2] = 1;
+    }
+    return on_path(t, (int)a[0], a[1], !(a[3] & GUEST_AT_SYMLINK_NOFOLLOW), op_utimens, b);
+}
+
+SYSCALL_DECL(utimensat)
+{
+    return do_utimensat(t, a, task_abi(t)->word);
+}
+
+static int64_t op_chmod(int fd, const uint64_t *a)
+{
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    return result(chmod(proc, (mode_t)(a[2] & 07777)));
+}
+
+SYSCALL_DECL(fchmodat)
+{
+    return on_path(t, (int)a[0], a[1], true, op_chmod, a);
+}
+
+SYSCALL_DECL(fchmod)
+{
+    return on_path(t, (int)a[0], 0, true, op_chmod, (uint64_t[]){0, 0, a[1]});
+}
+
+/* chown: the guest is root, the files are the host's: report success
+ * without changing ownership. */
+SYSCALL_DECL(fchownat)
+{
+    (void)t, (void)a;
+    return 0;
+}
+
+SYSCALL_DECL(fchown)
+{
+    return file_get(t, (int)a[0]) ? 0 : -EBADF;
+}
+
+SYSCALL_DECL(ftruncate)
+{
+    struct file *f = file_get(t, (int)a[0]);
+    if (!f)
+        return -EBADF;
+    if (f->kind != FILE_HOST || (f->flags & O_ACCMODE) == O_RDONLY)
+        return -EINVAL;
+    int64_t len = task_abi(t)->word == 8 ? (int64_t)a[1] : (int64_t)((a[3] << 32) | a[2]);
+    return result(ftruncate(f->host_fd, len));
+}
+
+SYSCALL_DECL(fsync)
+{
+    return file_get(t, (int)a[0]) ? 0 : -EBADF;
+}
+
+SYSCALL_DECL(fchdir)
+{
+    struct file *f = file_get(t, (int)a[0]);
+    if (!f)
+        return -EBADF;
+    struct stat st;
+    int err = f->path ? vfs_stat(&t->machine->vfs, t, f->path, true, &st) : -ENOTDIR;
+    if (err < 0)
+        return err;
+    if (!S_ISDIR(st.st_mode))
+        return -ENOTDIR;
+    snprintf(t->proc->cwd, sizeof t->proc->cwd, "%s", f->path);
+    return 0;
+}
+
+#define GUEST_CLOSE_RANGE_CLOEXEC 4
+
+SYSCALL_DECL(close_range)
+{
+    unsigned first = (unsigned)a[0], last = (unsigned)a[1];
+    if (first > last || (a[2] & ~(uint64_t)(GUEST_CLOSE_RANGE_CLOEXEC | 2)))
+        return -EINVAL;
+    for (unsigned fd = first; fd <= last && fd < FD_MAX; fd++) {
+        if (!t->proc->files->fd[fd])
+            continue;
+        if (a[2] & GUEST_CLOSE_RANGE_CLOEXEC)
+            t->proc->files->cloexec[fd] = true;
+        else
+            fd_close(t, (int)fd);
+    }
+    return 0;
+}
