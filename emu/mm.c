@@ -63,6 +63,17 @@ void mm_put(struct mm *mm)
     mm_free(mm);
 }
 
+/* Copies only the pages holding data: untouched pages of the fresh mapping
+ * already read as zero and cost the host nothing, so a forked child takes
+ * only the memory its parent really uses. */
+static void copy_nonzero_pages(uint8_t *dst, const uint8_t *src, uint64_t len)
+{
+    static const uint8_t zero[PAGE];
+    for (uint64_t off = 0; off < len; off += PAGE)
+        if (memcmp(src + off, zero, PAGE) != 0)
+            memcpy(dst + off, src + off, PAGE);
+}
+
 struct mm *mm_copy(struct mm *src, int *err)
 {
     struct mm *mm = mm_new(src->abi, src->machine, err);
@@ -78,7 +89,8 @@ struct mm *mm_copy(struct mm *src, int *err)
             mm_free(mm);
             return NULL;
         }
-        memcpy(mm_host_ptr(mm, v->start, v->end - v->start, 0), v->host, v->end - v->start);
+        copy_nonzero_pages(mm_host_ptr(mm, v->start, v->end - v->start, 0), v->host,
+                           v->end - v->start);
     }
     return mm;
 }
