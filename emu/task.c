@@ -306,6 +306,8 @@ void task_exit(struct task *t, int wait_status)
     t->state = TASK_DEAD;
     t->stop = true;
     t->resume = NULL;
+    if (p->mm && p->mm->loaded == t)
+        p->mm->loaded = NULL;
     if (--p->live_threads == 0) {
         if (!p->exiting)
             p->wait_status = wait_status;
@@ -343,7 +345,9 @@ void process_reap(struct process *p)
         struct task *t = *link;
         if (t->proc == p) {
             *link = t->next_all;
-            uc_context_free(t->ctx);
+            if (t->ctx)
+                uc_context_free(t->ctx);
+            free(t->strace_line);
             free(t);
         } else {
             link = &t->next_all;
