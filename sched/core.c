@@ -149,8 +149,8 @@ void sched_task_init(struct sched *s, struct sched_task *t, int tid, int tgid, c
     start_task(s, t);
 }
 
-int sched_fork(struct sched *s, const struct sched_task *parent, struct sched_task *child,
-               int tid, int tgid)
+int sched_task_fork(struct sched *s, const struct sched_task *parent, struct sched_task *child,
+                    int tid, int tgid)
 {
     if (parent->state == SCHED_TASK_DEAD)
         return -ESRCH;
@@ -169,12 +169,13 @@ int sched_fork(struct sched *s, const struct sched_task *parent, struct sched_ta
     return 0;
 }
 
-int sched_exec(struct sched *s, struct sched_task *t, bool compat_image)
+int sched_task_exec(struct sched *s, struct sched_task *t, bool compat_image)
 {
     if (t->state == SCHED_TASK_DEAD)
         return -ESRCH;
-    if (compat_image && !s->aarch32_el0_allowed)
-        return -ENOEXEC;
+    int err = sched_exec_check(s, compat_image);
+    if (err)
+        return err;
     t->compat = compat_image;
     t->check_pending = false;
     sched__update_flags(s, t);
@@ -184,7 +185,7 @@ int sched_exec(struct sched *s, struct sched_task *t, bool compat_image)
     return 0;
 }
 
-void sched_exit(struct sched *s, struct sched_task *t)
+void sched_task_exit(struct sched *s, struct sched_task *t)
 {
     if (t->state == SCHED_TASK_DEAD)
         return;
@@ -198,7 +199,7 @@ void sched_exit(struct sched *s, struct sched_task *t)
     t->check_pending = false;
 }
 
-int sched_block(struct sched *s, struct sched_task *t)
+int sched_task_block(struct sched *s, struct sched_task *t)
 {
     if (t->state != SCHED_TASK_RUNNABLE)
         return -EINVAL;
@@ -211,7 +212,7 @@ int sched_block(struct sched *s, struct sched_task *t)
     return 0;
 }
 
-int sched_wake(struct sched *s, struct sched_task *t)
+int sched_task_wake(struct sched *s, struct sched_task *t)
 {
     if (t->state == SCHED_TASK_DEAD)
         return -EINVAL;
@@ -231,7 +232,7 @@ int sched_wake(struct sched *s, struct sched_task *t)
     return 0;
 }
 
-int sched_yield(struct sched *s, struct sched_task *t)
+int sched_task_yield(struct sched *s, struct sched_task *t)
 {
     (void)s;
     t->slice_left = 0;
@@ -239,7 +240,7 @@ int sched_yield(struct sched *s, struct sched_task *t)
     return 0;
 }
 
-int sched_set_nice(struct sched *s, struct sched_task *t, int nice)
+int sched_task_set_nice(struct sched *s, struct sched_task *t, int nice)
 {
     (void)s;
     if (nice < -20 || nice > 19)
@@ -283,7 +284,7 @@ void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_us
             return;
     }
     cpumask_and(&mask, &s->aarch32, &s->online);
-    char list[8192];
+    char list[KLOG_TEXT_MAX];
     cpulist_format(&mask, list, sizeof(list));
     sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_OVERRIDE, t->tid, t->comm, list);
     sched__set_affinity(s, t, &mask);
@@ -295,8 +296,8 @@ enum sched_decision sched__kill(struct sched_task *t)
     return SCHED_KILL;
 }
 
-int sched_setaffinity(struct sched *s, const struct sched_task *caller,
-                      struct sched_task *target, const struct cpumask *mask)
+int sched_task_setaffinity(struct sched *s, const struct sched_task *caller,
+                           struct sched_task *target, const struct cpumask *mask)
 {
     /* Permission (EPERM across users) is emu's; the rules here depend only
      * on the target, as the kernel's do. */
@@ -308,7 +309,7 @@ int sched_setaffinity(struct sched *s, const struct sched_task *caller,
     return s->policy->on_setaffinity(s, target, &m);
 }
 
-int sched_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out)
+int sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out)
 {
     if (t->state == SCHED_TASK_DEAD)
         return -ESRCH;

@@ -3,7 +3,7 @@
 #ifndef ASYMU_SCHED_INT_H
 #define ASYMU_SCHED_INT_H
 
-#include "sched.h"
+#include "scheduler.h"
 
 /* A policy: the hooks the policy-free core calls. The core calls on_exec,
  * on_switch_in and on_return_to_user only on a mismatched machine, so a
@@ -14,7 +14,7 @@ struct sched_policy {
     void (*on_boot)(struct sched *s);
     /* execve; t->compat already says which image. */
     void (*on_exec)(struct sched *s, struct sched_task *t);
-    /* sched_setaffinity for t, mask already cut to the possible CPUs. Applies
+    /* sched_setaffinity(2) for t, mask already cut to the possible CPUs. Applies
      * it through sched__set_affinity; returns 0 or -EINVAL. */
     int (*on_setaffinity)(struct sched *s, struct sched_task *t, const struct cpumask *mask);
     /* K1, on a switch that puts a compat task on cpu. NULL for policies

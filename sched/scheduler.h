@@ -1,9 +1,10 @@
-/* sched.h - the scheduler core: vCPUs with virtual clocks, runqueues, task
+/* scheduler.h - the scheduler core: vCPUs with virtual clocks, runqueues, task
  * affinity, the asymmetric-AArch32 policies, hotplug and the per-switch check
  * (spec: ../shared/spec/asymmetric-aarch32.md). Pure logic, no Unicorn. */
-#ifndef ASYMU_SCHED_H
-#define ASYMU_SCHED_H
+#ifndef ASYMU_SCHEDULER_H
+#define ASYMU_SCHEDULER_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,13 +23,13 @@
  * start them (Yousef RFC patch 2 for kill, patch 3 for fixup); asymu adds
  * which process died, once per kill. */
 #define SCHED_MSG_OVERRIDE "Overriding affinity for process %d (%s) to CPUs %s"
-#define SCHED_MSG_ASYM_DETECTED                                                                   \
+#define SCHED_MSG_ASYM_DETECTED                                                                    \
     "Asymmetric 32-bit EL0 support detected on CPU %u; CPU hot-unplug disabled on CPU %u"
 #define SCHED_MSG_NO_LONGER_AFFINE "process %d (%s) no longer affine to cpu%u"
-#define SCHED_MSG_KILL                                                                            \
-    "CPU affinity contains CPUs that are not capable of running 32-bit tasks: "                   \
+#define SCHED_MSG_KILL                                                                             \
+    "CPU affinity contains CPUs that are not capable of running 32-bit tasks: "                    \
     "SIGKILL process %d (%s) on cpu%u"
-#define SCHED_MSG_FIXUP_KILL                                                                      \
+#define SCHED_MSG_FIXUP_KILL                                                                       \
     "Failed to fixup affinity of running 32-bit task: SIGKILL process %d (%s)"
 
 /* --policy; the order matches emu's enum emu_policy. */
@@ -44,16 +45,16 @@ struct sched_config {
     struct cpumask aarch32;          /* M: vCPUs that run AArch32 EL0 */
     bool allow_mismatched_32bit_el0; /* the boot parameter is on the command line */
     enum sched_policy_id policy;
-    uint64_t seed;              /* seeds the slice jitter; same seed, same run */
-    uint32_t slice_blocks;      /* guest blocks per slice at nice 0; 0: default */
-    uint32_t ns_per_block;      /* virtual time per guest block; 0: default */
-    unsigned slice_jitter_pct;  /* 0..50: slices vary by up to this, from seed */
-    struct klog *log;           /* required: where kernel messages go */
+    uint64_t seed;             /* seeds the slice jitter; same seed, same run */
+    uint32_t slice_blocks;     /* guest blocks per slice at nice 0; 0: default */
+    uint32_t ns_per_block;     /* virtual time per guest block; 0: default */
+    unsigned slice_jitter_pct; /* 0..50: slices vary by up to this, from seed */
+    struct klog *log;          /* required: where kernel messages go */
 };
 
 enum sched_task_state {
     SCHED_TASK_RUNNABLE, /* on exactly one runqueue */
-    SCHED_TASK_BLOCKED,  /* on none, waiting for sched_wake */
+    SCHED_TASK_BLOCKED,  /* on none, waiting for sched_task_wake */
     SCHED_TASK_DEAD,     /* on none, forgotten by sched */
 };
 
@@ -69,18 +70,18 @@ enum sched_decision {
 struct sched_task {
     int tid, tgid;
     char comm[SCHED_COMM_LEN];
-    bool compat;               /* running an AArch32 image */
+    bool compat; /* running an AArch32 image */
     enum sched_task_state state;
     unsigned cpu;              /* the vCPU it runs or last ran on (getcpu) */
     struct cpumask affinity;   /* A, may hold offline CPUs */
     struct cpumask saved_mask; /* upstream U2: A before the first 32-bit exec */
     bool has_saved_mask;
-    bool kill_pending;  /* a policy decided on SIGKILL (K2, K2f, H2) */
-    bool need_resched;  /* emu must end the current slice after this syscall */
-    bool check_pending; /* K1: the check runs before the next return to user */
-    bool switch_check;  /* K3: precomputed compat && mismatched && policy checks */
-    bool affinity_in_m; /* A is a subset of M, kept current for the O(1) check */
-    int nice;           /* -20..19, scales the slice by the kernel's weights */
+    bool kill_pending;   /* a policy decided on SIGKILL (K2, K2f, H2) */
+    bool need_resched;   /* emu must end the current slice after this syscall */
+    bool check_pending;  /* K1: the check runs before the next return to user */
+    bool switch_check;   /* K3: precomputed compat && mismatched && policy checks */
+    bool affinity_in_m;  /* A is a subset of M, kept current for the O(1) check */
+    int nice;            /* -20..19, scales the slice by the kernel's weights */
     uint32_t slice_left; /* blocks left in the current slice: emu's budget */
     uint64_t sum_exec_ns;
     uint64_t nr_switches, nr_migrations;
@@ -91,8 +92,8 @@ struct sched_task {
 };
 
 struct sched_cpu {
-    uint64_t clock_ns;            /* virtual time this vCPU has reached */
-    struct sched_task *head;      /* runqueue in round-robin order; head runs */
+    uint64_t clock_ns;       /* virtual time this vCPU has reached */
+    struct sched_task *head; /* runqueue in round-robin order; head runs */
     unsigned nr_running;
     const struct sched_task *last; /* the task that last ran here: a switch is a change */
     uint64_t nr_switches;
@@ -102,26 +103,26 @@ struct sched_policy;
 
 struct sched {
     unsigned nr_cpus;
-    struct cpumask possible;    /* 0..nr_cpus-1 */
-    struct cpumask online;      /* also the active mask */
-    struct cpumask aarch32;     /* M; CPUs stay in it when they go offline */
-    struct cpumask busy;        /* vCPUs whose runqueue is not empty */
-    bool allow_mismatched;      /* the boot parameter */
-    bool aarch32_el0_allowed;   /* spec 1.2: 32-bit exec and PER_LINUX32 work */
-    bool mismatched;            /* parameter present, M neither empty nor all */
-    bool switch_check;          /* mismatched and the policy has a per-switch check */
-    unsigned protected_cpu;     /* U5, or SCHED_NO_CPU */
+    struct cpumask possible;  /* 0..nr_cpus-1 */
+    struct cpumask online;    /* also the active mask */
+    struct cpumask aarch32;   /* M; CPUs stay in it when they go offline */
+    struct cpumask busy;      /* vCPUs whose runqueue is not empty */
+    bool allow_mismatched;    /* the boot parameter */
+    bool aarch32_el0_allowed; /* spec 1.2: 32-bit exec and PER_LINUX32 work */
+    bool mismatched;          /* parameter present, M neither empty nor all */
+    bool switch_check;        /* mismatched and the policy has a per-switch check */
+    unsigned protected_cpu;   /* U5, or SCHED_NO_CPU */
     enum sched_policy_id policy_id;
     const struct sched_policy *policy;
     struct klog *log;
     struct sched_cpu *cpus;
     struct sched_task *tasks; /* every live task, in creation order */
     unsigned nr_tasks;
-    uint64_t now_ns;          /* virtual time of the slice being run */
+    uint64_t now_ns; /* virtual time of the slice being run */
     uint64_t rng;
     uint32_t slice_blocks, ns_per_block;
     unsigned slice_jitter_pct;
-    bool balance_dirty;       /* something moved since the last idle balance */
+    bool balance_dirty; /* something moved since the last idle balance */
 };
 
 /* "upstream", "override", "kill", "fixup" -> id; -EINVAL otherwise. */
@@ -139,43 +140,54 @@ static inline bool sched_cpu_is_online(const struct sched *s, unsigned cpu)
 {
     return cpumask_test_cpu(cpu, &s->online);
 }
-static inline uint64_t sched_now(const struct sched *s) { return s->now_ns; }
+static inline uint64_t sched_now(const struct sched *s)
+{
+    return s->now_ns;
+}
 
 /* The first task: 64-bit, A = every CPU, runnable on the least loaded
- * online CPU. Emu then calls sched_exec for the image it loads. */
+ * online CPU. Emu then calls sched_task_exec for the image it loads. */
 void sched_task_init(struct sched *s, struct sched_task *t, int tid, int tgid, const char *comm);
-/* Sets comm (truncated to 15 bytes); execve does it before sched_exec so
+/* Sets comm (truncated to 15 bytes); execve does it before sched_task_exec so
  * the log names the new program, as the kernel does. */
 void sched_task_set_comm(struct sched_task *t, const char *comm);
 
 /* fork/clone (3.1): child gets parent's A, compat flag, saved mask, nice and
  * comm, and is made runnable on the least loaded allowed online CPU (ties:
  * lowest id). Call it last, once nothing else in clone can fail. 0/-ESRCH. */
-int sched_fork(struct sched *s, const struct sched_task *parent, struct sched_task *child,
-               int tid, int tgid);
+int sched_task_fork(struct sched *s, const struct sched_task *parent, struct sched_task *child,
+                    int tid, int tgid);
 
-/* execve, once the new image is known to be loadable. -ENOEXEC if it is
- * 32-bit and the machine does not allow 32-bit EL0 (spec 1.2), nothing
- * changed. Otherwise sets the compat flag and, on a mismatched machine,
- * applies the policy: O1/U1/U2 for a 32-bit image, U3 for a 64-bit one, K1.
- * Sets need_resched: emu ends the slice (it swaps engines anyway). */
-int sched_exec(struct sched *s, struct sched_task *t, bool compat_image);
+/* The binfmt check (the kernel's compat_elf_check_arch): 0, or -ENOEXEC for
+ * a 32-bit image when the machine does not allow 32-bit EL0 (spec 1.2). Emu
+ * calls it while probing the image, before execve's point of no return. */
+static inline int sched_exec_check(const struct sched *s, bool compat_image)
+{
+    return compat_image && !s->aarch32_el0_allowed ? -ENOEXEC : 0;
+}
+
+/* execve past its point of no return (the kernel's setup_new_exec). Repeats
+ * sched_exec_check (-ENOEXEC, nothing changed), so it cannot fail then for
+ * a live task. Sets the compat flag and, on a mismatched machine, applies
+ * the policy: O1/U1/U2 for a 32-bit image, U3 for a 64-bit one, K1. Sets
+ * need_resched: emu ends the slice (it swaps engines anyway). */
+int sched_task_exec(struct sched *s, struct sched_task *t, bool compat_image);
 
 /* The task is gone: off its runqueue and out of every list. */
-void sched_exit(struct sched *s, struct sched_task *t);
+void sched_task_exit(struct sched *s, struct sched_task *t);
 
 /* The running task sleeps (futex, wait4, read, nanosleep): off its runqueue,
  * need_resched set. 0, or -EINVAL if it was not runnable. */
-int sched_block(struct sched *s, struct sched_task *t);
+int sched_task_block(struct sched *s, struct sched_task *t);
 /* Makes a blocked task runnable: on its previous CPU if still allowed and
  * online, else the least loaded allowed online CPU (ties: lowest id), else
  * the U6 fallback. 0 (also when already runnable), -EINVAL for a dead task. */
-int sched_wake(struct sched *s, struct sched_task *t);
+int sched_task_wake(struct sched *s, struct sched_task *t);
 /* sched_yield(2): ends the slice; the task goes behind the others of its
  * runqueue when emu accounts it. Always 0. */
-int sched_yield(struct sched *s, struct sched_task *t);
+int sched_task_yield(struct sched *s, struct sched_task *t);
 /* nice/setpriority: -EINVAL outside -20..19. Takes effect next slice. */
-int sched_set_nice(struct sched *s, struct sched_task *t, int nice);
+int sched_task_set_nice(struct sched *s, struct sched_task *t, int nice);
 
 /* sched_setaffinity(2) by caller (NULL: the kernel itself) on target. The
  * mask is cut to the possible CPUs, then the policy decides: K4 as given,
@@ -183,10 +195,10 @@ int sched_set_nice(struct sched *s, struct sched_task *t, int nice);
  * mask cleared. -EINVAL when no online CPU would be left, nothing changed;
  * -ESRCH for a dead target. Moves a runnable target off a CPU no longer in
  * A (need_resched set). */
-int sched_setaffinity(struct sched *s, const struct sched_task *caller,
-                      struct sched_task *target, const struct cpumask *mask);
+int sched_task_setaffinity(struct sched *s, const struct sched_task *caller,
+                           struct sched_task *target, const struct cpumask *mask);
 /* sched_getaffinity(2): out = A & online (2.4). 0, -ESRCH for a dead task. */
-int sched_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out);
+int sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out);
 
 /* The machine loop's step: the vCPU with the smallest clock that has a
  * runnable task (ties: lowest id) and the task at the head of its runqueue,

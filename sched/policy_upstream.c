@@ -1,0 +1,64 @@
+/* policy_upstream.c - Linux 5.15 as merged (U1-U7): 32-bit exec narrows A to
+ * M and saves the old A, 64-bit exec restores it, sched_setaffinity(2) trims to
+ * M, one 32-bit CPU cannot go offline, and nothing is ever SIGKILLed. */
+#include "sched-int.h"
+
+#include <errno.h>
+
+/* U5: the first CPU whose 32-bit support differs from CPU 0's is where the
+ * kernel detects the mismatch; the lowest 32-bit CPU becomes unpluggable. */
+static void upstream_boot(struct sched *s)
+{
+    bool cpu0_32bit = cpumask_test_cpu(0, &s->aarch32);
+    unsigned detected = 1;
+    while (cpumask_test_cpu(detected, &s->aarch32) == cpu0_32bit)
+        detected++;
+    s->protected_cpu = cpumask_first(&s->aarch32);
+    sched__log(s, KLOG_INFO, SCHED_MSG_ASYM_DETECTED, detected, s->protected_cpu);
+}
+
+/* U4 for compat tasks; for every task a successful call drops the saved mask. */
+static int upstream_setaffinity(struct sched *s, struct sched_task *t, const struct cpumask *mask)
+{
+    struct cpumask m = *mask;
+    if (t->compat)
+        cpumask_and(&m, &m, &s->aarch32);
+    int err = sched__set_affinity(s, t, &m);
+    if (err == 0)
+        t->has_saved_mask = false;
+    return err;
+}
+
+static void upstream_exec(struct sched *s, struct sched_task *t)
+{
+    if (t->compat) {
+        sched__force_compatible(s, t, true); /* U1, U2 */
+        return;
+    }
+    /* U3: restore as if by sched_setaffinity(2); the saved mask goes either way. */
+    if (t->has_saved_mask) {
+        struct cpumask saved = t->saved_mask;
+        upstream_setaffinity(s, t, &saved);
+        t->has_saved_mask = false;
+    }
+}
+
+static int upstream_cpu_offline(struct sched *s, unsigned cpu)
+{
+    return cpu == s->protected_cpu ? -EPERM : 0;
+}
+
+static const struct cpumask *upstream_fallback_mask(const struct sched *s,
+                                                    const struct sched_task *t)
+{
+    return t->compat ? &s->aarch32 : &s->possible;
+}
+
+const struct sched_policy sched_policy_upstream = {
+    .name = "upstream",
+    .on_boot = upstream_boot,
+    .on_exec = upstream_exec,
+    .on_setaffinity = upstream_setaffinity,
+    .on_cpu_offline = upstream_cpu_offline,
+    .fallback_mask = upstream_fallback_mask,
+};

@@ -1,0 +1,272 @@
+/* rq.c - runqueues and virtual time: round-robin per vCPU, placement, idle
+ * balancing within affinity, and the machine loop's pick/account with the
+ * per-switch check. */
+#include "sched-int.h"
+
+#include <errno.h>
+
+/* The kernel's sched_prio_to_weight[], nice -20..19: a nice 0 task gets
+ * 1024, and each step is about 10% of CPU time. */
+static const uint32_t nice_weight[40] = {
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904,
+    3906,  3121,  2501,  1991,  1586,  1277,  1024,  820,   655,   526,   423,  335,  272,  215,
+    172,   137,   110,   87,    70,    56,    45,    36,    29,    23,    18,   15,
+};
+
+/* Compiling with -DSCHED_SWITCH_CHECK=0 removes the per-switch check so
+ * bench/ can measure what it costs (K3); the policies need it otherwise. */
+#ifndef SCHED_SWITCH_CHECK
+#define SCHED_SWITCH_CHECK 1
+#endif
+
+static void wake_cpu(struct sched *s, unsigned cpu)
+{
+    /* An idle vCPU's clock stood still: work given to it starts now. */
+    if (s->cpus[cpu].clock_ns < s->now_ns)
+        s->cpus[cpu].clock_ns = s->now_ns;
+}
+
+void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu)
+{
+    struct sched_cpu *rq = &s->cpus[cpu];
+    if (!rq->head) {
+        wake_cpu(s, cpu);
+        t->rq_next = t->rq_prev = t;
+        rq->head = t;
+        cpumask_set_cpu(cpu, &s->busy);
+    } else {
+        t->rq_next = rq->head;
+        t->rq_prev = rq->head->rq_prev;
+        t->rq_prev->rq_next = t;
+        rq->head->rq_prev = t;
+    }
+    rq->nr_running++;
+    t->cpu = cpu;
+    s->balance_dirty = true;
+}
+
+void sched__dequeue(struct sched *s, struct sched_task *t)
+{
+    struct sched_cpu *rq = &s->cpus[t->cpu];
+    if (t->rq_next == t) {
+        rq->head = NULL;
+        cpumask_clear_cpu(t->cpu, &s->busy);
+    } else {
+        t->rq_prev->rq_next = t->rq_next;
+        t->rq_next->rq_prev = t->rq_prev;
+        if (rq->head == t)
+            rq->head = t->rq_next;
+    }
+    t->rq_next = t->rq_prev = NULL;
+    rq->nr_running--;
+    s->balance_dirty = true;
+}
+
+void sched__move(struct sched *s, struct sched_task *t, unsigned cpu)
+{
+    if (s->cpus[t->cpu].last == t)
+        s->cpus[t->cpu].last = NULL;
+    sched__dequeue(s, t);
+    sched__enqueue(s, t, cpu);
+    t->nr_migrations++;
+    t->need_resched = true;
+}
+
+unsigned sched__least_loaded(const struct sched *s, const struct cpumask *mask)
+{
+    unsigned best = SCHED_NO_CPU, cpu;
+    for_each_cpu(cpu, mask)
+    {
+        if (best == SCHED_NO_CPU || s->cpus[cpu].nr_running < s->cpus[best].nr_running)
+            best = cpu;
+    }
+    return best;
+}
+
+unsigned sched__select_fallback(struct sched *s, struct sched_task *t, unsigned from)
+{
+    struct cpumask allowed;
+    if (sched__allowed(s, t, &allowed))
+        return cpumask_first(&allowed);
+    t->affinity = *s->policy->fallback_mask(s, t);
+    sched__update_flags(s, t);
+    sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_NO_LONGER_AFFINE, t->tid, t->comm, from);
+    if (sched__allowed(s, t, &allowed))
+        return cpumask_first(&allowed);
+    /* Unreachable while the policies keep a CPU for every task online;
+     * sched_check_invariants reports it if not. */
+    return cpumask_first(&s->online);
+}
+
+/* The first waiting task of cpu's runqueue (not the head, which is the one
+ * running there) that may run on dst. */
+static struct sched_task *pullable(const struct sched *s, unsigned cpu, unsigned dst)
+{
+    struct sched_task *head = s->cpus[cpu].head;
+    for (struct sched_task *t = head->rq_next; t != head; t = t->rq_next) {
+        struct cpumask allowed;
+        sched__allowed(s, t, &allowed);
+        if (cpumask_test_cpu(dst, &allowed))
+            return t;
+    }
+    return NULL;
+}
+
+/* Idle balancing: every idle online vCPU, lowest first, pulls one waiting
+ * task allowed on it from the busiest runqueue that has one (ties: lowest
+ * id). Runs only after something changed, so pinned tasks cost nothing. */
+static void balance(struct sched *s)
+{
+    s->balance_dirty = false;
+    struct cpumask idle, wanted;
+    if (!cpumask_andnot(&idle, &s->online, &s->busy))
+        return;
+    cpumask_clear(&wanted);
+    unsigned cpu, dst;
+    for_each_cpu(cpu, &s->busy)
+    {
+        struct sched_task *head = s->cpus[cpu].head;
+        for (struct sched_task *t = head->rq_next; t != head; t = t->rq_next) {
+            struct cpumask allowed;
+            sched__allowed(s, t, &allowed);
+            cpumask_or(&wanted, &wanted, &allowed);
+        }
+    }
+    if (!cpumask_and(&idle, &idle, &wanted))
+        return;
+    for_each_cpu(dst, &idle)
+    {
+        struct sched_task *best = NULL;
+        unsigned best_nr = 1;
+        for_each_cpu(cpu, &s->busy)
+        {
+            if (s->cpus[cpu].nr_running <= best_nr)
+                continue;
+            struct sched_task *t = pullable(s, cpu, dst);
+            if (t) {
+                best = t;
+                best_nr = s->cpus[cpu].nr_running;
+            }
+        }
+        if (best)
+            sched__move(s, best, dst);
+    }
+    /* Every idle vCPU has had its chance: the moves above open no new one. */
+    s->balance_dirty = false;
+}
+
+static uint64_t next_random(struct sched *s)
+{
+    /* splitmix64: small, and the same seed gives the same sequence. */
+    uint64_t z = (s->rng += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static uint32_t new_slice(struct sched *s, const struct sched_task *t)
+{
+    uint64_t slice = (uint64_t)s->slice_blocks * nice_weight[t->nice + 20] / 1024;
+    if (s->slice_jitter_pct) {
+        uint64_t span = 2 * (uint64_t)s->slice_jitter_pct + 1;
+        int64_t pct = (int64_t)(next_random(s) % span) - (int64_t)s->slice_jitter_pct;
+        slice = (uint64_t)((int64_t)slice + (int64_t)slice * pct / 100);
+    }
+    if (slice < 1)
+        slice = 1;
+    return slice > UINT32_MAX ? UINT32_MAX : (uint32_t)slice;
+}
+
+static unsigned earliest_busy_cpu(const struct sched *s)
+{
+    unsigned best = SCHED_NO_CPU, cpu;
+    for_each_cpu(cpu, &s->busy)
+    {
+        if (best == SCHED_NO_CPU || s->cpus[cpu].clock_ns < s->cpus[best].clock_ns)
+            best = cpu;
+    }
+    return best;
+}
+
+#if SCHED_SWITCH_CHECK
+/* The seeds' context-switch hook and return-to-user check, for a compat task
+ * on a mismatched machine under kill or fixup. */
+static enum sched_decision switch_in_check(struct sched *s, struct sched_task *t, unsigned cpu)
+{
+    if (t->kill_pending)
+        return SCHED_KILL;
+    if (s->cpus[cpu].last != t)
+        s->policy->on_switch_in(s, t, cpu);
+    if (!t->check_pending)
+        return SCHED_RUN;
+    t->check_pending = false;
+    return s->policy->on_return_to_user(s, t, cpu);
+}
+#endif
+
+int sched_pick(struct sched *s, struct sched_task **task, unsigned *cpu)
+{
+    if (s->balance_dirty)
+        balance(s);
+    unsigned c = earliest_busy_cpu(s);
+    if (c == SCHED_NO_CPU)
+        return -EAGAIN;
+    struct sched_cpu *rq = &s->cpus[c];
+    struct sched_task *t = rq->head;
+    if (rq->clock_ns > s->now_ns)
+        s->now_ns = rq->clock_ns;
+    *task = t;
+    *cpu = c;
+#if SCHED_SWITCH_CHECK
+    /* K3: the only cost for 64-bit tasks and symmetric machines. */
+    if (__builtin_expect(t->switch_check, 0)) {
+        enum sched_decision d = switch_in_check(s, t, c);
+        if (d != SCHED_RUN)
+            return (int)d;
+    }
+#endif
+    if (rq->last != t) {
+        rq->last = t;
+        rq->nr_switches++;
+        t->nr_switches++;
+    }
+    if (t->slice_left == 0)
+        t->slice_left = new_slice(s, t);
+    t->need_resched = false;
+    return SCHED_RUN;
+}
+
+void sched_account(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t blocks)
+{
+    uint64_t ns = blocks * s->ns_per_block;
+    struct sched_cpu *rq = &s->cpus[cpu];
+    rq->clock_ns += ns;
+    t->sum_exec_ns += ns;
+    /* A task that blocked, exited or moved during the slice is already
+     * where it belongs; only the one still at the head rotates. */
+    if (t->state != SCHED_TASK_RUNNABLE || t->cpu != cpu || rq->head != t)
+        return;
+    if (blocks >= t->slice_left) {
+        t->slice_left = 0;
+        rq->head = t->rq_next;
+        /* The task that stopped running may now be pulled by an idle vCPU. */
+        if (rq->nr_running > 1)
+            s->balance_dirty = true;
+    } else {
+        t->slice_left -= (uint32_t)blocks;
+    }
+}
+
+uint64_t sched_next_time(struct sched *s)
+{
+    if (s->balance_dirty)
+        balance(s);
+    unsigned c = earliest_busy_cpu(s);
+    return c == SCHED_NO_CPU ? UINT64_MAX : s->cpus[c].clock_ns;
+}
+
+void sched_advance(struct sched *s, uint64_t ns)
+{
+    if (ns > s->now_ns)
+        s->now_ns = ns;
+}
