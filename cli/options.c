@@ -142,6 +142,29 @@ static int opt_strace(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_dmesg(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt, (void)val;
+    ps->cfg->dmesg = true;
+    return 0;
+}
+
+static int opt_check_invariants(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt, (void)val;
+    ps->cfg->check_invariants = true;
+    return 0;
+}
+
+static int opt_slice(struct parse *ps, const char *opt, const char *val)
+{
+    uint64_t v;
+    if (!parse_u64(val, &v) || v < 100 || v > 10000000)
+        return bad(opt, val, "a number of guest basic blocks from 100 to 10000000");
+    ps->cfg->slice_blocks = (unsigned)v;
+    return 0;
+}
+
 static int opt_rw(struct parse *ps, const char *opt, const char *val)
 {
     (void)opt, (void)val;
@@ -195,6 +218,14 @@ static const struct option_def options[] = {
      opt_libprefix},
     {"--strace", NULL, NULL, "off", "print one line per guest syscall on stderr, as strace does",
      opt_strace},
+    {"--dmesg", NULL, NULL, "off", "print the emulated kernel log on stderr when the run ends",
+     opt_dmesg},
+    {"--check-invariants", NULL, NULL, "off",
+     "after every switch, check that no 32-bit task runs outside the 32-bit vCPUs, that every "
+     "task runs inside its affinity and sits on one runqueue; stop with a report (status 70) if not",
+     opt_check_invariants},
+    {"--slice", NULL, "BLOCKS", "10000", "time slice of a task at nice 0, in guest basic blocks",
+     opt_slice},
     {"--rw", NULL, NULL, "off", "let the guest write to the sysroot (it is read-only otherwise)",
      opt_rw},
     {"--keep-tmp", NULL, NULL, "off",

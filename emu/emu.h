@@ -25,6 +25,9 @@ struct emu_config {
     bool keep_tmp;          /* keep the host directory behind the guest's /tmp */
     const char *libprefix;  /* -L: tried first for absolute paths, like qemu-user */
     bool strace;            /* one line per guest syscall on stderr */
+    bool dmesg;             /* print the kernel log on stderr at exit */
+    bool check_invariants;  /* check the scheduler's invariants after every switch */
+    unsigned slice_blocks;  /* time slice in guest basic blocks, 0: default */
     uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */
     unsigned max_procs;     /* live processes, fork fails with EAGAIN beyond */
     int argc;               /* guest program (a host path) and its arguments */

@@ -8,7 +8,6 @@
 #include <stdio.h>
 
 #define TCG_BUFFER_BYTES (32u << 20)
-#define BLOCK_COST_NS 10 /* virtual time one basic block takes */
 
 /* Unicorn's exception numbers (QEMU's EXCP_* for Arm). */
 enum { EXCP_UDEF = 1, EXCP_SWI = 2, EXCP_PREFETCH_ABORT = 3, EXCP_DATA_ABORT = 4, EXCP_BKPT = 7 };
@@ -110,8 +109,7 @@ static void hook_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
     (void)addr, (void)size;
     struct machine *m = user;
-    m->vtime_ns += BLOCK_COST_NS;
-    if (--m->slice_left == 0)
+    if (++m->slice_used >= m->slice_budget)
         uc_emu_stop(uc);
 }
 

@@ -113,7 +113,7 @@ static int open_parse(struct task *t, int fd, struct image_file *file, struct lo
         image_unmap(file);
         return err;
     }
-    if (img->isa == LOADER_ISA_ARM && !t->machine->aarch32_el0) {
+    if (sched_exec_check(&t->machine->sched, img->isa == LOADER_ISA_ARM) < 0) {
         snprintf(why, whylen,
                  "32-bit (AArch32) image, but this machine runs 64-bit user space only "
                  "(needs allow_mismatched_32bit_el0 in --cmdline and a non-empty --aarch32)");
@@ -321,6 +321,8 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     snprintf(p->exe, sizeof p->exe, "%s", exe);
     const char *base = strrchr(exe, '/');
     snprintf(p->comm, sizeof p->comm, "%s", base ? base + 1 : exe);
+    sched_task_set_comm(&t->se, p->comm);
+    sched_task_exec(&t->machine->sched, &t->se, img.isa == LOADER_ISA_ARM);
     t->stop = true; /* the old engine must not run on */
     return 0;
 }

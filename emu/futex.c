@@ -40,7 +40,7 @@ static int64_t resume_wait(struct task *t)
 {
     if (t->woken)
         return 0;
-    if (t->deadline_ns && t->machine->vtime_ns >= t->deadline_ns)
+    if (t->deadline_ns && machine_now(t->machine) >= t->deadline_ns)
         return -ETIMEDOUT;
     return signal_pending(t) ? -EINTR : RESUME_BLOCK;
 }
@@ -73,12 +73,12 @@ int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field)
                 return ns;
             /* FUTEX_WAIT takes a relative timeout, the bitset form an absolute one. */
             if (op == FUTEX_WAIT)
-                deadline = t->machine->vtime_ns + (uint64_t)ns;
+                deadline = machine_now(t->machine) + (uint64_t)ns;
             else if ((int)a[1] & FUTEX_CLOCK_REALTIME)
-                deadline = (uint64_t)ns - (machine_realtime_ns(t->machine) - t->machine->vtime_ns);
+                deadline = (uint64_t)ns - (machine_realtime_ns(t->machine) - machine_now(t->machine));
             else
                 deadline = (uint64_t)ns;
-            if (deadline <= t->machine->vtime_ns)
+            if (deadline <= machine_now(t->machine))
                 return -ETIMEDOUT;
         }
         t->wait_args[0] = uaddr;

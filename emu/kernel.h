@@ -9,7 +9,9 @@
 #include <unicorn/unicorn.h>
 
 #include "emu.h"
+#include "klog.h"
 #include "loader.h"
+#include "scheduler.h"
 #include "vfs.h"
 
 #include <sys/stat.h>
@@ -280,8 +282,8 @@ struct task {
     bool restore_sigmask;
     uint64_t altstack_sp, altstack_size;
     int altstack_flags;
-    struct cpumask affinity;
-    unsigned cpu;
+    struct sched_task se; /* affinity, vCPU, compat flag: the scheduler's view */
+    int sched_policy, rt_priority; /* sched_setscheduler's class and priority */
     uint64_t clear_child_tid;
     uint64_t new_tls;      /* CLONE_SETTLS: applied when first loaded */
     bool has_new_tls;
@@ -295,7 +297,7 @@ struct task {
     char *strace_line;     /* its strace text, printed when it completes */
     uint64_t deadline_ns;  /* wake-up time of a timed wait, 0 if none */
     bool woken;            /* a futex wake (not a timeout or signal) ended the wait */
-    struct task *next_thread, *next_all, *next_run;
+    struct task *next_thread, *next_all;
 };
 
 static inline struct mm *task_mm(struct task *t) { return t->proc->mm; }
@@ -330,22 +332,25 @@ struct machine {
     uc_engine *running_uc;   /* engine inside uc_emu_start, or NULL */
     struct mm *deferred_mms; /* freed once running_uc has stopped */
     struct task *tasks;      /* every task, by creation */
-    struct task *run_head, *run_tail; /* FIFO of runnable tasks */
+    struct sched sched;      /* vCPUs, runqueues, policies, virtual clocks */
+    struct klog klog;        /* the kernel log (dmesg) */
+    uint64_t klog_read, klog_cleared; /* syslog(2) positions */
     struct process *init;
     int nprocs;
-    uint64_t slice_left;     /* blocks left in the running slice */
+    uint64_t slice_used;     /* blocks (and syscall costs) of the running slice */
+    uint64_t slice_budget;   /* blocks the running slice may take */
+    unsigned slice_cpu;      /* the vCPU running it */
     bool in_syscall;         /* a handler is running (strace ordering) */
     char exit_note[96];      /* strace's +++ line, printed after the syscall's */
     struct vfs vfs;
-    uint64_t vtime_ns;  /* virtual time since boot */
     uint64_t rng[4];    /* xoshiro256** state seeded from --seed */
     int next_pid;
-    bool aarch32_el0; /* user space may run 32-bit: M is every vCPU, or the
-                         boot parameter is present and M is not empty */
     uint64_t unknown_reported[8]; /* syscall numbers reported once as unknown */
     unsigned nunknown;
 };
 
+/* Virtual time now: the running slice's start plus what it has used. */
+uint64_t machine_now(const struct machine *m);
 /* Runs until pid 1 exits; returns its shell-style status. */
 int machine_run(struct machine *m);
 void free_deferred_mms(struct machine *m);
@@ -454,7 +459,17 @@ SYSCALL_DECL(rt_sigaction);
 SYSCALL_DECL(rt_sigprocmask);
 SYSCALL_DECL(sched_yield);
 SYSCALL_DECL(sched_getaffinity);
+SYSCALL_DECL(sched_setaffinity);
 SYSCALL_DECL(getcpu);
+SYSCALL_DECL(setpriority);
+SYSCALL_DECL(getpriority);
+SYSCALL_DECL(sched_setscheduler);
+SYSCALL_DECL(sched_getscheduler);
+SYSCALL_DECL(sched_getparam);
+SYSCALL_DECL(sched_setparam);
+SYSCALL_DECL(sched_get_priority_max);
+SYSCALL_DECL(sched_get_priority_min);
+SYSCALL_DECL(syslog);
 SYSCALL_DECL(futex);
 SYSCALL_DECL(sysinfo);
 SYSCALL_DECL(prctl);

@@ -60,9 +60,14 @@ void machine_random_bytes(struct machine *m, void *buf, size_t len)
     }
 }
 
+uint64_t machine_now(const struct machine *m)
+{
+    return sched_now(&m->sched) + m->slice_used * SCHED_DEFAULT_NS_PER_BLOCK;
+}
+
 uint64_t machine_realtime_ns(struct machine *m)
 {
-    return BOOT_EPOCH_NS + m->vtime_ns;
+    return BOOT_EPOCH_NS + machine_now(m);
 }
 
 static bool cmdline_has(const char *cmdline, const char *param)
@@ -123,9 +128,22 @@ static void guest_path_of(const char *sysroot, const char *host, char *out, size
     snprintf(out, len, "%s", abs);
 }
 
+static void print_dmesg(const struct machine *m)
+{
+    size_t n = klog_read(&m->klog, 0, 0, NULL, 0);
+    char *text = malloc(n + 1);
+    if (text) {
+        klog_read(&m->klog, 0, 0, text, n + 1);
+        fputs(text, stderr);
+        free(text);
+    }
+}
+
 /* Frees every process and task left (all have exited by now). */
 static void machine_shutdown(struct machine *m)
 {
+    if (m->cfg->dmesg)
+        print_dmesg(m);
     while (m->tasks) {
         struct process *p = m->tasks->proc;
         if (!p->zombie) {
@@ -138,6 +156,8 @@ static void machine_shutdown(struct machine *m)
     }
     free_deferred_mms(m);
     vfs_destroy(&m->vfs);
+    sched_destroy(&m->sched);
+    klog_destroy(&m->klog);
 }
 
 static int boot(struct machine *m, const struct emu_config *cfg)
@@ -148,16 +168,30 @@ static int boot(struct machine *m, const struct emu_config *cfg)
     uint64_t x = cfg->seed;
     for (int i = 0; i < 4; i++)
         m->rng[i] = splitmix64(&x);
-    struct cpumask all;
-    cpumask_setall(&all, cfg->cpus);
-    bool symmetric = cpumask_equal(&cfg->aarch32, &all);
-    m->aarch32_el0 = symmetric || (cmdline_has(cfg->cmdline, BOOT_PARAM) &&
-                                   !cpumask_empty(&cfg->aarch32));
+    int err = klog_init(&m->klog, 0);
+    if (err < 0)
+        return err;
+    struct sched_config sc = {
+        .nr_cpus = cfg->cpus,
+        .aarch32 = cfg->aarch32,
+        .allow_mismatched_32bit_el0 = cmdline_has(cfg->cmdline, BOOT_PARAM),
+        .policy = (enum sched_policy_id)cfg->policy,
+        .seed = cfg->seed,
+        .slice_blocks = cfg->slice_blocks,
+        .log = &m->klog,
+    };
+    if ((err = sched_init(&m->sched, &sc)) < 0) {
+        fprintf(stderr, "asymu: cannot boot the scheduler: %s\n", strerror(-err));
+        klog_destroy(&m->klog);
+        return err;
+    }
     char why[512];
     struct vfs_options vo = {cfg->sysroot, cfg->rw, cfg->libprefix, cfg->keep_tmp};
-    int err = vfs_init(&m->vfs, &vo, &provider, why, sizeof why);
-    if (err < 0)
+    if ((err = vfs_init(&m->vfs, &vo, &provider, why, sizeof why)) < 0) {
         fprintf(stderr, "asymu: %s\n", why);
+        sched_destroy(&m->sched);
+        klog_destroy(&m->klog);
+    }
     return err;
 }
 
@@ -170,7 +204,7 @@ int emu_run(const struct emu_config *cfg)
     signal(SIGPIPE, SIG_IGN);
     struct task *t = task_create_init(&m);
     if (!t) {
-        vfs_destroy(&m.vfs);
+        machine_shutdown(&m);
         return -ENOMEM;
     }
     char cwd[PATH_MAX];

@@ -1,51 +1,25 @@
-/* run.c - the machine loop: picks the next runnable task (FIFO round robin),
- * loads its registers into its engine, completes a blocked syscall or
- * delivers signals, runs one slice, and jumps virtual time forward when every
- * task sleeps. Ends when the first process (pid 1) has exited. */
+/* run.c - the machine loop: fires due timers, asks the scheduler for the next
+ * (vCPU, task) pair in virtual-time order, carries out its decision (run,
+ * SIGKILL, or pick again), loads the task's registers into its engine,
+ * completes a blocked syscall or delivers signals, runs one slice and
+ * accounts it. Ends when the first process (pid 1) has exited. */
 #include "kernel.h"
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 
-#define SLICE_BLOCKS 10000u
+#define task_of(se) ((struct task *)((char *)(se) - offsetof(struct task, se)))
 
-static struct task *runq_pop(struct machine *m)
+/* The blocked task with the earliest timed wait, or NULL. */
+static struct task *next_timer(struct machine *m)
 {
-    struct task *t = m->run_head;
-    if (t) {
-        m->run_head = t->next_run;
-        if (!m->run_head)
-            m->run_tail = NULL;
-        t->next_run = NULL;
-    }
-    return t;
-}
-
-static void runq_push_tail(struct machine *m, struct task *t)
-{
-    t->next_run = NULL;
-    if (m->run_tail)
-        m->run_tail->next_run = t;
-    else
-        m->run_head = t;
-    m->run_tail = t;
-}
-
-/* The earliest wake-up time of a timed wait, or 0 when nothing sleeps. */
-static uint64_t next_deadline(struct machine *m)
-{
-    uint64_t best = 0;
+    struct task *best = NULL;
     for (struct task *t = m->tasks; t; t = t->next_all)
-        if (t->state == TASK_BLOCKED && t->deadline_ns && (!best || t->deadline_ns < best))
-            best = t->deadline_ns;
+        if (t->state == TASK_BLOCKED && t->deadline_ns &&
+            (!best || t->deadline_ns < best->deadline_ns))
+            best = t;
     return best;
-}
-
-static void wake_expired(struct machine *m)
-{
-    for (struct task *t = m->tasks; t; t = t->next_all)
-        if (t->state == TASK_BLOCKED && t->deadline_ns && t->deadline_ns <= m->vtime_ns)
-            task_wake(t);
 }
 
 /* Puts t's registers into its engine, saving those of the task there. */
@@ -82,14 +56,35 @@ static void kill_everything(struct machine *m)
             process_exit_group(t->proc, SIGKILL);
 }
 
-static void run_slice(struct machine *m, struct task *t)
+/* 3.3: a compat task never executes an instruction outside M. A violation
+ * is a bug in asymu; --check-invariants also checks the scheduler's books. */
+static bool invariants_hold(struct machine *m, struct task *t, unsigned cpu)
 {
-    uint64_t deadline = next_deadline(m);
-    m->slice_left = SLICE_BLOCKS;
-    if (!m->run_head && !deadline)
-        m->slice_left = UINT64_MAX; /* nobody else to run: no need to stop */
-    else if (deadline && deadline > m->vtime_ns && (deadline - m->vtime_ns) / 10 < m->slice_left)
-        m->slice_left = (deadline - m->vtime_ns) / 10 + 1;
+    char report[1024];
+    if (t->se.compat && !cpumask_test_cpu(cpu, &m->sched.aarch32)) {
+        fprintf(stderr, "asymu: invariant violated: 32-bit task %d (%s) about to run on "
+                        "64-bit-only cpu%u\n", t->tid, t->proc->comm, cpu);
+        return false;
+    }
+    if (m->cfg->check_invariants && sched_check_invariants(&m->sched, report, sizeof report) < 0) {
+        fprintf(stderr, "asymu: scheduler invariant violated:\n%s", report);
+        return false;
+    }
+    return true;
+}
+
+/* Runs t on cpu for at most its slice; returns the blocks it used. */
+static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
+{
+    m->slice_used = 0;
+    m->slice_cpu = cpu;
+    load_registers(t);
+    if (t->resume && !syscall_resume(t))
+        return m->slice_used;
+    signal_deliver(t);
+    if (t->state != TASK_RUNNABLE)
+        return m->slice_used;
+    m->slice_budget = t->se.slice_left ? t->se.slice_left : 1;
     m->current = t;
     m->running_uc = task_mm(t)->uc;
     t->stop = false;
@@ -97,37 +92,44 @@ static void run_slice(struct machine *m, struct task *t)
     m->running_uc = NULL;
     m->current = NULL;
     free_deferred_mms(m);
+    return m->slice_used;
 }
 
 int machine_run(struct machine *m)
 {
     struct process *init = m->init;
+    int status = -1;
     while (!init->zombie) {
-        wake_expired(m);
-        struct task *t = runq_pop(m);
-        if (!t) {
-            uint64_t deadline = next_deadline(m);
-            if (deadline) {
-                m->vtime_ns = deadline;
-                continue;
-            }
+        struct task *timer = next_timer(m);
+        if (timer && timer->deadline_ns <= sched_next_time(&m->sched)) {
+            sched_advance(&m->sched, timer->deadline_ns);
+            task_wake(timer);
+            continue;
+        }
+        struct sched_task *se;
+        unsigned cpu;
+        int d = sched_pick(&m->sched, &se, &cpu);
+        if (d == -EAGAIN) {
             fprintf(stderr, "asymu: every task is blocked and nothing can wake them (deadlock); "
                             "stopping the machine\n");
-            kill_everything(m);
             break;
         }
-        if (t->state != TASK_RUNNABLE)
+        if (d == SCHED_MIGRATED)
             continue;
-        load_registers(t);
-        if (t->resume && !syscall_resume(t))
+        struct task *t = task_of(se);
+        if (d == SCHED_KILL) {
+            struct siginfo_lite info = {.code = 0x80 /* SI_KERNEL */};
+            signal_queue_task(t, SIGKILL, &info);
+            process_exit_group(t->proc, SIGKILL);
             continue;
-        signal_deliver(t);
-        if (t->state != TASK_RUNNABLE)
-            continue;
-        run_slice(m, t);
-        if (t->state == TASK_RUNNABLE)
-            runq_push_tail(m, t);
+        }
+        if (!invariants_hold(m, t, cpu)) {
+            status = 70; /* EX_SOFTWARE: asymu itself is wrong */
+            break;
+        }
+        uint64_t used = run_slice(m, t, cpu);
+        sched_account(&m->sched, se, cpu, used);
     }
     kill_everything(m);
-    return wait_status_to_shell(init->wait_status);
+    return status >= 0 ? status : wait_status_to_shell(init->wait_status);
 }

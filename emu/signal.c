@@ -435,7 +435,7 @@ static int64_t resume_sigtimedwait(struct task *t)
     int64_t r = take_from_set(t, t->wait_args[0], t->wait_args[1]);
     if (r != RESUME_BLOCK)
         return r;
-    if (t->deadline_ns && t->machine->vtime_ns >= t->deadline_ns)
+    if (t->deadline_ns && machine_now(t->machine) >= t->deadline_ns)
         return -EAGAIN;
     return signal_pending(t) ? -EINTR : RESUME_BLOCK;
 }
@@ -458,7 +458,7 @@ SYSCALL_DECL(rt_sigtimedwait)
             return ns;
         if (ns == 0)
             return -EAGAIN;
-        deadline = t->machine->vtime_ns + (uint64_t)ns;
+        deadline = machine_now(t->machine) + (uint64_t)ns;
     }
     t->wait_args[0] = set;
     t->wait_args[1] = a[1];

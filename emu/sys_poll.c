@@ -50,7 +50,7 @@ static int64_t resume_ready(struct task *t, int64_t (*once)(struct task *t))
     if (r != 0)
         return r;
     if (t->wait_args[5] /* zero timeout */ ||
-        (t->deadline_ns && t->machine->vtime_ns >= t->deadline_ns))
+        (t->deadline_ns && machine_now(t->machine) >= t->deadline_ns))
         return 0;
     if (signal_pending(t))
         return -EINTR;
@@ -66,7 +66,7 @@ static int64_t resume_poll(struct task *t)
 static int64_t wait_ready(struct task *t, int64_t timeout_ns, resume_fn resume)
 {
     t->wait_args[5] = timeout_ns == 0;
-    uint64_t deadline = timeout_ns > 0 ? t->machine->vtime_ns + (uint64_t)timeout_ns : 0;
+    uint64_t deadline = timeout_ns > 0 ? machine_now(t->machine) + (uint64_t)timeout_ns : 0;
     t->deadline_ns = deadline;
     int64_t r = resume(t);
     if (r != RESUME_BLOCK)

@@ -83,7 +83,7 @@ SYSCALL_DECL(personality)
     unsigned old = t->proc->personality, want = (unsigned)a[0];
     if (want == PER_QUERY)
         return old;
-    if ((want & PER_MASK) == PER_LINUX32 && !t->machine->aarch32_el0)
+    if ((want & PER_MASK) == PER_LINUX32 && !t->machine->sched.aarch32_el0_allowed)
         return -EINVAL;
     t->proc->personality = want;
     return old;
@@ -173,7 +173,7 @@ SYSCALL_DECL(sysinfo)
     unsigned w = task_abi(t)->word;
     uint8_t buf[128];
     memset(buf, 0, sizeof buf);
-    uint64_t words[8] = {t->machine->vtime_ns / 1000000000u, 0, 0, 0,
+    uint64_t words[8] = {machine_now(t->machine) / 1000000000u, 0, 0, 0,
                          task_mm(t)->max_total, task_mm(t)->max_total - task_mm(t)->total, 0, 0};
     for (int i = 0; i < 8; i++)
         memcpy(buf + i * w, &words[i], w);
@@ -183,38 +183,4 @@ SYSCALL_DECL(sysinfo)
     size_t size = w == 8 ? 112 : 64;
     memcpy(buf + 13 * w, &unit, 4);
     return copy_to_guest(task_mm(t), a[0], buf, size);
-}
-
-SYSCALL_DECL(sched_yield)
-{
-    (void)t, (void)a;
-    return 0;
-}
-
-/* sched_getaffinity(pid, len, mask): the kernel copies its cpumask size in
- * longs (64-bit words on arm64, for compat callers too) and returns it. */
-SYSCALL_DECL(sched_getaffinity)
-{
-    int pid = (int)a[0];
-    uint64_t len = a[1];
-    unsigned ncpus = t->machine->cfg->cpus;
-    size_t kbytes = (ncpus + 63) / 64 * 8;
-    unsigned ulong = task_abi(t)->word;
-    struct task *target = pid == 0 ? t : task_find(t->machine, pid);
-    if (!target)
-        return -ESRCH;
-    if (len * 8 < ncpus || len % ulong)
-        return -EINVAL;
-    size_t n = len < kbytes ? (size_t)len : kbytes;
-    return copy_to_guest(task_mm(t), a[2], target->affinity.bits, n) < 0 ? -EFAULT : (int64_t)n;
-}
-
-SYSCALL_DECL(getcpu)
-{
-    uint32_t cpu = t->cpu, node = 0;
-    if (a[0] && copy_to_guest(task_mm(t), a[0], &cpu, sizeof cpu) < 0)
-        return -EFAULT;
-    if (a[1] && copy_to_guest(task_mm(t), a[1], &node, sizeof node) < 0)
-        return -EFAULT;
-    return 0;
 }

@@ -49,7 +49,7 @@ static int clock_now(struct task *t, int clk, uint64_t *ns)
     case CLOCK_BOOTTIME:
     case CLOCK_PROCESS_CPUTIME_ID:
     case CLOCK_THREAD_CPUTIME_ID:
-        *ns = t->machine->vtime_ns;
+        *ns = machine_now(t->machine);
         return 0;
     default:
         return -EINVAL;
@@ -90,7 +90,7 @@ int64_t timespec_from_guest(struct task *t, uint64_t addr, unsigned field)
  * (the time left then goes to wait_args[1]'s timespec, as nanosleep does). */
 static int64_t resume_sleep(struct task *t)
 {
-    uint64_t now = t->machine->vtime_ns;
+    uint64_t now = machine_now(t->machine);
     if (now >= t->deadline_ns)
         return 0;
     if (!signal_pending(t))
@@ -104,7 +104,7 @@ static int64_t resume_sleep(struct task *t)
 
 static int64_t sleep_until(struct task *t, uint64_t deadline, uint64_t rem, unsigned field)
 {
-    if (deadline <= t->machine->vtime_ns)
+    if (deadline <= machine_now(t->machine))
         return 0;
     t->wait_args[1] = rem;
     t->wait_args[2] = field;
@@ -117,7 +117,7 @@ int64_t do_nanosleep(struct task *t, uint64_t req, uint64_t rem, unsigned field)
     int64_t ns = timespec_from_guest(t, req, field);
     if (ns < 0)
         return ns;
-    return sleep_until(t, t->machine->vtime_ns + (uint64_t)ns, rem, field);
+    return sleep_until(t, machine_now(t->machine) + (uint64_t)ns, rem, field);
 }
 
 SYSCALL_DECL(clock_gettime)
@@ -150,7 +150,7 @@ int64_t do_clock_nanosleep(struct task *t, int clk, int flags, uint64_t req, uin
     if (until < 0)
         return until;
     /* now - vtime is the clock's offset from virtual time. */
-    uint64_t deadline = (uint64_t)until > now ? t->machine->vtime_ns + ((uint64_t)until - now) : 0;
+    uint64_t deadline = (uint64_t)until > now ? machine_now(t->machine) + ((uint64_t)until - now) : 0;
     return sleep_until(t, deadline, 0, field);
 }
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SYSCALL_COST_NS 1000 /* virtual time one syscall takes */
+#define SYSCALL_COST_BLOCKS 100 /* a syscall takes as long as 100 basic blocks */
 
 static const struct syscall_entry *lookup(const struct abi *abi, uint64_t nr)
 {
@@ -58,6 +58,7 @@ bool syscall_resume(struct task *t)
     int64_t r = t->resume(t);
     if (r == RESUME_BLOCK) {
         t->state = TASK_BLOCKED;
+        sched_task_block(&t->machine->sched, &t->se);
         return false;
     }
     t->resume = NULL;
@@ -81,7 +82,7 @@ void syscall_dispatch(struct task *t)
     uc_engine *uc = task_mm(t)->uc;
     uint64_t nr, a[6];
     abi->get_syscall(uc, &nr, a);
-    t->machine->vtime_ns += SYSCALL_COST_NS;
+    t->machine->slice_used += SYSCALL_COST_BLOCKS;
 
     const struct syscall_entry *e = lookup(abi, nr);
     if (!e) {

@@ -34,7 +34,7 @@ static struct task *task_alloc(struct machine *m, struct process *p)
     t->tid = m->next_pid++;
     t->proc = p;
     t->machine = m;
-    t->state = TASK_BLOCKED; /* not on the run queue until task_wake */
+    t->state = TASK_BLOCKED; /* the scheduler places it (task_create_init, do_clone) */
     t->next_thread = p->threads;
     p->threads = t;
     p->live_threads++;
@@ -43,16 +43,6 @@ static struct task *task_alloc(struct machine *m, struct process *p)
         tail = &(*tail)->next_all;
     *tail = t;
     return t;
-}
-
-static void runq_push(struct machine *m, struct task *t)
-{
-    t->next_run = NULL;
-    if (m->run_tail)
-        m->run_tail->next_run = t;
-    else
-        m->run_head = t;
-    m->run_tail = t;
 }
 
 static struct process *process_alloc(struct machine *m)
@@ -108,10 +98,9 @@ struct task *task_create_init(struct machine *m)
         return NULL;
     p->pid = p->pgid = p->sid = t->tid;
     snprintf(p->cwd, sizeof p->cwd, "/");
-    cpumask_setall(&t->affinity, m->cfg->cpus);
     m->init = p;
     t->state = TASK_RUNNABLE;
-    runq_push(m, t);
+    sched_task_init(&m->sched, &t->se, t->tid, p->pid, "init");
     return t;
 }
 
@@ -119,6 +108,8 @@ struct task *task_create_init(struct machine *m)
 
 void task_block(struct task *t, resume_fn resume, const void *wait_obj, uint64_t deadline_ns)
 {
+    if (t->state == TASK_RUNNABLE)
+        sched_task_block(&t->machine->sched, &t->se);
     t->state = TASK_BLOCKED;
     t->resume = resume;
     t->wait_obj = wait_obj;
@@ -132,7 +123,7 @@ void task_wake(struct task *t)
     if (t->state != TASK_BLOCKED)
         return;
     t->state = TASK_RUNNABLE;
-    runq_push(t->machine, t);
+    sched_task_wake(&t->machine->sched, &t->se);
 }
 
 void task_wake_all(struct machine *m, const void *obj)
@@ -211,8 +202,6 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     if (!thread)
         cp->pid = c->tid;
     c->sigmask = t->sigmask;
-    c->affinity = t->affinity;
-    c->cpu = t->cpu;
 
     /* The child starts from the parent's registers, returning 0. */
     const struct abi *abi = task_abi(t);
@@ -240,7 +229,8 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
         copy_to_guest(cp->mm, child_tid, &ctid, sizeof ctid);
     if (flags & CLONE_CHILD_CLEARTID)
         c->clear_child_tid = child_tid;
-    task_wake(c);
+    c->state = TASK_RUNNABLE;
+    sched_task_fork(&m->sched, &t->se, &c->se, c->tid, cp->pid);
 
     if ((flags & CLONE_VFORK) && !thread) {
         cp->vfork_waiter = t;
@@ -306,6 +296,7 @@ void task_exit(struct task *t, int wait_status)
     t->state = TASK_DEAD;
     t->stop = true;
     t->resume = NULL;
+    sched_task_exit(&t->machine->sched, &t->se);
     if (p->mm && p->mm->loaded == t)
         p->mm->loaded = NULL;
     if (--p->live_threads == 0) {

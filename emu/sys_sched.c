@@ -1,0 +1,232 @@
+/* sys_sched.c - scheduling syscalls: affinity (the calls the asymmetric
+ * policies act on), yield, getcpu, nice and scheduling classes, and syslog
+ * (dmesg) for the kernel log. The decisions are sched/'s. */
+#include "kernel.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* The kernel's cpumask size: the vCPUs rounded up to 64-bit longs (arm64's
+ * unsigned long, for compat callers too). */
+static size_t kernel_mask_bytes(const struct machine *m)
+{
+    return (m->sched.nr_cpus + 63) / 64 * 8;
+}
+
+static struct task *target_of(struct task *t, int pid)
+{
+    if (pid < 0)
+        return NULL;
+    return pid == 0 ? t : task_find(t->machine, pid);
+}
+
+/* Both ABIs: a multiple of the caller's long, and room for every vCPU. */
+static int check_mask_len(struct task *t, uint64_t len)
+{
+    if (len * 8 < t->machine->sched.nr_cpus || len % task_abi(t)->word)
+        return -EINVAL;
+    return 0;
+}
+
+SYSCALL_DECL(sched_getaffinity)
+{
+    struct machine *m = t->machine;
+    if ((int)a[0] < 0)
+        return -ESRCH;
+    int err = check_mask_len(t, (uint32_t)a[1]);
+    if (err)
+        return err;
+    struct task *target = target_of(t, (int)a[0]);
+    if (!target)
+        return -ESRCH;
+    struct cpumask mask;
+    if ((err = sched_task_getaffinity(&m->sched, &target->se, &mask)) < 0)
+        return err;
+    size_t n = (uint32_t)a[1] < kernel_mask_bytes(m) ? (uint32_t)a[1] : kernel_mask_bytes(m);
+    return copy_to_guest(task_mm(t), a[2], mask.bits, n) < 0 ? -EFAULT : (int64_t)n;
+}
+
+SYSCALL_DECL(sched_setaffinity)
+{
+    struct machine *m = t->machine;
+    if ((int)a[0] < 0)
+        return -ESRCH;
+    struct task *target = target_of(t, (int)a[0]);
+    if (!target)
+        return -ESRCH;
+    /* Bytes past the kernel's mask are ignored, missing ones are zero. */
+    struct cpumask mask;
+    cpumask_clear(&mask);
+    size_t len = (uint32_t)a[1], want = kernel_mask_bytes(m);
+    if (copy_from_guest(task_mm(t), mask.bits, a[2], len < want ? len : want) < 0)
+        return -EFAULT;
+    int err = sched_task_setaffinity(&m->sched, &t->se, &target->se, &mask);
+    if (t->se.need_resched)
+        t->stop = true;
+    return err;
+}
+
+SYSCALL_DECL(sched_yield)
+{
+    (void)a;
+    sched_task_yield(&t->machine->sched, &t->se);
+    t->stop = true;
+    return 0;
+}
+
+SYSCALL_DECL(getcpu)
+{
+    uint32_t cpu = t->se.cpu, node = 0;
+    if (a[0] && copy_to_guest(task_mm(t), a[0], &cpu, sizeof cpu) < 0)
+        return -EFAULT;
+    if (a[1] && copy_to_guest(task_mm(t), a[1], &node, sizeof node) < 0)
+        return -EFAULT;
+    return 0;
+}
+
+#define PRIO_PROCESS 0
+
+/* setpriority(PRIO_PROCESS, who, nice): the nice value of a task. */
+SYSCALL_DECL(setpriority)
+{
+    if ((int)a[0] != PRIO_PROCESS)
+        return -EINVAL;
+    struct task *target = target_of(t, (int)a[1]);
+    if (!target)
+        return -ESRCH;
+    int nice = (int)a[2];
+    nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
+    return sched_task_set_nice(&t->machine->sched, &target->se, nice);
+}
+
+/* getpriority returns 20 - nice, as the kernel's syscall does. */
+SYSCALL_DECL(getpriority)
+{
+    if ((int)a[0] != PRIO_PROCESS)
+        return -EINVAL;
+    struct task *target = target_of(t, (int)a[1]);
+    return target ? 20 - target->se.nice : -ESRCH;
+}
+
+enum { SCHED_OTHER, SCHED_FIFO, SCHED_RR, SCHED_BATCH, SCHED_IDLE = 5 };
+
+static bool is_rt(int policy)
+{
+    return policy == SCHED_FIFO || policy == SCHED_RR;
+}
+
+static int set_scheduler(struct task *t, int pid, int policy, uint64_t uparam)
+{
+    struct task *target = target_of(t, pid);
+    int32_t prio;
+    if (!target)
+        return -ESRCH;
+    if (!uparam || copy_from_guest(task_mm(t), &prio, uparam, sizeof prio) < 0)
+        return -EFAULT;
+    if (policy < 0)
+        policy = target->sched_policy;
+    if (policy != SCHED_OTHER && !is_rt(policy) && policy != SCHED_BATCH && policy != SCHED_IDLE)
+        return -EINVAL;
+    if (is_rt(policy) ? (prio < 1 || prio > 99) : prio != 0)
+        return -EINVAL;
+    target->sched_policy = policy;
+    target->rt_priority = prio;
+    return 0;
+}
+
+SYSCALL_DECL(sched_setscheduler)
+{
+    return set_scheduler(t, (int)a[0], (int)(a[1] & ~(uint64_t)0x40000000 /* RESET_ON_FORK */),
+                         a[2]);
+}
+
+SYSCALL_DECL(sched_setparam)
+{
+    return set_scheduler(t, (int)a[0], -1, a[1]);
+}
+
+SYSCALL_DECL(sched_getscheduler)
+{
+    struct task *target = target_of(t, (int)a[0]);
+    return target ? target->sched_policy : -ESRCH;
+}
+
+SYSCALL_DECL(sched_getparam)
+{
+    struct task *target = target_of(t, (int)a[0]);
+    if (!target)
+        return -ESRCH;
+    int32_t prio = target->rt_priority;
+    return copy_to_guest(task_mm(t), a[1], &prio, sizeof prio);
+}
+
+SYSCALL_DECL(sched_get_priority_max)
+{
+    (void)t;
+    int p = (int)a[0];
+    return is_rt(p) ? 99 : (p == SCHED_OTHER || p == SCHED_BATCH || p == SCHED_IDLE) ? 0 : -EINVAL;
+}
+
+SYSCALL_DECL(sched_get_priority_min)
+{
+    (void)t;
+    int p = (int)a[0];
+    return is_rt(p) ? 1 : (p == SCHED_OTHER || p == SCHED_BATCH || p == SCHED_IDLE) ? 0 : -EINVAL;
+}
+
+enum {
+    SYSLOG_ACTION_READ = 2,
+    SYSLOG_ACTION_READ_ALL = 3,
+    SYSLOG_ACTION_READ_CLEAR = 4,
+    SYSLOG_ACTION_CLEAR = 5,
+    SYSLOG_ACTION_SIZE_UNREAD = 9,
+    SYSLOG_ACTION_SIZE_BUFFER = 10,
+};
+
+/* syslog(type, buf, len): what busybox dmesg and klogctl use. */
+SYSCALL_DECL(syslog)
+{
+    struct machine *m = t->machine;
+    int type = (int)a[0];
+    int32_t len = (int32_t)a[2];
+    static char text[KLOG_DEFAULT_CAPACITY * 128];
+    switch (type) {
+    case SYSLOG_ACTION_READ:
+    case SYSLOG_ACTION_READ_ALL:
+    case SYSLOG_ACTION_READ_CLEAR: {
+        if (len < 0)
+            return -EINVAL;
+        uint64_t from = type == SYSLOG_ACTION_READ_ALL ? m->klog_cleared : m->klog_read;
+        size_t n = klog_read(&m->klog, from, KLOG_LEVEL_PREFIX, text, sizeof text);
+        n = n < sizeof text ? n : sizeof text - 1;
+        /* READ_ALL returns the newest messages that fit. */
+        size_t skip = n > (size_t)len ? n - (size_t)len : 0;
+        if (skip) {
+            const char *nl = memchr(text + skip - 1, '\n', n - skip + 1);
+            skip = nl ? (size_t)(nl + 1 - text) : n;
+        }
+        if (copy_to_guest(task_mm(t), a[1], text + skip, n - skip) < 0)
+            return -EFAULT;
+        if (type != SYSLOG_ACTION_READ_ALL)
+            m->klog_read = klog_next_seq(&m->klog);
+        if (type == SYSLOG_ACTION_READ_CLEAR)
+            m->klog_cleared = klog_next_seq(&m->klog);
+        return (int64_t)(n - skip);
+    }
+    case SYSLOG_ACTION_CLEAR:
+        m->klog_cleared = klog_next_seq(&m->klog);
+        return 0;
+    case SYSLOG_ACTION_SIZE_UNREAD:
+        return (int64_t)klog_read(&m->klog, m->klog_read, KLOG_LEVEL_PREFIX, NULL, 0);
+    case SYSLOG_ACTION_SIZE_BUFFER:
+        return (int64_t)sizeof text;
+    case 0:
+    case 1:
+    case 6:
+    case 7:
+    case 8:
+        return 0; /* close, open, console level: nothing to do */
+    default:
+        return -EINVAL;
+    }
+}
