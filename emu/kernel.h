@@ -171,7 +171,7 @@ struct file {
     enum file_kind kind;
     int host_fd;                 /* FILE_HOST, FILE_CONSOLE */
     int flags;                   /* O_* status flags */
-    const struct vfs_node *node; /* FILE_VIRTUAL */
+    struct vfs_node node;        /* FILE_VIRTUAL */
     struct pipe *pipe;           /* FILE_PIPE */
     char *data;                  /* FILE_VIRTUAL generated content, fixed at open */
     size_t size;
@@ -188,6 +188,9 @@ struct fdtable {
 };
 
 struct file *file_get(struct task *t, int fd); /* NULL if fd is not open */
+/* Opens an absolute guest path (host O_* flags), following the virtual
+ * trees' symlinks such as /proc/self/exe. */
+int file_open_path(struct task *t, const char *abspath, int flags, int mode, struct file **out);
 int fd_install(struct task *t, struct file *f, int min, bool cloexec);
 int fd_close(struct task *t, int fd);
 void file_put(struct file *f);
@@ -221,6 +224,8 @@ struct siginfo_lite {
     int pid;  /* sender (SI_USER, SI_TKILL) or child (SIGCHLD) */
     int status; /* SIGCHLD: exit code or signal */
     uint64_t addr; /* faults: si_addr */
+    uint64_t value; /* SI_QUEUE and friends: si_value */
+    int uid;
 };
 
 struct sighand {
@@ -349,6 +354,9 @@ struct machine {
     unsigned nunknown;
 };
 
+/* The kernel state the virtual /dev, /proc and /sys show (vfs_provider.c). */
+extern const struct vfs_provider vfs_provider_kernel;
+
 /* Virtual time now: the running slice's start plus what it has used. */
 uint64_t machine_now(const struct machine *m);
 /* Runs until pid 1 exits; returns its shell-style status. */
@@ -435,6 +443,8 @@ SYSCALL_DECL(rt_sigpending);
 SYSCALL_DECL(rt_sigtimedwait);
 SYSCALL_DECL(sigaltstack);
 SYSCALL_DECL(pause);
+SYSCALL_DECL(rt_sigqueueinfo);
+SYSCALL_DECL(rt_tgsigqueueinfo);
 SYSCALL_DECL(pipe2);
 SYSCALL_DECL(ppoll);
 SYSCALL_DECL(poll);

@@ -82,31 +82,6 @@ static bool cmdline_has(const char *cmdline, const char *param)
     return false;
 }
 
-/* ---- what the kernel layer gives the VFS ---- */
-
-static int provide_readlink(void *ctx, const struct vfs_node *node, char *buf, size_t len)
-{
-    struct task *t = ctx;
-    if (strcmp(node->path, "/proc/self/exe") == 0) {
-        size_t n = strlen(t->proc->exe);
-        n = n < len ? n : len;
-        memcpy(buf, t->proc->exe, n);
-        return (int)n;
-    }
-    return -ENOENT;
-}
-
-static int provide_generate(void *ctx, const struct vfs_node *node, char **data, size_t *size)
-{
-    (void)ctx, (void)node, (void)data, (void)size;
-    return -ENOENT;
-}
-
-static const struct vfs_provider provider = {
-    .readlink = provide_readlink,
-    .generate = provide_generate,
-};
-
 /* The guest's view of a host path: relative to the sysroot when inside it,
  * else the host's absolute path (what qemu-user shows). */
 static void guest_path_of(const char *sysroot, const char *host, char *out, size_t len)
@@ -187,7 +162,7 @@ static int boot(struct machine *m, const struct emu_config *cfg)
     }
     char why[512];
     struct vfs_options vo = {cfg->sysroot, cfg->rw, cfg->libprefix, cfg->keep_tmp};
-    if ((err = vfs_init(&m->vfs, &vo, &provider, why, sizeof why)) < 0) {
+    if ((err = vfs_init(&m->vfs, &vo, &vfs_provider_kernel, why, sizeof why)) < 0) {
         fprintf(stderr, "asymu: %s\n", why);
         sched_destroy(&m->sched);
         klog_destroy(&m->klog);

@@ -105,10 +105,12 @@ void signal_fill_info(struct task *t, int sig, uint8_t info[128], unsigned word)
     if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) {
         memcpy(info + u, &si->addr, word);
     } else {
-        int32_t ids[2] = {si->pid, 0};
+        int32_t ids[2] = {si->pid, si->uid};
         memcpy(info + u, ids, sizeof ids);
         if (sig == SIGCHLD)
             memcpy(info + u + 8, &si->status, 4);
+        else if (si->code < 0 && si->code != SI_TKILL)
+            memcpy(info + u + 8, &si->value, word); /* sigqueue's si_value */
     }
 }
 
@@ -511,6 +513,48 @@ SYSCALL_DECL(sigaltstack)
         }
     }
     return 0;
+}
+
+/* rt_sigqueueinfo(tgid, sig, uinfo) and rt_tgsigqueueinfo(tgid, tid, sig,
+ * uinfo): the caller's siginfo, which may not claim to come from the kernel. */
+static int64_t queue_info(struct task *t, int tgid, int tid, int sig, uint64_t uinfo)
+{
+    uint8_t raw[128];
+    unsigned w = task_abi(t)->word, u = w == 8 ? 16 : 12;
+    if (sig < 0 || sig > NSIG_GUEST)
+        return -EINVAL;
+    if (copy_from_guest(task_mm(t), raw, uinfo, sizeof raw) < 0)
+        return -EFAULT;
+    struct siginfo_lite info = {0};
+    memcpy(&info.code, raw + 8, 4);
+    memcpy(&info.pid, raw + u, 4);
+    memcpy(&info.uid, raw + u + 4, 4);
+    memcpy(&info.value, raw + u + 8, w);
+    if (info.code >= 0 || info.code == SI_TKILL)
+        return -EPERM;
+    struct process *p = process_find(t->machine, tgid);
+    struct task *target = tid ? task_find(t->machine, tid) : NULL;
+    if (!p || (tid && (!target || target->proc != p)))
+        return -ESRCH;
+    if (sig) {
+        if (target)
+            signal_queue_task(target, sig, &info);
+        else
+            signal_queue_process(p, sig, &info);
+    }
+    if (signal_pending(t))
+        t->stop = true;
+    return 0;
+}
+
+SYSCALL_DECL(rt_sigqueueinfo)
+{
+    return queue_info(t, (int)a[0], 0, (int)a[1], a[2]);
+}
+
+SYSCALL_DECL(rt_tgsigqueueinfo)
+{
+    return queue_info(t, (int)a[0], (int)a[1], (int)a[2], a[3]);
 }
 
 SYSCALL_DECL(rt_sigreturn)

@@ -58,7 +58,7 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
     case FILE_PIPE:
         return off >= 0 ? -ESPIPE : pipe_read(t, f, buf, len);
     case FILE_VIRTUAL:
-        switch (f->node->kind) {
+        switch (f->node.kind) {
         case VNODE_NULL:
             return 0;
         case VNODE_ZERO:
@@ -98,10 +98,10 @@ static int64_t file_write(struct task *t, struct file *f, const void *buf, size_
         return n < 0 ? -errno : n;
     }
     case FILE_VIRTUAL:
-        if (f->node->kind == VNODE_NULL || f->node->kind == VNODE_ZERO ||
-            f->node->kind == VNODE_RANDOM)
+        if (f->node.kind == VNODE_NULL || f->node.kind == VNODE_ZERO ||
+            f->node.kind == VNODE_RANDOM)
             return (int64_t)len;
-        return -EACCES;
+        return vfs_write_virtual(&t->machine->vfs, t, &f->node, buf, len);
     }
     return -EINVAL;
 }
@@ -135,7 +135,7 @@ static int64_t do_write(struct task *t, int fd, uint64_t ubuf, uint64_t len, int
     if (!f)
         return -EBADF;
     /* /dev/null never looks at the buffer. */
-    if (f->kind == FILE_VIRTUAL && f->node->kind == VNODE_NULL)
+    if (f->kind == FILE_VIRTUAL && f->node.kind == VNODE_NULL)
         return (f->flags & O_ACCMODE) == O_RDONLY ? -EBADF : (int64_t)len;
     static uint8_t chunk[IO_CHUNK];
     uint64_t done = 0;
@@ -226,7 +226,7 @@ int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
         off_t r = lseek(f->host_fd, off, whence);
         return r < 0 ? -errno : r;
     }
-    if (f->node->kind != VNODE_GENERATED)
+    if (f->node.kind != VNODE_GENERATED)
         return 0;
     int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)f->pos
                    : whence == SEEK_END                        ? (int64_t)f->size
@@ -251,14 +251,16 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
         return -EISDIR;
     if (node->kind != VNODE_DIR && (flags & O_DIRECTORY))
         return -ENOTDIR;
+    if ((flags & O_ACCMODE) != O_RDONLY && !(node->mode & 0222))
+        return -EACCES;
     struct file *f = file_new(FILE_VIRTUAL);
     if (!f)
         return -ENOMEM;
-    f->node = node;
+    f->node = *node;
     f->flags = flags & (O_ACCMODE | O_NONBLOCK | O_APPEND);
     f->path = strdup(abspath);
     if (node->kind == VNODE_GENERATED) {
-        int err = t->machine->vfs.provider->generate(t, node, &f->data, &f->size);
+        int err = vfs_generate(&t->machine->vfs, t, node, &f->data, &f->size);
         if (err < 0) {
             file_put(f);
             return err;
@@ -270,16 +272,16 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
 
 /* Opens an absolute guest path with host O_* flags, following virtual
  * symlinks (whose targets are guest paths) a bounded number of times. */
-static int open_path(struct task *t, const char *abspath, int flags, int mode, struct file **out)
+int file_open_path(struct task *t, const char *abspath, int flags, int mode, struct file **out)
 {
     char path[VFS_PATH_MAX], target[VFS_PATH_MAX];
     snprintf(path, sizeof path, "%s", abspath);
     for (int hops = 0; hops < 40; hops++) {
-        const struct vfs_node *node;
-        int err = vfs_lookup_virtual(path, &node);
+        struct vfs_node node;
+        int err = vfs_lookup_virtual(&t->machine->vfs, t, path, &node);
         if (err < 0)
             return err;
-        if (!node) {
+        if (err == 0) {
             int fd = vfs_open_host(&t->machine->vfs, path, flags, mode);
             if (fd < 0)
                 return fd;
@@ -294,15 +296,18 @@ static int open_path(struct task *t, const char *abspath, int flags, int mode, s
             *out = f;
             return 0;
         }
-        if (node->kind != VNODE_SYMLINK)
-            return open_virtual(t, node, path, flags, out);
+        if (node.kind != VNODE_SYMLINK)
+            return open_virtual(t, &node, path, flags, out);
         if (flags & O_NOFOLLOW)
             return -ELOOP;
-        int n = vfs_readlink(&t->machine->vfs, t, path, target, sizeof target - 1);
+        int n = vfs_readlink_virtual(&t->machine->vfs, t, &node, target, sizeof target - 1);
         if (n < 0)
             return n;
         target[n] = '\0';
-        snprintf(path, sizeof path, "%s", target);
+        char dir[VFS_PATH_MAX + 4];
+        snprintf(dir, sizeof dir, "%s/..", path);
+        if ((err = vfs_join(dir, target, path, sizeof path)) < 0)
+            return err;
     }
     return -ELOOP;
 }
@@ -315,7 +320,7 @@ SYSCALL_DECL(openat)
         return err;
     int flags = open_flags_to_host((uint32_t)a[2]);
     struct file *f;
-    err = open_path(t, path, flags, (int)(a[3] & 07777), &f);
+    err = file_open_path(t, path, flags, (int)(a[3] & 07777), &f);
     if (err < 0)
         return err;
     int fd = fd_install(t, f, 0, flags & O_CLOEXEC);
@@ -429,7 +434,7 @@ static int stat_file(struct file *f, struct stat *st)
         return 0;
     }
     if (f->kind == FILE_VIRTUAL) {
-        vfs_stat_virtual(f->node, st);
+        vfs_stat_virtual(&f->node, st);
         st->st_size = (off_t)f->size;
         return 0;
     }
@@ -527,9 +532,9 @@ SYSCALL_DECL(faccessat)
     err = vfs_stat(&t->machine->vfs, t, path, true, &st);
     if (err < 0)
         return err;
-    const struct vfs_node *node;
-    vfs_lookup_virtual(path, &node);
-    if ((mode & W_OK) && !node && !S_ISCHR(st.st_mode))
+    struct vfs_node node;
+    bool virtual = vfs_lookup_virtual(&t->machine->vfs, t, path, &node) > 0;
+    if ((mode & W_OK) && !virtual && !S_ISCHR(st.st_mode))
         return -EROFS;
     if ((mode & X_OK) && !(st.st_mode & 0111))
         return -EACCES;
@@ -609,12 +614,12 @@ SYSCALL_DECL(getdents64)
         int err = copy_to_guest(task_mm(t), a[1], buf, (size_t)n);
         return err < 0 ? err : n;
     }
-    if (f->kind != FILE_VIRTUAL || f->node->kind != VNODE_DIR)
+    if (f->kind != FILE_VIRTUAL || f->node.kind != VNODE_DIR)
         return -ENOTDIR;
     struct dirent_writer w = {buf, len, 0, 0, f->pos, false};
     emit_dirent(".", 4, &w);
     emit_dirent("..", 4, &w);
-    vfs_list_virtual(f->path, emit_dirent, &w);
+    vfs_list_virtual(&t->machine->vfs, t, &f->node, emit_dirent, &w);
     if (w.used == 0 && w.full)
         return -EINVAL;
     f->pos = w.index;

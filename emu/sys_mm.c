@@ -36,7 +36,7 @@ static int64_t fill_from_file(struct task *t, uint64_t addr, uint64_t len, int f
     struct file *f = file_get(t, fd);
     if (!f)
         return -EBADF;
-    if (f->kind == FILE_VIRTUAL && f->node->kind == VNODE_ZERO)
+    if (f->kind == FILE_VIRTUAL && f->node.kind == VNODE_ZERO)
         return 0;
     if (f->kind != FILE_HOST)
         return -ENODEV;

@@ -26,12 +26,12 @@ static int parent_of(struct task *t, int dirfd, uint64_t upath, char *name, size
     int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
     if (err < 0)
         return (int)err;
-    const struct vfs_node *node;
-    err = vfs_lookup_virtual(path, &node);
-    if (err == 0 && node)
+    struct vfs_node node;
+    err = vfs_lookup_virtual(&t->machine->vfs, t, path, &node);
+    if (err > 0)
         return -EPERM;
     if (err < 0)
-        return strncmp(path, "/dev", 4) == 0 ? -EACCES : -ENOENT;
+        return err;
     return vfs_parent(&t->machine->vfs, path, true, name, namelen);
 }
 

@@ -305,8 +305,16 @@ static int open_exec(struct task *t, const char *path, int *fd)
         return err;
     if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
         return -EACCES;
-    *fd = vfs_open_host(&t->machine->vfs, path, O_RDONLY, 0);
-    return *fd < 0 ? *fd : 0;
+    struct file *f;
+    if ((err = file_open_path(t, path, O_RDONLY, 0, &f)) < 0)
+        return err;
+    if (f->kind != FILE_HOST) {
+        file_put(f);
+        return -EACCES;
+    }
+    *fd = dup(f->host_fd);
+    file_put(f);
+    return *fd < 0 ? -errno : 0;
 }
 
 /* Executes path with argv/envp: #! scripts through their interpreter (up to

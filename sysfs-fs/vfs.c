@@ -18,105 +18,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static const struct vfs_node nodes[] = {
-    {"/dev", VNODE_DIR, 0755},
-    {"/dev/null", VNODE_NULL, 0666},
-    {"/dev/zero", VNODE_ZERO, 0666},
-    {"/dev/random", VNODE_RANDOM, 0666},
-    {"/dev/urandom", VNODE_RANDOM, 0666},
-    {"/proc", VNODE_DIR, 0555},
-    {"/proc/self", VNODE_DIR, 0555},
-    {"/proc/self/exe", VNODE_SYMLINK, 0777},
-    {"/sys", VNODE_DIR, 0555},
-};
-
-static const char *const virtual_roots[] = {"/dev", "/proc", "/sys"};
-
-static bool has_prefix_dir(const char *path, const char *dir)
-{
-    size_t n = strlen(dir);
-    return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
-int vfs_lookup_virtual(const char *abspath, const struct vfs_node **node)
-{
-    *node = NULL;
-    bool inside = false;
-    for (size_t i = 0; i < sizeof virtual_roots / sizeof *virtual_roots; i++)
-        inside |= has_prefix_dir(abspath, virtual_roots[i]);
-    if (!inside)
-        return 0;
-    for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
-        if (strcmp(nodes[i].path, abspath) == 0) {
-            *node = &nodes[i];
-            return 0;
-        }
-    }
-    return -ENOENT;
-}
-
-int vfs_list_virtual(const char *abspath,
-                     void (*emit)(const char *name, unsigned char type, void *arg), void *arg)
-{
-    const struct vfs_node *dir;
-    int err = vfs_lookup_virtual(abspath, &dir);
-    if (err < 0 || !dir)
-        return err < 0 ? err : -ENOENT;
-    if (dir->kind != VNODE_DIR)
-        return -ENOTDIR;
-    size_t n = strlen(abspath);
-    for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
-        const char *p = nodes[i].path;
-        if (strncmp(p, abspath, n) != 0 || p[n] != '/' || strchr(p + n + 1, '/'))
-            continue;
-        unsigned char type = nodes[i].kind == VNODE_DIR       ? 4 /* DT_DIR */
-                             : nodes[i].kind == VNODE_SYMLINK ? 10 /* DT_LNK */
-                             : nodes[i].kind == VNODE_GENERATED ? 8 /* DT_REG */
-                                                              : 2 /* DT_CHR */;
-        emit(p + n + 1, type, arg);
-    }
-    return 0;
-}
-
-void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
-{
-    memset(st, 0, sizeof *st);
-    st->st_ino = (ino_t)(node - nodes) + 2;
-    st->st_mode = node->mode;
-    st->st_blksize = 4096;
-    st->st_nlink = 1;
-    switch (node->kind) {
-    case VNODE_DIR:
-        st->st_mode |= S_IFDIR;
-        st->st_nlink = 2;
-        st->st_dev = 0x16;
-        break;
-    case VNODE_SYMLINK:
-        st->st_mode |= S_IFLNK;
-        st->st_dev = 0x16;
-        break;
-    case VNODE_GENERATED:
-        st->st_mode |= S_IFREG;
-        st->st_dev = 0x16;
-        break;
-    case VNODE_NULL:
-        st->st_mode |= S_IFCHR;
-        st->st_rdev = makedev(1, 3);
-        st->st_dev = 0x5;
-        break;
-    case VNODE_ZERO:
-        st->st_mode |= S_IFCHR;
-        st->st_rdev = makedev(1, 5);
-        st->st_dev = 0x5;
-        break;
-    case VNODE_RANDOM:
-        st->st_mode |= S_IFCHR;
-        st->st_rdev = makedev(1, strcmp(node->path, "/dev/random") == 0 ? 8 : 9);
-        st->st_dev = 0x5;
-        break;
-    }
-}
-
 /* Bans the filesystem mounted at host_path, if something is mounted there. */
 static void ban_mount_at(struct vfs *v, const char *host_path)
 {
@@ -358,20 +259,31 @@ int vfs_parent(struct vfs *v, const char *abspath, bool write, char *name, size_
 
 int vfs_stat(struct vfs *v, void *ctx, const char *abspath, bool follow, struct stat *st)
 {
-    const struct vfs_node *node;
-    int err = vfs_lookup_virtual(abspath, &node);
+    struct vfs_node node;
+    int err = vfs_lookup_virtual(v, ctx, abspath, &node);
     if (err < 0)
         return err;
-    if (node) {
-        if (node->kind == VNODE_SYMLINK && follow) {
-            char target[VFS_PATH_MAX];
-            int n = v->provider->readlink(ctx, node, target, sizeof target - 1);
+    if (err > 0) {
+        if (node.kind == VNODE_SYMLINK && follow) {
+            char target[VFS_PATH_MAX], joined[VFS_PATH_MAX], dir[VFS_PATH_MAX];
+            int n = vfs_readlink(v, ctx, abspath, target, sizeof target - 1);
             if (n < 0)
                 return n;
             target[n] = '\0';
-            return vfs_stat(v, ctx, target, true, st);
+            snprintf(dir, sizeof dir, "%s/..", abspath);
+            if ((err = vfs_join(dir, target, joined, sizeof joined)) < 0)
+                return err;
+            return vfs_stat(v, ctx, joined, true, st);
         }
-        vfs_stat_virtual(node, st);
+        vfs_stat_virtual(&node, st);
+        if (node.kind == VNODE_GENERATED) {
+            char *data;
+            size_t size;
+            if (vfs_generate(v, ctx, &node, &data, &size) == 0) {
+                free(data);
+                st->st_size = 0; /* like sysfs and procfs: the size is unknown */
+            }
+        }
         return 0;
     }
     int fd = vfs_open_host(v, abspath, O_PATH | (follow ? 0 : O_NOFOLLOW), 0);
@@ -384,15 +296,12 @@ int vfs_stat(struct vfs *v, void *ctx, const char *abspath, bool follow, struct 
 
 int vfs_readlink(struct vfs *v, void *ctx, const char *abspath, char *buf, size_t len)
 {
-    const struct vfs_node *node;
-    int err = vfs_lookup_virtual(abspath, &node);
+    struct vfs_node node;
+    int err = vfs_lookup_virtual(v, ctx, abspath, &node);
     if (err < 0)
         return err;
-    if (node) {
-        if (node->kind != VNODE_SYMLINK)
-            return -EINVAL;
-        return v->provider->readlink(ctx, node, buf, len);
-    }
+    if (err > 0)
+        return vfs_readlink_virtual(v, ctx, &node, buf, len);
     int fd = vfs_open_host(v, abspath, O_PATH | O_NOFOLLOW, 0);
     if (fd < 0)
         return fd;

@@ -12,28 +12,61 @@
 
 #define VFS_PATH_MAX 4096
 
+#include "cpumask.h"
+
 enum vfs_node_kind {
     VNODE_DIR,
     VNODE_NULL,      /* /dev/null */
     VNODE_ZERO,      /* /dev/zero */
     VNODE_RANDOM,    /* /dev/urandom, /dev/random: seeded */
-    VNODE_GENERATED, /* content made at open by the provider */
-    VNODE_SYMLINK,   /* target given by the provider */
+    VNODE_GENERATED, /* content made at open (tree.c); writable ones take writes */
+    VNODE_SYMLINK,   /* target made by tree.c */
 };
 
+/* A node of the virtual trees, by value: which file it is and for what. */
 struct vfs_node {
-    const char *path; /* absolute guest path, "/proc/self/exe" */
+    char path[128];          /* absolute guest path, "/sys/devices/system/cpu/cpu2/online" */
     enum vfs_node_kind kind;
-    unsigned mode;    /* permission bits */
+    unsigned mode;           /* permission bits */
+    int file;                /* tree.c's id of the file */
+    int arg;                 /* its cpu number or pid */
+};
+
+/* The vCPUs as the kernel reports them. */
+struct vfs_cpus {
+    unsigned nr;             /* possible = present = 0..nr-1 */
+    struct cpumask online;
+    struct cpumask aarch32;  /* M */
+    bool aarch32_file;       /* allow_mismatched_32bit_el0 is on the command line */
+};
+
+/* One process, for /proc/PID. */
+struct vfs_task_info {
+    int pid, ppid, threads;
+    char state;              /* 'R', 'S', 'Z' */
+    char comm[16];
+    struct cpumask allowed;  /* the affinity of its main thread */
+    unsigned cpu;            /* where it last ran */
+    bool compat;             /* a 32-bit image */
 };
 
 /* What the kernel layer provides to the virtual trees. ctx is the calling
- * task; the VFS never looks inside it. */
+ * task; the VFS never looks inside it. Every function returns 0 or a
+ * negative errno unless it says otherwise. */
 struct vfs_provider {
-    /* Target of a VNODE_SYMLINK: its length, or a negative errno. */
-    int (*readlink)(void *ctx, const struct vfs_node *node, char *buf, size_t len);
-    /* Content of a VNODE_GENERATED file (malloc'ed, caller frees). */
-    int (*generate)(void *ctx, const struct vfs_node *node, char **data, size_t *size);
+    void (*cpus)(void *ctx, struct vfs_cpus *out);
+    /* Hotplug through cpuN/online: -EPERM, -EBUSY, -EINVAL as the kernel. */
+    int (*set_cpu_online)(void *ctx, unsigned cpu, bool online);
+    int (*self_pid)(void *ctx);
+    /* The first pid greater than `after`, or -1: lists /proc. */
+    int (*next_pid)(void *ctx, int after);
+    int (*task)(void *ctx, int pid, struct vfs_task_info *out);
+    /* /proc/PID/exe: the guest path of its image; length or -errno. */
+    int (*exe)(void *ctx, int pid, char *buf, size_t len);
+    /* The kernel command line and the kernel log as /dev/kmsg records
+     * (malloc'ed text, caller frees). */
+    const char *(*cmdline)(void *ctx);
+    int (*kmsg)(void *ctx, char **data, size_t *size);
 };
 
 #define VFS_MAX_BANNED_DEVS 16
@@ -81,10 +114,10 @@ int vfs_parent(struct vfs *v, const char *abspath, bool write, char *name, size_
  * out is an absolute guest path. -ENAMETOOLONG, -ENOENT for "". */
 int vfs_join(const char *cwd, const char *path, char *out, size_t len);
 
-/* The virtual node at an absolute normalised guest path: *node is NULL for
- * paths of the host root. Returns -ENOENT for unknown paths inside the
- * virtual trees. */
-int vfs_lookup_virtual(const char *abspath, const struct vfs_node **node);
+/* The virtual node at an absolute normalised guest path: 1 and *node filled,
+ * 0 for paths of the host root, -ENOENT for unknown paths inside the virtual
+ * trees (/dev, /proc, /sys). */
+int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs_node *node);
 
 /* Opens a host file under the root (with -L tried first for reads).
  * flags are host O_* flags; writes fail with -EROFS. Returns a host fd. */
@@ -92,11 +125,19 @@ int vfs_open_host(struct vfs *v, const char *abspath, int flags, int mode);
 /* stat/lstat of an absolute guest path, virtual or host. */
 int vfs_stat(struct vfs *v, void *ctx, const char *abspath, bool follow, struct stat *st);
 int vfs_readlink(struct vfs *v, void *ctx, const char *abspath, char *buf, size_t len);
-/* Lists a directory's entries: calls emit(name, d_type, arg) for each. */
-int vfs_list_virtual(const char *abspath, void (*emit)(const char *name, unsigned char type,
-                                                       void *arg),
-                     void *arg);
+/* Lists a virtual directory: calls emit(name, d_type, arg) for each entry. */
+int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
+                     void (*emit)(const char *name, unsigned char type, void *arg), void *arg);
+/* The target of a VNODE_SYMLINK: its length or -errno (-EINVAL for others). */
+int vfs_readlink_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, char *buf,
+                         size_t len);
 /* Fills st for a virtual node. */
 void vfs_stat_virtual(const struct vfs_node *node, struct stat *st);
+/* The content of a VNODE_GENERATED file, fixed at open (malloc'ed). */
+int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **data,
+                 size_t *size);
+/* A write(2) to a writable VNODE_GENERATED file: the bytes taken or -errno. */
+int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
+                          const char *data, size_t len);
 
 #endif

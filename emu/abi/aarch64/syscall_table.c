@@ -91,6 +91,8 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(rt_sigreturn, rt_sigreturn, ""),
     E(rt_sigsuspend, rt_sigsuspend, "pu"),
     E(rt_sigpending, rt_sigpending, "pu"),
+    E(rt_sigqueueinfo, rt_sigqueueinfo, "dSp"),
+    E(rt_tgsigqueueinfo, rt_tgsigqueueinfo, "ddSp"),
     E(rt_sigtimedwait, rt_sigtimedwait, "pppu"),
     E(sigaltstack, sigaltstack, "pp"),
     E(pipe2, pipe2, "px"),

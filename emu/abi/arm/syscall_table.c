@@ -266,6 +266,8 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(sigreturn, sigreturn, ""),
     E(rt_sigsuspend, rt_sigsuspend, "pu"),
     E(rt_sigpending, rt_sigpending, "pu"),
+    E(rt_sigqueueinfo, rt_sigqueueinfo, "dSp"),
+    E(rt_tgsigqueueinfo, rt_tgsigqueueinfo, "ddSp"),
     E(rt_sigtimedwait, rt_sigtimedwait, "pppu"),
     E(sigaltstack, sigaltstack, "pp"),
     E(pause, pause, ""),
