@@ -342,6 +342,7 @@ struct machine {
     uint64_t klog_read, klog_cleared; /* syslog(2) positions */
     struct process *init;
     int nprocs;
+    uint64_t slice_start;    /* virtual time the running slice started at */
     uint64_t slice_used;     /* blocks (and syscall costs) of the running slice */
     uint64_t slice_budget;   /* blocks the running slice may take */
     unsigned slice_cpu;      /* the vCPU running it */

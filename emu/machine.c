@@ -62,7 +62,8 @@ void machine_random_bytes(struct machine *m, void *buf, size_t len)
 
 uint64_t machine_now(const struct machine *m)
 {
-    return sched_now(&m->sched) + m->slice_used * SCHED_DEFAULT_NS_PER_BLOCK;
+    uint64_t in_slice = m->slice_start + m->slice_used * SCHED_DEFAULT_NS_PER_BLOCK;
+    return in_slice > sched_now(&m->sched) ? in_slice : sched_now(&m->sched);
 }
 
 uint64_t machine_realtime_ns(struct machine *m)

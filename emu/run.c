@@ -77,6 +77,7 @@ static bool invariants_hold(struct machine *m, struct task *t, unsigned cpu)
 static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
 {
     m->slice_used = 0;
+    m->slice_start = sched_now(&m->sched);
     m->slice_cpu = cpu;
     load_registers(t);
     if (t->resume && !syscall_resume(t))

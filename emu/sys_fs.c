@@ -19,17 +19,19 @@
 #define GUEST_AT_SYMLINK_NOFOLLOW 0x100
 #define GUEST_AT_EMPTY_PATH 0x1000
 #define GUEST_F_DUPFD_CLOEXEC 1030
+#define GUEST_F_SETPIPE_SZ 1031
+#define GUEST_F_GETPIPE_SZ 1032
 
 int path_at(struct task *t, int dirfd, const char *path, char *out, size_t len)
 {
     if (path[0] == '/' || dirfd == GUEST_AT_FDCWD)
-        return vfs_join(t->proc->cwd, path, out, len);
+        return vfs_resolve(&t->machine->vfs, t, t->proc->cwd, path, out, len);
     struct file *f = file_get(t, dirfd);
     if (!f)
         return -EBADF;
     if (!f->path)
         return -ENOTDIR;
-    return vfs_join(f->path, path, out, len);
+    return vfs_resolve(&t->machine->vfs, t, f->path, path, out, len);
 }
 
 int64_t path_from_guest(struct task *t, int dirfd, uint64_t upath, char *out, size_t len)
@@ -383,6 +385,9 @@ SYSCALL_DECL(fcntl)
     case F_SETFD:
         t->proc->files->cloexec[fd] = a[2] & FD_CLOEXEC;
         return 0;
+    case GUEST_F_GETPIPE_SZ:
+    case GUEST_F_SETPIPE_SZ:
+        return f->kind == FILE_PIPE ? PIPE_CAPACITY : -EBADF;
     case F_GETFL:
         return open_flags_to_guest(f->flags);
     case F_SETFL: {
@@ -564,7 +569,11 @@ SYSCALL_DECL(chdir)
         return err;
     if (!S_ISDIR(st.st_mode))
         return -ENOTDIR;
-    snprintf(t->proc->cwd, sizeof t->proc->cwd, "%s", path);
+    /* The working directory is a real place: its symlinks resolved. */
+    char real[VFS_PATH_MAX];
+    if ((err = vfs_canonical(&t->machine->vfs, path, real, sizeof real)) < 0)
+        return err;
+    snprintf(t->proc->cwd, sizeof t->proc->cwd, "%s", real);
     return 0;
 }
 

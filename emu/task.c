@@ -123,6 +123,8 @@ void task_wake(struct task *t)
     if (t->state != TASK_BLOCKED)
         return;
     t->state = TASK_RUNNABLE;
+    /* It starts no earlier than the present of whoever woke it. */
+    sched_advance(&t->machine->sched, machine_now(t->machine));
     sched_task_wake(&t->machine->sched, &t->se);
 }
 
@@ -230,6 +232,7 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     if (flags & CLONE_CHILD_CLEARTID)
         c->clear_child_tid = child_tid;
     c->state = TASK_RUNNABLE;
+    sched_advance(&m->sched, machine_now(m));
     sched_task_fork(&m->sched, &t->se, &c->se, c->tid, cp->pid);
 
     if ((flags & CLONE_VFORK) && !thread) {
@@ -277,8 +280,16 @@ static void process_became_zombie(struct process *p)
         }
     }
     if (p->parent) {
-        if (p->exit_signal)
-            signal_send_process(p->parent, p->exit_signal);
+        if (p->exit_signal) {
+            int st = p->wait_status;
+            bool exited = (st & 0x7f) == 0;
+            struct siginfo_lite info = {
+                .code = exited ? 1 /* CLD_EXITED */ : (st & 0x80) ? 3 /* CLD_DUMPED */ : 2,
+                .pid = p->pid,
+                .status = exited ? (st >> 8) & 0xff : st & 0x7f,
+            };
+            signal_queue_process(p->parent, p->exit_signal, &info);
+        }
         task_wake_all(m, p->parent);
     }
 }

@@ -72,18 +72,29 @@ static int task_info(void *ctx, int pid, struct vfs_task_info *out)
     return 0;
 }
 
-static int exe(void *ctx, int pid, char *buf, size_t len)
+static int proc_path(void *ctx, int pid, bool cwd, char *buf, size_t len)
 {
     const struct task *t = ctx;
     for (const struct task *o = t->machine->tasks; o; o = o->next_all) {
         if (o->proc->pid == pid && !o->proc->zombie) {
-            size_t n = strlen(o->proc->exe);
+            const char *path = cwd ? o->proc->cwd : o->proc->exe;
+            size_t n = strlen(path);
             n = n < len ? n : len;
-            memcpy(buf, o->proc->exe, n);
+            memcpy(buf, path, n);
             return (int)n;
         }
     }
     return -ENOENT;
+}
+
+static int exe(void *ctx, int pid, char *buf, size_t len)
+{
+    return proc_path(ctx, pid, false, buf, len);
+}
+
+static int cwd(void *ctx, int pid, char *buf, size_t len)
+{
+    return proc_path(ctx, pid, true, buf, len);
 }
 
 static const char *cmdline(void *ctx)
@@ -118,6 +129,7 @@ const struct vfs_provider vfs_provider_kernel = {
     .next_pid = next_pid,
     .task = task_info,
     .exe = exe,
+    .cwd = cwd,
     .cmdline = cmdline,
     .kmsg = kmsg,
 };

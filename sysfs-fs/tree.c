@@ -30,6 +30,8 @@ enum file_id {
     F_PROC_CPUINFO,
     F_PROC_CMDLINE,
     F_PID_EXE,
+    F_PID_ROOT,
+    F_PID_CWD,
     F_PID_STATUS,
     F_PID_COMM,
     F_CPU_POSSIBLE,
@@ -77,7 +79,9 @@ static const struct fixed fixed[] = {
 /* Files of /proc/PID and of cpuN, relative to their directory. */
 static const struct fixed pid_files[] = {
     {"comm", VNODE_GENERATED, 0644, F_PID_COMM},
+    {"cwd", VNODE_SYMLINK, 0777, F_PID_CWD},
     {"exe", VNODE_SYMLINK, 0777, F_PID_EXE},
+    {"root", VNODE_SYMLINK, 0777, F_PID_ROOT},
     {"status", VNODE_GENERATED, 0444, F_PID_STATUS},
 };
 
@@ -306,9 +310,14 @@ int vfs_readlink_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, 
         n = snprintf(target, sizeof target, "%d", v->provider->self_pid(ctx));
         break;
     case F_PID_EXE:
-        n = v->provider->exe(ctx, node->arg, target, sizeof target);
+    case F_PID_CWD:
+        n = (node->file == F_PID_EXE ? v->provider->exe : v->provider->cwd)(ctx, node->arg, target,
+                                                                          sizeof target);
         if (n < 0)
             return n;
+        break;
+    case F_PID_ROOT:
+        n = snprintf(target, sizeof target, "/");
         break;
     default:
         return -EINVAL;

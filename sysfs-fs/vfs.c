@@ -70,6 +70,8 @@ int vfs_init(struct vfs *v, const struct vfs_options *o, const struct vfs_provid
         err = v->lib_fd = open_dir(o->libprefix, "-L", why, whylen);
     if (err >= 0)
         err = make_tmp(v, why, whylen);
+    if (err >= 0 && (!realpath(o->sysroot, v->root_real) || !realpath(v->tmp_path, v->tmp_real)))
+        err = -errno;
     if (err < 0) {
         vfs_destroy(v);
         return err;
@@ -141,6 +143,125 @@ int vfs_join(const char *cwd, const char *path, char *out, size_t len)
     return 0;
 }
 
+static bool is_virtual(const char *path)
+{
+    static const char *const roots[] = {"/dev", "/proc", "/sys"};
+    for (size_t i = 0; i < 3; i++) {
+        size_t n = strlen(roots[i]);
+        if (strncmp(path, roots[i], n) == 0 && (path[n] == '\0' || path[n] == '/'))
+            return true;
+    }
+    return false;
+}
+
+/* The guest path of a host directory, through the mount that holds it. */
+static int guest_path_of_host(const struct vfs *v, const char *host, char *out, size_t len)
+{
+    size_t tl = strlen(v->tmp_real), rl = strcmp(v->root_real, "/") == 0 ? 0 : strlen(v->root_real);
+    if (strncmp(host, v->tmp_real, tl) == 0 && (host[tl] == '\0' || host[tl] == '/'))
+        return snprintf(out, len, "/tmp%s", host + tl) < (int)len ? 0 : -ENAMETOOLONG;
+    if (strncmp(host, v->root_real, rl) == 0 && (host[rl] == '\0' || host[rl] == '/'))
+        return snprintf(out, len, "%s", host[rl] ? host + rl : "/") < (int)len ? 0 : -ENAMETOOLONG;
+    return -ENOENT;
+}
+
+/* Replaces the guest path in cur by its canonical form (symlinks resolved). */
+static int canonicalize(struct vfs *v, char *cur, size_t len)
+{
+    int fd = vfs_open_host(v, cur, O_PATH | O_DIRECTORY, 0);
+    if (fd < 0)
+        return fd;
+    char proc[64], host[VFS_PATH_MAX];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(proc, host, sizeof host - 1);
+    close(fd);
+    if (n < 0)
+        return -errno;
+    host[n] = '\0';
+    return guest_path_of_host(v, host, cur, len);
+}
+
+int vfs_canonical(struct vfs *v, const char *dir, char *out, size_t len)
+{
+    char cur[VFS_PATH_MAX];
+    snprintf(cur, sizeof cur, "%s", dir);
+    int err = is_virtual(cur) ? 0 : canonicalize(v, cur, sizeof cur);
+    if (err == 0 && snprintf(out, len, "%s", cur) >= (int)len)
+        err = -ENAMETOOLONG;
+    return err;
+}
+
+int vfs_resolve(struct vfs *v, void *ctx, const char *cwd, const char *path, char *out,
+                size_t len)
+{
+    char rest[2 * VFS_PATH_MAX + 2], cur[VFS_PATH_MAX] = "";
+    if (path[0] == '\0')
+        return -ENOENT;
+    if (strlen(path) >= VFS_PATH_MAX || strlen(cwd) >= VFS_PATH_MAX)
+        return -ENAMETOOLONG;
+    snprintf(rest, sizeof rest, path[0] == '/' ? "%s%s" : "%s/%s", path[0] == '/' ? "" : cwd,
+             path);
+    size_t o = 0;
+    int links = 0;
+    char *p = rest;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        if (!*p)
+            break;
+        char *end = strchr(p, '/');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char comp[VFS_PATH_MAX];
+        snprintf(comp, sizeof comp, "%.*s", (int)n, p);
+        p += n;
+        if (strcmp(comp, ".") == 0)
+            continue;
+        if (strcmp(comp, "..") == 0) {
+            if (o > 0 && !is_virtual(cur)) {
+                int err = canonicalize(v, cur, sizeof cur);
+                if (err < 0)
+                    return err;
+                o = strcmp(cur, "/") == 0 ? 0 : strlen(cur);
+            }
+            while (o > 0 && cur[o - 1] != '/')
+                o--;
+            if (o > 0)
+                o--;
+            cur[o] = '\0';
+            continue;
+        }
+        if (o + 1 + n + 1 > sizeof cur)
+            return -ENAMETOOLONG;
+        cur[o++] = '/';
+        memcpy(cur + o, comp, n + 1);
+        o += n;
+        /* A virtual symlink with more of the path after it is followed. */
+        struct vfs_node node;
+        bool more = strspn(p, "/") < strlen(p);
+        if (more && is_virtual(cur) && vfs_lookup_virtual(v, ctx, cur, &node) > 0 &&
+            node.kind == VNODE_SYMLINK) {
+            if (++links > 40)
+                return -ELOOP;
+            char target[VFS_PATH_MAX], next[2 * VFS_PATH_MAX + 2];
+            int tn = vfs_readlink_virtual(v, ctx, &node, target, sizeof target - 1);
+            if (tn < 0)
+                return tn;
+            target[tn] = '\0';
+            snprintf(next, sizeof next, "%s%s", target, p);
+            snprintf(rest, sizeof rest, "%s", next);
+            p = rest;
+            o -= n + 1; /* a relative target is relative to the link's directory */
+            if (target[0] == '/')
+                o = 0;
+            cur[o] = '\0';
+        }
+    }
+    if (o + 1 > len)
+        return -ENAMETOOLONG;
+    snprintf(out, len, "%s", o ? cur : "/");
+    return 0;
+}
+
 /* Host kernel state never reaches the guest: pseudo filesystems (wherever
  * they are mounted) and device nodes are refused. */
 static bool is_banned(const struct vfs *v, int fd)
@@ -176,7 +297,7 @@ static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, i
 {
     struct open_how how = {
         .flags = (uint64_t)(flags | O_CLOEXEC),
-        .mode = (flags & (O_CREAT | O_TMPFILE)) ? (uint64_t)mode : 0,
+        .mode = ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) ? (uint64_t)mode : 0,
         .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
     };
     int fd = (int)syscall(SYS_openat2, dirfd, *rel ? rel : ".", &how, sizeof how);
@@ -208,7 +329,8 @@ int vfs_open_host(struct vfs *v, const char *abspath, int flags, int mode)
 {
     const char *rel;
     const struct vfs_mount *m = mount_of(v, abspath, &rel);
-    bool writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_TMPFILE));
+    bool writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)) ||
+                  (flags & O_TMPFILE) == O_TMPFILE;
     if (writes && !m->writable) {
         /* A read-only mount: EROFS for what exists or would be created in
          * an existing directory; other errors as the lookup gives them. */

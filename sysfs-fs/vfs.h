@@ -63,6 +63,8 @@ struct vfs_provider {
     int (*task)(void *ctx, int pid, struct vfs_task_info *out);
     /* /proc/PID/exe: the guest path of its image; length or -errno. */
     int (*exe)(void *ctx, int pid, char *buf, size_t len);
+    /* /proc/PID/cwd: its working directory; length or -errno. */
+    int (*cwd)(void *ctx, int pid, char *buf, size_t len);
     /* The kernel command line and the kernel log as /dev/kmsg records
      * (malloc'ed text, caller frees). */
     const char *(*cmdline)(void *ctx);
@@ -84,6 +86,7 @@ struct vfs {
     struct vfs_mount mounts[VFS_NMOUNTS];
     int lib_fd;  /* O_PATH directory for -L, or -1 */
     char tmp_path[VFS_PATH_MAX]; /* host directory behind /tmp */
+    char root_real[VFS_PATH_MAX], tmp_real[VFS_PATH_MAX]; /* their canonical host paths */
     bool keep_tmp;
     dev_t banned[VFS_MAX_BANNED_DEVS]; /* host pseudo filesystems never shown */
     unsigned nbanned;
@@ -113,6 +116,17 @@ int vfs_parent(struct vfs *v, const char *abspath, bool write, char *name, size_
 /* Joins cwd and path and normalises the result lexically ("//", ".", "..");
  * out is an absolute guest path. -ENAMETOOLONG, -ENOENT for "". */
 int vfs_join(const char *cwd, const char *path, char *out, size_t len);
+
+/* Resolves path (relative to cwd unless absolute) as the kernel walks it:
+ * ".." after a symlink goes to the parent of the link's target (host paths
+ * are canonicalised through the host), and symlinks of the virtual trees in
+ * the middle of a path (/proc/self/root/...) are followed. The last
+ * component is left as it is. out is an absolute normalised guest path. */
+int vfs_resolve(struct vfs *v, void *ctx, const char *cwd, const char *path, char *out,
+                size_t len);
+
+/* The canonical guest path of a directory (symlinks resolved). */
+int vfs_canonical(struct vfs *v, const char *dir, char *out, size_t len);
 
 /* The virtual node at an absolute normalised guest path: 1 and *node filled,
  * 0 for paths of the host root, -ENOENT for unknown paths inside the virtual
