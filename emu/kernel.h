@@ -228,6 +228,21 @@ struct siginfo_lite {
     int uid;
 };
 
+#define SIGRTMIN_GUEST 32
+#define RTQUEUE_MAX 64
+
+/* Signals waiting for delivery: one instance of each standard signal, and
+ * every instance of a real-time one, in order (the kernel's sigpending). */
+struct sigpending {
+    uint64_t set;
+    struct siginfo_lite info[SIGRTMIN_GUEST]; /* standard signals */
+    struct {
+        int sig;
+        struct siginfo_lite info;
+    } rt[RTQUEUE_MAX];
+    unsigned nrt;
+};
+
 struct sighand {
     int refs; /* processes sharing it (CLONE_SIGHAND) */
     struct sigaction_guest action[NSIG_GUEST + 1];
@@ -262,13 +277,15 @@ struct process {
     char exe[4096]; /* guest path of the image, for /proc/self/exe */
     char cwd[4096]; /* guest path */
     uint64_t rlimit_stack;
-    uint64_t pending;        /* process-directed pending signals */
-    struct siginfo_lite pending_info[NSIG_GUEST + 1];
+    struct sigpending pending; /* process-directed signals */
     int exit_signal;         /* sent to the parent at exit (SIGCHLD) */
     struct task *threads;    /* every thread, live or dead */
     int live_threads;
     bool exiting;            /* exit_group or a fatal signal is ending it */
     bool zombie;             /* every thread is dead: the parent may reap it */
+    bool stopped;            /* a stop signal froze it until SIGCONT */
+    int stop_report;         /* the stop signal waitpid(WUNTRACED) has yet to report */
+    bool cont_report;        /* a continue waitpid(WCONTINUED) has yet to report */
     int wait_status;         /* Linux wait(2) status: code << 8, or the signal */
     struct task *vfork_waiter; /* the parent task blocked until exec or exit */
 };
@@ -279,8 +296,8 @@ struct task {
     struct machine *machine;
     enum task_state state;
     uc_context *ctx;       /* registers while the engine holds another task's */
-    uint64_t sigmask, pending;
-    struct siginfo_lite pending_info[NSIG_GUEST + 1];
+    uint64_t sigmask;
+    struct sigpending pending; /* thread-directed signals */
     struct siginfo_lite delivering; /* info of the signal whose frame is being built */
     bool restart_syscall; /* a blocked syscall was interrupted: SA_RESTART may rerun it */
     uint64_t saved_sigmask; /* restored after a handler interrupted rt_sigsuspend */
@@ -396,6 +413,8 @@ void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
 /* Delivers t's pending unblocked signals before it returns to user mode:
  * default actions, or a handler frame. t's registers are loaded. */
 void signal_deliver(struct task *t);
+/* Whether t must sit still because its process is stopped. */
+bool signal_stopped(struct task *t);
 /* Whether t has a signal it would take now (interrupts blocking waits). */
 bool signal_pending(struct task *t);
 /* Writes the siginfo of t's signal being delivered (word: 8 or 4). */

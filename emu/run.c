@@ -80,9 +80,15 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     m->slice_start = sched_now(&m->sched);
     m->slice_cpu = cpu;
     load_registers(t);
-    if (t->resume && !syscall_resume(t))
+    if (!signal_stopped(t) && t->resume && !syscall_resume(t))
         return m->slice_used;
-    signal_deliver(t);
+    if (!signal_stopped(t))
+        signal_deliver(t);
+    if (signal_stopped(t) && t->state == TASK_RUNNABLE) {
+        /* Stopped: off the runqueue until SIGCONT or SIGKILL wakes it. */
+        t->state = TASK_BLOCKED;
+        sched_task_block(&m->sched, &t->se);
+    }
     if (t->state != TASK_RUNNABLE)
         return m->slice_used;
     m->slice_budget = t->se.slice_left ? t->se.slice_left : 1;

@@ -41,8 +41,76 @@ static bool sig_discarded(const struct process *p, int sig)
     if (sig == SIGKILL || sig == SIGSTOP)
         return false;
     uint64_t h = p->sighand->action[sig].handler;
-    return h == GUEST_SIG_IGN || (h == GUEST_SIG_DFL && (sig_ignored_by_default(sig) ||
-                                                         sig_stops(sig)));
+    return h == GUEST_SIG_IGN || (h == GUEST_SIG_DFL && sig_ignored_by_default(sig));
+}
+
+#define CLD_STOPPED_ 5
+#define CLD_CONTINUED_ 6
+#define GUEST_SA_NOCLDSTOP 1
+
+/* Tells the parent that p stopped or continued: SIGCHLD (unless it asked
+ * for SA_NOCLDSTOP) and a wake-up for waitpid. */
+static void notify_parent(struct process *p, int code, int status)
+{
+    struct process *parent = p->parent;
+    if (!parent)
+        return;
+    if (!(parent->sighand->action[SIGCHLD].flags & GUEST_SA_NOCLDSTOP)) {
+        struct siginfo_lite info = {.code = code, .pid = p->pid, .status = status};
+        signal_queue_process(parent, SIGCHLD, &info);
+    }
+    task_wake_all(p->machine, parent);
+}
+
+static void wake_threads(struct process *p)
+{
+    for (struct task *t = p->threads; t; t = t->next_thread)
+        if (t->state == TASK_BLOCKED)
+            task_wake(t); /* a thread in a syscall finds it still blocks */
+}
+
+/* What sending sig does at once, whatever the disposition: SIGCONT
+ * continues a stopped process and drops pending stops; a stop signal drops
+ * a pending SIGCONT; SIGKILL gets every thread moving to die. */
+static void on_send(struct process *p, int sig)
+{
+    if (sig == SIGCONT) {
+        uint64_t stops = SIGBIT(SIGSTOP) | SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU);
+        p->pending.set &= ~stops;
+        for (struct task *t = p->threads; t; t = t->next_thread)
+            t->pending.set &= ~stops;
+        if (p->stopped) {
+            p->stopped = false;
+            p->stop_report = 0;
+            p->cont_report = true;
+            wake_threads(p);
+            notify_parent(p, CLD_CONTINUED_, SIGCONT);
+        }
+    } else if (sig_stops(sig)) {
+        p->pending.set &= ~SIGBIT(SIGCONT);
+        for (struct task *t = p->threads; t; t = t->next_thread)
+            t->pending.set &= ~SIGBIT(SIGCONT);
+    } else if (sig == SIGKILL && p->stopped) {
+        p->stopped = false;
+        wake_threads(p);
+    }
+}
+
+/* The default action of a stop signal: every thread of p stands still. */
+static void stop_process(struct task *t, int sig)
+{
+    struct process *p = t->proc;
+    if (p->stopped)
+        return;
+    p->stopped = true;
+    p->stop_report = sig;
+    p->cont_report = false;
+    notify_parent(p, CLD_STOPPED_, sig);
+}
+
+bool signal_stopped(struct task *t)
+{
+    return t->proc->stopped && !((t->pending.set | t->proc->pending.set) & SIGBIT(SIGKILL));
 }
 
 void signal_kill_process(struct task *t, int sig)
@@ -53,22 +121,74 @@ void signal_kill_process(struct task *t, int sig)
     process_exit_group(p, sig | (sig_dumps_core(sig) ? CORE_DUMPED : 0));
 }
 
+/* Adds an instance: a standard signal already pending is not queued twice. */
+static bool pend_add(struct sigpending *sp, int sig, const struct siginfo_lite *info)
+{
+    if (sig < SIGRTMIN_GUEST) {
+        if (!(sp->set & SIGBIT(sig)))
+            sp->info[sig] = *info;
+    } else {
+        if (sp->nrt == RTQUEUE_MAX)
+            return false;
+        sp->rt[sp->nrt].sig = sig;
+        sp->rt[sp->nrt++].info = *info;
+    }
+    sp->set |= SIGBIT(sig);
+    return true;
+}
+
+/* Takes the oldest instance of sig. */
+static struct siginfo_lite pend_take(struct sigpending *sp, int sig)
+{
+    if (sig < SIGRTMIN_GUEST) {
+        sp->set &= ~SIGBIT(sig);
+        return sp->info[sig];
+    }
+    struct siginfo_lite info = {0};
+    bool more = false, taken = false;
+    unsigned o = 0;
+    for (unsigned i = 0; i < sp->nrt; i++) {
+        if (!taken && sp->rt[i].sig == sig) {
+            info = sp->rt[i].info;
+            taken = true;
+            continue;
+        }
+        more |= sp->rt[i].sig == sig;
+        sp->rt[o++] = sp->rt[i];
+    }
+    sp->nrt = o;
+    if (!more)
+        sp->set &= ~SIGBIT(sig);
+    return info;
+}
+
+/* Forgets every instance of sig (it became ignored). */
+static void pend_flush(struct sigpending *sp, int sig)
+{
+    while (sp->set & SIGBIT(sig))
+        pend_take(sp, sig);
+}
+
 void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
 {
-    if (t->state == TASK_DEAD || sig_discarded(t->proc, sig))
+    if (t->state == TASK_DEAD)
         return;
-    t->pending |= SIGBIT(sig);
-    t->pending_info[sig] = *info;
+    on_send(t->proc, sig);
+    if (sig_discarded(t->proc, sig))
+        return;
+    pend_add(&t->pending, sig, info);
     if (t->state == TASK_BLOCKED && signal_pending(t))
         task_wake(t);
 }
 
 void signal_queue_process(struct process *p, int sig, const struct siginfo_lite *info)
 {
-    if (p->zombie || p->exiting || sig_discarded(p, sig))
+    if (p->zombie || p->exiting)
         return;
-    p->pending |= SIGBIT(sig);
-    p->pending_info[sig] = *info;
+    on_send(p, sig);
+    if (sig_discarded(p, sig))
+        return;
+    pend_add(&p->pending, sig, info);
     /* Wake one thread that can take it now. */
     for (struct task *t = p->threads; t; t = t->next_thread) {
         if (t->state != TASK_DEAD && !(t->sigmask & SIGBIT(sig) & ~UNBLOCKABLE)) {
@@ -87,7 +207,7 @@ void signal_send_process(struct process *p, int sig)
 
 static uint64_t deliverable(const struct task *t)
 {
-    return (t->pending | t->proc->pending) & ~(t->sigmask & ~UNBLOCKABLE);
+    return (t->pending.set | t->proc->pending.set) & ~(t->sigmask & ~UNBLOCKABLE);
 }
 
 bool signal_pending(struct task *t)
@@ -158,20 +278,20 @@ void signal_deliver(struct task *t)
     uint64_t ready;
     while (t->state == TASK_RUNNABLE && !p->exiting && (ready = deliverable(t))) {
         int sig = __builtin_ctzll(ready) + 1;
-        bool from_task = t->pending & SIGBIT(sig);
-        t->delivering = from_task ? t->pending_info[sig] : p->pending_info[sig];
-        if (from_task)
-            t->pending &= ~SIGBIT(sig);
-        else
-            p->pending &= ~SIGBIT(sig);
+        bool from_task = t->pending.set & SIGBIT(sig);
+        t->delivering = pend_take(from_task ? &t->pending : &p->pending, sig);
         struct sigaction_guest *sa = &p->sighand->action[sig];
         if (sig != SIGKILL && sig != SIGSTOP) {
             if (sa->handler == GUEST_SIG_IGN)
                 continue;
-            if (sa->handler == GUEST_SIG_DFL && (sig_ignored_by_default(sig) || sig_stops(sig)))
+            if (sa->handler == GUEST_SIG_DFL && sig_ignored_by_default(sig))
                 continue;
         }
-        if (sig == SIGKILL || sig == SIGSTOP || sa->handler == GUEST_SIG_DFL) {
+        if (sig == SIGSTOP || (sa->handler == GUEST_SIG_DFL && sig_stops(sig))) {
+            stop_process(t, sig);
+            return;
+        }
+        if (sig == SIGKILL || sa->handler == GUEST_SIG_DFL) {
             signal_kill_process(t, sig);
             return;
         }
@@ -336,9 +456,9 @@ SYSCALL_DECL(rt_sigaction)
         *cur = nsa;
         /* Setting SIG_IGN (or a default that ignores) discards what is pending. */
         if (sig_discarded(t->proc, sig)) {
-            t->proc->pending &= ~SIGBIT(sig);
+            pend_flush(&t->proc->pending, sig);
             for (struct task *o = t->proc->threads; o; o = o->next_thread)
-                o->pending &= ~SIGBIT(sig);
+                pend_flush(&o->pending, sig);
         }
     }
     return 0;
@@ -377,7 +497,7 @@ SYSCALL_DECL(rt_sigprocmask)
 
 SYSCALL_DECL(rt_sigpending)
 {
-    uint64_t set = (t->pending | t->proc->pending) & t->sigmask;
+    uint64_t set = (t->pending.set | t->proc->pending.set) & t->sigmask;
     if (a[1] != 8 && !(task_abi(t)->word == 4 && a[1] == 8))
         return -EINVAL;
     return copy_to_guest(task_mm(t), a[0], &set, sizeof set);
@@ -413,16 +533,12 @@ SYSCALL_DECL(pause)
  * of set without running its handler. */
 static int64_t take_from_set(struct task *t, uint64_t set, uint64_t uinfo)
 {
-    uint64_t ready = (t->pending | t->proc->pending) & set;
+    uint64_t ready = (t->pending.set | t->proc->pending.set) & set;
     if (!ready)
         return RESUME_BLOCK;
     int sig = __builtin_ctzll(ready) + 1;
-    bool from_task = t->pending & SIGBIT(sig);
-    t->delivering = from_task ? t->pending_info[sig] : t->proc->pending_info[sig];
-    if (from_task)
-        t->pending &= ~SIGBIT(sig);
-    else
-        t->proc->pending &= ~SIGBIT(sig);
+    bool from_task = t->pending.set & SIGBIT(sig);
+    t->delivering = pend_take(from_task ? &t->pending : &t->proc->pending, sig);
     if (uinfo) {
         uint8_t info[128];
         signal_fill_info(t, sig, info, task_abi(t)->word);

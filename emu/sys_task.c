@@ -75,9 +75,10 @@ static bool wait_matches(const struct process *c, int idtype, int id)
            (idtype == P_PGID && c->pgid == id);
 }
 
-/* Finds a zombie child to report: 0 if children exist but none is ready,
+/* Finds a child with something to report (exited, and with WUNTRACED or
+ * WCONTINUED stopped or continued): 0 if children exist but none is ready,
  * -ECHILD if none matches at all. */
-static int find_child(struct task *t, int idtype, int id, struct process **out)
+static int find_child(struct task *t, int idtype, int id, int options, struct process **out)
 {
     bool any = false;
     *out = NULL;
@@ -85,12 +86,41 @@ static int find_child(struct task *t, int idtype, int id, struct process **out)
         if (!wait_matches(c, idtype, id))
             continue;
         any = true;
-        if (c->zombie) {
+        if ((c->zombie && (options & GUEST_WEXITED)) ||
+            (c->stop_report && (options & GUEST_WUNTRACED)) ||
+            (c->cont_report && (options & GUEST_WCONTINUED))) {
             *out = c;
             return 0;
         }
     }
     return any ? 0 : -ECHILD;
+}
+
+/* The wait status of what c reports now; consumes a stop or continue report
+ * unless WNOWAIT. Zombies are reaped by the caller. */
+static int take_report(struct process *c, int options, int *code, int *status)
+{
+    bool keep = options & GUEST_WNOWAIT;
+    if (c->zombie) {
+        int st = c->wait_status;
+        bool exited = (st & 0x7f) == 0;
+        *code = exited ? CLD_EXITED : (st & 0x80) ? CLD_DUMPED : CLD_KILLED;
+        *status = exited ? (st >> 8) & 0xff : st & 0x7f;
+        return st;
+    }
+    if (c->stop_report) {
+        *code = CLD_STOPPED;
+        *status = c->stop_report;
+        int st = (c->stop_report << 8) | 0x7f;
+        if (!keep)
+            c->stop_report = 0;
+        return st;
+    }
+    *code = CLD_CONTINUED;
+    *status = SIGCONT;
+    if (!keep)
+        c->cont_report = false;
+    return 0xffff;
 }
 
 static int64_t do_wait4(struct task *t, const uint64_t a[6])
@@ -101,7 +131,7 @@ static int64_t do_wait4(struct task *t, const uint64_t a[6])
     int idtype = pid == -1 ? P_ALL : pid > 0 ? P_PID : P_PGID;
     int id = pid > 0 ? pid : pid == 0 ? t->proc->pgid : -pid;
     struct process *c;
-    int err = find_child(t, idtype, id, &c);
+    int err = find_child(t, idtype, id, options | GUEST_WEXITED, &c);
     if (err < 0)
         return err;
     if (!c) {
@@ -112,7 +142,8 @@ static int64_t do_wait4(struct task *t, const uint64_t a[6])
         t->wait_obj = t->proc;
         return -EBLOCK;
     }
-    int status = c->wait_status, cpid = c->pid;
+    int code, info_status, cpid = c->pid;
+    int status = take_report(c, options, &code, &info_status);
     if (a[1] && copy_to_guest(task_mm(t), a[1], &status, sizeof status) < 0)
         return -EFAULT;
     if (a[3]) {
@@ -120,7 +151,8 @@ static int64_t do_wait4(struct task *t, const uint64_t a[6])
         if (copy_to_guest(task_mm(t), a[3], rusage, 18 * task_abi(t)->word) < 0)
             return -EFAULT;
     }
-    process_reap(c);
+    if (c->zombie)
+        process_reap(c);
     return cpid;
 }
 
@@ -133,10 +165,11 @@ SYSCALL_DECL(wait4)
 SYSCALL_DECL(waitid)
 {
     int idtype = (int)a[0], id = (int)a[1], options = (int)a[3];
-    if (idtype < P_ALL || idtype > P_PGID || !(options & (GUEST_WEXITED | GUEST_WUNTRACED | GUEST_WCONTINUED)))
+    if (idtype < P_ALL || idtype > P_PGID ||
+        !(options & (GUEST_WEXITED | GUEST_WUNTRACED | GUEST_WCONTINUED)))
         return -EINVAL;
     struct process *c;
-    int err = find_child(t, idtype, id, &c);
+    int err = find_child(t, idtype, id, options, &c);
     if (err < 0)
         return err;
     if (!c) {
@@ -149,20 +182,16 @@ SYSCALL_DECL(waitid)
         t->wait_obj = t->proc;
         return -EBLOCK;
     }
+    int code, status;
+    take_report(c, options, &code, &status);
     if (a[2]) {
-        int st = c->wait_status;
-        bool exited = (st & 0x7f) == 0;
-        t->delivering = (struct siginfo_lite){
-            .code = exited ? CLD_EXITED : (st & 0x80) ? CLD_DUMPED : CLD_KILLED,
-            .pid = c->pid,
-            .status = exited ? (st >> 8) & 0xff : st & 0x7f,
-        };
+        t->delivering = (struct siginfo_lite){.code = code, .pid = c->pid, .status = status};
         uint8_t info[128];
         signal_fill_info(t, SIGCHLD, info, task_abi(t)->word);
         if (copy_to_guest(task_mm(t), a[2], info, sizeof info) < 0)
             return -EFAULT;
     }
-    if (!(options & GUEST_WNOWAIT))
+    if (c->zombie && !(options & GUEST_WNOWAIT))
         process_reap(c);
     return 0;
 }
