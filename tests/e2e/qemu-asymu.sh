@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
         shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --sysroot | -L) sysroot=$2; shift 2 ;;
+    -L?*) sysroot=${1#-L}; shift ;;
     --strace) strace=1; shift ;;
     --) shift; break ;;
     -*) echo "qemu-asymu: unknown option $1" >&2; exit 2 ;;
