@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #define DEFAULT_CPUS 8
@@ -165,6 +166,23 @@ static int opt_slice(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_sysfs_mount(struct parse *ps, const char *opt, const char *val)
+{
+    ps->cfg->sysfs_mount = val;
+    /* A FUSE mount whose server died answers ENOTCONN once the cached
+     * attributes are bypassed. */
+    struct statx stx;
+    if (statx(AT_FDCWD, val, AT_STATX_FORCE_SYNC, STATX_TYPE, &stx) < 0 && errno == ENOTCONN) {
+        char allowed[4096 + 128];
+        snprintf(allowed, sizeof allowed,
+                 "a leftover mount of an asymu that was killed is still there; remove it with: "
+                 "fusermount3 -u %s",
+                 val);
+        return bad(opt, val, allowed);
+    }
+    return need_dir(opt, val);
+}
+
 static int opt_rw(struct parse *ps, const char *opt, const char *val)
 {
     (void)opt, (void)val;
@@ -228,6 +246,10 @@ static const struct option_def options[] = {
      opt_slice},
     {"--rw", NULL, NULL, "off", "let the guest write to the sysroot (it is read-only otherwise)",
      opt_rw},
+    {"--sysfs-mount", NULL, "DIR", "none",
+     "mount the machine's live /sys and /proc at the host directory DIR (FUSE) while it runs; "
+     "writing 0 or 1 to DIR/sys/devices/system/cpu/cpuN/online hotplugs vCPU N",
+     opt_sysfs_mount},
     {"--keep-tmp", NULL, NULL, "off",
      "keep the host directory behind the guest's private /tmp at exit (its path is printed)",
      opt_keep_tmp},

@@ -364,6 +364,8 @@ struct machine {
     uint64_t slice_budget;   /* blocks the running slice may take */
     unsigned slice_cpu;      /* the vCPU running it */
     bool in_syscall;         /* a handler is running (strace ordering) */
+    struct hostio *hostio;   /* libuv: host signals, the FUSE export */
+    volatile int host_signal; /* SIGINT or SIGTERM from the host: stop */
     char exit_note[96];      /* strace's +++ line, printed after the syscall's */
     struct vfs vfs;
     uint64_t rng[4];    /* xoshiro256** state seeded from --seed */
@@ -377,6 +379,12 @@ extern const struct vfs_provider vfs_provider_kernel;
 
 /* Virtual time now: the running slice's start plus what it has used. */
 uint64_t machine_now(const struct machine *m);
+/* Host events (hostio.c): starts the loop (and the FUSE export), serves
+ * what is ready without waiting, stops and unmounts. */
+int hostio_start(struct machine *m, char *why, size_t whylen);
+void hostio_poll(struct machine *m);
+void hostio_stop(struct machine *m);
+
 /* Runs until pid 1 exits; returns its shell-style status. */
 int machine_run(struct machine *m);
 void free_deferred_mms(struct machine *m);

@@ -202,10 +202,14 @@ int emu_run(const struct emu_config *cfg)
         status = exec_fd(t, fd, exe, cfg->argv, cfg->envp, why, sizeof why);
         close(fd);
     }
-    if (status < 0)
+    if (status < 0) {
         fprintf(stderr, "asymu: %s: %s\n", prog, why[0] ? why : strerror(-status));
-    else
+    } else if ((status = hostio_start(&m, why, sizeof why)) < 0) {
+        fprintf(stderr, "asymu: %s\n", why);
+    } else {
         status = machine_run(&m);
+    }
+    hostio_stop(&m);
     machine_shutdown(&m);
     return status;
 }

@@ -107,6 +107,12 @@ int machine_run(struct machine *m)
     struct process *init = m->init;
     int status = -1;
     while (!init->zombie) {
+        hostio_poll(m);
+        if (m->host_signal) {
+            fprintf(stderr, "asymu: stopped by %s\n", m->host_signal == SIGINT ? "SIGINT" : "SIGTERM");
+            status = 128 + m->host_signal;
+            break;
+        }
         struct task *timer = next_timer(m);
         if (timer && timer->deadline_ns <= sched_next_time(&m->sched)) {
             sched_advance(&m->sched, timer->deadline_ns);

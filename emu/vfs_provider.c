@@ -21,8 +21,17 @@ static int set_cpu_online(void *ctx, unsigned cpu, bool online)
 {
     struct task *t = ctx;
     struct sched *s = &t->machine->sched;
+    bool was_online = cpumask_test_cpu(cpu, &s->online);
     int err = online ? sched_cpu_online(s, cpu) : sched_cpu_offline(s, cpu);
     t->stop = true; /* the scheduler may have moved tasks, this one included */
+    uint64_t now = machine_now(t->machine);
+    if (err == 0 && was_online && !online) {
+        klog_printf(&t->machine->klog, now, KLOG_INFO, "CPU%u: shutdown", cpu);
+        klog_printf(&t->machine->klog, now, KLOG_INFO, "psci: CPU%u killed (polled 0 ms)", cpu);
+    } else if (err == 0 && !was_online && online) {
+        klog_printf(&t->machine->klog, now, KLOG_INFO,
+                    "CPU%u: Booted secondary processor 0x%010x", cpu, cpu);
+    }
     return err;
 }
 

@@ -1,0 +1,94 @@
+/* hostio.c - what reaches the machine from the host, through libuv: SIGINT
+ * and SIGTERM (an orderly stop at the next slice boundary) and the FUSE
+ * export's requests (--sysfs-mount), served between slices so a host write
+ * to cpuN/online takes effect at a slice boundary. */
+#include "kernel.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <uv.h>
+
+#include "fuse_export.h"
+
+struct hostio {
+    uv_loop_t loop;
+    uv_signal_t sigint, sigterm;
+    uv_poll_t fuse_poll;
+    struct fuse_export *fuse;
+    struct machine *machine;
+};
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+    struct hostio *io = h->data;
+    io->machine->host_signal = signum;
+}
+
+static void on_fuse(uv_poll_t *h, int status, int events)
+{
+    (void)events;
+    struct hostio *io = h->data;
+    if (status == 0)
+        fuse_export_process(io->fuse);
+}
+
+/* The FUSE export serves pid 1's view. */
+static void *init_task(void *arg)
+{
+    struct machine *m = arg;
+    return m->init->threads;
+}
+
+int hostio_start(struct machine *m, char *why, size_t whylen)
+{
+    struct hostio *io = calloc(1, sizeof *io);
+    if (!io || uv_loop_init(&io->loop) < 0) {
+        free(io);
+        snprintf(why, whylen, "cannot start the host event loop");
+        return -ENOMEM;
+    }
+    io->machine = m;
+    m->hostio = io;
+    uv_signal_init(&io->loop, &io->sigint);
+    uv_signal_init(&io->loop, &io->sigterm);
+    io->sigint.data = io->sigterm.data = io;
+    uv_signal_start(&io->sigint, on_signal, SIGINT);
+    uv_signal_start(&io->sigterm, on_signal, SIGTERM);
+    if (m->cfg->sysfs_mount) {
+        int err = fuse_export_start(&io->fuse, &m->vfs, init_task, m, m->cfg->sysfs_mount, why,
+                                    whylen);
+        if (err < 0)
+            return err;
+        uv_poll_init(&io->loop, &io->fuse_poll, fuse_export_fd(io->fuse));
+        io->fuse_poll.data = io;
+        uv_poll_start(&io->fuse_poll, UV_READABLE, on_fuse);
+    }
+    return 0;
+}
+
+void hostio_poll(struct machine *m)
+{
+    if (m->hostio)
+        uv_run(&m->hostio->loop, UV_RUN_NOWAIT);
+}
+
+static void close_handle(uv_handle_t *h, void *arg)
+{
+    (void)arg;
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
+void hostio_stop(struct machine *m)
+{
+    struct hostio *io = m->hostio;
+    if (!io)
+        return;
+    uv_walk(&io->loop, close_handle, NULL);
+    uv_run(&io->loop, UV_RUN_DEFAULT);
+    uv_loop_close(&io->loop);
+    fuse_export_stop(io->fuse);
+    free(io);
+    m->hostio = NULL;
+}

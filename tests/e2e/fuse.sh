@@ -1,0 +1,65 @@
+#!/bin/sh
+# fuse.sh ASYMU GUEST - the FUSE export end to end: mount, read from the host,
+# offline a vCPU from the host while the guest runs, unmount at exit and on
+# SIGTERM, and a leftover mount of a killed emulator reported at the next
+# start. Skips (with the reason) when /dev/fuse is missing.
+set -u
+asymu=$1 guest=$2
+if [ ! -c /dev/fuse ]; then
+    echo "SKIP: /dev/fuse is absent on this machine: the FUSE export cannot be tested"
+    exit 77
+fi
+dir=$(mktemp -d)
+fail=0
+check() { # what expected actual
+    if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAIL: $1: expected [$2], got [$3]"; fail=1; fi
+}
+wait_mount() {
+    i=0
+    while [ ! -e "$dir/sys/devices/system/cpu/online" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+mounted() { grep -q " $dir fuse" /proc/mounts && echo yes || echo no; }
+cleanup() { fusermount3 -u "$dir" 2>/dev/null; rm -rf "$dir" "$dir.out" "$dir.err"; }
+trap cleanup EXIT
+
+# 1. Read and hotplug from the host while the guest waits for it.
+"$asymu" run --check-invariants --dmesg --cpus 8 --aarch32 0-3 --sysfs-mount "$dir" -- "$guest" \
+    >"$dir.out" 2>"$dir.err" &
+pid=$!
+wait_mount
+check "aarch32_el0 read on the host" "0-3" "$(cat "$dir/sys/devices/system/cpu/aarch32_el0")"
+check "cpu7 midr_el1" "0x00000000412fd480" "$(cat "$dir/sys/devices/system/cpu/cpu7/regs/identification/midr_el1")"
+check "pid 1 status Name" "Name:	fuse-watch-aarc" "$(grep '^Name:' "$dir/proc/1/status")"
+check "read-only file refuses writes" "no" "$( (echo 1 > "$dir/sys/devices/system/cpu/online") 2>/dev/null && echo yes || echo no)"
+check "U5: the protected CPU cannot go offline" "no" "$( (echo 0 > "$dir/sys/devices/system/cpu/cpu0/online") 2>/dev/null && echo yes || echo no)"
+echo 0 > "$dir/sys/devices/system/cpu/cpu2/online"
+wait $pid
+check "guest exit status" "0" "$?"
+check "guest saw the host's hotplug" "offline 2
+online 0-1,3-7" "$(cat "$dir.out")"
+check "kernel log has the shutdown" "1" "$(grep -c 'CPU2: shutdown' "$dir.err")"
+check "unmounted at exit" "no" "$(mounted)"
+
+# 2. SIGTERM: orderly stop, status 143, unmounted.
+"$asymu" run --check-invariants --sysfs-mount "$dir" -- "$guest" >/dev/null 2>"$dir.err" &
+pid=$!
+wait_mount
+kill -TERM $pid
+wait $pid
+check "SIGTERM status" "143" "$?"
+check "unmounted after SIGTERM" "no" "$(mounted)"
+
+# 3. A killed emulator leaves a dead mount: the next start says how to remove it.
+"$asymu" run --sysfs-mount "$dir" -- "$guest" >/dev/null 2>&1 &
+pid=$!
+wait_mount
+kill -KILL $pid
+wait $pid 2>/dev/null
+"$asymu" run --sysfs-mount "$dir" -- "$guest" >/dev/null 2>"$dir.err"
+check "leftover mount refused" "2" "$?"
+check "leftover mount message" "1" "$(grep -c "fusermount3 -u $dir" "$dir.err")"
+fusermount3 -u "$dir"
+check "removed with the printed command" "no" "$(mounted)"
+
+[ $fail -eq 0 ] && echo "fuse: all checks passed"
+exit $fail
