@@ -355,7 +355,12 @@ int vfs_open_host(struct vfs *v, const char *abspath, int flags, int mode)
         if (fd >= 0)
             return fd;
     }
-    return open_in(v, m->fd, rel, flags, mode);
+    int fd = open_in(v, m->fd, rel, flags, mode);
+    /* /tmp lies over the sysroot's own /tmp: what the private directory
+     * lacks is looked up, read-only, in the one underneath. */
+    if (fd == -ENOENT && !writes && m == &v->mounts[VFS_MOUNT_TMP] && *rel)
+        fd = open_in(v, v->mounts[VFS_MOUNT_ROOT].fd, abspath + 1, flags, mode);
+    return fd;
 }
 
 int vfs_parent(struct vfs *v, const char *abspath, bool write, char *name, size_t namelen)

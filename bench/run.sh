@@ -1,0 +1,310 @@
+#!/bin/sh
+# run.sh - builds the guest workloads and raw-unicorn into BUILD/bench with the
+# cross compilers, then times every workload x ISA under asymu, qemu-user and
+# (freestanding store loops only) raw Unicorn, and prints one table of median
+# wall times and ratios. Speed is reported here, never asserted anywhere.
+#
+# Usage: bench/run.sh [BUILD]     BUILD: asymu's build directory (default: build)
+# Environment: BENCH_RUNS   runs per cell (default 3; the median is reported)
+#              BENCH_CPU    host CPU every run is pinned to with taskset (default:
+#                           the last one), or "none". asymu runs the whole machine
+#                           on one host thread; pinning gives qemu-user the same
+#                           single CPU, so its pipe and yield partners really
+#                           switch, and removes a bimodal cross-CPU wake-up cost
+#                           (pingpong under qemu-user took 0.6 s or 6-8 s
+#                           unpinned on a 2-CPU VM, depending on placement).
+# shellcheck disable=SC2086 # flag lists and runner lists are split on purpose
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+ASYMU=$BUILD/asymu
+OUT=$BUILD/bench
+LOGS=$OUT/logs
+RUNS=${BENCH_RUNS:-3}
+CPU=${BENCH_CPU:-$(($(nproc) - 1))}
+GNU_TIME=/usr/bin/time # GNU time, for CPU seconds; optional
+
+# Iteration counts, chosen so the whole run takes about 2 minutes on 2 cores
+# and every cell runs long enough (>= ~0.15 s) that process start-up is noise.
+STORE_N=200000000 # store-loop.h iterations (built into the store-raw binaries)
+GETPID_N=5000000
+PINGPONG_N=200000
+YIELD_N=1000000
+SPAWN_N=200
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+die() {
+    say "$*"
+    exit 1
+}
+need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found; $2"; }
+
+need aarch64-linux-gnu-gcc "install gcc-aarch64-linux-gnu (./scripts/bootstrap does)"
+need arm-linux-gnueabihf-gcc "install gcc-arm-linux-gnueabihf (./scripts/bootstrap does)"
+need qemu-aarch64 "install qemu-user (./scripts/bootstrap does)"
+need qemu-arm "install qemu-user (./scripts/bootstrap does)"
+need cc "install build-essential"
+[ -x "$ASYMU" ] || die "$ASYMU not found; build asymu first (make build)"
+case $RUNS in '' | *[!0-9]* | 0) die "BENCH_RUNS must be a positive integer, not '$RUNS'" ;; esac
+if [ "$CPU" != none ]; then
+    need taskset "install util-linux, or set BENCH_CPU=none to run unpinned"
+    case $CPU in '' | *[!0-9]*) die "BENCH_CPU must be a CPU number or none, not '$CPU'" ;; esac
+    taskset -c "$CPU" true 2>/dev/null || die "cannot pin to CPU $CPU (BENCH_CPU); try another or none"
+fi
+"$GNU_TIME" -f '%U %S' -o /dev/null true 2>/dev/null || GNU_TIME=
+
+cross_cc() { if [ "$1" = aarch64 ]; then echo aarch64-linux-gnu-gcc; else echo arm-linux-gnueabihf-gcc; fi; }
+qemu_for() { if [ "$1" = aarch64 ]; then echo qemu-aarch64; else echo qemu-arm; fi; }
+
+# --- build ------------------------------------------------------------------
+
+mkdir -p "$OUT" "$LOGS"
+rm -f "$LOGS"/*.log "$LOGS"/*.cpu
+say "building guest workloads and raw-unicorn in $OUT"
+GUEST_FLAGS="-O2 -static -Wall -Wextra -Werror"
+FREE_FLAGS="-O2 -static -nostdlib -ffreestanding -fno-stack-protector -Wall -Wextra -Werror"
+for isa in aarch64 armhf; do
+    gcc=$(cross_cc $isa)
+    for p in store getpid pingpong spawn tiny; do
+        $gcc $GUEST_FLAGS -o "$OUT/$p-$isa" "$ROOT/bench/$p.c"
+    done
+    $gcc $GUEST_FLAGS -pthread -o "$OUT/yield-$isa" "$ROOT/bench/yield.c"
+    $gcc $FREE_FLAGS -DSTORE_ITERS=${STORE_N}ul -o "$OUT/store-raw-$isa" "$ROOT/bench/store-raw.c"
+    $gcc $FREE_FLAGS -DSTORE_ITERS=${STORE_N}ul -DSTORE_WORDS=4096u \
+        -o "$OUT/store-hot-$isa" "$ROOT/bench/store-raw.c"
+done
+UC_LIBS=$(pkg-config --libs unicorn 2>/dev/null || echo -lunicorn)
+UC_CFLAGS=$(pkg-config --cflags unicorn 2>/dev/null || true)
+cc -std=gnu17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror $UC_CFLAGS -I "$ROOT/loader" \
+    -o "$OUT/raw-unicorn" "$ROOT/bench/raw-unicorn.c" "$ROOT/loader/elf.c" $UC_LIBS
+
+# --- running ----------------------------------------------------------------
+
+# measured CPUFILE CMD...: runs CMD pinned (unless BENCH_CPU=none), writing its
+# user and system seconds to CPUFILE when GNU time is there.
+measured() {
+    cpufile=$1
+    shift
+    [ "$CPU" = none ] || set -- taskset -c "$CPU" "$@"
+    [ -z "$GNU_TIME" ] || set -- "$GNU_TIME" -f '%U %S' -o "$cpufile" "$@"
+    "$@"
+}
+
+# invoke CPUFILE RUNNER WORKLOAD ISA: runs one workload once in the foreground.
+# spawn runs under asymu with --sysroot BUILD/bench so /tiny-ISA resolves even
+# when BUILD is under /tmp (the guest's /tmp is private); under qemu-user the
+# child execs qemu itself with the program, as binfmt_misc would (this host
+# has no binfmt_misc, so a bare exec of a foreign ELF would fail).
+invoke() {
+    cpufile=$1 runner=$2 w=$3 i=$4
+    q=$(qemu_for "$i")
+    case $w in
+    store) set -- "$OUT/store-$i" $STORE_N ;;
+    store-raw | store-hot) set -- "$OUT/$w-$i" ;;
+    getpid) set -- "$OUT/getpid-$i" $GETPID_N ;;
+    pingpong) set -- "$OUT/pingpong-$i" $PINGPONG_N ;;
+    yield) set -- "$OUT/yield-$i" $YIELD_N ;;
+    spawn)
+        case $runner in
+        asymu) set -- "$OUT/spawn-$i" $SPAWN_N "/tiny-$i" ;;
+        *) set -- "$OUT/spawn-$i" $SPAWN_N "$(command -v "$q")" "$OUT/tiny-$i" ;;
+        esac
+        ;;
+    esac
+    case $runner in
+    asymu)
+        if [ "$w" = spawn ]; then
+            measured "$cpufile" "$ASYMU" run --sysroot "$OUT" -- "$@"
+        else
+            measured "$cpufile" "$ASYMU" run -- "$@"
+        fi
+        ;;
+    qemu) measured "$cpufile" "$q" "$@" ;;
+    raw) measured "$cpufile" "$OUT/raw-unicorn" "$@" ;;
+    raw-b) measured "$cpufile" "$OUT/raw-unicorn" -b "$@" ;;
+    esac
+}
+
+# timed LOG RUNNER WORKLOAD ISA: one run with its output in LOG; sets T_RC,
+# T_NS (wall time) and T_CPU (user + system ns, or "-" without GNU time).
+timed() {
+    log=$1
+    shift
+    t0=$(date +%s%N)
+    if invoke "$log.cpu" "$@" >"$log" 2>&1; then T_RC=0; else T_RC=$?; fi
+    t1=$(date +%s%N)
+    T_NS=$((t1 - t0))
+    T_CPU=-
+    if [ -n "$GNU_TIME" ]; then
+        T_CPU=$(tail -n1 "$log.cpu" | awk '{ printf "%.0f", ($1 + $2) * 1e9 }')
+    fi
+}
+
+median() { printf '%s\n' "$@" | sort -n | sed -n "$(((RUNS + 1) / 2))p"; }
+
+# cell WORKLOAD ISA RUNNERS...: RUNS rounds, the runners interleaved in each
+# round so a noisy moment hits all of them; prints "runner wall_ns cpu_ns"
+# medians, one line per runner. Every runner must end as qemu-user (the first)
+# does: status 0 for glibc workloads, the same folded sum for the
+# freestanding ones, the same output for store; else the benchmark stops.
+cell() {
+    w=$1 i=$2
+    shift 2
+    for r in "$@"; do eval "wall_$(echo "$r" | tr - _)= cpu_$(echo "$r" | tr - _)="; done
+    n=1
+    while [ $n -le "$RUNS" ]; do
+        ref=
+        for r in "$@"; do
+            log=$LOGS/$w-$i-$r-$n.log
+            timed "$log" "$r" "$w" "$i"
+            if [ -z "$ref" ]; then
+                ref=$T_RC ref_log=$log
+                if [ "$T_RC" -ne 0 ] && [ "$w" != store-raw ] && [ "$w" != store-hot ]; then
+                    die "$w ($i) under $r exited $T_RC; see $log"
+                fi
+            elif [ "$T_RC" -ne "$ref" ]; then
+                die "$w ($i) under $r exited $T_RC, under $1 $ref; see $log"
+            elif [ "$w" = store ] && ! cmp -s "$log" "$ref_log"; then
+                die "store ($i) printed a different sum under $r than under $1; see $log"
+            fi
+            echo "$w $i $r $n $T_NS $T_CPU" >>"$SAMPLES"
+            v=$(echo "$r" | tr - _)
+            eval "wall_$v=\"\$wall_$v $T_NS\" cpu_$v=\"\$cpu_$v $T_CPU\""
+        done
+        n=$((n + 1))
+    done
+    for r in "$@"; do
+        v=$(echo "$r" | tr - _)
+        eval "set -- \$wall_$v"
+        wall=$(median "$@")
+        eval "set -- \$cpu_$v"
+        echo "$r $wall $(median "$@")"
+    done
+}
+
+# get RUNNER FIELD < cell output: that runner's median (2 wall, 3 CPU), or "-".
+get() { awk -v r="$1" -v f="$2" '$1 == r { print $f; ok = 1 } END { if (!ok) print "-" }'; }
+
+ROWS=$OUT/rows.txt       # workload isa asymu qemu raw (wall ns)
+HOOK=$OUT/hook.txt       # workload isa raw raw-b asymu (CPU ns)
+SAMPLES=$OUT/samples.txt # every run: workload isa runner round wall_ns cpu_ns
+: >"$ROWS"
+: >"$HOOK"
+: >"$SAMPLES"
+start=$(date +%s)
+for w in store store-raw store-hot getpid pingpong yield spawn; do
+    for i in aarch64 armhf; do
+        case $w in
+        store-raw | store-hot) runners="qemu asymu raw raw-b" ;;
+        *) runners="qemu asymu" ;;
+        esac
+        say "$w ($i): $RUNS x $runners"
+        res=$(cell "$w" "$i" $runners)
+        echo "$w $i $(echo "$res" | get asymu 2) $(echo "$res" | get qemu 2)" \
+            "$(echo "$res" | get raw 2)" >>"$ROWS"
+        case $runners in *raw-b*)
+            echo "$w $i $(echo "$res" | get raw 3) $(echo "$res" | get raw-b 3)" \
+                "$(echo "$res" | get asymu 3)" >>"$HOOK"
+            ;;
+        esac
+    done
+done
+
+# --- the per-switch check (spec K3) ------------------------------------------
+# The same yield workload under asymu and under asymu built with the check
+# compiled out (-DASYMU_SWITCH_CHECK=OFF): 64-bit threads (the fast path: one
+# predictable branch) and 32-bit threads on a mismatched machine under the
+# fixup policy (the O(1) bit test against M on every switch).
+NOCHECK=$OUT/nocheck
+say "building asymu without the per-switch check in $NOCHECK"
+cmake -S "$ROOT" -B "$NOCHECK" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DASYMU_SWITCH_CHECK=OFF >"$LOGS/nocheck-configure.log" 2>&1 ||
+    die "configuring the no-check build failed; see $LOGS/nocheck-configure.log"
+cmake --build "$NOCHECK" --target asymu >"$LOGS/nocheck-build.log" 2>&1 ||
+    die "building the no-check asymu failed; see $LOGS/nocheck-build.log"
+SWITCH=$OUT/switch.txt # isa check nocheck (CPU or wall ns)
+: >"$SWITCH"
+for i in aarch64 armhf; do
+    for build in check nocheck; do
+        if [ $build = check ]; then bin=$ASYMU; else bin=$NOCHECK/asymu; fi
+        samples=
+        n=1
+        while [ $n -le "$RUNS" ]; do
+            log=$LOGS/switch-$i-$build-$n.log
+            t0=$(date +%s%N)
+            measured "$log.cpu" "$bin" run --policy fixup --cpus 8 --aarch32 0-3 -- \
+                "$OUT/yield-$i" $YIELD_N >"$log" 2>&1 || die "switch ($i, $build) failed; see $log"
+            t1=$(date +%s%N)
+            v=$((t1 - t0))
+            [ -z "$GNU_TIME" ] || v=$(tail -n1 "$log.cpu" | awk '{ printf "%.0f", ($1 + $2) * 1e9 }')
+            samples="$samples $v"
+            n=$((n + 1))
+        done
+        eval "sw_$build=\$(median $samples)"
+    done
+    echo "$i $sw_check $sw_nocheck" >>"$SWITCH"
+done
+elapsed=$(($(date +%s) - start))
+
+# --- report -----------------------------------------------------------------
+
+report() {
+    echo "asymu benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs:" \
+        "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"
+    "$ASYMU" --version
+    qemu-aarch64 --version | head -n1
+    if [ "$CPU" = none ]; then where=unpinned; else where="pinned to host CPU $CPU"; fi
+    echo "median of $RUNS runs, wall seconds of the whole process, $where;" \
+        "raw = bare Unicorn (bench/raw-unicorn.c)"
+    echo
+    awk '
+        function s(ns) { return ns == "-" ? "-" : sprintf("%.3f", ns / 1e9) }
+        function x(a, b) { return (a == "-" || b == "-") ? "-" : sprintf("%.2f", a / b) }
+        BEGIN { printf "%-10s %-8s %9s %9s %9s %11s %10s\n", "workload", "isa", "asymu s",
+                       "qemu s", "raw s", "asymu/qemu", "asymu/raw" }
+        { printf "%-10s %-8s %9s %9s %9s %11s %10s\n", $1, $2, s($3), s($4), s($5),
+                 x($3, $4), x($3, $5) }
+    ' "$ROWS"
+    echo
+    if [ -n "$GNU_TIME" ]; then
+        echo "asymu over raw Unicorn, in CPU seconds (user + system; steadier than wall" \
+            "time when the host is shared):"
+        awk '
+            BEGIN { printf "%-10s %-8s %8s %11s %8s %10s %11s %11s\n", "workload", "isa",
+                           "raw s", "raw+hook s", "asymu s", "asymu/raw", "hook cost",
+                           "rest" }
+            { printf "%-10s %-8s %8.2f %11.2f %8.2f %10.2f %10.1f%% %10.1f%%\n", $1, $2,
+                     $3 / 1e9, $4 / 1e9, $5 / 1e9, $5 / $3, 100 * ($4 - $3) / $3,
+                     100 * ($5 - $4) / $3 }
+        ' "$HOOK"
+        echo "(raw+hook: raw-unicorn -b, the UC_HOOK_BLOCK slice counter asymu installs;" \
+            "hook cost and rest are % of raw s)"
+        echo
+    fi
+    echo "the per-switch check (K3): yield, 2 threads x $YIELD_N, --policy fixup" \
+        "--cpus 8 --aarch32 0-3; aarch64 = 64-bit tasks (fast path), armhf = 32-bit" \
+        "tasks (bit test against M); $([ -n "$GNU_TIME" ] && echo CPU || echo wall) seconds"
+    awk -v n=$((2 * YIELD_N)) '
+        BEGIN { printf "%-8s %10s %10s %12s %10s\n", "isa", "check s", "nocheck s",
+                       "ns/switch", "cost" }
+        { printf "%-8s %10.3f %10.3f %12.1f %9.2f%%\n", $1, $2 / 1e9, $3 / 1e9,
+                 ($2 - $3) / n, 100 * ($2 - $3) / $3 }
+    ' "$SWITCH"
+    echo "(target: under 2%; a negative cost is noise)"
+    echo
+    printf 'yield: yields after which the other thread had progressed (last round, of %s):' \
+        $((2 * YIELD_N))
+    for i in aarch64 armhf; do
+        for r in asymu qemu; do
+            printf ' %s %s %s;' "$r" "$i" "$(sed -n 's/.*progressed after \([0-9]*\).*/\1/p' \
+                "$LOGS/yield-$i-$r-$RUNS.log")"
+        done
+    done
+    echo
+    echo "counts: store $STORE_N iterations; getpid $GETPID_N calls; pingpong $PINGPONG_N" \
+        "round trips; yield 2 threads x $YIELD_N; spawn $SPAWN_N fork+exec+wait"
+    echo "took ${elapsed}s; every sample in $SAMPLES, every run's output in $LOGS"
+}
+report | tee "$OUT/results.txt"

@@ -1,0 +1,5 @@
+/* tiny.c - the program spawn.c executes: a static glibc program that exits 0. */
+int main(void)
+{
+    return 0;
+}

@@ -1,0 +1,5 @@
+# tests/guest/policies.cmake: the guest programs of the asymmetric-AArch32
+# policy tests (tests/e2e/policies.cmake), each built for both ISAs.
+asymu_guest_program(pol-launch pol-launch.c)
+asymu_guest_program(pol-many pol-many.c)
+asymu_guest_program(pol-show pol-show.c EXTRA -pthread)
