@@ -19,6 +19,7 @@
 struct parse {
     struct emu_config *cfg;
     const char *aarch32; /* text of --aarch32, checked once --cpus is known */
+    const char *capacity; /* text of --capacity, likewise */
 };
 
 typedef int (*option_fn)(struct parse *ps, const char *opt, const char *val);
@@ -85,6 +86,65 @@ static int opt_aarch32(struct parse *ps, const char *opt, const char *val)
 {
     (void)opt;
     ps->aarch32 = val;
+    return 0;
+}
+
+static int opt_capacity(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt;
+    ps->capacity = val;
+    return 0;
+}
+
+/* "0-3=512,4-7=1024": cpulists, each ended by =VALUE (a list may hold
+ * commas: "0,2=512"). Unnamed vCPUs keep 1024; a vCPU named twice is an
+ * error. */
+static int parse_capacity(const char *text, unsigned nr_cpus, uint16_t *out, char *why,
+                          size_t whylen)
+{
+    struct cpumask seen;
+    cpumask_clear(&seen);
+    const char *p = text;
+    do {
+        const char *eq = strchr(p, '=');
+        if (!eq) {
+            snprintf(why, whylen, "'%s' has no =VALUE", p);
+            return -1;
+        }
+        char list[4096];
+        snprintf(list, sizeof list, "%.*s", (int)(eq - p), p);
+        struct cpumask m, both;
+        char sub[128];
+        if (!*list) {
+            snprintf(why, whylen, "no CPUs before '%s'", eq);
+            return -1;
+        }
+        if (cpulist_parse(list, nr_cpus, &m, sub, sizeof sub) < 0) {
+            snprintf(why, whylen, "%s", sub);
+            return -1;
+        }
+        const char *v = eq + 1;
+        size_t digits = strspn(v, "0123456789");
+        unsigned long value = digits && digits < 6 ? strtoul(v, NULL, 10) : 0;
+        if (value < 1 || value > 1024 || (v[digits] != ',' && v[digits] != '\0')) {
+            snprintf(why, whylen, "capacity '%.*s' is not a number from 1 to 1024",
+                     (int)strcspn(v, ","), v);
+            return -1;
+        }
+        if (cpumask_and(&both, &m, &seen)) {
+            snprintf(why, whylen, "CPU %u is given two capacities", cpumask_first(&both));
+            return -1;
+        }
+        cpumask_or(&seen, &seen, &m);
+        unsigned cpu;
+        for_each_cpu(cpu, &m)
+            out[cpu] = (uint16_t)value;
+        p = v + digits;
+        if (*p == ',' && !*++p) {
+            snprintf(why, whylen, "nothing after the last ','");
+            return -1;
+        }
+    } while (*p);
     return 0;
 }
 
@@ -220,6 +280,10 @@ static const struct option_def options[] = {
     {"--aarch32", NULL, "LIST", DEFAULT_AARCH32 " (those that exist)",
      "cpulist of the vCPUs that run 32-bit (AArch32) code, e.g. 0-3,6; may be empty",
      opt_aarch32},
+    {"--capacity", NULL, "LIST=VALUE,...", "1024 for every vCPU",
+     "cpu_capacity of vCPUs in sysfs (1 to 1024), e.g. 0-3=512,4-7=1024 for little and big "
+     "cores; vCPUs not named keep 1024",
+     opt_capacity},
     {"--cmdline", NULL, "STRING", DEFAULT_CMDLINE,
      "the emulated kernel command line; without allow_mismatched_32bit_el0 an asymmetric "
      "machine runs 64-bit user space only",
@@ -316,6 +380,14 @@ static int finish(struct parse *ps)
         for (unsigned cpu = 0; cpu < 4 && cpu < cfg->cpus; cpu++)
             cpumask_set_cpu(cpu, &cfg->aarch32);
     }
+    for (unsigned cpu = 0; cpu < cfg->cpus; cpu++)
+        cfg->capacity[cpu] = 1024;
+    if (ps->capacity && parse_capacity(ps->capacity, cfg->cpus, cfg->capacity, why, sizeof why)) {
+        char allowed[256];
+        snprintf(allowed, sizeof allowed, "%s (LIST=VALUE,... with cpulists within 0-%u)", why,
+                 cfg->cpus - 1);
+        return bad("--capacity", ps->capacity, allowed);
+    }
     return 0;
 }
 
@@ -327,7 +399,7 @@ int options_parse(int argc, char **argv, struct emu_config *cfg)
     cfg->policy = EMU_POLICY_UPSTREAM;
     cfg->sysroot = "/";
     cfg->max_procs = 4096;
-    struct parse ps = {cfg, NULL};
+    struct parse ps = {cfg, NULL, NULL};
     int i = 0;
     for (; i < argc; i++) {
         const char *arg = argv[i];

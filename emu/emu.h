@@ -17,6 +17,7 @@ enum emu_policy {
 struct emu_config {
     unsigned cpus;          /* number of vCPUs, 1..NR_CPUS_MAX */
     struct cpumask aarch32; /* vCPUs that run AArch32 EL0 */
+    uint16_t capacity[NR_CPUS_MAX]; /* cpu_capacity in sysfs (--capacity); 0 reads as 1024 */
     const char *cmdline;    /* emulated kernel command line */
     enum emu_policy policy;
     uint64_t seed;          /* every random value the guest sees derives from it */

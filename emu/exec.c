@@ -208,6 +208,13 @@ static int build_stack(struct task *t, struct mm *mm, const struct loader_image 
     };
     machine_random_bytes(t->machine, spec.random, sizeof spec.random);
     err = loader_build_stack(&spec, top, mm_host_ptr(mm, bottom, STACK_SIZE, 0), STACK_SIZE, sp);
+    /* argv[0] and argv[argc-1] point at the first and last argument strings. */
+    uint64_t first = 0, last = 0;
+    if (err == 0 && spec.argc > 0 && copy_from_guest(mm, &first, *sp + abi->word, abi->word) == 0 &&
+        copy_from_guest(mm, &last, *sp + (uint64_t)spec.argc * abi->word, abi->word) == 0) {
+        mm->arg_start = first;
+        mm->arg_end = last + strlen(argv[spec.argc - 1]) + 1;
+    }
     return err;
 }
 

@@ -39,6 +39,7 @@ struct mm {
     uint64_t limit;         /* first address the guest cannot use */
     uint64_t mmap_base;     /* top-down mmap search starts below this */
     uint64_t brk_start, brk; /* program break */
+    uint64_t arg_start, arg_end; /* argv strings on the stack (/proc/PID/cmdline) */
     uint64_t total;         /* bytes mapped */
     uint64_t max_total;     /* --max-mem */
     struct mm *next_deferred;

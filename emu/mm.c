@@ -11,6 +11,9 @@
 
 #define PAGE 4096u
 #define PAGE_ALIGN(x) (((x) + PAGE - 1) & ~(uint64_t)(PAGE - 1))
+/* Unicorn holds a few thousand memory sections per engine at most (an
+ * assertion kills the host beyond): asymu keeps well below it. */
+#define MM_MAX_VMAS 1000u
 
 struct mm *mm_new(const struct abi *abi, struct machine *m, int *err)
 {
@@ -84,6 +87,8 @@ struct mm *mm_copy(struct mm *src, int *err)
     mm->max_total = src->max_total;
     mm->brk_start = src->brk_start;
     mm->brk = src->brk;
+    mm->arg_start = src->arg_start;
+    mm->arg_end = src->arg_end;
     for (const struct vma *v = src->vmas; v; v = v->next) {
         if ((*err = mm_map_fixed(mm, v->start, v->end - v->start, v->prot)) < 0) {
             mm_free(mm);
@@ -189,6 +194,56 @@ int mm_unmap(struct mm *mm, uint64_t addr, uint64_t len)
     return 0;
 }
 
+/* Host memory for guest [addr, addr+len): placed right after or before a
+ * neighbour's host memory when that is free, so the two can become one
+ * engine region (top-down mmap and brk growth make neighbours). */
+static uint8_t *host_alloc(const struct vma *prev, const struct vma *next, uint64_t len)
+{
+    static const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+    uint8_t *hints[2] = {prev ? prev->host + (prev->end - prev->start) : NULL,
+                         next ? next->host - len : NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!hints[i])
+            continue;
+        void *p = mmap(hints[i], len, PROT_READ | PROT_WRITE, flags | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p == hints[i])
+            return p;
+        if (p != MAP_FAILED)
+            munmap(p, len);
+    }
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static unsigned vma_count(const struct mm *mm)
+{
+    unsigned n = 0;
+    for (const struct vma *v = mm->vmas; v; v = v->next)
+        n++;
+    return n;
+}
+
+/* Joins b (just after a, host memory contiguous, same rights) into a. */
+static void vma_merge(struct mm *mm, struct vma *a, struct vma *b)
+{
+    uc_mem_unmap(mm->uc, a->start, a->end - a->start);
+    uc_mem_unmap(mm->uc, b->start, b->end - b->start);
+    a->end = b->end;
+    a->next = b->next;
+    free(b);
+}
+
+/* Regions stop growing at this size: re-registering a region with the
+ * engine costs in proportion to its size, so unbounded merging would make a
+ * run of small mappings quadratic; bounded, it still keeps regions few. */
+#define MERGE_MAX (64u << 20)
+
+static bool mergeable(const struct vma *a, const struct vma *b)
+{
+    return a && b && a->end == b->start && a->prot == b->prot &&
+           a->host + (a->end - a->start) == b->host && b->end - a->start <= MERGE_MAX;
+}
+
 int mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
     len = PAGE_ALIGN(len);
@@ -199,21 +254,45 @@ int mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot)
         return err;
     if (mm->total + len > mm->max_total)
         return -ENOMEM;
-    void *host = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                      -1, 0);
-    if (host == MAP_FAILED)
+    struct vma *prev = NULL, *next = NULL;
+    for (struct vma *v = mm->vmas; v; v = v->next) {
+        if (v->end == addr && v->prot == prot)
+            prev = v;
+        if (v->start == addr + len && v->prot == prot)
+            next = v;
+    }
+    uint8_t *host = host_alloc(prev, next, len);
+    if (!host)
         return -ENOMEM;
     struct vma *v = vma_new(addr, addr + len, prot, host);
     if (!v) {
         munmap(host, len);
         return -ENOMEM;
     }
-    err = vma_to_engine(mm, v);
-    if (err) {
-        vma_free(v);
-        return err;
-    }
     vma_insert(mm, v);
+    bool merged = false;
+    if (mergeable(prev, v)) {
+        vma_merge(mm, prev, v);
+        v = prev, merged = true;
+    } else {
+        uc_mem_unmap(mm->uc, v->start, v->end - v->start); /* not mapped yet: harmless */
+    }
+    if (mergeable(v, v->next)) {
+        vma_merge(mm, v, v->next);
+        merged = true;
+    }
+    /* Like the kernel's vm.max_map_count, but for the engine's limit on
+     * regions: past it a mapping that makes a new region fails. */
+    if (!merged && vma_count(mm) > MM_MAX_VMAS) {
+        struct vma **pp = &mm->vmas;
+        while (*pp != v)
+            pp = &(*pp)->next;
+        *pp = v->next;
+        vma_free(v);
+        return -ENOMEM;
+    }
+    if ((err = vma_to_engine(mm, v)) < 0)
+        return err;
     mm->total += len;
     return 0;
 }

@@ -52,7 +52,11 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
     if ((f->flags & O_ACCMODE) == O_WRONLY)
         return -EBADF;
     switch (f->kind) {
-    case FILE_CONSOLE:
+    case FILE_CONSOLE: {
+        /* The console reads what the emulator's stdin gets. */
+        ssize_t n = read(STDIN_FILENO, buf, len);
+        return n < 0 ? -errno : n;
+    }
     case FILE_HOST: {
         ssize_t n = off < 0 ? read(f->host_fd, buf, len) : pread(f->host_fd, buf, len, off);
         return n < 0 ? -errno : n;
@@ -64,6 +68,7 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
         case VNODE_NULL:
             return 0;
         case VNODE_ZERO:
+        case VNODE_FULL:
             memset(buf, 0, len);
             return (int64_t)len;
         case VNODE_RANDOM:
@@ -100,6 +105,8 @@ static int64_t file_write(struct task *t, struct file *f, const void *buf, size_
         return n < 0 ? -errno : n;
     }
     case FILE_VIRTUAL:
+        if (f->node.kind == VNODE_FULL)
+            return -ENOSPC;
         if (f->node.kind == VNODE_NULL || f->node.kind == VNODE_ZERO ||
             f->node.kind == VNODE_RANDOM)
             return (int64_t)len;
@@ -261,6 +268,11 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
     f->node = *node;
     f->flags = flags & (O_ACCMODE | O_NONBLOCK | O_APPEND);
     f->path = strdup(abspath);
+    if (node->kind == VNODE_CONSOLE) {
+        /* /dev/tty and /dev/console are the emulator's own terminal. */
+        f->kind = FILE_CONSOLE;
+        f->host_fd = (flags & O_ACCMODE) == O_RDONLY ? STDIN_FILENO : STDOUT_FILENO;
+    }
     if (node->kind == VNODE_GENERATED) {
         int err = vfs_generate(&t->machine->vfs, t, node, &f->data, &f->size);
         if (err < 0) {
@@ -429,6 +441,10 @@ SYSCALL_DECL(ioctl)
 
 static int stat_file(struct file *f, struct stat *st)
 {
+    if (f->kind == FILE_CONSOLE && f->node.kind == VNODE_CONSOLE) {
+        vfs_stat_virtual(&f->node, st);
+        return 0;
+    }
     if (f->kind == FILE_PIPE) {
         memset(st, 0, sizeof *st);
         st->st_mode = S_IFIFO | 0600;

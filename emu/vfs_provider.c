@@ -1,11 +1,23 @@
 /* vfs_provider.c - what the kernel layer tells the virtual /dev, /proc and
- * /sys: the vCPUs (with hotplug through cpuN/online), the processes, the
- * command line and the kernel log. ctx is the calling task. */
+ * /sys: the vCPUs (with hotplug through cpuN/online), the processes and
+ * their threads, files and mappings, the command line, the kernel log and
+ * the console. ctx is the calling task. */
 #include "kernel.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* As uname(2) reports them (sys_proc.c). */
+#define KERNEL_RELEASE "5.15.0-asymu"
+#define KERNEL_VERSION "#1 SMP PREEMPT asymu"
+/* /proc/PID/cmdline reads at most this much of a process's memory. */
+#define ARGV_MAX (8u << 20)
+#define PAGE 4096u
 
 static void cpus(void *ctx, struct vfs_cpus *out)
 {
@@ -15,6 +27,10 @@ static void cpus(void *ctx, struct vfs_cpus *out)
     out->online = s->online;
     out->aarch32 = s->aarch32;
     out->aarch32_file = s->allow_mismatched;
+    out->hwcap = abi_aarch64.hwcap;
+    out->hwcap2 = abi_aarch64.hwcap2;
+    out->compat_hwcap = (uint32_t)abi_arm.hwcap;
+    out->compat_hwcap2 = (uint32_t)abi_arm.hwcap2;
 }
 
 static int set_cpu_online(void *ctx, unsigned cpu, bool online)
@@ -41,6 +57,12 @@ static int self_pid(void *ctx)
     return t->proc->pid;
 }
 
+static int self_tid(void *ctx)
+{
+    const struct task *t = ctx;
+    return t->tid;
+}
+
 static int next_pid(void *ctx, int after)
 {
     const struct task *t = ctx;
@@ -53,32 +75,275 @@ static int next_pid(void *ctx, int after)
     return best;
 }
 
-static int task_info(void *ctx, int pid, struct vfs_task_info *out)
+/* The process with this pid, zombies included, or NULL. */
+static const struct process *find_process(const struct task *t, int pid)
+{
+    for (const struct task *o = t->machine->tasks; o; o = o->next_all)
+        if (o->proc->pid == pid)
+            return o->proc;
+    return NULL;
+}
+
+/* The live process with this pid and its address space, or NULL. */
+static struct mm *process_mm(const struct task *t, int pid, const struct process **out)
+{
+    const struct process *p = find_process(t, pid);
+    *out = p;
+    return p && !p->zombie ? p->mm : NULL;
+}
+
+static char thread_state(const struct process *p, const struct task *th)
+{
+    if (p->zombie || !th || th->state == TASK_DEAD)
+        return 'Z'; /* a main thread that ended before the others is a zombie */
+    if (p->stopped)
+        return 'T';
+    return th->state == TASK_BLOCKED ? 'S' : 'R';
+}
+
+static int thread_info(void *ctx, int pid, int tid, struct vfs_task_info *out)
 {
     const struct task *t = ctx;
-    const struct process *p = NULL;
-    for (const struct task *o = t->machine->tasks; o && !p; o = o->next_all)
-        if (o->proc->pid == pid)
-            p = o->proc;
+    const struct process *p = find_process(t, pid);
     if (!p)
         return -ENOENT;
     /* The main thread is the one whose tid is the pid. */
-    const struct task *main = NULL;
+    const struct task *th = NULL;
     for (const struct task *o = p->threads; o; o = o->next_thread)
-        if (o->tid == pid)
-            main = o;
+        if (o->tid == tid && (tid == pid || o->state != TASK_DEAD))
+            th = o;
+    if (!th && tid != pid)
+        return -ENOENT;
     memset(out, 0, sizeof *out);
     out->pid = p->pid;
+    out->tid = tid;
     out->ppid = p->parent ? p->parent->pid : 0;
-    out->threads = p->live_threads;
-    out->state = p->zombie ? 'Z' : main && main->state == TASK_BLOCKED ? 'S' : 'R';
+    out->pgid = p->pgid;
+    out->sid = p->sid;
+    out->state = thread_state(p, th);
+    /* A main thread that ended still counts until the process is reaped. */
+    const struct task *main = th;
+    for (const struct task *o = p->threads; o && tid != pid; o = o->next_thread)
+        if (o->tid == pid)
+            main = o;
+    out->threads = p->live_threads + (!main || main->state == TASK_DEAD);
     snprintf(out->comm, sizeof out->comm, "%s", p->comm);
-    if (main) {
-        out->allowed = main->se.affinity;
-        out->cpu = main->se.cpu;
-        out->compat = main->se.compat;
+    out->personality = p->personality;
+    out->exit_signal = tid == pid ? p->exit_signal : -1;
+    out->exit_code = p->zombie ? p->wait_status : 0;
+    for (int sig = 1; sig <= NSIG_GUEST && p->sighand; sig++) {
+        uint64_t handler = p->sighand->action[sig].handler;
+        out->sig_ignored |= handler == 1 ? SIGBIT(sig) : 0;
+        out->sig_caught |= handler > 1 ? SIGBIT(sig) : 0;
+    }
+    if (th) {
+        out->allowed = th->se.affinity;
+        out->cpu = th->se.cpu;
+        out->compat = th->se.compat;
+        out->nice = th->se.nice;
+        out->policy = th->sched_policy;
+        out->rt_priority = th->rt_priority;
+        out->sig_pending = th->pending.set;
+        out->sig_blocked = th->sigmask;
+        out->runtime_ns = th->se.sum_exec_ns;
+    }
+    if (tid == pid) {
+        out->runtime_ns = 0;
+        for (const struct task *o = p->threads; o; o = o->next_thread)
+            out->runtime_ns += o->se.sum_exec_ns;
+    }
+    const struct mm *mm = p->zombie ? NULL : p->mm;
+    if (mm) {
+        out->has_mm = true;
+        out->vm_bytes = mm->total;
+        out->vm_limit = mm->max_total;
+        out->start_brk = mm->brk_start;
+        out->arg_start = mm->arg_start;
+        out->arg_end = mm->arg_end;
     }
     return 0;
+}
+
+static int task_info(void *ctx, int pid, struct vfs_task_info *out)
+{
+    return thread_info(ctx, pid, pid, out);
+}
+
+/* Live threads, and the main thread even when it has ended: it stays in
+ * the group until the process is reaped. */
+static int next_tid(void *ctx, int pid, int after)
+{
+    const struct process *p = find_process(ctx, pid);
+    int best = -1;
+    for (const struct task *o = p ? p->threads : NULL; o; o = o->next_thread)
+        if ((o->state != TASK_DEAD || o->tid == pid) && o->tid > after &&
+            (best < 0 || o->tid < best))
+            best = o->tid;
+    return best;
+}
+
+/* The argument strings, as get_mm_cmdline() reads them: when the byte
+ * that ended the last one is no longer NUL (setproctitle), the text from
+ * the first argument up to a NUL within a page. */
+static int argv_of(void *ctx, int pid, char **data, size_t *size)
+{
+    const struct process *p;
+    struct mm *mm = process_mm(ctx, pid, &p);
+    if (!p)
+        return -ENOENT;
+    uint64_t len = mm && mm->arg_end > mm->arg_start ? mm->arg_end - mm->arg_start : 0;
+    len = len > ARGV_MAX ? ARGV_MAX : len;
+    char *buf = malloc(len > PAGE ? len + 1 : PAGE + 1);
+    if (!buf)
+        return -ENOMEM;
+    if (len && copy_from_guest(mm, buf, mm->arg_start, len) < 0)
+        len = 0;
+    if (len && buf[len - 1] != '\0') {
+        len = 0;
+        while (len < PAGE && copy_from_guest(mm, buf + len, mm->arg_start + len, 1) == 0 &&
+               buf[len++] != '\0')
+            ;
+    }
+    *data = buf;
+    *size = len;
+    return 0;
+}
+
+static int next_fd(void *ctx, int pid, int after)
+{
+    const struct process *p = find_process(ctx, pid);
+    if (!p || p->zombie || !p->files)
+        return -1;
+    for (int fd = after < 0 ? 0 : after + 1; fd < FD_MAX; fd++)
+        if (p->files->fd[fd])
+            return fd;
+    return -1;
+}
+
+static int fd_target(void *ctx, int pid, int fd, char *buf, size_t len, int *accmode)
+{
+    const struct process *p = find_process(ctx, pid);
+    if (!p || p->zombie || !p->files || fd < 0 || fd >= FD_MAX || !p->files->fd[fd])
+        return -ENOENT;
+    const struct file *f = p->files->fd[fd];
+    char target[VFS_PATH_MAX];
+    int n;
+    switch (f->kind) {
+    case FILE_PIPE:
+        /* The inode number fstat gives (sys_fs.c). */
+        n = snprintf(target, sizeof target, "pipe:[%lu]",
+                     (unsigned long)((uintptr_t)f->pipe >> 4 & 0xffffff));
+        break;
+    case FILE_CONSOLE:
+        /* The kernel opens /dev/console for init's stdin, stdout and stderr. */
+        n = snprintf(target, sizeof target, "%s", f->path ? f->path : "/dev/console");
+        break;
+    default:
+        n = snprintf(target, sizeof target, "%s", f->path ? f->path : "anon_inode:[unknown]");
+        break;
+    }
+    n = (size_t)n < len ? n : (int)len;
+    memcpy(buf, target, (size_t)n);
+    *accmode = f->flags & O_ACCMODE;
+    return n;
+}
+
+/* Names of the mappings the kernel names itself. The heap is what brk
+ * added; the kernel's test (start <= brk && end >= start_brk) would also
+ * name the data segment before it, which the kernel skips for being
+ * file-backed, something emu's mappings do not record. */
+static void vma_name(const struct mm *mm, uint64_t start, uint64_t end, char *name, size_t len)
+{
+    const struct abi *abi = mm->abi;
+    const char *n = "";
+    if (start < mm->brk && end > mm->brk_start)
+        n = "[heap]";
+    else if (start < abi->stack_top && end >= abi->stack_top)
+        n = "[stack]";
+    else if (abi->isa == LOADER_ISA_ARM && start == LOADER_KUSER_ADDR)
+        n = "[vectors]";
+    else if (abi->isa == LOADER_ISA_ARM && start == abi->sigtramp)
+        n = "[sigpage]";
+    snprintf(name, len, "%s", n);
+}
+
+/* Where Linux keeps separate mappings that emu may have merged (same
+ * rights, adjacent): the heap's bounds and the special pages, which the
+ * kernel never merges. */
+static uint64_t next_cut(const struct mm *mm, uint64_t after, uint64_t end)
+{
+    const uint64_t cuts[] = {mm->brk_start, (mm->brk + PAGE - 1) & ~(uint64_t)(PAGE - 1),
+                             mm->abi->sigtramp, mm->abi->sigtramp + PAGE, LOADER_KUSER_ADDR,
+                             LOADER_KUSER_ADDR + PAGE};
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++)
+        if (cuts[i] > after && cuts[i] < end)
+            end = cuts[i];
+    return end;
+}
+
+static int vma_at(void *ctx, int pid, unsigned index, struct vfs_vma *out)
+{
+    const struct process *p;
+    struct mm *mm = process_mm(ctx, pid, &p);
+    if (!p)
+        return -ENOENT;
+    unsigned i = 0;
+    for (const struct vma *v = mm ? mm->vmas : NULL; v; v = v->next) {
+        for (uint64_t start = v->start, end; start < v->end; start = end) {
+            end = next_cut(mm, start, v->end);
+            if (i++ < index)
+                continue;
+            out->start = start;
+            out->end = end;
+            out->prot = v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC);
+            vma_name(mm, start, end, out->name, sizeof out->name);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void stats(void *ctx, struct vfs_stats *out)
+{
+    const struct task *t = ctx;
+    struct machine *m = t->machine;
+    memset(out, 0, sizeof *out);
+    out->now_ns = machine_now(m);
+    out->boot_time = (machine_realtime_ns(m) - out->now_ns) / 1000000000u;
+    for (const struct task *o = m->tasks; o; o = o->next_all) {
+        out->nr_threads += o->state != TASK_DEAD;
+        out->nr_running += o->state == TASK_RUNNABLE;
+    }
+    out->last_pid = m->next_pid - 1;
+    out->forks = (uint64_t)(m->next_pid - 1);
+    for (unsigned cpu = 0; cpu < m->sched.nr_cpus; cpu++)
+        out->ctxt += m->sched.cpus[cpu].nr_switches;
+}
+
+static unsigned cpu_capacity(void *ctx, unsigned cpu)
+{
+    const struct task *t = ctx;
+    unsigned c = cpu < NR_CPUS_MAX ? t->machine->cfg->capacity[cpu] : 0;
+    return c ? c : 1024;
+}
+
+static const char *release(void *ctx)
+{
+    (void)ctx;
+    return KERNEL_RELEASE;
+}
+
+static const char *version(void *ctx)
+{
+    (void)ctx;
+    return KERNEL_VERSION;
+}
+
+static int64_t console_write(void *ctx, const void *data, size_t len)
+{
+    (void)ctx;
+    ssize_t n = write(STDOUT_FILENO, data, len);
+    return n < 0 ? -errno : n;
 }
 
 static int proc_path(void *ctx, int pid, bool cwd, char *buf, size_t len)
@@ -135,10 +400,22 @@ const struct vfs_provider vfs_provider_kernel = {
     .cpus = cpus,
     .set_cpu_online = set_cpu_online,
     .self_pid = self_pid,
+    .self_tid = self_tid,
     .next_pid = next_pid,
     .task = task_info,
     .exe = exe,
     .cwd = cwd,
     .cmdline = cmdline,
     .kmsg = kmsg,
+    .thread = thread_info,
+    .next_tid = next_tid,
+    .argv = argv_of,
+    .next_fd = next_fd,
+    .fd = fd_target,
+    .vma = vma_at,
+    .stats = stats,
+    .cpu_capacity = cpu_capacity,
+    .release = release,
+    .version = version,
+    .console_write = console_write,
 };

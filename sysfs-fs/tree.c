@@ -1,6 +1,7 @@
 /* tree.c - the virtual trees the guest sees: /dev, /proc and /sys. Which
- * files exist, what they hold and what writes do; kernel state comes from
- * the provider emu/ fills in (the vCPUs, processes, kernel log). */
+ * files exist, what they hold (as Linux 5.15 on arm64 prints them) and what
+ * writes do; kernel state comes from the provider emu/ fills in. The file
+ * list with each file's source in the kernel is docs/sysfs.md. */
 #include "vfs.h"
 
 #include <errno.h>
@@ -19,78 +20,199 @@
  * Cortex-X2 r2p0 does not. */
 #define MIDR_AARCH32 0x412fd470u
 #define MIDR_AARCH64_ONLY 0x412fd480u
+#define PER_LINUX32 0x0008
+#define PER_MASK 0xff
+#define USER_HZ 100
+#define NS_PER_TICK (1000000000u / USER_HZ)
+#define PAGE 4096u
 
 enum file_id {
     F_DIR,
     F_DEV_NULL,
     F_DEV_ZERO,
+    F_DEV_FULL,
     F_DEV_RANDOM,
     F_DEV_KMSG,
+    F_DEV_TTY,
+    F_DEV_CONSOLE,
+    F_DEV_FD,
+    F_DEV_STDIN,
+    F_DEV_STDOUT,
+    F_DEV_STDERR,
     F_PROC_SELF,
+    F_PROC_THREAD_SELF,
     F_PROC_CPUINFO,
     F_PROC_CMDLINE,
+    F_PROC_STAT,
+    F_PROC_UPTIME,
+    F_PROC_MEMINFO,
+    F_PROC_LOADAVG,
+    F_PROC_VERSION,
+    F_SYSCTL_OSRELEASE,
+    F_SYSCTL_OSTYPE,
+    F_SYSCTL_VERSION,
+    F_SYSCTL_PID_MAX,
+    F_SYSCTL_NGROUPS_MAX,
+    F_SYSCTL_OVERCOMMIT,
     F_PID_EXE,
     F_PID_ROOT,
     F_PID_CWD,
     F_PID_STATUS,
+    F_PID_STAT,
     F_PID_COMM,
+    F_PID_CMDLINE,
+    F_PID_MAPS,
+    F_PID_PERSONALITY,
+    F_PID_FD,
     F_CPU_POSSIBLE,
     F_CPU_PRESENT,
     F_CPU_ONLINE,
     F_CPU_OFFLINE,
     F_CPU_KERNEL_MAX,
+    F_CPU_ISOLATED,
     F_CPU_AARCH32_EL0,
     F_CPUN_ONLINE,
+    F_CPUN_CAPACITY,
     F_CPUN_MIDR,
     F_CPUN_REVIDR,
+    F_TOPO_CORE_ID,
+    F_TOPO_CLUSTER_ID,
+    F_TOPO_PACKAGE_ID,
+    F_TOPO_THREAD, /* thread_siblings, core_cpus: the vCPU itself */
+    F_TOPO_THREAD_LIST,
+    F_TOPO_CLUSTER, /* cluster_cpus: online vCPUs of its cluster */
+    F_TOPO_CLUSTER_LIST,
+    F_TOPO_PACKAGE, /* package_cpus, core_siblings: every online vCPU */
+    F_TOPO_PACKAGE_LIST,
+    F_THP_ENABLED,
+    F_THP_DEFRAG,
+    F_THP_PMD_SIZE,
+    F_THP_ZERO_PAGE,
+    F_THP_SHMEM,
 };
 
-/* A fixed entry: path, kind, mode, id. */
+/* When an entry exists. */
+enum {
+    FL_PARAM = 1,  /* only with allow_mismatched_32bit_el0 (spec 2.1) */
+    FL_ONLINE = 2, /* only while its vCPU is online (hotplug removes it) */
+};
+
+/* A fixed entry: path (absolute, or relative to its table's directory),
+ * kind, mode, id, FL_* flags. */
 struct fixed {
     const char *path;
     enum vfs_node_kind kind;
     unsigned mode;
     enum file_id file;
+    unsigned flags;
 };
+
+#define THP "/sys/kernel/mm/transparent_hugepage"
 
 static const struct fixed fixed[] = {
-    {"/dev", VNODE_DIR, 0755, F_DIR},
-    {"/dev/null", VNODE_NULL, 0666, F_DEV_NULL},
-    {"/dev/zero", VNODE_ZERO, 0666, F_DEV_ZERO},
-    {"/dev/random", VNODE_RANDOM, 0666, F_DEV_RANDOM},
-    {"/dev/urandom", VNODE_RANDOM, 0666, F_DEV_RANDOM},
-    {"/dev/kmsg", VNODE_GENERATED, 0644, F_DEV_KMSG},
-    {"/proc", VNODE_DIR, 0555, F_DIR},
-    {"/proc/self", VNODE_SYMLINK, 0777, F_PROC_SELF},
-    {"/proc/cpuinfo", VNODE_GENERATED, 0444, F_PROC_CPUINFO},
-    {"/proc/cmdline", VNODE_GENERATED, 0444, F_PROC_CMDLINE},
-    {"/sys", VNODE_DIR, 0555, F_DIR},
-    {"/sys/devices", VNODE_DIR, 0755, F_DIR},
-    {"/sys/devices/system", VNODE_DIR, 0755, F_DIR},
-    {CPU_DIR, VNODE_DIR, 0755, F_DIR},
-    {CPU_DIR "/possible", VNODE_GENERATED, 0444, F_CPU_POSSIBLE},
-    {CPU_DIR "/present", VNODE_GENERATED, 0444, F_CPU_PRESENT},
-    {CPU_DIR "/online", VNODE_GENERATED, 0444, F_CPU_ONLINE},
-    {CPU_DIR "/offline", VNODE_GENERATED, 0444, F_CPU_OFFLINE},
-    {CPU_DIR "/kernel_max", VNODE_GENERATED, 0444, F_CPU_KERNEL_MAX},
-    {CPU_DIR "/aarch32_el0", VNODE_GENERATED, 0444, F_CPU_AARCH32_EL0},
+    {"/dev", VNODE_DIR, 0755, F_DIR, 0},
+    {"/dev/console", VNODE_CONSOLE, 0600, F_DEV_CONSOLE, 0},
+    {"/dev/fd", VNODE_SYMLINK, 0777, F_DEV_FD, 0},
+    {"/dev/full", VNODE_FULL, 0666, F_DEV_FULL, 0},
+    {"/dev/kmsg", VNODE_GENERATED, 0644, F_DEV_KMSG, 0},
+    {"/dev/null", VNODE_NULL, 0666, F_DEV_NULL, 0},
+    {"/dev/random", VNODE_RANDOM, 0666, F_DEV_RANDOM, 0},
+    {"/dev/stderr", VNODE_SYMLINK, 0777, F_DEV_STDERR, 0},
+    {"/dev/stdin", VNODE_SYMLINK, 0777, F_DEV_STDIN, 0},
+    {"/dev/stdout", VNODE_SYMLINK, 0777, F_DEV_STDOUT, 0},
+    {"/dev/tty", VNODE_CONSOLE, 0666, F_DEV_TTY, 0},
+    {"/dev/urandom", VNODE_RANDOM, 0666, F_DEV_RANDOM, 0},
+    {"/dev/zero", VNODE_ZERO, 0666, F_DEV_ZERO, 0},
+    {"/proc", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/cmdline", VNODE_GENERATED, 0444, F_PROC_CMDLINE, 0},
+    {"/proc/cpuinfo", VNODE_GENERATED, 0444, F_PROC_CPUINFO, 0},
+    {"/proc/loadavg", VNODE_GENERATED, 0444, F_PROC_LOADAVG, 0},
+    {"/proc/meminfo", VNODE_GENERATED, 0444, F_PROC_MEMINFO, 0},
+    {"/proc/self", VNODE_SYMLINK, 0777, F_PROC_SELF, 0},
+    {"/proc/stat", VNODE_GENERATED, 0444, F_PROC_STAT, 0},
+    {"/proc/sys", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sys/kernel", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sys/kernel/ngroups_max", VNODE_GENERATED, 0444, F_SYSCTL_NGROUPS_MAX, 0},
+    {"/proc/sys/kernel/osrelease", VNODE_GENERATED, 0444, F_SYSCTL_OSRELEASE, 0},
+    {"/proc/sys/kernel/ostype", VNODE_GENERATED, 0444, F_SYSCTL_OSTYPE, 0},
+    {"/proc/sys/kernel/pid_max", VNODE_GENERATED, 0444, F_SYSCTL_PID_MAX, 0},
+    {"/proc/sys/kernel/version", VNODE_GENERATED, 0444, F_SYSCTL_VERSION, 0},
+    {"/proc/sys/vm", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sys/vm/overcommit_memory", VNODE_GENERATED, 0444, F_SYSCTL_OVERCOMMIT, 0},
+    {"/proc/thread-self", VNODE_SYMLINK, 0777, F_PROC_THREAD_SELF, 0},
+    {"/proc/uptime", VNODE_GENERATED, 0444, F_PROC_UPTIME, 0},
+    {"/proc/version", VNODE_GENERATED, 0444, F_PROC_VERSION, 0},
+    {"/sys", VNODE_DIR, 0555, F_DIR, 0},
+    {"/sys/devices", VNODE_DIR, 0755, F_DIR, 0},
+    {"/sys/devices/system", VNODE_DIR, 0755, F_DIR, 0},
+    {CPU_DIR, VNODE_DIR, 0755, F_DIR, 0},
+    {CPU_DIR "/aarch32_el0", VNODE_GENERATED, 0444, F_CPU_AARCH32_EL0, FL_PARAM},
+    {CPU_DIR "/isolated", VNODE_GENERATED, 0444, F_CPU_ISOLATED, 0},
+    {CPU_DIR "/kernel_max", VNODE_GENERATED, 0444, F_CPU_KERNEL_MAX, 0},
+    {CPU_DIR "/offline", VNODE_GENERATED, 0444, F_CPU_OFFLINE, 0},
+    {CPU_DIR "/online", VNODE_GENERATED, 0444, F_CPU_ONLINE, 0},
+    {CPU_DIR "/possible", VNODE_GENERATED, 0444, F_CPU_POSSIBLE, 0},
+    {CPU_DIR "/present", VNODE_GENERATED, 0444, F_CPU_PRESENT, 0},
+    {"/sys/kernel", VNODE_DIR, 0755, F_DIR, 0},
+    {"/sys/kernel/mm", VNODE_DIR, 0755, F_DIR, 0},
+    {THP, VNODE_DIR, 0755, F_DIR, 0},
+    {THP "/defrag", VNODE_GENERATED, 0444, F_THP_DEFRAG, 0},
+    {THP "/enabled", VNODE_GENERATED, 0444, F_THP_ENABLED, 0},
+    {THP "/hpage_pmd_size", VNODE_GENERATED, 0444, F_THP_PMD_SIZE, 0},
+    {THP "/shmem_enabled", VNODE_GENERATED, 0444, F_THP_SHMEM, 0},
+    {THP "/use_zero_page", VNODE_GENERATED, 0444, F_THP_ZERO_PAGE, 0},
 };
 
-/* Files of /proc/PID and of cpuN, relative to their directory. */
+/* /proc/PID, in the order of the kernel's tgid_base_stuff. */
 static const struct fixed pid_files[] = {
-    {"comm", VNODE_GENERATED, 0644, F_PID_COMM},
-    {"cwd", VNODE_SYMLINK, 0777, F_PID_CWD},
-    {"exe", VNODE_SYMLINK, 0777, F_PID_EXE},
-    {"root", VNODE_SYMLINK, 0777, F_PID_ROOT},
-    {"status", VNODE_GENERATED, 0444, F_PID_STATUS},
+    {"task", VNODE_DIR, 0555, F_DIR, 0},
+    {"fd", VNODE_DIR, 0500, F_DIR, 0},
+    {"status", VNODE_GENERATED, 0444, F_PID_STATUS, 0},
+    {"personality", VNODE_GENERATED, 0400, F_PID_PERSONALITY, 0},
+    {"comm", VNODE_GENERATED, 0644, F_PID_COMM, 0},
+    {"cmdline", VNODE_GENERATED, 0444, F_PID_CMDLINE, 0},
+    {"stat", VNODE_GENERATED, 0444, F_PID_STAT, 0},
+    {"maps", VNODE_GENERATED, 0444, F_PID_MAPS, 0},
+    {"cwd", VNODE_SYMLINK, 0777, F_PID_CWD, 0},
+    {"root", VNODE_SYMLINK, 0777, F_PID_ROOT, 0},
+    {"exe", VNODE_SYMLINK, 0777, F_PID_EXE, 0},
 };
+
+/* /proc/PID/task/TID, in the order of tid_base_stuff. */
+static const struct fixed tid_files[] = {
+    {"status", VNODE_GENERATED, 0444, F_PID_STATUS, 0},
+    {"personality", VNODE_GENERATED, 0400, F_PID_PERSONALITY, 0},
+    {"comm", VNODE_GENERATED, 0644, F_PID_COMM, 0},
+    {"cmdline", VNODE_GENERATED, 0444, F_PID_CMDLINE, 0},
+    {"stat", VNODE_GENERATED, 0444, F_PID_STAT, 0},
+};
+
+#define TOPO(name, id)                                                                             \
+    {                                                                                              \
+        "topology/" name, VNODE_GENERATED, 0444, id, FL_ONLINE                                     \
+    }
 
 static const struct fixed cpu_files[] = {
-    {"online", VNODE_GENERATED, 0644, F_CPUN_ONLINE},
-    {"regs", VNODE_DIR, 0755, F_DIR},
-    {"regs/identification", VNODE_DIR, 0755, F_DIR},
-    {"regs/identification/midr_el1", VNODE_GENERATED, 0444, F_CPUN_MIDR},
-    {"regs/identification/revidr_el1", VNODE_GENERATED, 0444, F_CPUN_REVIDR},
+    {"cpu_capacity", VNODE_GENERATED, 0444, F_CPUN_CAPACITY, 0},
+    {"online", VNODE_GENERATED, 0644, F_CPUN_ONLINE, 0},
+    {"regs", VNODE_DIR, 0755, F_DIR, FL_ONLINE},
+    {"regs/identification", VNODE_DIR, 0755, F_DIR, FL_ONLINE},
+    {"regs/identification/midr_el1", VNODE_GENERATED, 0444, F_CPUN_MIDR, FL_ONLINE},
+    {"regs/identification/revidr_el1", VNODE_GENERATED, 0444, F_CPUN_REVIDR, FL_ONLINE},
+    {"topology", VNODE_DIR, 0755, F_DIR, FL_ONLINE},
+    TOPO("cluster_cpus", F_TOPO_CLUSTER),
+    TOPO("cluster_cpus_list", F_TOPO_CLUSTER_LIST),
+    TOPO("cluster_id", F_TOPO_CLUSTER_ID),
+    TOPO("core_cpus", F_TOPO_THREAD),
+    TOPO("core_cpus_list", F_TOPO_THREAD_LIST),
+    TOPO("core_id", F_TOPO_CORE_ID),
+    TOPO("core_siblings", F_TOPO_PACKAGE),
+    TOPO("core_siblings_list", F_TOPO_PACKAGE_LIST),
+    TOPO("package_cpus", F_TOPO_PACKAGE),
+    TOPO("package_cpus_list", F_TOPO_PACKAGE_LIST),
+    TOPO("physical_package_id", F_TOPO_PACKAGE_ID),
+    TOPO("thread_siblings", F_TOPO_THREAD),
+    TOPO("thread_siblings_list", F_TOPO_THREAD_LIST),
 };
 
 static const char *const virtual_roots[] = {"/dev", "/proc", "/sys"};
@@ -103,13 +225,39 @@ static bool under(const char *path, const char *dir)
     return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-static void fill(struct vfs_node *node, const char *path, const struct fixed *f, int arg)
+/* The FL_* flags that hide entries now. */
+static unsigned hidden_flags(const struct vfs_cpus *c, int cpu)
 {
-    snprintf(node->path, sizeof node->path, "%s", path);
+    unsigned hide = c->aarch32_file ? 0 : FL_PARAM;
+    if (cpu >= 0 && !cpumask_test_cpu((unsigned)cpu, &c->online))
+        hide |= FL_ONLINE;
+    return hide;
+}
+
+/* dir "/" rel into out: 0, or -ENOENT when it does not fit (no node has
+ * such a path). */
+static int join_path(char *out, size_t len, const char *dir, const char *rel)
+{
+    size_t a = strlen(dir), b = strlen(rel);
+    if (a + 1 + b >= len)
+        return -ENOENT;
+    memcpy(out, dir, a);
+    out[a] = '/';
+    memcpy(out + a + 1, rel, b + 1);
+    return 0;
+}
+
+static void fill(struct vfs_node *node, const char *path, const struct fixed *f, int arg, int arg2)
+{
+    size_t n = strlen(path);
+    n = n < sizeof node->path ? n : sizeof node->path - 1;
+    memcpy(node->path, path, n);
+    node->path[n] = '\0';
     node->kind = f->kind;
     node->mode = f->mode;
     node->file = f->file;
     node->arg = arg;
+    node->arg2 = arg2;
 }
 
 /* "123" and the rest after it, or -1. */
@@ -121,23 +269,69 @@ static int leading_number(const char *s, const char **rest)
     return v > 0x7fffffff ? -1 : (int)v;
 }
 
-static int lookup_in(const struct fixed *files, size_t n, const char *dirpath, const char *rel,
-                     int arg, struct vfs_node *node)
+/* A number that is a whole path component, written as the kernel writes
+ * it (no leading zeros): its value, *rest after it; else -1. */
+static int component_number(const char *s, const char **rest)
+{
+    int n = leading_number(s, rest);
+    bool whole = n >= 0 && (**rest == '\0' || **rest == '/');
+    return whole && (s[0] != '0' || *rest == s + 1) ? n : -1;
+}
+
+/* rel in the table of dirpath, a directory with mode dirmode ("" is it). */
+static int lookup_in(const struct fixed *files, size_t n, const char *dirpath, unsigned dirmode,
+                     const char *rel, int arg, int arg2, unsigned hide, struct vfs_node *node)
 {
     if (*rel == '\0') {
-        static const struct fixed dir = {"", VNODE_DIR, 0555, F_DIR};
-        fill(node, dirpath, &dir, arg);
+        const struct fixed dir = {"", VNODE_DIR, dirmode, F_DIR, 0};
+        fill(node, dirpath, &dir, arg, arg2);
         return 1;
     }
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(files[i].path, rel) == 0) {
-            char path[128];
-            snprintf(path, sizeof path, "%s/%s", dirpath, rel);
-            fill(node, path, &files[i], arg);
+        if (strcmp(files[i].path, rel) == 0 && !(files[i].flags & hide)) {
+            char path[sizeof node->path];
+            if (join_path(path, sizeof path, dirpath, rel) < 0)
+                return -ENOENT;
+            fill(node, path, &files[i], arg, arg2);
             return 1;
         }
     }
     return -ENOENT;
+}
+
+/* /proc/PID/..., rel being what follows "/proc/PID/". */
+static int lookup_pid(struct vfs *v, void *ctx, int pid, const char *rel, struct vfs_node *node)
+{
+    const struct vfs_provider *p = v->provider;
+    struct vfs_task_info info;
+    char dir[128];
+    const char *rest;
+    if (p->task(ctx, pid, &info) < 0)
+        return -ENOENT;
+    snprintf(dir, sizeof dir, "/proc/%d", pid);
+    if (strncmp(rel, "fd/", 3) == 0) {
+        int fd = component_number(rel + 3, &rest);
+        char target[8];
+        int accmode;
+        if (fd < 0 || *rest || p->fd(ctx, pid, fd, target, sizeof target, &accmode) < 0)
+            return -ENOENT;
+        /* The link's mode tells how the file is open (tid_fd_update_inode). */
+        unsigned mode = accmode == 0 ? 0500 : accmode == 1 ? 0300 : 0700;
+        struct fixed link = {"", VNODE_SYMLINK, mode, F_PID_FD, 0};
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, fd);
+        fill(node, path, &link, pid, fd);
+        return 1;
+    }
+    if (strncmp(rel, "task/", 5) == 0) {
+        int tid = component_number(rel + 5, &rest);
+        if (tid <= 0 || p->thread(ctx, pid, tid, &info) < 0)
+            return -ENOENT;
+        snprintf(dir, sizeof dir, "/proc/%d/task/%d", pid, tid);
+        return lookup_in(tid_files, COUNT(tid_files), dir, 0555, *rest ? rest + 1 : rest, pid, tid,
+                         0, node);
+    }
+    return lookup_in(pid_files, COUNT(pid_files), dir, 0555, rel, pid, pid, 0, node);
 }
 
 int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs_node *node)
@@ -153,60 +347,85 @@ int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs
     for (size_t i = 0; i < COUNT(fixed); i++) {
         if (strcmp(fixed[i].path, abspath) != 0)
             continue;
-        if (fixed[i].file == F_CPU_AARCH32_EL0 && !cpus.aarch32_file)
+        if (fixed[i].flags & hidden_flags(&cpus, -1))
             return -ENOENT;
-        fill(node, abspath, &fixed[i], 0);
+        fill(node, abspath, &fixed[i], 0, 0);
         return 1;
     }
     const char *rest;
-    char dir[64];
-    /* /proc/self/... is /proc/PID/... of the caller. */
+    char real[VFS_PATH_MAX];
+    /* /proc/self/... is /proc/PID/... of the caller, thread-self its thread's. */
     if (strncmp(abspath, "/proc/self/", 11) == 0) {
-        char real[VFS_PATH_MAX];
         snprintf(real, sizeof real, "/proc/%d/%s", p->self_pid(ctx), abspath + 11);
         return vfs_lookup_virtual(v, ctx, real, node);
     }
+    if (strncmp(abspath, "/proc/thread-self/", 18) == 0) {
+        snprintf(real, sizeof real, "/proc/%d/task/%d/%s", p->self_pid(ctx), p->self_tid(ctx),
+                 abspath + 18);
+        return vfs_lookup_virtual(v, ctx, real, node);
+    }
     if (strncmp(abspath, "/proc/", 6) == 0) {
-        int pid = leading_number(abspath + 6, &rest);
-        struct vfs_task_info info;
-        if (pid <= 0 || (*rest && *rest != '/') || p->task(ctx, pid, &info) < 0)
+        int pid = component_number(abspath + 6, &rest);
+        if (pid <= 0)
             return -ENOENT;
-        snprintf(dir, sizeof dir, "/proc/%d", pid);
-        return lookup_in(pid_files, COUNT(pid_files), dir, *rest ? rest + 1 : rest, pid, node);
+        return lookup_pid(v, ctx, pid, *rest ? rest + 1 : rest, node);
     }
     if (strncmp(abspath, CPU_DIR "/cpu", sizeof CPU_DIR + 3) == 0) {
-        int cpu = leading_number(abspath + sizeof CPU_DIR + 3, &rest);
-        if (cpu < 0 || (unsigned)cpu >= cpus.nr || (*rest && *rest != '/'))
+        int cpu = component_number(abspath + sizeof CPU_DIR + 3, &rest);
+        char dir[64];
+        if (cpu < 0 || (unsigned)cpu >= cpus.nr)
             return -ENOENT;
         snprintf(dir, sizeof dir, CPU_DIR "/cpu%d", cpu);
-        return lookup_in(cpu_files, COUNT(cpu_files), dir, *rest ? rest + 1 : rest, cpu, node);
+        return lookup_in(cpu_files, COUNT(cpu_files), dir, 0755, *rest ? rest + 1 : rest, cpu, 0,
+                         hidden_flags(&cpus, cpu), node);
     }
     return -ENOENT;
 }
 
 static unsigned char dtype(enum vfs_node_kind k)
 {
-    return k == VNODE_DIR ? DT_DIR_ : k == VNODE_SYMLINK ? DT_LNK_
-                                  : k == VNODE_GENERATED ? DT_REG_
-                                                         : DT_CHR_;
+    return k == VNODE_DIR         ? DT_DIR_
+           : k == VNODE_SYMLINK   ? DT_LNK_
+           : k == VNODE_GENERATED ? DT_REG_
+                                  : DT_CHR_;
 }
 
-/* Emits the direct children of dirpath among files (paths relative to
- * prefix, which is dirpath's own path relative to the table's directory). */
-static void list_table(const struct fixed *files, size_t n, const char *prefix,
-                       void (*emit)(const char *, unsigned char, void *), void *arg,
-                       bool skip_aarch32)
+/* Emits the direct children of the directory `prefix` (a path relative to
+ * the table's directory, "" for the directory itself). */
+static void list_table(const struct fixed *files, size_t n, const char *prefix, unsigned hide,
+                       void (*emit)(const char *, unsigned char, void *), void *arg)
 {
     size_t pl = strlen(prefix);
     for (size_t i = 0; i < n; i++) {
         const char *f = files[i].path;
-        if (skip_aarch32 && files[i].file == F_CPU_AARCH32_EL0)
-            continue;
-        if (strncmp(f, prefix, pl) != 0 || (pl && f[pl] != '/'))
+        if ((files[i].flags & hide) || strncmp(f, prefix, pl) != 0 || (pl && f[pl] != '/'))
             continue;
         const char *name = f + pl + (pl ? 1 : 0);
         if (*name && !strchr(name, '/'))
             emit(name, dtype(files[i].kind), arg);
+    }
+}
+
+/* /proc/PID/rel: the process's own files, its fds or its threads. */
+static void list_pid(struct vfs *v, void *ctx, int pid, const char *rel,
+                     void (*emit)(const char *, unsigned char, void *), void *arg)
+{
+    const struct vfs_provider *p = v->provider;
+    char name[32];
+    if (strcmp(rel, "fd") == 0) {
+        for (int fd = p->next_fd(ctx, pid, -1); fd >= 0; fd = p->next_fd(ctx, pid, fd)) {
+            snprintf(name, sizeof name, "%d", fd);
+            emit(name, DT_LNK_, arg);
+        }
+    } else if (strcmp(rel, "task") == 0) {
+        for (int tid = p->next_tid(ctx, pid, 0); tid > 0; tid = p->next_tid(ctx, pid, tid)) {
+            snprintf(name, sizeof name, "%d", tid);
+            emit(name, DT_DIR_, arg);
+        }
+    } else if (strncmp(rel, "task/", 5) == 0) {
+        list_table(tid_files, COUNT(tid_files), "", 0, emit, arg);
+    } else {
+        list_table(pid_files, COUNT(pid_files), rel, 0, emit, arg);
     }
 }
 
@@ -218,31 +437,25 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
     const struct vfs_provider *p = v->provider;
     struct vfs_cpus cpus;
     p->cpus(ctx, &cpus);
-    const char *path = dir->path;
+    const char *path = dir->path, *rest;
     char name[32];
-    if (strncmp(path, "/proc/", 6) == 0) {
-        char rel[128] = "";
-        const char *slash = strchr(path + 6, '/');
-        if (slash)
-            snprintf(rel, sizeof rel, "%s", slash + 1);
-        list_table(pid_files, COUNT(pid_files), rel, emit, arg, false);
+    if (strncmp(path, "/proc/", 6) == 0 && component_number(path + 6, &rest) > 0) {
+        list_pid(v, ctx, dir->arg, *rest ? rest + 1 : rest, emit, arg);
         return 0;
     }
     if (strncmp(path, CPU_DIR "/cpu", sizeof CPU_DIR + 3) == 0) {
-        char rel[128] = "";
         const char *slash = strchr(path + sizeof CPU_DIR + 3, '/');
-        if (slash)
-            snprintf(rel, sizeof rel, "%s", slash + 1);
-        list_table(cpu_files, COUNT(cpu_files), rel, emit, arg, false);
+        list_table(cpu_files, COUNT(cpu_files), slash ? slash + 1 : "",
+                   hidden_flags(&cpus, dir->arg), emit, arg);
         return 0;
     }
     /* A directory of the fixed table: its fixed children... */
     size_t pl = strlen(path);
+    unsigned hide = hidden_flags(&cpus, -1);
     for (size_t i = 0; i < COUNT(fixed); i++) {
         const char *f = fixed[i].path;
-        if (strncmp(f, path, pl) != 0 || f[pl] != '/' || strchr(f + pl + 1, '/'))
-            continue;
-        if (fixed[i].file == F_CPU_AARCH32_EL0 && !cpus.aarch32_file)
+        if ((fixed[i].flags & hide) || strncmp(f, path, pl) != 0 || f[pl] != '/' ||
+            strchr(f + pl + 1, '/'))
             continue;
         emit(f + pl + 1, dtype(fixed[i].kind), arg);
     }
@@ -261,6 +474,29 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
     return 0;
 }
 
+/* Character devices: major and minor (devices.txt). */
+static dev_t device_number(const struct vfs_node *node)
+{
+    switch (node->file) {
+    case F_DEV_NULL:
+        return makedev(1, 3);
+    case F_DEV_ZERO:
+        return makedev(1, 5);
+    case F_DEV_FULL:
+        return makedev(1, 7);
+    case F_DEV_RANDOM:
+        return makedev(1, strcmp(node->path, "/dev/random") == 0 ? 8 : 9);
+    case F_DEV_KMSG:
+        return makedev(1, 11);
+    case F_DEV_TTY:
+        return makedev(5, 0);
+    case F_DEV_CONSOLE:
+        return makedev(5, 1);
+    default:
+        return 0;
+    }
+}
+
 void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
 {
     memset(st, 0, sizeof *st);
@@ -272,6 +508,7 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
     st->st_blksize = 4096;
     st->st_nlink = 1;
     st->st_dev = under(node->path, "/proc") ? 0x16 : under(node->path, "/sys") ? 0x15 : 0x5;
+    st->st_rdev = device_number(node);
     switch (node->kind) {
     case VNODE_DIR:
         st->st_mode |= S_IFDIR;
@@ -282,20 +519,13 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
         break;
     case VNODE_GENERATED:
         st->st_mode |= node->file == F_DEV_KMSG ? S_IFCHR : S_IFREG;
-        if (node->file == F_DEV_KMSG)
-            st->st_rdev = makedev(1, 11);
         break;
     case VNODE_NULL:
-        st->st_mode |= S_IFCHR;
-        st->st_rdev = makedev(1, 3);
-        break;
     case VNODE_ZERO:
-        st->st_mode |= S_IFCHR;
-        st->st_rdev = makedev(1, 5);
-        break;
     case VNODE_RANDOM:
+    case VNODE_FULL:
+    case VNODE_CONSOLE:
         st->st_mode |= S_IFCHR;
-        st->st_rdev = makedev(1, strcmp(node->path, "/dev/random") == 0 ? 8 : 9);
         break;
     }
 }
@@ -303,18 +533,34 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
 int vfs_readlink_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, char *buf,
                          size_t len)
 {
+    const struct vfs_provider *p = v->provider;
+    static const char *const dev_links[] = {
+        [F_DEV_FD] = "/proc/self/fd",
+        [F_DEV_STDIN] = "/proc/self/fd/0",
+        [F_DEV_STDOUT] = "/proc/self/fd/1",
+        [F_DEV_STDERR] = "/proc/self/fd/2",
+    };
     char target[VFS_PATH_MAX];
-    int n;
+    int n, accmode;
     switch (node->file) {
+    case F_DEV_FD:
+    case F_DEV_STDIN:
+    case F_DEV_STDOUT:
+    case F_DEV_STDERR:
+        n = snprintf(target, sizeof target, "%s", dev_links[node->file]);
+        break;
     case F_PROC_SELF:
-        n = snprintf(target, sizeof target, "%d", v->provider->self_pid(ctx));
+        n = snprintf(target, sizeof target, "%d", p->self_pid(ctx));
+        break;
+    case F_PROC_THREAD_SELF:
+        n = snprintf(target, sizeof target, "%d/task/%d", p->self_pid(ctx), p->self_tid(ctx));
         break;
     case F_PID_EXE:
     case F_PID_CWD:
-        n = (node->file == F_PID_EXE ? v->provider->exe : v->provider->cwd)(ctx, node->arg, target,
-                                                                          sizeof target);
-        if (n < 0)
-            return n;
+        n = (node->file == F_PID_EXE ? p->exe : p->cwd)(ctx, node->arg, target, sizeof target);
+        break;
+    case F_PID_FD:
+        n = p->fd(ctx, node->arg, node->arg2, target, sizeof target, &accmode);
         break;
     case F_PID_ROOT:
         n = snprintf(target, sizeof target, "/");
@@ -322,6 +568,8 @@ int vfs_readlink_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, 
     default:
         return -EINVAL;
     }
+    if (n < 0)
+        return n;
     n = (size_t)n < len ? n : (int)len;
     memcpy(buf, target, (size_t)n);
     return n;
@@ -369,33 +617,297 @@ static void add_cpulist(struct text *t, const struct cpumask *m)
     add(t, "%s\n", list);
 }
 
-static void cpuinfo(struct text *t, const struct vfs_cpus *c)
+/* cpumap_print_to_pagebuf(false, ...): 32-bit hex words for nr_cpu_ids bits. */
+static void add_cpumask(struct text *t, const struct cpumask *m, unsigned nr_cpus)
+{
+    char hex[512];
+    cpumask_format_hex(m, nr_cpus, hex, sizeof hex);
+    add(t, "%s\n", hex);
+}
+
+static uint32_t midr_of(const struct vfs_cpus *c, unsigned cpu)
+{
+    return cpumask_test_cpu(cpu, &c->aarch32) ? MIDR_AARCH32 : MIDR_AARCH64_ONLY;
+}
+
+/* arch/arm64/kernel/cpuinfo.c: hwcap_str, by KERNEL_HWCAP_* number (an
+ * AT_HWCAP bit, or 32 + an AT_HWCAP2 bit), as of 5.15. */
+static const char *const hwcap_str[] = {
+    "fp",      "asimd",   "evtstrm",  "aes",      "pmull",      "sha1",    "sha2",   "crc32",
+    "atomics", "fphp",    "asimdhp",  "cpuid",    "asimdrdm",   "jscvt",   "fcma",   "lrcpc",
+    "dcpop",   "sha3",    "sm3",      "sm4",      "asimddp",    "sha512",  "sve",    "asimdfhm",
+    "dit",     "uscat",   "ilrcpc",   "flagm",    "ssbs",       "sb",      "paca",   "pacg",
+    "dcpodp",  "sve2",    "sveaes",   "svepmull", "svebitperm", "svesha3", "svesm4", "flagm2",
+    "frint",   "svei8mm", "svef32mm", "svef64mm", "svebf16",    "i8mm",    "bf16",   "dgh",
+    "rng",     "bti",     "mte",
+};
+
+/* compat_hwcap_str and compat_hwcap2_str: NULL for what arm64 never
+ * reports (26bit, fpa, java, iwmmxt, crunch, thumbee, vfpv3d16, vfpd32). */
+static const char *const compat_hwcap_str[] = {
+    "swp", "half", "thumb", NULL, "fastmult", NULL,    "vfp",   "edsp",  NULL, NULL,   NULL,
+    NULL,  "neon", "vfpv3", NULL, "tls",      "vfpv4", "idiva", "idivt", NULL, "lpae", "evtstrm",
+};
+static const char *const compat_hwcap2_str[] = {"aes", "pmull", "sha1", "sha2", "crc32"};
+
+static void add_features(struct text *t, const struct vfs_cpus *c, bool linux32)
+{
+    add(t, "Features\t:");
+    if (linux32) {
+        for (unsigned j = 0; j < COUNT(compat_hwcap_str); j++)
+            if ((c->compat_hwcap >> j & 1) && compat_hwcap_str[j])
+                add(t, " %s", compat_hwcap_str[j]);
+        for (unsigned j = 0; j < COUNT(compat_hwcap2_str); j++)
+            if (c->compat_hwcap2 >> j & 1)
+                add(t, " %s", compat_hwcap2_str[j]);
+    } else {
+        for (unsigned j = 0; j < COUNT(hwcap_str); j++)
+            if (j < 32 ? c->hwcap >> j & 1 : c->hwcap2 >> (j - 32) & 1)
+                add(t, " %s", hwcap_str[j]);
+    }
+    add(t, "\n");
+}
+
+/* c_show(): the 32-bit layout goes to readers with the PER_LINUX32
+ * personality, as the kernel decides (not to every 32-bit task). */
+static void cpuinfo(struct text *t, const struct vfs_cpus *c, bool linux32)
 {
     unsigned cpu;
-    for_each_cpu(cpu, &c->online) {
-        uint32_t midr = cpumask_test_cpu(cpu, &c->aarch32) ? MIDR_AARCH32 : MIDR_AARCH64_ONLY;
+    for_each_cpu(cpu, &c->online)
+    {
+        uint32_t midr = midr_of(c, cpu);
+        add(t, "processor\t: %u\n", cpu);
+        if (linux32)
+            add(t, "model name\t: ARMv8 Processor rev %u (v8l)\n", midr & 0xf);
+        add(t, "BogoMIPS\t: 50.00\n");
+        add_features(t, c, linux32);
         add(t,
-            "processor\t: %u\nBogoMIPS\t: 50.00\n"
-            "Features\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 cpuid\n"
             "CPU implementer\t: 0x%02x\nCPU architecture: 8\nCPU variant\t: 0x%x\n"
             "CPU part\t: 0x%03x\nCPU revision\t: %u\n\n",
-            cpu, midr >> 24, (midr >> 20) & 0xf, (midr >> 4) & 0xfff, midr & 0xf);
+            midr >> 24, (midr >> 20) & 0xf, (midr >> 4) & 0xfff, midr & 0xf);
     }
 }
 
-static int pid_status(struct text *t, const struct vfs_task_info *i, unsigned nr_cpus)
+static const char *state_name(char state)
 {
-    static const char *const states[] = {"R (running)", "S (sleeping)", "Z (zombie)"};
-    const char *state = i->state == 'Z' ? states[2] : i->state == 'S' ? states[1] : states[0];
+    switch (state) {
+    case 'S':
+        return "S (sleeping)";
+    case 'T':
+        return "T (stopped)";
+    case 'Z':
+        return "Z (zombie)";
+    default:
+        return "R (running)";
+    }
+}
+
+/* proc_pid_status(): the lines asymu has values for, in the kernel's order. */
+static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned nr_cpus)
+{
     char hex[512], list[4096];
     cpumask_format_hex(&i->allowed, nr_cpus, hex, sizeof hex);
     cpulist_format(&i->allowed, list, sizeof list);
     add(t,
         "Name:\t%s\nUmask:\t0022\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
-        "TracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nThreads:\t%d\n"
+        "TracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"
+        "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\nThreads:\t%d\n"
+        "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\n"
+        "SigCgt:\t%016llx\n"
         "Cpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t1\nMems_allowed_list:\t0\n",
-        i->comm, state, i->pid, i->pid, i->ppid, i->threads, hex, list);
-    return 0;
+        i->comm, state_name(i->state), i->pid, i->tid, i->ppid, i->pid, i->tid, i->pgid, i->sid,
+        i->threads, (unsigned long long)i->sig_pending, 0ull, (unsigned long long)i->sig_blocked,
+        (unsigned long long)i->sig_ignored, (unsigned long long)i->sig_caught, hex, list);
+}
+
+/* do_task_stat(): 52 fields. Values emu does not record (fault counts,
+ * start time, code and data bounds, the stack start, the environment) are 0. */
+static void pid_stat(struct text *t, const struct vfs_task_info *i)
+{
+    int priority = i->policy == 1 || i->policy == 2 ? -1 - i->rt_priority : 20 + i->nice;
+    unsigned long long utime = i->runtime_ns / NS_PER_TICK;
+    add(t, "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %llu 0 0 0 %d %d %d 0 0 %llu %llu %llu", i->tid,
+        i->comm, i->state, i->ppid, i->pgid, i->sid, utime, priority, i->nice, i->threads,
+        (unsigned long long)i->vm_bytes, (unsigned long long)(i->vm_bytes / PAGE),
+        (unsigned long long)UINT64_MAX);
+    add(t, " 0 0 0 0 0 %llu %llu %llu %llu %d 0 0 %d %u %d %d 0 0 0",
+        (unsigned long long)(i->sig_pending & 0x7fffffff),
+        (unsigned long long)(i->sig_blocked & 0x7fffffff),
+        (unsigned long long)(i->sig_ignored & 0x7fffffff),
+        (unsigned long long)(i->sig_caught & 0x7fffffff), i->state == 'S', i->exit_signal, i->cpu,
+        i->rt_priority, i->policy);
+    if (i->has_mm)
+        add(t, " 0 0 %llu %llu %llu 0 0", (unsigned long long)i->start_brk,
+            (unsigned long long)i->arg_start, (unsigned long long)i->arg_end);
+    else
+        add(t, " 0 0 0 0 0 0 0");
+    add(t, " %d\n", i->exit_code);
+}
+
+/* show_map_vma(): anonymous as far as emu knows (no file, offset 0, device
+ * 00:00, inode 0); a name starts after the line is padded to 72 columns. */
+static int pid_maps(struct text *t, struct vfs *v, void *ctx, int pid)
+{
+    struct vfs_vma m;
+    int r;
+    for (unsigned i = 0; (r = v->provider->vma(ctx, pid, i, &m)) > 0; i++) {
+        size_t start = t->len;
+        add(t, "%08llx-%08llx %c%c%cp 00000000 00:00 0 ", (unsigned long long)m.start,
+            (unsigned long long)m.end, m.prot & 1 ? 'r' : '-', m.prot & 2 ? 'w' : '-',
+            m.prot & 4 ? 'x' : '-');
+        if (m.name[0])
+            add(t, "%*s %s", (int)(t->len - start < 72 ? 72 - (t->len - start) : 0), "", m.name);
+        add(t, "\n");
+    }
+    return r;
+}
+
+static void proc_stat(struct text *t, const struct vfs_cpus *c, const struct vfs_stats *s)
+{
+    unsigned long long idle = s->now_ns / NS_PER_TICK;
+    unsigned cpu;
+    add(t, "cpu  0 0 0 %llu 0 0 0 0 0 0\n", idle * c->nr);
+    for_each_cpu(cpu, &c->online) add(t, "cpu%u 0 0 0 %llu 0 0 0 0 0 0\n", cpu, idle);
+    add(t,
+        "intr 0\nctxt %llu\nbtime %llu\nprocesses %llu\nprocs_running %u\nprocs_blocked 0\n"
+        "softirq 0 0 0 0 0 0 0 0 0 0 0\n",
+        (unsigned long long)s->ctxt, (unsigned long long)s->boot_time, (unsigned long long)s->forks,
+        s->nr_running);
+}
+
+static void meminfo(struct text *t, const struct vfs_task_info *self)
+{
+    unsigned long long total = self->vm_limit / 1024, used = self->vm_bytes / 1024;
+    unsigned long long free = total > used ? total - used : 0;
+    const struct {
+        const char *name;
+        unsigned long long kb;
+    } lines[] = {
+        {"MemTotal:", total},
+        {"MemFree:", free},
+        {"MemAvailable:", free},
+        {"Buffers:", 0},
+        {"Cached:", 0},
+        {"SwapCached:", 0},
+        {"Active:", used},
+        {"Inactive:", 0},
+        {"Active(anon):", used},
+        {"Inactive(anon):", 0},
+        {"Active(file):", 0},
+        {"Inactive(file):", 0},
+        {"Unevictable:", 0},
+        {"Mlocked:", 0},
+        {"SwapTotal:", 0},
+        {"SwapFree:", 0},
+        {"Dirty:", 0},
+        {"Writeback:", 0},
+        {"AnonPages:", used},
+        {"Mapped:", 0},
+        {"Shmem:", 0},
+        {"KReclaimable:", 0},
+        {"Slab:", 0},
+        {"SReclaimable:", 0},
+        {"SUnreclaim:", 0},
+        {"KernelStack:", 0},
+        {"PageTables:", 0},
+        {"NFS_Unstable:", 0},
+        {"Bounce:", 0},
+        {"WritebackTmp:", 0},
+        {"CommitLimit:", total / 2},
+        {"Committed_AS:", used},
+        {"VmallocTotal:", 135290159040ull},
+        {"VmallocUsed:", 0},
+        {"VmallocChunk:", 0},
+        {"Percpu:", 0},
+        {"AnonHugePages:", 0},
+        {"ShmemHugePages:", 0},
+        {"ShmemPmdMapped:", 0},
+        {"FileHugePages:", 0},
+        {"FilePmdMapped:", 0},
+    };
+    for (size_t i = 0; i < COUNT(lines); i++)
+        add(t, "%-16s%8llu kB\n", lines[i].name, lines[i].kb);
+    add(t,
+        "HugePages_Total:   %5u\nHugePages_Free:    %5u\nHugePages_Rsvd:    %5u\n"
+        "HugePages_Surp:    %5u\nHugepagesize:   %8u kB\nHugetlb:        %8u kB\n",
+        0u, 0u, 0u, 0u, 2048u, 0u);
+}
+
+/* The cluster of a vCPU: the 32-bit-capable ones are cluster 0, the others
+ * cluster 1; a machine of one kind is one cluster. */
+static unsigned cluster_of(const struct vfs_cpus *c, unsigned cpu)
+{
+    return cpumask_empty(&c->aarch32) || cpumask_test_cpu(cpu, &c->aarch32) ? 0 : 1;
+}
+
+static void topology(struct text *t, const struct vfs_cpus *c, unsigned cpu, enum file_id f)
+{
+    struct cpumask m;
+    cpumask_clear(&m);
+    switch (f) {
+    case F_TOPO_CORE_ID:
+        add(t, "%u\n", cpu);
+        return;
+    case F_TOPO_CLUSTER_ID:
+        add(t, "%u\n", cluster_of(c, cpu));
+        return;
+    case F_TOPO_PACKAGE_ID:
+        add(t, "0\n");
+        return;
+    case F_TOPO_THREAD:
+    case F_TOPO_THREAD_LIST:
+        cpumask_set_cpu(cpu, &m);
+        break;
+    case F_TOPO_CLUSTER:
+    case F_TOPO_CLUSTER_LIST: {
+        unsigned o;
+        for_each_cpu(o, &c->online) if (cluster_of(c, o) == cluster_of(c, cpu))
+            cpumask_set_cpu(o, &m);
+        break;
+    }
+    default:
+        m = c->online;
+        break;
+    }
+    if (f == F_TOPO_THREAD || f == F_TOPO_CLUSTER || f == F_TOPO_PACKAGE)
+        add_cpumask(t, &m, c->nr);
+    else
+        add_cpulist(t, &m);
+}
+
+/* pid_max at boot (pid_idr_init): 32768, or 1024 per possible CPU. */
+static unsigned pid_max(unsigned nr_cpus)
+{
+    unsigned n = 1024 * nr_cpus;
+    return n < 32768 ? 32768 : n > 4194304 ? 4194304 : n;
+}
+
+/* Files about one process or thread. */
+static int generate_pid(struct vfs *v, void *ctx, const struct vfs_node *node, struct text *t,
+                        const struct vfs_cpus *c, char **data, size_t *size)
+{
+    const struct vfs_provider *p = v->provider;
+    struct vfs_task_info info;
+    if (p->thread(ctx, node->arg, node->arg2, &info) < 0)
+        return -ESRCH;
+    switch (node->file) {
+    case F_PID_COMM:
+        add(t, "%s\n", info.comm);
+        return 0;
+    case F_PID_STATUS:
+        pid_status(t, &info, c->nr);
+        return 0;
+    case F_PID_STAT:
+        pid_stat(t, &info);
+        return 0;
+    case F_PID_PERSONALITY:
+        add(t, "%08x\n", info.personality);
+        return 0;
+    case F_PID_CMDLINE:
+        return p->argv(ctx, node->arg, data, size);
+    default:
+        return pid_maps(t, v, ctx, node->arg);
+    }
 }
 
 int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **data, size_t *size)
@@ -404,25 +916,76 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     struct text t = {0};
     struct vfs_cpus c;
     struct cpumask m;
-    struct vfs_task_info info;
+    struct vfs_task_info self;
+    struct vfs_stats s;
+    unsigned cpu = (unsigned)node->arg;
+    int err = 0;
     p->cpus(ctx, &c);
     switch (node->file) {
     case F_DEV_KMSG:
         return p->kmsg(ctx, data, size);
-    case F_PROC_CPUINFO:
-        cpuinfo(&t, &c);
+    case F_PID_CMDLINE:
+    case F_PID_COMM:
+    case F_PID_MAPS:
+    case F_PID_PERSONALITY:
+    case F_PID_STAT:
+    case F_PID_STATUS:
+        *data = NULL;
+        err = generate_pid(v, ctx, node, &t, &c, data, size);
+        if (*data)
+            return err;
         break;
+    case F_PROC_CPUINFO: {
+        bool linux32 = p->task(ctx, p->self_pid(ctx), &self) == 0 &&
+                       (self.personality & PER_MASK) == PER_LINUX32;
+        cpuinfo(&t, &c, linux32);
+        break;
+    }
     case F_PROC_CMDLINE:
         add(&t, "%s\n", p->cmdline(ctx));
         break;
-    case F_PID_STATUS:
-    case F_PID_COMM:
-        if (p->task(ctx, node->arg, &info) < 0)
-            return -ESRCH;
-        if (node->file == F_PID_COMM)
-            add(&t, "%s\n", info.comm);
-        else
-            pid_status(&t, &info, c.nr);
+    case F_PROC_STAT:
+        p->stats(ctx, &s);
+        proc_stat(&t, &c, &s);
+        break;
+    case F_PROC_UPTIME: {
+        p->stats(ctx, &s);
+        uint64_t idle = s.now_ns * c.nr;
+        add(&t, "%llu.%02llu %llu.%02llu\n", (unsigned long long)(s.now_ns / 1000000000u),
+            (unsigned long long)(s.now_ns % 1000000000u / 10000000u),
+            (unsigned long long)(idle / 1000000000u),
+            (unsigned long long)(idle % 1000000000u / 10000000u));
+        break;
+    }
+    case F_PROC_LOADAVG:
+        p->stats(ctx, &s);
+        add(&t, "0.00 0.00 0.00 %u/%u %d\n", s.nr_running, s.nr_threads, s.last_pid);
+        break;
+    case F_PROC_MEMINFO:
+        err = p->task(ctx, p->self_pid(ctx), &self);
+        if (err == 0)
+            meminfo(&t, &self);
+        break;
+    case F_PROC_VERSION:
+        add(&t, "Linux version %s (asymu@asymu) (asymu) %s\n", p->release(ctx), p->version(ctx));
+        break;
+    case F_SYSCTL_OSRELEASE:
+        add(&t, "%s\n", p->release(ctx));
+        break;
+    case F_SYSCTL_OSTYPE:
+        add(&t, "Linux\n");
+        break;
+    case F_SYSCTL_VERSION:
+        add(&t, "%s\n", p->version(ctx));
+        break;
+    case F_SYSCTL_PID_MAX:
+        add(&t, "%u\n", pid_max(c.nr));
+        break;
+    case F_SYSCTL_NGROUPS_MAX:
+        add(&t, "65536\n");
+        break;
+    case F_SYSCTL_OVERCOMMIT:
+        add(&t, "0\n");
         break;
     case F_CPU_POSSIBLE:
     case F_CPU_PRESENT:
@@ -442,25 +1005,56 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     case F_CPU_KERNEL_MAX:
         add(&t, "%d\n", NR_CPUS_MAX - 1);
         break;
+    case F_CPU_ISOLATED:
+        add(&t, "\n");
+        break;
     case F_CPU_AARCH32_EL0:
         add_cpulist(&t, &c.aarch32);
         break;
     case F_CPUN_ONLINE:
-        add(&t, "%d\n", cpumask_test_cpu((unsigned)node->arg, &c.online) ? 1 : 0);
+        add(&t, "%d\n", cpumask_test_cpu(cpu, &c.online) ? 1 : 0);
+        break;
+    case F_CPUN_CAPACITY:
+        add(&t, "%u\n", p->cpu_capacity(ctx, cpu));
         break;
     case F_CPUN_MIDR:
-        add(&t, "0x%016x\n", cpumask_test_cpu((unsigned)node->arg, &c.aarch32) ? MIDR_AARCH32
-                                                                               : MIDR_AARCH64_ONLY);
+        add(&t, "0x%016x\n", midr_of(&c, cpu));
         break;
     case F_CPUN_REVIDR:
         add(&t, "0x%016x\n", 0u);
         break;
+    case F_TOPO_CORE_ID:
+    case F_TOPO_CLUSTER_ID:
+    case F_TOPO_PACKAGE_ID:
+    case F_TOPO_THREAD:
+    case F_TOPO_THREAD_LIST:
+    case F_TOPO_CLUSTER:
+    case F_TOPO_CLUSTER_LIST:
+    case F_TOPO_PACKAGE:
+    case F_TOPO_PACKAGE_LIST:
+        topology(&t, &c, cpu, (enum file_id)node->file);
+        break;
+    case F_THP_ENABLED:
+        add(&t, "always [madvise] never\n");
+        break;
+    case F_THP_DEFRAG:
+        add(&t, "always defer defer+madvise [madvise] never\n");
+        break;
+    case F_THP_PMD_SIZE:
+        add(&t, "2097152\n");
+        break;
+    case F_THP_ZERO_PAGE:
+        add(&t, "1\n");
+        break;
+    case F_THP_SHMEM:
+        add(&t, "always within_size advise [never] deny force\n");
+        break;
     default:
         return -EINVAL;
     }
-    if (t.failed) {
+    if (t.failed || err < 0) {
         free(t.buf);
-        return -ENOMEM;
+        return t.failed ? -ENOMEM : err;
     }
     *data = t.buf ? t.buf : calloc(1, 1);
     *size = t.len;
@@ -470,8 +1064,17 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
 int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, const char *data,
                           size_t len)
 {
-    if (node->file != F_CPUN_ONLINE)
+    switch (node->file) {
+    case F_DEV_FULL:
+        return -ENOSPC;
+    case F_DEV_TTY:
+    case F_DEV_CONSOLE:
+        return v->provider->console_write(ctx, data, len);
+    case F_CPUN_ONLINE:
+        break;
+    default:
         return node->kind == VNODE_GENERATED && (node->mode & 0200) ? (int64_t)len : -EACCES;
+    }
     /* kstrtobool-like: "0" or "1", an optional newline after it. */
     size_t n = len;
     if (n && data[n - 1] == '\n')

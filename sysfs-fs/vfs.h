@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -21,6 +22,8 @@ enum vfs_node_kind {
     VNODE_RANDOM,    /* /dev/urandom, /dev/random: seeded */
     VNODE_GENERATED, /* content made at open (tree.c); writable ones take writes */
     VNODE_SYMLINK,   /* target made by tree.c */
+    VNODE_FULL,      /* /dev/full: reads zeros, writes fail with ENOSPC */
+    VNODE_CONSOLE,   /* /dev/tty, /dev/console: the emulator's stdin and stdout */
 };
 
 /* A node of the virtual trees, by value: which file it is and for what. */
@@ -30,6 +33,7 @@ struct vfs_node {
     unsigned mode;           /* permission bits */
     int file;                /* tree.c's id of the file */
     int arg;                 /* its cpu number or pid */
+    int arg2;                /* a thread id or fd number below /proc/PID */
 };
 
 /* The vCPUs as the kernel reports them. */
@@ -38,16 +42,50 @@ struct vfs_cpus {
     struct cpumask online;
     struct cpumask aarch32;  /* M */
     bool aarch32_file;       /* allow_mismatched_32bit_el0 is on the command line */
+    uint64_t hwcap, hwcap2;  /* AT_HWCAP, AT_HWCAP2 of a 64-bit task */
+    uint32_t compat_hwcap, compat_hwcap2; /* the same for a 32-bit task */
 };
 
-/* One process, for /proc/PID. */
+/* One process (its main thread) for /proc/PID, or one thread for
+ * /proc/PID/task/TID. */
 struct vfs_task_info {
     int pid, ppid, threads;
-    char state;              /* 'R', 'S', 'Z' */
+    char state;              /* 'R', 'S', 'T', 'Z' */
     char comm[16];
-    struct cpumask allowed;  /* the affinity of its main thread */
+    struct cpumask allowed;  /* its affinity (the main thread's for a process) */
     unsigned cpu;            /* where it last ran */
     bool compat;             /* a 32-bit image */
+    int tid;                 /* the thread (the pid for a process) */
+    int pgid, sid;
+    unsigned personality;    /* personality(2): PER_LINUX32 is 0x0008 */
+    int nice, policy, rt_priority;
+    int exit_signal;         /* sent to the parent at exit */
+    int exit_code;           /* wait(2) status of a zombie, else 0 */
+    uint64_t runtime_ns;     /* virtual CPU time (every thread's, for a process) */
+    uint64_t sig_pending, sig_blocked, sig_ignored, sig_caught; /* bit N-1: signal N */
+    bool has_mm;             /* false for a zombie */
+    uint64_t vm_bytes;       /* mapped bytes */
+    uint64_t vm_limit;       /* --max-mem or the ISA's default */
+    uint64_t start_brk;      /* where the heap starts */
+    uint64_t arg_start, arg_end; /* its argv strings, 0 when unknown */
+};
+
+/* One mapping of /proc/PID/maps. */
+struct vfs_vma {
+    uint64_t start, end;
+    int prot;                /* PROT_READ 1, PROT_WRITE 2, PROT_EXEC 4 */
+    char name[32];           /* "[heap]", "[stack]", "[vectors]"... or "" */
+};
+
+/* Machine-wide numbers for /proc/stat, uptime, loadavg and meminfo. */
+struct vfs_stats {
+    uint64_t now_ns;         /* virtual time since boot */
+    uint64_t boot_time;      /* the guest's wall clock at boot, seconds since the epoch */
+    unsigned nr_running;     /* runnable threads */
+    unsigned nr_threads;     /* live threads */
+    int last_pid;            /* the pid or tid allocated last */
+    uint64_t forks;          /* threads and processes created since boot */
+    uint64_t ctxt;           /* context switches on every vCPU */
 };
 
 /* What the kernel layer provides to the virtual trees. ctx is the calling
@@ -58,6 +96,7 @@ struct vfs_provider {
     /* Hotplug through cpuN/online: -EPERM, -EBUSY, -EINVAL as the kernel. */
     int (*set_cpu_online)(void *ctx, unsigned cpu, bool online);
     int (*self_pid)(void *ctx);
+    int (*self_tid)(void *ctx);
     /* The first pid greater than `after`, or -1: lists /proc. */
     int (*next_pid)(void *ctx, int after);
     int (*task)(void *ctx, int pid, struct vfs_task_info *out);
@@ -69,6 +108,29 @@ struct vfs_provider {
      * (malloc'ed text, caller frees). */
     const char *(*cmdline)(void *ctx);
     int (*kmsg)(void *ctx, char **data, size_t *size);
+    /* One thread of process pid (tid == pid: the main thread), with the
+     * process's numbers where the kernel shows those (-ENOENT if none). */
+    int (*thread)(void *ctx, int pid, int tid, struct vfs_task_info *out);
+    /* The first thread id of pid greater than `after` (live threads, and
+     * the main thread until the process is reaped), or -1. */
+    int (*next_tid)(void *ctx, int pid, int after);
+    /* The argv strings of pid as its memory holds them now (malloc'ed). */
+    int (*argv)(void *ctx, int pid, char **data, size_t *size);
+    /* The first open fd of pid greater than `after`, or -1. */
+    int (*next_fd)(void *ctx, int pid, int after);
+    /* What fd of pid is open on ("/etc/passwd", "pipe:[7]"), its length or
+     * -errno; *accmode is its O_ACCMODE. */
+    int (*fd)(void *ctx, int pid, int fd, char *buf, size_t len, int *accmode);
+    /* The index-th mapping of pid: 1, 0 past the last, or -errno. */
+    int (*vma)(void *ctx, int pid, unsigned index, struct vfs_vma *out);
+    void (*stats)(void *ctx, struct vfs_stats *out);
+    /* cpu_capacity of a vCPU, 1..1024. */
+    unsigned (*cpu_capacity)(void *ctx, unsigned cpu);
+    /* The kernel's release and version strings, as uname(2) gives them. */
+    const char *(*release)(void *ctx);
+    const char *(*version)(void *ctx);
+    /* Writes to /dev/tty and /dev/console: the bytes taken or -errno. */
+    int64_t (*console_write)(void *ctx, const void *data, size_t len);
 };
 
 #define VFS_MAX_BANNED_DEVS 16

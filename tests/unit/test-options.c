@@ -133,6 +133,8 @@ static void test_defaults(void **state)
     assert_int_equal(p.cfg.argc, 1);
     assert_string_equal(p.cfg.argv[0], "prog");
     assert_null(p.cfg.envp);
+    for (unsigned cpu = 0; cpu < 8; cpu++)
+        assert_int_equal(p.cfg.capacity[cpu], 1024);
 }
 
 /* The default --aarch32 is 0-3 cut to the vCPUs that exist. */
@@ -201,6 +203,29 @@ static void test_aarch32(void **state)
     assert_accepted(&p, 5);
     assert_int_equal(p.cfg.cpus, 16);
     assert_aarch32(&p, "8-15");
+}
+
+/* --capacity: cpulists (commas allowed inside) each ended by =VALUE; the
+ * vCPUs not named keep 1024. */
+static void test_capacity(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "--capacity", "0-3=512,4-7=1024", "prog");
+    assert_accepted(&p, 2);
+    for (unsigned cpu = 0; cpu < 8; cpu++)
+        assert_int_equal(p.cfg.capacity[cpu], cpu < 4 ? 512 : 1024);
+    PARSE(&p, "--capacity=0,2=1,5=100", "prog");
+    assert_accepted(&p, 1);
+    static const unsigned want[8] = {1, 1024, 1, 1024, 1024, 100, 1024, 1024};
+    for (unsigned cpu = 0; cpu < 8; cpu++)
+        assert_int_equal(p.cfg.capacity[cpu], want[cpu]);
+    /* Checked against the final --cpus, whatever the order. */
+    PARSE(&p, "--capacity", "8-15=300", "--cpus", "16", "prog");
+    assert_accepted(&p, 4);
+    assert_int_equal(p.cfg.capacity[7], 1024);
+    assert_int_equal(p.cfg.capacity[8], 300);
+    assert_int_equal(p.cfg.capacity[15], 300);
 }
 
 static void test_cmdline(void **state)
@@ -528,6 +553,31 @@ static void test_bad_values(void **state)
          "number\n"},
         {{"--seed", "", "prog"},
          "asymu run: invalid value '' for --seed: an unsigned 64-bit number\n"},
+        {{"--capacity", "0-3", "prog"},
+         "asymu run: invalid value '0-3' for --capacity: '0-3' has no =VALUE (LIST=VALUE,... "
+         "with cpulists within 0-7)\n"},
+        {{"--capacity", "0-3=1025", "prog"},
+         "asymu run: invalid value '0-3=1025' for --capacity: capacity '1025' is not a number "
+         "from 1 to 1024 (LIST=VALUE,... with cpulists within 0-7)\n"},
+        {{"--capacity", "0=0", "prog"},
+         "asymu run: invalid value '0=0' for --capacity: capacity '0' is not a number from 1 to "
+         "1024 (LIST=VALUE,... with cpulists within 0-7)\n"},
+        {{"--capacity", "1=4x", "prog"},
+         "asymu run: invalid value '1=4x' for --capacity: capacity '4x' is not a number from 1 "
+         "to 1024 (LIST=VALUE,... with cpulists within 0-7)\n"},
+        {{"--capacity", "4=5", "--cpus", "4", "prog"},
+         "asymu run: invalid value '4=5' for --capacity: CPU 4 is out of range 0-3 "
+         "(LIST=VALUE,... with cpulists within 0-3)\n"},
+        {{"--capacity", "0-3=5,3=6", "prog"},
+         "asymu run: invalid value '0-3=5,3=6' for --capacity: CPU 3 is given two capacities "
+         "(LIST=VALUE,... with cpulists within 0-7)\n"},
+        {{"--capacity", "=5", "prog"},
+         "asymu run: invalid value '=5' for --capacity: no CPUs before '=5' (LIST=VALUE,... "
+         "with cpulists within 0-7)\n"},
+        {{"--capacity", "0=5,", "prog"},
+         "asymu run: invalid value '0=5,' for --capacity: nothing after the last ',' "
+         "(LIST=VALUE,... with cpulists within 0-7)\n"},
+        {{"--capacity"}, "asymu run: option --capacity needs a value (LIST=VALUE,...)\n"},
         {{"--cpus"}, "asymu run: option --cpus needs a value (N)\n"},
         {{"--aarch32"}, "asymu run: option --aarch32 needs a value (LIST)\n"},
         {{"--cmdline"}, "asymu run: option --cmdline needs a value (STRING)\n"},
@@ -586,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_default_aarch32_follows_cpus),
         cmocka_unit_test(test_cpus),
         cmocka_unit_test(test_aarch32),
+        cmocka_unit_test(test_capacity),
         cmocka_unit_test(test_cmdline),
         cmocka_unit_test(test_policy),
         cmocka_unit_test(test_seed),
