@@ -1,9 +1,24 @@
 #!/bin/sh
-# The main demo (`make demo`): runs the example program built for both ISAs
-# on the emulated asymmetric machine.
-set -eu
+# The main demo (`make demo`): the example programs of both ISAs on an
+# emulated 8-vCPU machine whose vCPUs 0-3 also run 32-bit code, under the
+# policies of the kernel patch series.
+set -u
 build=${1:-build}
-for isa in aarch64 armhf; do
-    echo "\$ asymu run --cpus 8 --aarch32 0-3 -- $build/examples/hello-$isa"
-    "$build/asymu" run --cpus 8 --aarch32 0-3 -- "$build/examples/hello-$isa"
-done
+asymu=$build/asymu
+run() {
+    echo "\$ asymu run $*"
+    "$asymu" run "$@" 2>&1
+    echo "(exit status $?)"
+    echo
+}
+run -- "$build/examples/hello-aarch64"
+run -- "$build/examples/hello-armhf"
+echo "# A 64-bit task may run anywhere; a 32-bit one is kept on vCPUs 0-3 (upstream Linux 5.15):"
+run --dmesg -- "$build/examples/whereami-aarch64"
+run --dmesg -- "$build/examples/whereami-armhf"
+echo "# The same 32-bit program when only vCPUs 4-7 run 32-bit code:"
+run --aarch32 4-7 --dmesg -- "$build/examples/whereami-armhf"
+echo "# Under the early 'kill' design it is SIGKILLed when placed on a 64-bit-only vCPU (137):"
+run --aarch32 4-7 --policy kill --dmesg -- "$build/examples/whereami-armhf"
+echo "# Without allow_mismatched_32bit_el0 the machine runs 64-bit user space only:"
+run --cmdline quiet -- "$build/examples/whereami-armhf"
