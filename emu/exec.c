@@ -215,6 +215,14 @@ static int build_stack(struct task *t, struct mm *mm, const struct loader_image 
         mm->arg_start = first;
         mm->arg_end = last + strlen(argv[spec.argc - 1]) + 1;
     }
+    /* The auxiliary vector follows argc, argv and envp with their NULLs. */
+    if (err == 0) {
+        uint64_t at = *sp + (uint64_t)(1 + spec.argc + 1 + spec.envc + 1) * abi->word, type = 1;
+        mm->auxv_start = at;
+        while (type != AT_NULL && copy_from_guest(mm, &type, at, abi->word) == 0)
+            at += 2 * abi->word;
+        mm->auxv_end = at;
+    }
     return err;
 }
 

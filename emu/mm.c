@@ -89,6 +89,8 @@ struct mm *mm_copy(struct mm *src, int *err)
     mm->brk = src->brk;
     mm->arg_start = src->arg_start;
     mm->arg_end = src->arg_end;
+    mm->auxv_start = src->auxv_start;
+    mm->auxv_end = src->auxv_end;
     for (const struct vma *v = src->vmas; v; v = v->next) {
         if ((*err = mm_map_fixed(mm, v->start, v->end - v->start, v->prot)) < 0) {
             mm_free(mm);

@@ -209,6 +209,24 @@ static int argv_of(void *ctx, int pid, char **data, size_t *size)
     return 0;
 }
 
+/* The auxiliary vector the process started with, as the kernel keeps it. */
+static int auxv_of(void *ctx, int pid, char **data, size_t *size)
+{
+    const struct process *p;
+    struct mm *mm = process_mm(ctx, pid, &p);
+    if (!p)
+        return -ENOENT;
+    uint64_t len = mm && mm->auxv_end > mm->auxv_start ? mm->auxv_end - mm->auxv_start : 0;
+    char *buf = malloc(len ? len : 1);
+    if (!buf)
+        return -ENOMEM;
+    if (len && copy_from_guest(mm, buf, mm->auxv_start, len) < 0)
+        len = 0;
+    *data = buf;
+    *size = len;
+    return 0;
+}
+
 static int next_fd(void *ctx, int pid, int after)
 {
     const struct process *p = find_process(ctx, pid);
@@ -406,6 +424,7 @@ const struct vfs_provider vfs_provider_kernel = {
     .exe = exe,
     .cwd = cwd,
     .cmdline = cmdline,
+    .auxv = auxv_of,
     .kmsg = kmsg,
     .thread = thread_info,
     .next_tid = next_tid,

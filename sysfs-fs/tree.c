@@ -61,6 +61,7 @@ enum file_id {
     F_PID_STAT,
     F_PID_COMM,
     F_PID_CMDLINE,
+    F_PID_AUXV,
     F_PID_MAPS,
     F_PID_PERSONALITY,
     F_PID_FD,
@@ -170,6 +171,7 @@ static const struct fixed pid_files[] = {
     {"status", VNODE_GENERATED, 0444, F_PID_STATUS, 0},
     {"personality", VNODE_GENERATED, 0400, F_PID_PERSONALITY, 0},
     {"comm", VNODE_GENERATED, 0644, F_PID_COMM, 0},
+    {"auxv", VNODE_GENERATED, 0400, F_PID_AUXV, 0},
     {"cmdline", VNODE_GENERATED, 0444, F_PID_CMDLINE, 0},
     {"stat", VNODE_GENERATED, 0444, F_PID_STAT, 0},
     {"maps", VNODE_GENERATED, 0444, F_PID_MAPS, 0},
@@ -905,6 +907,8 @@ static int generate_pid(struct vfs *v, void *ctx, const struct vfs_node *node, s
         return 0;
     case F_PID_CMDLINE:
         return p->argv(ctx, node->arg, data, size);
+    case F_PID_AUXV:
+        return p->auxv(ctx, node->arg, data, size);
     default:
         return pid_maps(t, v, ctx, node->arg);
     }
@@ -925,6 +929,7 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     case F_DEV_KMSG:
         return p->kmsg(ctx, data, size);
     case F_PID_CMDLINE:
+    case F_PID_AUXV:
     case F_PID_COMM:
     case F_PID_MAPS:
     case F_PID_PERSONALITY:

@@ -2,7 +2,8 @@
  * No argument: the values that are the same on every run and machine.
  * "random": the 16 AT_RANDOM bytes in hex (fixed by asymu's --seed).
  * "hwcap": the baseline AT_HWCAP features glibc and compilers assume, as
- * yes/no lines. "hwcap-raw": AT_HWCAP and AT_HWCAP2 in hex. */
+ * yes/no lines. "hwcap-raw": AT_HWCAP and AT_HWCAP2 in hex. "proc": checks
+ * that /proc/self/auxv holds the same vector, entry for entry. */
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
@@ -99,6 +100,26 @@ static void print_hwcap(void)
         printf("hwcap %s %s\n", want[i].name, hw & want[i].bit ? "yes" : "no");
 }
 
+/* /proc/self/auxv against getauxval: every entry, and the AT_NULL end. */
+static void check_proc_auxv(void)
+{
+    unsigned long v[256];
+    FILE *f = fopen("/proc/self/auxv", "rb");
+    if (!f) {
+        printf("open /proc/self/auxv: %s\n", strerror(errno));
+        return;
+    }
+    size_t n = fread(v, sizeof *v, 256, f) / 2;
+    fclose(f);
+    int same = 1, present;
+    size_t i = 0;
+    for (; i < n && v[2 * i] != AT_NULL; i++)
+        if (aux(v[2 * i], &present) != v[2 * i + 1] || !present)
+            same = 0;
+    printf("/proc/self/auxv: %s entries, ends with AT_NULL %s, every value as getauxval %s\n",
+           i > 15 ? "more than 15" : "few", i < n ? "yes" : "no", same ? "yes" : "no");
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -109,6 +130,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "hwcap") == 0) {
         print_hwcap();
+        return 0;
+    }
+    if (strcmp(mode, "proc") == 0) {
+        check_proc_auxv();
         return 0;
     }
     if (strcmp(mode, "hwcap-raw") == 0) {
