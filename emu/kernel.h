@@ -417,7 +417,6 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
 /* Ends the whole thread group with the default action of sig. */
 void signal_kill_process(struct task *t, int sig);
 /* Queues sig for a process (any thread may take it) or for one thread. */
-void signal_send_process(struct process *p, int sig);
 void signal_queue_process(struct process *p, int sig, const struct siginfo_lite *info);
 void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info);
 /* Delivers t's pending unblocked signals before it returns to user mode:

@@ -199,12 +199,6 @@ void signal_queue_process(struct process *p, int sig, const struct siginfo_lite 
     }
 }
 
-void signal_send_process(struct process *p, int sig)
-{
-    struct siginfo_lite info = {.code = SI_USER};
-    signal_queue_process(p, sig, &info);
-}
-
 static uint64_t deliverable(const struct task *t)
 {
     return (t->pending.set | t->proc->pending.set) & ~(t->sigmask & ~UNBLOCKABLE);

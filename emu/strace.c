@@ -161,9 +161,25 @@ static void put_arg(struct out *o, struct task *t, char f, const uint64_t a[6], 
         put(o, "%" PRId64, task_abi(t)->word == 8 ? (int64_t)v : (int64_t)sv);
         break;
     case 'x':
-    case 'i':
         put(o, "0x%" PRIx64, v);
         break;
+    case 'i': {
+        /* The terminal requests guests make; the same numbers on both ABIs. */
+        static const struct flag req[] = {
+            {0x5401, "TCGETS"}, {0x5402, "TCSETS"},     {0x5403, "TCSETSW"},
+            {0x5404, "TCSETSF"}, {0x540f, "TIOCGPGRP"}, {0x5410, "TIOCSPGRP"},
+            {0x5413, "TIOCGWINSZ"}, {0x5414, "TIOCSWINSZ"}, {0x541b, "FIONREAD"},
+        };
+        const char *name = NULL;
+        for (size_t k = 0; k < sizeof req / sizeof *req; k++)
+            if (req[k].bit == (uint32_t)v)
+                name = req[k].name;
+        if (name)
+            put(o, "%s", name);
+        else
+            put(o, "0x%" PRIx64, v);
+        break;
+    }
     case 'p':
         put(o, v ? "0x%" PRIx64 : "NULL", v);
         break;

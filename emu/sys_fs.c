@@ -353,7 +353,7 @@ SYSCALL_DECL(dup)
     struct file *f = file_get(t, (int)a[0]);
     if (!f)
         return -EBADF;
-    f->refs++;
+    file_ref(f);
     int fd = fd_install(t, f, 0, false);
     if (fd < 0)
         file_put(f);
@@ -370,7 +370,7 @@ SYSCALL_DECL(dup3)
         return -EBADF;
     if (oldfd == newfd || (a[2] & ~(uint64_t)O_CLOEXEC))
         return -EINVAL;
-    f->refs++;
+    file_ref(f);
     fd_close(t, newfd);
     t->proc->files->fd[newfd] = f;
     t->proc->files->cloexec[newfd] = a[2] & O_CLOEXEC;
@@ -386,7 +386,7 @@ SYSCALL_DECL(fcntl)
     switch (cmd) {
     case F_DUPFD:
     case GUEST_F_DUPFD_CLOEXEC: {
-        f->refs++;
+        file_ref(f);
         int nfd = fd_install(t, f, (int)a[2], cmd == GUEST_F_DUPFD_CLOEXEC);
         if (nfd < 0)
             file_put(f);

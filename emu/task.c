@@ -147,6 +147,56 @@ static int64_t resume_vfork(struct task *t)
     return (int64_t)t->wait_args[0];
 }
 
+/* Undoes process_for_clone for a child that never ran. */
+static void process_discard(struct process *cp, const struct process *p)
+{
+    if (cp->mm && cp->mm != p->mm)
+        mm_put(cp->mm);
+    if (cp->files && cp->files != p->files)
+        fdtable_put(cp->files);
+    if (cp->sighand && cp->sighand != p->sighand)
+        free(cp->sighand);
+    cp->machine->nprocs--;
+    free(cp);
+}
+
+/* The new thread group of a fork-style clone: shared or copied address
+ * space, files and handlers as the flags say. NULL with *err on failure. */
+static struct process *process_for_clone(struct process *p, uint64_t flags, int *err)
+{
+    struct process *cp = process_alloc(p->machine);
+    if (!cp) {
+        *err = -ENOMEM;
+        return NULL;
+    }
+    *err = -ENOMEM;
+    cp->mm = (flags & CLONE_VM) ? p->mm : mm_copy(p->mm, err);
+    cp->files = (flags & CLONE_FILES) ? p->files : fdtable_copy(p->files);
+    cp->sighand = (flags & CLONE_SIGHAND) ? p->sighand : malloc(sizeof *cp->sighand);
+    if (!cp->mm || !cp->files || !cp->sighand) {
+        process_discard(cp, p);
+        return NULL;
+    }
+    if (cp->sighand != p->sighand) {
+        *cp->sighand = *p->sighand;
+        cp->sighand->refs = 0;
+    }
+    if (cp->mm == p->mm)
+        cp->mm->refs++;
+    if (cp->files == p->files)
+        cp->files->refs++;
+    cp->sighand->refs++;
+    cp->personality = p->personality;
+    memcpy(cp->comm, p->comm, sizeof cp->comm);
+    memcpy(cp->exe, p->exe, sizeof cp->exe);
+    memcpy(cp->cwd, p->cwd, sizeof cp->cwd);
+    cp->rlimit_stack = p->rlimit_stack;
+    cp->pgid = p->pgid;
+    cp->sid = p->sid;
+    cp->exit_signal = (int)(flags & CSIGNAL);
+    return cp;
+}
+
 int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent_tid,
                  uint64_t tls, uint64_t child_tid)
 {
@@ -161,61 +211,25 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
         return -EAGAIN;
 
     struct process *cp = p;
+    int err;
+    if (!thread && !(cp = process_for_clone(p, flags, &err)))
+        return err;
+    struct task *c = task_alloc(m, cp);
+    if (!c) {
+        if (!thread)
+            process_discard(cp, p);
+        return -ENOMEM;
+    }
     if (!thread) {
-        int err = 0;
-        cp = process_alloc(m);
-        if (!cp)
-            return -ENOMEM;
-        cp->mm = (flags & CLONE_VM) ? p->mm : mm_copy(p->mm, &err);
-        cp->files = (flags & CLONE_FILES) ? p->files : fdtable_copy(p->files);
-        if (flags & CLONE_SIGHAND) {
-            cp->sighand = p->sighand;
-        } else if ((cp->sighand = malloc(sizeof *cp->sighand))) {
-            *cp->sighand = *p->sighand;
-            cp->sighand->refs = 0;
-        }
-        if (!cp->mm || !cp->files || !cp->sighand) {
-            if (cp->mm && cp->mm != p->mm)
-                mm_put(cp->mm);
-            else if (cp->mm)
-                cp->mm->refs--;
-            free(cp);
-            m->nprocs--;
-            return err ? err : -ENOMEM;
-        }
-        if (flags & CLONE_VM)
-            cp->mm->refs++;
-        if (flags & CLONE_FILES)
-            cp->files->refs++;
-        cp->sighand->refs++;
-        cp->personality = p->personality;
-        memcpy(cp->comm, p->comm, sizeof cp->comm);
-        memcpy(cp->exe, p->exe, sizeof cp->exe);
-        memcpy(cp->cwd, p->cwd, sizeof cp->cwd);
-        cp->rlimit_stack = p->rlimit_stack;
-        cp->pgid = p->pgid;
-        cp->sid = p->sid;
-        cp->exit_signal = (int)(flags & CSIGNAL);
+        cp->pid = c->tid;
         process_link_child((flags & CLONE_PARENT) && p->parent ? p->parent : p, cp);
     }
-    struct task *c = task_alloc(m, cp);
-    if (!c)
-        return -ENOMEM;
-    if (!thread)
-        cp->pid = c->tid;
     c->sigmask = t->sigmask;
 
     /* The child starts from the parent's registers, returning 0. */
     const struct abi *abi = task_abi(t);
-    uc_context *ctx = c->ctx;
-    uc_context_save(p->mm->uc, ctx);
-    if (cp->mm != p->mm) {
-        /* A context is plain CPU state: it moves to the copy's engine. */
-        uc_context_free(ctx);
-        if (uc_context_alloc(cp->mm->uc, &c->ctx) != UC_ERR_OK)
-            return -ENOMEM;
-        uc_context_save(p->mm->uc, c->ctx);
-    }
+    /* A context is plain CPU state of the ISA: it moves to a copy's engine. */
+    uc_context_save(p->mm->uc, c->ctx);
     abi->ctx_set_return(c->ctx, 0);
     if (newsp)
         abi->ctx_set_sp(c->ctx, newsp);

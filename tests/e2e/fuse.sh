@@ -33,11 +33,18 @@ check "pid 1 status Name" "Name:	fuse-watch-aarc" "$(grep '^Name:' "$dir/proc/1/
 check "read-only file refuses writes" "no" "$( (echo 1 > "$dir/sys/devices/system/cpu/online") 2>/dev/null && echo yes || echo no)"
 check "U5: the protected CPU cannot go offline" "no" "$( (echo 0 > "$dir/sys/devices/system/cpu/cpu0/online") 2>/dev/null && echo yes || echo no)"
 echo 0 > "$dir/sys/devices/system/cpu/cpu2/online"
+i=0
+while ! grep -q "^offline 2" "$dir.out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "the host reads vCPU 2 offline" "0" "$(cat "$dir/sys/devices/system/cpu/cpu2/online")"
+echo 1 > "$dir/sys/devices/system/cpu/cpu2/online"
 wait $pid
 check "guest exit status" "0" "$?"
-check "guest saw the host's hotplug" "offline 2
-online 0-1,3-7" "$(cat "$dir.out")"
+check "guest saw the host's hotplug, both ways" "offline 2
+online 0-1,3-7
+offline 
+online 0-7" "$(cat "$dir.out")"
 check "kernel log has the shutdown" "1" "$(grep -c 'CPU2: shutdown' "$dir.err")"
+check "kernel log has the boot" "1" "$(grep -c 'CPU2: Booted secondary processor' "$dir.err")"
 check "unmounted at exit" "no" "$(mounted)"
 
 # 2. SIGTERM: orderly stop, status 143, unmounted.

@@ -1,6 +1,6 @@
-/* fuse-watch.c - waits (a bounded number of reads) until the host offlines
- * vCPU 2 through the FUSE export, then reports what the guest sees. Used by
- * tests/e2e/fuse.sh. */
+/* fuse-watch.c - waits (a bounded number of reads each time) until the host
+ * offlines vCPU 2 through the FUSE export, then until it brings it back,
+ * and reports what the guest saw each time. Used by tests/e2e/fuse.sh. */
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -18,17 +18,26 @@ static int read_file(const char *path, char *buf, size_t len)
     return (int)n;
 }
 
-int main(void)
+/* Reads /sys/devices/system/cpu/offline until it says `want`. */
+static int wait_offline(const char *want)
 {
     char offline[64] = "", online[64] = "";
     for (long i = 0; i < 20000000; i++) {
         if (read_file("/sys/devices/system/cpu/offline", offline, sizeof offline) < 0)
             return 2;
-        if (strcmp(offline, "2\n") == 0)
+        if (strcmp(offline, want) == 0)
             break;
         sched_yield();
     }
     read_file("/sys/devices/system/cpu/online", online, sizeof online);
     printf("offline %sonline %s", offline, online);
-    return strcmp(offline, "2\n") == 0 ? 0 : 1;
+    fflush(stdout);
+    return strcmp(offline, want) == 0 ? 0 : 1;
+}
+
+int main(void)
+{
+    if (wait_offline("2\n") != 0)
+        return 1;
+    return wait_offline("\n");
 }
