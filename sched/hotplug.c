@@ -4,6 +4,26 @@
 
 #include <errno.h>
 
+/* Where a task of an offlined CPU goes, in U6 order for every policy (H1):
+ * an online CPU of A, inside M for a compat task; else A becomes the
+ * fallback mask, M for a compat task. Only when M has no online CPU left
+ * (H2) does a compat task under kill or fixup land outside M, where the
+ * check on its way back to user space kills it. */
+static unsigned offline_target(struct sched *s, struct sched_task *t, unsigned from)
+{
+    struct cpumask in_m, m_online;
+    if (t->compat && s->mismatched && cpumask_and(&m_online, &s->aarch32, &s->online)) {
+        cpumask_and(&in_m, &t->affinity, &m_online);
+        if (!cpumask_empty(&in_m))
+            return cpumask_first(&in_m);
+        t->affinity = s->aarch32;
+        sched__update_flags(s, t);
+        sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_NO_LONGER_AFFINE, t->tid, t->comm, from);
+        return cpumask_first(&m_online);
+    }
+    return sched__select_fallback(s, t, from);
+}
+
 int sched_cpu_offline(struct sched *s, unsigned cpu)
 {
     if (cpu >= s->nr_cpus)
@@ -24,7 +44,7 @@ int sched_cpu_offline(struct sched *s, unsigned cpu)
     /* Runnable tasks move now; blocked ones find a CPU when they wake. */
     while (rq->head) {
         struct sched_task *t = rq->head;
-        sched__move(s, t, sched__select_fallback(s, t, cpu));
+        sched__move(s, t, offline_target(s, t, cpu));
     }
     s->balance_dirty = true;
     return 0;

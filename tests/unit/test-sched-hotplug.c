@@ -287,6 +287,40 @@ static void test_U6_compat_no_online_cpu_in_A_resets_to_M_and_logs(void **state)
     shutdown_vm(vm);
 }
 
+/* H1 migrates in U6 order under every policy: under kill and fixup a compat
+ * task whose A = {3,4} loses cpu3 goes to M (A reset to M, logged), not to
+ * the 64-bit-only cpu4 where the check would kill it. */
+static void check_H1_kill_fixup_offline_keeps_compat_in_m(enum sched_policy_id policy)
+{
+    struct vm *vm = boot(8, "0-3", true, policy);
+    struct sched_task t;
+    add_task(vm, &t, 100, "3-4", true);
+    assert_int_equal(t.cpu, 3);
+    assert_int_equal(sched_cpu_offline(&vm->s, 3), 0);
+    assert_true(cpumask_test_cpu(t.cpu, &vm->s.aarch32));
+    assert_mask(&t.affinity, "0-3");
+    assert_non_null(strstr(dmesg(vm), "process 100 (prog32) no longer affine to cpu3\n"));
+    assert_false(t.kill_pending);
+    struct sched_task *picked;
+    unsigned cpu;
+    assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
+    assert_ptr_equal(picked, &t);
+    assert_invariants(vm);
+    shutdown_vm(vm);
+}
+
+static void test_H1_offline_keeps_compat_in_m_kill(void **state)
+{
+    (void)state;
+    check_H1_kill_fixup_offline_keeps_compat_in_m(SCHED_POLICY_KILL);
+}
+
+static void test_H1_offline_keeps_compat_in_m_fixup(void **state)
+{
+    (void)state;
+    check_H1_kill_fixup_offline_keeps_compat_in_m(SCHED_POLICY_FIXUP);
+}
+
 static void test_U6_blocked_task_falls_back_when_woken(void **state)
 {
     (void)state;
@@ -442,6 +476,8 @@ int main(void)
         cmocka_unit_test(test_U6_64bit_no_online_cpu_in_A_resets_to_all_and_logs),
         cmocka_unit_test(test_U6_compat_no_online_cpu_in_A_resets_to_M_and_logs),
         cmocka_unit_test(test_U6_blocked_task_falls_back_when_woken),
+        cmocka_unit_test(test_H1_offline_keeps_compat_in_m_kill),
+        cmocka_unit_test(test_H1_offline_keeps_compat_in_m_fixup),
         cmocka_unit_test(test_O3_offline_moves_compat_within_A_and_M),
         cmocka_unit_test(test_O3_last_online_32bit_cpu_ebusy),
         cmocka_unit_test(test_H2_kill_last_32bit_cpu_offline_kills_when_scheduled),
