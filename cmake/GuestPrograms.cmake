@@ -1,7 +1,9 @@
 # Builds guest programs for both ISAs with the Debian cross compilers:
-# asymu_guest_program(NAME SOURCE [OUTDIR dir] [EXTRA flags...]) makes
-# NAME-aarch64 and NAME-armhf (static, glibc) in OUTDIR (default: current
-# binary dir) and adds them to the `guests` target, part of `all`.
+# asymu_guest_program(NAME SOURCE [DYNAMIC] [OUTDIR dir] [EXTRA flags...])
+# makes NAME-aarch64 and NAME-armhf (static glibc programs, or dynamically
+# linked ones with DYNAMIC) in OUTDIR (default: current binary dir) and adds
+# them to the `guests` target, part of `all`. Headers a source includes are
+# tracked through the compiler's depfile.
 find_program(ASYMU_CC_AARCH64 aarch64-linux-gnu-gcc REQUIRED)
 find_program(ASYMU_CC_ARMHF arm-linux-gnueabihf-gcc REQUIRED)
 if(NOT TARGET guests)
@@ -9,9 +11,13 @@ if(NOT TARGET guests)
 endif()
 
 function(asymu_guest_program name source)
-  cmake_parse_arguments(G "" "OUTDIR" "EXTRA" ${ARGN})
+  cmake_parse_arguments(G "DYNAMIC" "OUTDIR" "EXTRA" ${ARGN})
   if(NOT G_OUTDIR)
     set(G_OUTDIR ${CMAKE_CURRENT_BINARY_DIR})
+  endif()
+  set(link -static)
+  if(G_DYNAMIC)
+    set(link)
   endif()
   set(src ${CMAKE_CURRENT_SOURCE_DIR}/${source})
   set(outputs)
@@ -23,8 +29,9 @@ function(asymu_guest_program name source)
     endif()
     set(out ${G_OUTDIR}/${name}-${isa})
     add_custom_command(OUTPUT ${out}
-      COMMAND ${cc} -static -O2 -Wall -Wextra -Werror -o ${out} ${src} ${G_EXTRA}
+      COMMAND ${cc} ${link} -O2 -Wall -Wextra -Werror -MD -MF ${out}.d -o ${out} ${src} ${G_EXTRA}
       DEPENDS ${src}
+      DEPFILE ${out}.d
       COMMENT "Building guest ${name}-${isa}")
     list(APPEND outputs ${out})
   endforeach()

@@ -18,38 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *err_name(int e)
-{
-    const char *n = strerrorname_np(e);
-    return n ? n : "?";
-}
-
-/* "0-3,6" -> set; -1 on a malformed list. */
-static int parse_cpulist(const char *s, cpu_set_t *set)
-{
-    CPU_ZERO(set);
-    while (*s) {
-        char *end;
-        long lo = strtol(s, &end, 10);
-        long hi = lo;
-        if (end == s || lo < 0 || lo >= CPU_SETSIZE)
-            return -1;
-        if (*end == '-') {
-            s = end + 1;
-            hi = strtol(s, &end, 10);
-            if (end == s || hi < lo || hi >= CPU_SETSIZE)
-                return -1;
-        }
-        for (long c = lo; c <= hi; c++)
-            CPU_SET(c, set);
-        if (*end == ',')
-            end++;
-        else if (*end)
-            return -1;
-        s = end;
-    }
-    return 0;
-}
+#include "pol-common.h"
 
 int main(int argc, char **argv)
 {

@@ -56,6 +56,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pol-common.h"
+
 #ifdef __aarch64__
 #define ISA "aarch64"
 #else
@@ -70,12 +72,6 @@
 static pid_t spawned[MAX_SPAWNED];
 static int nr_spawned;
 
-static const char *err_name(int e)
-{
-    const char *n = strerrorname_np(e);
-    return n ? n : "?";
-}
-
 /* Every line is "ISA PID: ...". */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
@@ -86,54 +82,6 @@ static void say(const char *fmt, ...)
     vprintf(fmt, ap);
     va_end(ap);
     putchar('\n');
-}
-
-/* "0-3,6" -> set; -1 on a malformed list. */
-static int parse_cpulist(const char *s, cpu_set_t *set)
-{
-    CPU_ZERO(set);
-    while (*s) {
-        char *end;
-        long lo = strtol(s, &end, 10);
-        long hi = lo;
-        if (end == s || lo < 0 || lo >= CPU_SETSIZE)
-            return -1;
-        if (*end == '-') {
-            s = end + 1;
-            hi = strtol(s, &end, 10);
-            if (end == s || hi < lo || hi >= CPU_SETSIZE)
-                return -1;
-        }
-        for (long c = lo; c <= hi; c++)
-            CPU_SET(c, set);
-        if (*end == ',')
-            end++;
-        else if (*end)
-            return -1;
-        s = end;
-    }
-    return 0;
-}
-
-/* set -> "0-3,6" in buf ("none" when empty). */
-static const char *format_cpulist(const cpu_set_t *set, char *buf, size_t len)
-{
-    size_t at = 0;
-    buf[0] = '\0';
-    for (int c = 0; c < CPU_SETSIZE; c++) {
-        if (!CPU_ISSET(c, set))
-            continue;
-        int hi = c;
-        while (hi + 1 < CPU_SETSIZE && CPU_ISSET(hi + 1, set))
-            hi++;
-        int n = hi == c ? snprintf(buf + at, len - at, "%s%d", at ? "," : "", c)
-                        : snprintf(buf + at, len - at, "%s%d-%d", at ? "," : "", c, hi);
-        if (n < 0 || (size_t)n >= len - at)
-            break;
-        at += (size_t)n;
-        c = hi;
-    }
-    return at ? buf : "none";
 }
 
 static void print_affinity(void)
