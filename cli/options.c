@@ -243,6 +243,13 @@ static int opt_sysfs_mount(struct parse *ps, const char *opt, const char *val)
     return need_dir(opt, val);
 }
 
+static int opt_no_sandbox(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt, (void)val;
+    ps->cfg->no_sandbox = true;
+    return 0;
+}
+
 static int opt_rw(struct parse *ps, const char *opt, const char *val)
 {
     (void)opt, (void)val;
@@ -310,6 +317,9 @@ static const struct option_def options[] = {
      opt_slice},
     {"--rw", NULL, NULL, "off", "let the guest write to the sysroot (it is read-only otherwise)",
      opt_rw},
+    {"--no-sandbox", NULL, NULL, "off",
+     "do not confine the emulator with seccomp to the host syscalls it needs once it runs",
+     opt_no_sandbox},
     {"--sysfs-mount", NULL, "DIR", "none",
      "mount the machine's live /sys and /proc at the host directory DIR (FUSE) while it runs; "
      "writing 0 or 1 to DIR/sys/devices/system/cpu/cpuN/online hotplugs vCPU N",

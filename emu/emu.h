@@ -29,6 +29,7 @@ struct emu_config {
     bool strace;            /* one line per guest syscall on stderr */
     bool dmesg;             /* print the kernel log on stderr at exit */
     bool check_invariants;  /* check the scheduler's invariants after every switch */
+    bool no_sandbox;        /* do not confine the emulator with seccomp */
     unsigned slice_blocks;  /* time slice in guest basic blocks, 0: default */
     uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */
     unsigned max_procs;     /* live processes, fork fails with EAGAIN beyond */

@@ -387,6 +387,10 @@ int hostio_start(struct machine *m, char *why, size_t whylen);
 void hostio_poll(struct machine *m);
 void hostio_stop(struct machine *m);
 
+/* Confines the emulator to the host syscalls it needs (sandbox.c);
+ * may_spawn also lets it run fusermount3 (a FUSE unmount when not root). */
+int sandbox_enter(bool may_spawn, char *why, size_t whylen);
+
 /* Runs until pid 1 exits; returns its shell-style status. */
 int machine_run(struct machine *m);
 void free_deferred_mms(struct machine *m);
@@ -535,6 +539,8 @@ SYSCALL_DECL(getcwd);
 SYSCALL_DECL(chdir);
 SYSCALL_DECL(getdents64);
 SYSCALL_DECL(pwrite64);
+SYSCALL_DECL(sendfile);
+int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word);
 SYSCALL_DECL(mkdirat);
 SYSCALL_DECL(unlinkat);
 SYSCALL_DECL(renameat);

@@ -204,7 +204,10 @@ int emu_run(const struct emu_config *cfg)
     }
     if (status < 0) {
         fprintf(stderr, "asymu: %s: %s\n", prog, why[0] ? why : strerror(-status));
-    } else if ((status = hostio_start(&m, why, sizeof why)) < 0) {
+    } else if ((status = hostio_start(&m, why, sizeof why)) < 0 ||
+               (!cfg->no_sandbox &&
+                (status = sandbox_enter(cfg->sysfs_mount && geteuid() != 0, why, sizeof why)) <
+                    0)) {
         fprintf(stderr, "asymu: %s\n", why);
     } else {
         status = machine_run(&m);

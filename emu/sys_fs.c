@@ -189,6 +189,54 @@ SYSCALL_DECL(pwrite64)
     return do_write(t, (int)a[0], a[1], a[2], off);
 }
 
+/* sendfile(out, in, offset, count): in's bytes to out through the kernel,
+ * from *offset (which advances, in's position does not) or from in's
+ * position. offset_word is the size of *offset: 8, or 4 for arm's sendfile. */
+int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
+{
+    struct file *out = file_get(t, (int)a[0]), *in = file_get(t, (int)a[1]);
+    if (!out || !in)
+        return -EBADF;
+    int64_t off = -1;
+    if (a[2]) {
+        off = 0;
+        if (copy_from_guest(task_mm(t), &off, a[2], offset_word) < 0)
+            return -EFAULT;
+        if (offset_word == 4)
+            off = (int32_t)off;
+        if (off < 0)
+            return -EINVAL;
+    }
+    static uint8_t chunk[IO_CHUNK];
+    uint64_t done = 0, count = a[3];
+    while (done < count) {
+        size_t want = count - done < IO_CHUNK ? (size_t)(count - done) : IO_CHUNK;
+        int64_t n = file_read(t, in, chunk, want, off < 0 ? -1 : off + (int64_t)done);
+        if (n <= 0) {
+            if (n < 0 && done == 0)
+                return n;
+            break;
+        }
+        int64_t w = file_write(t, out, chunk, (size_t)n, -1);
+        if (w < 0)
+            return done ? (int64_t)done : w;
+        done += (uint64_t)w;
+        if (w < n || (size_t)n < want)
+            break;
+    }
+    if (a[2]) {
+        int64_t end = off + (int64_t)done;
+        if (copy_to_guest(task_mm(t), a[2], &end, offset_word) < 0)
+            return -EFAULT;
+    }
+    return (int64_t)done;
+}
+
+SYSCALL_DECL(sendfile)
+{
+    return do_sendfile(t, a, task_abi(t)->word);
+}
+
 #define IOV_MAX_GUEST 1024
 
 static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool is_write)

@@ -1,5 +1,6 @@
 #!/bin/sh
-# fuse.sh ASYMU GUEST - the FUSE export end to end: mount, read from the host,
+# fuse.sh ASYMU GUEST - the FUSE export end to end (and the seccomp sandbox,
+# seen from the host while the emulator runs): mount, read from the host,
 # offline a vCPU from the host while the guest runs, unmount at exit and on
 # SIGTERM, and a leftover mount of a killed emulator reported at the next
 # start. Skips (with the reason) when /dev/fuse is missing.
@@ -27,6 +28,8 @@ trap cleanup EXIT
     >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_mount
+check "the running emulator is confined by seccomp (filter mode 2)" "2" \
+    "$(awk '/^Seccomp:/ { print $2 }' /proc/$pid/status)"
 check "aarch32_el0 read on the host" "0-3" "$(cat "$dir/sys/devices/system/cpu/aarch32_el0")"
 check "cpu7 midr_el1" "0x00000000412fd480" "$(cat "$dir/sys/devices/system/cpu/cpu7/regs/identification/midr_el1")"
 check "pid 1 status Name" "Name:	fuse-watch-aarc" "$(grep '^Name:' "$dir/proc/1/status")"
@@ -47,10 +50,12 @@ check "kernel log has the shutdown" "1" "$(grep -c 'CPU2: shutdown' "$dir.err")"
 check "kernel log has the boot" "1" "$(grep -c 'CPU2: Booted secondary processor' "$dir.err")"
 check "unmounted at exit" "no" "$(mounted)"
 
-# 2. SIGTERM: orderly stop, status 143, unmounted.
-"$asymu" run --check-invariants --sysfs-mount "$dir" -- "$guest" >/dev/null 2>"$dir.err" &
+# 2. SIGTERM: orderly stop, status 143, unmounted (and --no-sandbox leaves
+# the emulator unconfined).
+"$asymu" run --check-invariants --no-sandbox --sysfs-mount "$dir" -- "$guest" >/dev/null 2>"$dir.err" &
 pid=$!
 wait_mount
+check "--no-sandbox: no seccomp filter" "0" "$(awk '/^Seccomp:/ { print $2 }' /proc/$pid/status)"
 kill -TERM $pid
 wait $pid
 check "SIGTERM status" "143" "$?"

@@ -97,6 +97,7 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(sigaltstack, sigaltstack, "pp"),
     E(pipe2, pipe2, "px"),
     E(pwrite64, pwrite64, "dwul"),
+    E(sendfile, sendfile, "ddpu"),
     E(mkdirat, mkdirat, "asm"),
     E(unlinkat, unlinkat, "asx"),
     E(renameat, renameat, "asas"),

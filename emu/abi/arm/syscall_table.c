@@ -145,6 +145,11 @@ static SYSCALL_DECL(ftruncate32)
     return sys_ftruncate(t, (uint64_t[6]){a[0], 0, a[1], 0});
 }
 
+static SYSCALL_DECL(sendfile64)
+{
+    return do_sendfile(t, a, 8);
+}
+
 static SYSCALL_DECL(pipe)
 {
     uint64_t b[6] = {a[0], 0, 0, 0, 0, 0};
@@ -274,6 +279,8 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(pipe, pipe, "p"),
     E(pipe2, pipe2, "px"),
     E(pwrite64, pwrite64, "dwudd"),
+    E(sendfile, sendfile, "ddpu"),
+    E(sendfile64, sendfile64, "ddpu"),
     E(mkdir, mkdir, "sm"),
     E(rmdir, rmdir, "s"),
     E(unlink, unlink, "s"),
