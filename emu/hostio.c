@@ -4,7 +4,9 @@
  * to cpuN/online takes effect at a slice boundary. */
 #include "kernel.h"
 
+#include <poll.h>
 #include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <uv.h>
@@ -14,7 +16,8 @@
 struct hostio {
     uv_loop_t loop;
     uv_signal_t sigint, sigterm;
-    uv_poll_t fuse_poll;
+    uv_poll_t fuse_poll, stdin_poll;
+    bool stdin_init, stdin_watched;
     struct fuse_export *fuse;
     struct machine *machine;
 };
@@ -31,6 +34,45 @@ static void on_fuse(uv_poll_t *h, int status, int events)
     struct hostio *io = h->data;
     if (status == 0)
         fuse_export_process(io->fuse);
+}
+
+const int console_waitq;
+
+static void on_stdin(uv_poll_t *h, int status, int events)
+{
+    (void)status, (void)events;
+    struct hostio *io = h->data;
+    uv_poll_stop(h);
+    io->stdin_watched = false;
+    task_wake_all(io->machine, &console_waitq);
+    task_wake_all(io->machine, &poll_waitq);
+}
+
+bool console_ready(struct machine *m)
+{
+    struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+    if (poll(&p, 1, 0) != 0)
+        return true; /* data, its end, or an error the read will report */
+    struct hostio *io = m->hostio;
+    if (io && !io->stdin_watched) {
+        /* A file or a device uv_poll cannot watch reads as ready above. */
+        if (!io->stdin_init && uv_poll_init(&io->loop, &io->stdin_poll, STDIN_FILENO) == 0) {
+            io->stdin_poll.data = io;
+            io->stdin_init = true;
+        }
+        if (io->stdin_init && uv_poll_start(&io->stdin_poll, UV_READABLE, on_stdin) == 0)
+            io->stdin_watched = true;
+    }
+    return false;
+}
+
+bool hostio_wait(struct machine *m)
+{
+    struct hostio *io = m->hostio;
+    if (!io || !io->stdin_watched)
+        return false;
+    uv_run(&io->loop, UV_RUN_ONCE);
+    return true;
 }
 
 /* The FUSE export serves pid 1's view. */

@@ -205,7 +205,11 @@ int64_t pipe_read(struct task *t, struct file *f, void *buf, size_t len);
 int64_t pipe_write(struct task *t, struct file *f, const void *buf, size_t len);
 void pipe_release(struct file *f);
 /* poll(2) readiness of a file: POLLIN/POLLOUT/POLLHUP/POLLERR bits. */
-short file_poll(struct file *f);
+short file_poll(struct task *t, struct file *f);
+/* Whether the emulator's stdin has data or its end; if not, the host loop
+ * watches it and wakes console_waitq (and poll_waitq) when it has. */
+bool console_ready(struct machine *m);
+extern const int console_waitq;
 /* Tasks blocked in poll/select wait on this, woken by any pipe change. */
 extern const int poll_waitq;
 struct file *file_new(enum file_kind kind);
@@ -385,6 +389,9 @@ uint64_t machine_now(const struct machine *m);
  * what is ready without waiting, stops and unmounts. */
 int hostio_start(struct machine *m, char *why, size_t whylen);
 void hostio_poll(struct machine *m);
+/* Waits for a host event (stdin, FUSE, a signal) when a task waits for the
+ * emulator's stdin: false when nothing on the host could wake a guest task. */
+bool hostio_wait(struct machine *m);
 void hostio_stop(struct machine *m);
 
 /* Confines the emulator to the host syscalls it needs (sandbox.c);

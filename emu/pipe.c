@@ -95,8 +95,10 @@ int64_t pipe_write(struct task *t, struct file *f, const void *buf, size_t len)
     return (int64_t)n;
 }
 
-short file_poll(struct file *f)
+short file_poll(struct task *t, struct file *f)
 {
+    if (f->kind == FILE_CONSOLE)
+        return (short)(POLLOUT | (console_ready(t->machine) ? POLLIN : 0));
     if (f->kind != FILE_PIPE)
         return POLLIN | POLLOUT;
     struct pipe *p = f->pipe;

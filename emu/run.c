@@ -123,6 +123,9 @@ int machine_run(struct machine *m)
         unsigned cpu;
         int d = sched_pick(&m->sched, &se, &cpu);
         if (d == -EAGAIN) {
+            /* Every task waits: for the host (stdin, FUSE), or forever. */
+            if (hostio_wait(m))
+                continue;
             fprintf(stderr, "asymu: every task is blocked and nothing can wake them (deadlock); "
                             "stopping the machine\n");
             break;

@@ -53,7 +53,14 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
         return -EBADF;
     switch (f->kind) {
     case FILE_CONSOLE: {
-        /* The console reads what the emulator's stdin gets. */
+        /* The console reads what the emulator's stdin gets. Until it has
+         * something, only this task waits: the machine runs on. */
+        if (!console_ready(t->machine)) {
+            if (f->flags & O_NONBLOCK)
+                return -EAGAIN;
+            t->wait_obj = &console_waitq;
+            return -EBLOCK;
+        }
         ssize_t n = read(STDIN_FILENO, buf, len);
         return n < 0 ? -errno : n;
     }

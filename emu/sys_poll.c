@@ -23,7 +23,7 @@ static int scan_pollfds(struct task *t, struct pollfd_guest *p, unsigned n)
         if (p[i].fd < 0)
             continue;
         struct file *f = file_get(t, p[i].fd);
-        short r = f ? file_poll(f) : POLLNVAL;
+        short r = f ? file_poll(t, f) : POLLNVAL;
         p[i].revents = (int16_t)(r & (p[i].events | POLLHUP | POLLERR | POLLNVAL));
         if (p[i].revents)
             ready++;
@@ -127,7 +127,7 @@ static int64_t select_once(struct task *t)
         struct file *f = file_get(t, fd);
         if (!f)
             return -EBADF;
-        short r = file_poll(f);
+        short r = file_poll(t, f);
         if (want_in && (r & (POLLIN | POLLHUP | POLLERR))) {
             rin[fd / 8] |= (uint8_t)(1 << (fd % 8));
             ready++;
