@@ -35,7 +35,7 @@ void sched__log(struct sched *s, int level, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    klog_vprintf(s->log, s->now_ns, level, fmt, ap);
+    klog_vprintf(s->log, s->log_ns > s->now_ns ? s->log_ns : s->now_ns, level, fmt, ap);
     va_end(ap);
 }
 

@@ -119,6 +119,7 @@ struct sched {
     struct sched_task *tasks; /* every live task, in creation order */
     unsigned nr_tasks;
     uint64_t now_ns; /* virtual time of the slice being run */
+    uint64_t log_ns; /* time within the slice, for log timestamps (sched_note_time) */
     uint64_t rng;
     uint32_t slice_blocks, ns_per_block;
     unsigned slice_jitter_pct;
@@ -215,6 +216,13 @@ uint64_t sched_next_time(struct sched *s);
 /* Moves virtual time forward while idle (or to a timer's deadline); never
  * backward. Wake-ups after it start no earlier than ns. */
 void sched_advance(struct sched *s, uint64_t ns);
+/* The time inside the running slice (its start plus what it has used), for
+ * the timestamps of what the scheduler logs now; placement is unchanged. */
+static inline void sched_note_time(struct sched *s, uint64_t ns)
+{
+    if (ns > s->log_ns)
+        s->log_ns = ns;
+}
 
 /* Hotplug, the cpuN/online file (H1). Offline: -EINVAL for a bad cpu, 0 if
  * already offline, -EPERM for the U5 CPU (upstream), -EBUSY for the last
