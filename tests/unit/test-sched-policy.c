@@ -78,6 +78,25 @@ static void test_U1_exec_32bit_no_overlap_falls_back_to_M_and_logs(void **state)
     shutdown_vm(vm);
 }
 
+/* Section 6: a message logged inside a slice carries the time within it
+ * (sched_note_time), while placement keeps using the slice's start. */
+static void test_6_log_time_within_slice(void **state)
+{
+    (void)state;
+    struct vm *vm = boot(8, "0-3", true, SCHED_POLICY_UPSTREAM);
+    struct sched_task t;
+    sched_task_init(&vm->s, &t, 100, 100, "launcher");
+    assert_int_equal(setaff(vm, &t, "4-7"), 0);
+    sched_note_time(&vm->s, UINT64_C(2000001000));
+    sched_note_time(&vm->s, UINT64_C(5)); /* never backwards */
+    sched_task_set_comm(&t, "prog32");
+    assert_int_equal(sched_task_exec(&vm->s, &t, true), 0);
+    assert_int_equal(sched_now(&vm->s), 0);
+    assert_non_null(strstr(dmesg(vm), "\n[    2.000001] Overriding affinity for process 100 "
+                                      "(prog32) to CPUs 0-3\n"));
+    shutdown_vm(vm);
+}
+
 static void test_U2_first_32bit_exec_saves_mask(void **state)
 {
     (void)state;
@@ -608,6 +627,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_U1_exec_32bit_narrows_to_A_and_M),
         cmocka_unit_test(test_U1_exec_32bit_no_overlap_falls_back_to_M_and_logs),
+        cmocka_unit_test(test_6_log_time_within_slice),
         cmocka_unit_test(test_U2_first_32bit_exec_saves_mask),
         cmocka_unit_test(test_U2_saved_even_when_A_within_M),
         cmocka_unit_test(test_U2_fallback_saves_nothing),
