@@ -87,7 +87,7 @@ static void print_hwcap(void)
     static const struct feature want[] = {
         {"half", 1UL << 1},   {"thumb", 1UL << 2}, {"fast_mult", 1UL << 4},
         {"vfp", 1UL << 6},    {"edsp", 1UL << 7},  {"neon", 1UL << 12},
-        {"vfpv3", 1UL << 13}, {"tls", 1UL << 15},  {"vfpd32", 1UL << 19},
+        {"vfpv3", 1UL << 13}, {"tls", 1UL << 15},
     };
 #endif
     int present;

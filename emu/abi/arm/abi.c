@@ -7,12 +7,14 @@
 
 #include "syscall_table.h"
 
-/* arch/arm64/include/asm/hwcap.h COMPAT_HWCAP_*: half thumb fastmult vfp
- * edsp neon vfpv3 tls vfpv4 idiva idivt vfpd32 lpae evtstrm (what arm64 Linux
- * gives a compat task on a v8 CPU), and COMPAT_HWCAP2 aes pmull sha1 sha2 crc32. */
+/* What arm64 Linux 5.15 gives a compat task on a v8 CPU (its
+ * COMPAT_ELF_HWCAP_DEFAULT and the MVFR-derived compat hwcaps): half thumb
+ * fastmult vfp edsp neon vfpv3 tls vfpv4 idiva idivt lpae evtstrm. vfpd32
+ * (bit 19) only came to arm64 after 5.15. COMPAT_HWCAP2: aes pmull sha1 sha2
+ * crc32. */
 #define HWCAP_ARM                                                                                 \
     ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 6) | (1u << 7) | (1u << 12) | (1u << 13) |       \
-     (1u << 15) | (1u << 16) | (1u << 17) | (1u << 18) | (1u << 19) | (1u << 20) | (1u << 21))
+     (1u << 15) | (1u << 16) | (1u << 17) | (1u << 18) | (1u << 20) | (1u << 21))
 #define HWCAP2_ARM (0x1 | 0x2 | 0x4 | 0x8 | 0x10)
 
 #define CPSR_USR 0x10
