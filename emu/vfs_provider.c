@@ -338,6 +338,12 @@ static void stats(void *ctx, struct vfs_stats *out)
         out->ctxt += m->sched.cpus[cpu].nr_switches;
 }
 
+static uint64_t cpu_busy_ns(void *ctx, unsigned cpu)
+{
+    const struct task *t = ctx;
+    return cpu < t->machine->sched.nr_cpus ? t->machine->sched.cpus[cpu].busy_ns : 0;
+}
+
 static unsigned cpu_capacity(void *ctx, unsigned cpu)
 {
     const struct task *t = ctx;
@@ -355,13 +361,6 @@ static const char *version(void *ctx)
 {
     (void)ctx;
     return KERNEL_VERSION;
-}
-
-static int64_t console_write(void *ctx, const void *data, size_t len)
-{
-    (void)ctx;
-    ssize_t n = write(STDOUT_FILENO, data, len);
-    return n < 0 ? -errno : n;
 }
 
 static int proc_path(void *ctx, int pid, bool cwd, char *buf, size_t len)
@@ -436,5 +435,5 @@ const struct vfs_provider vfs_provider_kernel = {
     .cpu_capacity = cpu_capacity,
     .release = release,
     .version = version,
-    .console_write = console_write,
+    .cpu_busy_ns = cpu_busy_ns,
 };

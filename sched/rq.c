@@ -241,6 +241,7 @@ void sched_account(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t
     uint64_t ns = blocks * s->ns_per_block;
     struct sched_cpu *rq = &s->cpus[cpu];
     rq->clock_ns += ns;
+    rq->busy_ns += ns;
     t->sum_exec_ns += ns;
     /* A task that blocked, exited or moved during the slice is already
      * where it belongs; only the one still at the head rotates. */

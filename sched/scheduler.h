@@ -93,6 +93,7 @@ struct sched_task {
 
 struct sched_cpu {
     uint64_t clock_ns;       /* virtual time this vCPU has reached */
+    uint64_t busy_ns;        /* of which running tasks (/proc/stat) */
     struct sched_task *head; /* runqueue in round-robin order; head runs */
     unsigned nr_running;
     const struct sched_task *last; /* the task that last ran here: a switch is a change */

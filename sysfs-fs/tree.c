@@ -764,12 +764,22 @@ static int pid_maps(struct text *t, struct vfs *v, void *ctx, int pid)
     return r;
 }
 
-static void proc_stat(struct text *t, const struct vfs_cpus *c, const struct vfs_stats *s)
+/* Each vCPU's time: user while it ran guest slices, idle the rest. */
+static void proc_stat(struct text *t, const struct vfs_cpus *c, const struct vfs_stats *s,
+                      const struct vfs_provider *p, void *ctx)
 {
-    unsigned long long idle = s->now_ns / NS_PER_TICK;
+    unsigned long long total = s->now_ns / NS_PER_TICK, user_all = 0, idle_all = 0;
     unsigned cpu;
-    add(t, "cpu  0 0 0 %llu 0 0 0 0 0 0\n", idle * c->nr);
-    for_each_cpu(cpu, &c->online) add(t, "cpu%u 0 0 0 %llu 0 0 0 0 0 0\n", cpu, idle);
+    for_each_cpu(cpu, &c->online) {
+        unsigned long long user = p->cpu_busy_ns(ctx, cpu) / NS_PER_TICK;
+        user_all += user;
+        idle_all += user < total ? total - user : 0;
+    }
+    add(t, "cpu  %llu 0 0 %llu 0 0 0 0 0 0\n", user_all, idle_all);
+    for_each_cpu(cpu, &c->online) {
+        unsigned long long user = p->cpu_busy_ns(ctx, cpu) / NS_PER_TICK;
+        add(t, "cpu%u %llu 0 0 %llu 0 0 0 0 0 0\n", cpu, user, user < total ? total - user : 0);
+    }
     add(t,
         "intr 0\nctxt %llu\nbtime %llu\nprocesses %llu\nprocs_running %u\nprocs_blocked 0\n"
         "softirq 0 0 0 0 0 0 0 0 0 0 0\n",
@@ -951,7 +961,7 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         break;
     case F_PROC_STAT:
         p->stats(ctx, &s);
-        proc_stat(&t, &c, &s);
+        proc_stat(&t, &c, &s, p, ctx);
         break;
     case F_PROC_UPTIME: {
         p->stats(ctx, &s);
@@ -1072,9 +1082,6 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
     switch (node->file) {
     case F_DEV_FULL:
         return -ENOSPC;
-    case F_DEV_TTY:
-    case F_DEV_CONSOLE:
-        return v->provider->console_write(ctx, data, len);
     case F_CPUN_ONLINE:
         break;
     default:

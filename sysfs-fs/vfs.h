@@ -131,8 +131,8 @@ struct vfs_provider {
     /* The kernel's release and version strings, as uname(2) gives them. */
     const char *(*release)(void *ctx);
     const char *(*version)(void *ctx);
-    /* Writes to /dev/tty and /dev/console: the bytes taken or -errno. */
-    int64_t (*console_write)(void *ctx, const void *data, size_t len);
+    /* Virtual time a vCPU has spent running guest slices. */
+    uint64_t (*cpu_busy_ns)(void *ctx, unsigned cpu);
 };
 
 #define VFS_MAX_BANNED_DEVS 16
