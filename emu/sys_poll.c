@@ -84,14 +84,30 @@ static int64_t do_poll(struct task *t, uint64_t ufds, uint64_t nfds, int64_t tim
     return wait_ready(t, timeout_ns, resume_poll);
 }
 
+/* The signal mask ppoll and pselect6 wait with: it stands until the call
+ * returns (or a handler it let in has run), as rt_sigsuspend's does. */
+static int wait_with_mask(struct task *t, uint64_t umask, uint64_t size)
+{
+    uint64_t mask;
+    if (!umask)
+        return 0;
+    if (size != 8)
+        return -EINVAL;
+    if (copy_from_guest(task_mm(t), &mask, umask, sizeof mask) < 0)
+        return -EFAULT;
+    t->saved_sigmask = t->sigmask;
+    t->restore_sigmask = true;
+    t->sigmask = mask & ~(SIGBIT(9) | SIGBIT(19));
+    return 0;
+}
+
 int64_t do_ppoll(struct task *t, const uint64_t a[6], unsigned field)
 {
     int64_t ns = -1;
     if (a[2] && (ns = timespec_from_guest(t, a[2], field)) < 0)
         return ns;
-    /* The temporary signal mask of ppoll is not applied: no caller here
-     * depends on it yet. */
-    return do_poll(t, a[0], a[1], ns);
+    int err = wait_with_mask(t, a[3], a[4]);
+    return err < 0 ? err : do_poll(t, a[0], a[1], ns);
 }
 
 SYSCALL_DECL(ppoll)
@@ -170,6 +186,19 @@ int64_t do_pselect6(struct task *t, const uint64_t a[6], unsigned field)
     int64_t ns = -1;
     if (a[4] && (ns = timespec_from_guest(t, a[4], field)) < 0)
         return ns;
+    if (a[5]) {
+        /* The sixth argument points at {const sigset_t *, size_t}. */
+        unsigned w = task_abi(t)->word;
+        uint64_t pair[2] = {0, 0};
+        uint8_t raw[16];
+        if (copy_from_guest(task_mm(t), raw, a[5], 2 * w) < 0)
+            return -EFAULT;
+        memcpy(&pair[0], raw, w);
+        memcpy(&pair[1], raw + w, w);
+        int err = wait_with_mask(t, pair[0], pair[1]);
+        if (err < 0)
+            return err;
+    }
     for (int i = 0; i < 4; i++)
         t->wait_args[i] = a[i];
     return wait_ready(t, ns, resume_select);

@@ -118,4 +118,9 @@ void syscall_dispatch(struct task *t)
         abi->set_return(task_mm(t)->uc, ret);
     if (signal_pending(t))
         t->stop = true; /* deliver before the next user instruction */
+    else if (t->restore_sigmask) {
+        /* ppoll/pselect6 returned with nothing to deliver: their mask ends. */
+        t->sigmask = t->saved_sigmask;
+        t->restore_sigmask = false;
+    }
 }
