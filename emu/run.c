@@ -134,8 +134,7 @@ int machine_run(struct machine *m)
             continue;
         struct task *t = task_of(se);
         if (d == SCHED_KILL) {
-            struct siginfo_lite info = {.code = 0x80 /* SI_KERNEL */};
-            signal_queue_task(t, SIGKILL, &info);
+            /* The policy's SIGKILL (K2, K2f, H2): the whole thread group ends. */
             process_exit_group(t->proc, SIGKILL);
             continue;
         }
