@@ -86,8 +86,16 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
         default: {
             uint64_t pos = off < 0 ? f->pos : (uint64_t)off;
             if (pos >= f->size)
-                return 0;
+                return f->node.records && (f->flags & O_NONBLOCK) ? -EAGAIN : 0;
             size_t n = f->size - pos < len ? (size_t)(f->size - pos) : len;
+            if (f->node.records) {
+                /* /dev/kmsg: one record per read, and only whole ones. */
+                const char *nl = memchr(f->data + pos, '\n', f->size - pos);
+                size_t rec = nl ? (size_t)(nl - (f->data + pos)) + 1 : f->size - pos;
+                if (rec > len)
+                    return -EINVAL;
+                n = rec;
+            }
             memcpy(buf, f->data + pos, n);
             if (off < 0)
                 f->pos += n;

@@ -260,6 +260,7 @@ static void fill(struct vfs_node *node, const char *path, const struct fixed *f,
     node->file = f->file;
     node->arg = arg;
     node->arg2 = arg2;
+    node->records = f->file == F_DEV_KMSG;
 }
 
 /* "123" and the rest after it, or -1. */

@@ -34,6 +34,7 @@ struct vfs_node {
     int file;                /* tree.c's id of the file */
     int arg;                 /* its cpu number or pid */
     int arg2;                /* a thread id or fd number below /proc/PID */
+    bool records;            /* a read returns one line, whole (/dev/kmsg) */
 };
 
 /* The vCPUs as the kernel reports them. */
