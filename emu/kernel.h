@@ -217,6 +217,10 @@ struct fdtable *fdtable_new_console(void);
 struct fdtable *fdtable_copy(const struct fdtable *src);
 void fdtable_put(struct fdtable *fdt);
 
+/* What uname(2) and /proc/version call the emulated kernel. */
+#define KERNEL_RELEASE "5.15.0-asymu"
+#define KERNEL_VERSION "#1 SMP PREEMPT asymu"
+
 /* ---- processes and tasks (task.c) ---- */
 
 #define NSIG_GUEST 64

@@ -8,8 +8,6 @@
 #include <sys/resource.h>
 
 #define UTS_LEN 65
-#define UTS_RELEASE "5.15.0-asymu"
-#define UTS_VERSION "#1 SMP PREEMPT asymu"
 #define PER_QUERY 0xffffffffu
 #define PER_MASK 0xff
 
@@ -69,8 +67,8 @@ SYSCALL_DECL(uname)
     bool linux32 = (t->proc->personality & PER_MASK) == PER_LINUX32;
     snprintf(u[0], UTS_LEN, "Linux");
     snprintf(u[1], UTS_LEN, "asymu");
-    snprintf(u[2], UTS_LEN, UTS_RELEASE);
-    snprintf(u[3], UTS_LEN, UTS_VERSION);
+    snprintf(u[2], UTS_LEN, KERNEL_RELEASE);
+    snprintf(u[3], UTS_LEN, KERNEL_VERSION);
     /* arm64 Linux reports aarch64 to compat tasks too; only the PER_LINUX32
      * personality (linux32, setarch) changes it. */
     snprintf(u[4], UTS_LEN, linux32 ? "armv8l" : "aarch64");

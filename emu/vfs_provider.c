@@ -13,8 +13,6 @@
 #include <unistd.h>
 
 /* As uname(2) reports them (sys_proc.c). */
-#define KERNEL_RELEASE "5.15.0-asymu"
-#define KERNEL_VERSION "#1 SMP PREEMPT asymu"
 /* /proc/PID/cmdline reads at most this much of a process's memory. */
 #define ARGV_MAX (8u << 20)
 #define PAGE 4096u
