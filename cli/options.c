@@ -273,6 +273,13 @@ static int opt_max_procs(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_host_reserve(struct parse *ps, const char *opt, const char *val)
+{
+    if (!parse_size(val, &ps->cfg->host_reserve) || ps->cfg->host_reserve > (UINT64_C(1) << 50))
+        return bad(opt, val, "a size like 512M or 2G");
+    return 0;
+}
+
 static int opt_max_mem(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
@@ -329,6 +336,10 @@ static const struct option_def options[] = {
      opt_keep_tmp},
     {"--max-procs", NULL, "N", "4096", "live guest processes; fork beyond fails with EAGAIN",
      opt_max_procs},
+    {"--host-reserve", NULL, "SIZE", "512M",
+     "host memory asymu leaves alone: with less available, new guest processes and mappings "
+     "fail with ENOMEM in the guest",
+     opt_host_reserve},
     {"--max-mem", NULL, "SIZE", "4G (64-bit), 3G (32-bit)",
      "memory one guest process may map; beyond, mmap and brk fail with ENOMEM", opt_max_mem},
 };
@@ -409,6 +420,7 @@ int options_parse(int argc, char **argv, struct emu_config *cfg)
     cfg->policy = EMU_POLICY_UPSTREAM;
     cfg->sysroot = "/";
     cfg->max_procs = 4096;
+    cfg->host_reserve = UINT64_C(512) << 20;
     struct parse ps = {cfg, NULL, NULL};
     int i = 0;
     for (; i < argc; i++) {

@@ -33,6 +33,7 @@ struct emu_config {
     unsigned slice_blocks;  /* time slice in guest basic blocks, 0: default */
     uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */
     unsigned max_procs;     /* live processes, fork fails with EAGAIN beyond */
+    uint64_t host_reserve;  /* host memory never taken: ENOMEM in the guest instead */
     int argc;               /* guest program (a host path) and its arguments */
     char **argv;
     char **envp;            /* guest environment */

@@ -374,6 +374,7 @@ struct machine {
     uint64_t slice_budget;   /* blocks the running slice may take */
     unsigned slice_cpu;      /* the vCPU running it */
     bool in_syscall;         /* a handler is running (strace ordering) */
+    uint64_t mapped_unchecked; /* bytes mapped since the host's memory was checked */
     struct hostio *hostio;   /* libuv: host signals, the FUSE export */
     volatile int host_signal; /* SIGINT or SIGTERM from the host: stop */
     char exit_note[96];      /* strace's +++ line, printed after the syscall's */
@@ -397,6 +398,10 @@ void hostio_poll(struct machine *m);
  * emulator's stdin: false when nothing on the host could wake a guest task. */
 bool hostio_wait(struct machine *m);
 void hostio_stop(struct machine *m);
+
+/* Whether taking `more` bytes would leave the host less than --host-reserve
+ * (hostmem.c): new processes and large mappings are refused then. */
+bool host_memory_low(const struct machine *m, uint64_t more);
 
 /* Confines the emulator to the host syscalls it needs (sandbox.c);
  * may_spawn also lets it run fusermount3 (a FUSE unmount when not root). */

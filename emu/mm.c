@@ -14,6 +14,8 @@
 /* Unicorn holds a few thousand memory sections per engine at most (an
  * assertion kills the host beyond): asymu keeps well below it. */
 #define MM_MAX_VMAS 1000u
+/* Every so many bytes mapped, the host's free memory is checked. */
+#define HOST_CHECK_MIN (16u << 20)
 
 struct mm *mm_new(const struct abi *abi, struct machine *m, int *err)
 {
@@ -256,6 +258,16 @@ int mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot)
         return err;
     if (mm->total + len > mm->max_total)
         return -ENOMEM;
+    /* Mappings are lazily backed, but may soon be touched: every 16 MiB
+     * mapped (by any process) asks the host what it has left. */
+    struct machine *m = mm->machine;
+    m->mapped_unchecked += len;
+    if (m->mapped_unchecked >= HOST_CHECK_MIN) {
+        bool low = host_memory_low(m, m->mapped_unchecked);
+        m->mapped_unchecked = 0;
+        if (low)
+            return -ENOMEM;
+    }
     struct vma *prev = NULL, *next = NULL;
     for (struct vma *v = mm->vmas; v; v = v->next) {
         if (v->end == addr && v->prot == prot)

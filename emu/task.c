@@ -21,6 +21,8 @@
 #define CLONE_CHILD_CLEARTID 0x00200000
 #define CLONE_CHILD_SETTID 0x01000000
 #define CSIGNAL 0xff
+/* What a new process costs the host at least: its engine and first code. */
+#define HOST_COST_PER_PROCESS (4u << 20)
 
 static struct task *task_alloc(struct machine *m, struct process *p)
 {
@@ -209,6 +211,8 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     bool thread = flags & CLONE_THREAD;
     if (!thread && m->nprocs >= (int)m->cfg->max_procs)
         return -EAGAIN;
+    if (!thread && host_memory_low(m, HOST_COST_PER_PROCESS))
+        return -ENOMEM;
 
     struct process *cp = p;
     int err;

@@ -442,6 +442,7 @@ static void test_limits_and_tmp_options(void **state)
     PARSE(&p, "prog");
     assert_int_equal(p.cfg.max_procs, 4096);
     assert_int_equal(p.cfg.max_mem, 0);
+    assert_int_equal(p.cfg.host_reserve, UINT64_C(512) << 20);
     assert_false(p.cfg.rw);
     assert_false(p.cfg.keep_tmp);
     PARSE(&p, "--max-procs", "5", "--max-mem=512M", "--rw", "--keep-tmp", "prog");
@@ -452,6 +453,12 @@ static void test_limits_and_tmp_options(void **state)
     assert_true(p.cfg.keep_tmp);
     PARSE(&p, "--max-mem", "2G", "prog");
     assert_int_equal(p.cfg.max_mem, UINT64_C(2) << 30);
+    PARSE(&p, "--host-reserve", "1G", "prog");
+    assert_int_equal(p.cfg.host_reserve, UINT64_C(1) << 30);
+    PARSE(&p, "--host-reserve", "lots", "prog");
+    assert_int_equal(p.rc, -1);
+    assert_string_equal(p.err, "asymu run: invalid value 'lots' for --host-reserve: a size like "
+                               "512M or 2G\n");
     PARSE(&p, "--max-mem", "64k", "prog");
     assert_int_equal(p.rc, -1);
     assert_string_equal(p.err, "asymu run: invalid value '64k' for --max-mem: a size from 1M to "
