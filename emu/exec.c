@@ -215,6 +215,14 @@ static int build_stack(struct task *t, struct mm *mm, const struct loader_image 
         mm->arg_start = first;
         mm->arg_end = last + strlen(argv[spec.argc - 1]) + 1;
     }
+    /* envp[0] and envp[envc-1] point at the first and last environment strings. */
+    uint64_t envp_at = *sp + (uint64_t)(1 + spec.argc + 1) * abi->word;
+    if (err == 0 && spec.envc > 0 && copy_from_guest(mm, &first, envp_at, abi->word) == 0 &&
+        copy_from_guest(mm, &last, envp_at + (uint64_t)(spec.envc - 1) * abi->word, abi->word) ==
+            0) {
+        mm->env_start = first;
+        mm->env_end = last + strlen(envp[spec.envc - 1]) + 1;
+    }
     /* The auxiliary vector follows argc, argv and envp with their NULLs. */
     if (err == 0) {
         uint64_t at = *sp + (uint64_t)(1 + spec.argc + 1 + spec.envc + 1) * abi->word, type = 1;

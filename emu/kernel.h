@@ -41,6 +41,7 @@ struct mm {
     uint64_t brk_start, brk; /* program break */
     uint64_t arg_start, arg_end; /* argv strings on the stack (/proc/PID/cmdline) */
     uint64_t auxv_start, auxv_end; /* the auxiliary vector on the stack (/proc/PID/auxv) */
+    uint64_t env_start, env_end;   /* the environment strings (/proc/PID/environ) */
     uint64_t total;         /* bytes mapped */
     uint64_t max_total;     /* --max-mem */
     struct mm *next_deferred;

@@ -93,6 +93,8 @@ struct mm *mm_copy(struct mm *src, int *err)
     mm->arg_end = src->arg_end;
     mm->auxv_start = src->auxv_start;
     mm->auxv_end = src->auxv_end;
+    mm->env_start = src->env_start;
+    mm->env_end = src->env_end;
     for (const struct vma *v = src->vmas; v; v = v->next) {
         if ((*err = mm_map_fixed(mm, v->start, v->end - v->start, v->prot)) < 0) {
             mm_free(mm);

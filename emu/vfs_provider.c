@@ -207,6 +207,21 @@ static int argv_of(void *ctx, int pid, char **data, size_t *size)
     return 0;
 }
 
+/* A copy of [start, end) of a process's memory (malloc'ed). */
+static int copy_range(struct mm *mm, uint64_t start, uint64_t end, char **data, size_t *size)
+{
+    uint64_t len = mm && end > start ? end - start : 0;
+    len = len > ARGV_MAX ? ARGV_MAX : len;
+    char *buf = malloc(len ? len : 1);
+    if (!buf)
+        return -ENOMEM;
+    if (len && copy_from_guest(mm, buf, start, len) < 0)
+        len = 0;
+    *data = buf;
+    *size = len;
+    return 0;
+}
+
 /* The auxiliary vector the process started with, as the kernel keeps it. */
 static int auxv_of(void *ctx, int pid, char **data, size_t *size)
 {
@@ -214,15 +229,17 @@ static int auxv_of(void *ctx, int pid, char **data, size_t *size)
     struct mm *mm = process_mm(ctx, pid, &p);
     if (!p)
         return -ENOENT;
-    uint64_t len = mm && mm->auxv_end > mm->auxv_start ? mm->auxv_end - mm->auxv_start : 0;
-    char *buf = malloc(len ? len : 1);
-    if (!buf)
-        return -ENOMEM;
-    if (len && copy_from_guest(mm, buf, mm->auxv_start, len) < 0)
-        len = 0;
-    *data = buf;
-    *size = len;
-    return 0;
+    return copy_range(mm, mm ? mm->auxv_start : 0, mm ? mm->auxv_end : 0, data, size);
+}
+
+/* The environment strings as they are now in the process's memory. */
+static int environ_of(void *ctx, int pid, char **data, size_t *size)
+{
+    const struct process *p;
+    struct mm *mm = process_mm(ctx, pid, &p);
+    if (!p)
+        return -ENOENT;
+    return copy_range(mm, mm ? mm->env_start : 0, mm ? mm->env_end : 0, data, size);
 }
 
 static int next_fd(void *ctx, int pid, int after)
@@ -422,6 +439,7 @@ const struct vfs_provider vfs_provider_kernel = {
     .cwd = cwd,
     .cmdline = cmdline,
     .auxv = auxv_of,
+    .environ = environ_of,
     .kmsg = kmsg,
     .thread = thread_info,
     .next_tid = next_tid,

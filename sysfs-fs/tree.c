@@ -62,6 +62,7 @@ enum file_id {
     F_PID_COMM,
     F_PID_CMDLINE,
     F_PID_AUXV,
+    F_PID_ENVIRON,
     F_PID_MAPS,
     F_PID_PERSONALITY,
     F_PID_FD,
@@ -168,10 +169,11 @@ static const struct fixed fixed[] = {
 static const struct fixed pid_files[] = {
     {"task", VNODE_DIR, 0555, F_DIR, 0},
     {"fd", VNODE_DIR, 0500, F_DIR, 0},
+    {"environ", VNODE_GENERATED, 0400, F_PID_ENVIRON, 0},
+    {"auxv", VNODE_GENERATED, 0400, F_PID_AUXV, 0},
     {"status", VNODE_GENERATED, 0444, F_PID_STATUS, 0},
     {"personality", VNODE_GENERATED, 0400, F_PID_PERSONALITY, 0},
     {"comm", VNODE_GENERATED, 0644, F_PID_COMM, 0},
-    {"auxv", VNODE_GENERATED, 0400, F_PID_AUXV, 0},
     {"cmdline", VNODE_GENERATED, 0444, F_PID_CMDLINE, 0},
     {"stat", VNODE_GENERATED, 0444, F_PID_STAT, 0},
     {"maps", VNODE_GENERATED, 0444, F_PID_MAPS, 0},
@@ -920,6 +922,8 @@ static int generate_pid(struct vfs *v, void *ctx, const struct vfs_node *node, s
         return p->argv(ctx, node->arg, data, size);
     case F_PID_AUXV:
         return p->auxv(ctx, node->arg, data, size);
+    case F_PID_ENVIRON:
+        return p->environ(ctx, node->arg, data, size);
     default:
         return pid_maps(t, v, ctx, node->arg);
     }
@@ -941,6 +945,7 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         return p->kmsg(ctx, data, size);
     case F_PID_CMDLINE:
     case F_PID_AUXV:
+    case F_PID_ENVIRON:
     case F_PID_COMM:
     case F_PID_MAPS:
     case F_PID_PERSONALITY:

@@ -119,6 +119,8 @@ struct vfs_provider {
     int (*argv)(void *ctx, int pid, char **data, size_t *size);
     /* /proc/PID/auxv: the raw auxiliary vector (malloc'ed, caller frees). */
     int (*auxv)(void *ctx, int pid, char **data, size_t *size);
+    /* /proc/PID/environ: the environment strings, NUL-separated. */
+    int (*environ)(void *ctx, int pid, char **data, size_t *size);
     /* The first open fd of pid greater than `after`, or -1. */
     int (*next_fd)(void *ctx, int pid, int after);
     /* What fd of pid is open on ("/etc/passwd", "pipe:[7]"), its length or

@@ -3,15 +3,18 @@
  * "random": the 16 AT_RANDOM bytes in hex (fixed by asymu's --seed).
  * "hwcap": the baseline AT_HWCAP features glibc and compilers assume, as
  * yes/no lines. "hwcap-raw": AT_HWCAP and AT_HWCAP2 in hex. "proc": checks
- * that /proc/self/auxv holds the same vector, entry for entry. */
+ * that /proc/self/auxv holds the same vector, entry for entry. "environ":
+ * that /proc/self/environ holds the environment the program started with. */
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <unistd.h>
 
 extern char _start[];
+extern char **environ;
 
 /* Reads one entry; *present tells a real 0 from a missing entry. */
 static unsigned long aux(unsigned long type, int *present)
@@ -120,6 +123,28 @@ static void check_proc_auxv(void)
            i > 15 ? "more than 15" : "few", i < n ? "yes" : "no", same ? "yes" : "no");
 }
 
+/* /proc/self/environ against environ: the same strings, in order. */
+static void check_proc_environ(void)
+{
+    static char text[65536];
+    FILE *f = fopen("/proc/self/environ", "rb");
+    if (!f) {
+        printf("open /proc/self/environ: %s\n", strerror(errno));
+        return;
+    }
+    size_t n = fread(text, 1, sizeof text, f);
+    fclose(f);
+    size_t i = 0, at = 0;
+    int same = 1;
+    for (; environ[i] && at < n; i++) {
+        size_t len = strlen(environ[i]) + 1;
+        same &= at + len <= n && memcmp(text + at, environ[i], len) == 0;
+        at += len;
+    }
+    printf("/proc/self/environ: %s strings, the program's environment %s\n",
+           i > 0 ? "some" : "no", same && !environ[i] && at == n ? "yes" : "no");
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -134,6 +159,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "proc") == 0) {
         check_proc_auxv();
+        return 0;
+    }
+    if (strcmp(mode, "environ") == 0) {
+        check_proc_environ();
         return 0;
     }
     if (strcmp(mode, "hwcap-raw") == 0) {
