@@ -23,6 +23,7 @@
 struct image_file {
     const uint8_t *data;
     size_t size;
+    uint64_t dev, ino; /* for /proc/PID/maps */
 };
 
 static int image_map(int fd, struct image_file *f, char *why, size_t whylen)
@@ -51,6 +52,8 @@ static int image_map(int fd, struct image_file *f, char *why, size_t whylen)
         return -errno;
     f->data = p;
     f->size = (size_t)st.st_size;
+    f->dev = st.st_dev;
+    f->ino = st.st_ino;
     return 0;
 }
 
@@ -65,7 +68,7 @@ static void image_unmap(struct image_file *f)
  * file bytes, then per-segment protections; holes between segments are
  * unmapped as Linux leaves them. */
 static int load_segments(struct mm *mm, const struct loader_image *img,
-                         const struct image_file *file, uint64_t bias)
+                         const struct image_file *file, const char *path, uint64_t bias)
 {
     uint64_t lo = img->lo + bias, hi = img->hi + bias;
     int err = mm_map_fixed(mm, lo, hi - lo, PROT_READ | PROT_WRITE);
@@ -93,6 +96,13 @@ static int load_segments(struct mm *mm, const struct loader_image *img,
         if ((err = mm_protect(mm, start, end - start, prot)) < 0)
             return err;
         prev_end = end > prev_end ? end : prev_end;
+    }
+    /* The pages holding file bytes show the file in /proc/PID/maps. */
+    for (unsigned i = 0; i < img->nseg; i++) {
+        const struct loader_segment *s = &img->seg[i];
+        struct vma_origin o = {path, PAGE_DOWN(s->offset), file->dev, file->ino};
+        if (s->filesz)
+            mm_set_origin(mm, PAGE_DOWN(s->vaddr + bias), PAGE_UP(s->vaddr + bias + s->filesz), &o);
     }
     return 0;
 }
@@ -155,7 +165,7 @@ static int load_interp(struct task *t, struct mm *mm, const struct loader_image 
     }
     *base = at - img.lo;
     *entry = img.entry + *base;
-    err = load_segments(mm, &img, &file, *base);
+    err = load_segments(mm, &img, &file, main_img->interp, *base);
     image_unmap(&file);
     return err;
 }
@@ -317,7 +327,7 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     }
     uint64_t bias = img.is_dyn ? abi->dyn_base - img.lo : 0, interp_base = 0;
     uint64_t entry = img.entry + bias, sp = 0;
-    err = load_segments(mm, &img, &file, bias);
+    err = load_segments(mm, &img, &file, exe, bias);
     image_unmap(&file);
     if (err < 0)
         snprintf(why, whylen, "cannot map its segments");

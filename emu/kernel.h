@@ -22,10 +22,18 @@ struct machine;
 
 /* ---- guest address space (mm.c) ---- */
 
+/* Where a mapping's bytes came from, for /proc/PID/maps. */
+struct vma_origin {
+    const char *path; /* the file's guest path, NULL for anonymous memory */
+    uint64_t pgoff;   /* file offset of the mapping's first byte */
+    uint64_t dev, ino;
+};
+
 struct vma {
     uint64_t start, end; /* [start, end), page aligned */
     int prot;            /* PROT_* */
     uint8_t *host;       /* host memory backing [start, end) */
+    struct vma_origin origin; /* path owned (malloc'ed) */
     struct vma *next;    /* sorted by start */
 };
 
@@ -57,6 +65,12 @@ void mm_put(struct mm *mm);
 void mm_free(struct mm *mm);
 /* Maps [addr, addr+len) fresh (replacing what was there) with zeroed memory. */
 int mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot);
+/* The same for a file's bytes (the caller fills them): origin names the file. */
+int mm_map_origin(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                  const struct vma_origin *origin);
+/* Names the file behind the mappings that start in [start, end): the first
+ * byte of the range is at file offset origin->pgoff. */
+void mm_set_origin(struct mm *mm, uint64_t start, uint64_t end, const struct vma_origin *origin);
 /* Finds a free range of len bytes below mmap_base (or at hint if free). 0 on failure. */
 uint64_t mm_find_free(struct mm *mm, uint64_t hint, uint64_t len);
 int mm_unmap(struct mm *mm, uint64_t addr, uint64_t len);

@@ -38,9 +38,27 @@ struct mm *mm_new(const struct abi *abi, struct machine *m, int *err)
     return mm;
 }
 
+static void origin_set(struct vma *v, const struct vma_origin *o, uint64_t pgoff)
+{
+    free((char *)v->origin.path);
+    v->origin = (struct vma_origin){0};
+    if (o && o->path) {
+        v->origin = *o;
+        v->origin.path = strdup(o->path);
+        v->origin.pgoff = pgoff;
+    }
+}
+
+/* A piece split off from v keeps its file, further into it. */
+static void origin_split(const struct vma *v, struct vma *piece)
+{
+    origin_set(piece, &v->origin, v->origin.pgoff + (piece->start - v->start));
+}
+
 static void vma_free(struct vma *v)
 {
     munmap(v->host, v->end - v->start);
+    free((char *)v->origin.path);
     free(v);
 }
 
@@ -96,7 +114,7 @@ struct mm *mm_copy(struct mm *src, int *err)
     mm->env_start = src->env_start;
     mm->env_end = src->env_end;
     for (const struct vma *v = src->vmas; v; v = v->next) {
-        if ((*err = mm_map_fixed(mm, v->start, v->end - v->start, v->prot)) < 0) {
+        if ((*err = mm_map_origin(mm, v->start, v->end - v->start, v->prot, &v->origin)) < 0) {
             mm_free(mm);
             return NULL;
         }
@@ -158,6 +176,7 @@ static int vma_cut(struct mm *mm, struct vma **link, uint64_t lo, uint64_t hi)
         tail = vma_new(cut_hi, v->end, v->prot, v->host + (cut_hi - v->start));
         if (!tail)
             return -ENOMEM;
+        origin_split(v, tail);
     }
     munmap(v->host + (cut_lo - v->start), cut_hi - cut_lo);
     mm->total -= cut_hi - cut_lo;
@@ -173,6 +192,7 @@ static int vma_cut(struct mm *mm, struct vma **link, uint64_t lo, uint64_t hi)
         return err ? err : e2;
     }
     *link = v->next;
+    free((char *)v->origin.path);
     free(v);
     return err;
 }
@@ -236,6 +256,7 @@ static void vma_merge(struct mm *mm, struct vma *a, struct vma *b)
     uc_mem_unmap(mm->uc, b->start, b->end - b->start);
     a->end = b->end;
     a->next = b->next;
+    free((char *)b->origin.path);
     free(b);
 }
 
@@ -244,13 +265,29 @@ static void vma_merge(struct mm *mm, struct vma *a, struct vma *b)
  * run of small mappings quadratic; bounded, it still keeps regions few. */
 #define MERGE_MAX (64u << 20)
 
+static bool same_origin(const struct vma *a, const struct vma *b)
+{
+    if (!a->origin.path || !b->origin.path)
+        return !a->origin.path && !b->origin.path;
+    return strcmp(a->origin.path, b->origin.path) == 0 && a->origin.ino == b->origin.ino &&
+           a->origin.dev == b->origin.dev &&
+           b->origin.pgoff == a->origin.pgoff + (a->end - a->start);
+}
+
 static bool mergeable(const struct vma *a, const struct vma *b)
 {
     return a && b && a->end == b->start && a->prot == b->prot &&
-           a->host + (a->end - a->start) == b->host && b->end - a->start <= MERGE_MAX;
+           a->host + (a->end - a->start) == b->host && b->end - a->start <= MERGE_MAX &&
+           same_origin(a, b);
 }
 
 int mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+    return mm_map_origin(mm, addr, len, prot, NULL);
+}
+
+int mm_map_origin(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                  const struct vma_origin *origin)
 {
     len = PAGE_ALIGN(len);
     if (addr % PAGE || len == 0 || addr + len < addr)
@@ -285,6 +322,7 @@ int mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot)
         munmap(host, len);
         return -ENOMEM;
     }
+    origin_set(v, origin, origin ? origin->pgoff : 0);
     vma_insert(mm, v);
     bool merged = false;
     if (mergeable(prev, v)) {
@@ -371,6 +409,7 @@ int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
             struct vma *tail = vma_new(points[i], v->end, v->prot, v->host + (points[i] - v->start));
             if (!tail)
                 return -ENOMEM;
+            origin_split(v, tail);
             uc_mem_unmap(mm->uc, v->start, v->end - v->start);
             tail->next = v->next;
             v->next = tail;
@@ -484,4 +523,11 @@ int64_t copy_to_guest_partial(struct mm *mm, uint64_t dst, const void *src, size
         done += n;
     }
     return (int64_t)done;
+}
+
+void mm_set_origin(struct mm *mm, uint64_t start, uint64_t end, const struct vma_origin *origin)
+{
+    for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+        if (v->start >= start)
+            origin_set(v, origin, origin->pgoff + (v->start - start));
 }

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PAGE 4096u
@@ -82,9 +83,17 @@ int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, int flags
         if (!addr)
             return -ENOMEM;
     }
-    if (!(flags & MAP_ANONYMOUS) && !file_get(t, fd))
-        return -EBADF;
-    int err = mm_map_fixed(mm, addr, alen, prot);
+    struct vma_origin origin = {0};
+    if (!(flags & MAP_ANONYMOUS)) {
+        struct file *f = file_get(t, fd);
+        struct stat st;
+        if (!f)
+            return -EBADF;
+        /* A regular file is named in /proc/PID/maps; /dev/zero is anonymous. */
+        if (f->kind == FILE_HOST && fstat(f->host_fd, &st) == 0)
+            origin = (struct vma_origin){f->path, off, st.st_dev, st.st_ino};
+    }
+    int err = mm_map_origin(mm, addr, alen, prot, &origin);
     if (err < 0)
         return err;
     if (!(flags & MAP_ANONYMOUS)) {

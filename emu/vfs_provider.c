@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -295,8 +296,8 @@ static void vma_name(const struct mm *mm, uint64_t start, uint64_t end, char *na
         n = "[stack]";
     else if (abi->isa == LOADER_ISA_ARM && start == LOADER_KUSER_ADDR)
         n = "[vectors]";
-    else if (abi->isa == LOADER_ISA_ARM && start == abi->sigtramp)
-        n = "[sigpage]";
+    else if (start == abi->sigtramp)
+        n = abi->isa == LOADER_ISA_ARM ? "[sigpage]" : "[vdso]"; /* the sigreturn page */
     snprintf(name, len, "%s", n);
 }
 
@@ -326,10 +327,19 @@ static int vma_at(void *ctx, int pid, unsigned index, struct vfs_vma *out)
             end = next_cut(mm, start, v->end);
             if (i++ < index)
                 continue;
+            memset(out, 0, sizeof *out);
             out->start = start;
             out->end = end;
             out->prot = v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC);
-            vma_name(mm, start, end, out->name, sizeof out->name);
+            if (v->origin.path) {
+                out->pgoff = v->origin.pgoff + (start - v->start);
+                out->dev_major = major(v->origin.dev);
+                out->dev_minor = minor(v->origin.dev);
+                out->ino = v->origin.ino;
+                snprintf(out->name, sizeof out->name, "%s", v->origin.path);
+            } else {
+                vma_name(mm, start, end, out->name, sizeof out->name);
+            }
             return 1;
         }
     }

@@ -749,17 +749,19 @@ static void pid_stat(struct text *t, const struct vfs_task_info *i)
     add(t, " %d\n", i->exit_code);
 }
 
-/* show_map_vma(): anonymous as far as emu knows (no file, offset 0, device
- * 00:00, inode 0); a name starts after the line is padded to 72 columns. */
+/* show_map_vma(): offset, device and inode of the file behind a mapping
+ * (zeros for anonymous memory); a name starts after the line is padded to
+ * 73 columns. */
 static int pid_maps(struct text *t, struct vfs *v, void *ctx, int pid)
 {
     struct vfs_vma m;
     int r;
     for (unsigned i = 0; (r = v->provider->vma(ctx, pid, i, &m)) > 0; i++) {
         size_t start = t->len;
-        add(t, "%08llx-%08llx %c%c%cp 00000000 00:00 0 ", (unsigned long long)m.start,
+        add(t, "%08llx-%08llx %c%c%cp %08llx %02x:%02x %llu ", (unsigned long long)m.start,
             (unsigned long long)m.end, m.prot & 1 ? 'r' : '-', m.prot & 2 ? 'w' : '-',
-            m.prot & 4 ? 'x' : '-');
+            m.prot & 4 ? 'x' : '-', (unsigned long long)m.pgoff, m.dev_major, m.dev_minor,
+            (unsigned long long)m.ino);
         if (m.name[0])
             add(t, "%*s %s", (int)(t->len - start < 72 ? 72 - (t->len - start) : 0), "", m.name);
         add(t, "\n");

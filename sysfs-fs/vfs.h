@@ -75,7 +75,10 @@ struct vfs_task_info {
 struct vfs_vma {
     uint64_t start, end;
     int prot;                /* PROT_READ 1, PROT_WRITE 2, PROT_EXEC 4 */
-    char name[32];           /* "[heap]", "[stack]", "[vectors]"... or "" */
+    uint64_t pgoff;          /* file offset of start, 0 for anonymous memory */
+    unsigned dev_major, dev_minor;
+    uint64_t ino;
+    char name[VFS_PATH_MAX]; /* the file, "[heap]", "[stack]", "[vectors]"... or "" */
 };
 
 /* Machine-wide numbers for /proc/stat, uptime, loadavg and meminfo. */

@@ -423,12 +423,15 @@ static void maps(void)
         const char *name = line + n;
         if (*name && name - line != 73)
             printf("name not at column 73: %s\n", line);
-        if (off || maj || min || ino)
-            printf("not anonymous: %s\n", line);
+        /* A file's pages name it and its inode; everything else is anonymous. */
+        int file = name[0] == '/';
+        if (file ? ino == 0 : (off || maj || min || ino))
+            printf("%s: %s\n", file ? "file without an inode" : "not anonymous", line);
         if (strcmp(name, "[stack]") == 0)
             printf("maps: [stack] %s\n", perms);
-        if (*name && !strstr(names, name) && strlen(names) + strlen(name) + 2 < sizeof names)
-            strcat(strcat(names, " "), name);
+        const char *shown = file ? strrchr(name, '/') + 1 : name;
+        if (*shown && !strstr(names, shown) && strlen(names) + strlen(shown) + 2 < sizeof names)
+            strcat(strcat(names, " "), shown);
     }
     printf("maps: %s lines, %d bad, names%s\n", lines > 3 ? "several" : "few", bad, names);
     free(data);
