@@ -131,6 +131,10 @@ static int set_scheduler(struct task *t, int pid, int policy, uint64_t uparam)
         return -EINVAL;
     target->sched_policy = policy;
     target->rt_priority = prio;
+    /* Real-time classes simply run first. */
+    sched_task_set_rt(&t->machine->sched, &target->se, is_rt(policy));
+    if (t->se.need_resched)
+        t->stop = true;
     return 0;
 }
 

@@ -26,6 +26,47 @@ static void wake_cpu(struct sched *s, unsigned cpu)
         s->cpus[cpu].clock_ns = s->now_ns;
 }
 
+static void insert_before(struct sched_task *pos, struct sched_task *t)
+{
+    t->rq_next = pos;
+    t->rq_prev = pos->rq_prev;
+    t->rq_prev->rq_next = t;
+    pos->rq_prev = t;
+}
+
+/* The first task that is not real-time from `from` on, or `from` again when
+ * every task is real-time. Real-time tasks always come first in a queue. */
+static struct sched_task *first_normal(struct sched_task *from)
+{
+    struct sched_task *pos = from;
+    while (pos->rt && pos->rq_next != from)
+        pos = pos->rq_next;
+    return pos->rt ? from : pos;
+}
+
+/* After t's slice at the head of rq: the next task runs. A real-time t
+ * goes behind the other real-time tasks only, so it still runs before the
+ * rest (and alone, it keeps running). */
+static void rotate(struct sched_cpu *rq, struct sched_task *t)
+{
+    struct sched_task *next = t->rq_next, *normal = NULL;
+    if (!t->rt) {
+        rq->head = next;
+        return;
+    }
+    for (struct sched_task *pos = next; pos != t && !normal; pos = pos->rq_next)
+        if (!pos->rt)
+            normal = pos;
+    if (!normal) {
+        rq->head = next; /* every task is real-time: plain round robin */
+    } else if (normal != next) {
+        t->rq_prev->rq_next = next;
+        next->rq_prev = t->rq_prev;
+        insert_before(normal, t);
+        rq->head = next;
+    }
+}
+
 void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu)
 {
     struct sched_cpu *rq = &s->cpus[cpu];
@@ -34,11 +75,14 @@ void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu)
         t->rq_next = t->rq_prev = t;
         rq->head = t;
         cpumask_set_cpu(cpu, &s->busy);
+    } else if (t->rt) {
+        /* Behind the real-time tasks, ahead of every other one. */
+        struct sched_task *pos = first_normal(rq->head);
+        insert_before(pos, t);
+        if (pos == rq->head && !pos->rt)
+            rq->head = t;
     } else {
-        t->rq_next = rq->head;
-        t->rq_prev = rq->head->rq_prev;
-        t->rq_prev->rq_next = t;
-        rq->head->rq_prev = t;
+        insert_before(rq->head, t);
     }
     rq->nr_running++;
     t->cpu = cpu;
@@ -249,7 +293,7 @@ void sched_account(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t
         return;
     if (blocks >= t->slice_left) {
         t->slice_left = 0;
-        rq->head = t->rq_next;
+        rotate(rq, t);
         /* The task that stopped running may now be pulled by an idle vCPU. */
         if (rq->nr_running > 1)
             s->balance_dirty = true;
@@ -270,4 +314,17 @@ void sched_advance(struct sched *s, uint64_t ns)
 {
     if (ns > s->now_ns)
         s->now_ns = ns;
+}
+
+void sched_task_set_rt(struct sched *s, struct sched_task *t, bool rt)
+{
+    if (t->rt == rt)
+        return;
+    t->rt = rt;
+    if (t->state != SCHED_TASK_RUNNABLE)
+        return;
+    unsigned cpu = t->cpu;
+    sched__dequeue(s, t);
+    sched__enqueue(s, t, cpu);
+    t->need_resched = true;
 }

@@ -82,6 +82,7 @@ struct sched_task {
     bool switch_check;   /* K3: precomputed compat && mismatched && policy checks */
     bool affinity_in_m;  /* A is a subset of M, kept current for the O(1) check */
     int nice;            /* -20..19, scales the slice by the kernel's weights */
+    bool rt;             /* SCHED_FIFO/SCHED_RR: runs before the others of its runqueue */
     uint32_t slice_left; /* blocks left in the current slice: emu's budget */
     uint64_t sum_exec_ns;
     uint64_t nr_switches, nr_migrations;
@@ -190,6 +191,10 @@ int sched_task_wake(struct sched *s, struct sched_task *t);
 int sched_task_yield(struct sched *s, struct sched_task *t);
 /* nice/setpriority: -EINVAL outside -20..19. Takes effect next slice. */
 int sched_task_set_nice(struct sched *s, struct sched_task *t, int nice);
+/* sched_setscheduler: a real-time task (SCHED_FIFO, SCHED_RR) runs before the
+ * other tasks of its runqueue, taking turns with the real-time ones; sets
+ * need_resched when the order changed. */
+void sched_task_set_rt(struct sched *s, struct sched_task *t, bool rt);
 
 /* sched_setaffinity(2) by caller (NULL: the kernel itself) on target. The
  * mask is cut to the possible CPUs, then the policy decides: K4 as given,

@@ -262,6 +262,46 @@ static void test_partial_slice_continues_yield_rotates(void **state)
     shutdown_vm(vm);
 }
 
+/* sched_setscheduler's real-time classes run first on their runqueue, take
+ * turns among themselves, and give the CPU back when they stop being
+ * real-time. Three tasks pinned to cpu0: a, b, then c made real-time. */
+static void test_rt_runs_first(void **state)
+{
+    (void)state;
+    struct vm *vm = boot(2, "0-1", true, SCHED_POLICY_UPSTREAM);
+    struct sched_task a, b, c, *picked;
+    unsigned cpu;
+    sched_task_init(&vm->s, &a, 1, 1, "a");
+    assert_int_equal(setaff(vm, &a, "0"), 0);
+    assert_int_equal(sched_task_fork(&vm->s, &a, &b, 2, 2), 0);
+    assert_int_equal(sched_task_fork(&vm->s, &a, &c, 3, 3), 0);
+    sched_task_set_rt(&vm->s, &c, true);
+    assert_true(c.need_resched);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
+        assert_ptr_equal(picked, &c); /* alone in its class: it keeps the CPU */
+        sched_account(&vm->s, picked, cpu, picked->slice_left);
+    }
+    sched_task_set_rt(&vm->s, &b, true);
+    const struct sched_task *order[4] = {&c, &b, &c, &b};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
+        assert_ptr_equal(picked, order[i]);
+        sched_account(&vm->s, picked, cpu, picked->slice_left);
+    }
+    sched_task_set_rt(&vm->s, &b, false);
+    sched_task_set_rt(&vm->s, &c, false);
+    unsigned seen_a = 0;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
+        seen_a += picked == &a;
+        sched_account(&vm->s, picked, cpu, picked->slice_left);
+    }
+    assert_int_equal(seen_a, 1); /* plain round robin again */
+    assert_invariants(vm);
+    shutdown_vm(vm);
+}
+
 static void test_nice_scales_slice(void **state)
 {
     (void)state;
@@ -750,6 +790,7 @@ int main(void)
         cmocka_unit_test(test_pick_in_virtual_time_order),
         cmocka_unit_test(test_round_robin_within_runqueue),
         cmocka_unit_test(test_partial_slice_continues_yield_rotates),
+        cmocka_unit_test(test_rt_runs_first),
         cmocka_unit_test(test_nice_scales_slice),
         cmocka_unit_test(test_slice_jitter_is_seeded),
         cmocka_unit_test(test_nothing_runnable_eagain),
