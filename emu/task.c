@@ -229,6 +229,8 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
         process_link_child((flags & CLONE_PARENT) && p->parent ? p->parent : p, cp);
     }
     c->sigmask = t->sigmask;
+    c->sched_policy = t->sched_policy; /* the scheduling class is inherited */
+    c->rt_priority = t->rt_priority;
 
     /* The child starts from the parent's registers, returning 0. */
     const struct abi *abi = task_abi(t);

@@ -163,6 +163,7 @@ int sched_task_fork(struct sched *s, const struct sched_task *parent, struct sch
     child->saved_mask = parent->saved_mask;
     child->has_saved_mask = parent->has_saved_mask;
     child->nice = parent->nice;
+    child->rt = parent->rt;
     child->cpu = parent->cpu; /* where the kernel starts placing it from */
     sched__update_flags(s, child);
     start_task(s, child);
