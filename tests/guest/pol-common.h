@@ -1,5 +1,5 @@
 /* pol-common.h - what the policy tests' guest programs share: errno
- * names and the cpulist text format ("0-3,6"). Header-only: each guest
+ * names, the cpulist text format ("0-3,6") and busy work. Header-only: each guest
  * program is one static binary. */
 #ifndef POL_COMMON_H
 #define POL_COMMON_H
@@ -62,6 +62,17 @@ static inline const char *format_cpulist(const cpu_set_t *set, char *buf, size_t
         c = hi;
     }
     return at ? buf : "none";
+}
+
+/* Busy work that yields now and then: a task other tasks can share a vCPU with. */
+static inline void spin(long n)
+{
+    volatile unsigned long x = 0;
+    for (long i = 0; i < n; i++) {
+        x += (unsigned long)i;
+        if (i % 1000 == 999)
+            sched_yield();
+    }
 }
 
 #endif

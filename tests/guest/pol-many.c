@@ -21,15 +21,6 @@
 
 #define MAX_CHILDREN 1000
 
-static void spin(long n)
-{
-    volatile unsigned long x = 0;
-    for (long i = 0; i < n; i++) {
-        x += (unsigned long)i;
-        if (i % 1000 == 999)
-            sched_yield();
-    }
-}
 
 int main(int argc, char **argv)
 {

@@ -316,15 +316,6 @@ static pid_t start(char **argv)
     return pid;
 }
 
-static void spin(long n)
-{
-    volatile unsigned long x = 0;
-    for (long i = 0; i < n; i++) {
-        x += (unsigned long)i;
-        if (i % 1000 == 999)
-            sched_yield();
-    }
-}
 
 int main(int argc, char **argv)
 {
