@@ -17,11 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *err_name(int e)
-{
-    const char *n = strerrorname_np(e);
-    return n ? n : "?";
-}
+#include "guest.h"
 
 static void print_first_line(const char *label, int fd)
 {

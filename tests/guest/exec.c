@@ -25,17 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifdef __aarch64__
-#define ISA "aarch64"
-#else
-#define ISA "arm"
-#endif
-
-static const char *err_name(int e)
-{
-    const char *n = strerrorname_np(e);
-    return n ? n : "?";
-}
+#include "guest.h"
 
 static void on_signal(int sig)
 {

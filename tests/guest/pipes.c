@@ -18,13 +18,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define BULK_BYTES 200000
+#include "guest.h"
 
-static const char *err_name(int e)
-{
-    const char *n = strerrorname_np(e);
-    return n ? n : "?";
-}
+#define BULK_BYTES 200000
 
 static unsigned char pattern(size_t i)
 {

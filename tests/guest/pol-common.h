@@ -1,6 +1,6 @@
-/* pol-common.h - what the policy tests' guest programs share: errno
- * names, the cpulist text format ("0-3,6") and busy work. Header-only: each guest
- * program is one static binary. */
+/* pol-common.h - what the policy tests' guest programs share besides
+ * guest.h: the cpulist text format ("0-3,6") and busy work. Header-only:
+ * each guest program is one static binary. */
 #ifndef POL_COMMON_H
 #define POL_COMMON_H
 
@@ -10,11 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline const char *err_name(int e)
-{
-    const char *n = strerrorname_np(e);
-    return n ? n : "?";
-}
+#include "guest.h"
 
 /* "0-3,6" -> set; -1 on a malformed list. */
 static inline int parse_cpulist(const char *s, cpu_set_t *set)

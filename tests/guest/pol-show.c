@@ -58,12 +58,6 @@
 
 #include "pol-common.h"
 
-#ifdef __aarch64__
-#define ISA "aarch64"
-#else
-#define ISA "arm"
-#endif
-
 #define MAX_SPAWNED 16
 /* syslog(2) actions (linux/syslog.h names, not in glibc's headers). */
 #define SYSLOG_ACTION_READ_ALL 3
@@ -315,7 +309,6 @@ static pid_t start(char **argv)
     }
     return pid;
 }
-
 
 int main(int argc, char **argv)
 {

@@ -19,13 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_CHILDREN 64
+#include "guest.h"
 
-static const char *err_name(int e)
-{
-    const char *n = strerrorname_np(e);
-    return n ? n : "?";
-}
+#define MAX_CHILDREN 64
 
 /* "exited N", "killed by N", "stopped by N" or "continued" for a status. */
 static const char *describe(int status)

@@ -30,11 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *err_name(int e)
-{
-    const char *n = strerrorname_np(e);
-    return n ? n : "?";
-}
+#include "guest.h"
 
 static void sleep_ms(long ms)
 {

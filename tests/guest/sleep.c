@@ -16,13 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MS 1000000LL
+#include "guest.h"
 
-static const char *err_name(int e)
-{
-    const char *n = strerrorname_np(e);
-    return n ? n : "?";
-}
+#define MS 1000000LL
 
 static long long now_ns(clockid_t clock)
 {
