@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Slices between two looks at host events; a slice is well under 1 ms. */
+#define HOST_POLL_EVERY 64
+
 #define task_of(se) ((struct task *)((char *)(se) - offsetof(struct task, se)))
 
 /* The blocked task with the earliest timed wait, or NULL. */
@@ -106,8 +109,12 @@ int machine_run(struct machine *m)
 {
     struct process *init = m->init;
     int status = -1;
+    unsigned iterations = 0;
     while (!init->zombie) {
-        hostio_poll(m);
+        /* Host events (signals, FUSE requests) are looked at every few
+         * slices: an epoll_wait on every switch costs more than the switch. */
+        if (++iterations % HOST_POLL_EVERY == 0)
+            hostio_poll(m);
         if (m->host_signal) {
             fprintf(stderr, "asymu: stopped by %s\n", m->host_signal == SIGINT ? "SIGINT" : "SIGTERM");
             status = 128 + m->host_signal;
