@@ -51,6 +51,24 @@ struct file *file_new(enum file_kind kind)
     return f;
 }
 
+struct file *file_new_object(struct machine *m, const struct file_ops *ops, void *priv, int flags)
+{
+    struct file *f = file_new(FILE_OBJECT);
+    if (f) {
+        f->ops = ops;
+        f->priv = priv;
+        f->flags = flags;
+        f->ino = ++m->next_ino;
+    }
+    return f;
+}
+
+void file_notify(struct machine *m, const void *obj)
+{
+    task_wake_all(m, obj);
+    task_wake_all(m, &poll_waitq);
+}
+
 void file_put(struct file *f)
 {
     if (!f || --f->refs > 0)
@@ -59,6 +77,8 @@ void file_put(struct file *f)
         close(f->host_fd);
     if (f->kind == FILE_PIPE)
         pipe_release(f);
+    if (f->kind == FILE_OBJECT && f->ops->release)
+        f->ops->release(f);
     free(f->data);
     free(f->path);
     free(f);

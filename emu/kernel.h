@@ -172,6 +172,24 @@ enum file_kind {
     FILE_CONSOLE, /* the emulator's own stdin/stdout/stderr */
     FILE_VIRTUAL, /* a node of the virtual /dev or /proc */
     FILE_PIPE,    /* one end of a pipe (pipe.c) */
+    FILE_OBJECT,  /* a kernel object behind struct file_ops (sockets, epoll, eventfd, ...) */
+};
+
+struct file;
+
+/* What a FILE_OBJECT does. Reads and writes return bytes, -EAGAIN, or
+ * -EBLOCK with t->wait_obj set (as pipes do); NULL members mean the call
+ * fails with the errno Linux gives for such a file (EINVAL, or ENOTTY for
+ * ioctl). State changes call file_notify() on the object. */
+struct file_ops {
+    const char *name; /* the /proc/PID/fd link: "anon_inode:[eventfd]", or a
+                         prefix the inode number completes, "socket:" */
+    int64_t (*read)(struct task *t, struct file *f, void *buf, size_t len);
+    int64_t (*write)(struct task *t, struct file *f, const void *buf, size_t len);
+    short (*poll)(struct task *t, struct file *f); /* POLL* bits ready now */
+    int64_t (*ioctl)(struct task *t, struct file *f, unsigned long req, uint64_t arg);
+    void (*release)(struct file *f); /* the last reference went */
+    unsigned mode; /* S_IFSOCK | 0777, or 0600 for anonymous inodes (fstat) */
 };
 
 #define PIPE_CAPACITY 65536
@@ -190,6 +208,9 @@ struct file {
     int flags;                   /* O_* status flags */
     struct vfs_node node;        /* FILE_VIRTUAL */
     struct pipe *pipe;           /* FILE_PIPE */
+    const struct file_ops *ops;  /* FILE_OBJECT */
+    void *priv;                  /* FILE_OBJECT: the object */
+    uint64_t ino;                /* FILE_OBJECT: inode number (fstat, /proc/PID/fd) */
     char *data;                  /* FILE_VIRTUAL generated content, fixed at open */
     size_t size;
     uint64_t pos;
@@ -228,6 +249,11 @@ extern const int console_waitq;
 /* Tasks blocked in poll/select wait on this, woken by any pipe change. */
 extern const int poll_waitq;
 struct file *file_new(enum file_kind kind);
+/* A FILE_OBJECT file for priv, with a fresh inode number of the machine. */
+struct file *file_new_object(struct machine *m, const struct file_ops *ops, void *priv, int flags);
+/* An object's state changed: wakes the tasks blocked on obj and every poll,
+ * select and epoll waiter, so they look again. */
+void file_notify(struct machine *m, const void *obj);
 struct fdtable *fdtable_new_console(void);
 struct fdtable *fdtable_copy(const struct fdtable *src);
 void fdtable_put(struct fdtable *fdt);
@@ -371,6 +397,23 @@ int wait_status_to_shell(int status);
 int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent_tid,
                  uint64_t tls, uint64_t child_tid);
 
+/* ---- timers on virtual time (ktimer.c) ---- */
+
+/* A callback at a virtual time, not tied to a blocked task: POSIX timers,
+ * itimers, timerfd. fire runs from the machine loop with no task loaded. */
+struct ktimer {
+    uint64_t when; /* virtual ns; armed while on the machine's list */
+    bool armed;
+    void (*fire)(struct ktimer *k);
+    struct ktimer *next; /* the machine's armed timers, by when */
+};
+
+/* Arms k for virtual time `when` (re-arming moves it). */
+void ktimer_arm(struct machine *m, struct ktimer *k, uint64_t when);
+void ktimer_cancel(struct machine *m, struct ktimer *k);
+/* The earliest armed timer, or NULL. */
+struct ktimer *ktimer_next(const struct machine *m);
+
 /* ---- the machine (machine.c) ---- */
 
 struct machine {
@@ -379,6 +422,8 @@ struct machine {
     uc_engine *running_uc;   /* engine inside uc_emu_start, or NULL */
     struct mm *deferred_mms; /* freed once running_uc has stopped */
     struct task *tasks;      /* every task, by creation */
+    struct ktimer *ktimers;  /* armed timers, earliest first (ktimer.c) */
+    uint64_t next_ino;       /* inode numbers of object files */
     struct sched sched;      /* vCPUs, runqueues, policies, virtual clocks */
     struct klog klog;        /* the kernel log (dmesg) */
     uint64_t klog_read, klog_cleared; /* syslog(2) positions */

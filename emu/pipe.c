@@ -14,8 +14,7 @@ const int poll_waitq;
 
 static void pipe_changed(struct pipe *p)
 {
-    task_wake_all(p->machine, p);
-    task_wake_all(p->machine, &poll_waitq);
+    file_notify(p->machine, p);
 }
 
 int pipe_create(struct machine *m, struct file **rd, struct file **wr)
@@ -99,6 +98,8 @@ short file_poll(struct task *t, struct file *f)
 {
     if (f->kind == FILE_CONSOLE)
         return (short)(POLLOUT | (console_ready(t->machine) ? POLLIN : 0));
+    if (f->kind == FILE_OBJECT)
+        return f->ops->poll ? f->ops->poll(t, f) : (short)(POLLIN | POLLOUT);
     if (f->kind != FILE_PIPE)
         return POLLIN | POLLOUT;
     struct pipe *p = f->pipe;

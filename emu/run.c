@@ -121,7 +121,15 @@ int machine_run(struct machine *m)
             break;
         }
         struct task *timer = next_timer(m);
-        if (timer && timer->deadline_ns <= sched_next_time(&m->sched)) {
+        struct ktimer *kt = ktimer_next(m);
+        uint64_t next = sched_next_time(&m->sched);
+        if (kt && kt->when <= next && (!timer || kt->when <= timer->deadline_ns)) {
+            sched_advance(&m->sched, kt->when);
+            ktimer_cancel(m, kt);
+            kt->fire(kt);
+            continue;
+        }
+        if (timer && timer->deadline_ns <= next) {
             sched_advance(&m->sched, timer->deadline_ns);
             task_wake(timer);
             continue;

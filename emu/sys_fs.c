@@ -70,6 +70,10 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
     }
     case FILE_PIPE:
         return off >= 0 ? -ESPIPE : pipe_read(t, f, buf, len);
+    case FILE_OBJECT:
+        if (off >= 0)
+            return -ESPIPE;
+        return f->ops->read ? f->ops->read(t, f, buf, len) : -EINVAL;
     case FILE_VIRTUAL:
         switch (f->node.kind) {
         case VNODE_NULL:
@@ -114,6 +118,10 @@ static int64_t file_write(struct task *t, struct file *f, const void *buf, size_
     switch (f->kind) {
     case FILE_PIPE:
         return off >= 0 ? -ESPIPE : pipe_write(t, f, buf, len);
+    case FILE_OBJECT:
+        if (off >= 0)
+            return -ESPIPE;
+        return f->ops->write ? f->ops->write(t, f, buf, len) : -EINVAL;
     case FILE_CONSOLE:
     case FILE_HOST: {
         ssize_t n = off < 0 ? write(f->host_fd, buf, len) : pwrite(f->host_fd, buf, len, off);
@@ -147,7 +155,8 @@ static int64_t do_read(struct task *t, int fd, uint64_t ubuf, uint64_t len, int6
         if (copied < n)
             return done + (uint64_t)copied ? (int64_t)(done + (uint64_t)copied) : -EFAULT;
         done += (uint64_t)n;
-        if ((size_t)n < want || f->kind == FILE_CONSOLE || f->kind == FILE_PIPE)
+        if ((size_t)n < want || f->kind == FILE_CONSOLE || f->kind == FILE_PIPE ||
+            f->kind == FILE_OBJECT)
             break;
     }
     return (int64_t)done;
@@ -292,7 +301,7 @@ int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
     struct file *f = file_get(t, fd);
     if (!f)
         return -EBADF;
-    if (f->kind == FILE_PIPE)
+    if (f->kind == FILE_PIPE || f->kind == FILE_OBJECT)
         return -ESPIPE;
     if (f->kind != FILE_VIRTUAL) {
         off_t r = lseek(f->host_fd, off, whence);
@@ -481,6 +490,8 @@ SYSCALL_DECL(ioctl)
     if (!f)
         return -EBADF;
     unsigned long req = (unsigned long)(uint32_t)a[1];
+    if (f->kind == FILE_OBJECT)
+        return f->ops->ioctl ? f->ops->ioctl(t, f, req, a[2]) : -ENOTTY;
     if (f->kind != FILE_CONSOLE || !isatty(f->host_fd))
         return -ENOTTY;
     /* struct termios and struct winsize have the same layout on the host and
@@ -515,6 +526,15 @@ static int stat_file(struct file *f, struct stat *st)
         st->st_blksize = 4096;
         st->st_dev = 0xc;
         st->st_ino = (ino_t)((uintptr_t)f->pipe >> 4 & 0xffffff);
+        return 0;
+    }
+    if (f->kind == FILE_OBJECT) {
+        memset(st, 0, sizeof *st);
+        st->st_mode = f->ops->mode;
+        st->st_nlink = 1;
+        st->st_blksize = 4096;
+        st->st_dev = S_ISSOCK(f->ops->mode) ? 0x8 : 0xe;
+        st->st_ino = (ino_t)f->ino;
         return 0;
     }
     if (f->kind == FILE_VIRTUAL) {

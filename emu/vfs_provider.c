@@ -268,6 +268,14 @@ static int fd_target(void *ctx, int pid, int fd, char *buf, size_t len, int *acc
         n = snprintf(target, sizeof target, "pipe:[%lu]",
                      (unsigned long)((uintptr_t)f->pipe >> 4 & 0xffffff));
         break;
+    case FILE_OBJECT: {
+        /* "socket:[123]"; anonymous inodes name themselves whole. */
+        size_t l = strlen(f->ops->name);
+        n = l && f->ops->name[l - 1] == ':'
+                ? snprintf(target, sizeof target, "%s[%llu]", f->ops->name, (unsigned long long)f->ino)
+                : snprintf(target, sizeof target, "%s", f->ops->name);
+        break;
+    }
     case FILE_CONSOLE:
         /* The kernel opens /dev/console for init's stdin, stdout and stderr. */
         n = snprintf(target, sizeof target, "%s", f->path ? f->path : "/dev/console");
