@@ -1,8 +1,9 @@
-/* hostio.c - what reaches the machine from the host, through libuv: SIGINT
- * and SIGTERM (an orderly stop at the next slice boundary) and the FUSE
+/* hostio.c - what reaches the machine from the host, through libuv: SIGINT,
+ * SIGTERM and SIGHUP (an orderly stop at the next slice boundary) and the FUSE
  * export's requests (--sysfs-mount), served between slices so a host write
  * to cpuN/online takes effect at a slice boundary. */
 #include "kernel.h"
+#include "crash.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -15,7 +16,7 @@
 
 struct hostio {
     uv_loop_t loop;
-    uv_signal_t sigint, sigterm;
+    uv_signal_t sigint, sigterm, sighup;
     uv_poll_t fuse_poll, stdin_poll;
     bool stdin_init, stdin_watched;
     struct fuse_export *fuse;
@@ -92,11 +93,13 @@ int hostio_start(struct machine *m, char *why, size_t whylen)
     }
     io->machine = m;
     m->hostio = io;
-    uv_signal_init(&io->loop, &io->sigint);
-    uv_signal_init(&io->loop, &io->sigterm);
-    io->sigint.data = io->sigterm.data = io;
-    uv_signal_start(&io->sigint, on_signal, SIGINT);
-    uv_signal_start(&io->sigterm, on_signal, SIGTERM);
+    uv_signal_t *stops[] = {&io->sigint, &io->sigterm, &io->sighup};
+    const int signums[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+        uv_signal_init(&io->loop, stops[i]);
+        stops[i]->data = io;
+        uv_signal_start(stops[i], on_signal, signums[i]);
+    }
     if (m->cfg->sysfs_mount) {
         int err = fuse_export_start(&io->fuse, &m->vfs, init_task, m, m->cfg->sysfs_mount, why,
                                     whylen);
@@ -105,6 +108,7 @@ int hostio_start(struct machine *m, char *why, size_t whylen)
         uv_poll_init(&io->loop, &io->fuse_poll, fuse_export_fd(io->fuse));
         io->fuse_poll.data = io;
         uv_poll_start(&io->fuse_poll, UV_READABLE, on_fuse);
+        crash_janitor_mounted(true);
     }
     return 0;
 }

@@ -441,6 +441,8 @@ struct machine {
     struct vfs vfs;
     uint64_t rng[4];    /* xoshiro256** state seeded from --seed */
     int next_pid;
+    const struct abi *last_syscall_abi; /* the last guest syscall, for a crash report */
+    uint64_t last_syscall_nr;
     uint64_t unknown_reported[8]; /* syscall numbers reported once as unknown */
     unsigned nunknown;
 };

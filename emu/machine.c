@@ -2,6 +2,7 @@
  * seeded random generator, virtual time, and the run loop of the first
  * process. */
 #include "kernel.h"
+#include "crash.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -178,6 +179,10 @@ int emu_run(const struct emu_config *cfg)
     if (err < 0)
         return err;
     signal(SIGPIPE, SIG_IGN);
+    crash_guard_start(&m);
+    if (crash_janitor_start(cfg->keep_tmp ? NULL : m.vfs.tmp_path, cfg->sysfs_mount) < 0)
+        fprintf(stderr, "asymu: warning: no janitor process: if asymu is killed, its /tmp "
+                        "directory %s stays behind\n", m.vfs.tmp_path);
     struct task *t = task_create_init(&m);
     if (!t) {
         machine_shutdown(&m);
@@ -213,6 +218,8 @@ int emu_run(const struct emu_config *cfg)
         status = machine_run(&m);
     }
     hostio_stop(&m);
+    crash_janitor_mounted(false);
     machine_shutdown(&m);
+    crash_guard_stop();
     return status;
 }

@@ -116,7 +116,9 @@ int machine_run(struct machine *m)
         if (++iterations % HOST_POLL_EVERY == 0)
             hostio_poll(m);
         if (m->host_signal) {
-            fprintf(stderr, "asymu: stopped by %s\n", m->host_signal == SIGINT ? "SIGINT" : "SIGTERM");
+            fprintf(stderr, "asymu: stopped by %s\n", m->host_signal == SIGINT ? "SIGINT"
+                                                       : m->host_signal == SIGHUP ? "SIGHUP"
+                                                                                  : "SIGTERM");
             status = 128 + m->host_signal;
             break;
         }

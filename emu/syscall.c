@@ -82,6 +82,8 @@ void syscall_dispatch(struct task *t)
     uc_engine *uc = task_mm(t)->uc;
     uint64_t nr, a[6];
     abi->get_syscall(uc, &nr, a);
+    t->machine->last_syscall_abi = abi;
+    t->machine->last_syscall_nr = nr;
     t->machine->slice_used += SYSCALL_COST_BLOCKS;
     sched_note_time(&t->machine->sched, machine_now(t->machine));
 

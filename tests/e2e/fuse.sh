@@ -1,9 +1,9 @@
 #!/bin/sh
 # fuse.sh ASYMU GUEST - the FUSE export end to end (and the seccomp sandbox,
 # seen from the host while the emulator runs): mount, read from the host,
-# offline a vCPU from the host while the guest runs, unmount at exit and on
-# SIGTERM, and a leftover mount of a killed emulator reported at the next
-# start. Skips (with the reason) when /dev/fuse is missing.
+# offline a vCPU from the host while the guest runs, unmount at exit, on
+# SIGTERM, SIGKILL (by the janitor) and a fatal host signal (with its report),
+# and a leftover mount reported at the next start. Skips (with the reason) when /dev/fuse is missing.
 set -u
 asymu=$1 guest=$2
 if [ ! -c /dev/fuse ]; then
@@ -61,11 +61,45 @@ wait $pid
 check "SIGTERM status" "143" "$?"
 check "unmounted after SIGTERM" "no" "$(mounted)"
 
-# 3. A killed emulator leaves a dead mount: the next start says how to remove it.
+# 3. SIGKILL: the janitor process asymu forked at boot unmounts the export
+# and removes the guest's private /tmp once asymu is gone.
+tmpbase=$(mktemp -d)
+gone() { # waits up to 10 s for: no mount at $dir and an empty $tmpbase
+    i=0
+    while { [ "$(mounted)" = yes ] || [ -n "$(ls -A "$tmpbase")" ]; } && [ $i -lt 100 ]; do
+        sleep 0.1; i=$((i + 1))
+    done
+}
+TMPDIR=$tmpbase "$asymu" run --sysfs-mount "$dir" -- "$guest" >/dev/null 2>&1 &
+pid=$!
+wait_mount
+check "the guest's /tmp exists while it runs" "1" "$(ls "$tmpbase" | grep -c '^asymu-tmp-')"
+kill -KILL $pid
+wait $pid 2>/dev/null
+gone
+check "SIGKILL: unmounted by the janitor" "no" "$(mounted)"
+check "SIGKILL: the guest's /tmp removed by the janitor" "" "$(ls -A "$tmpbase")"
+
+# 4. A fatal host signal: one report, status 125, and the same clean-up.
+TMPDIR=$tmpbase "$asymu" run --sysfs-mount "$dir" -- "$guest" >/dev/null 2>"$dir.err" &
+pid=$!
+wait_mount
+kill -SEGV $pid
+wait $pid
+check "SIGSEGV status" "125" "$?"
+check "SIGSEGV report" "1" "$(grep -c "^asymu: internal error: host SIGSEGV at host pc 0x[0-9a-f]*, sent by host pid $$; .*last guest syscall [a-z_0-9]* (aarch64 [0-9]*)\$" "$dir.err")"
+gone
+check "SIGSEGV: unmounted" "no" "$(mounted)"
+check "SIGSEGV: the guest's /tmp removed" "" "$(ls -A "$tmpbase")"
+rmdir "$tmpbase"
+
+# 5. If the janitor dies too, the dead mount stays: the next start says how
+# to remove it.
 "$asymu" run --sysfs-mount "$dir" -- "$guest" >/dev/null 2>&1 &
 pid=$!
 wait_mount
-kill -KILL $pid
+janitor=$(pgrep -P $pid asymu-janitor)
+kill -KILL $janitor $pid
 wait $pid 2>/dev/null
 "$asymu" run --sysfs-mount "$dir" -- "$guest" >/dev/null 2>"$dir.err"
 check "leftover mount refused" "2" "$?"

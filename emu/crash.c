@@ -1,0 +1,228 @@
+/* crash.c - when asymu itself dies. Two guards:
+ *
+ * - A fatal host signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT: a bug in
+ *   asymu or in Unicorn) prints one report on stderr, with the host pc, the
+ *   guest task that was running, its pc and its last syscall, and exits with
+ *   EXIT_HOST_CRASH. The handler runs on its own stack and uses only
+ *   async-signal-safe calls.
+ * - A janitor process, forked at boot before the sandbox, holds the read end
+ *   of a pipe whose write end only asymu has. When asymu is gone for any
+ *   reason (a crash, SIGKILL, the OOM killer) the pipe reads as ended and the
+ *   janitor removes the guest's private /tmp and unmounts the FUSE export if
+ *   asymu had mounted it and not unmounted it. After a clean exit both are
+ *   gone already and the janitor has nothing to do. */
+#include "kernel.h"
+#include "crash.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+static struct machine *crash_machine;
+static int janitor_fd = -1;
+
+/* ---- the report ---- */
+
+struct line {
+    char buf[512];
+    size_t n;
+};
+
+static void put(struct line *l, const char *s)
+{
+    while (*s && l->n < sizeof l->buf - 1)
+        l->buf[l->n++] = *s++;
+}
+
+static void put_num(struct line *l, uint64_t v, unsigned base)
+{
+    char digits[24];
+    int d = 0;
+    do {
+        digits[d++] = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v);
+    if (base == 16)
+        put(l, "0x");
+    while (d && l->n < sizeof l->buf - 1)
+        l->buf[l->n++] = digits[--d];
+}
+
+static const char *host_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGABRT: return "SIGABRT";
+    default: return "a fatal signal";
+    }
+}
+
+static void on_fatal(int sig, siginfo_t *info, void *uctx)
+{
+    struct line l = {.n = 0};
+    put(&l, "asymu: internal error: host ");
+    put(&l, host_signal_name(sig));
+    const ucontext_t *uc = uctx;
+#if defined(__x86_64__)
+    put(&l, " at host pc ");
+    put_num(&l, (uint64_t)uc->uc_mcontext.gregs[REG_RIP], 16);
+#else
+    (void)uc;
+#endif
+    if ((sig == SIGSEGV || sig == SIGBUS) && info->si_code > 0 /* from the kernel */) {
+        put(&l, ", address ");
+        put_num(&l, (uint64_t)(uintptr_t)info->si_addr, 16);
+    }
+    if (info->si_code == SI_USER || info->si_code == SI_TKILL) {
+        put(&l, ", sent by host pid ");
+        put_num(&l, (uint64_t)info->si_pid, 10);
+    }
+    struct machine *m = crash_machine;
+    struct task *t = m ? m->current : NULL;
+    if (t) {
+        put(&l, "; guest pid ");
+        put_num(&l, (uint64_t)t->proc->pid, 10);
+        put(&l, " tid ");
+        put_num(&l, (uint64_t)t->tid, 10);
+        put(&l, " (");
+        put(&l, t->proc->comm);
+        put(&l, ")");
+        if (m->running_uc) {
+            /* Best effort: the engine's registers may be mid-update. */
+            put(&l, " pc ");
+            put_num(&l, task_abi(t)->get_pc(m->running_uc), 16);
+        }
+    } else {
+        put(&l, "; no guest task was running");
+    }
+    if (m && m->last_syscall_abi) {
+        const char *name = m->last_syscall_abi->syscall_name(m->last_syscall_nr);
+        put(&l, "; last guest syscall ");
+        put(&l, name ? name : "?");
+        put(&l, " (");
+        put(&l, m->last_syscall_abi->name);
+        put(&l, " ");
+        put_num(&l, m->last_syscall_nr, 10);
+        put(&l, ")");
+    }
+    put(&l, "\nasymu: this is a bug in asymu; the guest's /tmp and any --sysfs-mount are "
+            "cleaned up\n");
+    ssize_t w = write(STDERR_FILENO, l.buf, l.n);
+    (void)w;
+    _exit(EXIT_HOST_CRASH);
+}
+
+void crash_guard_start(struct machine *m)
+{
+    crash_machine = m;
+    static char altstack[64 * 1024];
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa = {.sa_sigaction = on_fatal, .sa_flags = SA_SIGINFO | SA_ONSTACK};
+    sigemptyset(&sa.sa_mask);
+    static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+    for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+        sigaction(fatal[i], &sa, NULL);
+}
+
+void crash_guard_stop(void)
+{
+    crash_machine = NULL;
+}
+
+/* ---- the janitor ---- */
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    return remove(path);
+}
+
+static void unmount(const char *dir)
+{
+    if (geteuid() == 0) {
+        umount2(dir, MNT_DETACH);
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp("fusermount3", "fusermount3", "-u", "-z", dir, (char *)NULL);
+        _exit(127);
+    }
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+}
+
+/* The janitor's life: wait for asymu to go, then clean what it left. */
+static void janitor(int fd, const char *tmp, const char *mount)
+{
+    prctl(PR_SET_NAME, "asymu-janitor");
+    /* A Ctrl-C reaches the whole process group: the janitor outlives asymu. */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    bool mounted = false;
+    char c;
+    ssize_t n;
+    while ((n = read(fd, &c, 1)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        mounted = c == 'M';
+    }
+    if (mounted && mount)
+        unmount(mount);
+    if (tmp && tmp[0])
+        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    _exit(0);
+}
+
+int crash_janitor_start(const char *tmp, const char *mount)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return -errno;
+    pid_t pid = fork();
+    if (pid < 0) {
+        int err = -errno;
+        close(p[0]), close(p[1]);
+        return err;
+    }
+    if (pid == 0) {
+        /* Nothing of asymu's may stay open here: a reader of asymu's stdout
+         * must see its end when asymu ends, not when the janitor does. */
+        int keep = p[0];
+        for (int fd = 0; fd < 1024; fd++)
+            if (fd != keep)
+                close(fd);
+        open("/dev/null", O_RDWR);
+        dup2(0, 1);
+        dup2(0, 2);
+        setsid();
+        janitor(keep, tmp, mount);
+    }
+    close(p[0]);
+    janitor_fd = p[1];
+    return 0;
+}
+
+void crash_janitor_mounted(bool mounted)
+{
+    if (janitor_fd >= 0) {
+        ssize_t w = write(janitor_fd, mounted ? "M" : "U", 1);
+        (void)w;
+    }
+}
