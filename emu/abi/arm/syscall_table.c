@@ -130,6 +130,11 @@ static SYSCALL_DECL(rename)
     return sys_renameat(t, (uint64_t[6]){(uint64_t)-100, a[0], (uint64_t)-100, a[1]});
 }
 
+static SYSCALL_DECL(link)
+{
+    return sys_linkat(t, (uint64_t[6]){(uint64_t)-100, a[0], (uint64_t)-100, a[1], 0});
+}
+
 static SYSCALL_DECL(symlink)
 {
     return sys_symlinkat(t, (uint64_t[6]){a[0], (uint64_t)-100, a[1]});
@@ -286,6 +291,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(unlink, unlink, "s"),
     E(rename, rename, "ss"),
     E(symlink, symlink, "ss"),
+    E(link, link, "ss"),
     E(chmod, chmod, "sm"),
     E(mkdirat, mkdirat, "asm"),
     E(unlinkat, unlinkat, "asx"),
