@@ -113,11 +113,6 @@ static int open_parse(struct task *t, int fd, struct image_file *file, struct lo
     int err = image_map(fd, file, why, whylen);
     if (err < 0)
         return err;
-    if (file->size >= 2 && file->data[0] == '#' && file->data[1] == '!') {
-        snprintf(why, whylen, "#! scripts are not supported yet");
-        image_unmap(file);
-        return -ENOEXEC;
-    }
     err = loader_parse(file->data, file->size, img, why, whylen);
     if (err < 0) {
         image_unmap(file);
@@ -358,4 +353,127 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     sched_task_exec(&t->machine->sched, &t->se, img.isa == LOADER_ISA_ARM);
     t->stop = true; /* the old engine must not run on */
     return 0;
+}
+
+/* ---- programs by path: #! scripts and ELF images ---- */
+
+/* Parses "#!interp [arg]" from the first line: 0 when it is a script. */
+static int script_interp(int fd, char *interp, size_t ilen, char *arg, size_t alen)
+{
+    char line[256];
+    ssize_t n = pread(fd, line, sizeof line - 1, 0);
+    if (n < 2 || line[0] != '#' || line[1] != '!')
+        return -ENOEXEC;
+    line[n] = '\0';
+    char *nl = strchr(line, '\n');
+    if (nl)
+        *nl = '\0';
+    char *p = line + 2;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    char *end = p;
+    while (*end && *end != ' ' && *end != '\t')
+        end++;
+    char *rest = end;
+    while (*rest == ' ' || *rest == '\t')
+        rest++;
+    *end = '\0';
+    size_t rl = strlen(rest);
+    while (rl && (rest[rl - 1] == ' ' || rest[rl - 1] == '\t' || rest[rl - 1] == '\r'))
+        rest[--rl] = '\0';
+    if (!*p)
+        return -ENOEXEC;
+    snprintf(interp, ilen, "%s", p);
+    snprintf(arg, alen, "%s", rest);
+    return 0;
+}
+
+static int open_exec(struct task *t, const char *path, int *fd)
+{
+    struct stat st;
+    int err = vfs_stat(&t->machine->vfs, t, path, true, &st);
+    if (err < 0)
+        return err;
+    if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
+        return -EACCES;
+    struct file *f;
+    if ((err = file_open_path(t, path, O_RDONLY, 0, &f)) < 0)
+        return err;
+    if (f->kind != FILE_HOST) {
+        file_put(f);
+        return -EACCES;
+    }
+    *fd = dup(f->host_fd);
+    file_put(f);
+    return *fd < 0 ? -errno : 0;
+}
+
+static int exec_depth(struct task *t, const char *path, char **argv, int argc, char **envp,
+                      int depth, char *why, size_t whylen);
+
+/* The program open on fd (closed here), known to the guest as path: a #!
+ * script through its interpreter (up to 4 levels), an ELF image through
+ * exec_fd. */
+static int exec_open(struct task *t, int fd, const char *path, char **argv, int argc,
+                     char **envp, int depth, char *why, size_t whylen)
+{
+    char interp[VFS_PATH_MAX], iarg[256];
+    if (script_interp(fd, interp, sizeof interp, iarg, sizeof iarg) == 0) {
+        close(fd);
+        if (depth >= 4) {
+            snprintf(why, whylen, "#! interpreters nest more than 4 deep");
+            return -ELOOP;
+        }
+        /* argv becomes: interp [iarg] path argv[1..] */
+        char **nargv = calloc((size_t)argc + 4, sizeof *nargv);
+        if (!nargv)
+            return -ENOMEM;
+        int n = 0;
+        nargv[n++] = interp;
+        if (iarg[0])
+            nargv[n++] = iarg;
+        nargv[n++] = (char *)path;
+        for (int i = 1; i < argc; i++)
+            nargv[n++] = argv[i];
+        char ipath[VFS_PATH_MAX];
+        int err = vfs_join(t->proc->cwd, interp, ipath, sizeof ipath);
+        if (err < 0)
+            snprintf(why, whylen, "#! interpreter %s: %s", interp, strerror(-err));
+        else
+            err = exec_depth(t, ipath, nargv, n, envp, depth + 1, why, whylen);
+        free(nargv);
+        return err;
+    }
+    int err = exec_fd(t, fd, path, argv, envp, why, whylen);
+    close(fd);
+    return err;
+}
+
+static int exec_depth(struct task *t, const char *path, char **argv, int argc, char **envp,
+                      int depth, char *why, size_t whylen)
+{
+    int fd;
+    int err = open_exec(t, path, &fd);
+    if (err < 0) {
+        snprintf(why, whylen, "%s: %s", path, strerror(-err));
+        return err;
+    }
+    return exec_open(t, fd, path, argv, argc, envp, depth, why, whylen);
+}
+
+int exec_path(struct task *t, const char *path, char **argv, int argc, char **envp, char *why,
+              size_t whylen)
+{
+    return exec_depth(t, path, argv, argc, envp, 0, why, whylen);
+}
+
+int exec_program(struct task *t, int fd, const char *path, char **argv, int argc, char **envp,
+                 char *why, size_t whylen)
+{
+    int dup_fd = dup(fd);
+    if (dup_fd < 0) {
+        snprintf(why, whylen, "%s", strerror(errno));
+        return -errno;
+    }
+    return exec_open(t, dup_fd, path, argv, argc, envp, 0, why, whylen);
 }

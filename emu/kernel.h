@@ -494,6 +494,15 @@ int engine_errno(uc_err err);
 int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *const envp[],
             char *why, size_t whylen);
 
+/* Executes the guest path `path` (#! scripts through their interpreter,
+ * ELF images through exec_fd): 0, or a negative errno with `why` naming the
+ * defect. exec_program does the same for a program already open on host
+ * fd `fd` (not closed), known to the guest as path. */
+int exec_path(struct task *t, const char *path, char **argv, int argc, char **envp, char *why,
+              size_t whylen);
+int exec_program(struct task *t, int fd, const char *path, char **argv, int argc, char **envp,
+                 char *why, size_t whylen);
+
 /* ---- signals (signal.c) ---- */
 
 /* Ends the whole thread group with the default action of sig. */

@@ -204,7 +204,7 @@ int emu_run(const struct emu_config *cfg)
     } else {
         char exe[PATH_MAX];
         guest_path_of(cfg->sysroot, prog, exe, sizeof exe);
-        status = exec_fd(t, fd, exe, cfg->argv, cfg->envp, why, sizeof why);
+        status = exec_program(t, fd, exe, cfg->argv, cfg->argc, cfg->envp, why, sizeof why);
         close(fd);
     }
     if (status < 0) {

@@ -295,96 +295,6 @@ static void strings_free(char **v)
     free(v);
 }
 
-/* Parses "#!interp [arg]" from the first line: 0 when it is a script. */
-static int script_interp(int fd, char *interp, size_t ilen, char *arg, size_t alen)
-{
-    char line[256];
-    ssize_t n = pread(fd, line, sizeof line - 1, 0);
-    if (n < 2 || line[0] != '#' || line[1] != '!')
-        return -ENOEXEC;
-    line[n] = '\0';
-    char *nl = strchr(line, '\n');
-    if (nl)
-        *nl = '\0';
-    char *p = line + 2;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    char *end = p;
-    while (*end && *end != ' ' && *end != '\t')
-        end++;
-    char *rest = end;
-    while (*rest == ' ' || *rest == '\t')
-        rest++;
-    *end = '\0';
-    size_t rl = strlen(rest);
-    while (rl && (rest[rl - 1] == ' ' || rest[rl - 1] == '\t' || rest[rl - 1] == '\r'))
-        rest[--rl] = '\0';
-    if (!*p)
-        return -ENOEXEC;
-    snprintf(interp, ilen, "%s", p);
-    snprintf(arg, alen, "%s", rest);
-    return 0;
-}
-
-static int open_exec(struct task *t, const char *path, int *fd)
-{
-    struct stat st;
-    int err = vfs_stat(&t->machine->vfs, t, path, true, &st);
-    if (err < 0)
-        return err;
-    if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
-        return -EACCES;
-    struct file *f;
-    if ((err = file_open_path(t, path, O_RDONLY, 0, &f)) < 0)
-        return err;
-    if (f->kind != FILE_HOST) {
-        file_put(f);
-        return -EACCES;
-    }
-    *fd = dup(f->host_fd);
-    file_put(f);
-    return *fd < 0 ? -errno : 0;
-}
-
-/* Executes path with argv/envp: #! scripts through their interpreter (up to
- * 4 levels), ELF images through exec_fd. */
-static int64_t exec_path(struct task *t, const char *path, char **argv, int argc, char **envp,
-                         int depth)
-{
-    int fd;
-    int err = open_exec(t, path, &fd);
-    if (err < 0)
-        return err;
-    char interp[VFS_PATH_MAX], iarg[256];
-    if (script_interp(fd, interp, sizeof interp, iarg, sizeof iarg) == 0) {
-        close(fd);
-        if (depth >= 4)
-            return -ELOOP;
-        /* argv becomes: interp [iarg] path argv[1..] */
-        char **nargv = calloc((size_t)argc + 4, sizeof *nargv);
-        if (!nargv)
-            return -ENOMEM;
-        int n = 0;
-        nargv[n++] = interp;
-        if (iarg[0])
-            nargv[n++] = iarg;
-        nargv[n++] = (char *)path;
-        for (int i = 1; i < argc; i++)
-            nargv[n++] = argv[i];
-        char ipath[VFS_PATH_MAX];
-        err = vfs_join(t->proc->cwd, interp, ipath, sizeof ipath);
-        int64_t r = err < 0 ? err : exec_path(t, ipath, nargv, n, envp, depth + 1);
-        free(nargv);
-        return r;
-    }
-    char why[512];
-    err = exec_fd(t, fd, path, argv, envp, why, sizeof why);
-    close(fd);
-    if (err < 0 && t->machine->cfg->strace)
-        fprintf(stderr, "[pid %d] execve %s: %s\n", t->tid, path, why);
-    return err;
-}
-
 SYSCALL_DECL(execve)
 {
     char path[VFS_PATH_MAX];
@@ -401,7 +311,10 @@ SYSCALL_DECL(execve)
         strings_free(argv);
         return envc;
     }
-    err = exec_path(t, path, argv, (int)argc, envp, 0);
+    char why[512];
+    err = exec_path(t, path, argv, (int)argc, envp, why, sizeof why);
+    if (err < 0 && t->machine->cfg->strace)
+        fprintf(stderr, "[pid %d] execve %s\n", t->tid, why);
     strings_free(argv);
     strings_free(envp);
     return err;
