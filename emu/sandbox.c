@@ -31,6 +31,14 @@ static const char *const allowed[] = {
     "sched_yield", "restart_syscall", "prlimit64",
 };
 
+#ifdef ASYMU_SANITIZED
+/* Sanitizer builds only (-DASYMU_SANITIZE): LeakSanitizer's check at exit
+ * stops the process's threads from a tracer thread it clones, with ptrace,
+ * and opens /proc/self/task with open(2). Release builds never allow these. */
+static const char *const sanitizer[] = {"clone", "prctl", "ptrace", "wait4", "getppid",
+                                        "sched_getaffinity", "process_vm_readv", "open"};
+#endif
+
 /* fusermount3, which a FUSE unmount runs when asymu is not root. */
 static const char *const spawn[] = {"clone", "clone3", "vfork", "execve", "wait4"};
 
@@ -75,6 +83,10 @@ int sandbox_enter(bool may_spawn, char *why, size_t whylen)
         return -ENOMEM;
     }
     int err = allow_all(ctx, allowed, sizeof allowed / sizeof *allowed);
+#ifdef ASYMU_SANITIZED
+    if (err == 0)
+        err = allow_all(ctx, sanitizer, sizeof sanitizer / sizeof *sanitizer);
+#endif
     if (err == 0 && may_spawn)
         err = allow_all(ctx, spawn, sizeof spawn / sizeof *spawn);
     if (err == 0)
