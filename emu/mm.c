@@ -272,7 +272,6 @@ static uint8_t *host_alloc(const struct vma *prev, const struct vma *next, uint6
     return p == MAP_FAILED ? NULL : p;
 }
 
-
 /* Joins b (just after a, host memory contiguous, same rights) into a. */
 static void vma_merge(struct mm *mm, struct vma *a, struct vma *b)
 {
@@ -413,8 +412,8 @@ uint64_t mm_find_free(struct mm *mm, uint64_t hint, uint64_t len)
  * split off the VMAs it cuts, and the engine regions they and the changed
  * parts need (a part turning PROT_NONE gives its region up). -EACCES when it
  * would make a read-only shared file mapping writable. */
-static int protect_cost(const struct mm *mm, uint64_t addr, uint64_t end, int prot,
-                        int *more_vmas, int *more_regions)
+static int protect_cost(const struct mm *mm, uint64_t addr, uint64_t end, int prot, int *more_vmas,
+                        int *more_regions)
 {
     *more_vmas = *more_regions = 0;
     for (const struct vma *v = mm->vmas; v && v->start < end; v = v->next) {

@@ -121,8 +121,8 @@ static int writable_calls(const char *file)
     show("mmap shared writable", map_result(p));
     struct stat st;
     fstat(fd, &st);
-    printf("mode %o size %lld mtime %lld\n", (unsigned)(st.st_mode & 07777),
-           (long long)st.st_size, (long long)st.st_mtime);
+    printf("mode %o size %lld mtime %lld\n", (unsigned)(st.st_mode & 07777), (long long)st.st_size,
+           (long long)st.st_mtime);
     close(fd);
     int rfd = open(file, O_RDONLY);
     show("read-only fd: fallocate", fallocate(rfd, 0, 0, 4096));
