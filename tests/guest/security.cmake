@@ -1,3 +1,4 @@
 # Guest programs of the security guarantees (docs/security.md).
 asymu_guest_program(readonly readonly.c)
 asymu_guest_program(limits limits.c EXTRA -pthread)
+asymu_guest_program(clonesig clonesig.c)
