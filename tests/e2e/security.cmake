@@ -47,3 +47,11 @@ asymu_e2e_guest(NAME clone-exit-signal PROGRAM clonesig ASYMU_ONLY
                 EXPECT_STDOUT_TEXT "clone(128): waitpid(__WALL) reaped it, exit status 7, signals 0
 clone3 exit_signal 128: EINVAL
 ")
+# kill(-1, sig) spares pid 1 and the caller (ESRCH when nobody else is
+# left). Pid 1 must be the guest: asymu only.
+asymu_e2e_guest(NAME kill-all PROGRAM killall ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "kill(-1, 0) with only pid 1 and the caller: ESRCH
+kill(-1, SIGUSR1): 0, the caller was spared
+another process got it
+pid 1 was spared
+")

@@ -2,3 +2,4 @@
 asymu_guest_program(readonly readonly.c)
 asymu_guest_program(limits limits.c EXTRA -pthread)
 asymu_guest_program(clonesig clonesig.c)
+asymu_guest_program(killall killall.c)
