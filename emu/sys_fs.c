@@ -1,6 +1,7 @@
 /* sys_fs.c - file syscalls: descriptors, reads and writes, open, stat,
  * links, directories. Paths resolve through sysfs-fs/ (confined root plus
  * the virtual /dev, /proc, /sys). */
+#include "dirpos.h"
 #include "file_access.h"
 
 #include <errno.h>
@@ -303,6 +304,8 @@ int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
         return -EBADF;
     if (f->kind == FILE_PIPE || f->kind == FILE_OBJECT)
         return -ESPIPE;
+    if (dirpos_applies(t, f))
+        return dirpos_seek(f, off, whence);
     if (f->kind != FILE_VIRTUAL) {
         off_t r = lseek(f->host_fd, off, whence);
         return r < 0 ? -errno : r;
@@ -724,6 +727,8 @@ SYSCALL_DECL(getdents64)
         long n = syscall(SYS_getdents64, f->host_fd, buf, len);
         if (n < 0)
             return -errno;
+        if (task_abi(t)->word == 4)
+            dirpos_renumber(f, buf, (size_t)n);
         int err = copy_to_guest(task_mm(t), a[1], buf, (size_t)n);
         return err < 0 ? err : n;
     }
