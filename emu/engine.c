@@ -74,6 +74,24 @@ static int fault_signal(uc_err err, const char **what)
     }
 }
 
+/* A PROT_NONE VMA has no engine region (mm.c): an access there is a
+ * protection fault, not one on unmapped memory. */
+static uc_err fault_kind(struct task *t, uc_err err)
+{
+    if (!mm_find_vma(task_mm(t), t->fault_addr))
+        return err;
+    switch (err) {
+    case UC_ERR_READ_UNMAPPED:
+        return UC_ERR_READ_PROT;
+    case UC_ERR_WRITE_UNMAPPED:
+        return UC_ERR_WRITE_PROT;
+    case UC_ERR_FETCH_UNMAPPED:
+        return UC_ERR_FETCH_PROT;
+    default:
+        return err;
+    }
+}
+
 static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
 {
     struct machine *m = user;
@@ -185,7 +203,7 @@ int engine_run(struct task *t)
     if (e == UC_ERR_OK)
         return 0;
     const char *what;
-    int sig = fault_signal(e, &what);
+    int sig = fault_signal(fault_kind(t, e), &what);
     signal_fault(t, sig, abi->get_pc(uc), t->fault_addr, what);
     return 0;
 }

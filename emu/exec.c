@@ -100,7 +100,8 @@ static int load_segments(struct mm *mm, const struct loader_image *img,
     /* The pages holding file bytes show the file in /proc/PID/maps. */
     for (unsigned i = 0; i < img->nseg; i++) {
         const struct loader_segment *s = &img->seg[i];
-        struct vma_origin o = {path, PAGE_DOWN(s->offset), file->dev, file->ino};
+        struct vma_origin o = {.path = path, .pgoff = PAGE_DOWN(s->offset), .dev = file->dev,
+                               .ino = file->ino};
         if (s->filesz)
             mm_set_origin(mm, PAGE_DOWN(s->vaddr + bias), PAGE_UP(s->vaddr + bias + s->filesz), &o);
     }

@@ -27,6 +27,7 @@ struct vma_origin {
     const char *path; /* the file's guest path, NULL for anonymous memory */
     uint64_t pgoff;   /* file offset of the mapping's first byte */
     uint64_t dev, ino;
+    bool shared_ro; /* MAP_SHARED of a file not open for writing: never writable */
 };
 
 struct vma {
@@ -205,6 +206,7 @@ struct file {
     int refs;
     enum file_kind kind;
     int host_fd;                 /* FILE_HOST, FILE_CONSOLE */
+    bool writable_mount;         /* FILE_HOST: the guest may change it (file_access.h) */
     int flags;                   /* O_* status flags */
     struct vfs_node node;        /* FILE_VIRTUAL */
     struct pipe *pipe;           /* FILE_PIPE */

@@ -1,7 +1,9 @@
 /* mm.c - a guest address space: VMAs backed by host memory that the kernel
  * layer owns and hands to Unicorn with uc_mem_map_ptr. Every change (map,
  * unmap, protect) is done here on the VMA list and mirrored into the engine
- * region by region, so a Unicorn region is always exactly one VMA. */
+ * region by region, so a Unicorn region is always exactly one VMA, except
+ * that PROT_NONE VMAs have no region: an access there faults as it would on
+ * unmapped memory, which is all PROT_NONE means. */
 #include "kernel.h"
 
 #include <errno.h>
@@ -11,9 +13,17 @@
 
 #define PAGE 4096u
 #define PAGE_ALIGN(x) (((x) + PAGE - 1) & ~(uint64_t)(PAGE - 1))
-/* Unicorn holds a few thousand memory sections per engine at most (an
- * assertion kills the host beyond): asymu keeps well below it. */
-#define MM_MAX_VMAS 1000u
+/* Unicorn (2.1, both ISAs) keeps every region of an engine as one section
+ * of a table with TARGET_PAGE_SIZE (1 KiB pages on Arm: 1024) slots, one of
+ * them its own: the 1024th region kills the host with "phys_section_add:
+ * Assertion `map->sections_nb < TARGET_PAGE_SIZE' failed". Measured with
+ * mprotect splits of one mapping: 1023 regions work, the next aborts, on
+ * aarch64 and on arm. Like Linux's vm.max_map_count, a change that would
+ * need more regions than MM_MAX_REGIONS (23 below the abort) or more VMAs
+ * than MM_MAX_VMAS (PROT_NONE ones cost only host memory) fails with
+ * ENOMEM before the engine sees it. */
+#define MM_MAX_REGIONS 1000u
+#define MM_MAX_VMAS 4000u
 /* Every so many bytes mapped, the host's free memory is checked. */
 #define HOST_CHECK_MIN (16u << 20)
 
@@ -42,9 +52,9 @@ static void origin_set(struct vma *v, const struct vma_origin *o, uint64_t pgoff
 {
     free((char *)v->origin.path);
     v->origin = (struct vma_origin){0};
-    if (o && o->path) {
+    if (o && (o->path || o->shared_ro)) {
         v->origin = *o;
-        v->origin.path = strdup(o->path);
+        v->origin.path = o->path ? strdup(o->path) : NULL;
         v->origin.pgoff = pgoff;
     }
 }
@@ -132,8 +142,16 @@ const struct vma *mm_find_vma(const struct mm *mm, uint64_t addr)
     return NULL;
 }
 
+/* Whether v has an engine region (PROT_NONE ones have none). */
+static bool in_engine(const struct vma *v)
+{
+    return v->prot != PROT_NONE;
+}
+
 static int vma_to_engine(struct mm *mm, struct vma *v)
 {
+    if (!in_engine(v))
+        return 0;
     uc_err e = uc_mem_map_ptr(mm->uc, v->start, v->end - v->start, (uint32_t)v->prot, v->host);
     return e == UC_ERR_OK ? 0 : engine_errno(e);
 }
@@ -159,6 +177,16 @@ static struct vma *vma_new(uint64_t start, uint64_t end, int prot, uint8_t *host
     return v;
 }
 
+/* Whether the address space may grow by more_vmas VMAs of which
+ * more_regions need engine regions: 0 or -ENOMEM (see MM_MAX_REGIONS). */
+static int room_for(const struct mm *mm, int more_vmas, int more_regions)
+{
+    long vmas = more_vmas, regions = more_regions;
+    for (const struct vma *v = mm->vmas; v; v = v->next)
+        vmas++, regions += in_engine(v);
+    return vmas > (long)MM_MAX_VMAS || regions > (long)MM_MAX_REGIONS ? -ENOMEM : 0;
+}
+
 /* Cuts [lo, hi) out of v (which overlaps it): re-registers the parts of v
  * outside the range with the engine and returns the host memory of the part
  * inside it to the host. */
@@ -167,6 +195,9 @@ static int vma_cut(struct mm *mm, struct vma **link, uint64_t lo, uint64_t hi)
     struct vma *v = *link;
     uint64_t cut_lo = lo > v->start ? lo : v->start;
     uint64_t cut_hi = hi < v->end ? hi : v->end;
+    /* A hole in the middle leaves two pieces where there was one. */
+    if (cut_lo > v->start && cut_hi < v->end && room_for(mm, 1, in_engine(v)) < 0)
+        return -ENOMEM;
     uc_mem_unmap(mm->uc, v->start, v->end - v->start);
     if (v->prot & PROT_EXEC)
         uc_ctl_remove_cache(mm->uc, v->start, v->end);
@@ -241,14 +272,6 @@ static uint8_t *host_alloc(const struct vma *prev, const struct vma *next, uint6
     return p == MAP_FAILED ? NULL : p;
 }
 
-static unsigned vma_count(const struct mm *mm)
-{
-    unsigned n = 0;
-    for (const struct vma *v = mm->vmas; v; v = v->next)
-        n++;
-    return n;
-}
-
 /* Joins b (just after a, host memory contiguous, same rights) into a. */
 static void vma_merge(struct mm *mm, struct vma *a, struct vma *b)
 {
@@ -267,6 +290,8 @@ static void vma_merge(struct mm *mm, struct vma *a, struct vma *b)
 
 static bool same_origin(const struct vma *a, const struct vma *b)
 {
+    if (a->origin.shared_ro != b->origin.shared_ro)
+        return false;
     if (!a->origin.path || !b->origin.path)
         return !a->origin.path && !b->origin.path;
     return strcmp(a->origin.path, b->origin.path) == 0 && a->origin.ino == b->origin.ino &&
@@ -335,9 +360,8 @@ int mm_map_origin(struct mm *mm, uint64_t addr, uint64_t len, int prot,
         vma_merge(mm, v, v->next);
         merged = true;
     }
-    /* Like the kernel's vm.max_map_count, but for the engine's limit on
-     * regions: past it a mapping that makes a new region fails. */
-    if (!merged && vma_count(mm) > MM_MAX_VMAS) {
+    /* The VMA is already counted: room for none more. */
+    if (!merged && room_for(mm, 0, 0) < 0) {
         struct vma **pp = &mm->vmas;
         while (*pp != v)
             pp = &(*pp)->next;
@@ -384,6 +408,64 @@ uint64_t mm_find_free(struct mm *mm, uint64_t hint, uint64_t len)
     return best;
 }
 
+/* What changing [addr, end) to prot adds to the address space: the pieces
+ * split off the VMAs it cuts, and the engine regions they and the changed
+ * parts need (a part turning PROT_NONE gives its region up). -EACCES when it
+ * would make a read-only shared file mapping writable. */
+static int protect_cost(const struct mm *mm, uint64_t addr, uint64_t end, int prot, int *more_vmas,
+                        int *more_regions)
+{
+    *more_vmas = *more_regions = 0;
+    for (const struct vma *v = mm->vmas; v && v->start < end; v = v->next) {
+        if (v->end <= addr || v->prot == prot)
+            continue;
+        if ((prot & PROT_WRITE) && v->origin.shared_ro)
+            return -EACCES;
+        int pieces = (addr > v->start) + (end < v->end);
+        *more_vmas += pieces;
+        *more_regions += pieces * in_engine(v) + (prot != PROT_NONE) - in_engine(v);
+    }
+    return 0;
+}
+
+/* Gives v new rights in the engine: a region appears or goes when v turns
+ * from or to PROT_NONE. */
+static int vma_set_prot(struct mm *mm, struct vma *v, int prot)
+{
+    bool was_exec = in_engine(v) && (v->prot & PROT_EXEC);
+    uc_err e = UC_ERR_OK;
+    if (in_engine(v) && prot == PROT_NONE)
+        e = uc_mem_unmap(mm->uc, v->start, v->end - v->start);
+    else if (in_engine(v))
+        e = uc_mem_protect(mm->uc, v->start, v->end - v->start, (uint32_t)prot);
+    if (e != UC_ERR_OK)
+        return engine_errno(e);
+    if (was_exec && !(prot & PROT_EXEC))
+        uc_ctl_remove_cache(mm->uc, v->start, v->end);
+    bool was_none = !in_engine(v);
+    v->prot = prot;
+    return was_none ? vma_to_engine(mm, v) : 0;
+}
+
+/* Joins the VMAs from lo to hi that a change of rights made alike, as Linux
+ * does, so that toggling rights back and forth does not pile up VMAs. */
+static int merge_range(struct mm *mm, uint64_t lo, uint64_t hi)
+{
+    for (struct vma *v = mm->vmas; v && v->start <= hi; v = v->next) {
+        if (v->end < lo)
+            continue;
+        bool merged = false;
+        while (v->next && v->next->start <= hi && mergeable(v, v->next)) {
+            vma_merge(mm, v, v->next);
+            merged = true;
+        }
+        int err = merged ? vma_to_engine(mm, v) : 0;
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
 int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
     if (addr % PAGE)
@@ -398,6 +480,12 @@ int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
             return -ENOMEM;
         a = v->end;
     }
+    int more_vmas, more_regions;
+    int err = protect_cost(mm, addr, end, prot, &more_vmas, &more_regions);
+    if (!err)
+        err = room_for(mm, more_vmas, more_regions);
+    if (err)
+        return err;
     for (struct vma *v = mm->vmas; v && v->start < end; v = v->next) {
         if (v->end <= addr || v->prot == prot)
             continue;
@@ -414,7 +502,7 @@ int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
             tail->next = v->next;
             v->next = tail;
             v->end = points[i];
-            int err = vma_to_engine(mm, v);
+            err = vma_to_engine(mm, v);
             if (!err)
                 err = vma_to_engine(mm, tail);
             if (err)
@@ -423,16 +511,10 @@ int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
                 v = tail; /* the part that changes starts here */
             }
         }
-        if (v->start >= addr && v->end <= end) {
-            uc_err e = uc_mem_protect(mm->uc, v->start, v->end - v->start, (uint32_t)prot);
-            if (e != UC_ERR_OK)
-                return engine_errno(e);
-            if ((v->prot & PROT_EXEC) && !(prot & PROT_EXEC))
-                uc_ctl_remove_cache(mm->uc, v->start, v->end);
-            v->prot = prot;
-        }
+        if (v->start >= addr && v->end <= end && (err = vma_set_prot(mm, v, prot)) < 0)
+            return err;
     }
-    return 0;
+    return merge_range(mm, addr, end);
 }
 
 void *mm_host_ptr(struct mm *mm, uint64_t addr, uint64_t len, int prot)

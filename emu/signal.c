@@ -341,7 +341,8 @@ static int send_to_pid(struct task *t, int pid, int sig)
             signal_queue_process(p, sig, &info);
         return 0;
     }
-    /* 0: the caller's group; -1: every process but init; < -1: group -pid. */
+    /* 0: the caller's group; -1: every process but init and the caller
+     * (ESRCH when there is none); < -1: group -pid. */
     int pgid = pid == 0 ? t->proc->pgid : -pid;
     bool found = false;
     for (struct task *o = m->tasks; o; o = o->next_all) {
@@ -354,9 +355,7 @@ static int send_to_pid(struct task *t, int pid, int sig)
         if (sig)
             signal_queue_process(p, sig, &info);
     }
-    if (pid == -1 && sig)
-        signal_queue_process(t->proc, sig, &info);
-    return found || pid == -1 ? 0 : -ESRCH;
+    return found ? 0 : -ESRCH;
 }
 
 static int check_sig(uint64_t sig)

@@ -1,7 +1,8 @@
 /* sys_fs.c - file syscalls: descriptors, reads and writes, open, stat,
  * links, directories. Paths resolve through sysfs-fs/ (confined root plus
  * the virtual /dev, /proc, /sys). */
-#include "kernel.h"
+#include "dirpos.h"
+#include "file_access.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -141,7 +142,7 @@ static int64_t file_write(struct task *t, struct file *f, const void *buf, size_
 /* read/pread into guest memory, chunk by chunk; a short read ends it. */
 static int64_t do_read(struct task *t, int fd, uint64_t ubuf, uint64_t len, int64_t off)
 {
-    struct file *f = file_get(t, fd);
+    struct file *f = file_get_io(t, fd);
     if (!f)
         return -EBADF;
     static uint8_t chunk[IO_CHUNK];
@@ -164,7 +165,7 @@ static int64_t do_read(struct task *t, int fd, uint64_t ubuf, uint64_t len, int6
 
 static int64_t do_write(struct task *t, int fd, uint64_t ubuf, uint64_t len, int64_t off)
 {
-    struct file *f = file_get(t, fd);
+    struct file *f = file_get_io(t, fd);
     if (!f)
         return -EBADF;
     /* /dev/null never looks at the buffer. */
@@ -218,7 +219,7 @@ SYSCALL_DECL(pwrite64)
  * position. offset_word is the size of *offset: 8, or 4 for arm's sendfile. */
 int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
 {
-    struct file *out = file_get(t, (int)a[0]), *in = file_get(t, (int)a[1]);
+    struct file *out = file_get_io(t, (int)a[0]), *in = file_get_io(t, (int)a[1]);
     if (!out || !in)
         return -EBADF;
     int64_t off = -1;
@@ -298,11 +299,13 @@ SYSCALL_DECL(writev)
 
 int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
 {
-    struct file *f = file_get(t, fd);
+    struct file *f = file_get_io(t, fd);
     if (!f)
         return -EBADF;
     if (f->kind == FILE_PIPE || f->kind == FILE_OBJECT)
         return -ESPIPE;
+    if (dirpos_applies(t, f))
+        return dirpos_seek(f, off, whence);
     if (f->kind != FILE_VIRTUAL) {
         off_t r = lseek(f->host_fd, off, whence);
         return r < 0 ? -errno : r;
@@ -338,7 +341,7 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
     if (!f)
         return -ENOMEM;
     f->node = *node;
-    f->flags = flags & (O_ACCMODE | O_NONBLOCK | O_APPEND);
+    f->flags = flags & (O_ACCMODE | O_NONBLOCK | O_APPEND | O_PATH);
     f->path = strdup(abspath);
     if (node->kind == VNODE_CONSOLE) {
         /* /dev/tty and /dev/console are the emulator's own terminal. */
@@ -362,13 +365,17 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
 {
     char path[VFS_PATH_MAX], target[VFS_PATH_MAX];
     snprintf(path, sizeof path, "%s", abspath);
+    /* O_PATH names a file without opening it: Linux ignores the other flags. */
+    if (flags & O_PATH)
+        flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
     for (int hops = 0; hops < 40; hops++) {
         struct vfs_node node;
         int err = vfs_lookup_virtual(&t->machine->vfs, t, path, &node);
         if (err < 0)
             return err;
         if (err == 0) {
-            int fd = vfs_open_host(&t->machine->vfs, path, flags, mode);
+            bool writable;
+            int fd = vfs_open_host_writable(&t->machine->vfs, path, flags, mode, &writable);
             if (fd < 0)
                 return fd;
             struct file *f = file_new(FILE_HOST);
@@ -377,6 +384,7 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
                 return -ENOMEM;
             }
             f->host_fd = fd;
+            f->writable_mount = writable;
             f->flags = flags & ~(O_CLOEXEC | O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY);
             f->path = strdup(path);
             *out = f;
@@ -486,7 +494,7 @@ SYSCALL_DECL(fcntl)
 
 SYSCALL_DECL(ioctl)
 {
-    struct file *f = file_get(t, (int)a[0]);
+    struct file *f = file_get_io(t, (int)a[0]);
     if (!f)
         return -EBADF;
     unsigned long req = (unsigned long)(uint32_t)a[1];
@@ -709,7 +717,7 @@ static void emit_dirent(const char *name, unsigned char type, void *arg)
 
 SYSCALL_DECL(getdents64)
 {
-    struct file *f = file_get(t, (int)a[0]);
+    struct file *f = file_get_io(t, (int)a[0]);
     if (!f)
         return -EBADF;
     size_t len = a[2] < IO_CHUNK ? (size_t)a[2] : IO_CHUNK;
@@ -719,6 +727,8 @@ SYSCALL_DECL(getdents64)
         long n = syscall(SYS_getdents64, f->host_fd, buf, len);
         if (n < 0)
             return -errno;
+        if (task_abi(t)->word == 4)
+            dirpos_renumber(f, buf, (size_t)n);
         int err = copy_to_guest(task_mm(t), a[1], buf, (size_t)n);
         return err < 0 ? err : n;
     }

@@ -1,6 +1,6 @@
 /* sys_mm.c - memory syscalls: brk, mmap (and mmap2 through do_mmap),
  * munmap, mprotect, mremap, madvise. */
-#include "kernel.h"
+#include "file_access.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -85,13 +85,19 @@ int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, int flags
     }
     struct vma_origin origin = {0};
     if (!(flags & MAP_ANONYMOUS)) {
-        struct file *f = file_get(t, fd);
+        struct file *f = file_get_io(t, fd);
         struct stat st;
         if (!f)
             return -EBADF;
+        /* A shared mapping of a file not open for writing can never be
+         * written: not now (EACCES), nor after mprotect (origin.shared_ro). */
+        bool shared_ro = type != MAP_PRIVATE && (f->flags & O_ACCMODE) == O_RDONLY;
+        if (shared_ro && (prot & PROT_WRITE))
+            return -EACCES;
+        origin.shared_ro = shared_ro;
         /* A regular file is named in /proc/PID/maps; /dev/zero is anonymous. */
         if (f->kind == FILE_HOST && fstat(f->host_fd, &st) == 0)
-            origin = (struct vma_origin){f->path, off, st.st_dev, st.st_ino};
+            origin = (struct vma_origin){f->path, off, st.st_dev, st.st_ino, shared_ro};
     }
     int err = mm_map_origin(mm, addr, alen, prot, &origin);
     if (err < 0)

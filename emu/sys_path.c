@@ -3,7 +3,7 @@
  * directories confined to their mount (sysfs-fs/vfs_parent); the root is
  * read-only without --rw, /tmp is always writable, and the virtual trees
  * refuse them. */
-#include "kernel.h"
+#include "file_access.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -130,21 +130,30 @@ SYSCALL_DECL(linkat)
     return r;
 }
 
-/* Operations on an existing path (or, with a NULL/empty path, on dirfd
- * itself): run `op` on a host fd opened for writing metadata. */
-static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow,
+/* The host fd of descriptor fd for a change of its file's metadata, or
+ * -EBADF, -EROFS, -EPERM (file_may_change). An O_PATH descriptor is taken
+ * only where Linux takes one (AT_EMPTY_PATH). */
+static int changeable_fd(struct task *t, int fd, bool allow_opath)
+{
+    struct file *f = allow_opath ? file_get(t, fd) : file_get_io(t, fd);
+    if (!f)
+        return -EBADF;
+    int err = file_may_change(f);
+    return err < 0 ? err : f->host_fd;
+}
+
+/* Operations on an existing path, or with an empty path and AT_EMPTY_PATH
+ * on dirfd itself: run `op` on a host fd of the file, on a writable mount. */
+static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, bool empty_path,
                        int64_t (*op)(int fd, const uint64_t *a), const uint64_t *a)
 {
     char rel[2] = "";
-    if (upath && strncpy_from_guest(task_mm(t), rel, upath, sizeof rel) == -EFAULT)
+    int64_t n = strncpy_from_guest(task_mm(t), rel, upath, sizeof rel);
+    if (n == -EFAULT)
         return -EFAULT;
-    if (!upath || !rel[0]) {
-        struct file *f = file_get(t, dirfd);
-        if (!f)
-            return -EBADF;
-        if (f->kind != FILE_HOST)
-            return -EPERM;
-        return op(f->host_fd, a);
+    if (!rel[0] && empty_path && dirfd != GUEST_AT_FDCWD) {
+        int fd = changeable_fd(t, dirfd, true);
+        return fd < 0 ? fd : op(fd, a);
     }
     char name[256];
     int dfd = parent_of(t, dirfd, upath, name, sizeof name);
@@ -171,9 +180,12 @@ static int64_t op_utimens(int fd, const uint64_t *a)
     return result(utimensat(AT_FDCWD, proc, times, 0));
 }
 
-/* utimensat(dirfd, path, times[2], flags); times in guest timespecs. */
+/* utimensat(dirfd, path, times[2], flags); times in guest timespecs. A NULL
+ * path means dirfd itself (futimens), which must be a real open file. */
 int64_t do_utimensat(struct task *t, const uint64_t a[6], unsigned field)
 {
+    int dirfd = (int)a[0];
+    uint64_t flags = a[3];
     uint64_t b[7] = {0};
     if (a[2]) {
         uint8_t buf[32];
@@ -192,7 +204,16 @@ int64_t do_utimensat(struct task *t, const uint64_t a[6], unsigned field)
         }
         b[2] = 1;
     }
-    return on_path(t, (int)a[0], a[1], !(a[3] & GUEST_AT_SYMLINK_NOFOLLOW), op_utimens, b);
+    if (!a[1] && dirfd != GUEST_AT_FDCWD) {
+        if (flags)
+            return -EINVAL;
+        int fd = changeable_fd(t, dirfd, false);
+        return fd < 0 ? fd : op_utimens(fd, b);
+    }
+    if (flags & ~(uint64_t)(GUEST_AT_SYMLINK_NOFOLLOW | GUEST_AT_EMPTY_PATH))
+        return -EINVAL;
+    return on_path(t, dirfd, a[1], !(flags & GUEST_AT_SYMLINK_NOFOLLOW),
+                   flags & GUEST_AT_EMPTY_PATH, op_utimens, b);
 }
 
 SYSCALL_DECL(utimensat)
@@ -207,43 +228,57 @@ static int64_t op_chmod(int fd, const uint64_t *a)
     return result(chmod(proc, (mode_t)(a[2] & 07777)));
 }
 
+/* fchmodat has no flags on Linux 5.15: an empty path is ENOENT. */
 SYSCALL_DECL(fchmodat)
 {
-    return on_path(t, (int)a[0], a[1], true, op_chmod, a);
+    return on_path(t, (int)a[0], a[1], true, false, op_chmod, a);
 }
 
 SYSCALL_DECL(fchmod)
 {
-    return on_path(t, (int)a[0], 0, true, op_chmod, (uint64_t[]){0, 0, a[1]});
+    int fd = changeable_fd(t, (int)a[0], false);
+    return fd < 0 ? fd : op_chmod(fd, (uint64_t[]){0, 0, a[1]});
 }
 
-/* chown: the guest is root, the files are the host's: report success
- * without changing ownership. */
+/* chown: the guest is root, the files are the host's: on a writable mount
+ * it succeeds without changing ownership; elsewhere it fails as Linux does
+ * on a read-only mount. */
+static int64_t op_chown(int fd, const uint64_t *a)
+{
+    (void)fd, (void)a;
+    return 0;
+}
+
 SYSCALL_DECL(fchownat)
 {
-    (void)t, (void)a;
-    return 0;
+    uint64_t flags = a[4];
+    if (flags & ~(uint64_t)(GUEST_AT_SYMLINK_NOFOLLOW | GUEST_AT_EMPTY_PATH))
+        return -EINVAL;
+    return on_path(t, (int)a[0], a[1], !(flags & GUEST_AT_SYMLINK_NOFOLLOW),
+                   flags & GUEST_AT_EMPTY_PATH, op_chown, a);
 }
 
 SYSCALL_DECL(fchown)
 {
-    return file_get(t, (int)a[0]) ? 0 : -EBADF;
+    int fd = changeable_fd(t, (int)a[0], false);
+    return fd < 0 ? fd : 0;
 }
 
 SYSCALL_DECL(ftruncate)
 {
-    struct file *f = file_get(t, (int)a[0]);
+    struct file *f = file_get_io(t, (int)a[0]);
     if (!f)
         return -EBADF;
-    if (f->kind != FILE_HOST || (f->flags & O_ACCMODE) == O_RDONLY)
-        return -EINVAL;
     int64_t len = task_abi(t)->word == 8 ? (int64_t)a[1] : (int64_t)((a[3] << 32) | a[2]);
-    return result(ftruncate(f->host_fd, len));
+    if (len < 0 || f->kind != FILE_HOST || (f->flags & O_ACCMODE) == O_RDONLY)
+        return -EINVAL;
+    int err = file_may_change(f);
+    return err < 0 ? err : result(ftruncate(f->host_fd, len));
 }
 
 SYSCALL_DECL(fsync)
 {
-    return file_get(t, (int)a[0]) ? 0 : -EBADF;
+    return file_get_io(t, (int)a[0]) ? 0 : -EBADF;
 }
 
 SYSCALL_DECL(fchdir)

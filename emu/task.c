@@ -300,7 +300,9 @@ static void process_became_zombie(struct process *p)
         }
     }
     if (p->parent) {
-        if (p->exit_signal) {
+        /* clone accepts any exit signal up to 255; Linux sends only valid
+         * ones, and wakes the parent either way. */
+        if (p->exit_signal > 0 && p->exit_signal <= NSIG_GUEST) {
             int st = p->wait_status;
             bool exited = (st & 0x7f) == 0;
             struct siginfo_lite info = {

@@ -327,8 +327,16 @@ static const struct vfs_mount *mount_of(const struct vfs *v, const char *abspath
 
 int vfs_open_host(struct vfs *v, const char *abspath, int flags, int mode)
 {
+    bool writable;
+    return vfs_open_host_writable(v, abspath, flags, mode, &writable);
+}
+
+int vfs_open_host_writable(struct vfs *v, const char *abspath, int flags, int mode,
+                           bool *writable)
+{
     const char *rel;
     const struct vfs_mount *m = mount_of(v, abspath, &rel);
+    *writable = false;
     bool writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)) ||
                   (flags & O_TMPFILE) == O_TMPFILE;
     if (writes && !m->writable) {
@@ -353,9 +361,10 @@ int vfs_open_host(struct vfs *v, const char *abspath, int flags, int mode)
     if (!writes && v->lib_fd >= 0 && m == &v->mounts[VFS_MOUNT_ROOT]) {
         int fd = open_in(v, v->lib_fd, rel, flags, mode);
         if (fd >= 0)
-            return fd;
+            return fd; /* -L is never written */
     }
     int fd = open_in(v, m->fd, rel, flags, mode);
+    *writable = fd >= 0 && m->writable;
     /* /tmp lies over the sysroot's own /tmp: what the private directory
      * lacks is looked up, read-only, in the one underneath. */
     if (fd == -ENOENT && !writes && m == &v->mounts[VFS_MOUNT_TMP] && *rel)

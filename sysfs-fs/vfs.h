@@ -206,6 +206,13 @@ int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs
 /* Opens a host file under the root (with -L tried first for reads).
  * flags are host O_* flags; writes fail with -EROFS. Returns a host fd. */
 int vfs_open_host(struct vfs *v, const char *abspath, int flags, int mode);
+/* The same, telling whether the guest may change the file it opened (its
+ * mode, times, size, contents) through the descriptor: *writable is true
+ * only for a file of a writable mount (the root with --rw, the private
+ * /tmp), false for -L and for the sysroot's /tmp under the private one. The
+ * rule is the one vfs_parent() applies to paths. */
+int vfs_open_host_writable(struct vfs *v, const char *abspath, int flags, int mode,
+                           bool *writable);
 /* stat/lstat of an absolute guest path, virtual or host. */
 int vfs_stat(struct vfs *v, void *ctx, const char *abspath, bool follow, struct stat *st);
 int vfs_readlink(struct vfs *v, void *ctx, const char *abspath, char *buf, size_t len);

@@ -2,6 +2,8 @@
  * kernel's uapi headers) to handlers and strace formats (see strace.c). */
 #include "syscall_table.h"
 
+#include "file_access.h"
+
 #include "syscall_nr_aarch64.h"
 
 #define E(nr, fn, fmt) [AARCH64_NR_##nr] = {#nr, sys_##fn, fmt, false}
@@ -111,6 +113,7 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(fchown, fchown, "ddd"),
     E(ftruncate, ftruncate, "dl"),
     E(fsync, fsync, "d"),
+    E(fallocate, fallocate, "ddll"),
     E(fdatasync, fsync, "d"),
     E(fchdir, fchdir, "d"),
     E(close_range, close_range, "ddx"),

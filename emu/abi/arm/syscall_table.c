@@ -6,6 +6,8 @@
 
 #include <errno.h>
 
+#include "file_access.h"
+
 #include "syscall_nr_arm.h"
 
 static SYSCALL_DECL(mmap2)
@@ -143,6 +145,17 @@ static SYSCALL_DECL(symlink)
 static SYSCALL_DECL(chmod)
 {
     return sys_fchmodat(t, (uint64_t[6]){(uint64_t)-100, a[0], a[1]});
+}
+
+/* chown32(path, uid, gid) and lchown32: fchownat from the working directory. */
+static SYSCALL_DECL(chown32)
+{
+    return sys_fchownat(t, (uint64_t[6]){(uint64_t)-100, a[0], a[1], a[2], 0});
+}
+
+static SYSCALL_DECL(lchown32)
+{
+    return sys_fchownat(t, (uint64_t[6]){(uint64_t)-100, a[0], a[1], a[2], 0x100});
 }
 
 static SYSCALL_DECL(ftruncate32)
@@ -305,11 +318,12 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(fchmod, fchmod, "dm"),
     E(fchownat, fchownat, "asddx"),
     E(fchown32, fchown, "ddd"),
-    E(lchown32, fchownat, "sdd"),
-    E(chown32, fchownat, "sdd"),
+    E(lchown32, lchown32, "sdd"),
+    E(chown32, chown32, "sdd"),
     E(ftruncate, ftruncate32, "dd"),
     E(ftruncate64, ftruncate, "dxxx"),
     E(fsync, fsync, "d"),
+    E(fallocate, fallocate, "ddxxxx"),
     E(fdatasync, fsync, "d"),
     E(fchdir, fchdir, "d"),
     E(close_range, close_range, "ddx"),

@@ -1,0 +1,36 @@
+/* sys_fallocate.c - fallocate(2): space for a host file the guest may
+ * change, with Linux's checks for every other kind of descriptor. */
+#include "file_access.h"
+
+#include <errno.h>
+#include <fcntl.h>
+
+/* FALLOC_FL_KEEP_SIZE ... FALLOC_FL_UNSHARE_RANGE: what Linux 5.15 knows. */
+#define GUEST_FALLOC_FL_SUPPORTED 0x7f
+
+SYSCALL_DECL(fallocate)
+{
+    struct file *f = file_get_io(t, (int)a[0]);
+    if (!f)
+        return -EBADF;
+    int mode = (int)a[1];
+    /* arm passes each 64-bit argument in an aligned register pair. */
+    int64_t off = task_abi(t)->word == 8 ? (int64_t)a[2] : (int64_t)((a[3] << 32) | a[2]);
+    int64_t len = task_abi(t)->word == 8 ? (int64_t)a[3] : (int64_t)((a[5] << 32) | a[4]);
+    if (f->kind == FILE_HOST) {
+        /* The host fd has the guest's access mode: a descriptor open only
+         * for reading gets EBADF from the host, and one open for writing
+         * exists only on a writable mount (checked again all the same). */
+        int err = (f->flags & O_ACCMODE) == O_RDONLY ? 0 : file_may_change(f);
+        if (err < 0)
+            return err;
+        return fallocate(f->host_fd, mode, off, len) < 0 ? -errno : 0;
+    }
+    if (off < 0 || len <= 0)
+        return -EINVAL;
+    if (mode & ~GUEST_FALLOC_FL_SUPPORTED)
+        return -EOPNOTSUPP;
+    if ((f->flags & O_ACCMODE) == O_RDONLY)
+        return -EBADF;
+    return f->kind == FILE_PIPE ? -ESPIPE : -ENODEV;
+}

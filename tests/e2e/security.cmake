@@ -1,0 +1,70 @@
+# The security guarantees of docs/security.md.
+
+# No descriptor or path call changes a host file on a read-only place (the
+# sysroot without --rw, a host /tmp file under the private /tmp); with --rw
+# the descriptor calls do. The script checks the host files with stat.
+if(NOT ASYMU_E2E_RUNNER)
+  foreach(isa aarch64 armhf)
+    add_test(NAME e2e-readonly-${isa}
+      COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/readonly.sh $<TARGET_FILE:asymu>
+              ${GUEST_DIR}/readonly-${isa} ${CMAKE_CURRENT_SOURCE_DIR}/expected)
+    set_tests_properties(e2e-readonly-${isa} PROPERTIES LABELS e2e TIMEOUT 120)
+  endforeach()
+endif()
+
+# Splitting one mapping with mprotect stops with ENOMEM at the bound on
+# engine regions (mm.c, MM_MAX_REGIONS), a hole punched by munmap too, and
+# the process lives on; never Unicorn's abort (status 134).
+asymu_e2e_guest(NAME limits-split PROGRAM limits GUEST_ARGS split ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "mprotect split 496 pages, then ENOMEM
+munmap of a hole: ENOMEM
+mprotect of the whole mapping back to one: 0
+mprotect split after merging: 0
+mapped, wrote and read back: yes
+")
+# A thread bomb: 256 KiB stacks (a PROT_NONE guard, which needs no engine
+# region, and the stack) until mmap meets the region bound and
+# pthread_create fails with EAGAIN; every thread is then joined. arm's
+# static image has one region fewer than arm64's.
+asymu_e2e_guest(NAME limits-threads ISAS aarch64 PROGRAM limits GUEST_ARGS threads 262144
+                ASYMU_ONLY EXPECT_STDOUT_TEXT "pthread_create: EAGAIN after 991 threads
+joined 991
+")
+asymu_e2e_guest(NAME limits-threads ISAS armhf PROGRAM limits GUEST_ARGS threads 262144
+                ASYMU_ONLY EXPECT_STDOUT_TEXT "pthread_create: EAGAIN after 992 threads
+joined 992
+")
+# Default (8 MiB) stacks meet --max-mem first: EAGAIN as well.
+asymu_e2e_guest(NAME limits-threads-max-mem PROGRAM limits GUEST_ARGS threads
+                OPTIONS --max-mem 512M ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "pthread_create: EAGAIN after 62 threads
+joined 62
+")
+# clone's exit signal 128 (beyond the last signal): Linux's legacy clone
+# takes it and notifies the parent with no signal (asymu once shifted by it,
+# undefined behaviour); clone3 refuses it.
+asymu_e2e_guest(NAME clone-exit-signal PROGRAM clonesig ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "clone(128): waitpid(__WALL) reaped it, exit status 7, signals 0
+clone3 exit_signal 128: EINVAL
+")
+# kill(-1, sig) spares pid 1 and the caller (ESRCH when nobody else is
+# left). Pid 1 must be the guest: asymu only.
+asymu_e2e_guest(NAME kill-all PROGRAM killall ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "kill(-1, 0) with only pid 1 and the caller: ESRCH
+kill(-1, SIGUSR1): 0, the caller was spared
+another process got it
+pid 1 was spared
+")
+# readdir of a host directory: on armhf glibc needs 32-bit positions
+# (EOVERFLOW before, with ext4's 63-bit hashes); they are entry numbers,
+# and seekdir to a telldir position works. qemu-user passes the host's
+# positions through (and fails as asymu did): asymu only.
+set(DIRLIST_DIR ${CMAKE_CURRENT_BINARY_DIR}/dirlist)
+foreach(name alpha bravo charlie delta echo foxtrot)
+  file(MAKE_DIRECTORY ${DIRLIST_DIR}/${name})
+endforeach()
+asymu_e2e_guest(NAME dirlist PROGRAM dirlist GUEST_ARGS ${DIRLIST_DIR} ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "8 entries: . .. alpha bravo charlie delta echo foxtrot
+seekdir to telldir after 3 entries: the 4th entry again
+after rewinddir: 8 entries
+")
