@@ -86,7 +86,7 @@ static int64_t do_poll(struct task *t, uint64_t ufds, uint64_t nfds, int64_t tim
 
 /* The signal mask ppoll and pselect6 wait with: it stands until the call
  * returns (or a handler it let in has run), as rt_sigsuspend's does. */
-static int wait_with_mask(struct task *t, uint64_t umask, uint64_t size)
+int wait_with_mask(struct task *t, uint64_t umask, uint64_t size)
 {
     uint64_t mask;
     if (!umask)
