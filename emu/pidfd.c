@@ -1,6 +1,5 @@
-/* pidfd.c - pidfds: a file for a process, readable once it has exited
- * (and hung up once it is reaped), that pidfd_send_signal signals and
- * waitid(P_PIDFD) waits for. */
+/* pidfd.c - pidfds: a file for a process, readable once it has exited,
+ * that pidfd_send_signal signals and waitid(P_PIDFD) waits for. */
 #include "event.h"
 
 #include <errno.h>
@@ -24,7 +23,7 @@ static void process_changed(struct process *p, bool reaped)
         if (d->proc == p) {
             if (reaped)
                 d->proc = NULL;
-            file_notify_events(p->machine, d, POLLIN | POLLHUP);
+            file_notify_events(p->machine, d, POLLIN);
         }
 }
 
@@ -42,9 +41,7 @@ static short pidfd_poll(struct task *t, struct file *f)
 {
     (void)t;
     const struct pidfd *d = f->priv;
-    if (!d->proc)
-        return POLLIN | POLLRDNORM | POLLHUP;
-    return d->proc->zombie ? POLLIN | POLLRDNORM : 0;
+    return !d->proc || d->proc->zombie ? POLLIN | POLLRDNORM : 0;
 }
 
 static void pidfd_release(struct file *f)

@@ -62,11 +62,15 @@ int64_t pipe_read(struct task *t, struct file *f, void *buf, size_t len)
         return -EBLOCK;
     }
     size_t n = len < p->len ? len : p->len;
+    bool was_full = p->len == PIPE_CAPACITY;
     for (size_t i = 0; i < n; i++)
         ((uint8_t *)buf)[i] = p->buf[(p->head + i) % PIPE_CAPACITY];
     p->head = (p->head + n) % PIPE_CAPACITY;
     p->len -= n;
-    pipe_changed(p, POLLOUT);
+    /* Only a full pipe has writers to wake, as in Linux: an edge-triggered
+     * watcher of the write end hears nothing from other reads. */
+    if (was_full)
+        pipe_changed(p, POLLOUT);
     return (int64_t)n;
 }
 

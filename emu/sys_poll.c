@@ -38,7 +38,8 @@ static int64_t poll_once(struct task *t)
     if (copy_from_guest(task_mm(t), fds, t->wait_args[0], n * sizeof *fds) < 0)
         return -EFAULT;
     int ready = scan_pollfds(t, fds, n);
-    if (ready && copy_to_guest(task_mm(t), t->wait_args[0], fds, n * sizeof *fds) < 0)
+    /* revents are written even when nothing is ready: they come back 0. */
+    if (copy_to_guest(task_mm(t), t->wait_args[0], fds, n * sizeof *fds) < 0)
         return -EFAULT;
     return ready;
 }
