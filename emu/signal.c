@@ -36,10 +36,12 @@ static bool sig_dumps_core(int sig)
            sig == SIGFPE || sig == SIGSEGV || sig == SIGXCPU || sig == SIGXFSZ || sig == SIGSYS;
 }
 
-/* Whether sending sig to p would do nothing at all (discarded at send time). */
-static bool sig_discarded(const struct process *p, int sig)
+/* Whether sending sig to p would do nothing at all (discarded at send time):
+ * never while the target blocks it, as the disposition may change before it
+ * is unblocked (and sigwait or a signalfd may take it). */
+static bool sig_discarded(const struct process *p, uint64_t blocked, int sig)
 {
-    if (sig == SIGKILL || sig == SIGSTOP)
+    if (sig == SIGKILL || sig == SIGSTOP || (blocked & SIGBIT(sig)))
         return false;
     uint64_t h = p->sighand->action[sig].handler;
     return h == GUEST_SIG_IGN || (h == GUEST_SIG_DFL && sig_ignored_by_default(sig));
@@ -175,7 +177,7 @@ void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
     if (t->state == TASK_DEAD)
         return;
     on_send(t->proc, sig);
-    if (sig_discarded(t->proc, sig))
+    if (sig_discarded(t->proc, t->sigmask, sig))
         return;
     pend_add(&t->pending, sig, info);
     signalfd_signal_queued(t->machine, sig);
@@ -183,12 +185,22 @@ void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
         task_wake(t);
 }
 
+/* The mask of the thread a process-directed signal is sent to (Linux
+ * checks the group leader's). */
+static uint64_t leader_sigmask(const struct process *p)
+{
+    for (const struct task *t = p->threads; t; t = t->next_thread)
+        if (t->tid == p->pid)
+            return t->sigmask;
+    return 0;
+}
+
 void signal_queue_process(struct process *p, int sig, const struct siginfo_lite *info)
 {
     if (p->zombie || p->exiting)
         return;
     on_send(p, sig);
-    if (sig_discarded(p, sig))
+    if (sig_discarded(p, leader_sigmask(p), sig))
         return;
     pend_add(&p->pending, sig, info);
     signalfd_signal_queued(p->machine, sig);
@@ -452,7 +464,7 @@ SYSCALL_DECL(rt_sigaction)
         nsa.mask &= ~UNBLOCKABLE;
         *cur = nsa;
         /* Setting SIG_IGN (or a default that ignores) discards what is pending. */
-        if (sig_discarded(t->proc, sig)) {
+        if (sig_discarded(t->proc, 0, sig)) {
             pend_flush(&t->proc->pending, sig);
             for (struct task *o = t->proc->threads; o; o = o->next_thread)
                 pend_flush(&o->pending, sig);
