@@ -1,5 +1,6 @@
 /* fd.c - open files and per-process descriptor tables. */
 #include "kernel.h"
+#include "event.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -63,10 +64,16 @@ struct file *file_new_object(struct machine *m, const struct file_ops *ops, void
     return f;
 }
 
-void file_notify(struct machine *m, const void *obj)
+void file_notify_events(struct machine *m, const void *obj, unsigned events)
 {
     task_wake_all(m, obj);
     task_wake_all(m, &poll_waitq);
+    epoll_notify(m, obj, events);
+}
+
+void file_notify(struct machine *m, const void *obj)
+{
+    file_notify_events(m, obj, ~0u);
 }
 
 void file_put(struct file *f)
@@ -77,6 +84,8 @@ void file_put(struct file *f)
         close(f->host_fd);
     if (f->kind == FILE_PIPE)
         pipe_release(f);
+    if (f->epitems)
+        epoll_file_released(f);
     if (f->kind == FILE_OBJECT && f->ops->release)
         f->ops->release(f);
     free(f->data);

@@ -45,8 +45,7 @@ static void on_stdin(uv_poll_t *h, int status, int events)
     struct hostio *io = h->data;
     uv_poll_stop(h);
     io->stdin_watched = false;
-    task_wake_all(io->machine, &console_waitq);
-    task_wake_all(io->machine, &poll_waitq);
+    file_notify_events(io->machine, &console_waitq, POLLIN);
 }
 
 bool console_ready(struct machine *m)

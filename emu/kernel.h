@@ -217,6 +217,7 @@ struct file {
     size_t size;
     uint64_t pos;
     char *path;                  /* guest path, for /proc/self/fd and strace */
+    struct epitem *epitems;      /* epoll items watching this description (epoll.c) */
 };
 
 #define FD_MAX 1024
@@ -256,6 +257,10 @@ struct file *file_new_object(struct machine *m, const struct file_ops *ops, void
 /* An object's state changed: wakes the tasks blocked on obj and every poll,
  * select and epoll waiter, so they look again. */
 void file_notify(struct machine *m, const void *obj);
+/* The same for a change that can only have made `events` (POLL* bits) true,
+ * as epoll's edge-triggered items tell apart: a pipe read frees room
+ * (POLLOUT), a write brings data (POLLIN). */
+void file_notify_events(struct machine *m, const void *obj, unsigned events);
 struct fdtable *fdtable_new_console(void);
 struct fdtable *fdtable_copy(const struct fdtable *src);
 void fdtable_put(struct fdtable *fdt);
@@ -426,6 +431,9 @@ struct machine {
     struct task *tasks;      /* every task, by creation */
     struct ktimer *ktimers;  /* armed timers, earliest first (ktimer.c) */
     uint64_t next_ino;       /* inode numbers of object files */
+    struct epitem *epitems;  /* every epoll item, for file_notify (epoll.c) */
+    struct signalfd *signalfds; /* every signalfd, for queued signals (signalfd.c) */
+    struct pidfd *pidfds;    /* every pidfd, for exits and reaping (pidfd.c) */
     struct sched sched;      /* vCPUs, runqueues, policies, virtual clocks */
     struct klog klog;        /* the kernel log (dmesg) */
     uint64_t klog_read, klog_cleared; /* syslog(2) positions */
@@ -517,6 +525,11 @@ void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
 void signal_deliver(struct task *t);
 /* Whether t must sit still because its process is stopped. */
 bool signal_stopped(struct task *t);
+/* Reads a guest siginfo_t: its si_signo, and what it carries. 0 or -EFAULT. */
+int siginfo_from_guest(struct task *t, uint64_t uinfo, int *signo, struct siginfo_lite *info);
+/* Takes t's oldest pending signal of set (its own, then its process's)
+ * into *info: the signal, or 0 when none is pending. */
+int signal_dequeue(struct task *t, uint64_t set, struct siginfo_lite *info);
 /* Whether t has a signal it would take now (interrupts blocking waits). */
 bool signal_pending(struct task *t);
 /* Writes the siginfo of t's signal being delivered (word: 8 or 4). */
@@ -571,6 +584,9 @@ SYSCALL_DECL(pipe2);
 SYSCALL_DECL(ppoll);
 SYSCALL_DECL(poll);
 int64_t do_ppoll(struct task *t, const uint64_t a[6], unsigned field);
+/* Installs the signal mask at guest umask (size bytes) for a wait, as
+ * ppoll does: 0, or -EINVAL/-EFAULT. */
+int wait_with_mask(struct task *t, uint64_t umask, uint64_t size);
 int64_t do_pselect6(struct task *t, const uint64_t a[6], unsigned field);
 SYSCALL_DECL(pselect6);
 SYSCALL_DECL(getpid);

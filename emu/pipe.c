@@ -12,9 +12,10 @@
 
 const int poll_waitq;
 
-static void pipe_changed(struct pipe *p)
+/* events: what the change can have made true (see file_notify_events). */
+static void pipe_changed(struct pipe *p, unsigned events)
 {
-    file_notify(p->machine, p);
+    file_notify_events(p->machine, p, events);
 }
 
 int pipe_create(struct machine *m, struct file **rd, struct file **wr)
@@ -42,7 +43,7 @@ void pipe_release(struct file *f)
         p->readers--;
     else
         p->writers--;
-    pipe_changed(p);
+    pipe_changed(p, ~0u);
     if (p->readers == 0 && p->writers == 0)
         free(p);
 }
@@ -61,11 +62,15 @@ int64_t pipe_read(struct task *t, struct file *f, void *buf, size_t len)
         return -EBLOCK;
     }
     size_t n = len < p->len ? len : p->len;
+    bool was_full = p->len == PIPE_CAPACITY;
     for (size_t i = 0; i < n; i++)
         ((uint8_t *)buf)[i] = p->buf[(p->head + i) % PIPE_CAPACITY];
     p->head = (p->head + n) % PIPE_CAPACITY;
     p->len -= n;
-    pipe_changed(p);
+    /* Only a full pipe has writers to wake, as in Linux: an edge-triggered
+     * watcher of the write end hears nothing from other reads. */
+    if (was_full)
+        pipe_changed(p, POLLOUT);
     return (int64_t)n;
 }
 
@@ -90,7 +95,7 @@ int64_t pipe_write(struct task *t, struct file *f, const void *buf, size_t len)
     for (size_t i = 0; i < n; i++)
         p->buf[(p->head + p->len + i) % PIPE_CAPACITY] = ((const uint8_t *)buf)[i];
     p->len += n;
-    pipe_changed(p);
+    pipe_changed(p, POLLIN);
     return (int64_t)n;
 }
 

@@ -2,6 +2,7 @@
  * threads, delivery on the way back to user mode (default actions or a
  * handler frame built by the ABI), and the signal syscalls. */
 #include "kernel.h"
+#include "event.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -35,10 +36,12 @@ static bool sig_dumps_core(int sig)
            sig == SIGFPE || sig == SIGSEGV || sig == SIGXCPU || sig == SIGXFSZ || sig == SIGSYS;
 }
 
-/* Whether sending sig to p would do nothing at all (discarded at send time). */
-static bool sig_discarded(const struct process *p, int sig)
+/* Whether sending sig to p would do nothing at all (discarded at send time):
+ * never while the target blocks it, as the disposition may change before it
+ * is unblocked (and sigwait or a signalfd may take it). */
+static bool sig_discarded(const struct process *p, uint64_t blocked, int sig)
 {
-    if (sig == SIGKILL || sig == SIGSTOP)
+    if (sig == SIGKILL || sig == SIGSTOP || (blocked & SIGBIT(sig)))
         return false;
     uint64_t h = p->sighand->action[sig].handler;
     return h == GUEST_SIG_IGN || (h == GUEST_SIG_DFL && sig_ignored_by_default(sig));
@@ -174,11 +177,22 @@ void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
     if (t->state == TASK_DEAD)
         return;
     on_send(t->proc, sig);
-    if (sig_discarded(t->proc, sig))
+    if (sig_discarded(t->proc, t->sigmask, sig))
         return;
     pend_add(&t->pending, sig, info);
+    signalfd_signal_queued(t->machine, sig);
     if (t->state == TASK_BLOCKED && signal_pending(t))
         task_wake(t);
+}
+
+/* The mask of the thread a process-directed signal is sent to (Linux
+ * checks the group leader's). */
+static uint64_t leader_sigmask(const struct process *p)
+{
+    for (const struct task *t = p->threads; t; t = t->next_thread)
+        if (t->tid == p->pid)
+            return t->sigmask;
+    return 0;
 }
 
 void signal_queue_process(struct process *p, int sig, const struct siginfo_lite *info)
@@ -186,9 +200,10 @@ void signal_queue_process(struct process *p, int sig, const struct siginfo_lite 
     if (p->zombie || p->exiting)
         return;
     on_send(p, sig);
-    if (sig_discarded(p, sig))
+    if (sig_discarded(p, leader_sigmask(p), sig))
         return;
     pend_add(&p->pending, sig, info);
+    signalfd_signal_queued(p->machine, sig);
     /* Wake one thread that can take it now. */
     for (struct task *t = p->threads; t; t = t->next_thread) {
         if (t->state != TASK_DEAD && !(t->sigmask & SIGBIT(sig) & ~UNBLOCKABLE)) {
@@ -448,7 +463,7 @@ SYSCALL_DECL(rt_sigaction)
         nsa.mask &= ~UNBLOCKABLE;
         *cur = nsa;
         /* Setting SIG_IGN (or a default that ignores) discards what is pending. */
-        if (sig_discarded(t->proc, sig)) {
+        if (sig_discarded(t->proc, 0, sig)) {
             pend_flush(&t->proc->pending, sig);
             for (struct task *o = t->proc->threads; o; o = o->next_thread)
                 pend_flush(&o->pending, sig);
@@ -524,14 +539,22 @@ SYSCALL_DECL(pause)
 
 /* rt_sigtimedwait(set, info, timeout, sigsetsize): takes a pending signal
  * of set without running its handler. */
-static int64_t take_from_set(struct task *t, uint64_t set, uint64_t uinfo)
+int signal_dequeue(struct task *t, uint64_t set, struct siginfo_lite *info)
 {
     uint64_t ready = (t->pending.set | t->proc->pending.set) & set;
     if (!ready)
-        return RESUME_BLOCK;
+        return 0;
     int sig = __builtin_ctzll(ready) + 1;
     bool from_task = t->pending.set & SIGBIT(sig);
-    t->delivering = pend_take(from_task ? &t->pending : &t->proc->pending, sig);
+    *info = pend_take(from_task ? &t->pending : &t->proc->pending, sig);
+    return sig;
+}
+
+static int64_t take_from_set(struct task *t, uint64_t set, uint64_t uinfo)
+{
+    int sig = signal_dequeue(t, set, &t->delivering);
+    if (!sig)
+        return RESUME_BLOCK;
     if (uinfo) {
         uint8_t info[128];
         signal_fill_info(t, sig, info, task_abi(t)->word);
@@ -626,19 +649,29 @@ SYSCALL_DECL(sigaltstack)
 
 /* rt_sigqueueinfo(tgid, sig, uinfo) and rt_tgsigqueueinfo(tgid, tid, sig,
  * uinfo): the caller's siginfo, which may not claim to come from the kernel. */
-static int64_t queue_info(struct task *t, int tgid, int tid, int sig, uint64_t uinfo)
+int siginfo_from_guest(struct task *t, uint64_t uinfo, int *signo, struct siginfo_lite *info)
 {
     uint8_t raw[128];
     unsigned w = task_abi(t)->word, u = w == 8 ? 16 : 12;
-    if (sig < 0 || sig > NSIG_GUEST)
-        return -EINVAL;
     if (copy_from_guest(task_mm(t), raw, uinfo, sizeof raw) < 0)
         return -EFAULT;
-    struct siginfo_lite info = {0};
-    memcpy(&info.code, raw + 8, 4);
-    memcpy(&info.pid, raw + u, 4);
-    memcpy(&info.uid, raw + u + 4, 4);
-    memcpy(&info.value, raw + u + 8, w);
+    *info = (struct siginfo_lite){0};
+    memcpy(signo, raw, 4);
+    memcpy(&info->code, raw + 8, 4);
+    memcpy(&info->pid, raw + u, 4);
+    memcpy(&info->uid, raw + u + 4, 4);
+    memcpy(&info->value, raw + u + 8, w);
+    return 0;
+}
+
+static int64_t queue_info(struct task *t, int tgid, int tid, int sig, uint64_t uinfo)
+{
+    int signo;
+    struct siginfo_lite info;
+    if (sig < 0 || sig > NSIG_GUEST)
+        return -EINVAL;
+    if (siginfo_from_guest(t, uinfo, &signo, &info) < 0)
+        return -EFAULT;
     if (info.code >= 0 || info.code == SI_TKILL)
         return -EPERM;
     struct process *p = process_find(t->machine, tgid);

@@ -4,7 +4,8 @@
  *   d int   u unsigned   l 64-bit signed   x hex   p pointer   s string
  *   a dirfd   o open flags   m octal mode   w buffer written (length: next arg)
  *   r buffer read (length: the result)   P prot   F mmap flags   S signal
- *   W whence   C clock id   i ioctl request   M mode, shown only after O_CREAT flags */
+ *   W whence   C clock id   i ioctl request   M mode, shown only after O_CREAT flags
+ *   E epoll_ctl operation */
 #include "kernel.h"
 
 #include <errno.h>
@@ -183,6 +184,14 @@ static void put_arg(struct out *o, struct task *t, char f, const uint64_t a[6], 
     case 'p':
         put(o, v ? "0x%" PRIx64 : "NULL", v);
         break;
+    case 'E': {
+        static const char *const ops[] = {NULL, "EPOLL_CTL_ADD", "EPOLL_CTL_DEL", "EPOLL_CTL_MOD"};
+        if (v < sizeof ops / sizeof *ops && ops[v])
+            put(o, "%s", ops[v]);
+        else
+            put(o, "%d", sv);
+        break;
+    }
     case 's':
         put_string(o, t, v);
         break;

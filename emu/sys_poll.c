@@ -38,7 +38,8 @@ static int64_t poll_once(struct task *t)
     if (copy_from_guest(task_mm(t), fds, t->wait_args[0], n * sizeof *fds) < 0)
         return -EFAULT;
     int ready = scan_pollfds(t, fds, n);
-    if (ready && copy_to_guest(task_mm(t), t->wait_args[0], fds, n * sizeof *fds) < 0)
+    /* revents are written even when nothing is ready: they come back 0. */
+    if (copy_to_guest(task_mm(t), t->wait_args[0], fds, n * sizeof *fds) < 0)
         return -EFAULT;
     return ready;
 }
@@ -86,7 +87,7 @@ static int64_t do_poll(struct task *t, uint64_t ufds, uint64_t nfds, int64_t tim
 
 /* The signal mask ppoll and pselect6 wait with: it stands until the call
  * returns (or a handler it let in has run), as rt_sigsuspend's does. */
-static int wait_with_mask(struct task *t, uint64_t umask, uint64_t size)
+int wait_with_mask(struct task *t, uint64_t umask, uint64_t size)
 {
     uint64_t mask;
     if (!umask)

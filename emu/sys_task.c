@@ -1,6 +1,7 @@
 /* sys_task.c - process lifetime syscalls: clone/clone3/fork/vfork, execve,
  * exit/exit_group, wait4/waitid, sessions and process groups. */
 #include "kernel.h"
+#include "event.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #define GUEST_WNOWAIT 0x01000000
 #define GUEST_WALL 0x40000000
 #define GUEST_WCLONE 0x80000000u
+#define P_PIDFD_ 3
 #define CLONE_VM 0x100
 #define CLONE_VFORK 0x4000
 
@@ -165,14 +167,24 @@ SYSCALL_DECL(wait4)
 SYSCALL_DECL(waitid)
 {
     int idtype = (int)a[0], id = (int)a[1], options = (int)a[3];
-    if (idtype < P_ALL || idtype > P_PGID ||
+    bool nonblock_pidfd = false;
+    if (idtype < P_ALL || idtype > P_PIDFD_ ||
         !(options & (GUEST_WEXITED | GUEST_WUNTRACED | GUEST_WCONTINUED)))
         return -EINVAL;
+    if (idtype == P_PIDFD_) {
+        /* The pidfd's process, waited for as P_PID; a PIDFD_NONBLOCK one
+         * answers EAGAIN where a wait would block. */
+        if ((id = pidfd_wait_pid(t, id, &nonblock_pidfd)) < 0)
+            return id;
+        idtype = P_PID;
+    }
     struct process *c;
     int err = find_child(t, idtype, id, options, &c);
     if (err < 0)
         return err;
     if (!c) {
+        if (nonblock_pidfd && !(options & GUEST_WNOHANG))
+            return -EAGAIN;
         if (options & GUEST_WNOHANG) {
             uint8_t zero[128] = {0};
             return a[2] && copy_to_guest(task_mm(t), a[2], zero, sizeof zero) < 0 ? -EFAULT : 0;

@@ -1,6 +1,7 @@
 /* task.c - processes and threads: creation (the first process, clone, fork,
  * vfork), blocking and waking, exit and exit_group, zombies and reaping. */
 #include "kernel.h"
+#include "event.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -287,6 +288,7 @@ static void process_became_zombie(struct process *p)
     p->mm = NULL;
     p->zombie = true;
     m->nprocs--;
+    pidfd_process_exited(p);
     struct process *init = m->init;
     while (p->children) {
         struct process *c = p->children;
@@ -354,6 +356,7 @@ void process_exit_group(struct process *p, int wait_status)
 void process_reap(struct process *p)
 {
     struct machine *m = p->machine;
+    pidfd_process_reaped(p);
     if (p->parent) {
         struct process **pp = &p->parent->children;
         while (*pp && *pp != p)

@@ -3,6 +3,7 @@
 #include "syscall_table.h"
 
 #include "file_access.h"
+#include "event.h"
 
 #include "syscall_nr_aarch64.h"
 
@@ -119,6 +120,17 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(close_range, close_range, "ddx"),
     E(ppoll, ppoll, "pdppu"),
     E(pselect6, pselect6, "dppppp"),
+    E(epoll_create1, epoll_create1, "x"),
+    E(epoll_ctl, epoll_ctl, "dEdp"),
+    E(epoll_pwait, epoll_pwait, "dpddpu"),
+    E(epoll_pwait2, epoll_pwait2, "dpdppu"),
+    E(eventfd2, eventfd2, "ux"),
+    E(timerfd_create, timerfd_create, "Cx"),
+    E(timerfd_settime, timerfd_settime, "dxpp"),
+    E(timerfd_gettime, timerfd_gettime, "dp"),
+    E(signalfd4, signalfd4, "dpux"),
+    E(pidfd_open, pidfd_open, "dx"),
+    E(pidfd_send_signal, pidfd_send_signal, "dSpx"),
 };
 
 static const char *const names[SYSCALL_TABLE_AARCH64_LEN] = {AARCH64_SYSCALL_NAMES};

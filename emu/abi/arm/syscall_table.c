@@ -4,6 +4,8 @@
  * live here too. */
 #include "syscall_table.h"
 
+#include "event.h"
+
 #include <errno.h>
 
 #include "file_access.h"
@@ -332,6 +334,23 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(ppoll_time64, ppoll_time64, "pdppu"),
     E(pselect6, pselect6, "dppppp"),
     E(pselect6_time64, pselect6_time64, "dppppp"),
+    E(epoll_create1, epoll_create1, "x"),
+    E(epoll_ctl, epoll_ctl, "dEdp"),
+    E(epoll_pwait, epoll_pwait, "dpddpu"),
+    E(epoll_pwait2, epoll_pwait2, "dpdppu"),
+    E(eventfd2, eventfd2, "ux"),
+    E(timerfd_create, timerfd_create, "Cx"),
+    E(timerfd_settime, timerfd_settime, "dxpp"),
+    E(timerfd_gettime, timerfd_gettime, "dp"),
+    E(signalfd4, signalfd4, "dpux"),
+    E(pidfd_open, pidfd_open, "dx"),
+    E(pidfd_send_signal, pidfd_send_signal, "dSpx"),
+    E(epoll_create, epoll_create, "d"),
+    E(epoll_wait, epoll_wait, "dpdd"),
+    E(eventfd, eventfd, "u"),
+    E(timerfd_settime64, timerfd_settime64, "dxpp"),
+    E(timerfd_gettime64, timerfd_gettime64, "dp"),
+    E(signalfd, signalfd, "dpu"),
 };
 
 static const struct syscall_entry arm_private[] = {
