@@ -350,7 +350,9 @@ struct task {
     uint64_t sigmask;
     struct sigpending pending; /* thread-directed signals */
     struct siginfo_lite delivering; /* info of the signal whose frame is being built */
-    bool restart_syscall; /* a blocked syscall was interrupted: SA_RESTART may rerun it */
+    int restart_kind;     /* an interrupted syscall's ERESTART* code (restart.h), 0 if none */
+    resume_fn restart_fn; /* what restart_syscall continues, with restart_args (restart.h) */
+    uint64_t restart_args[4];
     uint64_t saved_sigmask; /* restored after a handler interrupted rt_sigsuspend */
     bool restore_sigmask;
     uint64_t altstack_sp, altstack_size;

@@ -2,6 +2,7 @@
  * threads, delivery on the way back to user mode (default actions or a
  * handler frame built by the ABI), and the signal syscalls. */
 #include "kernel.h"
+#include "restart.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -11,7 +12,6 @@
 #define GUEST_SIG_DFL 0
 #define GUEST_SIG_IGN 1
 #define GUEST_SA_ONSTACK 0x08000000
-#define GUEST_SA_RESTART 0x10000000
 #define GUEST_SA_NODEFER 0x40000000
 #define GUEST_SA_RESETHAND 0x80000000u
 #define GUEST_SS_ONSTACK 1
@@ -249,23 +249,6 @@ static uint64_t read_sp(struct task *t)
     return abi->word == 4 ? (uint32_t)sp : sp;
 }
 
-/* Re-points the registers at the syscall instruction, with its first
- * argument back in place, so the interrupted call runs again. */
-static void rewind_syscall(struct task *t)
-{
-    const struct abi *abi = task_abi(t);
-    uc_engine *uc = task_mm(t)->uc;
-    uint64_t pc = abi->get_pc(uc);
-    uint64_t back = pc - abi->syscall_insn_size(uc);
-    if (abi->isa == LOADER_ISA_AARCH64) {
-        uc_reg_write(uc, UC_ARM64_REG_PC, &back);
-    } else {
-        uint32_t pc32 = (uint32_t)back;
-        uc_reg_write(uc, UC_ARM_REG_PC, &pc32); /* keeps bit 0: the state */
-    }
-    abi->set_return(uc, (int64_t)t->sys_args[0]);
-}
-
 void signal_deliver(struct task *t)
 {
     struct process *p = t->proc;
@@ -289,9 +272,7 @@ void signal_deliver(struct task *t)
             signal_kill_process(t, sig);
             return;
         }
-        if (t->restart_syscall && (sa->flags & GUEST_SA_RESTART))
-            rewind_syscall(t);
-        t->restart_syscall = false;
+        restart_settle(t, true, sa->flags);
         struct sigaction_guest act = *sa;
         if (task_abi(t)->setup_frame(t, sig, &act, handler_sp(t, &act, read_sp(t))) < 0) {
             signal_kill_process(t, SIGSEGV);
@@ -304,7 +285,8 @@ void signal_deliver(struct task *t)
             sa->handler = GUEST_SIG_DFL;
         return; /* one frame at a time; the rest come when it returns */
     }
-    t->restart_syscall = false;
+    if (!p->exiting)
+        restart_settle(t, false, 0); /* no handler ran: the call goes on */
     if (t->restore_sigmask) {
         t->sigmask = t->saved_sigmask;
         t->restore_sigmask = false;
@@ -499,7 +481,7 @@ SYSCALL_DECL(rt_sigpending)
 
 static int64_t resume_sigsuspend(struct task *t)
 {
-    return signal_pending(t) ? -EINTR : RESUME_BLOCK;
+    return signal_pending(t) ? -ERESTARTNOHAND : RESUME_BLOCK;
 }
 
 SYSCALL_DECL(rt_sigsuspend)
@@ -670,6 +652,7 @@ SYSCALL_DECL(rt_tgsigqueueinfo)
 SYSCALL_DECL(rt_sigreturn)
 {
     (void)a;
+    restart_block_clear(t);
     t->stop = true; /* the pc changes: leave the engine and come back in */
     return task_abi(t)->sigreturn(t, true);
 }
@@ -677,6 +660,7 @@ SYSCALL_DECL(rt_sigreturn)
 SYSCALL_DECL(sigreturn)
 {
     (void)a;
+    restart_block_clear(t);
     t->stop = true;
     return task_abi(t)->sigreturn(t, false);
 }

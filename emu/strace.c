@@ -6,6 +6,7 @@
  *   r buffer read (length: the result)   P prot   F mmap flags   S signal
  *   W whence   C clock id   i ioctl request   M mode, shown only after O_CREAT flags */
 #include "kernel.h"
+#include "restart.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -292,7 +293,10 @@ void strace_exit(struct task *t, const struct syscall_entry *e, const uint64_t a
         put(&o, " = ?");
     else if (e->fn == sys_execve && ret == 0)
         put(&o, " = 0");
-    else if (ret < 0 && ret >= -4095)
+    else if (restart_code(ret)) {
+        const char *note, *name = restart_code_name(ret, &note);
+        put(&o, " = ? %s (%s)", name, note);
+    } else if (ret < 0 && ret >= -4095)
         put(&o, " = -1 %s (%s)", strerrorname_np((int)-ret) ? strerrorname_np((int)-ret) : "E?",
             strerror((int)-ret));
     else if (e->ret_hex)

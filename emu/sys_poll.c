@@ -2,6 +2,7 @@
  * files, blocking until a pipe changes, a signal arrives or the timeout
  * passes in virtual time. */
 #include "kernel.h"
+#include "restart.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -43,7 +44,21 @@ static int64_t poll_once(struct task *t)
     return ready;
 }
 
-/* Shared by poll and select: ready now, timed out, interrupted, or block. */
+static int64_t do_poll(struct task *t, uint64_t ufds, uint64_t nfds, int64_t timeout_ns,
+                       bool restart_block);
+
+/* restart_syscall after poll with a timeout was interrupted: on to the same
+ * deadline. */
+static int64_t restart_poll(struct task *t)
+{
+    uint64_t now = machine_now(t->machine), deadline = t->restart_args[2];
+    int64_t left = deadline > now ? (int64_t)(deadline - now) : 0;
+    return do_poll(t, t->restart_args[0], t->restart_args[1], left, true);
+}
+
+/* Shared by poll and select: ready now, timed out, interrupted, or block.
+ * A signal ends ppoll, pselect6 and poll without a timeout with
+ * ERESTARTNOHAND, poll with one with ERESTART_RESTARTBLOCK (restart.h). */
 static int64_t resume_ready(struct task *t, int64_t (*once)(struct task *t))
 {
     int64_t r = once(t);
@@ -52,9 +67,15 @@ static int64_t resume_ready(struct task *t, int64_t (*once)(struct task *t))
     if (t->wait_args[5] /* zero timeout */ ||
         (t->deadline_ns && machine_now(t->machine) >= t->deadline_ns))
         return 0;
-    if (signal_pending(t))
-        return -EINTR;
-    return RESUME_BLOCK;
+    if (!signal_pending(t))
+        return RESUME_BLOCK;
+    if (!t->wait_args[4] /* not poll with a timeout */)
+        return -ERESTARTNOHAND;
+    t->restart_args[0] = t->wait_args[0];
+    t->restart_args[1] = t->wait_args[1];
+    t->restart_args[2] = t->deadline_ns;
+    restart_block_set(t, restart_poll);
+    return -ERESTART_RESTARTBLOCK;
 }
 
 static int64_t resume_poll(struct task *t)
@@ -75,12 +96,16 @@ static int64_t wait_ready(struct task *t, int64_t timeout_ns, resume_fn resume)
     return -EBLOCK;
 }
 
-static int64_t do_poll(struct task *t, uint64_t ufds, uint64_t nfds, int64_t timeout_ns)
+/* restart_block: a signal ends the wait with ERESTART_RESTARTBLOCK, not
+ * ERESTARTNOHAND (poll with a timeout). */
+static int64_t do_poll(struct task *t, uint64_t ufds, uint64_t nfds, int64_t timeout_ns,
+                       bool restart_block)
 {
     if (nfds > POLL_MAX)
         return -EINVAL;
     t->wait_args[0] = ufds;
     t->wait_args[1] = nfds;
+    t->wait_args[4] = restart_block;
     return wait_ready(t, timeout_ns, resume_poll);
 }
 
@@ -107,7 +132,7 @@ int64_t do_ppoll(struct task *t, const uint64_t a[6], unsigned field)
     if (a[2] && (ns = timespec_from_guest(t, a[2], field)) < 0)
         return ns;
     int err = wait_with_mask(t, a[3], a[4]);
-    return err < 0 ? err : do_poll(t, a[0], a[1], ns);
+    return err < 0 ? err : do_poll(t, a[0], a[1], ns, false);
 }
 
 SYSCALL_DECL(ppoll)
@@ -118,7 +143,7 @@ SYSCALL_DECL(ppoll)
 SYSCALL_DECL(poll)
 {
     int32_t ms = (int32_t)a[2];
-    return do_poll(t, a[0], a[1], ms < 0 ? -1 : (int64_t)ms * 1000000);
+    return do_poll(t, a[0], a[1], ms < 0 ? -1 : (int64_t)ms * 1000000, ms >= 0);
 }
 
 /* ---- select: fd_set bitmaps of longs ---- */
@@ -201,6 +226,7 @@ int64_t do_pselect6(struct task *t, const uint64_t a[6], unsigned field)
     }
     for (int i = 0; i < 4; i++)
         t->wait_args[i] = a[i];
+    t->wait_args[4] = false;
     return wait_ready(t, ns, resume_select);
 }
 

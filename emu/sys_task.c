@@ -1,6 +1,7 @@
 /* sys_task.c - process lifetime syscalls: clone/clone3/fork/vfork, execve,
  * exit/exit_group, wait4/waitid, sessions and process groups. */
 #include "kernel.h"
+#include "restart.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -138,7 +139,7 @@ static int64_t do_wait4(struct task *t, const uint64_t a[6])
         if (options & GUEST_WNOHANG)
             return 0;
         if (signal_pending(t))
-            return -EINTR;
+            return -ERESTARTSYS;
         t->wait_obj = t->proc;
         return -EBLOCK;
     }
@@ -178,7 +179,7 @@ SYSCALL_DECL(waitid)
             return a[2] && copy_to_guest(task_mm(t), a[2], zero, sizeof zero) < 0 ? -EFAULT : 0;
         }
         if (signal_pending(t))
-            return -EINTR;
+            return -ERESTARTSYS;
         t->wait_obj = t->proc;
         return -EBLOCK;
     }

@@ -2,6 +2,8 @@
  * kernel's uapi headers) to handlers and strace formats (see strace.c). */
 #include "syscall_table.h"
 
+#include "restart.h"
+
 #include "syscall_nr_aarch64.h"
 
 #define E(nr, fn, fmt) [AARCH64_NR_##nr] = {#nr, sys_##fn, fmt, false}
@@ -116,6 +118,7 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(close_range, close_range, "ddx"),
     E(ppoll, ppoll, "pdppu"),
     E(pselect6, pselect6, "dppppp"),
+    E(restart_syscall, restart_syscall, ""),
 };
 
 static const char *const names[SYSCALL_TABLE_AARCH64_LEN] = {AARCH64_SYSCALL_NAMES};

@@ -6,6 +6,8 @@
 
 #include <errno.h>
 
+#include "restart.h"
+
 #include "syscall_nr_arm.h"
 
 static SYSCALL_DECL(mmap2)
@@ -312,6 +314,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(ppoll_time64, ppoll_time64, "pdppu"),
     E(pselect6, pselect6, "dppppp"),
     E(pselect6_time64, pselect6_time64, "dppppp"),
+    E(restart_syscall, restart_syscall, ""),
 };
 
 static const struct syscall_entry arm_private[] = {
