@@ -181,6 +181,11 @@ void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
         task_wake(t);
 }
 
+static bool takes_now(const struct task *t, int sig)
+{
+    return t->state != TASK_DEAD && !(t->sigmask & SIGBIT(sig) & ~UNBLOCKABLE);
+}
+
 void signal_queue_process(struct process *p, int sig, const struct siginfo_lite *info)
 {
     if (p->zombie || p->exiting)
@@ -189,9 +194,16 @@ void signal_queue_process(struct process *p, int sig, const struct siginfo_lite 
     if (sig_discarded(p, sig))
         return;
     pend_add(&p->pending, sig, info);
-    /* Wake one thread that can take it now. */
+    /* Wake one thread that can take it now: the leader first, as Linux's
+     * complete_signal prefers the task the signal was sent to. */
+    struct task *leader = task_find(p->machine, p->pid);
+    if (leader && leader->proc == p && takes_now(leader, sig)) {
+        if (leader->state == TASK_BLOCKED)
+            task_wake(leader);
+        return;
+    }
     for (struct task *t = p->threads; t; t = t->next_thread) {
-        if (t->state != TASK_DEAD && !(t->sigmask & SIGBIT(sig) & ~UNBLOCKABLE)) {
+        if (takes_now(t, sig)) {
             if (t->state == TASK_BLOCKED)
                 task_wake(t);
             break;

@@ -75,6 +75,11 @@ int64_t do_clock_getres(struct task *t, int clk, uint64_t addr, unsigned field)
     return put_time_pair(t, addr, 0, 1, field);
 }
 
+int timespec_to_guest(struct task *t, uint64_t addr, uint64_t ns, unsigned field)
+{
+    return put_time_pair(t, addr, ns / NSEC, ns % NSEC, field);
+}
+
 int64_t timespec_from_guest(struct task *t, uint64_t addr, unsigned field)
 {
     int64_t sec, nsec;
