@@ -19,6 +19,7 @@
 struct task;
 struct abi;
 struct machine;
+struct proc_timers;
 
 /* ---- guest address space (mm.c) ---- */
 
@@ -277,6 +278,7 @@ struct siginfo_lite {
     uint64_t addr; /* faults: si_addr */
     uint64_t value; /* SI_QUEUE and friends: si_value */
     int uid;
+    int timerid, overrun; /* SI_TIMER: si_timerid, si_overrun */
 };
 
 #define SIGRTMIN_GUEST 32
@@ -339,6 +341,8 @@ struct process {
     bool cont_report;        /* a continue waitpid(WCONTINUED) has yet to report */
     int wait_status;         /* Linux wait(2) status: code << 8, or the signal */
     struct task *vfork_waiter; /* the parent task blocked until exec or exit */
+    struct proc_timers *timers; /* POSIX timers and itimers (timers.h), or NULL */
+    uint64_t child_cpu_ns, child_sys_ns; /* CPU time of reaped children (times, getrusage) */
 };
 
 struct task {
@@ -372,6 +376,7 @@ struct task {
     char *strace_line;     /* its strace text, printed when it completes */
     uint64_t deadline_ns;  /* wake-up time of a timed wait, 0 if none */
     bool woken;            /* a futex wake (not a timeout or signal) ended the wait */
+    uint64_t sys_ns;       /* CPU time spent in syscalls (system time) */
     struct task *next_thread, *next_all;
 };
 

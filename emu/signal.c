@@ -3,6 +3,7 @@
  * handler frame built by the ABI), and the signal syscalls. */
 #include "kernel.h"
 #include "restart.h"
+#include "timers.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -230,6 +231,10 @@ void signal_fill_info(struct task *t, int sig, uint8_t info[128], unsigned word)
     unsigned u = word == 8 ? 16 : 12; /* the union after signo, errno, code */
     if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) {
         memcpy(info + u, &si->addr, word);
+    } else if (si->code == SI_TIMER) {
+        int32_t ids[2] = {si->timerid, si->overrun};
+        memcpy(info + u, ids, sizeof ids);
+        memcpy(info + u + 8, &si->value, word); /* the timer's sigev_value */
     } else {
         int32_t ids[2] = {si->pid, si->uid};
         memcpy(info + u, ids, sizeof ids);
@@ -269,6 +274,7 @@ void signal_deliver(struct task *t)
         int sig = __builtin_ctzll(ready) + 1;
         bool from_task = t->pending.set & SIGBIT(sig);
         t->delivering = pend_take(from_task ? &t->pending : &p->pending, sig);
+        timer_signal_taken(t, sig, &t->delivering);
         struct sigaction_guest *sa = &p->sighand->action[sig];
         if (sig != SIGKILL && sig != SIGSTOP) {
             if (sa->handler == GUEST_SIG_IGN)
@@ -527,6 +533,7 @@ static int64_t take_from_set(struct task *t, uint64_t set, uint64_t uinfo)
     int sig = __builtin_ctzll(ready) + 1;
     bool from_task = t->pending.set & SIGBIT(sig);
     t->delivering = pend_take(from_task ? &t->pending : &t->proc->pending, sig);
+    timer_signal_taken(t, sig, &t->delivering);
     if (uinfo) {
         uint8_t info[128];
         signal_fill_info(t, sig, info, task_abi(t)->word);

@@ -2,6 +2,7 @@
  * virtual clock, randomness comes from the --seed generator. */
 #include "kernel.h"
 #include "restart.h"
+#include "timers.h"
 
 #include <errno.h>
 #include <string.h>
@@ -48,12 +49,10 @@ static int clock_now(struct task *t, int clk, uint64_t *ns)
     case CLOCK_MONOTONIC_RAW:
     case CLOCK_MONOTONIC_COARSE:
     case CLOCK_BOOTTIME:
-    case CLOCK_PROCESS_CPUTIME_ID:
-    case CLOCK_THREAD_CPUTIME_ID:
         *ns = machine_now(t->machine);
         return 0;
     default:
-        return -EINVAL;
+        return cpu_clock_now(t, clk, ns);
     }
 }
 

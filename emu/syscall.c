@@ -79,6 +79,7 @@ void syscall_dispatch(struct task *t)
     uint64_t nr, a[6];
     abi->get_syscall(uc, &nr, a);
     t->machine->slice_used += SYSCALL_COST_BLOCKS;
+    t->sys_ns += SYSCALL_COST_BLOCKS * t->machine->sched.ns_per_block;
     sched_note_time(&t->machine->sched, machine_now(t->machine));
 
     const struct syscall_entry *e = lookup(abi, nr);

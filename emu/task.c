@@ -1,6 +1,7 @@
 /* task.c - processes and threads: creation (the first process, clone, fork,
  * vfork), blocking and waking, exit and exit_group, zombies and reaping. */
 #include "kernel.h"
+#include "timers.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -281,6 +282,7 @@ static void process_became_zombie(struct process *p)
     struct machine *m = p->machine;
     strace_process_end(p);
     release_vfork_waiter(p);
+    proc_timers_release(p);
     fdtable_put(p->files);
     p->files = NULL;
     mm_put(p->mm);

@@ -3,6 +3,7 @@
 #include "syscall_table.h"
 
 #include "restart.h"
+#include "timers.h"
 
 #include "syscall_nr_aarch64.h"
 
@@ -119,6 +120,15 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(ppoll, ppoll, "pdppu"),
     E(pselect6, pselect6, "dppppp"),
     E(restart_syscall, restart_syscall, ""),
+    E(timer_create, timer_create, "Cpp"),
+    E(timer_settime, timer_settime, "ddpp"),
+    E(timer_gettime, timer_gettime, "dp"),
+    E(timer_getoverrun, timer_getoverrun, "d"),
+    E(timer_delete, timer_delete, "d"),
+    E(setitimer, setitimer, "dpp"),
+    E(getitimer, getitimer, "dp"),
+    E(times, times, "p"),
+    E(getrusage, getrusage, "dp"),
 };
 
 static const char *const names[SYSCALL_TABLE_AARCH64_LEN] = {AARCH64_SYSCALL_NAMES};
