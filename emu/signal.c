@@ -170,6 +170,15 @@ static void pend_flush(struct sigpending *sp, int sig)
         pend_take(sp, sig);
 }
 
+static int64_t resume_sigtimedwait(struct task *t);
+
+/* Whether t is in rt_sigtimedwait for sig (blocked, yet what it waits for). */
+static bool waits_for(const struct task *t, int sig)
+{
+    return t->state == TASK_BLOCKED && t->resume == resume_sigtimedwait &&
+           (t->wait_args[0] & SIGBIT(sig));
+}
+
 void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
 {
     if (t->state == TASK_DEAD)
@@ -178,13 +187,13 @@ void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
     if (sig_discarded(t->proc, sig))
         return;
     pend_add(&t->pending, sig, info);
-    if (t->state == TASK_BLOCKED && signal_pending(t))
+    if (t->state == TASK_BLOCKED && (signal_pending(t) || waits_for(t, sig)))
         task_wake(t);
 }
 
 static bool takes_now(const struct task *t, int sig)
 {
-    return t->state != TASK_DEAD && !(t->sigmask & SIGBIT(sig) & ~UNBLOCKABLE);
+    return t->state != TASK_DEAD && (!(t->sigmask & SIGBIT(sig) & ~UNBLOCKABLE) || waits_for(t, sig));
 }
 
 void signal_queue_process(struct process *p, int sig, const struct siginfo_lite *info)

@@ -84,6 +84,10 @@ int64_t timespec_from_guest(struct task *t, uint64_t addr, unsigned field)
     int64_t sec, nsec;
     if (get_time_pair(t, addr, &sec, &nsec, field) < 0)
         return -EFAULT;
+    /* A 32-bit task's 64-bit timespec has a 32-bit tv_nsec and padding
+     * (glibc's __timespec64): Linux ignores the upper half. */
+    if (field == 8 && task_abi(t)->word == 4)
+        nsec = (uint32_t)nsec;
     if (sec < 0 || nsec < 0 || nsec >= (int64_t)NSEC)
         return -EINVAL;
     if ((uint64_t)sec > UINT64_MAX / NSEC / 2)
