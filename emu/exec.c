@@ -3,6 +3,7 @@
  * and switch the task to it. The old image stays intact until the new one is
  * complete. */
 #include "kernel.h"
+#include "timers.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -287,6 +288,7 @@ static void flush_old_exec(struct task *t, struct mm *mm)
     t->altstack_sp = t->altstack_size = 0;
     t->altstack_flags = 0;
     t->clear_child_tid = 0;
+    posix_timers_exec(p);
     struct task *w = p->vfork_waiter;
     p->vfork_waiter = NULL;
     if (w)

@@ -1,6 +1,7 @@
 /* futex.c - futex WAIT/WAKE (plain and bitset, private or not) with
  * timeouts in virtual time. A futex is an address in one address space. */
 #include "kernel.h"
+#include "restart.h"
 
 #include <errno.h>
 
@@ -36,13 +37,52 @@ int futex_wake(struct task *t, uint64_t uaddr, int n)
     return wake(t, uaddr, n, FUTEX_BITSET_ANY);
 }
 
+static int64_t wait_on(struct task *t, uint64_t uaddr, uint32_t val, uint32_t bitset,
+                       uint64_t deadline);
+
+/* restart_syscall after a timed wait was interrupted: the same wait, until
+ * the same deadline, if the value has not changed. */
+static int64_t restart_wait(struct task *t)
+{
+    return wait_on(t, t->restart_args[0], (uint32_t)t->restart_args[1],
+                   (uint32_t)t->restart_args[2], t->restart_args[3]);
+}
+
+/* A signal ends an untimed wait with ERESTARTSYS (SA_RESTART waits again),
+ * a timed one with ERESTART_RESTARTBLOCK, as Linux's futex_wait. */
 static int64_t resume_wait(struct task *t)
 {
     if (t->woken)
         return 0;
     if (t->deadline_ns && machine_now(t->machine) >= t->deadline_ns)
         return -ETIMEDOUT;
-    return signal_pending(t) ? -EINTR : RESUME_BLOCK;
+    if (!signal_pending(t))
+        return RESUME_BLOCK;
+    if (!t->deadline_ns)
+        return -ERESTARTSYS;
+    t->restart_args[0] = t->wait_args[0];
+    t->restart_args[1] = t->wait_args[2];
+    t->restart_args[2] = t->wait_args[1];
+    t->restart_args[3] = t->deadline_ns;
+    restart_block_set(t, restart_wait);
+    return -ERESTART_RESTARTBLOCK;
+}
+
+static int64_t wait_on(struct task *t, uint64_t uaddr, uint32_t val, uint32_t bitset,
+                       uint64_t deadline)
+{
+    uint32_t cur;
+    if (copy_from_guest(task_mm(t), &cur, uaddr, sizeof cur) < 0)
+        return -EFAULT;
+    if (cur != val)
+        return -EAGAIN;
+    if (deadline && deadline <= machine_now(t->machine))
+        return -ETIMEDOUT;
+    t->wait_args[0] = uaddr;
+    t->wait_args[1] = bitset;
+    t->wait_args[2] = val;
+    task_block(t, resume_wait, task_mm(t), deadline);
+    return -EBLOCK;
 }
 
 int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field)
@@ -62,29 +102,23 @@ int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field)
         uint32_t bitset = op == FUTEX_WAIT ? FUTEX_BITSET_ANY : (uint32_t)a[5];
         if (bitset == 0 || uaddr % 4)
             return -EINVAL;
-        if (copy_from_guest(task_mm(t), &cur, uaddr, sizeof cur) < 0)
-            return -EFAULT;
-        if (cur != val)
-            return -EAGAIN;
         uint64_t deadline = 0;
         if (a[3]) {
             int64_t ns = timespec_from_guest(t, a[3], field);
             if (ns < 0)
                 return ns;
             /* FUTEX_WAIT takes a relative timeout, the bitset form an absolute one. */
+            uint64_t offset = machine_realtime_ns(t->machine) - machine_now(t->machine);
             if (op == FUTEX_WAIT)
                 deadline = machine_now(t->machine) + (uint64_t)ns;
-            else if ((int)a[1] & FUTEX_CLOCK_REALTIME)
-                deadline = (uint64_t)ns - (machine_realtime_ns(t->machine) - machine_now(t->machine));
-            else
+            else if (!((int)a[1] & FUTEX_CLOCK_REALTIME))
                 deadline = (uint64_t)ns;
-            if (deadline <= machine_now(t->machine))
-                return -ETIMEDOUT;
+            else
+                deadline = (uint64_t)ns > offset ? (uint64_t)ns - offset : 0;
+            if (!deadline)
+                deadline = 1; /* already past: 0 would mean no timeout */
         }
-        t->wait_args[0] = uaddr;
-        t->wait_args[1] = bitset;
-        task_block(t, resume_wait, task_mm(t), deadline);
-        return -EBLOCK;
+        return wait_on(t, uaddr, val, bitset, deadline);
     }
     case FUTEX_REQUEUE:
     case FUTEX_CMP_REQUEUE: {

@@ -19,6 +19,7 @@
 struct task;
 struct abi;
 struct machine;
+struct proc_timers;
 
 /* ---- guest address space (mm.c) ---- */
 
@@ -284,6 +285,7 @@ struct siginfo_lite {
     uint64_t addr; /* faults: si_addr */
     uint64_t value; /* SI_QUEUE and friends: si_value */
     int uid;
+    int timerid, overrun; /* SI_TIMER: si_timerid, si_overrun */
 };
 
 #define SIGRTMIN_GUEST 32
@@ -346,6 +348,8 @@ struct process {
     bool cont_report;        /* a continue waitpid(WCONTINUED) has yet to report */
     int wait_status;         /* Linux wait(2) status: code << 8, or the signal */
     struct task *vfork_waiter; /* the parent task blocked until exec or exit */
+    struct proc_timers *timers; /* POSIX timers and itimers (timers.h), or NULL */
+    uint64_t child_cpu_ns, child_sys_ns; /* CPU time of reaped children (times, getrusage) */
 };
 
 struct task {
@@ -357,7 +361,9 @@ struct task {
     uint64_t sigmask;
     struct sigpending pending; /* thread-directed signals */
     struct siginfo_lite delivering; /* info of the signal whose frame is being built */
-    bool restart_syscall; /* a blocked syscall was interrupted: SA_RESTART may rerun it */
+    int restart_kind;     /* an interrupted syscall's ERESTART* code (restart.h), 0 if none */
+    resume_fn restart_fn; /* what restart_syscall continues, with restart_args (restart.h) */
+    uint64_t restart_args[4];
     uint64_t saved_sigmask; /* restored after a handler interrupted rt_sigsuspend */
     bool restore_sigmask;
     uint64_t altstack_sp, altstack_size;
@@ -377,6 +383,7 @@ struct task {
     char *strace_line;     /* its strace text, printed when it completes */
     uint64_t deadline_ns;  /* wake-up time of a timed wait, 0 if none */
     bool woken;            /* a futex wake (not a timeout or signal) ended the wait */
+    uint64_t sys_ns;       /* CPU time spent in syscalls (system time) */
     struct task *next_thread, *next_all;
 };
 
@@ -691,6 +698,8 @@ int64_t do_clock_nanosleep(struct task *t, int clk, int flags, uint64_t req, uin
 int64_t do_nanosleep(struct task *t, uint64_t req, uint64_t rem, unsigned field);
 /* A guest timespec as nanoseconds, or -EFAULT/-EINVAL. */
 int64_t timespec_from_guest(struct task *t, uint64_t addr, unsigned field);
+/* Writes ns as a guest timespec: 0 or -EFAULT. */
+int timespec_to_guest(struct task *t, uint64_t addr, uint64_t ns, unsigned field);
 int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field);
 /* Resolves a guest (dirfd, path) pair to an absolute guest path. */
 int path_at(struct task *t, int dirfd, const char *path, char *out, size_t len);

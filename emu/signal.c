@@ -3,6 +3,8 @@
  * handler frame built by the ABI), and the signal syscalls. */
 #include "kernel.h"
 #include "event.h"
+#include "restart.h"
+#include "timers.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -12,7 +14,6 @@
 #define GUEST_SIG_DFL 0
 #define GUEST_SIG_IGN 1
 #define GUEST_SA_ONSTACK 0x08000000
-#define GUEST_SA_RESTART 0x10000000
 #define GUEST_SA_NODEFER 0x40000000
 #define GUEST_SA_RESETHAND 0x80000000u
 #define GUEST_SS_ONSTACK 1
@@ -172,6 +173,15 @@ static void pend_flush(struct sigpending *sp, int sig)
         pend_take(sp, sig);
 }
 
+static int64_t resume_sigtimedwait(struct task *t);
+
+/* Whether t is in rt_sigtimedwait for sig (blocked, yet what it waits for). */
+static bool waits_for(const struct task *t, int sig)
+{
+    return t->state == TASK_BLOCKED && t->resume == resume_sigtimedwait &&
+           (t->wait_args[0] & SIGBIT(sig));
+}
+
 void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
 {
     if (t->state == TASK_DEAD)
@@ -181,7 +191,7 @@ void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
         return;
     pend_add(&t->pending, sig, info);
     signalfd_signal_queued(t->machine, sig);
-    if (t->state == TASK_BLOCKED && signal_pending(t))
+    if (t->state == TASK_BLOCKED && (signal_pending(t) || waits_for(t, sig)))
         task_wake(t);
 }
 
@@ -195,6 +205,11 @@ static uint64_t leader_sigmask(const struct process *p)
     return 0;
 }
 
+static bool takes_now(const struct task *t, int sig)
+{
+    return t->state != TASK_DEAD && (!(t->sigmask & SIGBIT(sig) & ~UNBLOCKABLE) || waits_for(t, sig));
+}
+
 void signal_queue_process(struct process *p, int sig, const struct siginfo_lite *info)
 {
     if (p->zombie || p->exiting)
@@ -204,9 +219,16 @@ void signal_queue_process(struct process *p, int sig, const struct siginfo_lite 
         return;
     pend_add(&p->pending, sig, info);
     signalfd_signal_queued(p->machine, sig);
-    /* Wake one thread that can take it now. */
+    /* Wake one thread that can take it now: the leader first, as Linux's
+     * complete_signal prefers the task the signal was sent to. */
+    struct task *leader = task_find(p->machine, p->pid);
+    if (leader && leader->proc == p && takes_now(leader, sig)) {
+        if (leader->state == TASK_BLOCKED)
+            task_wake(leader);
+        return;
+    }
     for (struct task *t = p->threads; t; t = t->next_thread) {
-        if (t->state != TASK_DEAD && !(t->sigmask & SIGBIT(sig) & ~UNBLOCKABLE)) {
+        if (takes_now(t, sig)) {
             if (t->state == TASK_BLOCKED)
                 task_wake(t);
             break;
@@ -233,6 +255,10 @@ void signal_fill_info(struct task *t, int sig, uint8_t info[128], unsigned word)
     unsigned u = word == 8 ? 16 : 12; /* the union after signo, errno, code */
     if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) {
         memcpy(info + u, &si->addr, word);
+    } else if (si->code == SI_TIMER) {
+        int32_t ids[2] = {si->timerid, si->overrun};
+        memcpy(info + u, ids, sizeof ids);
+        memcpy(info + u + 8, &si->value, word); /* the timer's sigev_value */
     } else {
         int32_t ids[2] = {si->pid, si->uid};
         memcpy(info + u, ids, sizeof ids);
@@ -264,23 +290,6 @@ static uint64_t read_sp(struct task *t)
     return abi->word == 4 ? (uint32_t)sp : sp;
 }
 
-/* Re-points the registers at the syscall instruction, with its first
- * argument back in place, so the interrupted call runs again. */
-static void rewind_syscall(struct task *t)
-{
-    const struct abi *abi = task_abi(t);
-    uc_engine *uc = task_mm(t)->uc;
-    uint64_t pc = abi->get_pc(uc);
-    uint64_t back = pc - abi->syscall_insn_size(uc);
-    if (abi->isa == LOADER_ISA_AARCH64) {
-        uc_reg_write(uc, UC_ARM64_REG_PC, &back);
-    } else {
-        uint32_t pc32 = (uint32_t)back;
-        uc_reg_write(uc, UC_ARM_REG_PC, &pc32); /* keeps bit 0: the state */
-    }
-    abi->set_return(uc, (int64_t)t->sys_args[0]);
-}
-
 void signal_deliver(struct task *t)
 {
     struct process *p = t->proc;
@@ -289,6 +298,7 @@ void signal_deliver(struct task *t)
         int sig = __builtin_ctzll(ready) + 1;
         bool from_task = t->pending.set & SIGBIT(sig);
         t->delivering = pend_take(from_task ? &t->pending : &p->pending, sig);
+        timer_signal_taken(t, sig, &t->delivering);
         struct sigaction_guest *sa = &p->sighand->action[sig];
         if (sig != SIGKILL && sig != SIGSTOP) {
             if (sa->handler == GUEST_SIG_IGN)
@@ -304,9 +314,7 @@ void signal_deliver(struct task *t)
             signal_kill_process(t, sig);
             return;
         }
-        if (t->restart_syscall && (sa->flags & GUEST_SA_RESTART))
-            rewind_syscall(t);
-        t->restart_syscall = false;
+        restart_settle(t, true, sa->flags);
         struct sigaction_guest act = *sa;
         if (task_abi(t)->setup_frame(t, sig, &act, handler_sp(t, &act, read_sp(t))) < 0) {
             signal_kill_process(t, SIGSEGV);
@@ -319,7 +327,8 @@ void signal_deliver(struct task *t)
             sa->handler = GUEST_SIG_DFL;
         return; /* one frame at a time; the rest come when it returns */
     }
-    t->restart_syscall = false;
+    if (!p->exiting)
+        restart_settle(t, false, 0); /* no handler ran: the call goes on */
     if (t->restore_sigmask) {
         t->sigmask = t->saved_sigmask;
         t->restore_sigmask = false;
@@ -513,7 +522,7 @@ SYSCALL_DECL(rt_sigpending)
 
 static int64_t resume_sigsuspend(struct task *t)
 {
-    return signal_pending(t) ? -EINTR : RESUME_BLOCK;
+    return signal_pending(t) ? -ERESTARTNOHAND : RESUME_BLOCK;
 }
 
 SYSCALL_DECL(rt_sigsuspend)
@@ -547,6 +556,7 @@ int signal_dequeue(struct task *t, uint64_t set, struct siginfo_lite *info)
     int sig = __builtin_ctzll(ready) + 1;
     bool from_task = t->pending.set & SIGBIT(sig);
     *info = pend_take(from_task ? &t->pending : &t->proc->pending, sig);
+    timer_signal_taken(t, sig, info);
     return sig;
 }
 
@@ -702,6 +712,7 @@ SYSCALL_DECL(rt_tgsigqueueinfo)
 SYSCALL_DECL(rt_sigreturn)
 {
     (void)a;
+    restart_block_clear(t);
     t->stop = true; /* the pc changes: leave the engine and come back in */
     return task_abi(t)->sigreturn(t, true);
 }
@@ -709,6 +720,7 @@ SYSCALL_DECL(rt_sigreturn)
 SYSCALL_DECL(sigreturn)
 {
     (void)a;
+    restart_block_clear(t);
     t->stop = true;
     return task_abi(t)->sigreturn(t, false);
 }

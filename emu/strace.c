@@ -7,6 +7,7 @@
  *   W whence   C clock id   i ioctl request   M mode, shown only after O_CREAT flags
  *   E epoll_ctl operation */
 #include "kernel.h"
+#include "restart.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -301,7 +302,10 @@ void strace_exit(struct task *t, const struct syscall_entry *e, const uint64_t a
         put(&o, " = ?");
     else if (e->fn == sys_execve && ret == 0)
         put(&o, " = 0");
-    else if (ret < 0 && ret >= -4095)
+    else if (restart_code(ret)) {
+        const char *note, *name = restart_code_name(ret, &note);
+        put(&o, " = ? %s (%s)", name, note);
+    } else if (ret < 0 && ret >= -4095)
         put(&o, " = -1 %s (%s)", strerrorname_np((int)-ret) ? strerrorname_np((int)-ret) : "E?",
             strerror((int)-ret));
     else if (e->ret_hex)

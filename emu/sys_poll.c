@@ -2,12 +2,19 @@
  * files, blocking until a pipe changes, a signal arrives or the timeout
  * passes in virtual time. */
 #include "kernel.h"
+#include "restart.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
 
 #define POLL_MAX FD_MAX
+
+/* wait_args[5] of a poll or select wait; wait_args[4] is the guest
+ * timespec that gets the time left (ppoll, pselect6), or 0. */
+#define WAIT_ZERO_TIMEOUT 1u
+#define WAIT_RESTART_BLOCK 2u /* poll with a timeout: continued by restart_syscall */
+#define WAIT_TIMESPEC64 4u    /* wait_args[4] has 64-bit fields */
 
 struct pollfd_guest {
     int32_t fd;
@@ -44,18 +51,54 @@ static int64_t poll_once(struct task *t)
     return ready;
 }
 
-/* Shared by poll and select: ready now, timed out, interrupted, or block. */
-static int64_t resume_ready(struct task *t, int64_t (*once)(struct task *t))
+static int64_t do_poll(struct task *t, uint64_t ufds, uint64_t nfds, int64_t timeout_ns,
+                       unsigned flags, uint64_t uts);
+
+/* restart_syscall after poll with a timeout was interrupted: on to the same
+ * deadline. */
+static int64_t restart_poll(struct task *t)
+{
+    uint64_t now = machine_now(t->machine), deadline = t->restart_args[2];
+    int64_t left = deadline > now ? (int64_t)(deadline - now) : 0;
+    return do_poll(t, t->restart_args[0], t->restart_args[1], left, WAIT_RESTART_BLOCK, 0);
+}
+
+/* Ready now, timed out, interrupted, or block. A signal ends ppoll,
+ * pselect6 and poll without a timeout with ERESTARTNOHAND, poll with one
+ * with ERESTART_RESTARTBLOCK (restart.h). */
+static int64_t ready_or_interrupted(struct task *t, int64_t (*once)(struct task *t))
 {
     int64_t r = once(t);
     if (r != 0)
         return r;
-    if (t->wait_args[5] /* zero timeout */ ||
+    if ((t->wait_args[5] & WAIT_ZERO_TIMEOUT) ||
         (t->deadline_ns && machine_now(t->machine) >= t->deadline_ns))
         return 0;
-    if (signal_pending(t))
+    if (!signal_pending(t))
+        return RESUME_BLOCK;
+    if (!(t->wait_args[5] & WAIT_RESTART_BLOCK))
+        return -ERESTARTNOHAND;
+    t->restart_args[0] = t->wait_args[0];
+    t->restart_args[1] = t->wait_args[1];
+    t->restart_args[2] = t->deadline_ns;
+    restart_block_set(t, restart_poll);
+    return -ERESTART_RESTARTBLOCK;
+}
+
+/* Shared by poll and select. ppoll and pselect6 leave the time left in
+ * their timespec whatever the result, so that the call, run again after a
+ * stop, waits only for the rest; if that fails it cannot run again. */
+static int64_t resume_ready(struct task *t, int64_t (*once)(struct task *t))
+{
+    int64_t r = ready_or_interrupted(t, once);
+    if (r == RESUME_BLOCK || !t->wait_args[4])
+        return r;
+    uint64_t now = machine_now(t->machine);
+    uint64_t left = t->deadline_ns > now ? t->deadline_ns - now : 0;
+    unsigned field = (t->wait_args[5] & WAIT_TIMESPEC64) ? 8 : 4;
+    if (timespec_to_guest(t, t->wait_args[4], left, field) < 0 && r == -ERESTARTNOHAND)
         return -EINTR;
-    return RESUME_BLOCK;
+    return r;
 }
 
 static int64_t resume_poll(struct task *t)
@@ -66,7 +109,9 @@ static int64_t resume_poll(struct task *t)
 /* A timeout in ns (-1: none) to a deadline in wait_args/deadline_ns. */
 static int64_t wait_ready(struct task *t, int64_t timeout_ns, resume_fn resume)
 {
-    t->wait_args[5] = timeout_ns == 0;
+    t->wait_args[5] |= timeout_ns == 0 ? WAIT_ZERO_TIMEOUT : 0;
+    if (timeout_ns <= 0)
+        t->wait_args[4] = 0; /* Linux leaves a zero timeout alone */
     uint64_t deadline = timeout_ns > 0 ? machine_now(t->machine) + (uint64_t)timeout_ns : 0;
     t->deadline_ns = deadline;
     int64_t r = resume(t);
@@ -76,12 +121,16 @@ static int64_t wait_ready(struct task *t, int64_t timeout_ns, resume_fn resume)
     return -EBLOCK;
 }
 
-static int64_t do_poll(struct task *t, uint64_t ufds, uint64_t nfds, int64_t timeout_ns)
+/* flags: WAIT_*; uts: the timespec that gets the time left, or 0. */
+static int64_t do_poll(struct task *t, uint64_t ufds, uint64_t nfds, int64_t timeout_ns,
+                       unsigned flags, uint64_t uts)
 {
     if (nfds > POLL_MAX)
         return -EINVAL;
     t->wait_args[0] = ufds;
     t->wait_args[1] = nfds;
+    t->wait_args[4] = uts;
+    t->wait_args[5] = flags;
     return wait_ready(t, timeout_ns, resume_poll);
 }
 
@@ -108,7 +157,9 @@ int64_t do_ppoll(struct task *t, const uint64_t a[6], unsigned field)
     if (a[2] && (ns = timespec_from_guest(t, a[2], field)) < 0)
         return ns;
     int err = wait_with_mask(t, a[3], a[4]);
-    return err < 0 ? err : do_poll(t, a[0], a[1], ns);
+    if (err < 0)
+        return err;
+    return do_poll(t, a[0], a[1], ns, field == 8 ? WAIT_TIMESPEC64 : 0, a[2]);
 }
 
 SYSCALL_DECL(ppoll)
@@ -119,7 +170,9 @@ SYSCALL_DECL(ppoll)
 SYSCALL_DECL(poll)
 {
     int32_t ms = (int32_t)a[2];
-    return do_poll(t, a[0], a[1], ms < 0 ? -1 : (int64_t)ms * 1000000);
+    if (ms < 0)
+        return do_poll(t, a[0], a[1], -1, 0, 0);
+    return do_poll(t, a[0], a[1], (int64_t)ms * 1000000, WAIT_RESTART_BLOCK, 0);
 }
 
 /* ---- select: fd_set bitmaps of longs ---- */
@@ -202,6 +255,8 @@ int64_t do_pselect6(struct task *t, const uint64_t a[6], unsigned field)
     }
     for (int i = 0; i < 4; i++)
         t->wait_args[i] = a[i];
+    t->wait_args[4] = a[4];
+    t->wait_args[5] = field == 8 ? WAIT_TIMESPEC64 : 0;
     return wait_ready(t, ns, resume_select);
 }
 

@@ -2,6 +2,8 @@
  * exit/exit_group, wait4/waitid, sessions and process groups. */
 #include "kernel.h"
 #include "event.h"
+#include "restart.h"
+#include "timers.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -140,7 +142,7 @@ static int64_t do_wait4(struct task *t, const uint64_t a[6])
         if (options & GUEST_WNOHANG)
             return 0;
         if (signal_pending(t))
-            return -EINTR;
+            return -ERESTARTSYS;
         t->wait_obj = t->proc;
         return -EBLOCK;
     }
@@ -148,13 +150,14 @@ static int64_t do_wait4(struct task *t, const uint64_t a[6])
     int status = take_report(c, options, &code, &info_status);
     if (a[1] && copy_to_guest(task_mm(t), a[1], &status, sizeof status) < 0)
         return -EFAULT;
-    if (a[3]) {
-        uint8_t rusage[144] = {0}; /* struct rusage: 18 longs */
-        if (copy_to_guest(task_mm(t), a[3], rusage, 18 * task_abi(t)->word) < 0)
-            return -EFAULT;
-    }
-    if (c->zombie)
+    /* The child's CPU time and that of the children it reaped. */
+    uint64_t all = process_cpu_ns(c) + c->child_cpu_ns, sys = process_sys_ns(c) + c->child_sys_ns;
+    if (a[3] && rusage_to_guest(t, a[3], all - sys, sys) < 0)
+        return -EFAULT;
+    if (c->zombie) {
+        cputime_reap(c);
         process_reap(c);
+    }
     return cpid;
 }
 
@@ -190,7 +193,7 @@ SYSCALL_DECL(waitid)
             return a[2] && copy_to_guest(task_mm(t), a[2], zero, sizeof zero) < 0 ? -EFAULT : 0;
         }
         if (signal_pending(t))
-            return -EINTR;
+            return -ERESTARTSYS;
         t->wait_obj = t->proc;
         return -EBLOCK;
     }
@@ -203,8 +206,10 @@ SYSCALL_DECL(waitid)
         if (copy_to_guest(task_mm(t), a[2], info, sizeof info) < 0)
             return -EFAULT;
     }
-    if (c->zombie && !(options & GUEST_WNOWAIT))
+    if (c->zombie && !(options & GUEST_WNOWAIT)) {
+        cputime_reap(c);
         process_reap(c);
+    }
     return 0;
 }
 

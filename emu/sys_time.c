@@ -1,6 +1,8 @@
 /* sys_time.c - clocks and randomness, all virtual: time is the machine's
  * virtual clock, randomness comes from the --seed generator. */
 #include "kernel.h"
+#include "restart.h"
+#include "timers.h"
 
 #include <errno.h>
 #include <string.h>
@@ -47,12 +49,10 @@ static int clock_now(struct task *t, int clk, uint64_t *ns)
     case CLOCK_MONOTONIC_RAW:
     case CLOCK_MONOTONIC_COARSE:
     case CLOCK_BOOTTIME:
-    case CLOCK_PROCESS_CPUTIME_ID:
-    case CLOCK_THREAD_CPUTIME_ID:
         *ns = machine_now(t->machine);
         return 0;
     default:
-        return -EINVAL;
+        return cpu_clock_now(t, clk, ns);
     }
 }
 
@@ -74,11 +74,20 @@ int64_t do_clock_getres(struct task *t, int clk, uint64_t addr, unsigned field)
     return put_time_pair(t, addr, 0, 1, field);
 }
 
+int timespec_to_guest(struct task *t, uint64_t addr, uint64_t ns, unsigned field)
+{
+    return put_time_pair(t, addr, ns / NSEC, ns % NSEC, field);
+}
+
 int64_t timespec_from_guest(struct task *t, uint64_t addr, unsigned field)
 {
     int64_t sec, nsec;
     if (get_time_pair(t, addr, &sec, &nsec, field) < 0)
         return -EFAULT;
+    /* A 32-bit task's 64-bit timespec has a 32-bit tv_nsec and padding
+     * (glibc's __timespec64): Linux ignores the upper half. */
+    if (field == 8 && task_abi(t)->word == 4)
+        nsec = (uint32_t)nsec;
     if (sec < 0 || nsec < 0 || nsec >= (int64_t)NSEC)
         return -EINVAL;
     if ((uint64_t)sec > UINT64_MAX / NSEC / 2)
@@ -86,8 +95,21 @@ int64_t timespec_from_guest(struct task *t, uint64_t addr, unsigned field)
     return sec * (int64_t)NSEC + nsec;
 }
 
-/* A sleep ends at its deadline, or early with EINTR when a signal comes
- * (the time left then goes to wait_args[1]'s timespec, as nanosleep does). */
+static int64_t sleep_until(struct task *t, uint64_t deadline, uint64_t rem, unsigned field,
+                           bool absolute);
+
+/* restart_syscall after a relative sleep was interrupted: on to the same
+ * deadline. */
+static int64_t restart_sleep(struct task *t)
+{
+    return sleep_until(t, t->restart_args[0], t->restart_args[1], (unsigned)t->restart_args[2],
+                       false);
+}
+
+/* A sleep ends at its deadline, or early when a signal comes: an absolute
+ * one with ERESTARTNOHAND (run again, it waits for the same time), a
+ * relative one with ERESTART_RESTARTBLOCK after writing the time left to
+ * wait_args[1]'s timespec, as Linux's nanosleep (restart.h). */
 static int64_t resume_sleep(struct task *t)
 {
     uint64_t now = machine_now(t->machine);
@@ -95,19 +117,29 @@ static int64_t resume_sleep(struct task *t)
         return 0;
     if (!signal_pending(t))
         return RESUME_BLOCK;
+    if (t->wait_args[3])
+        return -ERESTARTNOHAND;
     if (t->wait_args[1]) {
         uint64_t left = t->deadline_ns - now;
-        put_time_pair(t, t->wait_args[1], left / NSEC, left % NSEC, (unsigned)t->wait_args[2]);
+        if (put_time_pair(t, t->wait_args[1], left / NSEC, left % NSEC,
+                          (unsigned)t->wait_args[2]) < 0)
+            return -EFAULT;
     }
-    return -EINTR;
+    t->restart_args[0] = t->deadline_ns;
+    t->restart_args[1] = t->wait_args[1];
+    t->restart_args[2] = t->wait_args[2];
+    restart_block_set(t, restart_sleep);
+    return -ERESTART_RESTARTBLOCK;
 }
 
-static int64_t sleep_until(struct task *t, uint64_t deadline, uint64_t rem, unsigned field)
+static int64_t sleep_until(struct task *t, uint64_t deadline, uint64_t rem, unsigned field,
+                           bool absolute)
 {
     if (deadline <= machine_now(t->machine))
         return 0;
     t->wait_args[1] = rem;
     t->wait_args[2] = field;
+    t->wait_args[3] = absolute;
     task_block(t, resume_sleep, NULL, deadline);
     return -EBLOCK;
 }
@@ -117,7 +149,7 @@ int64_t do_nanosleep(struct task *t, uint64_t req, uint64_t rem, unsigned field)
     int64_t ns = timespec_from_guest(t, req, field);
     if (ns < 0)
         return ns;
-    return sleep_until(t, machine_now(t->machine) + (uint64_t)ns, rem, field);
+    return sleep_until(t, machine_now(t->machine) + (uint64_t)ns, rem, field, false);
 }
 
 SYSCALL_DECL(clock_gettime)
@@ -151,7 +183,7 @@ int64_t do_clock_nanosleep(struct task *t, int clk, int flags, uint64_t req, uin
         return until;
     /* now - vtime is the clock's offset from virtual time. */
     uint64_t deadline = (uint64_t)until > now ? machine_now(t->machine) + ((uint64_t)until - now) : 0;
-    return sleep_until(t, deadline, 0, field);
+    return sleep_until(t, deadline, 0, field, true);
 }
 
 SYSCALL_DECL(clock_nanosleep)

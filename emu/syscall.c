@@ -2,6 +2,7 @@
  * run the handler inside the interrupt hook, write the result back, trace it
  * with --strace, and park and later complete syscalls that block. */
 #include "kernel.h"
+#include "restart.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -40,17 +41,14 @@ static void trace_unknown(struct task *t, uint64_t nr)
                 t->tid, (unsigned long long)nr);
 }
 
-/* Re-runs a handler that blocked without a resume function of its own. */
+/* Re-runs a handler that blocked without a resume function of its own;
+ * a signal interrupts it with -ERESTARTSYS (restart.h). */
 static int64_t resume_restart(struct task *t)
 {
     int64_t r = t->sys_entry->fn(t, t->sys_args);
     if (r != -EBLOCK)
         return r;
-    if (signal_pending(t)) {
-        t->restart_syscall = true;
-        return -EINTR;
-    }
-    return RESUME_BLOCK;
+    return signal_pending(t) ? -ERESTARTSYS : RESUME_BLOCK;
 }
 
 bool syscall_resume(struct task *t)
@@ -64,15 +62,13 @@ bool syscall_resume(struct task *t)
     t->resume = NULL;
     t->wait_obj = NULL;
     t->deadline_ns = 0;
-    if (r == -EINTR)
-        t->restart_syscall = true;
     if (t->strace_line) {
         strace_exit(t, t->sys_entry, t->sys_args, r, t->strace_line);
         free(t->strace_line);
         t->strace_line = NULL;
     }
     if (t->state != TASK_DEAD)
-        task_abi(t)->set_return(task_mm(t)->uc, r);
+        task_abi(t)->set_return(task_mm(t)->uc, restart_note(t, t->sys_args, r));
     return true;
 }
 
@@ -85,6 +81,7 @@ void syscall_dispatch(struct task *t)
     t->machine->last_syscall_abi = abi;
     t->machine->last_syscall_nr = nr;
     t->machine->slice_used += SYSCALL_COST_BLOCKS;
+    t->sys_ns += SYSCALL_COST_BLOCKS * t->machine->sched.ns_per_block;
     sched_note_time(&t->machine->sched, machine_now(t->machine));
 
     const struct syscall_entry *e = lookup(abi, nr);
@@ -116,6 +113,10 @@ void syscall_dispatch(struct task *t)
     if (t->state == TASK_DEAD)
         return;
     /* The engine of a successful execve is new: its registers are set. */
+    /* sigreturn hands back the interrupted context's x0/r0 whatever its
+     * value: never a restart code. */
+    if (e->fn != sys_rt_sigreturn && e->fn != sys_sigreturn)
+        ret = restart_note(t, a, ret);
     if (!(e->fn == sys_execve && ret == 0))
         abi->set_return(task_mm(t)->uc, ret);
     if (signal_pending(t))

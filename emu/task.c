@@ -2,6 +2,7 @@
  * vfork), blocking and waking, exit and exit_group, zombies and reaping. */
 #include "kernel.h"
 #include "event.h"
+#include "timers.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -282,6 +283,7 @@ static void process_became_zombie(struct process *p)
     struct machine *m = p->machine;
     strace_process_end(p);
     release_vfork_waiter(p);
+    proc_timers_release(p);
     fdtable_put(p->files);
     p->files = NULL;
     mm_put(p->mm);

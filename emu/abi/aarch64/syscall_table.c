@@ -4,6 +4,8 @@
 
 #include "file_access.h"
 #include "event.h"
+#include "restart.h"
+#include "timers.h"
 
 #include "syscall_nr_aarch64.h"
 
@@ -131,6 +133,16 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(signalfd4, signalfd4, "dpux"),
     E(pidfd_open, pidfd_open, "dx"),
     E(pidfd_send_signal, pidfd_send_signal, "dSpx"),
+    E(restart_syscall, restart_syscall, ""),
+    E(timer_create, timer_create, "Cpp"),
+    E(timer_settime, timer_settime, "ddpp"),
+    E(timer_gettime, timer_gettime, "dp"),
+    E(timer_getoverrun, timer_getoverrun, "d"),
+    E(timer_delete, timer_delete, "d"),
+    E(setitimer, setitimer, "dpp"),
+    E(getitimer, getitimer, "dp"),
+    E(times, times, "p"),
+    E(getrusage, getrusage, "dp"),
 };
 
 static const char *const names[SYSCALL_TABLE_AARCH64_LEN] = {AARCH64_SYSCALL_NAMES};

@@ -9,6 +9,8 @@
 #include <errno.h>
 
 #include "file_access.h"
+#include "restart.h"
+#include "timers.h"
 
 #include "syscall_nr_arm.h"
 
@@ -91,6 +93,16 @@ static SYSCALL_DECL(clock_getres64)
 static SYSCALL_DECL(clock_nanosleep64)
 {
     return do_clock_nanosleep(t, (int)a[0], (int)a[1], a[2], a[3], 8);
+}
+
+static SYSCALL_DECL(timer_settime64)
+{
+    return do_timer_settime(t, (int)a[0], (int)a[1], a[2], a[3], 8);
+}
+
+static SYSCALL_DECL(timer_gettime64)
+{
+    return do_timer_gettime(t, (int)a[0], a[1], 8);
 }
 
 static SYSCALL_DECL(futex_time64)
@@ -351,6 +363,18 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(timerfd_settime64, timerfd_settime64, "dxpp"),
     E(timerfd_gettime64, timerfd_gettime64, "dp"),
     E(signalfd, signalfd, "dpu"),
+    E(restart_syscall, restart_syscall, ""),
+    E(timer_create, timer_create, "Cpp"),
+    E(timer_settime, timer_settime, "ddpp"),
+    E(timer_settime64, timer_settime64, "ddpp"),
+    E(timer_gettime, timer_gettime, "dp"),
+    E(timer_gettime64, timer_gettime64, "dp"),
+    E(timer_getoverrun, timer_getoverrun, "d"),
+    E(timer_delete, timer_delete, "d"),
+    E(setitimer, setitimer, "dpp"),
+    E(getitimer, getitimer, "dp"),
+    E(times, times, "p"),
+    E(getrusage, getrusage, "dp"),
 };
 
 static const struct syscall_entry arm_private[] = {
