@@ -19,6 +19,7 @@
 struct task;
 struct abi;
 struct machine;
+struct sock;
 
 /* ---- guest address space (mm.c) ---- */
 
@@ -424,6 +425,9 @@ struct machine {
     struct task *tasks;      /* every task, by creation */
     struct ktimer *ktimers;  /* armed timers, earliest first (ktimer.c) */
     uint64_t next_ino;       /* inode numbers of object files */
+    struct sock *socks;      /* every socket (socket.c) */
+    uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
+    uint32_t sock_next_port; /* where the ephemeral port search starts */
     struct sched sched;      /* vCPUs, runqueues, policies, virtual clocks */
     struct klog klog;        /* the kernel log (dmesg) */
     uint64_t klog_read, klog_cleared; /* syslog(2) positions */

@@ -19,6 +19,7 @@ static const char *const allowed[] = {
     "fcntl", "ioctl", "openat", "openat2", "newfstatat", "fstat", "statx", "fstatfs", "statfs",
     "getdents64", "readlink", "readlinkat", "mkdirat", "mkdir", "unlinkat", "unlink", "rmdir",
     "renameat2", "symlinkat", "linkat", "utimensat", "fchmodat", "chmod", "ftruncate",
+    "mknodat", /* the node of a guest AF_UNIX socket bound to a path: never a host socket */
     "access", "faccessat", "faccessat2", "getcwd",
     /* memory: guest memory and Unicorn's engines and translation buffers */
     "mmap", "munmap", "mprotect", "mremap", "madvise", "brk",
