@@ -363,6 +363,8 @@ static struct sock *unix_lookup(struct task *t, const struct sock *from, const s
 
 int sock_bind(struct task *t, struct sock *s, const struct sock_addr *a)
 {
+    if (s->family == AF_UNIX && a->len == sizeof(sa_family_t) && s->bound)
+        return 0; /* autobind of a named socket keeps its name */
     if (s->bound)
         return -EINVAL;
     if (s->family != AF_UNIX)
