@@ -229,6 +229,7 @@ static int inet_bind(struct sock *s, const struct sock_addr *a)
 static struct sock *inet_lookup(const struct sock *from, const struct sock_addr *to, int *err)
 {
     struct inet_key k = inet_key(to);
+    *err = 0;
     if (key_is_any(&k)) /* connecting to "any" reaches the loopback */
         k.ip = loopback_for(&k).ip;
     if (!key_is_loopback(&k) || (key_is_v4(&k) && from->family == AF_INET6 && from->v6only)) {

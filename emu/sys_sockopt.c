@@ -14,6 +14,9 @@
 #define GUEST_SO_SNDTIMEO_NEW 67
 #define NSEC_PER_USEC 1000
 #define NSEC_PER_SEC 1000000000ull
+/* Linux keeps socket timeouts in jiffies (CONFIG_HZ=250 on Debian's arm64
+ * kernels): a timeout is rounded up to a whole tick, and reads back so. */
+#define NSEC_PER_TICK 4000000ull
 
 /* An option's value as the guest sees it: a few ints, or a struct. */
 struct optval {
@@ -43,7 +46,9 @@ static int timeout_set(struct task *t, int name, const struct optval *v, uint64_
     if (usec < 0 || usec >= 1000000)
         return -EDOM;
     /* A negative time is the shortest wait; zero means none at all. */
-    *ns = sec < 0 ? 1 : (uint64_t)sec * NSEC_PER_SEC + (uint64_t)usec * NSEC_PER_USEC;
+    uint64_t usec_ns = ((uint64_t)usec * NSEC_PER_USEC + NSEC_PER_TICK - 1) / NSEC_PER_TICK *
+                       NSEC_PER_TICK;
+    *ns = sec < 0 ? 1 : (uint64_t)sec * NSEC_PER_SEC + usec_ns;
     return 0;
 }
 

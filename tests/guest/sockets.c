@@ -145,7 +145,8 @@ static int unix_stream(void)
     struct sockaddr_un got;
     socklen_t glen = sizeof got;
     must("getsockname", getsockname(l, (struct sockaddr *)&got, &glen));
-    printf("getsockname: len %u path %s\n", (unsigned)glen, got.sun_path);
+    printf("getsockname: path %s, len %s\n", strcmp(got.sun_path, DIR "/s.sock") ? "?" : "DIR/s.sock",
+           glen == len ? "as bound" : "?");
 
     pid_t pid = fork_child();
     if (pid == 0) {
@@ -418,7 +419,7 @@ static int scm_rights(void)
         show("child read from the passed pipe", read(fd, buf, sizeof buf - 1));
         printf("child read \"%s\"\n", buf);
         /* Two files, room for one: one installed, the other closed. */
-        m.msg_controllen = sizeof ctl;
+        m.msg_controllen = CMSG_LEN(sizeof(int));
         show("child recvmsg short control", recvmsg(sv[1], &m, 0));
         c = CMSG_FIRSTHDR(&m);
         if (!c)
@@ -428,14 +429,19 @@ static int scm_rights(void)
         exit(0);
     }
     close(sv[1]);
-    show("send the pipe's read end", send_fds(sv[0], &p[0], 1));
+    /* The parent prints after the child, so the order is Linux's too. */
+    long one = send_fds(sv[0], &p[0], 1);
     close(p[0]);
     write(p[1], "through a passed fd", 19);
-    int two[2] = {p[1], p[1]};
-    show("send two fds", send_fds(sv[0], two, 2));
-    int bad = 999;
-    show("send a closed fd", send_fds(sv[0], &bad, 1));
+    int two[2] = {p[1], p[1]}, bad = 999;
+    long both = send_fds(sv[0], two, 2);
+    long closed = send_fds(sv[0], &bad, 1);
+    int closed_errno = errno;
     wait_child(pid);
+    show("send the pipe's read end", one);
+    show("send two fds", both);
+    errno = closed_errno;
+    show("send a closed fd", closed);
 
     /* SCM_CREDENTIALS: the receiver asks with SO_PASSCRED. */
     must("socketpair", socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
@@ -619,15 +625,16 @@ static int tcp(void)
         exit(0);
     }
     int s = must("accept", accept(l, NULL, NULL));
+    static char big[300000];
+    long n = recv(s, big, sizeof big, MSG_WAITALL);
+    long sent = send(s, "thanks", 6, 0);
+    wait_child(pid);
+    printf("server received %ld with MSG_WAITALL\n", n);
+    show("server send", sent);
     struct sockaddr_storage peer;
     socklen_t pl = sizeof peer;
     getpeername(s, (struct sockaddr *)&peer, &pl);
     show_ends("server", s, port_of(&peer), port);
-    static char big[300000];
-    long n = recv(s, big, sizeof big, MSG_WAITALL);
-    printf("server received %ld with MSG_WAITALL\n", n);
-    show("server send", send(s, "thanks", 6, 0));
-    wait_child(pid);
     show("server recv at end", recv(s, big, 10, 0));
 
     /* The same port again: refused unless SO_REUSEADDR on both and the
@@ -795,6 +802,7 @@ static int refused(void)
     show("bind in /proc", bind(u, (struct sockaddr *)&ro, len));
     show("socket(AF_UNIX, SOCK_RAW... 9)", socket(AF_UNIX, 9, 0));
     show("socket(AF_INET, SOCK_STREAM, UDP)", socket(AF_INET, SOCK_STREAM, IPPROTO_UDP));
+    /* qemu-user drops the unknown flag; Linux refuses it. */
     show("socket bad flags", socket(AF_UNIX, SOCK_STREAM | 0x100, 0));
     show("socketpair(AF_INET)", socketpair(AF_INET, SOCK_STREAM, 0, (int[2]){0}));
     show("bind on a pipe", bind(0, (struct sockaddr *)&a, len));
@@ -816,6 +824,18 @@ static int netunreach(void)
     show("UDP connect 8.8.8.8:53", connect(u, (struct sockaddr *)&a, sizeof a));
     show("socket(AF_PACKET)", socket(17 /* AF_PACKET */, SOCK_RAW, 0));
     show("socket(AF_NETLINK)", socket(AF_NETLINK, SOCK_RAW, 0));
+    return 0;
+}
+
+/* asymu only: the sysroot is read-only without --rw (a host's / is not). */
+static int readonly(void)
+{
+    int u = must("socket", socket(AF_UNIX, SOCK_STREAM, 0));
+    socklen_t len;
+    struct sockaddr_un a = unix_addr("/asymu-test.sock", &len);
+    show("bind in the read-only root", bind(u, (struct sockaddr *)&a, len));
+    a = unix_addr("/no/such/dir/x.sock", &len);
+    show("bind in a missing directory", bind(u, (struct sockaddr *)&a, len));
     return 0;
 }
 
@@ -883,6 +903,7 @@ static int options(void)
     int v = 4096;
     setsockopt(t, SOL_SOCKET, SO_SNDBUF, &v, sizeof v);
     show_int_opt("tcp SO_SNDBUF after 4096", t, SOL_SOCKET, SO_SNDBUF);
+    /* Linux caps at twice net.core.rmem_max, 212992 unless a host raised it. */
     v = 10000000;
     setsockopt(t, SOL_SOCKET, SO_RCVBUF, &v, sizeof v);
     show_int_opt("tcp SO_RCVBUF after 10000000", t, SOL_SOCKET, SO_RCVBUF);
@@ -920,8 +941,9 @@ static int options(void)
     memset(&tv, 0, sizeof tv);
     len = sizeof tv;
     getsockopt(u, SOL_SOCKET, SO_RCVTIMEO, &tv, &len);
-    printf("SO_RCVTIMEO = %ld.%06ld (len %u)\n", (long)tv.tv_sec, (long)tv.tv_usec,
-           (unsigned)len);
+    /* Linux counts in ticks of 4 ms (HZ=250): 250 ms reads back as 252. */
+    printf("SO_RCVTIMEO = %ld.%06ld (len %s)\n", (long)tv.tv_sec, (long)tv.tv_usec,
+           len == sizeof tv ? "sizeof(struct timeval)" : "?");
     struct sockaddr_un fam = {.sun_family = AF_UNIX};
     bind(u, (struct sockaddr *)&fam, sizeof(sa_family_t));
     struct timespec t0, t1;
@@ -944,13 +966,27 @@ static const struct {
     {"seqpacket", seqpacket},     {"abstract", abstract}, {"scm-rights", scm_rights},
     {"peercred", peercred},       {"tcp", tcp},           {"tcp6", tcp6},
     {"udp", udp},                 {"nonblock-connect", nonblock_connect},
-    {"refused", refused},         {"netunreach", netunreach}, {"sigpipe", sigpipe},
+    {"refused", refused},         {"netunreach", netunreach}, {"readonly", readonly},
+    {"sigpipe", sigpipe},
     {"options", options},
 };
+
+static pid_t main_pid;
+
+/* Leaves no socket nodes behind in a host's /tmp (under qemu-user). */
+static void remove_dir(void)
+{
+    if (getpid() != main_pid)
+        return;
+    clean_dir();
+    rmdir(DIR);
+}
 
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    main_pid = getpid();
+    atexit(remove_dir);
     for (size_t i = 0; argc > 1 && i < sizeof commands / sizeof *commands; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn();
