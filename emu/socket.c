@@ -216,6 +216,8 @@ static int64_t send_connected(struct task *t, struct sock *s, const void *buf, s
         return broken_pipe(t, flags);
     if (s->type == SOCK_SEQPACKET && len > (size_t)s->sndbuf)
         return -EMSGSIZE;
+    if (s->type == SOCK_STREAM && len == 0 && !(anc && anc->nrights))
+        return 0; /* nothing to queue: an empty piece would read as the end */
     size_t room = peer->rq_bytes < (size_t)peer->rcvbuf ? peer->rcvbuf - peer->rq_bytes : 0;
     if (room == 0 || (s->type == SOCK_SEQPACKET && len > room && peer->rq_count)) {
         if (nonblock || (flags & MSG_DONTWAIT))

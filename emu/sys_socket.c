@@ -48,8 +48,8 @@ static int check_create(int family, int type, int protocol)
     return -ESOCKTNOSUPPORT;
 }
 
-/* A new socket from socket()'s arguments: its type without the flags in
- * *base, or NULL with *err set. */
+/* A new socket from socket()'s arguments (family, type with flags,
+ * protocol), or NULL with *err set. */
 static struct sock *create(struct task *t, const uint64_t a[3], int *err)
 {
     int family = (int)a[0], type = (int)a[1] & 0xf, protocol = (int)a[2];
@@ -77,11 +77,8 @@ SYSCALL_DECL(socket)
 SYSCALL_DECL(socketpair)
 {
     int err;
-    if ((int)a[0] != AF_UNIX)
-        return check_create((int)a[0], (int)a[1] & 0xf, (int)a[2]) < 0 &&
-                       (int)a[0] != AF_INET && (int)a[0] != AF_INET6
-                   ? -EAFNOSUPPORT
-                   : -EOPNOTSUPP;
+    if ((int)a[0] != AF_UNIX) /* only AF_UNIX makes pairs */
+        return (int)a[0] == AF_INET || (int)a[0] == AF_INET6 ? -EOPNOTSUPP : -EAFNOSUPPORT;
     struct sock *x = create(t, a, &err);
     if (!x)
         return err;
@@ -535,16 +532,23 @@ SYSCALL_DECL(send)
     return do_send(t, (int)a[0], one_iov(a[1], a[2]), 0, 0, NULL, (int)a[3]);
 }
 
+/* A guest msghdr and its iovecs (into one list: a call reads one message
+ * at a time). */
+static int msg_from_guest(struct task *t, uint64_t umsg, struct guest_msghdr *m,
+                          struct iov_list **l)
+{
+    static struct iov_list iov;
+    *l = &iov;
+    int err = msghdr_from_guest(t, umsg, m);
+    return err < 0 ? err : iov_from_guest(t, m->iov, m->iovlen, &iov);
+}
+
 static int64_t sendmsg_one(struct task *t, int fd, uint64_t umsg, int flags)
 {
-    static struct iov_list l;
+    struct iov_list *l;
     struct guest_msghdr m;
-    int err = msghdr_from_guest(t, umsg, &m);
-    if (err == 0)
-        err = iov_from_guest(t, m.iov, m.iovlen, &l);
-    if (err < 0)
-        return err;
-    return do_send(t, fd, &l, m.name, m.namelen, &m, flags);
+    int err = msg_from_guest(t, umsg, &m, &l);
+    return err < 0 ? err : do_send(t, fd, l, m.name, m.namelen, &m, flags);
 }
 
 SYSCALL_DECL(sendmsg)
@@ -649,14 +653,12 @@ SYSCALL_DECL(recv)
 
 static int64_t recvmsg_one(struct task *t, int fd, uint64_t umsg, int flags)
 {
-    static struct iov_list l;
+    struct iov_list *l;
     struct guest_msghdr m;
-    int err = msghdr_from_guest(t, umsg, &m);
-    if (err == 0)
-        err = iov_from_guest(t, m.iov, m.iovlen, &l);
+    int err = msg_from_guest(t, umsg, &m, &l);
     if (err < 0)
         return err;
-    int64_t r = do_recv(t, fd, &l, 0, 0, &m, flags);
+    int64_t r = do_recv(t, fd, l, 0, 0, &m, flags);
     if (r >= 0 && (err = msghdr_to_guest(t, umsg, &m)) < 0)
         return err;
     return r;
