@@ -183,6 +183,18 @@ static int64_t broken_pipe(struct task *t, int flags)
     return -EPIPE;
 }
 
+void sock_queue(struct sock *to, struct sock_msg *msg)
+{
+    if (to->rq_tail)
+        to->rq_tail->next = msg;
+    else
+        to->rq_head = msg;
+    to->rq_tail = msg;
+    to->rq_bytes += msg->len;
+    to->rq_count++;
+    sock_changed(to);
+}
+
 static void enqueue(struct task *t, struct sock *to, const struct sock *from, const void *buf,
                     size_t len, struct sock_anc *anc, struct sock_msg *msg)
 {
@@ -196,14 +208,7 @@ static void enqueue(struct task *t, struct sock *to, const struct sock *from, co
         anc->rights = NULL;
         anc->nrights = 0;
     }
-    if (to->rq_tail)
-        to->rq_tail->next = msg;
-    else
-        to->rq_head = msg;
-    to->rq_tail = msg;
-    to->rq_bytes += len;
-    to->rq_count++;
-    sock_changed(to);
+    sock_queue(to, msg);
 }
 
 static int64_t send_connected(struct task *t, struct sock *s, const void *buf, size_t len,
@@ -285,6 +290,8 @@ static int64_t send_datagram(struct task *t, struct sock *s, const void *buf, si
 int64_t sock_send(struct task *t, struct sock *s, const void *buf, size_t len,
                   const struct sock_addr *to, struct sock_anc *anc, int flags, bool nonblock)
 {
+    if (s->family == AF_NETLINK)
+        return netlink_send(t, s, buf, len);
     if (s->state == SOCK_LISTENING)
         return s->family == AF_UNIX ? -ENOTCONN : broken_pipe(t, flags);
     if (sock_connection_based(s)) {
@@ -496,6 +503,13 @@ int64_t sock_connect(struct task *t, struct sock *s, const struct sock_addr *to,
 {
     if (sock_connection_based(s))
         return connect_stream(t, s, to, nonblock);
+    if (s->family == AF_NETLINK) {
+        /* Every request goes to the kernel, whatever the default destination. */
+        if (!s->bound)
+            netlink_autobind(t, s);
+        s->remote = *to;
+        return 0;
+    }
     if (to->family == AF_UNSPEC) {
         s->peer = NULL;
         s->state = SOCK_UNCONNECTED;
@@ -613,7 +627,7 @@ static int64_t sock_write(struct task *t, struct file *f, const void *buf, size_
 static int64_t sock_ioctl(struct task *t, struct file *f, unsigned long req, uint64_t arg)
 {
     if (req != FIONREAD)
-        return -ENOTTY;
+        return netif_ioctl(t, req, arg);
     int n = sock_inq(f->priv);
     return copy_to_guest(task_mm(t), arg, &n, sizeof n);
 }

@@ -6,6 +6,7 @@
 
 #include "kernel.h"
 
+#include <linux/netlink.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -36,6 +37,7 @@ struct sock_addr {
         struct sockaddr_un un;
         struct sockaddr_in in;
         struct sockaddr_in6 in6;
+        struct sockaddr_nl nl;
         uint8_t raw[sizeof(struct sockaddr_storage)];
     };
 };
@@ -139,6 +141,18 @@ int sock_listen(struct task *t, struct sock *s, int backlog);
 int sock_shutdown(struct sock *s, int how);
 /* Bytes waiting to be read (FIONREAD). */
 int sock_inq(const struct sock *s);
+/* Appends a message (from calloc, data and from filled) to s's receive queue. */
+void sock_queue(struct sock *to, struct sock_msg *msg);
+
+/* ---- AF_NETLINK, NETLINK_ROUTE: the machine's one interface (socket_netlink.c) ---- */
+
+/* A request to the kernel: its answers go to s's own receive queue. */
+int64_t netlink_send(struct task *t, struct sock *s, const void *buf, size_t len);
+/* Gives s its port id (the process's pid for its first netlink socket). */
+void netlink_autobind(struct task *t, struct sock *s);
+/* SIOCGIFINDEX, SIOCGIFNAME, SIOCGIFFLAGS, SIOCGIFMTU on any socket;
+ * -ENOTTY for other requests. */
+int64_t netif_ioctl(struct task *t, unsigned long req, uint64_t arg);
 
 /* ---- names: AF_UNIX paths and abstract names, loopback ports (socket_name.c) ---- */
 

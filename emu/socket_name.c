@@ -38,6 +38,11 @@ int sock_addr_from_guest(struct task *t, const struct sock *s, uint64_t uaddr, u
             out->len = (socklen_t)(SUN_PATH_OFFSET +
                                    strnlen(out->un.sun_path, len - SUN_PATH_OFFSET) + 1);
         return 0;
+    case AF_NETLINK:
+        if (out->family != AF_NETLINK || len < sizeof out->nl)
+            return -EINVAL;
+        out->len = sizeof out->nl;
+        return 0;
     case AF_INET:
         if (out->family != AF_INET)
             return -EAFNOSUPPORT;
@@ -362,8 +367,28 @@ static struct sock *unix_lookup(struct task *t, const struct sock *from, const s
 
 /* ---- what the rest of the socket code calls ---- */
 
+/* A netlink port id of the guest's choosing, or 0 for one of the kernel's. */
+static int netlink_bind(struct task *t, struct sock *s, const struct sock_addr *a)
+{
+    if (s->bound)
+        return a->nl.nl_pid == 0 || a->nl.nl_pid == s->local.nl.nl_pid ? 0 : -EINVAL;
+    if (a->nl.nl_pid == 0) {
+        netlink_autobind(t, s);
+        return 0;
+    }
+    for (const struct sock *o = t->machine->socks; o; o = o->next_all)
+        if (o->family == AF_NETLINK && o->bound && o->local.nl.nl_pid == a->nl.nl_pid)
+            return -EADDRINUSE;
+    s->local = *a;
+    s->local.nl.nl_groups = 0; /* no multicast groups: nothing is ever announced */
+    s->bound = true;
+    return 0;
+}
+
 int sock_bind(struct task *t, struct sock *s, const struct sock_addr *a)
 {
+    if (s->family == AF_NETLINK)
+        return netlink_bind(t, s, a);
     if (s->family == AF_UNIX && a->len == sizeof(sa_family_t) && s->bound)
         return 0; /* autobind of a named socket keeps its name */
     if (s->bound)

@@ -34,6 +34,11 @@ static int install(struct task *t, struct sock *s, int flags)
 
 static int check_create(int family, int type, int protocol)
 {
+    if (family == AF_NETLINK) {
+        if (type != SOCK_RAW && type != SOCK_DGRAM)
+            return -ESOCKTNOSUPPORT;
+        return protocol == NETLINK_ROUTE ? 0 : -EPROTONOSUPPORT;
+    }
     if (family != AF_UNIX && family != AF_INET && family != AF_INET6)
         return -EAFNOSUPPORT;
     if (family == AF_UNIX) {
@@ -59,7 +64,7 @@ static struct sock *create(struct task *t, const uint64_t a[3], int *err)
     }
     if ((*err = check_create(family, type, protocol)) < 0)
         return NULL;
-    if (family != AF_UNIX && protocol == 0)
+    if ((family == AF_INET || family == AF_INET6) && protocol == 0)
         protocol = type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
     struct sock *s = sock_new(t, family, type, family == AF_UNIX ? 0 : protocol);
     if (!s)
@@ -150,8 +155,10 @@ static struct sock_addr name_or_family(const struct sock *s, const struct sock_a
     if (n.len == 0) {
         memset(&n, 0, sizeof n);
         n.family = (sa_family_t)s->family;
-        n.len = s->family == AF_UNIX ? sizeof(sa_family_t)
-                : s->family == AF_INET ? sizeof n.in : sizeof n.in6;
+        n.len = s->family == AF_UNIX      ? sizeof(sa_family_t)
+                : s->family == AF_INET    ? sizeof n.in
+                : s->family == AF_NETLINK ? sizeof n.nl
+                                          : sizeof n.in6;
     }
     return n;
 }

@@ -6,6 +6,10 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -823,7 +827,60 @@ static int netunreach(void)
     show("UDP sendto 8.8.8.8:53", sendto(u, "q", 1, 0, (struct sockaddr *)&a, sizeof a));
     show("UDP connect 8.8.8.8:53", connect(u, (struct sockaddr *)&a, sizeof a));
     show("socket(AF_PACKET)", socket(17 /* AF_PACKET */, SOCK_RAW, 0));
-    show("socket(AF_NETLINK)", socket(AF_NETLINK, SOCK_RAW, 0));
+    show("socket(AF_NETLINK, NETLINK_GENERIC)", socket(AF_NETLINK, SOCK_RAW, 16));
+    return 0;
+}
+
+/* asymu only: a host has more interfaces than the machine's `lo`. */
+static int ifaddrs(void)
+{
+    struct ifaddrs *list;
+    must("getifaddrs", getifaddrs(&list));
+    for (struct ifaddrs *i = list; i; i = i->ifa_next) {
+        int family = i->ifa_addr ? i->ifa_addr->sa_family : -1;
+        char addr[INET6_ADDRSTRLEN] = "-", mask[INET6_ADDRSTRLEN] = "-";
+        if (family == AF_INET || family == AF_INET6) {
+            size_t off = family == AF_INET ? offsetof(struct sockaddr_in, sin_addr)
+                                           : offsetof(struct sockaddr_in6, sin6_addr);
+            inet_ntop(family, (char *)i->ifa_addr + off, addr, sizeof addr);
+            inet_ntop(family, (char *)i->ifa_netmask + off, mask, sizeof mask);
+        }
+        printf("%s %s %s netmask %s flags%s%s%s\n", i->ifa_name,
+               family == AF_INET ? "inet" : family == AF_INET6 ? "inet6"
+               : family == AF_PACKET ? "packet" : "?", addr, mask,
+               i->ifa_flags & IFF_UP ? " UP" : "", i->ifa_flags & IFF_LOOPBACK ? " LOOPBACK" : "",
+               i->ifa_flags & IFF_RUNNING ? " RUNNING" : "");
+    }
+    freeifaddrs(list);
+    struct if_nameindex *names = if_nameindex();
+    for (struct if_nameindex *n = names; n && n->if_index; n++)
+        printf("if_nameindex: %u %s\n", n->if_index, n->if_name);
+    if_freenameindex(names);
+    printf("if_nametoindex(lo) = %u\n", if_nametoindex("lo"));
+
+    /* A request rtnetlink does not have here: an error message comes back. */
+    int nl = must("socket", socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE));
+    struct sockaddr_nl me = {.nl_family = AF_NETLINK};
+    socklen_t len = sizeof me;
+    must("bind", bind(nl, (struct sockaddr *)&me, sizeof me));
+    getsockname(nl, (struct sockaddr *)&me, &len);
+    printf("netlink port id is my pid: %s (len %u)\n", (pid_t)me.nl_pid == getpid() ? "yes" : "no",
+           (unsigned)len);
+    struct {
+        struct nlmsghdr h;
+        struct rtgenmsg g;
+    } req = {{sizeof req, RTM_GETROUTE, NLM_F_REQUEST | NLM_F_DUMP, 7, 0}, {AF_UNSPEC}};
+    req.h.nlmsg_type = 99; /* no such message type */
+    show("send", send(nl, &req, sizeof req, 0));
+    union {
+        struct nlmsghdr h;
+        char buf[256];
+    } reply;
+    long n = recv(nl, &reply, sizeof reply, 0);
+    struct nlmsgerr *e = NLMSG_DATA(&reply.h);
+    printf("reply: %ld bytes, type %s, seq %u, error %s\n", n,
+           reply.h.nlmsg_type == NLMSG_ERROR ? "NLMSG_ERROR" : "?", reply.h.nlmsg_seq,
+           err_name(-e->error));
     return 0;
 }
 
@@ -967,6 +1024,7 @@ static const struct {
     {"peercred", peercred},       {"tcp", tcp},           {"tcp6", tcp6},
     {"udp", udp},                 {"nonblock-connect", nonblock_connect},
     {"refused", refused},         {"netunreach", netunreach}, {"readonly", readonly},
+    {"ifaddrs", ifaddrs},
     {"sigpipe", sigpipe},
     {"options", options},
 };
