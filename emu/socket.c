@@ -102,8 +102,10 @@ static void sock_release(struct file *f)
 struct file *sock_file(struct sock *s, int flags)
 {
     struct file *f = file_new_object(s->machine, &sock_file_ops, s, O_RDWR | flags);
-    if (f)
+    if (f) {
         s->has_file = true;
+        s->ino = f->ino;
+    }
     return f;
 }
 

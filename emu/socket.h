@@ -64,6 +64,7 @@ struct sock {
     int family, type, protocol;
     enum sock_state state;
     bool has_file;          /* an open file holds it (not a queued child) */
+    uint64_t ino;           /* its file's inode number (/proc/net) */
     struct sock *peer;      /* the other end, or a datagram socket's default destination */
     struct sock_addr local, remote;
     bool bound;
@@ -177,6 +178,11 @@ void sock_connected_names(struct sock *client, struct sock *child, const struct 
  * becomes the loopback, in to's family. */
 struct sock_addr sock_source_name(const struct sock *from, const struct sock *to);
 bool sock_addr_equal(const struct sock_addr *a, const struct sock_addr *b);
+
+/* ---- /proc/net (socket_proc.c) ---- */
+
+/* The text of /proc/net/NAME (tcp, tcp6, udp, udp6, unix), malloc'ed. */
+int sock_proc_net(struct machine *m, const char *name, char **data, size_t *size);
 
 /* ---- syscalls (sys_socket.c) ---- */
 

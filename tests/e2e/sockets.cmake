@@ -9,7 +9,7 @@ foreach(cmd unix-stream pair unix-dgram seqpacket abstract peercred tcp tcp6 udp
             nonblock-connect sigpipe)
   asymu_e2e_guest(NAME sockets-${cmd} PROGRAM sockets GUEST_ARGS ${cmd})
 endforeach()
-foreach(cmd scm-rights refused options netunreach readonly ifaddrs)
+foreach(cmd scm-rights refused options netunreach readonly ifaddrs procnet)
   asymu_e2e_guest(NAME sockets-${cmd} PROGRAM sockets GUEST_ARGS ${cmd} ASYMU_ONLY)
 endforeach()
 

@@ -884,6 +884,56 @@ static int ifaddrs(void)
     return 0;
 }
 
+static void cat(const char *path)
+{
+    char buf[4096];
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        die(path);
+    printf("== %s\n", path);
+    fflush(stdout);
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        fwrite(buf, 1, (size_t)n, stdout);
+    close(fd);
+}
+
+/* asymu only: a host has sockets of its own, and other ports and inodes. */
+static int procnet(void)
+{
+    clean_dir();
+    int l = tcp_listener(AF_INET, "127.0.0.1");
+    int c = tcp_connect(AF_INET, "127.0.0.1", local_port(l), 0);
+    send(c, "12345", 5, 0);
+    int l6 = tcp_listener(AF_INET6, "::1");
+    int u = must("socket", socket(AF_INET, SOCK_DGRAM, 0));
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    must("bind", bind(u, (struct sockaddr *)&a, sizeof a));
+    int u6 = must("socket", socket(AF_INET6, SOCK_DGRAM, 0));
+    struct sockaddr_in6 a6 = {.sin6_family = AF_INET6};
+    must("bind", bind(u6, (struct sockaddr *)&a6, sizeof a6));
+    socklen_t len;
+    struct sockaddr_un p = unix_addr(DIR "/s.sock", &len);
+    int ul = must("socket", socket(AF_UNIX, SOCK_STREAM, 0));
+    must("bind", bind(ul, (struct sockaddr *)&p, len));
+    must("listen", listen(ul, 1));
+    int sv[2];
+    must("socketpair", socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+    struct sockaddr_un ab = {.sun_family = AF_UNIX};
+    memcpy(ab.sun_path, "\0abs\0tract", 10);
+    must("bind", bind(sv[0], (struct sockaddr *)&ab, offsetof(struct sockaddr_un, sun_path) + 10));
+    struct stat st;
+    fstat(l, &st);
+    printf("listener inode %lu\n", (unsigned long)st.st_ino);
+    cat("/proc/net/tcp");
+    cat("/proc/net/tcp6");
+    cat("/proc/net/udp");
+    cat("/proc/net/udp6");
+    cat("/proc/net/unix");
+    (void)l6;
+    return 0;
+}
+
 /* asymu only: the sysroot is read-only without --rw (a host's / is not). */
 static int readonly(void)
 {
@@ -1024,7 +1074,7 @@ static const struct {
     {"peercred", peercred},       {"tcp", tcp},           {"tcp6", tcp6},
     {"udp", udp},                 {"nonblock-connect", nonblock_connect},
     {"refused", refused},         {"netunreach", netunreach}, {"readonly", readonly},
-    {"ifaddrs", ifaddrs},
+    {"ifaddrs", ifaddrs},         {"procnet", procnet},
     {"sigpipe", sigpipe},
     {"options", options},
 };
