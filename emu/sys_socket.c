@@ -514,6 +514,12 @@ static int64_t do_send(struct task *t, int fd, const struct iov_list *l, uint64_
     if (!s)
         return err;
     struct sock_addr to, *top = NULL;
+    /* An empty name is none for sendmsg (and AF_UNIX's sendto); UDP's sendto
+     * refuses it. msg_namelen is clamped to a sockaddr_storage. */
+    if (uaddr && addrlen == 0 && (m || s->family == AF_UNIX))
+        uaddr = 0;
+    if (m && addrlen > sizeof to.raw)
+        addrlen = sizeof to.raw;
     if (uaddr) {
         if ((err = sock_addr_from_guest(t, s, uaddr, addrlen, &to)) < 0)
             return err;

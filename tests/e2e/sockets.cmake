@@ -5,7 +5,7 @@
 # filtering, the host's raised rmem_max, a host that reaches real networks
 # and has more interfaces than `lo`).
 
-foreach(cmd unix-stream pair unix-dgram seqpacket abstract peercred tcp tcp6 udp
+foreach(cmd unix-stream pair mmsg unix-dgram seqpacket abstract peercred tcp tcp6 udp
             nonblock-connect sigpipe)
   asymu_e2e_guest(NAME sockets-${cmd} PROGRAM sockets GUEST_ARGS ${cmd})
 endforeach()

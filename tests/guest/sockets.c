@@ -257,6 +257,39 @@ static int pair(void)
     return 0;
 }
 
+/* ---- sendmmsg and recvmmsg: struct mmsghdr of the ABI ---- */
+
+static int mmsg(void)
+{
+    int sv[2];
+    must("socketpair", socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+    static const char *const words[] = {"alpha", "be", "gamma-delta"};
+    struct iovec out[3];
+    struct mmsghdr m[4];
+    memset(m, 0, sizeof m);
+    for (int i = 0; i < 3; i++) {
+        out[i] = (struct iovec){(void *)words[i], strlen(words[i])};
+        m[i].msg_hdr.msg_iov = &out[i];
+        m[i].msg_hdr.msg_iovlen = 1;
+    }
+    show("sendmmsg", sendmmsg(sv[0], m, 3, 0));
+    printf("msg_len: %u %u %u\n", m[0].msg_len, m[1].msg_len, m[2].msg_len);
+    char buf[4][8];
+    struct iovec in[4];
+    memset(m, 0, sizeof m);
+    for (int i = 0; i < 4; i++) {
+        in[i] = (struct iovec){buf[i], sizeof buf[i]};
+        m[i].msg_hdr.msg_iov = &in[i];
+        m[i].msg_hdr.msg_iovlen = 1;
+    }
+    show("recvmmsg of 4, 3 waiting", recvmmsg(sv[1], m, 4, MSG_DONTWAIT, NULL));
+    for (int i = 0; i < 3; i++)
+        printf("message %d: %u bytes \"%.*s\"%s\n", i, m[i].msg_len, (int)m[i].msg_len,
+               buf[i], (m[i].msg_hdr.msg_flags & MSG_TRUNC) ? " MSG_TRUNC" : "");
+    show("recvmmsg with nothing", recvmmsg(sv[1], m, 4, MSG_DONTWAIT, NULL));
+    return 0;
+}
+
 /* ---- AF_UNIX datagrams between named sockets ---- */
 
 static int unix_dgram(void)
@@ -1069,7 +1102,7 @@ static const struct {
     const char *name;
     int (*fn)(void);
 } commands[] = {
-    {"unix-stream", unix_stream}, {"pair", pair},         {"unix-dgram", unix_dgram},
+    {"unix-stream", unix_stream}, {"pair", pair},         {"mmsg", mmsg},         {"unix-dgram", unix_dgram},
     {"seqpacket", seqpacket},     {"abstract", abstract}, {"scm-rights", scm_rights},
     {"peercred", peercred},       {"tcp", tcp},           {"tcp6", tcp6},
     {"udp", udp},                 {"nonblock-connect", nonblock_connect},
