@@ -394,6 +394,8 @@ int64_t sock_recv(struct task *t, struct sock *s, void *buf, size_t len, int fla
         return -EBLOCK;
     }
     if (s->type == SOCK_STREAM) {
+        if (from) /* AF_UNIX names the sender; TCP's caller drops it */
+            *from = s->rq_head->from;
         size_t n = recv_stream(s, buf, len, flags, anc);
         *msglen = n;
         if (!(flags & MSG_PEEK))
