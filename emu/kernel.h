@@ -20,6 +20,7 @@ struct task;
 struct abi;
 struct machine;
 struct proc_timers;
+struct sock;
 
 /* ---- guest address space (mm.c) ---- */
 
@@ -441,6 +442,9 @@ struct machine {
     struct epitem *epitems;  /* every epoll item, for file_notify (epoll.c) */
     struct signalfd *signalfds; /* every signalfd, for queued signals (signalfd.c) */
     struct pidfd *pidfds;    /* every pidfd, for exits and reaping (pidfd.c) */
+    struct sock *socks;      /* every socket (socket.c) */
+    uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
+    uint32_t sock_next_port; /* where the ephemeral port search starts */
     struct sched sched;      /* vCPUs, runqueues, policies, virtual clocks */
     struct klog klog;        /* the kernel log (dmesg) */
     uint64_t klog_read, klog_cleared; /* syslog(2) positions */

@@ -20,6 +20,7 @@ static const char *const allowed[] = {
     "getdents64", "readlink", "readlinkat", "mkdirat", "mkdir", "unlinkat", "unlink", "rmdir",
     "renameat2", "symlinkat", "linkat", "utimensat", "fchmodat", "chmod", "ftruncate",
     "fallocate",
+    "mknodat", /* the node of a guest AF_UNIX socket bound to a path: never a host socket */
     "access", "faccessat", "faccessat2", "getcwd",
     /* memory: guest memory and Unicorn's engines and translation buffers */
     "mmap", "munmap", "mprotect", "mremap", "madvise", "brk",

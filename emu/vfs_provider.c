@@ -3,6 +3,7 @@
  * their threads, files and mappings, the command line, the kernel log and
  * the console. ctx is the calling task. */
 #include "kernel.h"
+#include "socket.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -446,6 +447,12 @@ static int kmsg(void *ctx, char **data, size_t *size)
     return 0;
 }
 
+static int net_table(void *ctx, const char *name, char **data, size_t *size)
+{
+    const struct task *t = ctx;
+    return sock_proc_net(t->machine, name, data, size);
+}
+
 const struct vfs_provider vfs_provider_kernel = {
     .cpus = cpus,
     .set_cpu_online = set_cpu_online,
@@ -459,6 +466,7 @@ const struct vfs_provider vfs_provider_kernel = {
     .auxv = auxv_of,
     .environ = environ_of,
     .kmsg = kmsg,
+    .net = net_table,
     .thread = thread_info,
     .next_tid = next_tid,
     .argv = argv_of,

@@ -48,6 +48,7 @@ enum file_id {
     F_PROC_MEMINFO,
     F_PROC_LOADAVG,
     F_PROC_VERSION,
+    F_PROC_NET, /* /proc/net/NAME: the sockets of one kind */
     F_SYSCTL_OSRELEASE,
     F_SYSCTL_OSTYPE,
     F_SYSCTL_VERSION,
@@ -131,6 +132,12 @@ static const struct fixed fixed[] = {
     {"/proc/loadavg", VNODE_GENERATED, 0444, F_PROC_LOADAVG, 0},
     {"/proc/meminfo", VNODE_GENERATED, 0444, F_PROC_MEMINFO, 0},
     {"/proc/self", VNODE_SYMLINK, 0777, F_PROC_SELF, 0},
+    {"/proc/net", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/net/tcp", VNODE_GENERATED, 0444, F_PROC_NET, 0},
+    {"/proc/net/tcp6", VNODE_GENERATED, 0444, F_PROC_NET, 0},
+    {"/proc/net/udp", VNODE_GENERATED, 0444, F_PROC_NET, 0},
+    {"/proc/net/udp6", VNODE_GENERATED, 0444, F_PROC_NET, 0},
+    {"/proc/net/unix", VNODE_GENERATED, 0444, F_PROC_NET, 0},
     {"/proc/stat", VNODE_GENERATED, 0444, F_PROC_STAT, 0},
     {"/proc/sys", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/kernel", VNODE_DIR, 0555, F_DIR, 0},
@@ -945,6 +952,8 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     switch (node->file) {
     case F_DEV_KMSG:
         return p->kmsg(ctx, data, size);
+    case F_PROC_NET:
+        return p->net ? p->net(ctx, strrchr(node->path, '/') + 1, data, size) : -ENOENT;
     case F_PID_CMDLINE:
     case F_PID_AUXV:
     case F_PID_ENVIRON:

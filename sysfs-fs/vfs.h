@@ -134,6 +134,8 @@ struct vfs_provider {
     void (*stats)(void *ctx, struct vfs_stats *out);
     /* cpu_capacity of a vCPU, 1..1024. */
     unsigned (*cpu_capacity)(void *ctx, unsigned cpu);
+    /* /proc/net/NAME (tcp, tcp6, udp, udp6, unix): malloc'ed text. */
+    int (*net)(void *ctx, const char *name, char **data, size_t *size);
     /* The kernel's release and version strings, as uname(2) gives them. */
     const char *(*release)(void *ctx);
     const char *(*version)(void *ctx);

@@ -1,6 +1,7 @@
 /* syscall_table.c (aarch64) - AArch64 syscall numbers (generated from the
  * kernel's uapi headers) to handlers and strace formats (see strace.c). */
 #include "syscall_table.h"
+#include "socket.h"
 
 #include "file_access.h"
 #include "event.h"
@@ -143,6 +144,24 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(getitimer, getitimer, "dp"),
     E(times, times, "p"),
     E(getrusage, getrusage, "dp"),
+    E(socket, socket, "dxd"),
+    E(socketpair, socketpair, "dxdp"),
+    E(bind, bind, "dpd"),
+    E(listen, listen, "dd"),
+    E(accept, accept, "dpp"),
+    E(accept4, accept4, "dppx"),
+    E(connect, connect, "dpd"),
+    E(getsockname, getsockname, "dpp"),
+    E(getpeername, getpeername, "dpp"),
+    E(sendto, sendto, "dwuxpd"),
+    E(recvfrom, recvfrom, "druxpp"),
+    E(setsockopt, setsockopt, "dddpd"),
+    E(getsockopt, getsockopt, "dddpp"),
+    E(shutdown, shutdown, "dd"),
+    E(sendmsg, sendmsg, "dpx"),
+    E(recvmsg, recvmsg, "dpx"),
+    E(sendmmsg, sendmmsg, "dpux"),
+    E(recvmmsg, recvmmsg, "dpuxp"),
 };
 
 static const char *const names[SYSCALL_TABLE_AARCH64_LEN] = {AARCH64_SYSCALL_NAMES};

@@ -3,6 +3,7 @@
  * handlers particular to the 32-bit ABI (mmap2, _llseek, fstat64, set_tls)
  * live here too. */
 #include "syscall_table.h"
+#include "socket.h"
 
 #include "event.h"
 
@@ -375,6 +376,27 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(getitimer, getitimer, "dp"),
     E(times, times, "p"),
     E(getrusage, getrusage, "dp"),
+    E(socket, socket, "dxd"),
+    E(socketpair, socketpair, "dxdp"),
+    E(bind, bind, "dpd"),
+    E(listen, listen, "dd"),
+    E(accept, accept, "dpp"),
+    E(accept4, accept4, "dppx"),
+    E(connect, connect, "dpd"),
+    E(getsockname, getsockname, "dpp"),
+    E(getpeername, getpeername, "dpp"),
+    E(sendto, sendto, "dwuxpd"),
+    E(recvfrom, recvfrom, "druxpp"),
+    E(setsockopt, setsockopt, "dddpd"),
+    E(getsockopt, getsockopt, "dddpp"),
+    E(shutdown, shutdown, "dd"),
+    E(sendmsg, sendmsg, "dpx"),
+    E(recvmsg, recvmsg, "dpx"),
+    E(sendmmsg, sendmmsg, "dpux"),
+    E(recvmmsg, recvmmsg, "dpuxp"),
+    E(send, send, "dwux"),
+    E(recv, recv, "drux"),
+    E(recvmmsg_time64, recvmmsg_time64, "dpuxp"),
 };
 
 static const struct syscall_entry arm_private[] = {
