@@ -646,8 +646,15 @@ SYSCALL_DECL(faccessat)
         return err;
     struct vfs_node node;
     bool virtual = vfs_lookup_virtual(&t->machine->vfs, t, path, &node) > 0;
-    if ((mode & W_OK) && !virtual && !S_ISCHR(st.st_mode))
-        return -EROFS;
+    if ((mode & W_OK) && !virtual && !S_ISCHR(st.st_mode)) {
+        /* The guest is root: only a read-only place refuses it. */
+        bool writable;
+        int fd = vfs_open_host_writable(&t->machine->vfs, path, O_PATH, 0, &writable);
+        if (fd >= 0)
+            close(fd);
+        if (!writable)
+            return -EROFS;
+    }
     if ((mode & X_OK) && !(st.st_mode & 0111))
         return -EACCES;
     return 0;

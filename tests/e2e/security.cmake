@@ -68,3 +68,7 @@ asymu_e2e_guest(NAME dirlist PROGRAM dirlist GUEST_ARGS ${DIRLIST_DIR} ASYMU_ONL
 seekdir to telldir after 3 entries: the 4th entry again
 after rewinddir: 8 entries
 ")
+
+# Every guest file, memory and time syscall whose handler issues host
+# syscalls, with the seccomp sandbox on (a refused host syscall is status 70).
+asymu_e2e_guest(NAME hostcalls PROGRAM hostcalls ASYMU_ONLY EXPECT_STDOUT hostcalls.out)
