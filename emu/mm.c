@@ -40,6 +40,7 @@ struct mm *mm_new(const struct abi *abi, struct machine *m, int *err)
     mm->limit = abi->limit;
     mm->mmap_base = abi->mmap_base;
     mm->max_total = m->cfg->max_mem ? m->cfg->max_mem : abi->default_max_mem;
+    mm->max_as = UINT64_MAX;
     *err = engine_open(abi, m, &mm->uc);
     if (*err < 0) {
         free(mm);
@@ -115,6 +116,7 @@ struct mm *mm_copy(struct mm *src, int *err)
     mm->limit = src->limit;
     mm->mmap_base = src->mmap_base;
     mm->max_total = src->max_total;
+    mm->max_as = src->max_as;
     mm->brk_start = src->brk_start;
     mm->brk = src->brk;
     mm->arg_start = src->arg_start;
@@ -320,7 +322,7 @@ int mm_map_origin(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     int err = mm_unmap(mm, addr, len);
     if (err)
         return err;
-    if (mm->total + len > mm->max_total)
+    if (mm->total + len > mm->max_total || mm->total + len > mm->max_as)
         return -ENOMEM;
     /* Mappings are lazily backed, but may soon be touched: every 16 MiB
      * mapped (by any process) asks the host what it has left. */
