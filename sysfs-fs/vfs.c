@@ -297,6 +297,29 @@ static bool is_banned(const struct vfs *v, int fd)
     return false;
 }
 
+static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, int mode);
+
+/* A lookup of rel failed with err: ENOENT instead when the failure came
+ * from a banned file system, so that the host's answer (EACCES for
+ * /proc/1/environ, EPERM, ENOTDIR...) does not tell the guest what exists
+ * there. The nearest directory of rel that opens decides. */
+static int hide_banned_error(const struct vfs *v, int dirfd, const char *rel, int err)
+{
+    char dir[VFS_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", rel);
+    for (char *slash; err != -ENOENT && (slash = strrchr(dir, '/'));) {
+        *slash = '\0';
+        int fd = open_in(v, dirfd, dir, O_PATH, 0);
+        if (fd >= 0) {
+            close(fd);
+            return err;
+        }
+        if (fd == -ENOENT)
+            return -ENOENT; /* banned, or really missing: the same to the guest */
+    }
+    return err;
+}
+
 static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, int mode)
 {
     struct open_how how = {
@@ -306,7 +329,7 @@ static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, i
     };
     int fd = (int)syscall(SYS_openat2, dirfd, *rel ? rel : ".", &how, sizeof how);
     if (fd < 0)
-        return -errno;
+        return errno == ENOENT ? -ENOENT : hide_banned_error(v, dirfd, rel, -errno);
     if (is_banned(v, fd)) {
         close(fd);
         return -ENOENT;

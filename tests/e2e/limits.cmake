@@ -79,3 +79,14 @@ ftruncate 2M: EFBIG
 ftruncate 4096: 0
 /tmp/d: 1044480 bytes in 16 writes, then ENOSPC
 ")
+
+# A symlink (or a bind mount) into the host's procfs: whatever the host
+# answers (EACCES for another process's environ), the guest sees ENOENT, so
+# that nothing there can be told apart from a missing file.
+set(HOSTPROC_LINK ${CMAKE_CURRENT_BINARY_DIR}/bproc)
+file(CREATE_LINK /proc ${HOSTPROC_LINK} SYMBOLIC)
+asymu_e2e_guest(NAME confine-hostproc PROGRAM confine ASYMU_ONLY
+                GUEST_ARGS "environ=open:${HOSTPROC_LINK}/1/environ"
+                           "missing=open:${HOSTPROC_LINK}/1/no-such-file"
+                           "status=open:${HOSTPROC_LINK}/self/status"
+                EXPECT_STDOUT_TEXT "environ: ENOENT\nmissing: ENOENT\nstatus: ENOENT\n")
