@@ -18,10 +18,13 @@
  * them its own: the 1024th region kills the host with "phys_section_add:
  * Assertion `map->sections_nb < TARGET_PAGE_SIZE' failed". Measured with
  * mprotect splits of one mapping: 1023 regions work, the next aborts, on
- * aarch64 and on arm. Like Linux's vm.max_map_count, a change that would
- * need more regions than MM_MAX_REGIONS (23 below the abort) or more VMAs
- * than MM_MAX_VMAS (PROT_NONE ones cost only host memory) fails with
- * ENOMEM before the engine sees it. */
+ * aarch64 and on arm. Like Linux's vm.max_map_count (65530, which
+ * /proc/sys/vm/max_map_count shows), a change that would need more regions
+ * than MM_MAX_REGIONS (23 below the abort) or more VMAs than MM_MAX_VMAS
+ * fails with ENOMEM before the engine sees it. PROT_NONE VMAs need no
+ * region, but each VMA is a host mapping of asymu's, and the host bounds
+ * those at its own vm.max_map_count (65530) for asymu and every engine
+ * together: hence far fewer than 65530 per process. */
 #define MM_MAX_REGIONS 1000u
 #define MM_MAX_VMAS 4000u
 /* Every so many bytes mapped, the host's free memory is checked. */
