@@ -264,6 +264,15 @@ static int opt_keep_tmp(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_tmp_size(struct parse *ps, const char *opt, const char *val)
+{
+    uint64_t v;
+    if (!parse_size(val, &v) || v < 4096 || v > (UINT64_C(1) << 50))
+        return bad(opt, val, "a size from 4K, like 64M or 2G");
+    ps->cfg->tmp_size = v;
+    return 0;
+}
+
 static int opt_max_procs(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
@@ -334,6 +343,11 @@ static const struct option_def options[] = {
     {"--keep-tmp", NULL, NULL, "off",
      "keep the host directory behind the guest's private /tmp at exit (its path is printed)",
      opt_keep_tmp},
+    {"--tmp-size", NULL, "SIZE", "a quarter of the free space where /tmp's host directory is, at "
+     "most 16G",
+     "size limit of the guest's private /tmp, counted in 4 KiB pages of file sizes; beyond, "
+     "writes fail with ENOSPC, and a file larger than SIZE with EFBIG",
+     opt_tmp_size},
     {"--max-procs", NULL, "N", "4096", "live guest processes; fork beyond fails with EAGAIN",
      opt_max_procs},
     {"--host-reserve", NULL, "SIZE", "512M",

@@ -3,6 +3,7 @@
  * and switch the task to it. The old image stays intact until the new one is
  * complete. */
 #include "kernel.h"
+#include "rlimit.h"
 #include "timers.h"
 
 #include <elf.h>
@@ -11,13 +12,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define PAGE 4096u
 #define PAGE_DOWN(x) ((x) & ~(uint64_t)(PAGE - 1))
 #define PAGE_UP(x) (((x) + PAGE - 1) & ~(uint64_t)(PAGE - 1))
-#define STACK_SIZE (8u << 20)
 #define IMAGE_MAX (1ull << 30)
 
 /* A file mapped read-only into the host for parsing and copying. */
@@ -180,8 +181,9 @@ static int build_stack(struct task *t, struct mm *mm, const struct loader_image 
                        char *const argv[], char *const envp[], uint64_t *sp)
 {
     const struct abi *abi = mm->abi;
-    uint64_t top = abi->stack_top, bottom = top - STACK_SIZE;
-    int err = mm_map_fixed(mm, bottom, STACK_SIZE,
+    uint64_t size = rlimit_stack_size(t->proc);
+    uint64_t top = abi->stack_top, bottom = top - size;
+    int err = mm_map_fixed(mm, bottom, size,
                            PROT_READ | PROT_WRITE | (img->exec_stack ? PROT_EXEC : 0));
     if (err < 0)
         return err;
@@ -214,7 +216,7 @@ static int build_stack(struct task *t, struct mm *mm, const struct loader_image 
         .nauxv = sizeof auxv / sizeof *auxv,
     };
     machine_random_bytes(t->machine, spec.random, sizeof spec.random);
-    err = loader_build_stack(&spec, top, mm_host_ptr(mm, bottom, STACK_SIZE, 0), STACK_SIZE, sp);
+    err = loader_build_stack(&spec, top, mm_host_ptr(mm, bottom, size, 0), size, sp);
     /* argv[0] and argv[argc-1] point at the first and last argument strings. */
     uint64_t first = 0, last = 0;
     if (err == 0 && spec.argc > 0 && copy_from_guest(mm, &first, *sp + abi->word, abi->word) == 0 &&
@@ -323,6 +325,7 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
         snprintf(why, whylen, "cannot create a %s engine", abi->name);
         return err;
     }
+    mm->max_as = rlimit_cur(t->proc, RLIMIT_AS);
     uint64_t bias = img.is_dyn ? abi->dyn_base - img.lo : 0, interp_base = 0;
     uint64_t entry = img.entry + bias, sp = 0;
     err = load_segments(mm, &img, &file, exe, bias);

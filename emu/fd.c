@@ -1,6 +1,7 @@
 /* fd.c - open files and per-process descriptor tables. */
 #include "kernel.h"
 #include "event.h"
+#include "rlimit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -103,7 +104,8 @@ struct file *file_get(struct task *t, int fd)
 int fd_install(struct task *t, struct file *f, int min, bool cloexec)
 {
     struct fdtable *fdt = t->proc->files;
-    for (int fd = min < 0 ? 0 : min; fd < FD_MAX; fd++) {
+    int limit = rlimit_nofile(t);
+    for (int fd = min < 0 ? 0 : min; fd < limit; fd++) {
         if (!fdt->fd[fd]) {
             fdt->fd[fd] = f;
             fdt->cloexec[fd] = cloexec;

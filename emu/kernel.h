@@ -55,6 +55,7 @@ struct mm {
     uint64_t env_start, env_end;   /* the environment strings (/proc/PID/environ) */
     uint64_t total;         /* bytes mapped */
     uint64_t max_total;     /* --max-mem */
+    uint64_t max_as;        /* RLIMIT_AS: the smaller of the two bounds mappings */
     struct mm *next_deferred;
 };
 
@@ -209,6 +210,7 @@ struct file {
     enum file_kind kind;
     int host_fd;                 /* FILE_HOST, FILE_CONSOLE */
     bool writable_mount;         /* FILE_HOST: the guest may change it (file_access.h) */
+    struct vfs_budget *budget;   /* FILE_HOST on a size-limited mount (--tmp-size), or NULL */
     int flags;                   /* O_* status flags */
     struct vfs_node node;        /* FILE_VIRTUAL */
     struct pipe *pipe;           /* FILE_PIPE */
@@ -324,6 +326,12 @@ typedef int64_t (*resume_fn)(struct task *t);
  * returns it without calling task_block is restarted whole when woken. */
 #define EBLOCK 1000
 
+/* One resource limit: soft and hard (rlimit.h). */
+struct rlimit_pair {
+    uint64_t cur, max;
+};
+#define GUEST_RLIM_NLIMITS 16
+
 /* A thread group: what clone without CLONE_THREAD creates. */
 struct process {
     struct machine *machine;
@@ -337,7 +345,7 @@ struct process {
     char comm[COMM_LEN];
     char exe[4096]; /* guest path of the image, for /proc/self/exe */
     char cwd[4096]; /* guest path */
-    uint64_t rlimit_stack;
+    struct rlimit_pair rlim[GUEST_RLIM_NLIMITS]; /* setrlimit: kept by fork and exec */
     struct sigpending pending; /* process-directed signals */
     int exit_signal;         /* sent to the parent at exit (SIGCHLD) */
     struct task *threads;    /* every thread, live or dead */
@@ -607,8 +615,6 @@ SYSCALL_DECL(getuid);
 SYSCALL_DECL(set_tid_address);
 SYSCALL_DECL(set_robust_list);
 SYSCALL_DECL(rseq);
-SYSCALL_DECL(prlimit64);
-SYSCALL_DECL(getrlimit);
 SYSCALL_DECL(uname);
 SYSCALL_DECL(personality);
 SYSCALL_DECL(kill);

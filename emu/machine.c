@@ -163,7 +163,7 @@ static int boot(struct machine *m, const struct emu_config *cfg)
         return err;
     }
     char why[512];
-    struct vfs_options vo = {cfg->sysroot, cfg->rw, cfg->libprefix, cfg->keep_tmp};
+    struct vfs_options vo = {cfg->sysroot, cfg->rw, cfg->libprefix, cfg->keep_tmp, cfg->tmp_size};
     if ((err = vfs_init(&m->vfs, &vo, &vfs_provider_kernel, why, sizeof why)) < 0) {
         fprintf(stderr, "asymu: %s\n", why);
         sched_destroy(&m->sched);

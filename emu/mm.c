@@ -18,10 +18,13 @@
  * them its own: the 1024th region kills the host with "phys_section_add:
  * Assertion `map->sections_nb < TARGET_PAGE_SIZE' failed". Measured with
  * mprotect splits of one mapping: 1023 regions work, the next aborts, on
- * aarch64 and on arm. Like Linux's vm.max_map_count, a change that would
- * need more regions than MM_MAX_REGIONS (23 below the abort) or more VMAs
- * than MM_MAX_VMAS (PROT_NONE ones cost only host memory) fails with
- * ENOMEM before the engine sees it. */
+ * aarch64 and on arm. Like Linux's vm.max_map_count (65530, which
+ * /proc/sys/vm/max_map_count shows), a change that would need more regions
+ * than MM_MAX_REGIONS (23 below the abort) or more VMAs than MM_MAX_VMAS
+ * fails with ENOMEM before the engine sees it. PROT_NONE VMAs need no
+ * region, but each VMA is a host mapping of asymu's, and the host bounds
+ * those at its own vm.max_map_count (65530) for asymu and every engine
+ * together: hence far fewer than 65530 per process. */
 #define MM_MAX_REGIONS 1000u
 #define MM_MAX_VMAS 4000u
 /* Every so many bytes mapped, the host's free memory is checked. */
@@ -40,6 +43,7 @@ struct mm *mm_new(const struct abi *abi, struct machine *m, int *err)
     mm->limit = abi->limit;
     mm->mmap_base = abi->mmap_base;
     mm->max_total = m->cfg->max_mem ? m->cfg->max_mem : abi->default_max_mem;
+    mm->max_as = UINT64_MAX;
     *err = engine_open(abi, m, &mm->uc);
     if (*err < 0) {
         free(mm);
@@ -115,6 +119,7 @@ struct mm *mm_copy(struct mm *src, int *err)
     mm->limit = src->limit;
     mm->mmap_base = src->mmap_base;
     mm->max_total = src->max_total;
+    mm->max_as = src->max_as;
     mm->brk_start = src->brk_start;
     mm->brk = src->brk;
     mm->arg_start = src->arg_start;
@@ -320,7 +325,7 @@ int mm_map_origin(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     int err = mm_unmap(mm, addr, len);
     if (err)
         return err;
-    if (mm->total + len > mm->max_total)
+    if (mm->total + len > mm->max_total || mm->total + len > mm->max_as)
         return -ENOMEM;
     /* Mappings are lazily backed, but may soon be touched: every 16 MiB
      * mapped (by any process) asks the host what it has left. */

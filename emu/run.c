@@ -4,6 +4,7 @@
  * completes a blocked syscall or delivers signals, runs one slice and
  * accounts it. Ends when the first process (pid 1) has exited. */
 #include "kernel.h"
+#include "rlimit.h"
 #include "timers.h"
 
 #include <signal.h>
@@ -163,6 +164,7 @@ int machine_run(struct machine *m)
         uint64_t used = run_slice(m, t, cpu);
         sched_account(&m->sched, se, cpu, used);
         cpu_timers_check(t);
+        rlimit_cpu_check(t);
     }
     kill_everything(m);
     return status >= 0 ? status : wait_status_to_shell(init->wait_status);

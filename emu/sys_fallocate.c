@@ -1,12 +1,18 @@
 /* sys_fallocate.c - fallocate(2): space for a host file the guest may
  * change, with Linux's checks for every other kind of descriptor. */
 #include "file_access.h"
+#include "file_limits.h"
 
 #include <errno.h>
 #include <fcntl.h>
 
 /* FALLOC_FL_KEEP_SIZE ... FALLOC_FL_UNSHARE_RANGE: what Linux 5.15 knows. */
 #define GUEST_FALLOC_FL_SUPPORTED 0x7f
+
+static int allocate(int fd, const uint64_t arg[4])
+{
+    return fallocate(fd, (int)arg[0], (off_t)arg[1], (off_t)arg[2]) < 0 ? -errno : 0;
+}
 
 SYSCALL_DECL(fallocate)
 {
@@ -24,7 +30,9 @@ SYSCALL_DECL(fallocate)
         int err = (f->flags & O_ACCMODE) == O_RDONLY ? 0 : file_may_change(f);
         if (err < 0)
             return err;
-        return fallocate(f->host_fd, mode, off, len) < 0 ? -errno : 0;
+        uint64_t arg[4] = {(uint64_t)mode, (uint64_t)off, (uint64_t)len};
+        bool keep_size = mode & (FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE);
+        return file_limited_resize(t, f, (uint64_t)off + (uint64_t)len, keep_size, allocate, arg);
     }
     if (off < 0 || len <= 0)
         return -EINVAL;

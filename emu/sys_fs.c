@@ -3,6 +3,8 @@
  * the virtual /dev, /proc, /sys). */
 #include "dirpos.h"
 #include "file_access.h"
+#include "file_limits.h"
+#include "rlimit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -123,8 +125,9 @@ static int64_t file_write(struct task *t, struct file *f, const void *buf, size_
         if (off >= 0)
             return -ESPIPE;
         return f->ops->write ? f->ops->write(t, f, buf, len) : -EINVAL;
-    case FILE_CONSOLE:
-    case FILE_HOST: {
+    case FILE_HOST:
+        return file_limited_write(t, f, buf, len, off);
+    case FILE_CONSOLE: {
         ssize_t n = off < 0 ? write(f->host_fd, buf, len) : pwrite(f->host_fd, buf, len, off);
         return n < 0 ? -errno : n;
     }
@@ -385,6 +388,8 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
             }
             f->host_fd = fd;
             f->writable_mount = writable;
+            if (writable && (f->budget = vfs_budget_of(&t->machine->vfs, path)) && (flags & O_TRUNC))
+                budget_mark_stale(f->budget);
             f->flags = flags & ~(O_CLOEXEC | O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY);
             f->path = strdup(path);
             *out = f;
@@ -446,7 +451,7 @@ SYSCALL_DECL(dup3)
     struct file *f = file_get(t, oldfd);
     if (!f)
         return -EBADF;
-    if (newfd < 0 || newfd >= FD_MAX)
+    if (newfd < 0 || newfd >= rlimit_nofile(t))
         return -EBADF;
     if (oldfd == newfd || (a[2] & ~(uint64_t)O_CLOEXEC))
         return -EINVAL;
@@ -466,6 +471,8 @@ SYSCALL_DECL(fcntl)
     switch (cmd) {
     case F_DUPFD:
     case GUEST_F_DUPFD_CLOEXEC: {
+        if (a[2] >= (uint64_t)rlimit_nofile(t))
+            return -EINVAL;
         file_ref(f);
         int nfd = fd_install(t, f, (int)a[2], cmd == GUEST_F_DUPFD_CLOEXEC);
         if (nfd < 0)

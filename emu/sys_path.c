@@ -4,6 +4,7 @@
  * read-only without --rw, /tmp is always writable, and the virtual trees
  * refuse them. */
 #include "file_access.h"
+#include "file_limits.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +53,15 @@ SYSCALL_DECL(mkdirat)
     return r;
 }
 
+/* An unlink or a rename over a file may free space the size limits of
+ * mounts count (budget.h): they recount when next short of it. */
+static int64_t may_free_space(struct task *t, int64_t r)
+{
+    if (r == 0)
+        budget_mark_stale(&t->machine->vfs.tmp_budget);
+    return r;
+}
+
 SYSCALL_DECL(unlinkat)
 {
     if (a[2] & ~(uint64_t)GUEST_AT_REMOVEDIR)
@@ -62,7 +72,7 @@ SYSCALL_DECL(unlinkat)
         return dfd;
     int64_t r = result(unlinkat(dfd, name, (a[2] & GUEST_AT_REMOVEDIR) ? AT_REMOVEDIR : 0));
     close(dfd);
-    return r;
+    return may_free_space(t, r);
 }
 
 static int64_t do_rename(struct task *t, int olddir, uint64_t oldp, int newdir, uint64_t newp,
@@ -84,7 +94,7 @@ static int64_t do_rename(struct task *t, int olddir, uint64_t oldp, int newdir, 
     int64_t r = result((int)syscall(SYS_renameat2, ofd, oname, nfd, nname, flags));
     close(ofd);
     close(nfd);
-    return r;
+    return may_free_space(t, r);
 }
 
 SYSCALL_DECL(renameat2)
@@ -264,6 +274,11 @@ SYSCALL_DECL(fchown)
     return fd < 0 ? fd : 0;
 }
 
+static int truncate_to(int fd, const uint64_t arg[4])
+{
+    return (int)result(ftruncate(fd, (off_t)arg[0]));
+}
+
 SYSCALL_DECL(ftruncate)
 {
     struct file *f = file_get_io(t, (int)a[0]);
@@ -273,7 +288,8 @@ SYSCALL_DECL(ftruncate)
     if (len < 0 || f->kind != FILE_HOST || (f->flags & O_ACCMODE) == O_RDONLY)
         return -EINVAL;
     int err = file_may_change(f);
-    return err < 0 ? err : result(ftruncate(f->host_fd, len));
+    uint64_t arg[4] = {(uint64_t)len};
+    return err < 0 ? err : file_limited_resize(t, f, (uint64_t)len, false, truncate_to, arg);
 }
 
 SYSCALL_DECL(fsync)

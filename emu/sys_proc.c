@@ -87,60 +87,6 @@ SYSCALL_DECL(personality)
     return old;
 }
 
-/* Limits: the stack and file limits are what the guest sees; others are
- * unlimited. */
-static void get_limit(struct task *t, int res, uint64_t *cur, uint64_t *max)
-{
-    *cur = *max = RLIM64_INFINITY;
-    if (res == RLIMIT_STACK)
-        *cur = t->proc->rlimit_stack;
-    else if (res == RLIMIT_NOFILE)
-        *cur = *max = FD_MAX;
-}
-
-SYSCALL_DECL(prlimit64)
-{
-    int pid = (int)a[0], res = (int)a[1];
-    if (pid != 0 && pid != t->proc->pid)
-        return -ESRCH;
-    if (res < 0 || res >= RLIM_NLIMITS)
-        return -EINVAL;
-    uint64_t cur, max;
-    get_limit(t, res, &cur, &max);
-    if (a[3]) {
-        uint64_t old[2] = {cur, max};
-        if (copy_to_guest(task_mm(t), a[3], old, sizeof old) < 0)
-            return -EFAULT;
-    }
-    if (a[2]) {
-        uint64_t nl[2];
-        if (copy_from_guest(task_mm(t), nl, a[2], sizeof nl) < 0)
-            return -EFAULT;
-        if (nl[0] > nl[1])
-            return -EINVAL;
-        if (res == RLIMIT_STACK)
-            t->proc->rlimit_stack = nl[0];
-    }
-    return 0;
-}
-
-/* getrlimit (arm64) and ugetrlimit (arm): struct rlimit of unsigned longs. */
-SYSCALL_DECL(getrlimit)
-{
-    int res = (int)a[0];
-    if (res < 0 || res >= RLIM_NLIMITS)
-        return -EINVAL;
-    uint64_t cur, max;
-    get_limit(t, res, &cur, &max);
-    if (task_abi(t)->word == 8) {
-        uint64_t r[2] = {cur, max};
-        return copy_to_guest(task_mm(t), a[1], r, sizeof r);
-    }
-    uint32_t r[2] = {cur > UINT32_MAX ? UINT32_MAX : (uint32_t)cur,
-                     max > UINT32_MAX ? UINT32_MAX : (uint32_t)max};
-    return copy_to_guest(task_mm(t), a[1], r, sizeof r);
-}
-
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16
 

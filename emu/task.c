@@ -2,6 +2,7 @@
  * vfork), blocking and waking, exit and exit_group, zombies and reaping. */
 #include "kernel.h"
 #include "event.h"
+#include "rlimit.h"
 #include "timers.h"
 
 #include <errno.h>
@@ -54,7 +55,7 @@ static struct process *process_alloc(struct machine *m)
     struct process *p = calloc(1, sizeof *p);
     if (p) {
         p->machine = m;
-        p->rlimit_stack = 8u << 20;
+        rlimit_init(p);
         p->exit_signal = SIGCHLD;
         m->nprocs++;
     }
@@ -194,7 +195,7 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
     memcpy(cp->comm, p->comm, sizeof cp->comm);
     memcpy(cp->exe, p->exe, sizeof cp->exe);
     memcpy(cp->cwd, p->cwd, sizeof cp->cwd);
-    cp->rlimit_stack = p->rlimit_stack;
+    memcpy(cp->rlim, p->rlim, sizeof cp->rlim);
     cp->pgid = p->pgid;
     cp->sid = p->sid;
     cp->exit_signal = (int)(flags & CSIGNAL);

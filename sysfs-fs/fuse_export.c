@@ -15,8 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+struct open_file;
+
 struct fuse_export {
     struct vfs *vfs;
+    struct open_file *open; /* files opened and not yet released */
     void *(*ctx)(void *arg); /* the task whose view is served */
     void *arg;
     struct fuse *fuse;
@@ -26,12 +29,27 @@ struct fuse_export {
     bool mounted;
 };
 
-/* Opened files keep the content generated at open, like the guest's. */
+/* Opened files keep the content generated at open, like the guest's. The
+ * kernel sends their release after close, asynchronously: those still
+ * pending when the export stops are freed there. */
 struct open_file {
     struct vfs_node node;
     char *data;
     size_t size;
+    struct open_file *prev, *next;
 };
+
+static void open_file_free(struct fuse_export *e, struct open_file *of)
+{
+    if (of->prev)
+        of->prev->next = of->next;
+    else
+        e->open = of->next;
+    if (of->next)
+        of->next->prev = of->prev;
+    free(of->data);
+    free(of);
+}
 
 static struct fuse_export *self(void)
 {
@@ -138,6 +156,10 @@ static int op_open(const char *path, struct fuse_file_info *fi)
         free(of);
         return err;
     }
+    of->next = e->open;
+    if (e->open)
+        e->open->prev = of;
+    e->open = of;
     fi->fh = (uint64_t)(uintptr_t)of;
     fi->direct_io = 1; /* sizes are unknown until read */
     return 0;
@@ -180,10 +202,8 @@ static int op_release(const char *path, struct fuse_file_info *fi)
 {
     (void)path;
     struct open_file *of = (struct open_file *)(uintptr_t)fi->fh;
-    if (of) {
-        free(of->data);
-        free(of);
-    }
+    if (of)
+        open_file_free(self(), of);
     return 0;
 }
 
@@ -264,6 +284,8 @@ void fuse_export_stop(struct fuse_export *e)
     if (e->mounted)
         fuse_unmount(e->fuse);
     fuse_destroy(e->fuse);
+    while (e->open)
+        open_file_free(e, e->open);
     free(e->buf.mem);
     free(e);
 }

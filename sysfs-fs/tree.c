@@ -55,6 +55,7 @@ enum file_id {
     F_SYSCTL_PID_MAX,
     F_SYSCTL_NGROUPS_MAX,
     F_SYSCTL_OVERCOMMIT,
+    F_SYSCTL_MAX_MAP_COUNT,
     F_PID_EXE,
     F_PID_ROOT,
     F_PID_CWD,
@@ -147,6 +148,7 @@ static const struct fixed fixed[] = {
     {"/proc/sys/kernel/pid_max", VNODE_GENERATED, 0444, F_SYSCTL_PID_MAX, 0},
     {"/proc/sys/kernel/version", VNODE_GENERATED, 0444, F_SYSCTL_VERSION, 0},
     {"/proc/sys/vm", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sys/vm/max_map_count", VNODE_GENERATED, 0444, F_SYSCTL_MAX_MAP_COUNT, 0},
     {"/proc/sys/vm/overcommit_memory", VNODE_GENERATED, 0444, F_SYSCTL_OVERCOMMIT, 0},
     {"/proc/thread-self", VNODE_SYMLINK, 0777, F_PROC_THREAD_SELF, 0},
     {"/proc/uptime", VNODE_GENERATED, 0444, F_PROC_UPTIME, 0},
@@ -1018,6 +1020,10 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         break;
     case F_SYSCTL_OVERCOMMIT:
         add(&t, "0\n");
+        break;
+    case F_SYSCTL_MAX_MAP_COUNT:
+        /* Linux's DEFAULT_MAX_MAP_COUNT; emu/mm.c allows fewer (see there). */
+        add(&t, "65530\n");
         break;
     case F_CPU_POSSIBLE:
     case F_CPU_PRESENT:

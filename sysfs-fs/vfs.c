@@ -38,7 +38,7 @@ static int open_dir(const char *path, const char *what, char *why, size_t whylen
     return fd;
 }
 
-static int make_tmp(struct vfs *v, char *why, size_t whylen)
+static int make_tmp(struct vfs *v, uint64_t tmp_size, char *why, size_t whylen)
 {
     const char *base = getenv("TMPDIR");
     snprintf(v->tmp_path, sizeof v->tmp_path, "%s/asymu-tmp-XXXXXX", base && *base ? base : "/tmp");
@@ -50,9 +50,13 @@ static int make_tmp(struct vfs *v, char *why, size_t whylen)
         return -err;
     }
     chmod(v->tmp_path, 01777);
-    v->mounts[VFS_MOUNT_TMP] = (struct vfs_mount){"/tmp", -1, true};
-    v->mounts[VFS_MOUNT_TMP].fd = open_dir(v->tmp_path, "/tmp", why, whylen);
-    return v->mounts[VFS_MOUNT_TMP].fd < 0 ? v->mounts[VFS_MOUNT_TMP].fd : 0;
+    v->mounts[VFS_MOUNT_TMP] = (struct vfs_mount){"/tmp", -1, true, NULL};
+    int fd = v->mounts[VFS_MOUNT_TMP].fd = open_dir(v->tmp_path, "/tmp", why, whylen);
+    if (fd < 0)
+        return fd;
+    budget_init(&v->tmp_budget, fd, tmp_size ? tmp_size : budget_default(v->tmp_path));
+    v->mounts[VFS_MOUNT_TMP].budget = &v->tmp_budget;
+    return 0;
 }
 
 int vfs_init(struct vfs *v, const struct vfs_options *o, const struct vfs_provider *provider,
@@ -64,12 +68,12 @@ int vfs_init(struct vfs *v, const struct vfs_options *o, const struct vfs_provid
     v->keep_tmp = o->keep_tmp;
     for (int i = 0; i < VFS_NMOUNTS; i++)
         v->mounts[i].fd = -1;
-    v->mounts[VFS_MOUNT_ROOT] = (struct vfs_mount){"/", -1, o->rw};
+    v->mounts[VFS_MOUNT_ROOT] = (struct vfs_mount){"/", -1, o->rw, NULL};
     int err = v->mounts[VFS_MOUNT_ROOT].fd = open_dir(o->sysroot, "--sysroot", why, whylen);
     if (err >= 0 && o->libprefix)
         err = v->lib_fd = open_dir(o->libprefix, "-L", why, whylen);
     if (err >= 0)
-        err = make_tmp(v, why, whylen);
+        err = make_tmp(v, o->tmp_size, why, whylen);
     if (err >= 0 && (!realpath(o->sysroot, v->root_real) || !realpath(v->tmp_path, v->tmp_real)))
         err = -errno;
     if (err < 0) {
@@ -293,6 +297,29 @@ static bool is_banned(const struct vfs *v, int fd)
     return false;
 }
 
+static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, int mode);
+
+/* A lookup of rel failed with err: ENOENT instead when the failure came
+ * from a banned file system, so that the host's answer (EACCES for
+ * /proc/1/environ, EPERM, ENOTDIR...) does not tell the guest what exists
+ * there. The nearest directory of rel that opens decides. */
+static int hide_banned_error(const struct vfs *v, int dirfd, const char *rel, int err)
+{
+    char dir[VFS_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", rel);
+    for (char *slash; err != -ENOENT && (slash = strrchr(dir, '/'));) {
+        *slash = '\0';
+        int fd = open_in(v, dirfd, dir, O_PATH, 0);
+        if (fd >= 0) {
+            close(fd);
+            return err;
+        }
+        if (fd == -ENOENT)
+            return -ENOENT; /* banned, or really missing: the same to the guest */
+    }
+    return err;
+}
+
 static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, int mode)
 {
     struct open_how how = {
@@ -302,7 +329,7 @@ static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, i
     };
     int fd = (int)syscall(SYS_openat2, dirfd, *rel ? rel : ".", &how, sizeof how);
     if (fd < 0)
-        return -errno;
+        return errno == ENOENT ? -ENOENT : hide_banned_error(v, dirfd, rel, -errno);
     if (is_banned(v, fd)) {
         close(fd);
         return -ENOENT;
@@ -323,6 +350,12 @@ static const struct vfs_mount *mount_of(const struct vfs *v, const char *abspath
     }
     *rel = abspath + 1;
     return &v->mounts[VFS_MOUNT_ROOT];
+}
+
+struct vfs_budget *vfs_budget_of(struct vfs *v, const char *abspath)
+{
+    const char *rel;
+    return mount_of(v, abspath, &rel)->budget;
 }
 
 int vfs_open_host(struct vfs *v, const char *abspath, int flags, int mode)

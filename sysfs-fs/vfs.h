@@ -13,6 +13,7 @@
 
 #define VFS_PATH_MAX 4096
 
+#include "budget.h"
 #include "cpumask.h"
 
 enum vfs_node_kind {
@@ -150,6 +151,7 @@ struct vfs_mount {
     const char *prefix; /* "/" or "/tmp" */
     int fd;             /* O_PATH directory, or -1 */
     bool writable;
+    struct vfs_budget *budget; /* its size limit, or NULL */
 };
 
 enum { VFS_MOUNT_ROOT, VFS_MOUNT_TMP, VFS_NMOUNTS };
@@ -163,6 +165,7 @@ struct vfs {
     dev_t banned[VFS_MAX_BANNED_DEVS]; /* host pseudo filesystems never shown */
     unsigned nbanned;
     const struct vfs_provider *provider;
+    struct vfs_budget tmp_budget; /* --tmp-size */
 };
 
 struct vfs_options {
@@ -170,6 +173,7 @@ struct vfs_options {
     bool rw;               /* the root is writable (--rw) */
     const char *libprefix; /* -L, or NULL */
     bool keep_tmp;         /* leave /tmp's host directory at exit (--keep-tmp) */
+    uint64_t tmp_size;     /* /tmp's size limit (--tmp-size), 0: budget_default */
 };
 
 /* Opens the guest root and the -L prefix, and makes a private host directory
@@ -178,6 +182,8 @@ int vfs_init(struct vfs *v, const struct vfs_options *o, const struct vfs_provid
              char *why, size_t whylen);
 /* Closes everything and removes /tmp's directory unless it is kept. */
 void vfs_destroy(struct vfs *v);
+/* The size limit of the mount holding abspath, or NULL if it has none. */
+struct vfs_budget *vfs_budget_of(struct vfs *v, const char *abspath);
 
 /* The directory fd and last component for an operation on abspath itself
  * (mkdir, unlink, rename, symlink...): the parent is opened confined to its

@@ -6,6 +6,7 @@
 #include "file_access.h"
 #include "event.h"
 #include "restart.h"
+#include "rlimit.h"
 #include "timers.h"
 
 #include "syscall_nr_aarch64.h"
@@ -62,6 +63,7 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(rt_sigprocmask, rt_sigprocmask, "dppu"),
     E(uname, uname, "p"),
     E(getrlimit, getrlimit, "dp"),
+    E(setrlimit, setrlimit, "dp"),
     E(umask, umask, "m"),
     E(prctl, prctl, "dxxxx"),
     E(getcpu, getcpu, "ppp"),

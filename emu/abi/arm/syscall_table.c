@@ -11,6 +11,7 @@
 
 #include "file_access.h"
 #include "restart.h"
+#include "rlimit.h"
 #include "timers.h"
 
 #include "syscall_nr_arm.h"
@@ -240,6 +241,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(pread64, pread64, "drudd"),
     E(getcwd, getcwd, "pu"),
     E(ugetrlimit, getrlimit, "dp"),
+    E(setrlimit, setrlimit, "dp"),
     EX(mmap2, mmap2, "puPFdx"),
     E(stat64, stat64, "sp"),
     E(lstat64, lstat64, "sp"),

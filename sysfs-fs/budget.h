@@ -1,0 +1,42 @@
+/* budget.h - a size limit for a writable mount (budget.c): the guest's
+ * private /tmp (--tmp-size), and any mount like it later (/dev/shm).
+ *
+ * Counted as tmpfs counts, in 4 KiB pages, but of file sizes: a hole
+ * counts as if it held data, so the count never depends on how the host
+ * file system allocates. A file can grow no larger than the limit (EFBIG,
+ * as a file system's maximum file size), and the files together no larger
+ * than the limit (ENOSPC; a write that crosses it writes what fits). */
+#ifndef ASYMU_BUDGET_H
+#define ASYMU_BUDGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct vfs_budget {
+    uint64_t limit; /* bytes, a whole number of pages */
+    uint64_t used;  /* the page-rounded sizes of the mount's files */
+    bool stale;     /* files shrank or went away: recount before refusing */
+    int dirfd;      /* the mount's host directory */
+};
+
+/* A budget of `limit` bytes (rounded up to pages) for the files below the
+ * host directory dirfd (kept open by the caller). */
+void budget_init(struct vfs_budget *b, int dirfd, uint64_t limit);
+/* A file of size `size` is about to get *len bytes at pos: *len shortened
+ * to what fits, or -EFBIG (pos at or past the limit) or -ENOSPC (no room
+ * left). */
+int budget_fit(struct vfs_budget *b, uint64_t size, uint64_t pos, size_t *len);
+/* A file is about to be resized from size to new_size (truncate,
+ * fallocate): 0, -EFBIG or -ENOSPC. */
+int budget_resize(struct vfs_budget *b, uint64_t size, uint64_t new_size);
+/* A file changed size (after a write, truncate or fallocate). */
+void budget_account(struct vfs_budget *b, uint64_t old_size, uint64_t new_size);
+/* Something may have freed space (unlink, rename over a file, O_TRUNC). */
+void budget_mark_stale(struct vfs_budget *b);
+/* The host file system's free space under dir, a quarter of it, at most
+ * BUDGET_DEFAULT_MAX (also when it cannot be known): --tmp-size's default. */
+uint64_t budget_default(const char *dir);
+#define BUDGET_DEFAULT_MAX (UINT64_C(16) << 30)
+
+#endif
