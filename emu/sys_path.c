@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define GUEST_AT_FDCWD (-100)
@@ -78,7 +79,9 @@ static int64_t do_rename(struct task *t, int olddir, uint64_t oldp, int newdir, 
         close(ofd);
         return nfd;
     }
-    int64_t r = result(renameat2(ofd, oname, nfd, nname, flags));
+    /* Straight to the syscall: glibc's renameat2() turns flags 0 into
+     * renameat, which the sandbox does not allow. */
+    int64_t r = result((int)syscall(SYS_renameat2, ofd, oname, nfd, nname, flags));
     close(ofd);
     close(nfd);
     return r;
