@@ -9,6 +9,7 @@ RESULT = re.compile(r"(?:^|\.\.\. )(ok|FAIL|ERROR|skipped\b.*|expected failure|u
 RAN = re.compile(r"^Ran (\d+) tests? in ")
 SUMMARY = re.compile(r"^(OK|FAILED)(?: \((.*)\))?$")
 FINAL = re.compile(r"^Tests result: (.+)$")
+MODULE_SKIP = re.compile(r"^[\w.]+ skipped -- (.*)$", re.M)
 UNSUPPORTED = re.compile(r"^asymu: \[pid \d+\] unsupported \w+ syscall (\w+) \((\d+)\)")
 ASYMU_LINE = re.compile(r"^asymu: ")
 
@@ -59,6 +60,13 @@ def counts(text, results):
     skip = fields.get("skipped", 0)
     return {"ok": max(ran - fail - error - skip, 0), "fail": fail, "error": error,
             "skip": skip}, ran
+
+
+def module_skipped(text):
+    """The reason regrtest gives when the whole module skipped itself
+    (`test_x skipped -- reason`), else None."""
+    m = MODULE_SKIP.search(text)
+    return m.group(1).strip() if m else None
 
 
 def final_result(text):

@@ -37,6 +37,8 @@ def why(asymu, qemu):
         parts += asymu["asymu_messages"][:1] or [f"asymu {asymu['status']}"]
     if asymu["status"] == "timeout":
         parts.append("timeout")
+    if asymu.get("module_skipped"):
+        parts.append("skipped: " + asymu["module_skipped"])
     if asymu["missing_syscalls"]:
         parts.append("ENOSYS: " + ", ".join(asymu["missing_syscalls"]))
     n = len(gaps(asymu, qemu))

@@ -81,6 +81,7 @@ def summarize(runner, stdout, stderr, status, timed_out, seconds):
     tests = ro.test_results(text)
     count, ran = ro.counts(text, tests)
     result = ro.final_result(text)
+    skipped_because = ro.module_skipped(text)
     missing, messages = ro.asymu_messages(stderr) if runner == "asymu" else ([], [])
     if timed_out:
         state = "timeout"
@@ -91,10 +92,12 @@ def summarize(runner, stdout, stderr, status, timed_out, seconds):
         state = "asymu error (70)"
     elif result is None:
         state = f"no result ({status})"
+    elif skipped_because and result == "SUCCESS":
+        state = "module skipped"
     else:
         state = result.lower()
     return {"status": state, "exit": status, "result": result, "ran": ran, **count,
-            "seconds": seconds, "missing_syscalls": missing, "asymu_messages": messages[:5],
+            "seconds": seconds, "module_skipped": skipped_because, "missing_syscalls": missing, "asymu_messages": messages[:5],
             "tests": tests}
 
 
