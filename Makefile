@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all bootstrap configure build demo test bench clean
+.PHONY: all bootstrap configure build demo test bench conformance clean
 
 all: build
 
@@ -29,6 +29,13 @@ test: bootstrap
 bench: bootstrap
 	@$(MAKE) --no-print-directory build
 	@./bench/run.sh $(BUILD)
+
+# CPython's test suite under asymu and qemu-user (docs/conformance.md):
+# MODULES="test_os test_json" and ISAS="arm64 armhf" pick a subset.
+conformance: bootstrap
+	@$(MAKE) --no-print-directory build
+	./tests/conformance/run.py --build $(BUILD) --json docs/conformance.json --md docs/conformance.md \
+		$(if $(MODULES),--modules "$(MODULES)") $(if $(ISAS),--isas "$(ISAS)")
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,205 @@
+#!/usr/bin/python3
+"""Builds a Debian 12 guest root for one architecture from packages by name.
+
+    build-root.py ARCH OUTDIR        (ARCH: arm64 or armhf)
+
+Resolves the recursive closure of Depends and Pre-Depends of ROOT_PACKAGES
+for ARCH with python3-apt (candidate versions from the machine's own apt
+sources, the first alternative of each group that exists), downloads the
+.debs with `apt-get download` into OUTDIR/debs (shared by both
+architectures, kept between runs), unpacks them with `dpkg-deb -x` into
+OUTDIR/root-ARCH, then adds what a Debian install makes in its maintainer
+scripts and the packages do not ship (/etc/passwd, /etc/hosts, ...) and
+byte-compiles the Python library as Debian's py3compile does. A root whose
+package list has not changed is left as it is.
+"""
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+
+import apt_pkg
+
+ROOT_PACKAGES = [
+    "python3.11", "libpython3.11-testsuite", "bash", "coreutils", "util-linux",
+    "procps", "sqlite3", "perl-base",
+    # What every Debian system has (Essential or Priority: important) and the
+    # tests look at: /bin/sh, /etc/passwd templates, the C.UTF-8 locale,
+    # /etc/services, zoneinfo.
+    "dash", "base-files", "base-passwd", "libc-bin", "netbase", "tzdata",
+]
+STAMP = ".asymu-conformance-packages"
+
+ETC_FILES = {
+    "etc/hosts": "127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n",
+    # Debian's default (libc-bin's /usr/share/libc-bin/nsswitch.conf).
+    "etc/nsswitch.conf": (
+        "passwd:         files\ngroup:          files\nshadow:         files\n"
+        "gshadow:        files\n\nhosts:          files dns\nnetworks:       files\n\n"
+        "protocols:      db files\nservices:       db files\nethers:         db files\n"
+        "rpc:            db files\n\nnetgroup:       nis\n"),
+    "etc/hostname": "localhost\n",
+}
+
+
+def fail(msg):
+    sys.exit(f"build-root: {msg}")
+
+
+class Resolver:
+    """Candidate versions for ARCH, including Architecture: all packages."""
+
+    def __init__(self, arch):
+        apt_pkg.init()
+        self.arch = arch
+        self.native = apt_pkg.config.find("APT::Architecture")
+        self.cache = apt_pkg.Cache(None)
+        self.policy = apt_pkg.DepCache(self.cache)
+
+    def _candidate(self, name, arch):
+        try:
+            pkg = self.cache[name, arch]
+        except KeyError:
+            return None, None
+        return pkg, self.policy.get_candidate_ver(pkg)
+
+    def version(self, name):
+        """The Version that installs NAME on ARCH, or None."""
+        pkg, ver = self._candidate(name, self.arch)
+        if ver is not None:
+            return ver
+        _, ver = self._candidate(name, self.native)
+        if ver is not None and ver.arch == "all":
+            return ver
+        # A virtual package: its first provider that is a candidate.
+        for p in (pkg, self._candidate(name, self.native)[0]):
+            for _, _, provider in (p.provides_list if p else []):
+                if provider.arch not in (self.arch, "all"):
+                    continue
+                if self.policy.get_candidate_ver(provider.parent_pkg) == provider:
+                    return provider
+        return None
+
+    def closure(self, roots):
+        chosen = {}
+        todo = list(roots)
+        while todo:
+            name = todo.pop()
+            ver = self.version(name)
+            if ver is None:
+                fail(f"no {self.arch} candidate for {name} in the apt sources")
+            key = ver.parent_pkg.name
+            if key in chosen:
+                continue
+            chosen[key] = ver
+            deps = ver.depends_list
+            for group in deps.get("PreDepends", []) + deps.get("Depends", []):
+                names = [alt.target_pkg.name.removesuffix(":any") for alt in group]
+                for alt in names:
+                    if self.version(alt) is not None:
+                        todo.append(alt)
+                        break
+                else:
+                    fail(f"{key}: nothing satisfies {' | '.join(names)}")
+        return chosen
+
+
+def deb_name(name, ver):
+    return f"{name}_{ver.ver_str.replace(':', '%3a')}_{ver.arch}.deb"
+
+
+def download(chosen, debdir):
+    os.makedirs(debdir, exist_ok=True)
+    missing = []
+    for name, ver in sorted(chosen.items()):
+        if not os.path.exists(os.path.join(debdir, deb_name(name, ver))):
+            spec = name if ver.arch == "all" else f"{name}:{ver.arch}"
+            missing.append(f"{spec}={ver.ver_str}")
+    if missing:
+        print(f"build-root: downloading {len(missing)} packages", flush=True)
+        r = subprocess.run(["apt-get", "download", "-q"] + missing, cwd=debdir)
+        if r.returncode != 0:
+            fail("apt-get download failed (is the Debian mirror reachable?)")
+
+
+def write(root, rel, text, mode=0o644):
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, mode)
+
+
+def finish_install(root):
+    """What dpkg's maintainer scripts would have made."""
+    for rel, text in ETC_FILES.items():
+        write(root, rel, text)
+    for f in ("passwd", "group"):
+        shutil.copy(os.path.join(root, f"usr/share/base-passwd/{f}.master"),
+                    os.path.join(root, "etc", f))
+    write(root, "etc/shadow", "root:*:19000:0:99999:7:::\n", 0o640)
+    for d, mode in (("root", 0o700), ("tmp", 0o1777), ("var/tmp", 0o1777)):
+        os.makedirs(os.path.join(root, d), exist_ok=True)
+        os.chmod(os.path.join(root, d), mode)
+    # dash's postinst makes /bin/sh; tzdata's makes /etc/localtime (UTC).
+    if not os.path.lexists(os.path.join(root, "bin/sh")):
+        os.symlink("dash", os.path.join(root, "bin/sh"))
+    if not os.path.lexists(os.path.join(root, "etc/localtime")):
+        os.symlink("/usr/share/zoneinfo/Etc/UTC", os.path.join(root, "etc/localtime"))
+    write(root, "etc/timezone", "Etc/UTC\n")
+    byte_compile(root)
+
+
+def byte_compile(root):
+    """py3compile's job at install time: without it every run of the
+    read-only root would compile the whole test suite again."""
+    host = shutil.which("python3.11")
+    if host is None:
+        print("build-root: no host python3.11, the root stays uncompiled", flush=True)
+        return
+    lib = os.path.join(root, "usr/lib/python3.11")
+    # Files that are meant not to compile (badsyntax_*.py) make this exit 1.
+    subprocess.run([host, "-m", "compileall", "-q", "-j", "2", "-s", root, "-p", "/",
+                    "-o", "0", "-o", "1", "-o", "2", lib],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def build(arch, outdir):
+    resolver = Resolver(arch)
+    chosen = resolver.closure(ROOT_PACKAGES)
+    listing = "".join(f"{n} {v.ver_str} {v.arch}\n" for n, v in sorted(chosen.items()))
+    root = os.path.join(outdir, f"root-{arch}")
+    stamp = os.path.join(root, STAMP)
+    if os.path.exists(stamp) and open(stamp).read() == listing:
+        return root
+    debdir = os.path.join(outdir, "debs")
+    download(chosen, debdir)
+    tmp = root + ".new"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    print(f"build-root: unpacking {len(chosen)} packages into {root}", flush=True)
+    for name, ver in sorted(chosen.items()):
+        r = subprocess.run(["dpkg-deb", "-x", os.path.join(debdir, deb_name(name, ver)), tmp])
+        if r.returncode != 0:
+            fail(f"dpkg-deb -x failed for {deb_name(name, ver)}")
+    finish_install(tmp)
+    write(tmp, STAMP, listing)
+    shutil.rmtree(root, ignore_errors=True)
+    os.rename(tmp, root)
+    return root
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("arm64", "armhf"):
+        sys.exit("usage: build-root.py arm64|armhf OUTDIR")
+    arch, outdir = sys.argv[1], sys.argv[2]
+    os.makedirs(outdir, exist_ok=True)
+    # The smoke test and `make conformance` may build the same root at once.
+    with open(os.path.join(outdir, f".lock-{arch}"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        print(build(arch, outdir))
+
+
+if __name__ == "__main__":
+    main()

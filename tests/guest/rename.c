@@ -1,0 +1,59 @@
+/* rename.c - rename(2), renameat(2) and renameat2(2) in the private /tmp:
+ * the plain calls (flags 0) replace the target, RENAME_NOREPLACE refuses an
+ * existing one, and an unknown flag is EINVAL. */
+#define _GNU_SOURCE
+#include "guest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static void make(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ssize_t n = write(fd, text, strlen(text));
+    close(fd);
+    printf("make %s %zd\n", path, n);
+}
+
+static void show(const char *path)
+{
+    char buf[32] = "";
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        printf("read %s %s\n", path, err_name(errno));
+        return;
+    }
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    printf("read %s %zd %s\n", path, n, buf);
+}
+
+static void report(const char *what, long r)
+{
+    printf("%s %s\n", what, r == 0 ? "0" : err_name(errno));
+}
+
+int main(void)
+{
+    make("/tmp/a", "first");
+    make("/tmp/b", "second");
+    report("rename a b", rename("/tmp/a", "/tmp/b"));
+    show("/tmp/a");
+    show("/tmp/b");
+    report("renameat b c", syscall(SYS_renameat, AT_FDCWD, "/tmp/b", AT_FDCWD, "/tmp/c"));
+    show("/tmp/c");
+    make("/tmp/d", "third");
+    report("renameat2 0 d c", syscall(SYS_renameat2, AT_FDCWD, "/tmp/d", AT_FDCWD, "/tmp/c", 0));
+    show("/tmp/c");
+    make("/tmp/e", "fourth");
+    report("renameat2 noreplace e c",
+           syscall(SYS_renameat2, AT_FDCWD, "/tmp/e", AT_FDCWD, "/tmp/c", 1));
+    report("renameat2 badflag e f",
+           syscall(SYS_renameat2, AT_FDCWD, "/tmp/e", AT_FDCWD, "/tmp/f", 0x80));
+    report("rename missing", rename("/tmp/missing", "/tmp/g"));
+    show("/tmp/e");
+    return 0;
+}
