@@ -7,7 +7,13 @@
 #include <signal.h>
 #include <stdio.h>
 
-#define TCG_BUFFER_BYTES (32u << 20)
+/* Translated code per engine: 1 GiB of address space, qemu-user's default,
+ * of which only what is translated becomes resident. Unicorn 2.1.1 crashes
+ * (tb_set_jmp_target on a zeroed block, SIGSEGV) when a full buffer is
+ * flushed in the middle of a run; python3.11 starting up filled 4-16 MiB
+ * buffers and crashed every time, and CPython's test_random filled the old
+ * 32 MiB one. With 1 GiB no measured run comes near the flush. */
+#define TCG_BUFFER_BYTES (1u << 30)
 
 /* Unicorn's exception numbers (QEMU's EXCP_* for Arm). */
 enum { EXCP_UDEF = 1, EXCP_SWI = 2, EXCP_PREFETCH_ABORT = 3, EXCP_DATA_ABORT = 4, EXCP_BKPT = 7 };

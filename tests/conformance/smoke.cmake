@@ -10,3 +10,17 @@ add_test(NAME conformance-smoke
                  --runners asymu --isas arm64,armhf --modules ${_smoke_modules}
                  --expect ${_smoke_expect} --jobs 2 --timeout 240)
 set_tests_properties(conformance-smoke PROPERTIES LABELS conformance TIMEOUT 900 PROCESSORS 2)
+
+# test_random with a cold byte-code cache translates more code than the old
+# 32 MiB translation buffer held; Unicorn 2.1.1 then crashed (SIGSEGV in
+# tb_set_jmp_target) flushing it mid-run (emu/engine.c, TCG_BUFFER_BYTES).
+set_tests_properties(conformance-smoke PROPERTIES FIXTURES_SETUP conformance-roots)
+set(_root ${CMAKE_BINARY_DIR}/conformance/root-arm64)
+add_test(NAME conformance-cold-cache-arm64
+         COMMAND $<TARGET_FILE:asymu> run --sysroot ${_root} --seed 1 -- ${_root}/usr/bin/env
+                 PYTHONPYCACHEPREFIX=/tmp/pyc HOME=/root LANG=C.UTF-8 PYTHONHASHSEED=0
+                 python3.11 -m test test_random
+         WORKING_DIRECTORY ${_root})
+set_tests_properties(conformance-cold-cache-arm64 PROPERTIES LABELS conformance TIMEOUT 600
+                     FIXTURES_REQUIRED conformance-roots
+                     PASS_REGULAR_EXPRESSION "Tests result: SUCCESS")
