@@ -79,14 +79,30 @@ static int allow_beneath(int ruleset, int dir_fd, uint64_t access)
 
 #ifdef ASYMU_SANITIZED
 #include <fcntl.h>
-/* Sanitizer builds only: LeakSanitizer reads /proc/self/maps and lists
- * /proc/self/task at exit. Release builds never read the host's /proc. */
-static int allow_sanitizer(int ruleset)
+#include <stdlib.h>
+
+static int allow_path(int ruleset, const char *path, uint64_t access)
 {
-    int fd = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    int err = fd < 0 ? -errno : allow_beneath(ruleset, fd, READ);
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    int err = fd < 0 ? -errno : allow_beneath(ruleset, fd, access);
     if (fd >= 0)
         close(fd);
+    return err;
+}
+
+/* Sanitizer builds only: LeakSanitizer reads /proc/self/maps, lists
+ * /proc/self/task and reads its suppressions file (LSAN_OPTIONS
+ * suppressions=FILE) at exit. Release builds never read these. */
+static int allow_sanitizer(int ruleset)
+{
+    int err = allow_path(ruleset, "/proc/self", READ);
+    const char *opts = getenv("LSAN_OPTIONS");
+    const char *supp = opts ? strstr(opts, "suppressions=") : NULL;
+    if (err == 0 && supp) {
+        char path[4096];
+        snprintf(path, sizeof path, "%.*s", (int)strcspn(supp + 13, ": "), supp + 13);
+        err = allow_path(ruleset, path, LANDLOCK_ACCESS_FS_READ_FILE);
+    }
     return err;
 }
 #endif

@@ -57,9 +57,12 @@ static const unsigned long fcntl_commands[] = {F_GETFD, F_SETFD, F_GETFL, F_SETF
 #ifdef ASYMU_SANITIZED
 /* Sanitizer builds only (-DASYMU_SANITIZE): LeakSanitizer's check at exit
  * stops the process's threads from a tracer thread it clones, with ptrace,
- * and opens /proc/self/task with open(2). Release builds never allow these. */
+ * lists /proc/PID/task with open(2) and getdents(2), and reads
+ * /proc/self/maps and its modules with openat(AT_FDCWD), newfstatat and
+ * readlink. Release builds never allow these. */
 static const char *const sanitizer[] = {"clone", "prctl", "ptrace", "wait4", "getppid",
-                                        "sched_getaffinity", "process_vm_readv", "open"};
+                                        "sched_getaffinity", "process_vm_readv", "open",
+                                        "openat", "newfstatat", "stat", "getdents", "readlink"};
 #endif
 
 /* SIGSYS from the filter: say which syscall, in async-signal-safe calls. */

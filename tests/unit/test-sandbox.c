@@ -154,12 +154,14 @@ static int open_cwd_relative(const struct sandbox_paths *p, int outside_fd)
     return openat(AT_FDCWD, secret, O_RDONLY);
 }
 
+#ifndef ASYMU_SANITIZED
 /* AT_FDCWD with its upper 32 bits clear is AT_FDCWD to the kernel too. */
 static int open_cwd_zero_extended(const struct sandbox_paths *p, int outside_fd)
 {
     (void)p, (void)outside_fd;
     return (int)syscall(SYS_openat, (long)(uint32_t)AT_FDCWD, "/etc/passwd", O_RDONLY);
 }
+#endif
 
 static int unlink_cwd_relative(const struct sandbox_paths *p, int outside_fd)
 {
@@ -182,8 +184,14 @@ static int symlink_cwd_relative(const struct sandbox_paths *p, int outside_fd)
 static void test_paths_need_a_descriptor(void **state)
 {
     (void)state;
+#ifdef ASYMU_SANITIZED
+    /* LeakSanitizer needs openat(AT_FDCWD) there: Landlock still refuses. */
+    if (have_landlock())
+        assert_result(run_confined(false, open_cwd_relative), EACCES);
+#else
     assert_refused(run_confined(false, open_cwd_relative), SYS_openat);
     assert_refused(run_confined(false, open_cwd_zero_extended), SYS_openat);
+#endif
     assert_refused(run_confined(false, unlink_cwd_relative), SYS_unlinkat);
     assert_refused(run_confined(false, rename_into_cwd), SYS_renameat2);
     assert_refused(run_confined(false, symlink_cwd_relative), SYS_symlinkat);
