@@ -172,8 +172,16 @@ static void unmount(const char *dir)
         waitpid(pid, NULL, 0);
 }
 
-/* The janitor's life: wait for asymu to ask or to go, then clean up, and
- * answer on done. */
+static void clean_up(bool mounted, const char *tmp, const char *mount)
+{
+    if (mounted && mount)
+        unmount(mount);
+    if (tmp && tmp[0])
+        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The janitor's life: clean up when asymu asks (and answer on done), or
+ * when it is gone. It ends only then, so asymu never sees it exit. */
 static void janitor(int fd, int done, const char *tmp, const char *mount)
 {
     prctl(PR_SET_NAME, "asymu-janitor");
@@ -184,18 +192,20 @@ static void janitor(int fd, int done, const char *tmp, const char *mount)
     bool mounted = false;
     char c;
     ssize_t n;
-    while ((n = read(fd, &c, 1)) != 0 && !(n == 1 && c == JANITOR_CLEAN)) {
+    while ((n = read(fd, &c, 1)) != 0) {
         if (n < 0 && errno != EINTR)
             break;
         if (n == 1 && c == JANITOR_MOUNTED)
             mounted = true;
+        if (n == 1 && c == JANITOR_CLEAN) {
+            clean_up(mounted, tmp, mount);
+            mounted = false;
+            tmp = NULL;
+            ssize_t w = write(done, "D", 1);
+            (void)w;
+        }
     }
-    if (mounted && mount)
-        unmount(mount);
-    if (tmp && tmp[0])
-        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    ssize_t w = write(done, "D", 1);
-    (void)w;
+    clean_up(mounted, tmp, mount);
     _exit(0);
 }
 
@@ -252,8 +262,5 @@ int crash_janitor_clean(void)
         do
             n = read(janitor_done, &c, 1);
         while (n < 0 && errno == EINTR);
-    close(janitor_fd);
-    close(janitor_done);
-    janitor_fd = janitor_done = -1;
     return n == 1 ? 0 : -EIO;
 }

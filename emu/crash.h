@@ -16,7 +16,7 @@ int crash_janitor_start(const char *tmp, const char *mount);
 /* Tells the janitor that the FUSE export is mounted now. */
 void crash_janitor_mounted(void);
 /* Asks the janitor to clean up now and waits until it has: 0, or a
- * negative errno when there is no janitor or it did not answer. */
+ * negative errno when there is no janitor or it did not answer. Once. */
 int crash_janitor_clean(void);
 
 #endif
