@@ -62,7 +62,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("asymu %s (Unicorn %s)\n", ASYMU_VERSION, emu_unicorn_version());
+        options_version(stdout);
         return 0;
     }
     fprintf(stderr, "asymu: unknown command '%s'\n", cmd);

@@ -334,7 +334,8 @@ static const struct option_def options[] = {
     {"--rw", NULL, NULL, "off", "let the guest write to the sysroot (it is read-only otherwise)",
      opt_rw},
     {"--no-sandbox", NULL, NULL, "off",
-     "do not confine the emulator with seccomp to the host syscalls it needs once it runs",
+     "do not confine the emulator once it runs: Landlock to the guest's host directories, "
+     "seccomp with argument checks to the host syscalls it needs",
      opt_no_sandbox},
     {"--sysfs-mount", NULL, "DIR", "none",
      "mount the machine's live /sys and /proc at the host directory DIR (FUSE) while it runs; "
@@ -373,7 +374,21 @@ void options_usage(FILE *out)
         fprintf(out, "  %-18s %s (default: %s)\n", head, options[i].help, options[i].deflt);
     }
     fprintf(out, "  %-18s %s\n", "--help", "print this help");
-    fprintf(out, "  %-18s %s\n", "--version", "print asymu's and Unicorn's versions");
+    fprintf(out, "  %-18s %s\n", "--version",
+            "print asymu's and Unicorn's versions and the confinement this kernel gives");
+    char confinement[160];
+    emu_confinement(confinement, sizeof confinement);
+    fprintf(out, "\nThe emulator confines itself once the machine is up, unless --no-sandbox:\n"
+                 "  confinement: %s\n",
+            confinement);
+}
+
+void options_version(FILE *out)
+{
+    char confinement[160];
+    emu_confinement(confinement, sizeof confinement);
+    fprintf(out, "asymu %s (Unicorn %s)\nconfinement: %s\n", ASYMU_VERSION, emu_unicorn_version(),
+            confinement);
 }
 
 void options_markdown(FILE *out)
@@ -448,7 +463,7 @@ int options_parse(int argc, char **argv, struct emu_config *cfg)
             return 1;
         }
         if (strcmp(arg, "--version") == 0) {
-            printf("asymu %s (Unicorn %s)\n", ASYMU_VERSION, emu_unicorn_version());
+            options_version(stdout);
             return 1;
         }
         if (arg[0] != '-' || arg[1] == '\0')

@@ -14,6 +14,9 @@ int options_parse(int argc, char **argv, struct emu_config *cfg);
 
 /* Writes the usage text generated from the option table. */
 void options_usage(FILE *out);
+/* Writes what --version prints: asymu's and Unicorn's versions, and the
+ * confinement the sandbox gives on this kernel. */
+void options_version(FILE *out);
 
 /* Writes the option reference in Markdown, generated from the same table. */
 void options_markdown(FILE *out);

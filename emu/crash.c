@@ -6,11 +6,13 @@
  *   EXIT_HOST_CRASH. The handler runs on its own stack and uses only
  *   async-signal-safe calls.
  * - A janitor process, forked at boot before the sandbox, holds the read end
- *   of a pipe whose write end only asymu has. When asymu is gone for any
- *   reason (a crash, SIGKILL, the OOM killer) the pipe reads as ended and the
- *   janitor removes the guest's private /tmp and unmounts the FUSE export if
- *   asymu had mounted it and not unmounted it. After a clean exit both are
- *   gone already and the janitor has nothing to do. */
+ *   of a pipe whose write end only asymu has. It removes the guest's private
+ *   /tmp and unmounts the FUSE export (if asymu mounted it) in two cases:
+ *   asymu asks at its orderly end and waits for the answer, or asymu is gone
+ *   for any other reason (a crash, SIGKILL, the OOM killer) and the pipe
+ *   reads as ended. The janitor does it because it stays unconfined: the
+ *   sandboxed emulator may neither unmount (Landlock refuses it), run
+ *   fusermount3, nor remove the /tmp directory itself from its parent. */
 #include "kernel.h"
 #include "crash.h"
 
@@ -28,7 +30,12 @@
 #include <unistd.h>
 
 static struct machine *crash_machine;
-static int janitor_fd = -1;
+static int janitor_fd = -1;   /* asymu's requests to the janitor */
+static int janitor_done = -1; /* the janitor's answer: it has cleaned up */
+
+/* What asymu writes to the janitor. */
+#define JANITOR_MOUNTED 'M' /* the FUSE export is mounted now */
+#define JANITOR_CLEAN 'C'   /* clean up now and answer */
 
 /* ---- the report ---- */
 
@@ -165,8 +172,17 @@ static void unmount(const char *dir)
         waitpid(pid, NULL, 0);
 }
 
-/* The janitor's life: wait for asymu to go, then clean what it left. */
-static void janitor(int fd, const char *tmp, const char *mount)
+static void clean_up(bool mounted, const char *tmp, const char *mount)
+{
+    if (mounted && mount)
+        unmount(mount);
+    if (tmp && tmp[0])
+        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The janitor's life: clean up when asymu asks (and answer on done), or
+ * when it is gone. It ends only then, so asymu never sees it exit. */
+static void janitor(int fd, int done, const char *tmp, const char *mount)
 {
     prctl(PR_SET_NAME, "asymu-janitor");
     /* A Ctrl-C reaches the whole process group: the janitor outlives asymu. */
@@ -177,52 +193,74 @@ static void janitor(int fd, const char *tmp, const char *mount)
     char c;
     ssize_t n;
     while ((n = read(fd, &c, 1)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
+        if (n < 0 && errno != EINTR)
             break;
-        mounted = c == 'M';
+        if (n == 1 && c == JANITOR_MOUNTED)
+            mounted = true;
+        if (n == 1 && c == JANITOR_CLEAN) {
+            clean_up(mounted, tmp, mount);
+            mounted = false;
+            tmp = NULL;
+            ssize_t w = write(done, "D", 1);
+            (void)w;
+        }
     }
-    if (mounted && mount)
-        unmount(mount);
-    if (tmp && tmp[0])
-        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    clean_up(mounted, tmp, mount);
     _exit(0);
 }
 
 int crash_janitor_start(const char *tmp, const char *mount)
 {
-    int p[2];
+    int p[2], d[2];
     if (pipe2(p, O_CLOEXEC) < 0)
         return -errno;
+    if (pipe2(d, O_CLOEXEC) < 0) {
+        int err = -errno;
+        close(p[0]), close(p[1]);
+        return err;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         int err = -errno;
-        close(p[0]), close(p[1]);
+        close(p[0]), close(p[1]), close(d[0]), close(d[1]);
         return err;
     }
     if (pid == 0) {
         /* Nothing of asymu's may stay open here: a reader of asymu's stdout
          * must see its end when asymu ends, not when the janitor does. */
-        int keep = p[0];
         for (int fd = 0; fd < 1024; fd++)
-            if (fd != keep)
+            if (fd != p[0] && fd != d[1])
                 close(fd);
         open("/dev/null", O_RDWR);
         dup2(0, 1);
         dup2(0, 2);
         setsid();
-        janitor(keep, tmp, mount);
+        janitor(p[0], d[1], tmp, mount);
     }
     close(p[0]);
+    close(d[1]);
     janitor_fd = p[1];
+    janitor_done = d[0];
     return 0;
 }
 
-void crash_janitor_mounted(bool mounted)
+void crash_janitor_mounted(void)
 {
     if (janitor_fd >= 0) {
-        ssize_t w = write(janitor_fd, mounted ? "M" : "U", 1);
+        ssize_t w = write(janitor_fd, (char[]){JANITOR_MOUNTED}, 1);
         (void)w;
     }
+}
+
+int crash_janitor_clean(void)
+{
+    if (janitor_fd < 0)
+        return -ESRCH;
+    char c = JANITOR_CLEAN;
+    ssize_t n = write(janitor_fd, &c, 1);
+    if (n == 1)
+        do
+            n = read(janitor_done, &c, 1);
+        while (n < 0 && errno == EINTR);
+    return n == 1 ? 0 : -EIO;
 }

@@ -2,8 +2,6 @@
 #ifndef ASYMU_CRASH_H
 #define ASYMU_CRASH_H
 
-#include <stdbool.h>
-
 struct machine;
 
 /* asymu's own exit status when a fatal host signal ended it. */
@@ -13,9 +11,12 @@ struct machine;
 void crash_guard_start(struct machine *m);
 void crash_guard_stop(void);
 /* Forks the janitor that removes tmp (NULL: none) and unmounts mount
- * (NULL: none) once asymu is gone without doing it itself. */
+ * (NULL: none) when asked or once asymu is gone. */
 int crash_janitor_start(const char *tmp, const char *mount);
-/* Tells the janitor whether the FUSE export is mounted now. */
-void crash_janitor_mounted(bool mounted);
+/* Tells the janitor that the FUSE export is mounted now. */
+void crash_janitor_mounted(void);
+/* Asks the janitor to clean up now and waits until it has: 0, or a
+ * negative errno when there is no janitor or it did not answer. Once. */
+int crash_janitor_clean(void);
 
 #endif

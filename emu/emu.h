@@ -30,7 +30,7 @@ struct emu_config {
     bool strace;            /* one line per guest syscall on stderr */
     bool dmesg;             /* print the kernel log on stderr at exit */
     bool check_invariants;  /* check the scheduler's invariants after every switch */
-    bool no_sandbox;        /* do not confine the emulator with seccomp */
+    bool no_sandbox;        /* do not confine the emulator (Landlock and seccomp) */
     unsigned slice_blocks;  /* time slice in guest basic blocks, 0: default */
     uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */
     unsigned max_procs;     /* live processes, fork fails with EAGAIN beyond */
@@ -45,6 +45,10 @@ struct emu_config {
  * negative errno if the machine could not start (a message has been printed
  * to stderr naming the program and the reason). */
 int emu_run(const struct emu_config *cfg);
+
+/* The confinement the sandbox gives on this kernel, for --version:
+ * "seccomp (argument-checked) + landlock ABI 3" (sandbox.c). */
+void emu_confinement(char *out, size_t len);
 
 /* The linked Unicorn library's version, "2.1.1". */
 const char *emu_unicorn_version(void);

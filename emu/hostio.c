@@ -107,7 +107,7 @@ int hostio_start(struct machine *m, char *why, size_t whylen)
         uv_poll_init(&io->loop, &io->fuse_poll, fuse_export_fd(io->fuse));
         io->fuse_poll.data = io;
         uv_poll_start(&io->fuse_poll, UV_READABLE, on_fuse);
-        crash_janitor_mounted(true);
+        crash_janitor_mounted();
     }
     return 0;
 }

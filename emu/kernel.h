@@ -493,10 +493,8 @@ void hostio_stop(struct machine *m);
 /* Whether taking `more` bytes would leave the host less than --host-reserve
  * (hostmem.c): new processes and large mappings are refused then. */
 bool host_memory_low(const struct machine *m, uint64_t more);
-
-/* Confines the emulator to the host syscalls it needs (sandbox.c);
- * may_spawn also lets it run fusermount3 (a FUSE unmount when not root). */
-int sandbox_enter(bool may_spawn, char *why, size_t whylen);
+/* Opens the host's /proc/meminfo for host_memory_low, before the sandbox. */
+void host_memory_open(void);
 
 /* Runs until pid 1 exits; returns its shell-style status. */
 int machine_run(struct machine *m);

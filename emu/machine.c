@@ -3,6 +3,7 @@
  * process. */
 #include "kernel.h"
 #include "crash.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -179,14 +180,16 @@ int emu_run(const struct emu_config *cfg)
     if (err < 0)
         return err;
     signal(SIGPIPE, SIG_IGN);
+    host_memory_open();
     crash_guard_start(&m);
-    if (crash_janitor_start(cfg->keep_tmp ? NULL : m.vfs.tmp_path, cfg->sysfs_mount) < 0)
-        fprintf(stderr, "asymu: warning: no janitor process: if asymu is killed, its /tmp "
-                        "directory %s stays behind\n", m.vfs.tmp_path);
-    struct task *t = task_create_init(&m);
+    /* The janitor cleans up at every end: the sandboxed emulator cannot. */
+    if ((err = crash_janitor_start(cfg->keep_tmp ? NULL : m.vfs.tmp_path, cfg->sysfs_mount)) < 0)
+        fprintf(stderr, "asymu: cannot start the janitor process: %s\n", strerror(-err));
+    struct task *t = err < 0 ? NULL : task_create_init(&m);
     if (!t) {
         machine_shutdown(&m);
-        return -ENOMEM;
+        crash_guard_stop();
+        return err < 0 ? err : -ENOMEM;
     }
     char cwd[PATH_MAX];
     if (getcwd(cwd, sizeof cwd))
@@ -210,15 +213,22 @@ int emu_run(const struct emu_config *cfg)
     if (status < 0) {
         fprintf(stderr, "asymu: %s: %s\n", prog, why[0] ? why : strerror(-status));
     } else if ((status = hostio_start(&m, why, sizeof why)) < 0 ||
-               (!cfg->no_sandbox &&
-                (status = sandbox_enter(cfg->sysfs_mount && geteuid() != 0, why, sizeof why)) <
-                    0)) {
+               (!cfg->no_sandbox && (status = sandbox_enter(&(struct sandbox_paths){
+                                         .root_fd = m.vfs.mounts[VFS_MOUNT_ROOT].fd,
+                                         .root_writable = cfg->rw,
+                                         .lib_fd = m.vfs.lib_fd,
+                                         .tmp_fd = m.vfs.mounts[VFS_MOUNT_TMP].fd,
+                                     }, why, sizeof why)) < 0)) {
         fprintf(stderr, "asymu: %s\n", why);
     } else {
         status = machine_run(&m);
     }
-    hostio_stop(&m);
-    crash_janitor_mounted(false);
+    hostio_stop(&m); /* closes the FUSE session; the janitor unmounts it */
+    if (crash_janitor_clean() < 0)
+        fprintf(stderr, "asymu: warning: the janitor process did not answer: %s may stay "
+                        "behind\n", m.vfs.tmp_path);
+    if (!cfg->keep_tmp)
+        m.vfs.tmp_path[0] = '\0'; /* the janitor's to remove: the sandbox cannot */
     machine_shutdown(&m);
     crash_guard_stop();
     return status;

@@ -1,49 +1,69 @@
 /* sandbox.c - once the machine is up (its root, /tmp, the FUSE mount and the
- * first program open), asymu confines itself with a seccomp filter to the
- * host syscalls its own work needs: file access through the descriptors it
- * holds, memory for engines and guests, the event loop, and unmounting at the
- * end. Any other syscall stops the emulator with a message naming it (status
- * 70). --no-sandbox turns it off. */
+ * first program open), asymu confines itself: Landlock to the guest's host
+ * directories (landlock.c), then a seccomp filter to the host syscalls its
+ * own work needs, with their arguments checked where a syscall could reach
+ * beyond that work: paths only relative to descriptors it holds (never
+ * AT_FDCWD), only the ioctl requests it issues, signals and resource limits
+ * only for itself, and no new processes or programs. Any other call stops
+ * the emulator with a message naming it (status 70). --no-sandbox turns
+ * both off. docs/security.md has the threat model. */
 #include "kernel.h"
+#include "sandbox.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
+/* Allowed whatever their arguments. */
 static const char *const allowed[] = {
-    /* files, always relative to descriptors opened before or through openat2 */
+    /* descriptors the emulator holds */
     "read", "write", "readv", "writev", "pread64", "pwrite64", "lseek", "close", "dup", "dup3",
-    "fcntl", "ioctl", "openat", "openat2", "newfstatat", "fstat", "statx", "fstatfs", "statfs",
-    "getdents64", "readlink", "readlinkat", "mkdirat", "mkdir", "unlinkat", "unlink", "rmdir",
-    "renameat2", "symlinkat", "linkat", "utimensat", "fchmodat", "chmod", "ftruncate",
-    "fallocate",
-    "mknodat", /* the node of a guest AF_UNIX socket bound to a path: never a host socket */
-    "access", "faccessat", "faccessat2", "getcwd",
+    "fstat", "fstatfs", "getdents64", "ftruncate", "fallocate",
     /* memory: guest memory and Unicorn's engines and translation buffers */
     "mmap", "munmap", "mprotect", "mremap", "madvise", "brk",
     /* the event loop (libuv), host signals, FUSE */
     "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait", "eventfd2", "pipe2", "poll",
-    "ppoll", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack", "umount2",
+    "ppoll", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack",
     /* the process itself */
     "futex", "getpid", "gettid", "getuid", "geteuid", "getgid", "getegid", "clock_gettime",
-    "clock_nanosleep", "nanosleep", "getrandom", "exit", "exit_group", "tgkill",
-    "sched_yield", "restart_syscall", "prlimit64",
+    "clock_nanosleep", "nanosleep", "getrandom", "exit", "exit_group", "sched_yield",
+    "restart_syscall",
 };
+
+/* Allowed only relative to a directory descriptor: the directories of the
+ * guest's places (openat2 with RESOLVE_IN_ROOT, sysfs-fs/vfs.c) and the
+ * parents vfs_parent opens in them. Argument 0 is the directory. */
+static const char *const at_dirfd[] = {
+    "openat", "openat2", "newfstatat", "statx", "readlinkat", "faccessat", "faccessat2",
+    "mkdirat", "unlinkat", "utimensat", "fchmodat",
+    "mknodat", /* the node of a guest AF_UNIX socket bound to a path: never a host socket */
+};
+
+/* The terminal queries sys_fs.c passes through (and isatty's TCGETS), and
+ * libuv making the console non-blocking when it watches it. */
+static const unsigned long ioctl_requests[] = {TCGETS, TIOCGWINSZ, FIONBIO};
+
+/* Descriptor flags and status flags (libuv, libfuse); never F_SETOWN or
+ * F_SETSIG, which would aim SIGIO at another process. */
+static const unsigned long fcntl_commands[] = {F_GETFD, F_SETFD, F_GETFL, F_SETFL,
+                                               F_DUPFD_CLOEXEC};
 
 #ifdef ASYMU_SANITIZED
 /* Sanitizer builds only (-DASYMU_SANITIZE): LeakSanitizer's check at exit
  * stops the process's threads from a tracer thread it clones, with ptrace,
- * and lists /proc/self/task with open(2) and getdents(2). Release builds never allow these. */
+ * lists /proc/PID/task with open(2) and getdents(2), and reads
+ * /proc/self/maps and its modules with openat(AT_FDCWD), newfstatat and
+ * readlink. Release builds never allow these. */
 static const char *const sanitizer[] = {"clone", "prctl", "ptrace", "wait4", "getppid",
                                         "sched_getaffinity", "process_vm_readv", "open",
-                                        "getdents", "stat"};
+                                        "openat", "newfstatat", "stat", "getdents", "readlink"};
 #endif
-
-/* fusermount3, which a FUSE unmount runs when asymu is not root. */
-static const char *const spawn[] = {"clone", "clone3", "vfork", "execve", "wait4"};
 
 /* SIGSYS from the filter: say which syscall, in async-signal-safe calls. */
 static void refused(int sig, siginfo_t *info, void *uctx)
@@ -76,7 +96,49 @@ static int allow_all(scmp_filter_ctx ctx, const char *const *names, size_t n)
     return err;
 }
 
-int sandbox_enter(bool may_spawn, char *why, size_t whylen)
+/* A directory argument that is not AT_FDCWD. The kernel reads it as an int,
+ * so only its low 32 bits count: 0x00000000ffffff9c is AT_FDCWD too. */
+#define DIRFD_ARG(i) SCMP_CMP32(i, SCMP_CMP_NE, (uint32_t)AT_FDCWD)
+
+static int allow_checked(scmp_filter_ctx ctx)
+{
+    int err = 0;
+    for (size_t i = 0; i < sizeof at_dirfd / sizeof *at_dirfd && err == 0; i++)
+        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, seccomp_syscall_resolve_name(at_dirfd[i]), 1,
+                               DIRFD_ARG(0));
+    /* Two directories each; symlinkat's is its second argument. */
+    if (err == 0)
+        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(renameat2), 2, DIRFD_ARG(0),
+                               DIRFD_ARG(2));
+    if (err == 0)
+        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(linkat), 2, DIRFD_ARG(0),
+                               DIRFD_ARG(2));
+    if (err == 0)
+        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(symlinkat), 1, DIRFD_ARG(1));
+    /* The request is an unsigned int for the kernel: compare all 64 bits so
+     * that nothing in the upper half slips another request through. */
+    for (size_t i = 0; i < sizeof ioctl_requests / sizeof *ioctl_requests && err == 0; i++)
+        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
+                               SCMP_A1_64(SCMP_CMP_EQ, ioctl_requests[i]));
+    for (size_t i = 0; i < sizeof fcntl_commands / sizeof *fcntl_commands && err == 0; i++)
+        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
+                               SCMP_A1_64(SCMP_CMP_EQ, fcntl_commands[i]));
+    /* raise() and abort() signal the emulator itself; no other process. */
+    uint64_t self = (uint64_t)getpid();
+    if (err == 0)
+        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
+                               SCMP_A0_64(SCMP_CMP_EQ, self));
+    /* getrlimit is prlimit64(0, ...). */
+    if (err == 0)
+        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1,
+                               SCMP_A0_64(SCMP_CMP_EQ, 0));
+    if (err == 0)
+        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1,
+                               SCMP_A0_64(SCMP_CMP_EQ, self));
+    return err;
+}
+
+static int seccomp_confine(char *why, size_t whylen)
 {
     struct sigaction sa = {.sa_sigaction = refused, .sa_flags = SA_SIGINFO};
     sigaction(SIGSYS, &sa, NULL);
@@ -86,12 +148,12 @@ int sandbox_enter(bool may_spawn, char *why, size_t whylen)
         return -ENOMEM;
     }
     int err = allow_all(ctx, allowed, sizeof allowed / sizeof *allowed);
+    if (err == 0)
+        err = allow_checked(ctx);
 #ifdef ASYMU_SANITIZED
     if (err == 0)
         err = allow_all(ctx, sanitizer, sizeof sanitizer / sizeof *sanitizer);
 #endif
-    if (err == 0 && may_spawn)
-        err = allow_all(ctx, spawn, sizeof spawn / sizeof *spawn);
     if (err == 0)
         err = seccomp_load(ctx);
     seccomp_release(ctx);
@@ -99,4 +161,27 @@ int sandbox_enter(bool may_spawn, char *why, size_t whylen)
         snprintf(why, whylen, "cannot load the seccomp filter: %s (use --no-sandbox)",
                  strerror(-err));
     return err;
+}
+
+int sandbox_enter(const struct sandbox_paths *p, char *why, size_t whylen)
+{
+    /* Landlock needs no_new_privs; seccomp_load would set it too, but
+     * Landlock comes first: its own syscalls are not in the filter. */
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+        snprintf(why, whylen, "cannot set no_new_privs: %s (use --no-sandbox)", strerror(errno));
+        return -errno;
+    }
+    int err = landlock_restrict(p, why, whylen);
+    return err < 0 ? err : seccomp_confine(why, whylen);
+}
+
+void emu_confinement(char *out, size_t len)
+{
+    int abi = landlock_abi();
+    if (abi > 0)
+        snprintf(out, len, "seccomp (argument-checked) + landlock ABI %d", abi);
+    else
+        snprintf(out, len, "seccomp (argument-checked) only (landlock unavailable: %s)",
+                 abi == -EOPNOTSUPP ? "disabled at boot" : abi == -ENOSYS ? "not in this kernel"
+                                                                          : strerror(-abi));
 }

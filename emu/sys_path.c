@@ -155,7 +155,7 @@ static int changeable_fd(struct task *t, int fd, bool allow_opath)
 /* Operations on an existing path, or with an empty path and AT_EMPTY_PATH
  * on dirfd itself: run `op` on a host fd of the file, on a writable mount. */
 static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, bool empty_path,
-                       int64_t (*op)(int fd, const uint64_t *a), const uint64_t *a)
+                       int64_t (*op)(struct task *t, int fd, const uint64_t *a), const uint64_t *a)
 {
     char rel[2] = "";
     int64_t n = strncpy_from_guest(task_mm(t), rel, upath, sizeof rel);
@@ -163,21 +163,21 @@ static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, b
         return -EFAULT;
     if (!rel[0] && empty_path && dirfd != GUEST_AT_FDCWD) {
         int fd = changeable_fd(t, dirfd, true);
-        return fd < 0 ? fd : op(fd, a);
+        return fd < 0 ? fd : op(t, fd, a);
     }
     char name[256];
     int dfd = parent_of(t, dirfd, upath, name, sizeof name);
     if (dfd < 0)
         return dfd;
     int fd = openat(dfd, name, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
-    int64_t r = fd < 0 ? -errno : op(fd, a);
+    int64_t r = fd < 0 ? -errno : op(t, fd, a);
     if (fd >= 0)
         close(fd);
     close(dfd);
     return r;
 }
 
-static int64_t op_utimens(int fd, const uint64_t *a)
+static int64_t op_utimens(struct task *t, int fd, const uint64_t *a)
 {
     struct timespec ts[2];
     const struct timespec *times = a[2] ? ts : NULL;
@@ -185,9 +185,8 @@ static int64_t op_utimens(int fd, const uint64_t *a)
         ts[0].tv_sec = (time_t)a[3], ts[0].tv_nsec = (long)a[4];
         ts[1].tv_sec = (time_t)a[5], ts[1].tv_nsec = (long)a[6];
     }
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-    return result(utimensat(AT_FDCWD, proc, times, 0));
+    (void)t;
+    return result(utimensat(fd, "", times, AT_EMPTY_PATH));
 }
 
 /* utimensat(dirfd, path, times[2], flags); times in guest timespecs. A NULL
@@ -218,7 +217,7 @@ int64_t do_utimensat(struct task *t, const uint64_t a[6], unsigned field)
         if (flags)
             return -EINVAL;
         int fd = changeable_fd(t, dirfd, false);
-        return fd < 0 ? fd : op_utimens(fd, b);
+        return fd < 0 ? fd : op_utimens(t, fd, b);
     }
     if (flags & ~(uint64_t)(GUEST_AT_SYMLINK_NOFOLLOW | GUEST_AT_EMPTY_PATH))
         return -EINVAL;
@@ -231,11 +230,13 @@ SYSCALL_DECL(utimensat)
     return do_utimensat(t, a, task_abi(t)->word);
 }
 
-static int64_t op_chmod(int fd, const uint64_t *a)
+static int64_t op_chmod(struct task *t, int fd, const uint64_t *a)
 {
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-    return result(chmod(proc, (mode_t)(a[2] & 07777)));
+    /* fd may be O_PATH, which fchmod refuses, and fchmodat has no
+     * AT_EMPTY_PATH before Linux 6.6: chmod its /proc/self/fd link. */
+    char name[16];
+    snprintf(name, sizeof name, "%d", fd);
+    return result(fchmodat(t->machine->vfs.self_fds, name, (mode_t)(a[2] & 07777), 0));
 }
 
 /* fchmodat has no flags on Linux 5.15: an empty path is ENOENT. */
@@ -247,15 +248,15 @@ SYSCALL_DECL(fchmodat)
 SYSCALL_DECL(fchmod)
 {
     int fd = changeable_fd(t, (int)a[0], false);
-    return fd < 0 ? fd : op_chmod(fd, (uint64_t[]){0, 0, a[1]});
+    return fd < 0 ? fd : op_chmod(t, fd, (uint64_t[]){0, 0, a[1]});
 }
 
 /* chown: the guest is root, the files are the host's: on a writable mount
  * it succeeds without changing ownership; elsewhere it fails as Linux does
  * on a read-only mount. */
-static int64_t op_chown(int fd, const uint64_t *a)
+static int64_t op_chown(struct task *t, int fd, const uint64_t *a)
 {
-    (void)fd, (void)a;
+    (void)t, (void)fd, (void)a;
     return 0;
 }
 

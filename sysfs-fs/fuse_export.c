@@ -25,8 +25,6 @@ struct fuse_export {
     struct fuse *fuse;
     struct fuse_session *se;
     struct fuse_buf buf;
-    char dir[VFS_PATH_MAX];
-    bool mounted;
 };
 
 /* Opened files keep the content generated at open, like the guest's. The
@@ -246,7 +244,6 @@ int fuse_export_start(struct fuse_export **out, struct vfs *vfs, void *(*ctx)(vo
     e->vfs = vfs;
     e->ctx = ctx;
     e->arg = arg;
-    snprintf(e->dir, sizeof e->dir, "%s", dir);
     char *argv[] = {"asymu", "-o", "fsname=asymu,subtype=asymu,default_permissions", NULL};
     struct fuse_args args = FUSE_ARGS_INIT(3, argv);
     e->fuse = fuse_new(&args, &ops, sizeof ops, e);
@@ -259,7 +256,6 @@ int fuse_export_start(struct fuse_export **out, struct vfs *vfs, void *(*ctx)(vo
         free(e);
         return -EIO;
     }
-    e->mounted = true;
     e->se = fuse_get_session(e->fuse);
     *out = e;
     return 0;
@@ -281,8 +277,6 @@ void fuse_export_stop(struct fuse_export *e)
 {
     if (!e)
         return;
-    if (e->mounted)
-        fuse_unmount(e->fuse);
     fuse_destroy(e->fuse);
     while (e->open)
         open_file_free(e, e->open);

@@ -16,7 +16,9 @@ int fuse_export_start(struct fuse_export **out, struct vfs *vfs, void *(*ctx)(vo
 int fuse_export_fd(const struct fuse_export *e);
 /* Serves one request from the kernel. */
 void fuse_export_process(struct fuse_export *e);
-/* Unmounts and frees (NULL is fine). */
+/* Ends the session and frees (NULL is fine). The mount stays, answering
+ * ENOTCONN, until the caller unmounts it: asymu's janitor process does
+ * (emu/crash.c), since the sandboxed emulator cannot. */
 void fuse_export_stop(struct fuse_export *e);
 
 #endif

@@ -65,6 +65,7 @@ int vfs_init(struct vfs *v, const struct vfs_options *o, const struct vfs_provid
     memset(v, 0, sizeof *v);
     v->lib_fd = -1;
     v->provider = provider;
+    v->self_fds = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
     v->keep_tmp = o->keep_tmp;
     for (int i = 0; i < VFS_NMOUNTS; i++)
         v->mounts[i].fd = -1;
@@ -97,6 +98,8 @@ void vfs_destroy(struct vfs *v)
 {
     if (v->lib_fd >= 0)
         close(v->lib_fd);
+    if (v->self_fds >= 0)
+        close(v->self_fds);
     for (int i = 0; i < VFS_NMOUNTS; i++)
         if (v->mounts[i].fd >= 0)
             close(v->mounts[i].fd);
@@ -107,7 +110,7 @@ void vfs_destroy(struct vfs *v)
             nftw(v->tmp_path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     }
     memset(v, 0, sizeof *v);
-    v->lib_fd = -1;
+    v->lib_fd = v->self_fds = -1;
 }
 
 int vfs_join(const char *cwd, const char *path, char *out, size_t len)
@@ -175,9 +178,9 @@ static int canonicalize(struct vfs *v, char *cur, size_t len)
     int fd = vfs_open_host(v, cur, O_PATH | O_DIRECTORY, 0);
     if (fd < 0)
         return fd;
-    char proc[64], host[VFS_PATH_MAX];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-    ssize_t n = readlink(proc, host, sizeof host - 1);
+    char name[16], host[VFS_PATH_MAX];
+    snprintf(name, sizeof name, "%d", fd);
+    ssize_t n = readlinkat(v->self_fds, name, host, sizeof host - 1);
     close(fd);
     if (n < 0)
         return -errno;

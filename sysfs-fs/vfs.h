@@ -159,6 +159,9 @@ enum { VFS_MOUNT_ROOT, VFS_MOUNT_TMP, VFS_NMOUNTS };
 struct vfs {
     struct vfs_mount mounts[VFS_NMOUNTS];
     int lib_fd;  /* O_PATH directory for -L, or -1 */
+    int self_fds; /* O_PATH /proc/self/fd: a host fd's link, for the calls
+                     that take a path and no descriptor (readlink, chmod);
+                     the sandbox allows no path outside the guest's places */
     char tmp_path[VFS_PATH_MAX]; /* host directory behind /tmp */
     char root_real[VFS_PATH_MAX], tmp_real[VFS_PATH_MAX]; /* their canonical host paths */
     bool keep_tmp;

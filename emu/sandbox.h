@@ -1,0 +1,35 @@
+/* sandbox.h - how asymu confines itself once the machine is up: Landlock
+ * limits the host files it may open to the guest's places (landlock.c), and
+ * a seccomp filter with argument checks limits its host syscalls to those
+ * its own work needs (sandbox.c). docs/security.md has the threat model. */
+#ifndef ASYMU_SANDBOX_H
+#define ASYMU_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The host directories the emulator works in, as descriptors (O_PATH is
+ * enough); -1 for none. */
+struct sandbox_paths {
+    int root_fd;        /* --sysroot: read; written only under --rw */
+    bool root_writable; /* --rw */
+    int lib_fd;         /* -L: read */
+    int tmp_fd;         /* the guest's private /tmp: read and written */
+};
+
+/* The kernel's Landlock ABI version (>= 1), or a negative errno: -ENOSYS
+ * (not built in), -EOPNOTSUPP (disabled at boot). */
+int landlock_abi(void);
+
+/* Restricts the calling process's file access to p's directories for good.
+ * Returns the ABI version in force, 0 when the kernel has no Landlock (then
+ * nothing is restricted), or a negative errno with why set. Needs
+ * PR_SET_NO_NEW_PRIVS first. */
+int landlock_restrict(const struct sandbox_paths *p, char *why, size_t whylen);
+
+/* Confines the calling process for good: Landlock to p, then the seccomp
+ * filter. A refused syscall prints its number and exits with status 70.
+ * 0, or a negative errno with why set. */
+int sandbox_enter(const struct sandbox_paths *p, char *why, size_t whylen);
+
+#endif

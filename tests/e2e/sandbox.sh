@@ -1,0 +1,74 @@
+#!/bin/sh
+# sandbox.sh ASYMU GUEST - the confinement of a running emulator, seen from
+# the host: --version names it; while the guest waits on stdin (a fifo), the
+# emulator's /proc/PID/status shows a seccomp filter in force and
+# no_new_privs (which Landlock needs), and its janitor child is not confined
+# (it must be able to unmount and remove the private /tmp); the confined
+# emulator still serves the console, and at exit the janitor has removed the
+# private /tmp. --no-sandbox leaves the emulator unconfined. What the loaded
+# policy refuses is proved by the unit test unit-sandbox (tests/unit/test-sandbox.c).
+set -u
+asymu=$1 guest=$2
+base=$(mktemp -d)
+fifo=$base.fifo
+fail=0 passed=0
+check() { # what expected actual
+    if [ "$2" = "$3" ]; then passed=$((passed + 1)); else echo "FAIL: $1: expected [$2], got [$3]"; fail=$((fail + 1)); fi
+}
+cleanup() { rm -rf "$base" "$fifo" "$base.out" "$base.err"; }
+trap cleanup EXIT
+mkfifo "$fifo"
+field() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$2/status"; }
+
+version=$("$asymu" --version | sed -n 2p)
+case "$version" in
+"confinement: seccomp (argument-checked) + landlock ABI "[1-9]*) ok=yes ;;
+"confinement: seccomp (argument-checked) only (landlock unavailable: "*")") ok=yes ;;
+*) ok="no: $version" ;;
+esac
+check "--version names the confinement" "yes" "$ok"
+check "run --help names it too" "1" "$("$asymu" run --help | grep -c "^  $version\$")"
+
+# start [OPTIONS]: asymu in the background, its stdin the fifo held open
+# (fd 3) so the guest waits; returns once the guest runs.
+start() {
+    TMPDIR=$base "$asymu" run "$@" -- "$guest" <"$fifo" >"$base.out" 2>"$base.err" &
+    pid=$!
+    exec 3>"$fifo"
+    # The sandbox comes before the guest runs: wait for the guest's child.
+    i=0
+    while ! grep -q "child done" "$base.out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+# finish: answers the guest and waits for asymu, leaving its status in $status.
+finish() {
+    echo hi >&3
+    exec 3>&-
+    wait $pid
+    status=$?
+}
+janitor() { grep -l "^PPid:	$pid\$" /proc/[0-9]*/status 2>/dev/null | head -1 | cut -d/ -f3; }
+
+start
+check "confined: seccomp filter mode" "2" "$(field Seccomp $pid)"
+check "confined: one filter" "1" "$(field Seccomp_filters $pid)"
+check "confined: no_new_privs" "1" "$(field NoNewPrivs $pid)"
+j=$(janitor)
+check "the janitor is asymu's child" "asymu-janitor" "$(field Name "$j")"
+check "the janitor is not confined" "0 0" "$(field Seccomp "$j") $(field NoNewPrivs "$j")"
+finish
+check "the confined emulator serves the console: status" "0" "$status"
+check "the confined emulator serves the console: output" "child done
+parent read: hi
+child exited 0" "$(cat "$base.out")"
+check "nothing on stderr" "" "$(cat "$base.err")"
+check "the janitor removed the private /tmp before asymu exited" "" "$(ls "$base")"
+
+start --no-sandbox
+check "--no-sandbox: no seccomp filter" "0" "$(field Seccomp $pid)"
+check "--no-sandbox: no no_new_privs" "0" "$(field NoNewPrivs $pid)"
+finish
+check "--no-sandbox: status" "0" "$status"
+check "--no-sandbox: the private /tmp removed" "" "$(ls "$base")"
+
+echo "sandbox: $passed passed, $fail failed"
+[ $fail -eq 0 ]
