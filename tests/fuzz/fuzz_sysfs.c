@@ -1,8 +1,9 @@
 /* fuzz_sysfs.c - the writers of the virtual /proc and /sys
  * (vfs_write_virtual) with the real kernel provider of a booted machine:
  * CPU hotplug through cpuN/online, /dev/kmsg, /proc/PID/comm, and nodes
- * that refuse writes. After each input the scheduler's invariants must hold
- * and the files that show hotplug state must still generate.
+ * that refuse writes. After each write the scheduler's invariants must
+ * hold, and after each input the files that show hotplug state must still
+ * generate.
  *
  * Input: byte 0 picks the ISA of pid 1 (bit 0: 0 aarch64, 1 armhf, whose
  * tasks may only run on the AArch32 CPUs 0-3); then writes, each a node
@@ -35,13 +36,17 @@ static const char *const shown[] = {
 
 static struct machine *machines[2];
 
-static void check_machine(struct machine *m, struct task *t)
+static void check_invariants(struct machine *m)
 {
     char report[1024];
     if (sched_check_invariants(&m->sched, report, sizeof report) < 0) {
         fprintf(stderr, "scheduler invariant violated:\n%s", report);
         abort();
     }
+}
+
+static void generate_shown(struct machine *m, struct task *t)
+{
     for (size_t i = 0; i < sizeof shown / sizeof *shown; i++) {
         struct vfs_node node;
         char *text = NULL;
@@ -77,10 +82,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
         }
         free(buf);
-        check_machine(m, t);
+        check_invariants(m);
     }
+    generate_shown(m, t);
     for (unsigned cpu = 0; cpu < 8; cpu++)
         vfs_provider_kernel.set_cpu_online(t, cpu, true);
-    check_machine(m, t);
+    check_invariants(m);
     return 0;
 }
