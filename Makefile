@@ -2,8 +2,12 @@
 # missing (scripts/bootstrap), configures and builds into build/, then runs.
 BUILD ?= build
 JOBS ?= $(shell nproc)
+# tests/fuzz/README.md: the libFuzzer harnesses, built by clang in their own
+# tree, each fuzzing FUZZ_SECONDS (`make test` runs them 60 s each).
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 
-.PHONY: all bootstrap configure build demo test bench conformance clean
+.PHONY: all bootstrap configure build demo test fuzz fuzz-run bench conformance clean
 
 all: build
 
@@ -25,6 +29,17 @@ demo: bootstrap
 test: bootstrap
 	@$(MAKE) --no-print-directory build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory fuzz-run FUZZ_SECONDS=60
+
+fuzz: bootstrap
+	@$(MAKE) --no-print-directory fuzz-run
+
+# Configures every time: FUZZ_SECONDS is a cache variable of the fuzz tree.
+fuzz-run:
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DASYMU_FUZZ=ON -DASYMU_FUZZ_SECONDS=$(FUZZ_SECONDS)
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	cd $(FUZZ_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz
 
 bench: bootstrap
 	@$(MAKE) --no-print-directory build
@@ -38,4 +53,4 @@ conformance: bootstrap
 		$(if $(MODULES),--modules "$(MODULES)") $(if $(ISAS),--isas "$(ISAS)")
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(FUZZ_BUILD)

@@ -496,6 +496,10 @@ bool host_memory_low(const struct machine *m, uint64_t more);
 /* Opens the host's /proc/meminfo for host_memory_low, before the sandbox. */
 void host_memory_open(void);
 
+/* Sets up an empty machine for cfg (scheduler, kernel log, file namespace)
+ * and frees it again once every process has gone. */
+int machine_boot(struct machine *m, const struct emu_config *cfg);
+void machine_shutdown(struct machine *m);
 /* Runs until pid 1 exits; returns its shell-style status. */
 int machine_run(struct machine *m);
 void free_deferred_mms(struct machine *m);

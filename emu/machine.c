@@ -118,7 +118,7 @@ static void print_dmesg(const struct machine *m)
 }
 
 /* Frees every process and task left (all have exited by now). */
-static void machine_shutdown(struct machine *m)
+void machine_shutdown(struct machine *m)
 {
     if (m->cfg->dmesg)
         print_dmesg(m);
@@ -138,7 +138,7 @@ static void machine_shutdown(struct machine *m)
     klog_destroy(&m->klog);
 }
 
-static int boot(struct machine *m, const struct emu_config *cfg)
+int machine_boot(struct machine *m, const struct emu_config *cfg)
 {
     memset(m, 0, sizeof *m);
     m->cfg = cfg;
@@ -176,7 +176,7 @@ static int boot(struct machine *m, const struct emu_config *cfg)
 int emu_run(const struct emu_config *cfg)
 {
     struct machine m;
-    int err = boot(&m, cfg);
+    int err = machine_boot(&m, cfg);
     if (err < 0)
         return err;
     signal(SIGPIPE, SIG_IGN);

@@ -7,6 +7,7 @@
 #include "timers.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -366,7 +367,10 @@ static int send_to_pid(struct task *t, int pid, int sig)
         return 0;
     }
     /* 0: the caller's group; -1: every process but init and the caller
-     * (ESRCH when there is none); < -1: group -pid. */
+     * (ESRCH when there is none); < -1: group -pid. INT_MIN names no group
+     * (its negation does not exist): ESRCH, as Linux. */
+    if (pid == INT_MIN)
+        return -ESRCH;
     int pgid = pid == 0 ? t->proc->pgid : -pid;
     bool found = false;
     for (struct task *o = m->tasks; o; o = o->next_all) {

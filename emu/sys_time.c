@@ -90,8 +90,11 @@ int64_t timespec_from_guest(struct task *t, uint64_t addr, unsigned field)
         nsec = (uint32_t)nsec;
     if (sec < 0 || nsec < 0 || nsec >= (int64_t)NSEC)
         return -EINVAL;
-    if ((uint64_t)sec > UINT64_MAX / NSEC / 2)
-        sec = (int64_t)(UINT64_MAX / NSEC / 2);
+    /* Beyond what int64_t nanoseconds hold, every time is "never" (Linux
+     * saturates at KTIME_MAX): the clamp leaves room for nsec. */
+    const int64_t max_sec = (INT64_MAX - (int64_t)NSEC) / (int64_t)NSEC;
+    if (sec > max_sec)
+        sec = max_sec;
     return sec * (int64_t)NSEC + nsec;
 }
 

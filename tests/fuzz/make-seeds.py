@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""make-seeds.py - writes the seed corpora of tests/fuzz/corpus/ (committed;
+run again after changing an input format): small, valid inputs that reach
+deep into each harness, from which libFuzzer mutates.
+    tests/fuzz/make-seeds.py [CORPUS-DIR]"""
+import os
+import struct
+import sys
+
+out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus")
+
+
+def write(harness, name, data):
+    os.makedirs(os.path.join(out, harness), exist_ok=True)
+    with open(os.path.join(out, harness, name), "wb") as f:
+        f.write(data)
+
+
+# ---- loader: minimal ELF images of both classes, and broken ones ----
+PT_LOAD, PT_INTERP, PT_GNU_STACK = 1, 3, 0x6474E551
+
+
+def elf64(etype=2, interp=None):
+    phdrs = [(PT_LOAD, 5, 0, 0x400000, 0x1000, 0x1000)]
+    if interp:
+        phdrs.append((PT_INTERP, 4, 0, 0, len(interp) + 1, len(interp) + 1))
+    phdrs.append((PT_GNU_STACK, 6, 0, 0, 0, 0))
+    ehdr_size, phdr_size = 64, 56
+    body_off = ehdr_size + phdr_size * len(phdrs)
+    body = b"\x01\x00\x00\xd4" + ((interp + b"\0") if interp else b"")  # svc #0
+    ident = b"\x7fELF\x02\x01\x01" + bytes(9)
+    ehdr = ident + struct.pack("<HHIQQQIHHHHHH", etype, 183, 1, 0x400000 + body_off,
+                               ehdr_size, 0, 0, ehdr_size, phdr_size, len(phdrs), 64, 0, 0)
+    ph = b""
+    for (typ, flags, off, vaddr, filesz, memsz) in phdrs:
+        if typ == PT_LOAD:
+            filesz = memsz = body_off + len(body)
+        if typ == PT_INTERP:
+            off, vaddr = body_off + 4, 0x400000 + body_off + 4
+        ph += struct.pack("<IIQQQQQQ", typ, flags, off, vaddr, vaddr, filesz, memsz, 0x1000)
+    return ehdr + ph + body
+
+
+def elf32_arm():
+    ehdr_size, phdr_size = 52, 32
+    body_off = ehdr_size + phdr_size
+    body = b"\x00\x00\x00\xef"  # svc #0
+    ident = b"\x7fELF\x01\x01\x01" + bytes(9)
+    ehdr = ident + struct.pack("<HHIIIIIHHHHHH", 2, 40, 1, 0x10000 + body_off, ehdr_size, 0,
+                               0x05000400, ehdr_size, phdr_size, 1, 40, 0, 0)
+    size = body_off + len(body)
+    ph = struct.pack("<IIIIIIII", PT_LOAD, 0, 0x10000, 0x10000, size, size, 5, 0x1000)
+    return ehdr + ph + body
+
+
+write("loader", "aarch64-exec", elf64())
+write("loader", "aarch64-dyn-interp", elf64(etype=3, interp=b"/lib/ld-linux-aarch64.so.1"))
+write("loader", "arm-exec", elf32_arm())
+write("loader", "truncated-header", elf64()[:40])
+write("loader", "not-elf", b"#!/bin/sh\n")
+
+# ---- cpulist: 2 bytes of nr_cpus, then the list ----
+for i, (n, text) in enumerate([(8, "0-3,6"), (8, ""), (4, "1,3"), (1024, "0-1023"),
+                               (8, "3-1"), (8, "0-7:2"), (16, "0,2-4,15\n")]):
+    write("cpulist", "list%d" % i, struct.pack("<H", n) + text.encode())
+
+# ---- options: arguments of `asymu run` separated by NUL bytes ----
+for i, args in enumerate([["--cpus", "4", "--aarch32", "0-1", "prog"],
+                          ["--policy", "kill", "--seed", "7", "--max-mem", "64M", "prog", "arg"],
+                          ["--capacity", "512,512,1024,1024", "--cpus=4", "prog"],
+                          ["--help"], ["-L", "/usr/arm-linux-gnueabihf", "--strace", "prog"]]):
+    write("options", "args%d" % i, b"\0".join(a.encode() for a in args))
+
+# ---- sysfs: ISA byte, then (node, length, data) writes; nodes as fuzz_sysfs.c ----
+def writes(isa, *ws):
+    return bytes([isa]) + b"".join(bytes([node, len(d)]) + d for node, d in ws)
+
+
+write("sysfs", "offline-online", writes(0, (5, b"0\n"), (6, b"0"), (5, b"1\n")))
+write("sysfs", "offline-compat", writes(1, (1, b"0"), (2, b"0"), (3, b"0"), (0, b"0")))
+write("sysfs", "kmsg-comm", writes(0, (8, b"<6>hello\n"), (9, b"renamed\n"), (14, b"x")))
+
+# ---- syscall: ISA byte, scratch bytes, then calls (fuzz_syscall.c) ----
+def small(v):
+    return bytes([0, v & 0xFF])
+
+
+def scratch(off):
+    return bytes([1]) + struct.pack("<H", off)
+
+
+def word(v):
+    return bytes([2]) + struct.pack("<I", v & 0xFFFFFFFF)
+
+
+def result(i):
+    return bytes([5, i])
+
+
+AT_FDCWD = bytes([6, 17])
+
+
+def calls(isa, mem, *cs):
+    mem = mem + bytes(-len(mem) % 16)
+    out = bytes([isa, len(mem) // 16]) + mem
+    for nr, *args in cs:
+        args = list(args) + [small(0)] * (6 - len(args))
+        out += struct.pack("<H", nr) + b"".join(args)
+    return out
+
+
+path = b"/proc/self/status\0"
+NR = {0: dict(openat=56, read=63, write=64, close=57, pipe2=59, getpid=172, mmap=222,
+              socket=198, epoll_create1=20, eventfd2=19, ppoll=73),
+      1: dict(openat=322, read=3, write=4, close=6, pipe2=359, getpid=20, mmap=192,
+              socket=281, epoll_create1=357, eventfd2=356, ppoll=336)}
+for isa, name in ((0, "aarch64"), (1, "armhf")):
+    n = NR[isa]
+    write("syscall", name + "-getpid", calls(isa, b"", (n["getpid"],)))
+    write("syscall", name + "-open-read", calls(isa, path, (n["openat"], AT_FDCWD, scratch(0), small(0)),
+                                                (n["read"], result(0), scratch(256), word(512))))
+    write("syscall", name + "-pipe", calls(isa, b"", (n["pipe2"], scratch(0), small(0)),
+                                           (n["write"], small(4), scratch(64), small(8)),
+                                           (n["read"], small(3), scratch(128), small(8))))
+    write("syscall", name + "-objects", calls(isa, b"", (n["socket"], small(1), small(1), small(0)),
+                                              (n["epoll_create1"], small(0)),
+                                              (n["eventfd2"], small(3), small(0)),
+                                              (n["mmap"], small(0), word(4096), small(3),
+                                               small(0x22), small(-1), small(0))))

@@ -1,0 +1,64 @@
+/* fuzzfound.c - the inputs with which the fuzz harnesses (tests/fuzz/)
+ * crashed asymu, replayed from a guest: one case per finding, each printing
+ * what Linux answers. Usage: fuzzfound CASE */
+#define _GNU_SOURCE
+#include "guest.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifdef __aarch64__
+#define SYS_ppoll_64 SYS_ppoll
+#else
+#define SYS_ppoll_64 SYS_ppoll_time64
+#endif
+
+/* The kernel's struct __kernel_timespec on both ISAs. */
+struct timespec64 {
+    int64_t sec, nsec;
+};
+
+/* Prints "NAME RESULT" or "NAME -1 ERRNO" for a raw syscall's result. */
+static void report(const char *name, long r)
+{
+    if (r < 0)
+        printf("%s -1 %s\n", name, err_name(errno));
+    else
+        printf("%s %ld\n", name, r);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2)
+        return 2;
+    const char *c = argv[1];
+    if (strcmp(c, "kill-int-min") == 0) {
+        /* fuzz-syscall: -INT_MIN overflowed when naming the process group. */
+        report("kill(INT_MIN, 0)", syscall(SYS_kill, INT_MIN, 0));
+        report("kill(INT_MIN, SIGKILL)", syscall(SYS_kill, INT_MIN, 9));
+        return 0;
+    }
+    if (strcmp(c, "ppoll-far-timeout") == 0) {
+        /* fuzz-syscall: a timeout near the end of 64-bit time overflowed
+         * when made nanoseconds (pselect6_time64). A ready pipe returns at
+         * once; the remaining time written back depends on the clock. */
+        int p[2];
+        if (pipe(p) != 0 || write(p[1], "x", 1) != 1)
+            return 1;
+        struct pollfd fd = {.fd = p[0], .events = POLLIN};
+        struct timespec64 far = {9223372036, 999999999};
+        report("ppoll(ready, {9223372036, 999999999})",
+               syscall(SYS_ppoll_64, &fd, 1, &far, NULL, 8));
+        struct timespec64 bad = {9223372036, 1000000000};
+        report("ppoll(ready, {9223372036, 1000000000})",
+               syscall(SYS_ppoll_64, &fd, 1, &bad, NULL, 8));
+        return 0;
+    }
+    fprintf(stderr, "fuzzfound: unknown case %s\n", c);
+    return 2;
+}

@@ -1,0 +1,3 @@
+# tests/guest/fuzzfound.cmake: the fuzz harnesses' findings, replayed
+# (tests/fuzz/README.md; e2e tests in tests/e2e/fuzzfound.cmake).
+asymu_guest_program(fuzzfound fuzzfound.c)
