@@ -2,6 +2,7 @@
  * run the handler inside the interrupt hook, write the result back, trace it
  * with --strace, and park and later complete syscalls that block. */
 #include "kernel.h"
+#include "lifetime.h"
 #include "restart.h"
 
 #include <errno.h>
@@ -53,6 +54,13 @@ static int64_t resume_restart(struct task *t)
 
 bool syscall_resume(struct task *t)
 {
+    /* Every wait is killable, whatever its resume function checks: the
+     * process dies now and the call never returns. */
+    int fatal = signal_fatal(t);
+    if (fatal) {
+        signal_kill_process(t, fatal);
+        return true;
+    }
     int64_t r = t->resume(t);
     if (r == RESUME_BLOCK) {
         t->state = TASK_BLOCKED;

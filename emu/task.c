@@ -2,6 +2,7 @@
  * vfork), blocking and waking, exit and exit_group, zombies and reaping. */
 #include "kernel.h"
 #include "event.h"
+#include "lifetime.h"
 #include "timers.h"
 
 #include <errno.h>
@@ -141,16 +142,6 @@ void task_wake_all(struct machine *m, const void *obj)
 
 /* ---- clone ---- */
 
-static int64_t resume_vfork(struct task *t)
-{
-    struct process *child = (struct process *)t->wait_obj;
-    /* The child clears vfork_waiter when it execs or exits. */
-    for (struct task *c = t->machine->tasks; c; c = c->next_all)
-        if (c->proc == child && child->vfork_waiter == t)
-            return RESUME_BLOCK;
-    return (int64_t)t->wait_args[0];
-}
-
 /* Undoes process_for_clone for a child that never ran. */
 static void process_discard(struct process *cp, const struct process *p)
 {
@@ -257,24 +248,12 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     sched_advance(&m->sched, machine_now(m));
     sched_task_fork(&m->sched, &t->se, &c->se, c->tid, cp->pid);
 
-    if ((flags & CLONE_VFORK) && !thread) {
-        cp->vfork_waiter = t;
-        t->wait_args[0] = (uint64_t)c->tid;
-        task_block(t, resume_vfork, cp, 0);
-        return -EBLOCK;
-    }
+    if ((flags & CLONE_VFORK) && !thread)
+        return vfork_wait(t, cp, c->tid);
     return c->tid;
 }
 
 /* ---- exit ---- */
-
-static void release_vfork_waiter(struct process *p)
-{
-    struct task *w = p->vfork_waiter;
-    p->vfork_waiter = NULL;
-    if (w)
-        task_wake(w);
-}
 
 /* Called when p's last thread is gone: children go to init, the parent
  * hears SIGCHLD (or reaps it at once when SIGCHLD is ignored). */
@@ -282,7 +261,7 @@ static void process_became_zombie(struct process *p)
 {
     struct machine *m = p->machine;
     strace_process_end(p);
-    release_vfork_waiter(p);
+    vfork_release(p);
     proc_timers_release(p);
     fdtable_put(p->files);
     p->files = NULL;
@@ -333,6 +312,7 @@ void task_exit(struct task *t, int wait_status)
     t->state = TASK_DEAD;
     t->stop = true;
     t->resume = NULL;
+    vfork_abandon(t);
     sched_task_exit(&t->machine->sched, &t->se);
     if (p->mm && p->mm->loaded == t)
         p->mm->loaded = NULL;

@@ -1,0 +1,31 @@
+/* lifetime.h - what ends a task's life early and the back-pointers that
+ * must not outlive their target.
+ *
+ * A vfork parent and its child point at each other (task->vfork_child,
+ * process->vfork_waiter) until the child execs or exits, or the parent
+ * dies: whichever side goes first clears both links, so neither side ever
+ * touches the other after it was freed (Linux clears child->vfork_done).
+ *
+ * A fatal signal ends every blocking wait at once, before the wait's own
+ * resume function runs (syscall_resume), the way Linux's killable and
+ * interruptible sleeps end for SIGKILL. */
+#ifndef ASYMU_LIFETIME_H
+#define ASYMU_LIFETIME_H
+
+#include "kernel.h"
+
+/* Blocks the vfork parent t until child (whose first thread has tid
+ * child_tid) execs or exits: returns -EBLOCK for do_clone. */
+int64_t vfork_wait(struct task *t, struct process *child, int child_tid);
+/* The child execs or exits: its vfork parent, if any, resumes. */
+void vfork_release(struct process *child);
+/* t dies: a child it waits for in vfork forgets it. */
+void vfork_abandon(struct task *t);
+
+/* The signal that kills t's process as soon as t looks at its signals:
+ * SIGKILL, or one t does not block whose action is the default and the
+ * default terminates without a core dump (Linux turns those into a group
+ * SIGKILL when they are sent). 0 when there is none. */
+int signal_fatal(const struct task *t);
+
+#endif
