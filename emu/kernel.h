@@ -312,7 +312,7 @@ struct sighand {
 enum task_state {
     TASK_RUNNABLE,
     TASK_BLOCKED,
-    TASK_DEAD, /* exited; freed once its process is reaped */
+    TASK_DEAD, /* exited: a thread is freed soon after, a leader when reaped (lifetime.h) */
 };
 
 /* Re-evaluates a blocked syscall when its task is woken: the result for the
@@ -340,7 +340,7 @@ struct process {
     uint64_t rlimit_stack;
     struct sigpending pending; /* process-directed signals */
     int exit_signal;         /* sent to the parent at exit (SIGCHLD) */
-    struct task *threads;    /* every thread, live or dead */
+    struct task *threads;    /* every live thread, and the leader until reaped */
     int live_threads;
     bool exiting;            /* exit_group or a fatal signal is ending it */
     bool zombie;             /* every thread is dead: the parent may reap it */
@@ -348,9 +348,10 @@ struct process {
     int stop_report;         /* the stop signal waitpid(WUNTRACED) has yet to report */
     bool cont_report;        /* a continue waitpid(WCONTINUED) has yet to report */
     int wait_status;         /* Linux wait(2) status: code << 8, or the signal */
-    struct task *vfork_waiter; /* the parent task blocked until exec or exit */
+    struct task *vfork_waiter; /* the parent task blocked until exec or exit (lifetime.h) */
     struct proc_timers *timers; /* POSIX timers and itimers (timers.h), or NULL */
     uint64_t child_cpu_ns, child_sys_ns; /* CPU time of reaped children (times, getrusage) */
+    uint64_t exited_cpu_ns, exited_sys_ns; /* CPU time of its threads already freed */
 };
 
 struct task {
@@ -450,6 +451,7 @@ struct machine {
     struct klog klog;        /* the kernel log (dmesg) */
     uint64_t klog_read, klog_cleared; /* syslog(2) positions */
     struct process *init;
+    bool threads_exited;     /* exited threads wait to be freed (lifetime.h) */
     int nprocs;
     uint64_t slice_start;    /* virtual time the running slice started at */
     uint64_t slice_used;     /* blocks (and syscall costs) of the running slice */

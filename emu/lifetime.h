@@ -1,5 +1,12 @@
-/* lifetime.h - what ends a task's life early and the back-pointers that
- * must not outlive their target.
+/* lifetime.h - when tasks are freed, what ends a task's life early, and the
+ * back-pointers that must not outlive their target.
+ *
+ * A thread that exits is freed by the machine loop soon after (between two
+ * slices, when no handler is running and nothing holds it), unless it is
+ * its process's leader: the leader stays, TASK_DEAD, until the process is
+ * reaped, as Linux's group leader stays a zombie. Nothing keeps a pointer
+ * to a task across slices but the task lists: timers name their thread by
+ * tid, waits are on objects, and the links below are cleared at exit.
  *
  * A vfork parent and its child point at each other (task->vfork_child,
  * process->vfork_waiter) until the child execs or exits, or the parent
@@ -13,6 +20,10 @@
 #define ASYMU_LIFETIME_H
 
 #include "kernel.h"
+
+/* Frees the exited threads that are not leaders (their CPU time stays
+ * with the process). The machine loop calls it between slices. */
+void task_free_exited(struct machine *m);
 
 /* Blocks the vfork parent t until child (whose first thread has tid
  * child_tid) execs or exits: returns -EBLOCK for do_clone. */

@@ -36,9 +36,13 @@ static const char *const allowed[] = {
 #ifdef ASYMU_SANITIZED
 /* Sanitizer builds only (-DASYMU_SANITIZE): LeakSanitizer's check at exit
  * stops the process's threads from a tracer thread it clones, with ptrace,
- * and opens /proc/self/task with open(2). Release builds never allow these. */
+ * lists /proc/self/task with open(2) and getdents(2) (a refused call kills
+ * the tracer, whose SIGSYS is blocked, and the check then waits for it
+ * forever), and stat(2)s its suppressions file. Release builds never allow
+ * these. */
 static const char *const sanitizer[] = {"clone", "prctl", "ptrace", "wait4", "getppid",
-                                        "sched_getaffinity", "process_vm_readv", "open"};
+                                        "sched_getaffinity", "process_vm_readv", "open",
+                                        "getdents", "stat"};
 #endif
 
 /* fusermount3, which a FUSE unmount runs when asymu is not root. */

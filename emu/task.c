@@ -313,6 +313,7 @@ void task_exit(struct task *t, int wait_status)
     t->stop = true;
     t->resume = NULL;
     vfork_abandon(t);
+    t->machine->threads_exited |= t->tid != p->pid;
     sched_task_exit(&t->machine->sched, &t->se);
     if (p->mm && p->mm->loaded == t)
         p->mm->loaded = NULL;
@@ -335,6 +336,38 @@ void process_exit_group(struct process *p, int wait_status)
             task_exit(t, wait_status);
 }
 
+static void task_free(struct task *t)
+{
+    if (t->ctx)
+        uc_context_free(t->ctx);
+    free(t->strace_line);
+    free(t);
+}
+
+void task_free_exited(struct machine *m)
+{
+    if (!m->threads_exited)
+        return;
+    m->threads_exited = false;
+    struct task **link = &m->tasks;
+    while (*link) {
+        struct task *t = *link;
+        struct process *p = t->proc;
+        if (t->state != TASK_DEAD || t->tid == p->pid) {
+            link = &t->next_all;
+            continue;
+        }
+        *link = t->next_all;
+        struct task **th = &p->threads;
+        while (*th != t)
+            th = &(*th)->next_thread;
+        *th = t->next_thread;
+        p->exited_cpu_ns += task_cpu_ns(t);
+        p->exited_sys_ns += task_sys_ns(t);
+        task_free(t);
+    }
+}
+
 void process_reap(struct process *p)
 {
     struct machine *m = p->machine;
@@ -348,16 +381,13 @@ void process_reap(struct process *p)
     }
     if (--p->sighand->refs == 0)
         free(p->sighand);
-    /* Its threads stay on the task list as TASK_DEAD until freed here. */
+    /* Its leader, and threads the machine loop has not freed yet. */
     struct task **link = &m->tasks;
     while (*link) {
         struct task *t = *link;
         if (t->proc == p) {
             *link = t->next_all;
-            if (t->ctx)
-                uc_context_free(t->ctx);
-            free(t->strace_line);
-            free(t);
+            task_free(t);
         } else {
             link = &t->next_all;
         }

@@ -24,13 +24,17 @@ struct fuse_export {
     struct fuse_buf buf;
     char dir[VFS_PATH_MAX];
     bool mounted;
+    struct open_file *open_files; /* freed at release, or when the export stops */
 };
 
-/* Opened files keep the content generated at open, like the guest's. */
+/* Opened files keep the content generated at open, like the guest's. The
+ * host kernel sends RELEASE after close(2) returns: when asymu stops first,
+ * fuse_export_stop frees what is still open. */
 struct open_file {
     struct vfs_node node;
     char *data;
     size_t size;
+    struct open_file *next, **prev;
 };
 
 static struct fuse_export *self(void)
@@ -138,6 +142,11 @@ static int op_open(const char *path, struct fuse_file_info *fi)
         free(of);
         return err;
     }
+    of->next = e->open_files;
+    if (of->next)
+        of->next->prev = &of->next;
+    of->prev = &e->open_files;
+    e->open_files = of;
     fi->fh = (uint64_t)(uintptr_t)of;
     fi->direct_io = 1; /* sizes are unknown until read */
     return 0;
@@ -176,14 +185,21 @@ static int op_truncate(const char *path, off_t size, struct fuse_file_info *fi)
     return node.kind == VNODE_GENERATED && (node.mode & 0200) ? 0 : -EACCES;
 }
 
+static void open_file_free(struct open_file *of)
+{
+    *of->prev = of->next;
+    if (of->next)
+        of->next->prev = of->prev;
+    free(of->data);
+    free(of);
+}
+
 static int op_release(const char *path, struct fuse_file_info *fi)
 {
     (void)path;
     struct open_file *of = (struct open_file *)(uintptr_t)fi->fh;
-    if (of) {
-        free(of->data);
-        free(of);
-    }
+    if (of)
+        open_file_free(of);
     return 0;
 }
 
@@ -264,6 +280,8 @@ void fuse_export_stop(struct fuse_export *e)
     if (e->mounted)
         fuse_unmount(e->fuse);
     fuse_destroy(e->fuse);
+    while (e->open_files)
+        open_file_free(e->open_files);
     free(e->buf.mem);
     free(e);
 }

@@ -18,3 +18,7 @@ asymu_e2e_guest(NAME lifetimes-quit PROGRAM lifetimes GUEST_ARGS quit ASYMU_ONLY
   EXPECT_STDOUT_TEXT "child: parent still there\nP killed by SIGQUIT (core dumped) at 0.3 s\nC gone at 0.3 s\n")
 asymu_e2e_guest(NAME lifetimes-handler PROGRAM lifetimes GUEST_ARGS handler ASYMU_ONLY
   EXPECT_STDOUT_TEXT "child: parent still there\nP: vfork returned at 0.3 s, handler ran at 0.3 s\nP: child exited 5\nP exited 0 at 0.3 s\nC gone at 0.3 s\n")
+# Exited threads are freed between slices; their CPU time stays with the
+# process (the same on the host kernel).
+asymu_e2e_guest(NAME lifetimes-threads PROGRAM lifetimes GUEST_ARGS threads
+  EXPECT_STDOUT_TEXT "process CPU time counts the exited threads': yes\n")

@@ -11,10 +11,14 @@
  *               converts only the other fatal signals to a group SIGKILL
  *   handler     SIGUSR1 to a handler at 0.1 s: vfork is not interruptible,
  *               the handler runs when vfork returns at 0.3 s
+ *   threads     no vfork: 200 threads run a little and exit, one after the
+ *               other; the process's CPU time still counts theirs once
+ *               they are gone (asymu frees an exited thread's task)
  * C sleeps 0.3 s (0.9 s for kill and term), says whether P is gone, and
  * exits 5; pid 1 sees it go when the pipe C holds reaches its end (C is
  * not its child, and on the host its orphan goes to the host's reaper). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -76,6 +80,38 @@ static void on_usr1(int sig)
     handled_ns = now_ns();
 }
 
+static long long cpu_ns(clockid_t clk)
+{
+    struct timespec ts;
+    if (clock_gettime(clk, &ts) != 0)
+        return -errno;
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static long long threads_cpu_ns;
+
+static void *spin_and_exit(void *arg)
+{
+    (void)arg;
+    for (volatile int i = 0; i < 20000; i++)
+        ;
+    __atomic_add_fetch(&threads_cpu_ns, cpu_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_SEQ_CST);
+    return NULL;
+}
+
+static int exited_threads(void)
+{
+    for (int i = 0; i < 200; i++) {
+        pthread_t th;
+        pthread_create(&th, NULL, spin_and_exit, NULL);
+        pthread_join(th, NULL);
+    }
+    long long others = cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+    printf("process CPU time counts the exited threads': %s\n",
+           threads_cpu_ns > 0 && others >= threads_cpu_ns ? "yes" : "no");
+    return 0;
+}
+
 static void vfork_parent(const char *how)
 {
     long long sleep = strcmp(how, "kill") == 0 || strcmp(how, "term") == 0 ? 900 : 300;
@@ -101,11 +137,13 @@ static void vfork_parent(const char *how)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: lifetimes exit-group|kill|term|quit|handler\n");
+        fprintf(stderr, "usage: lifetimes exit-group|kill|term|quit|handler|threads\n");
         return 2;
     }
     const char *how = argv[1];
     setvbuf(stdout, NULL, _IONBF, 0);
+    if (strcmp(how, "threads") == 0)
+        return exited_threads();
     start_ns = now_ns();
     int gone[2];
     pipe(gone);
