@@ -11,6 +11,11 @@ SAN_BUILD ?= build-sanitize
 SAN_DEFAULT = address,undefined
 # Stop at the first report, with a stack; LeakSanitizer ignores what
 # Unicorn keeps for the life of the process.
+# Left out of the sanitized suite: the mapping-limit split test, whose 500
+# Unicorn region changes each memmove Unicorn's region tables through ASan's
+# byte-by-byte copy (about 2 minutes per ISA instead of 3 seconds); the
+# normal suite runs it.
+SAN_SKIP ?= ^e2e-limits-split-
 SAN_ENV = ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0
@@ -51,7 +56,7 @@ test-sanitized:
 	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DASYMU_SANITIZE=$(or $(SANITIZE),$(SAN_DEFAULT))
 	cmake --build $(SAN_BUILD) -j $(JOBS)
-	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS)
+	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E '$(SAN_SKIP)'
 
 bench: bootstrap
 	@$(MAKE) --no-print-directory build
