@@ -1,5 +1,9 @@
 # The README's two commands: `make demo` and `make test`. Each installs what is
 # missing (scripts/bootstrap), configures and builds into build/, then runs.
+# `make test` runs the suite twice: the normal build, then the same tests on
+# a build with AddressSanitizer and UndefinedBehaviorSanitizer
+# (build-sanitize/). `make test SANITIZE=address,undefined` runs only the
+# sanitized suite, with those sanitizers.
 BUILD ?= build
 JOBS ?= $(shell nproc)
 # tests/fuzz/README.md: the libFuzzer harnesses, built by clang in their own
@@ -7,7 +11,22 @@ JOBS ?= $(shell nproc)
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all bootstrap configure build demo test fuzz fuzz-run bench conformance clean
+
+SANITIZE ?=
+SAN_BUILD ?= build-sanitize
+SAN_DEFAULT = address,undefined
+# Stop at the first report, with a stack; LeakSanitizer ignores what
+# Unicorn keeps for the life of the process.
+# Left out of the sanitized suite: the mapping-limit split test, whose 500
+# Unicorn region changes each memmove Unicorn's region tables through ASan's
+# byte-by-byte copy (about 2 minutes per ISA instead of 3 seconds); the
+# normal suite runs it.
+SAN_SKIP ?= ^e2e-limits-split-
+SAN_ENV = ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0
+
+.PHONY: all bootstrap configure build demo test test-normal test-sanitized fuzz fuzz-run bench conformance clean
 
 all: build
 
@@ -26,8 +45,16 @@ demo: bootstrap
 	@$(MAKE) --no-print-directory build
 	@./examples/demo.sh $(BUILD)
 
+ifeq ($(SANITIZE),)
 test: bootstrap
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory test-normal
+	@$(MAKE) --no-print-directory test-sanitized SANITIZE=$(SAN_DEFAULT)
+else
+test: bootstrap
+	@$(MAKE) --no-print-directory test-sanitized
+endif
+
+test-normal: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@$(MAKE) --no-print-directory fuzz-run FUZZ_SECONDS=60
 
@@ -41,6 +68,13 @@ fuzz-run:
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	cd $(FUZZ_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz
 
+# The sanitized build: re-configured whenever SANITIZE names other sanitizers.
+test-sanitized:
+	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DASYMU_SANITIZE=$(or $(SANITIZE),$(SAN_DEFAULT))
+	cmake --build $(SAN_BUILD) -j $(JOBS)
+	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E '$(SAN_SKIP)'
+
 bench: bootstrap
 	@$(MAKE) --no-print-directory build
 	@./bench/run.sh $(BUILD)
@@ -53,4 +87,4 @@ conformance: bootstrap
 		$(if $(MODULES),--modules "$(MODULES)") $(if $(ISAS),--isas "$(ISAS)")
 
 clean:
-	rm -rf $(BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)

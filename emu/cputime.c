@@ -34,7 +34,7 @@ uint64_t task_sys_ns(const struct task *t)
 
 uint64_t process_cpu_ns(const struct process *p)
 {
-    uint64_t ns = 0;
+    uint64_t ns = p->exited_cpu_ns;
     for (const struct task *t = p->threads; t; t = t->next_thread)
         ns += task_cpu_ns(t);
     return ns;
@@ -42,7 +42,7 @@ uint64_t process_cpu_ns(const struct process *p)
 
 uint64_t process_sys_ns(const struct process *p)
 {
-    uint64_t ns = 0;
+    uint64_t ns = p->exited_sys_ns;
     for (const struct task *t = p->threads; t; t = t->next_thread)
         ns += t->sys_ns;
     return ns;

@@ -3,6 +3,7 @@
  * and switch the task to it. The old image stays intact until the new one is
  * complete. */
 #include "kernel.h"
+#include "lifetime.h"
 #include "rlimit.h"
 #include "timers.h"
 
@@ -291,10 +292,7 @@ static void flush_old_exec(struct task *t, struct mm *mm)
     t->altstack_flags = 0;
     t->clear_child_tid = 0;
     posix_timers_exec(p);
-    struct task *w = p->vfork_waiter;
-    p->vfork_waiter = NULL;
-    if (w)
-        task_wake(w);
+    vfork_release(p);
     close_on_exec(p);
 }
 

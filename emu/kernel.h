@@ -314,7 +314,7 @@ struct sighand {
 enum task_state {
     TASK_RUNNABLE,
     TASK_BLOCKED,
-    TASK_DEAD, /* exited; freed once its process is reaped */
+    TASK_DEAD, /* exited: a thread is freed soon after, a leader when reaped (lifetime.h) */
 };
 
 /* Re-evaluates a blocked syscall when its task is woken: the result for the
@@ -348,7 +348,7 @@ struct process {
     struct rlimit_pair rlim[GUEST_RLIM_NLIMITS]; /* setrlimit: kept by fork and exec */
     struct sigpending pending; /* process-directed signals */
     int exit_signal;         /* sent to the parent at exit (SIGCHLD) */
-    struct task *threads;    /* every thread, live or dead */
+    struct task *threads;    /* every live thread, and the leader until reaped */
     int live_threads;
     bool exiting;            /* exit_group or a fatal signal is ending it */
     bool zombie;             /* every thread is dead: the parent may reap it */
@@ -356,9 +356,10 @@ struct process {
     int stop_report;         /* the stop signal waitpid(WUNTRACED) has yet to report */
     bool cont_report;        /* a continue waitpid(WCONTINUED) has yet to report */
     int wait_status;         /* Linux wait(2) status: code << 8, or the signal */
-    struct task *vfork_waiter; /* the parent task blocked until exec or exit */
+    struct task *vfork_waiter; /* the parent task blocked until exec or exit (lifetime.h) */
     struct proc_timers *timers; /* POSIX timers and itimers (timers.h), or NULL */
     uint64_t child_cpu_ns, child_sys_ns; /* CPU time of reaped children (times, getrusage) */
+    uint64_t exited_cpu_ns, exited_sys_ns; /* CPU time of its threads already freed */
 };
 
 struct task {
@@ -393,6 +394,7 @@ struct task {
     uint64_t deadline_ns;  /* wake-up time of a timed wait, 0 if none */
     bool woken;            /* a futex wake (not a timeout or signal) ended the wait */
     uint64_t sys_ns;       /* CPU time spent in syscalls (system time) */
+    struct process *vfork_child; /* the child this task waits for in vfork (lifetime.h) */
     struct task *next_thread, *next_all;
 };
 
@@ -457,6 +459,7 @@ struct machine {
     struct klog klog;        /* the kernel log (dmesg) */
     uint64_t klog_read, klog_cleared; /* syslog(2) positions */
     struct process *init;
+    bool threads_exited;     /* exited threads wait to be freed (lifetime.h) */
     int nprocs;
     uint64_t slice_start;    /* virtual time the running slice started at */
     uint64_t slice_used;     /* blocks (and syscall costs) of the running slice */

@@ -78,7 +78,9 @@ static uint64_t timer_now(const struct ptimer *pt)
         return machine_now(p->machine);
     uint64_t all = 0, sys = 0;
     if (pt->clock & CPUCLOCK_PERTHREAD) {
-        /* A thread that has exited keeps its clock where it stopped. */
+        /* A thread that has exited is freed soon after (lifetime.h): its
+         * clock reads 0 then, so its timers never fire, as Linux stops
+         * them when the thread goes. */
         for (struct task *o = p->threads; o; o = o->next_thread)
             if (o->tid == ~(pt->clock >> 3))
                 all = task_cpu_ns(o), sys = task_sys_ns(o);

@@ -4,6 +4,7 @@
  * completes a blocked syscall or delivers signals, runs one slice and
  * accounts it. Ends when the first process (pid 1) has exited. */
 #include "kernel.h"
+#include "lifetime.h"
 #include "rlimit.h"
 #include "timers.h"
 
@@ -113,6 +114,7 @@ int machine_run(struct machine *m)
     int status = -1;
     unsigned iterations = 0;
     while (!init->zombie) {
+        task_free_exited(m);
         /* Host events (signals, FUSE requests) are looked at every few
          * slices: an epoll_wait on every switch costs more than the switch. */
         if (++iterations % HOST_POLL_EVERY == 0)

@@ -3,6 +3,7 @@
  * handler frame built by the ABI), and the signal syscalls. */
 #include "kernel.h"
 #include "event.h"
+#include "lifetime.h"
 #include "restart.h"
 #include "timers.h"
 
@@ -247,6 +248,20 @@ bool signal_pending(struct task *t)
     return deliverable(t) != 0;
 }
 
+int signal_fatal(const struct task *t)
+{
+    uint64_t ready = deliverable(t);
+    if (ready & SIGBIT(SIGKILL))
+        return SIGKILL;
+    for (int sig = 1; sig <= NSIG_GUEST; sig++) {
+        if (!(ready & SIGBIT(sig)) || t->proc->sighand->action[sig].handler != GUEST_SIG_DFL)
+            continue;
+        if (!sig_ignored_by_default(sig) && !sig_stops(sig) && !sig_dumps_core(sig))
+            return sig;
+    }
+    return 0;
+}
+
 void signal_fill_info(struct task *t, int sig, uint8_t info[128], unsigned word)
 {
     const struct siginfo_lite *si = &t->delivering;
@@ -294,6 +309,12 @@ static uint64_t read_sp(struct task *t)
 void signal_deliver(struct task *t)
 {
     struct process *p = t->proc;
+    /* A fatal signal goes first: Linux has made it a group exit already. */
+    int fatal = signal_fatal(t);
+    if (fatal && t->state == TASK_RUNNABLE) {
+        signal_kill_process(t, fatal);
+        return;
+    }
     uint64_t ready;
     while (t->state == TASK_RUNNABLE && !p->exiting && (ready = deliverable(t))) {
         int sig = __builtin_ctzll(ready) + 1;

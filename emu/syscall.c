@@ -2,6 +2,7 @@
  * run the handler inside the interrupt hook, write the result back, trace it
  * with --strace, and park and later complete syscalls that block. */
 #include "kernel.h"
+#include "lifetime.h"
 #include "restart.h"
 
 #include <errno.h>
@@ -53,8 +54,16 @@ static int64_t resume_restart(struct task *t)
 
 bool syscall_resume(struct task *t)
 {
-    int64_t r = t->resume(t);
-    if (r == RESUME_BLOCK) {
+    /* Every wait is killable, whatever its resume function checks: the
+     * process dies now and the call never returns (strace shows "= ?",
+     * then the "+++ killed" line). */
+    int fatal = signal_fatal(t);
+    int64_t r = 0;
+    if (fatal) {
+        t->machine->in_syscall = t->strace_line != NULL;
+        signal_kill_process(t, fatal);
+        t->machine->in_syscall = false;
+    } else if ((r = t->resume(t)) == RESUME_BLOCK) {
         t->state = TASK_BLOCKED;
         sched_task_block(&t->machine->sched, &t->se);
         return false;

@@ -2,6 +2,7 @@
  * vfork), blocking and waking, exit and exit_group, zombies and reaping. */
 #include "kernel.h"
 #include "event.h"
+#include "lifetime.h"
 #include "rlimit.h"
 #include "timers.h"
 
@@ -142,16 +143,6 @@ void task_wake_all(struct machine *m, const void *obj)
 
 /* ---- clone ---- */
 
-static int64_t resume_vfork(struct task *t)
-{
-    struct process *child = (struct process *)t->wait_obj;
-    /* The child clears vfork_waiter when it execs or exits. */
-    for (struct task *c = t->machine->tasks; c; c = c->next_all)
-        if (c->proc == child && child->vfork_waiter == t)
-            return RESUME_BLOCK;
-    return (int64_t)t->wait_args[0];
-}
-
 /* Undoes process_for_clone for a child that never ran. */
 static void process_discard(struct process *cp, const struct process *p)
 {
@@ -258,24 +249,12 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     sched_advance(&m->sched, machine_now(m));
     sched_task_fork(&m->sched, &t->se, &c->se, c->tid, cp->pid);
 
-    if ((flags & CLONE_VFORK) && !thread) {
-        cp->vfork_waiter = t;
-        t->wait_args[0] = (uint64_t)c->tid;
-        task_block(t, resume_vfork, cp, 0);
-        return -EBLOCK;
-    }
+    if ((flags & CLONE_VFORK) && !thread)
+        return vfork_wait(t, cp, c->tid);
     return c->tid;
 }
 
 /* ---- exit ---- */
-
-static void release_vfork_waiter(struct process *p)
-{
-    struct task *w = p->vfork_waiter;
-    p->vfork_waiter = NULL;
-    if (w)
-        task_wake(w);
-}
 
 /* Called when p's last thread is gone: children go to init, the parent
  * hears SIGCHLD (or reaps it at once when SIGCHLD is ignored). */
@@ -283,7 +262,7 @@ static void process_became_zombie(struct process *p)
 {
     struct machine *m = p->machine;
     strace_process_end(p);
-    release_vfork_waiter(p);
+    vfork_release(p);
     proc_timers_release(p);
     fdtable_put(p->files);
     p->files = NULL;
@@ -334,6 +313,8 @@ void task_exit(struct task *t, int wait_status)
     t->state = TASK_DEAD;
     t->stop = true;
     t->resume = NULL;
+    vfork_abandon(t);
+    t->machine->threads_exited |= t->tid != p->pid;
     sched_task_exit(&t->machine->sched, &t->se);
     if (p->mm && p->mm->loaded == t)
         p->mm->loaded = NULL;
@@ -356,6 +337,38 @@ void process_exit_group(struct process *p, int wait_status)
             task_exit(t, wait_status);
 }
 
+static void task_free(struct task *t)
+{
+    if (t->ctx)
+        uc_context_free(t->ctx);
+    free(t->strace_line);
+    free(t);
+}
+
+void task_free_exited(struct machine *m)
+{
+    if (!m->threads_exited)
+        return;
+    m->threads_exited = false;
+    struct task **link = &m->tasks;
+    while (*link) {
+        struct task *t = *link;
+        struct process *p = t->proc;
+        if (t->state != TASK_DEAD || t->tid == p->pid) {
+            link = &t->next_all;
+            continue;
+        }
+        *link = t->next_all;
+        struct task **th = &p->threads;
+        while (*th != t)
+            th = &(*th)->next_thread;
+        *th = t->next_thread;
+        p->exited_cpu_ns += task_cpu_ns(t);
+        p->exited_sys_ns += task_sys_ns(t);
+        task_free(t);
+    }
+}
+
 void process_reap(struct process *p)
 {
     struct machine *m = p->machine;
@@ -369,16 +382,13 @@ void process_reap(struct process *p)
     }
     if (--p->sighand->refs == 0)
         free(p->sighand);
-    /* Its threads stay on the task list as TASK_DEAD until freed here. */
+    /* Its leader, and threads the machine loop has not freed yet. */
     struct task **link = &m->tasks;
     while (*link) {
         struct task *t = *link;
         if (t->proc == p) {
             *link = t->next_all;
-            if (t->ctx)
-                uc_context_free(t->ctx);
-            free(t->strace_line);
-            free(t);
+            task_free(t);
         } else {
             link = &t->next_all;
         }

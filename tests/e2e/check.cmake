@@ -57,6 +57,10 @@ if(NOT DEFINED STDIN OR STDIN STREQUAL "")
 endif()
 file(MAKE_DIRECTORY "${OUTDIR}")
 
+if(NOT DEFINED RUN_TIMEOUT)
+  set(RUN_TIMEOUT 120)
+endif()
+
 # run(<command words> <tag>) runs the command, leaving stdout, stderr and
 # the status in run_out, run_err and run_status, and files OUTDIR/NAME.tag.*.
 function(run words tag)
@@ -64,7 +68,7 @@ function(run words tag)
     execute_process(COMMAND ${words}
       INPUT_FILE [==[${STDIN}]==]
       OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status
-      TIMEOUT 120)")
+      TIMEOUT ${RUN_TIMEOUT})")
   if(DEFINED GUEST_DIR AND NOT GUEST_DIR STREQUAL "")
     string(REPLACE "${GUEST_DIR}" "@GUEST_DIR@" out "${out}")
   endif()

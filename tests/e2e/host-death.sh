@@ -13,18 +13,22 @@ fail=0 passed=0
 check() { # what expected actual
     if [ "$2" = "$3" ]; then passed=$((passed + 1)); else echo "FAIL: $1: expected [$2], got [$3]"; fail=$((fail + 1)); fi
 }
-cleanup() { rm -rf "$base" "$fifo" "$base.err"; }
+cleanup() { rm -rf "$base" "$fifo" "$base.err" "$base.out"; }
 trap cleanup EXIT
 mkfifo "$fifo"
 
 # start [OPTIONS]: asymu in the background, its stdin a fifo held open
-# (fd 3) so the guest waits; returns once the private /tmp exists.
+# (fd 3) so the guest waits; returns once the private /tmp exists and the
+# guest has made syscalls (its child printed), which the crash report names.
 start() {
-    TMPDIR=$base "$asymu" run "$@" -- "$guest" <"$fifo" >/dev/null 2>"$base.err" &
+    TMPDIR=$base "$asymu" run "$@" -- "$guest" <"$fifo" >"$base.out" 2>"$base.err" &
     pid=$!
     exec 3>"$fifo"
     i=0
-    while [ -z "$(ls "$base")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    while { [ -z "$(ls "$base")" ] || ! grep -q "child done" "$base.out"; } && [ $i -lt 100 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
 }
 # finish: waits for asymu, leaving its status in $status.
 finish() {
