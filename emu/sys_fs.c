@@ -505,6 +505,21 @@ SYSCALL_DECL(ioctl)
     if (!f)
         return -EBADF;
     unsigned long req = (unsigned long)(uint32_t)a[1];
+    /* The requests every file takes (do_vfs_ioctl); the numbers are the
+     * same on arm, arm64 and the host. */
+    switch (req) {
+    case FIONBIO: {
+        int32_t on;
+        if (copy_from_guest(task_mm(t), &on, a[2], sizeof on) < 0)
+            return -EFAULT;
+        f->flags = on ? f->flags | O_NONBLOCK : f->flags & ~O_NONBLOCK;
+        return 0;
+    }
+    case FIOCLEX:
+    case FIONCLEX:
+        t->proc->files->cloexec[(int)a[0]] = req == FIOCLEX;
+        return 0;
+    }
     if (f->kind == FILE_OBJECT)
         return f->ops->ioctl ? f->ops->ioctl(t, f, req, a[2]) : -ENOTTY;
     if (f->kind != FILE_CONSOLE || !isatty(f->host_fd))

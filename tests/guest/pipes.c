@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -198,6 +200,31 @@ static int run_nonblock(void)
     return 0;
 }
 
+/* FIONBIO, FIOCLEX and FIONCLEX work on any descriptor (do_vfs_ioctl). */
+static void fionbio(const char *what, int fd)
+{
+    char c;
+    int on = 1, off = 0;
+    printf("%s FIONBIO 1: %d\n", what, ioctl(fd, FIONBIO, &on));
+    printf("%s O_NONBLOCK: %d\n", what, !!(fcntl(fd, F_GETFL) & O_NONBLOCK));
+    ssize_t n = read(fd, &c, 1);
+    printf("%s read: %zd %s\n", what, n, n < 0 ? err_name(errno) : "");
+    printf("%s FIONBIO 0: %d\n", what, ioctl(fd, FIONBIO, &off));
+    printf("%s O_NONBLOCK: %d\n", what, !!(fcntl(fd, F_GETFL) & O_NONBLOCK));
+    printf("%s FIOCLEX: %d FD_CLOEXEC %d\n", what, ioctl(fd, FIOCLEX), fcntl(fd, F_GETFD));
+    printf("%s FIONCLEX: %d FD_CLOEXEC %d\n", what, ioctl(fd, FIONCLEX), fcntl(fd, F_GETFD));
+}
+
+static int run_ioctls(void)
+{
+    int p[2], s[2];
+    if (pipe(p) != 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, s) != 0)
+        return 1;
+    fionbio("pipe", p[0]);
+    fionbio("socket", s[0]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -209,6 +236,8 @@ int main(int argc, char **argv)
         return run_dup2exec(argv + 2);
     if (strcmp(mode, "nonblock") == 0)
         return run_nonblock();
-    printf("usage: pipes bulk | pingpong N | dup2exec PROG ARGS... | nonblock\n");
+    if (strcmp(mode, "ioctls") == 0)
+        return run_ioctls();
+    printf("usage: pipes bulk | pingpong N | dup2exec PROG ARGS... | nonblock | ioctls\n");
     return 2;
 }
