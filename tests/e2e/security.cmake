@@ -24,21 +24,18 @@ mapped, wrote and read back: yes
 ")
 # A thread bomb: 256 KiB stacks (a PROT_NONE guard, which needs no engine
 # region, and the stack) until mmap meets the region bound and
-# pthread_create fails with EAGAIN; every thread is then joined. arm's
-# static image has one region fewer than arm64's.
-asymu_e2e_guest(NAME limits-threads ISAS aarch64 PROGRAM limits GUEST_ARGS threads 262144
-                ASYMU_ONLY EXPECT_STDOUT_TEXT "pthread_create: EAGAIN after 991 threads
-joined 991
-")
-asymu_e2e_guest(NAME limits-threads ISAS armhf PROGRAM limits GUEST_ARGS threads 262144
-                ASYMU_ONLY EXPECT_STDOUT_TEXT "pthread_create: EAGAIN after 992 threads
-joined 992
+# pthread_create fails with EAGAIN; every thread is then joined. Where the
+# 1000-region bound stops them (991 to 993 measured) depends on the layout:
+# the program's path and environment sizes.
+asymu_e2e_guest(NAME limits-threads PROGRAM limits GUEST_ARGS threads 262144 950 1000
+                ASYMU_ONLY EXPECT_STDOUT_TEXT "pthread_create: EAGAIN after 950 to 1000 threads
+joined all
 ")
 # Default (8 MiB) stacks meet --max-mem first: EAGAIN as well.
 asymu_e2e_guest(NAME limits-threads-max-mem PROGRAM limits GUEST_ARGS threads
                 OPTIONS --max-mem 512M ASYMU_ONLY
                 EXPECT_STDOUT_TEXT "pthread_create: EAGAIN after 62 threads
-joined 62
+joined all
 ")
 # clone's exit signal 128 (beyond the last signal): Linux's legacy clone
 # takes it and notifies the parent with no signal (asymu once shifted by it,

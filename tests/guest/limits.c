@@ -55,7 +55,10 @@ static void *parked(void *arg)
 
 #define MAX_THREADS 5000
 
-static int threads(const char *stack)
+/* With lo and hi, a count within [lo, hi] prints as that window: where the
+ * engine's region bound falls depends on the process's layout (its
+ * environment and path sizes), not on the bound. */
+static int threads(const char *stack, const char *lo, const char *hi)
 {
     static pthread_t tids[MAX_THREADS];
     pthread_attr_t attr;
@@ -67,12 +70,15 @@ static int threads(const char *stack)
     int err = 0;
     while (n < MAX_THREADS && (err = pthread_create(&tids[n], &attr, parked, NULL)) == 0)
         n++;
-    printf("pthread_create: %s after %u threads\n", err_name(err), n);
+    if (lo && hi && n >= strtoul(lo, NULL, 0) && n <= strtoul(hi, NULL, 0))
+        printf("pthread_create: %s after %s to %s threads\n", err_name(err), lo, hi);
+    else
+        printf("pthread_create: %s after %u threads\n", err_name(err), n);
     pthread_mutex_unlock(&gate);
     unsigned joined = 0;
     for (unsigned i = 0; i < n; i++)
         joined += pthread_join(tids[i], NULL) == 0;
-    printf("joined %u\n", joined);
+    printf("joined %s\n", joined == n ? "all" : "not all");
     return 0;
 }
 
@@ -81,7 +87,8 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "split") == 0)
         return split();
     if (argc > 1 && strcmp(argv[1], "threads") == 0)
-        return threads(argc > 2 ? argv[2] : NULL);
-    fprintf(stderr, "usage: limits split | threads\n");
+        return threads(argc > 2 ? argv[2] : NULL, argc > 4 ? argv[3] : NULL,
+                       argc > 4 ? argv[4] : NULL);
+    fprintf(stderr, "usage: limits split | threads [STACK [LO HI]]\n");
     return 2;
 }
