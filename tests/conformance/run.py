@@ -38,6 +38,9 @@ ISAS = ["arm64", "armhf"]
 QEMU = {"arm64": "qemu-aarch64", "armhf": "qemu-arm"}
 GUEST_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
              "PYTHONHASHSEED": "0"}
+# A sanitized asymu (make test's second suite) needs its options, e.g. the
+# LeakSanitizer suppressions; the guest's /usr/bin/env drops them again.
+SANITIZER_ENV = ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"]
 
 
 def command(runner, isa, module, build, root):
@@ -47,9 +50,19 @@ def command(runner, isa, module, build, root):
         # the guest's own /usr/bin, so sys.executable is a guest path that
         # subprocess tests can run again.
         return [os.path.join(build, "asymu"), "run", "--sysroot", root, "--seed", "1", "--",
-                os.path.join(root, "usr/bin/env"), "python3.11"] + test
+                os.path.join(root, "usr/bin/env")] + \
+            [a for v in SANITIZER_ENV for a in ("-u", v)] + ["python3.11"] + test
     return [os.path.join(HERE, "qemu-sandbox.sh"), root, QEMU[isa],
             "/usr/bin/python3.11"] + test
+
+
+def host_env(runner):
+    """The environment of the runner's process: the guest's, and for asymu
+    the sanitizer options it was started with."""
+    env = dict(GUEST_ENV)
+    if runner == "asymu":
+        env.update({v: os.environ[v] for v in SANITIZER_ENV if v in os.environ})
+    return env
 
 
 def run_one(runner, isa, module, args):
@@ -63,7 +76,7 @@ def run_one(runner, isa, module, args):
     with open(base + ".out", "w") as out, open(base + ".err", "w") as err:
         # cwd is the root, so that asymu's guest starts in its /.
         p = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                             env=GUEST_ENV, cwd=root, start_new_session=True)
+                             env=host_env(runner), cwd=root, start_new_session=True)
         try:
             status = p.wait(timeout=args.timeout)
         except subprocess.TimeoutExpired:
