@@ -6,6 +6,7 @@
 #include "timers.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -132,6 +133,8 @@ static int64_t do_wait4(struct task *t, const uint64_t a[6])
     int pid = (int)a[0], options = (int)a[2];
     if (options & ~(GUEST_WNOHANG | GUEST_WUNTRACED | GUEST_WCONTINUED | GUEST_WALL | (int)GUEST_WCLONE))
         return -EINVAL;
+    if (pid == INT_MIN)
+        return -ESRCH; /* -INT_MIN names no process group (kernel_wait4) */
     int idtype = pid == -1 ? P_ALL : pid > 0 ? P_PID : P_PGID;
     int id = pid > 0 ? pid : pid == 0 ? t->proc->pgid : -pid;
     struct process *c;

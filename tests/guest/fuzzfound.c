@@ -43,6 +43,11 @@ int main(int argc, char **argv)
         report("kill(INT_MIN, SIGKILL)", syscall(SYS_kill, INT_MIN, 9));
         return 0;
     }
+    if (strcmp(c, "wait4-int-min") == 0) {
+        /* fuzz-syscall: -INT_MIN overflowed when naming the process group. */
+        report("wait4(INT_MIN, WNOHANG)", syscall(SYS_wait4, INT_MIN, NULL, 1, NULL));
+        return 0;
+    }
     if (strcmp(c, "ppoll-far-timeout") == 0) {
         /* fuzz-syscall: a timeout near the end of 64-bit time overflowed
          * when made nanoseconds (pselect6_time64). A ready pipe returns at
