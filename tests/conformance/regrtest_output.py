@@ -10,6 +10,9 @@ RAN = re.compile(r"^Ran (\d+) tests? in ")
 SUMMARY = re.compile(r"^(OK|FAILED)(?: \((.*)\))?$")
 FINAL = re.compile(r"^Tests result: (.+)$")
 MODULE_SKIP = re.compile(r"^[\w.]+ skipped -- (.*)$", re.M)
+# unittest's report of one failure: a rule of '=', "ERROR: name (test.id)",
+# a rule of '-', the traceback, whose last line is the exception.
+FAILURE_HEAD = re.compile(r"^(?:ERROR|FAIL): \w+ \((test\.[\w.]+)\)")
 UNSUPPORTED = re.compile(r"^asymu: \[pid \d+\] unsupported \w+ syscall (\w+) \((\d+)\)")
 ASYMU_LINE = re.compile(r"^asymu: ")
 
@@ -31,6 +34,25 @@ def test_results(text):
             results[current] = "skip" if word.startswith("skipped") else STATUS_OF[word]
             current = None
     return results
+
+
+def failure_messages(text):
+    """{test id: the last line of its traceback} for each failed test."""
+    messages = {}
+    current, last = None, None
+    for line in text.splitlines():
+        head = FAILURE_HEAD.match(line)
+        if head:
+            current, last = head.group(1).removeprefix("test."), None
+        elif current is not None and (line.startswith("=" * 20) or RAN.match(line)):
+            if last is not None:
+                messages[current] = last
+            current = None
+        elif current is not None and line.strip() and not line.startswith("-" * 20):
+            last = line.strip()
+    if current is not None and last is not None:
+        messages[current] = last
+    return messages
 
 
 def counts(text, results):

@@ -111,7 +111,7 @@ def summarize(runner, stdout, stderr, status, timed_out, seconds):
         state = result.lower()
     return {"status": state, "exit": status, "result": result, "ran": ran, **count,
             "seconds": seconds, "module_skipped": skipped_because, "missing_syscalls": missing, "asymu_messages": messages[:5],
-            "tests": tests}
+            "tests": tests, "messages": ro.failure_messages(text)}
 
 
 def versions(isas):

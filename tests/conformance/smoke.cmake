@@ -24,3 +24,9 @@ add_test(NAME conformance-cold-cache-arm64
 set_tests_properties(conformance-cold-cache-arm64 PROPERTIES LABELS conformance TIMEOUT 600
                      FIXTURES_REQUIRED conformance-roots
                      PASS_REGULAR_EXPRESSION "Tests result: SUCCESS")
+
+# The report's reading of regrtest output and its "why" column, on a fixed
+# transcript, and the syntax of tests/conformance/known-gaps.
+add_test(NAME conformance-report
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/test_report.py)
+set_tests_properties(conformance-report PROPERTIES LABELS conformance)
