@@ -11,10 +11,7 @@ if [ ! -c /dev/fuse ]; then
     exit 77
 fi
 dir=$(mktemp -d)
-fail=0
-check() { # what expected actual
-    if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAIL: $1: expected [$2], got [$3]"; fail=1; fi
-}
+. "$(dirname "$0")/check.sh"
 wait_mount() {
     i=0
     while [ ! -e "$dir/sys/devices/system/cpu/online" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -107,5 +104,4 @@ check "leftover mount message" "1" "$(grep -c "fusermount3 -u $dir" "$dir.err")"
 fusermount3 -u "$dir"
 check "removed with the printed command" "no" "$(mounted)"
 
-[ $fail -eq 0 ] && echo "fuse: all checks passed"
-exit $fail
+checks_done fuse

@@ -9,33 +9,11 @@ set -u
 asymu=$1 guest=$2
 base=$(mktemp -d)
 fifo=$base.fifo
-fail=0 passed=0
-check() { # what expected actual
-    if [ "$2" = "$3" ]; then passed=$((passed + 1)); else echo "FAIL: $1: expected [$2], got [$3]"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 cleanup() { rm -rf "$base" "$fifo" "$base.err" "$base.out"; }
 trap cleanup EXIT
 mkfifo "$fifo"
 
-# start [OPTIONS]: asymu in the background, its stdin a fifo held open
-# (fd 3) so the guest waits; returns once the private /tmp exists and the
-# guest has made syscalls (its child printed), which the crash report names.
-start() {
-    TMPDIR=$base "$asymu" run "$@" -- "$guest" <"$fifo" >"$base.out" 2>"$base.err" &
-    pid=$!
-    exec 3>"$fifo"
-    i=0
-    while { [ -z "$(ls "$base")" ] || ! grep -q "child done" "$base.out"; } && [ $i -lt 100 ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-}
-# finish: waits for asymu, leaving its status in $status.
-finish() {
-    wait $pid 2>/dev/null
-    status=$?
-    exec 3>&-
-}
 # settle: waits up to 10 s for the private /tmp to go.
 settle() {
     i=0
@@ -72,5 +50,4 @@ finish
 sleep 0.5
 check "--keep-tmp: SIGKILL keeps the private /tmp" "1" "$(ls "$base" | grep -c '^asymu-tmp-')"
 
-echo "host-death: $passed passed, $fail failed"
-[ $fail -eq 0 ]
+checks_done host-death

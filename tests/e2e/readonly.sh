@@ -7,10 +7,7 @@
 # and directory; with --rw the same descriptor calls change it.
 set -u
 asymu=$1 guest=$2 expected=$3
-fail=0
-check() { # what expected actual
-    if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAIL: $1: expected [$2], got [$3]"; fail=1; fi
-}
+. "$(dirname "$0")/check.sh"
 work=$(mktemp -d)
 hosttmp=$(mktemp -d /tmp/asymu-readonly-XXXXXX)
 trap 'rm -rf "$work" "$hosttmp"' EXIT
@@ -30,7 +27,7 @@ run() { # expected-file asymu-options...
     if ! cmp -s "$expected/$exp" "$work/out"; then
         echo "FAIL: $*: stdout differs from $exp:"
         diff "$expected/$exp" "$work/out"
-        fail=1
+        fail=$((fail + 1))
     fi
 }
 
@@ -50,4 +47,4 @@ check "host /tmp file (the private /tmp's fallback) unchanged" "644 1000000000 5
 run readonly-rw.out --rw --sysroot "$work/root" -- "$guest" rw /data/file
 check "with --rw the descriptor calls change the file" "640 2000 100" \
     "$(facts "$work/root/data/file")"
-exit $fail
+checks_done readonly

@@ -11,10 +11,7 @@ set -u
 asymu=$1 guest=$2
 base=$(mktemp -d)
 fifo=$base.fifo
-fail=0 passed=0
-check() { # what expected actual
-    if [ "$2" = "$3" ]; then passed=$((passed + 1)); else echo "FAIL: $1: expected [$2], got [$3]"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 cleanup() { rm -rf "$base" "$fifo" "$base.out" "$base.err"; }
 trap cleanup EXIT
 mkfifo "$fifo"
@@ -29,23 +26,6 @@ esac
 check "--version names the confinement" "yes" "$ok"
 check "run --help names it too" "1" "$("$asymu" run --help | grep -c "^  $version\$")"
 
-# start [OPTIONS]: asymu in the background, its stdin the fifo held open
-# (fd 3) so the guest waits; returns once the guest runs.
-start() {
-    TMPDIR=$base "$asymu" run "$@" -- "$guest" <"$fifo" >"$base.out" 2>"$base.err" &
-    pid=$!
-    exec 3>"$fifo"
-    # The sandbox comes before the guest runs: wait for the guest's child.
-    i=0
-    while ! grep -q "child done" "$base.out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-}
-# finish: answers the guest and waits for asymu, leaving its status in $status.
-finish() {
-    echo hi >&3
-    exec 3>&-
-    wait $pid
-    status=$?
-}
 janitor() { grep -l "^PPid:	$pid\$" /proc/[0-9]*/status 2>/dev/null | head -1 | cut -d/ -f3; }
 
 start
@@ -55,6 +35,7 @@ check "confined: no_new_privs" "1" "$(field NoNewPrivs $pid)"
 j=$(janitor)
 check "the janitor is asymu's child" "asymu-janitor" "$(field Name "$j")"
 check "the janitor is not confined" "0 0" "$(field Seccomp "$j") $(field NoNewPrivs "$j")"
+echo hi >&3
 finish
 check "the confined emulator serves the console: status" "0" "$status"
 check "the confined emulator serves the console: output" "child done
@@ -66,9 +47,9 @@ check "the janitor removed the private /tmp before asymu exited" "" "$(ls "$base
 start --no-sandbox
 check "--no-sandbox: no seccomp filter" "0" "$(field Seccomp $pid)"
 check "--no-sandbox: no no_new_privs" "0" "$(field NoNewPrivs $pid)"
+echo hi >&3
 finish
 check "--no-sandbox: status" "0" "$status"
 check "--no-sandbox: the private /tmp removed" "" "$(ls "$base")"
 
-echo "sandbox: $passed passed, $fail failed"
-[ $fail -eq 0 ]
+checks_done sandbox
