@@ -15,16 +15,6 @@
 
 #include "guest.h"
 
-static void rd(const char *what, int fd)
-{
-    uint64_t v = 0;
-    ssize_t n = read(fd, &v, sizeof v);
-    if (n < 0)
-        printf("%s: %s\n", what, err_name(errno));
-    else
-        printf("%s: %zd %llu\n", what, n, (unsigned long long)v);
-}
-
 static void wr(const char *what, int fd, uint64_t v)
 {
     ssize_t n = write(fd, &v, sizeof v);
@@ -53,12 +43,12 @@ int main(void)
     readlink(path, link, sizeof link - 1);
     printf("link %s\n", link);
     pl("poll 3", fd);
-    rd("read", fd);
-    rd("read empty", fd);
+    read_counter("read", fd);
+    read_counter("read empty", fd);
     pl("poll 0", fd);
     wr("write 5", fd, 5);
     wr("write 7", fd, 7);
-    rd("read sum", fd);
+    read_counter("read sum", fd);
     uint32_t small = 1;
     printf("short write: %s\n", write(fd, &small, 4) < 0 ? err_name(errno) : "ok");
     wr("write 1", fd, 1);
@@ -70,13 +60,13 @@ int main(void)
     pl("poll max", fd);
     wr("write over", fd, 1);
     wr("write 0 at max", fd, 0);
-    rd("read max", fd);
+    read_counter("read max", fd);
     close(fd);
 
     int sem = eventfd(2, EFD_SEMAPHORE | EFD_NONBLOCK);
-    rd("sem read", sem);
-    rd("sem read", sem);
-    rd("sem read empty", sem);
+    read_counter("sem read", sem);
+    read_counter("sem read", sem);
+    read_counter("sem read empty", sem);
     close(sem);
 
     /* Blocking: a child changes the count. */
@@ -90,14 +80,14 @@ int main(void)
         read(b, &v, sizeof v);
         _exit(0);
     }
-    rd("blocked read", b);
+    read_counter("blocked read", b);
     wr("fill", b, UINT64_MAX - 1);
     wr("blocked write", b, 9);
     waitpid(pid, NULL, 0);
-    rd("after", b);
+    read_counter("after", b);
 #ifdef SYS_eventfd
     int legacy = (int)syscall(SYS_eventfd, 4);
-    rd("legacy eventfd", legacy);
+    read_counter("legacy eventfd", legacy);
 #else
     printf("legacy eventfd: 8 4\n");
 #endif

@@ -30,17 +30,8 @@
 
 #include "guest.h"
 
-#define MS 1000000LL
-
 static long long start_ns;
 static volatile long long handled_ns = -1;
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static double elapsed(long long ns)
 {
@@ -77,7 +68,7 @@ static void *exit_group_later(void *arg)
 static void on_usr1(int sig)
 {
     (void)sig;
-    handled_ns = now_ns();
+    handled_ns = now_ns(CLOCK_MONOTONIC);
 }
 
 static long long cpu_ns(clockid_t clk)
@@ -124,7 +115,7 @@ static void vfork_parent(const char *how)
     pid_t c = vfork();
     if (c == 0)
         child(sleep);
-    long long back = now_ns();
+    long long back = now_ns(CLOCK_MONOTONIC);
     printf("P: vfork returned at %.1f s, handler ran %s%.1f s\n", elapsed(back),
            handled_ns < 0 ? "never " : "at ", handled_ns < 0 ? 0.0 : elapsed(handled_ns));
     int st;
@@ -144,7 +135,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IONBF, 0);
     if (strcmp(how, "threads") == 0)
         return exited_threads();
-    start_ns = now_ns();
+    start_ns = now_ns(CLOCK_MONOTONIC);
     int gone[2];
     pipe(gone);
     pid_t p = fork();
@@ -162,13 +153,13 @@ int main(int argc, char **argv)
     int st;
     waitpid(p, &st, 0);
     if (WIFEXITED(st))
-        printf("P exited %d at %.1f s\n", WEXITSTATUS(st), elapsed(now_ns()));
+        printf("P exited %d at %.1f s\n", WEXITSTATUS(st), elapsed(now_ns(CLOCK_MONOTONIC)));
     else
         printf("P killed by SIG%s%s at %.1f s\n", sigabbrev_np(WTERMSIG(st)),
-               WCOREDUMP(st) ? " (core dumped)" : "", elapsed(now_ns()));
+               WCOREDUMP(st) ? " (core dumped)" : "", elapsed(now_ns(CLOCK_MONOTONIC)));
     char byte;
     while (read(gone[0], &byte, 1) > 0)
         ;
-    printf("C gone at %.1f s\n", elapsed(now_ns()));
+    printf("C gone at %.1f s\n", elapsed(now_ns(CLOCK_MONOTONIC)));
     return 0;
 }

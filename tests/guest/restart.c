@@ -42,23 +42,9 @@
 
 #include "guest.h"
 
-#define MS 1000000LL
-
 static volatile sig_atomic_t handled;
 static long long start_ns;
 static int pipe_fd[2];
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static struct timespec ts_of(long long ns)
-{
-    return (struct timespec){.tv_sec = ns / 1000000000LL, .tv_nsec = ns % 1000000000LL};
-}
 
 static void sleep_until_ms(long long ms)
 {
@@ -70,7 +56,7 @@ static void sleep_until_ms(long long ms)
 /* Seconds since the start, to a tenth. */
 static double elapsed(void)
 {
-    return (double)((now_ns() - start_ns + 50 * MS) / (100 * MS)) / 10;
+    return (double)((now_ns(CLOCK_MONOTONIC) - start_ns + 50 * MS) / (100 * MS)) / 10;
 }
 
 static void on_signal(int sig)
@@ -275,7 +261,7 @@ int main(int argc, char **argv)
     const char *how = dash + 1;
     if (pipe(pipe_fd) != 0)
         return 1;
-    start_ns = now_ns();
+    start_ns = now_ns(CLOCK_MONOTONIC);
     pid_t subject = fork();
     if (subject == 0) {
         dispose(how);

@@ -18,20 +18,6 @@
 
 #include "guest.h"
 
-#define MS 1000000LL
-
-static long long now_ns(clockid_t clock)
-{
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static struct timespec ts_of(long long ns)
-{
-    return (struct timespec){.tv_sec = ns / 1000000000LL, .tv_nsec = ns % 1000000000LL};
-}
-
 static void report(const char *what, int r, long long start, long long want)
 {
     long long took = now_ns(CLOCK_MONOTONIC) - start;

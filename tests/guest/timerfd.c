@@ -18,18 +18,6 @@
 
 #include "guest.h"
 
-#define MS 1000000L
-
-static void rd(const char *what, int fd)
-{
-    uint64_t v = 0;
-    ssize_t n = read(fd, &v, sizeof v);
-    if (n < 0)
-        printf("%s: %s\n", what, err_name(errno));
-    else
-        printf("%s: %zd %llu\n", what, n, (unsigned long long)v);
-}
-
 static struct itimerspec spec(long value_ms, long interval_ms)
 {
     struct itimerspec s = {{interval_ms / 1000, interval_ms % 1000 * MS},
@@ -67,7 +55,7 @@ int main(void)
     show("settime bad fd", timerfd_settime(99, 0, &s, NULL));
     timerfd_gettime(fd, &cur);
     printf("disarmed: %ld %ld\n", (long)cur.it_value.tv_sec, cur.it_value.tv_nsec);
-    rd("read disarmed", fd);
+    read_counter("read disarmed", fd);
     uint32_t small;
     s = spec(0, 0);
     printf("short read: %s\n", read(fd, &small, 4) < 0 ? err_name(errno) : "ok");
@@ -78,13 +66,13 @@ int main(void)
     timerfd_gettime(fd, &cur);
     printf("left in (50,100]: %d interval %ld\n",
            ms_of(&cur.it_value) > 50 && ms_of(&cur.it_value) <= 100, cur.it_interval.tv_nsec);
-    rd("read early", fd);
+    read_counter("read early", fd);
     int ep = epoll_create1(0);
     struct epoll_event ev = {.events = EPOLLIN, .data.u64 = 77}, out;
     epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
     int n = epoll_wait(ep, &out, 1, 1000);
     printf("epoll: %d %#x/%llu\n", n, out.events, (unsigned long long)out.data.u64);
-    rd("read expired", fd);
+    read_counter("read expired", fd);
     timerfd_gettime(fd, &cur);
     printf("after: %ld %ld\n", (long)cur.it_value.tv_sec, cur.it_value.tv_nsec);
     close(ep);
@@ -93,13 +81,13 @@ int main(void)
     s = spec(20, 20);
     timerfd_settime(fd, 0, &s, NULL);
     usleep(50000);
-    rd("periodic after 50ms", fd);
+    read_counter("periodic after 50ms", fd);
     s = spec(0, 0);
     struct itimerspec old;
     timerfd_settime(fd, 0, &s, &old);
-    printf("old interval %ldms value in (0,20]: %d\n", old.it_interval.tv_nsec / MS,
+    printf("old interval %lldms value in (0,20]: %d\n", old.it_interval.tv_nsec / MS,
            ms_of(&old.it_value) > 0 && ms_of(&old.it_value) <= 20);
-    rd("read after disarm", fd);
+    read_counter("read after disarm", fd);
 
     /* Absolute, already past by 95 ms with a 10 ms period: ten at once. */
     struct timespec now;
@@ -110,7 +98,7 @@ int main(void)
     if (s.it_value.tv_nsec < 0)
         s.it_value.tv_sec--, s.it_value.tv_nsec += 1000000000;
     timerfd_settime(fd, TFD_TIMER_ABSTIME, &s, NULL);
-    rd("abs past", fd);
+    read_counter("abs past", fd);
     close(fd);
 
     /* Blocking reads of absolute times on both clocks. */
@@ -125,7 +113,7 @@ int main(void)
             s.it_value.tv_sec++, s.it_value.tv_nsec -= 1000000000;
         int flags = TFD_TIMER_ABSTIME | (i == 0 ? TFD_TIMER_CANCEL_ON_SET : 0);
         show(i == 0 ? "realtime abs" : "boottime abs", timerfd_settime(b, flags, &s, NULL));
-        rd("blocking read", b);
+        read_counter("blocking read", b);
         close(b);
     }
 #if defined(SYS_timerfd_settime64) && defined(SYS_timerfd_settime) && !defined(__aarch64__)
@@ -136,12 +124,12 @@ int main(void)
     show("settime32", (int)syscall(SYS_timerfd_settime, a, 0, s32, NULL));
     syscall(SYS_timerfd_gettime, a, c32);
     printf("gettime32 left in (0,10]: %d\n", c32[3] > 0 && c32[3] <= 10 * MS);
-    rd("read32", a);
+    read_counter("read32", a);
     show("settime64", (int)syscall(SYS_timerfd_settime64, a, 0, s64, NULL));
     syscall(SYS_timerfd_gettime64, a, c64);
     printf("gettime64 interval %lldms left in (0,10]: %d\n", (long long)(c64[1] / MS),
            c64[3] > 0 && c64[3] <= 10 * MS);
-    rd("read64", a);
+    read_counter("read64", a);
 #else
     printf("settime32: 0\ngettime32 left in (0,10]: 1\nread32: 8 1\n");
     printf("settime64: 0\ngettime64 interval 5ms left in (0,10]: 1\nread64: 8 1\n");

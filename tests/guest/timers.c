@@ -36,15 +36,6 @@
 
 #include "guest.h"
 
-#define MS 1000000LL
-
-static long long now_ns(clockid_t clk)
-{
-    struct timespec ts;
-    clock_gettime(clk, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static double hundredths(long long ns)
 {
     return (double)((ns + 5 * MS) / (10 * MS)) / 100;
