@@ -1,6 +1,7 @@
 /* futex.c - futex WAIT/WAKE (plain and bitset, private or not) with
  * timeouts in virtual time. A futex is an address in one address space. */
 #include "kernel.h"
+#include "waitq.h"
 #include "restart.h"
 
 #include <errno.h>
@@ -16,14 +17,16 @@
 #define FUTEX_CMD_MASK 0x7f
 #define FUTEX_BITSET_ANY 0xffffffffu
 
-/* A waiter's wait_obj is its address space; the address and bitset are in
- * wait_args. */
+/* A waiter's wait queue is (its address space, the futex's address); the
+ * address and bitset are also in wait_args. Waiters wake in the order they
+ * started waiting. */
 static int wake(struct task *t, uint64_t uaddr, int n, uint32_t bitset)
 {
     int woken = 0;
-    for (struct task *o = t->machine->tasks; o && woken < n; o = o->next_all) {
-        if (o->state != TASK_BLOCKED || o->wait_obj != task_mm(t) || o->wait_args[0] != uaddr ||
-            o->woken || !(o->wait_args[1] & bitset))
+    struct task *next;
+    for (struct task *o = waitq_first(t->machine, task_mm(t), uaddr); o && woken < n; o = next) {
+        next = waitq_next(o);
+        if (o->woken || !(o->wait_args[1] & bitset))
             continue;
         o->woken = true;
         task_wake(o);
@@ -81,6 +84,7 @@ static int64_t wait_on(struct task *t, uint64_t uaddr, uint32_t val, uint32_t bi
     t->wait_args[0] = uaddr;
     t->wait_args[1] = bitset;
     t->wait_args[2] = val;
+    t->wait_key = uaddr;
     task_block(t, resume_wait, task_mm(t), deadline);
     return -EBLOCK;
 }
@@ -131,12 +135,15 @@ int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field)
         int n = wake(t, uaddr, (int)val, FUTEX_BITSET_ANY);
         /* Move up to val2 remaining waiters to the second futex. */
         int moved = 0, limit = (int)(uint32_t)a[3];
-        for (struct task *o = t->machine->tasks; o && moved < limit; o = o->next_all) {
-            if (o->state == TASK_BLOCKED && o->wait_obj == task_mm(t) && !o->woken &&
-                o->wait_args[0] == uaddr) {
-                o->wait_args[0] = a[4];
-                moved++;
-            }
+        struct task *next;
+        for (struct task *o = waitq_first(t->machine, task_mm(t), uaddr); o && moved < limit;
+             o = next) {
+            next = waitq_next(o);
+            if (o->woken)
+                continue;
+            o->wait_args[0] = o->wait_key = a[4];
+            waitq_update(o); /* onto the second futex's queue, at its end */
+            moved++;
         }
         return n + moved;
     }

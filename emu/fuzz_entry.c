@@ -90,6 +90,7 @@ static void abandon_wait(struct task *t)
 {
     t->resume = NULL;
     t->wait_obj = NULL;
+    t->wait_key = 0;
     t->deadline_ns = 0;
     free(t->strace_line);
     t->strace_line = NULL;

@@ -362,6 +362,26 @@ struct process {
     uint64_t exited_cpu_ns, exited_sys_ns; /* CPU time of its threads already freed */
 };
 
+/* ---- timers on virtual time (ktimer.c) ---- */
+
+/* A callback at a virtual time: POSIX timers, itimers, timerfd, the timeout
+ * of a task's timed wait. fire runs from the machine loop with no task
+ * loaded. Timers due at the same time fire in the order they were armed. */
+struct ktimer {
+    uint64_t when; /* virtual ns; armed while in the machine's heap */
+    bool armed;
+    void (*fire)(struct ktimer *k);
+    uint64_t seq;   /* arming order, for timers due at the same time */
+    size_t heap_at; /* its place in the machine's heap while armed */
+};
+
+/* Arms k for virtual time `when` (re-arming moves it). */
+void ktimer_arm(struct machine *m, struct ktimer *k, uint64_t when);
+void ktimer_cancel(struct machine *m, struct ktimer *k);
+/* The earliest armed timer, or NULL. */
+struct ktimer *ktimer_next(const struct machine *m);
+void ktimer_heap_free(struct machine *m);
+
 struct task {
     int tid;
     struct process *proc;
@@ -387,6 +407,7 @@ struct task {
     bool stop;             /* leave uc_emu_start after this syscall */
     resume_fn resume;      /* set while blocked in a syscall */
     const void *wait_obj;  /* what the blocked task waits on (task_wake_all) */
+    uint64_t wait_key;     /* with wait_obj, its wait queue: a futex's address, else 0 */
     uint64_t wait_args[6]; /* a blocking handler's own state */
     uint64_t sys_args[6];  /* the blocked syscall's arguments (restart, strace) */
     const struct syscall_entry *sys_entry; /* the blocked syscall */
@@ -396,6 +417,15 @@ struct task {
     uint64_t sys_ns;       /* CPU time spent in syscalls (system time) */
     struct process *vfork_child; /* the child this task waits for in vfork (lifetime.h) */
     struct task *next_thread, *next_all;
+    /* The machine's indexes (waitq.h): its wait queue while blocked, the
+     * timeout of a timed wait, the tid table, the task list. */
+    struct wait_bucket *wait_bucket;
+    struct task *wait_next, *wait_prev;
+    const void *queued_obj;
+    uint64_t queued_key;
+    struct ktimer timeout;
+    struct task *next_tid, **prev_all;
+    struct task *exited_next, **exited_pprev; /* machine->exited */
 };
 
 static inline struct mm *task_mm(struct task *t) { return t->proc->mm; }
@@ -422,23 +452,6 @@ int wait_status_to_shell(int status);
 int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent_tid,
                  uint64_t tls, uint64_t child_tid);
 
-/* ---- timers on virtual time (ktimer.c) ---- */
-
-/* A callback at a virtual time, not tied to a blocked task: POSIX timers,
- * itimers, timerfd. fire runs from the machine loop with no task loaded. */
-struct ktimer {
-    uint64_t when; /* virtual ns; armed while on the machine's list */
-    bool armed;
-    void (*fire)(struct ktimer *k);
-    struct ktimer *next; /* the machine's armed timers, by when */
-};
-
-/* Arms k for virtual time `when` (re-arming moves it). */
-void ktimer_arm(struct machine *m, struct ktimer *k, uint64_t when);
-void ktimer_cancel(struct machine *m, struct ktimer *k);
-/* The earliest armed timer, or NULL. */
-struct ktimer *ktimer_next(const struct machine *m);
-
 /* ---- the machine (machine.c) ---- */
 
 struct machine {
@@ -447,7 +460,11 @@ struct machine {
     uc_engine *running_uc;   /* engine inside uc_emu_start, or NULL */
     struct mm *deferred_mms; /* freed once running_uc has stopped */
     struct task *tasks;      /* every task, by creation */
-    struct ktimer *ktimers;  /* armed timers, earliest first (ktimer.c) */
+    struct task **tasks_tail; /* the last next_all link */
+    struct task_index *index; /* tasks by tid, wait queues (waitq.c) */
+    struct ktimer **ktimer_heap; /* armed timers, a min-heap (ktimer.c) */
+    size_t ktimers, ktimer_cap;
+    uint64_t ktimer_seq;
     uint64_t next_ino;       /* inode numbers of object files */
     struct epitem *epitems;  /* every epoll item, for file_notify (epoll.c) */
     struct signalfd *signalfds; /* every signalfd, for queued signals (signalfd.c) */
@@ -459,7 +476,7 @@ struct machine {
     struct klog klog;        /* the kernel log (dmesg) */
     uint64_t klog_read, klog_cleared; /* syslog(2) positions */
     struct process *init;
-    bool threads_exited;     /* exited threads wait to be freed (lifetime.h) */
+    struct task *exited;     /* exited threads waiting to be freed (lifetime.h) */
     int nprocs;
     uint64_t slice_start;    /* virtual time the running slice started at */
     uint64_t slice_used;     /* blocks (and syscall costs) of the running slice */

@@ -2,6 +2,7 @@
  * seeded random generator, virtual time, and the run loop of the first
  * process. */
 #include "kernel.h"
+#include "waitq.h"
 #include "crash.h"
 #include "sandbox.h"
 
@@ -136,6 +137,8 @@ void machine_shutdown(struct machine *m)
     vfs_destroy(&m->vfs);
     sched_destroy(&m->sched);
     klog_destroy(&m->klog);
+    ktimer_heap_free(m);
+    task_index_destroy(m);
 }
 
 int machine_boot(struct machine *m, const struct emu_config *cfg)
@@ -146,9 +149,13 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
     uint64_t x = cfg->seed;
     for (int i = 0; i < 4; i++)
         m->rng[i] = splitmix64(&x);
-    int err = klog_init(&m->klog, 0);
+    int err = task_index_init(m);
     if (err < 0)
         return err;
+    if ((err = klog_init(&m->klog, 0)) < 0) {
+        task_index_destroy(m);
+        return err;
+    }
     struct sched_config sc = {
         .nr_cpus = cfg->cpus,
         .aarch32 = cfg->aarch32,
@@ -161,6 +168,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
     if ((err = sched_init(&m->sched, &sc)) < 0) {
         fprintf(stderr, "asymu: cannot boot the scheduler: %s\n", strerror(-err));
         klog_destroy(&m->klog);
+        task_index_destroy(m);
         return err;
     }
     char why[512];
@@ -169,6 +177,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
         fprintf(stderr, "asymu: %s\n", why);
         sched_destroy(&m->sched);
         klog_destroy(&m->klog);
+        task_index_destroy(m);
     }
     return err;
 }

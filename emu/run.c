@@ -7,6 +7,7 @@
 #include "lifetime.h"
 #include "rlimit.h"
 #include "timers.h"
+#include "waitq.h"
 
 #include <signal.h>
 #include <stddef.h>
@@ -16,17 +17,6 @@
 #define HOST_POLL_EVERY 64
 
 #define task_of(se) ((struct task *)((char *)(se) - offsetof(struct task, se)))
-
-/* The blocked task with the earliest timed wait, or NULL. */
-static struct task *next_timer(struct machine *m)
-{
-    struct task *best = NULL;
-    for (struct task *t = m->tasks; t; t = t->next_all)
-        if (t->state == TASK_BLOCKED && t->deadline_ns &&
-            (!best || t->deadline_ns < best->deadline_ns))
-            best = t;
-    return best;
-}
 
 /* Puts t's registers into its engine, saving those of the task there. */
 static void load_registers(struct task *t)
@@ -94,6 +84,7 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
         /* Stopped: off the runqueue until SIGCONT or SIGKILL wakes it. */
         t->state = TASK_BLOCKED;
         sched_task_block(&m->sched, &t->se);
+        waitq_update(t);
     }
     if (t->state != TASK_RUNNABLE)
         return m->slice_used;
@@ -126,18 +117,12 @@ int machine_run(struct machine *m)
             status = 128 + m->host_signal;
             break;
         }
-        struct task *timer = next_timer(m);
+        /* Timers, timed waits among them, fire before the tasks due later. */
         struct ktimer *kt = ktimer_next(m);
-        uint64_t next = sched_next_time(&m->sched);
-        if (kt && kt->when <= next && (!timer || kt->when <= timer->deadline_ns)) {
+        if (kt && kt->when <= sched_next_time(&m->sched)) {
             sched_advance(&m->sched, kt->when);
             ktimer_cancel(m, kt);
             kt->fire(kt);
-            continue;
-        }
-        if (timer && timer->deadline_ns <= next) {
-            sched_advance(&m->sched, timer->deadline_ns);
-            task_wake(timer);
             continue;
         }
         struct sched_task *se;

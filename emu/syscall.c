@@ -2,6 +2,7 @@
  * run the handler inside the interrupt hook, write the result back, trace it
  * with --strace, and park and later complete syscalls that block. */
 #include "kernel.h"
+#include "waitq.h"
 #include "lifetime.h"
 #include "restart.h"
 
@@ -66,11 +67,14 @@ bool syscall_resume(struct task *t)
     } else if ((r = t->resume(t)) == RESUME_BLOCK) {
         t->state = TASK_BLOCKED;
         sched_task_block(&t->machine->sched, &t->se);
+        waitq_update(t);
         return false;
     }
     t->resume = NULL;
     t->wait_obj = NULL;
+    t->wait_key = 0;
     t->deadline_ns = 0;
+    waitq_update(t);
     if (t->strace_line) {
         strace_exit(t, t->sys_entry, t->sys_args, r, t->strace_line);
         free(t->strace_line);

@@ -5,6 +5,7 @@
 #include "lifetime.h"
 #include "rlimit.h"
 #include "timers.h"
+#include "waitq.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -44,10 +45,7 @@ static struct task *task_alloc(struct machine *m, struct process *p)
     t->next_thread = p->threads;
     p->threads = t;
     p->live_threads++;
-    struct task **tail = &m->tasks;
-    while (*tail)
-        tail = &(*tail)->next_all;
-    *tail = t;
+    task_index_add(t);
     return t;
 }
 
@@ -68,22 +66,6 @@ static void process_link_child(struct process *parent, struct process *child)
     child->parent = parent;
     child->next_sibling = parent->children;
     parent->children = child;
-}
-
-struct task *task_find(struct machine *m, int tid)
-{
-    for (struct task *t = m->tasks; t; t = t->next_all)
-        if (t->tid == tid && t->state != TASK_DEAD)
-            return t;
-    return NULL;
-}
-
-struct process *process_find(struct machine *m, int pid)
-{
-    for (struct task *t = m->tasks; t; t = t->next_all)
-        if (t->proc->pid == pid && !t->proc->zombie)
-            return t->proc;
-    return NULL;
 }
 
 struct task *task_create_init(struct machine *m)
@@ -122,6 +104,7 @@ void task_block(struct task *t, resume_fn resume, const void *wait_obj, uint64_t
     t->deadline_ns = deadline_ns;
     t->woken = false;
     t->stop = true;
+    waitq_update(t);
 }
 
 void task_wake(struct task *t)
@@ -129,6 +112,7 @@ void task_wake(struct task *t)
     if (t->state != TASK_BLOCKED)
         return;
     t->state = TASK_RUNNABLE;
+    waitq_update(t);
     /* It starts no earlier than the present of whoever woke it. */
     sched_advance(&t->machine->sched, machine_now(t->machine));
     sched_task_wake(&t->machine->sched, &t->se);
@@ -136,9 +120,12 @@ void task_wake(struct task *t)
 
 void task_wake_all(struct machine *m, const void *obj)
 {
-    for (struct task *t = m->tasks; t; t = t->next_all)
-        if (t->state == TASK_BLOCKED && t->resume && t->wait_obj == obj)
+    struct task *next;
+    for (struct task *t = waitq_first(m, obj, 0); t; t = next) {
+        next = waitq_next(t);
+        if (t->resume)
             task_wake(t);
+    }
 }
 
 /* ---- clone ---- */
@@ -313,8 +300,17 @@ void task_exit(struct task *t, int wait_status)
     t->state = TASK_DEAD;
     t->stop = true;
     t->resume = NULL;
+    waitq_update(t);
     vfork_abandon(t);
-    t->machine->threads_exited |= t->tid != p->pid;
+    if (t->tid != p->pid) {
+        /* Freed by the machine loop, once its engine has stopped. */
+        struct machine *m = t->machine;
+        t->exited_next = m->exited;
+        if (m->exited)
+            m->exited->exited_pprev = &t->exited_next;
+        t->exited_pprev = &m->exited;
+        m->exited = t;
+    }
     sched_task_exit(&t->machine->sched, &t->se);
     if (p->mm && p->mm->loaded == t)
         p->mm->loaded = NULL;
@@ -337,8 +333,20 @@ void process_exit_group(struct process *p, int wait_status)
             task_exit(t, wait_status);
 }
 
+/* Takes t out of p's threads and every machine index, and frees it. */
 static void task_free(struct task *t)
 {
+    struct process *p = t->proc;
+    struct task **th = &p->threads;
+    while (*th != t)
+        th = &(*th)->next_thread;
+    *th = t->next_thread;
+    if (t->exited_pprev) {
+        *t->exited_pprev = t->exited_next;
+        if (t->exited_next)
+            t->exited_next->exited_pprev = t->exited_pprev;
+    }
+    task_index_remove(t);
     if (t->ctx)
         uc_context_free(t->ctx);
     free(t->strace_line);
@@ -347,31 +355,16 @@ static void task_free(struct task *t)
 
 void task_free_exited(struct machine *m)
 {
-    if (!m->threads_exited)
-        return;
-    m->threads_exited = false;
-    struct task **link = &m->tasks;
-    while (*link) {
-        struct task *t = *link;
-        struct process *p = t->proc;
-        if (t->state != TASK_DEAD || t->tid == p->pid) {
-            link = &t->next_all;
-            continue;
-        }
-        *link = t->next_all;
-        struct task **th = &p->threads;
-        while (*th != t)
-            th = &(*th)->next_thread;
-        *th = t->next_thread;
-        p->exited_cpu_ns += task_cpu_ns(t);
-        p->exited_sys_ns += task_sys_ns(t);
+    while (m->exited) {
+        struct task *t = m->exited;
+        t->proc->exited_cpu_ns += task_cpu_ns(t);
+        t->proc->exited_sys_ns += task_sys_ns(t);
         task_free(t);
     }
 }
 
 void process_reap(struct process *p)
 {
-    struct machine *m = p->machine;
     pidfd_process_reaped(p);
     if (p->parent) {
         struct process **pp = &p->parent->children;
@@ -383,16 +376,8 @@ void process_reap(struct process *p)
     if (--p->sighand->refs == 0)
         free(p->sighand);
     /* Its leader, and threads the machine loop has not freed yet. */
-    struct task **link = &m->tasks;
-    while (*link) {
-        struct task *t = *link;
-        if (t->proc == p) {
-            *link = t->next_all;
-            task_free(t);
-        } else {
-            link = &t->next_all;
-        }
-    }
+    while (p->threads)
+        task_free(p->threads);
     free(p);
 }
 
