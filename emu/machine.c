@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 /* 2025-01-01T00:00:00Z: the wall clock the guest sees at boot. */
@@ -189,6 +190,10 @@ int emu_run(const struct emu_config *cfg)
     if (err < 0)
         return err;
     signal(SIGPIPE, SIG_IGN);
+    /* Unicorn asks for huge pages for every engine's translation buffer:
+     * each new process then zeroes 2 MiB pages it barely uses (more than
+     * half of a fork's cost, and of an idle process's memory). */
+    prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
     host_memory_open();
     crash_guard_start(&m);
     /* The janitor cleans up at every end: the sandboxed emulator cannot. */
