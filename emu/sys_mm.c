@@ -184,7 +184,10 @@ SYSCALL_DECL(madvise)
     if (a[0] % PAGE)
         return -EINVAL;
     if ((int)a[2] == MADV_DONTNEED) {
-        /* Private anonymous pages read back as zero afterwards. */
+        /* Private pages read back as zero afterwards (anonymous memory) or
+         * as the file's bytes (copied in at mmap: zero here, a gap). The
+         * host releases anonymous pages itself, as Linux does: glibc does
+         * this to every exiting thread's stack. */
         struct mm *mm = task_mm(t);
         uint64_t end = a[0] + PAGE_ALIGN(a[1]);
         for (uint64_t p = a[0]; p < end;) {
@@ -192,7 +195,9 @@ SYSCALL_DECL(madvise)
             if (!v)
                 return -ENOMEM;
             uint64_t n = (v->end < end ? v->end : end) - p;
-            memset(v->host + (p - v->start), 0, n);
+            uint8_t *host = v->host + (p - v->start);
+            if (v->origin.path || madvise(host, n, MADV_DONTNEED) != 0)
+                memset(host, 0, n);
             p += n;
         }
     }
