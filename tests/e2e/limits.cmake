@@ -90,3 +90,11 @@ asymu_e2e_guest(NAME confine-hostproc PROGRAM confine ASYMU_ONLY
                            "missing=open:${HOSTPROC_LINK}/1/no-such-file"
                            "status=open:${HOSTPROC_LINK}/self/status"
                 EXPECT_STDOUT_TEXT "environ: ENOENT\nmissing: ENOENT\nstatus: ENOENT\n")
+
+# MADV_DONTNEED releases host memory (madvise.sh), both ISAs.
+foreach(isa aarch64 armhf)
+  add_test(NAME e2e-madvise-dontneed-${isa}
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/madvise.sh $<TARGET_FILE:asymu>
+            ${CMAKE_BINARY_DIR}/tests/guest/madvise-${isa})
+  set_tests_properties(e2e-madvise-dontneed-${isa} PROPERTIES LABELS e2e TIMEOUT 60)
+endforeach()

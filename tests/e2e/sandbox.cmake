@@ -5,11 +5,3 @@ add_test(NAME e2e-sandbox
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sandbox.sh $<TARGET_FILE:asymu>
           ${CMAKE_BINARY_DIR}/tests/guest/stdin-wait-aarch64)
 set_tests_properties(e2e-sandbox PROPERTIES LABELS e2e TIMEOUT 60)
-
-# MADV_DONTNEED releases host memory (madvise.sh), both ISAs.
-foreach(isa aarch64 armhf)
-  add_test(NAME e2e-madvise-dontneed-${isa}
-    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/madvise.sh $<TARGET_FILE:asymu>
-            ${CMAKE_BINARY_DIR}/tests/guest/madvise-${isa})
-  set_tests_properties(e2e-madvise-dontneed-${isa} PROPERTIES LABELS e2e TIMEOUT 60)
-endforeach()
