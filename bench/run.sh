@@ -6,7 +6,8 @@
 #
 # Usage: bench/run.sh [BUILD]     BUILD: asymu's build directory (default: build)
 # Environment: BENCH_RUNS   runs per cell (default 3; the median is reported)
-#              BENCH_ONLY   "switch": only the per-switch check comparison
+#              BENCH_ONLY   "switch": only the per-switch check comparison;
+#                           "scale": only the scale section (issue 10)
 #              BENCH_CPU    host CPU every run is pinned to with taskset (default:
 #                           the last one), or "none". asymu runs the whole machine
 #                           on one host thread; pinning gives qemu-user the same
@@ -71,7 +72,9 @@ for isa in aarch64 armhf; do
     for p in store getpid pingpong spawn tiny; do
         $gcc $GUEST_FLAGS -o "$OUT/$p-$isa" "$ROOT/bench/$p.c"
     done
-    $gcc $GUEST_FLAGS -pthread -o "$OUT/yield-$isa" "$ROOT/bench/yield.c"
+    for p in yield idle churn; do
+        $gcc $GUEST_FLAGS -pthread -o "$OUT/$p-$isa" "$ROOT/bench/$p.c"
+    done
     $gcc $FREE_FLAGS -DSTORE_ITERS=${STORE_N}ul -o "$OUT/store-raw-$isa" "$ROOT/bench/store-raw.c"
     $gcc $FREE_FLAGS -DSTORE_ITERS=${STORE_N}ul -DSTORE_WORDS=4096u \
         -o "$OUT/store-hot-$isa" "$ROOT/bench/store-raw.c"
@@ -196,7 +199,7 @@ SAMPLES=$OUT/samples.txt # every run: workload isa runner round wall_ns cpu_ns
 : >"$SAMPLES"
 start=$(date +%s)
 WORKLOADS="store store-raw store-hot getpid pingpong yield spawn"
-[ "${BENCH_ONLY:-}" != switch ] || WORKLOADS=
+case ${BENCH_ONLY:-} in switch | scale) WORKLOADS= ;; esac
 for w in $WORKLOADS; do
     for i in aarch64 armhf; do
         case $w in
@@ -220,35 +223,101 @@ done
 # compiled out (-DASYMU_SWITCH_CHECK=OFF): 64-bit threads (the fast path: one
 # predictable branch) and 32-bit threads on a mismatched machine under the
 # fixup policy (the O(1) bit test against M on every switch).
-NOCHECK=$OUT/nocheck
-say "building asymu without the per-switch check in $NOCHECK"
-cmake -S "$ROOT" -B "$NOCHECK" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DASYMU_SWITCH_CHECK=OFF >"$LOGS/nocheck-configure.log" 2>&1 ||
-    die "configuring the no-check build failed; see $LOGS/nocheck-configure.log"
-cmake --build "$NOCHECK" --target asymu >"$LOGS/nocheck-build.log" 2>&1 ||
-    die "building the no-check asymu failed; see $LOGS/nocheck-build.log"
 SWITCH=$OUT/switch.txt # isa check nocheck (wall ns)
-SWITCH_RUNS=$((RUNS > 7 ? RUNS : 7))
 : >"$SWITCH"
-for i in aarch64 armhf; do
-    for build in check nocheck; do
-        if [ $build = check ]; then bin=$ASYMU; else bin=$NOCHECK/asymu; fi
-        samples=
-        n=1
-        # Wall nanoseconds, pinned: CPU seconds tick in 10 ms, too coarse here.
-        while [ $n -le "$SWITCH_RUNS" ]; do
-            log=$LOGS/switch-$i-$build-$n.log
-            t0=$(date +%s%N)
-            measured "$log.cpu" "$bin" run --policy fixup --cpus 8 --aarch32 0-3 -- \
-                "$OUT/yield-$i" $YIELD_N >"$log" 2>&1 || die "switch ($i, $build) failed; see $log"
-            t1=$(date +%s%N)
-            samples="$samples $((t1 - t0))"
-            n=$((n + 1))
+SWITCH_RUNS=$((RUNS > 7 ? RUNS : 7))
+if [ "${BENCH_ONLY:-}" != scale ]; then
+    NOCHECK=$OUT/nocheck
+    say "building asymu without the per-switch check in $NOCHECK"
+    cmake -S "$ROOT" -B "$NOCHECK" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DASYMU_SWITCH_CHECK=OFF >"$LOGS/nocheck-configure.log" 2>&1 ||
+        die "configuring the no-check build failed; see $LOGS/nocheck-configure.log"
+    cmake --build "$NOCHECK" --target asymu >"$LOGS/nocheck-build.log" 2>&1 ||
+        die "building the no-check asymu failed; see $LOGS/nocheck-build.log"
+    for i in aarch64 armhf; do
+        for build in check nocheck; do
+            if [ $build = check ]; then bin=$ASYMU; else bin=$NOCHECK/asymu; fi
+            samples=
+            n=1
+            # Wall nanoseconds, pinned: CPU seconds tick in 10 ms, too coarse here.
+            while [ $n -le "$SWITCH_RUNS" ]; do
+                log=$LOGS/switch-$i-$build-$n.log
+                t0=$(date +%s%N)
+                measured "$log.cpu" "$bin" run --policy fixup --cpus 8 --aarch32 0-3 -- \
+                    "$OUT/yield-$i" $YIELD_N >"$log" 2>&1 || die "switch ($i, $build) failed; see $log"
+                t1=$(date +%s%N)
+                samples="$samples $((t1 - t0))"
+                n=$((n + 1))
+            done
+            eval "sw_$build=\$(RUNS=$SWITCH_RUNS median $samples)"
         done
-        eval "sw_$build=\$(RUNS=$SWITCH_RUNS median $samples)"
+        echo "$i $sw_check $sw_nocheck" >>"$SWITCH"
     done
-    echo "$i $sw_check $sw_nocheck" >>"$SWITCH"
-done
+fi
+
+# --- scale (issue 10): thread churn, switches among idle tasks, memory ------
+# aarch64 only. churn N: N threads alive at once, then joined. idle N K MODE:
+# N pipe round trips between two processes with K idle threads (sleeping) or
+# processes (blocked in read) around; the cost of a round trip is
+# (wall(N) - wall(0)) / N, so starting the idle tasks does not count. The
+# memory of an idle process: asymu's peak RSS with K idle processes over K
+# (qemu-user runs each guest process as a host process: its peak RSS is one
+# process's).
+SCALE=$OUT/scale.txt # kind K asymu qemu
+SCALE_THREADS=${SCALE_THREADS:-1000 4000}
+SCALE_IDLE=${SCALE_IDLE:-0 100 1000}
+SCALE_N=100000
+: >"$SCALE"
+# scale_run RUNNER ARGS...: median wall ns in S_WALL, median peak RSS (KiB,
+# "-" without GNU time) in S_RSS.
+scale_run() {
+    runner=$1
+    shift
+    tag=$(echo "$*" | tr ' /' '__')
+    if [ "$runner" = asymu ]; then set -- "$ASYMU" run -- "$@"; else set -- qemu-aarch64 "$@"; fi
+    walls= rsss=
+    run=1
+    while [ $run -le "$RUNS" ]; do
+        log=$LOGS/scale-$runner-$tag-$run.log
+        t0=$(date +%s%N)
+        if [ -n "$GNU_TIME" ]; then
+            measured "$log.cpu" "$GNU_TIME" -f %M -o "$log.rss" "$@" >"$log" 2>&1 ||
+                die "scale: $* failed; see $log"
+            rsss="$rsss $(tail -n 1 "$log.rss")"
+        else
+            measured "$log.cpu" "$@" >"$log" 2>&1 || die "scale: $* failed; see $log"
+            rsss="$rsss -"
+        fi
+        t1=$(date +%s%N)
+        walls="$walls $((t1 - t0))"
+        run=$((run + 1))
+    done
+    S_WALL=$(median $walls)
+    S_RSS=$(median $rsss)
+}
+if [ "${BENCH_ONLY:-}" != switch ]; then
+    for n in $SCALE_THREADS; do
+        say "scale: churn $n threads"
+        scale_run asymu "$OUT/churn-aarch64" "$n"
+        a=$S_WALL
+        scale_run qemu "$OUT/churn-aarch64" "$n"
+        echo "churn $n $a $S_WALL" >>"$SCALE"
+    done
+    for mode in threads procs; do
+        for k in $SCALE_IDLE; do
+            say "scale: round trips with $k idle $mode"
+            for r in asymu qemu; do
+                scale_run $r "$OUT/idle-aarch64" 0 "$k" $mode
+                w0=$S_WALL rss=$S_RSS
+                scale_run $r "$OUT/idle-aarch64" $SCALE_N "$k" $mode
+                eval "sw_$r=\$(((S_WALL - w0) / SCALE_N)) rss_$r=\$rss"
+            done
+            echo "switch-$mode $k $sw_asymu $sw_qemu" >>"$SCALE"
+            [ $mode = procs ] && [ "$k" -gt 0 ] && [ "$rss_asymu" != - ] &&
+                echo "memory $k $((rss_asymu / k)) $rss_qemu" >>"$SCALE"
+        done
+    done
+fi
 elapsed=$(($(date +%s) - start))
 
 # --- report -----------------------------------------------------------------
@@ -297,14 +366,30 @@ report() {
     ' "$SWITCH"
     echo "(target: under 2%; a negative cost is noise)"
     echo
-    printf 'yield: yields after which the other thread had progressed (last round, of %s):' \
-        $((2 * YIELD_N))
-    for i in aarch64 armhf; do
-        for r in asymu qemu; do
-            printf ' %s %s %s;' "$r" "$i" "$(sed -n 's/.*progressed after \([0-9]*\).*/\1/p' \
-                "$LOGS/yield-$i-$r-$RUNS.log")"
+    if [ -s "$ROWS" ]; then
+        printf 'yield: yields after which the other thread had progressed (last round, of %s):' \
+            $((2 * YIELD_N))
+        for i in aarch64 armhf; do
+            for r in asymu qemu; do
+                printf ' %s %s %s;' "$r" "$i" "$(sed -n 's/.*progressed after \([0-9]*\).*/\1/p' \
+                    "$LOGS/yield-$i-$r-$RUNS.log")"
+            done
         done
-    done
+        echo
+    fi
+    echo "scale (aarch64, issue 10): churn = N threads alive at once then joined, wall" \
+        "seconds; switch-MODE = ns per pipe round trip with K idle threads or processes" \
+        "($SCALE_N round trips, creation excluded); memory = asymu's peak RSS over K idle" \
+        "processes, and one qemu-user process's peak RSS, KiB"
+    awk '
+        BEGIN { printf "%-15s %6s %12s %12s %11s\n", "kind", "N or K", "asymu", "qemu",
+                       "asymu/qemu" }
+        { a = $3; q = $4
+          if ($1 == "churn") { a = sprintf("%.3f s", a / 1e9); q = sprintf("%.3f s", q / 1e9) }
+          else if ($1 == "memory") { a = a " KiB"; q = q " KiB" }
+          else { a = a " ns"; q = q " ns" }
+          printf "%-15s %6s %12s %12s %11.2f\n", $1, $2, a, q, ($4 > 0 ? $3 / $4 : 0) }
+    ' "$SCALE"
     echo
     echo "counts: store $STORE_N iterations; getpid $GETPID_N calls; pingpong $PINGPONG_N" \
         "round trips; yield 2 threads x $YIELD_N; spawn $SPAWN_N fork+exec+wait"
