@@ -53,21 +53,6 @@ static struct epoll *epoll_of(struct file *f)
     return f && f->kind == FILE_OBJECT && f->ops == &epoll_ops ? f->priv : NULL;
 }
 
-/* What file_notify calls f's object: the pointer its changes are told by. */
-static const void *notify_key(const struct file *f)
-{
-    switch (f->kind) {
-    case FILE_PIPE:
-        return f->pipe;
-    case FILE_OBJECT:
-        return f->priv;
-    case FILE_CONSOLE:
-        return &console_waitq;
-    default:
-        return NULL;
-    }
-}
-
 /* Whether f has a poll operation Linux would let epoll watch: not regular
  * files, directories or the virtual /proc and /dev nodes. */
 static bool pollable(const struct file *f)
@@ -97,7 +82,7 @@ void epoll_notify(struct machine *m, const void *obj, unsigned events)
 {
     for (struct epitem *it = m->epitems; it; it = it->next_all) {
         uint32_t want = it->events & ~(uint32_t)EP_PRIVATE_BITS;
-        if (!want || !(events & want) || notify_key(it->file) != obj)
+        if (!want || !(events & want) || file_notify_key(it->file) != obj)
             continue;
         queue_item(it);
         /* The epoll has something to report: its own waiters and watchers. */

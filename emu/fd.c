@@ -68,8 +68,21 @@ struct file *file_new_object(struct machine *m, const struct file_ops *ops, void
 void file_notify_events(struct machine *m, const void *obj, unsigned events)
 {
     task_wake_all(m, obj);
-    task_wake_all(m, &poll_waitq);
     epoll_notify(m, obj, events);
+}
+
+const void *file_notify_key(const struct file *f)
+{
+    switch (f->kind) {
+    case FILE_PIPE:
+        return f->pipe;
+    case FILE_OBJECT:
+        return f->priv;
+    case FILE_CONSOLE:
+        return &console_waitq;
+    default:
+        return NULL;
+    }
 }
 
 void file_notify(struct machine *m, const void *obj)

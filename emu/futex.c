@@ -23,15 +23,17 @@
 static int wake(struct task *t, uint64_t uaddr, int n, uint32_t bitset)
 {
     int woken = 0;
-    struct task *next;
-    for (struct task *o = waitq_first(t->machine, task_mm(t), uaddr); o && woken < n; o = next) {
-        next = waitq_next(o);
-        if (o->woken || !(o->wait_args[1] & bitset))
+    struct waiters w;
+    waiters_get(&w, t->machine, task_mm(t), uaddr);
+    for (size_t i = 0; i < w.n && woken < n; i++) {
+        struct task *o = w.task[i];
+        if (o->state != TASK_BLOCKED || o->woken || !(o->wait_args[1] & bitset))
             continue;
         o->woken = true;
         task_wake(o);
         woken++;
     }
+    waiters_put(&w);
     return woken;
 }
 
@@ -135,16 +137,17 @@ int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field)
         int n = wake(t, uaddr, (int)val, FUTEX_BITSET_ANY);
         /* Move up to val2 remaining waiters to the second futex. */
         int moved = 0, limit = (int)(uint32_t)a[3];
-        struct task *next;
-        for (struct task *o = waitq_first(t->machine, task_mm(t), uaddr); o && moved < limit;
-             o = next) {
-            next = waitq_next(o);
+        struct waiters w;
+        waiters_get(&w, t->machine, task_mm(t), uaddr);
+        for (size_t i = 0; i < w.n && moved < limit; i++) {
+            struct task *o = w.task[i];
             if (o->woken)
                 continue;
             o->wait_args[0] = o->wait_key = a[4];
             waitq_update(o); /* onto the second futex's queue, at its end */
             moved++;
         }
+        waiters_put(&w);
         return n + moved;
     }
     default:

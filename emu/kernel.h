@@ -250,21 +250,23 @@ void pipe_release(struct file *f);
 /* poll(2) readiness of a file: POLLIN/POLLOUT/POLLHUP/POLLERR bits. */
 short file_poll(struct task *t, struct file *f);
 /* Whether the emulator's stdin has data or its end; if not, the host loop
- * watches it and wakes console_waitq (and poll_waitq) when it has. */
+ * watches it and notifies console_waitq when it has. */
 bool console_ready(struct machine *m);
 extern const int console_waitq;
-/* Tasks blocked in poll/select wait on this, woken by any pipe change. */
-extern const int poll_waitq;
 struct file *file_new(enum file_kind kind);
 /* A FILE_OBJECT file for priv, with a fresh inode number of the machine. */
 struct file *file_new_object(struct machine *m, const struct file_ops *ops, void *priv, int flags);
-/* An object's state changed: wakes the tasks blocked on obj and every poll,
- * select and epoll waiter, so they look again. */
+/* An object's state changed: wakes the tasks blocked on obj (poll and
+ * select waiters among them) and queues its epoll items, so they look
+ * again. */
 void file_notify(struct machine *m, const void *obj);
 /* The same for a change that can only have made `events` (POLL* bits) true,
  * as epoll's edge-triggered items tell apart: a pipe read frees room
  * (POLLOUT), a write brings data (POLLIN). */
 void file_notify_events(struct machine *m, const void *obj, unsigned events);
+/* What file_notify calls f's object: the pointer its changes are told by
+ * (NULL for files that are always ready). */
+const void *file_notify_key(const struct file *f);
 struct fdtable *fdtable_new_console(void);
 struct fdtable *fdtable_copy(const struct fdtable *src);
 void fdtable_put(struct fdtable *fdt);
@@ -382,6 +384,17 @@ void ktimer_cancel(struct machine *m, struct ktimer *k);
 struct ktimer *ktimer_next(const struct machine *m);
 void ktimer_heap_free(struct machine *m);
 
+/* A blocked task's place on one wait queue (waitq.h): its own wait
+ * (wait_obj, wait_key) or one of the extra ones poll and select add for
+ * each descriptor. */
+struct wait_node {
+    struct task *task;
+    const void *obj;
+    uint64_t key;
+    struct wait_bucket *bucket; /* NULL while not queued */
+    struct wait_node *next, *prev, *next_extra;
+};
+
 struct task {
     int tid;
     struct process *proc;
@@ -419,10 +432,8 @@ struct task {
     struct task *next_thread, *next_all;
     /* The machine's indexes (waitq.h): its wait queue while blocked, the
      * timeout of a timed wait, the tid table, the task list. */
-    struct wait_bucket *wait_bucket;
-    struct task *wait_next, *wait_prev;
-    const void *queued_obj;
-    uint64_t queued_key;
+    struct wait_node wait_node;
+    struct wait_node *extra_waits;
     struct ktimer timeout;
     struct task *next_tid, **prev_all;
     struct task *exited_next, **exited_pprev; /* machine->exited */

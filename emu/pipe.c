@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const int poll_waitq;
 
 /* events: what the change can have made true (see file_notify_events). */
 static void pipe_changed(struct pipe *p, unsigned events)

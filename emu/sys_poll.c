@@ -3,6 +3,7 @@
  * passes in virtual time. */
 #include "kernel.h"
 #include "restart.h"
+#include "waitq.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -21,7 +22,9 @@ struct pollfd_guest {
     int16_t events, revents;
 };
 
-/* Fills revents for each entry; returns how many are ready. */
+/* Fills revents for each entry and watches each file (waitq_add), so that
+ * a change to any of them wakes the task if it blocks; returns how many
+ * are ready. */
 static int scan_pollfds(struct task *t, struct pollfd_guest *p, unsigned n)
 {
     int ready = 0;
@@ -30,6 +33,8 @@ static int scan_pollfds(struct task *t, struct pollfd_guest *p, unsigned n)
         if (p[i].fd < 0)
             continue;
         struct file *f = file_get(t, p[i].fd);
+        if (f && waitq_add(t, file_notify_key(f)) < 0)
+            return -ENOMEM;
         short r = f ? file_poll(t, f) : POLLNVAL;
         p[i].revents = (int16_t)(r & (p[i].events | POLLHUP | POLLERR | POLLNVAL));
         if (p[i].revents)
@@ -45,6 +50,8 @@ static int64_t poll_once(struct task *t)
     if (copy_from_guest(task_mm(t), fds, t->wait_args[0], n * sizeof *fds) < 0)
         return -EFAULT;
     int ready = scan_pollfds(t, fds, n);
+    if (ready < 0)
+        return ready;
     /* revents are written even when nothing is ready: they come back 0. */
     if (copy_to_guest(task_mm(t), t->wait_args[0], fds, n * sizeof *fds) < 0)
         return -EFAULT;
@@ -114,10 +121,14 @@ static int64_t wait_ready(struct task *t, int64_t timeout_ns, resume_fn resume)
         t->wait_args[4] = 0; /* Linux leaves a zero timeout alone */
     uint64_t deadline = timeout_ns > 0 ? machine_now(t->machine) + (uint64_t)timeout_ns : 0;
     t->deadline_ns = deadline;
+    /* The scan watches every file it looks at: kept if the task blocks. */
+    waitq_drop_extra(t);
     int64_t r = resume(t);
-    if (r != RESUME_BLOCK)
+    if (r != RESUME_BLOCK) {
+        waitq_drop_extra(t);
         return r;
-    task_block(t, resume, &poll_waitq, deadline);
+    }
+    task_block(t, resume, NULL, deadline);
     return -EBLOCK;
 }
 
@@ -197,6 +208,8 @@ static int64_t select_once(struct task *t)
         struct file *f = file_get(t, fd);
         if (!f)
             return -EBADF;
+        if (waitq_add(t, file_notify_key(f)) < 0)
+            return -ENOMEM;
         short r = file_poll(t, f);
         if (want_in && (r & (POLLIN | POLLHUP | POLLERR))) {
             rin[fd / 8] |= (uint8_t)(1 << (fd % 8));

@@ -120,12 +120,12 @@ void task_wake(struct task *t)
 
 void task_wake_all(struct machine *m, const void *obj)
 {
-    struct task *next;
-    for (struct task *t = waitq_first(m, obj, 0); t; t = next) {
-        next = waitq_next(t);
-        if (t->resume)
-            task_wake(t);
-    }
+    struct waiters w;
+    waiters_get(&w, m, obj, 0);
+    for (size_t i = 0; i < w.n; i++)
+        if (w.task[i]->resume)
+            task_wake(w.task[i]);
+    waiters_put(&w);
 }
 
 /* ---- clone ---- */

@@ -1,7 +1,7 @@
 /* waitq.c - tasks by tid, wait queues and task timeouts (waitq.h). Wait
- * queues are chained hash buckets keyed by (wait_obj, wait_key), each a
- * FIFO, so a wake-up touches only the tasks that wait on the same thing
- * (and the rare ones hashed alike); a timed wait is a ktimer. */
+ * queues are chained hash buckets keyed by (object, key), each a FIFO of
+ * wait nodes, so a wake-up touches only the tasks that wait on the same
+ * thing (and the rare ones hashed alike); a timed wait is a ktimer. */
 #include "waitq.h"
 
 #include <errno.h>
@@ -12,7 +12,7 @@
 #define WAIT_BUCKETS 4096u
 
 struct wait_bucket {
-    struct task *head, *tail;
+    struct wait_node *head, *tail;
 };
 
 struct task_index {
@@ -60,46 +60,64 @@ void task_index_add(struct task *t)
     t->prev_all = m->tasks_tail;
     *m->tasks_tail = t;
     m->tasks_tail = &t->next_all;
+    t->wait_node.task = t;
     t->timeout.fire = timeout_fired;
 }
 
-static void wait_unlink(struct task *t)
+static void node_link(struct machine *m, struct wait_node *n, const void *obj, uint64_t key)
 {
-    if (!t->wait_bucket)
+    struct wait_bucket *b = wait_bucket(m, obj, key);
+    n->obj = obj;
+    n->key = key;
+    n->bucket = b;
+    n->next = NULL;
+    n->prev = b->tail;
+    if (b->tail)
+        b->tail->next = n;
+    else
+        b->head = n;
+    b->tail = n;
+}
+
+static void node_unlink(struct wait_node *n)
+{
+    struct wait_bucket *b = n->bucket;
+    if (!b)
         return;
-    struct wait_bucket *b = t->wait_bucket;
-    if (t->wait_prev)
-        t->wait_prev->wait_next = t->wait_next;
+    if (n->prev)
+        n->prev->next = n->next;
     else
-        b->head = t->wait_next;
-    if (t->wait_next)
-        t->wait_next->wait_prev = t->wait_prev;
+        b->head = n->next;
+    if (n->next)
+        n->next->prev = n->prev;
     else
-        b->tail = t->wait_prev;
-    t->wait_next = t->wait_prev = NULL;
-    t->wait_bucket = NULL;
+        b->tail = n->prev;
+    n->next = n->prev = NULL;
+    n->bucket = NULL;
+}
+
+void waitq_drop_extra(struct task *t)
+{
+    while (t->extra_waits) {
+        struct wait_node *n = t->extra_waits;
+        t->extra_waits = n->next_extra;
+        node_unlink(n);
+        free(n);
+    }
 }
 
 void waitq_update(struct task *t)
 {
     struct machine *m = t->machine;
+    struct wait_node *n = &t->wait_node;
     bool blocked = t->state == TASK_BLOCKED;
-    struct wait_bucket *want = blocked && t->wait_obj ? wait_bucket(m, t->wait_obj, t->wait_key) : NULL;
-    if (t->wait_bucket != want || (want && t->queued_obj != t->wait_obj) ||
-        (want && t->queued_key != t->wait_key)) {
-        wait_unlink(t);
-        if (want) {
-            t->wait_prev = want->tail;
-            if (want->tail)
-                want->tail->wait_next = t;
-            else
-                want->head = t;
-            want->tail = t;
-            t->wait_bucket = want;
-            t->queued_obj = t->wait_obj;
-            t->queued_key = t->wait_key;
-        }
-    }
+    bool want = blocked && t->wait_obj;
+    if (n->bucket && (!want || n->obj != t->wait_obj || n->key != t->wait_key))
+        node_unlink(n);
+    if (want && !n->bucket)
+        node_link(m, n, t->wait_obj, t->wait_key);
+    if (!blocked)
+        waitq_drop_extra(t);
     if (blocked && t->deadline_ns) {
         if (!t->timeout.armed || t->timeout.when != t->deadline_ns)
             ktimer_arm(m, &t->timeout, t->deadline_ns);
@@ -108,10 +126,25 @@ void waitq_update(struct task *t)
     }
 }
 
+int waitq_add(struct task *t, const void *obj)
+{
+    if (!obj)
+        return 0;
+    struct wait_node *n = calloc(1, sizeof *n);
+    if (!n)
+        return -ENOMEM;
+    n->task = t;
+    n->next_extra = t->extra_waits;
+    t->extra_waits = n;
+    node_link(t->machine, n, obj, 0);
+    return 0;
+}
+
 void task_index_remove(struct task *t)
 {
     struct machine *m = t->machine;
-    wait_unlink(t);
+    node_unlink(&t->wait_node);
+    waitq_drop_extra(t);
     ktimer_cancel(m, &t->timeout);
     for (struct task **pp = tid_bucket(m, t->tid); *pp; pp = &(*pp)->next_tid)
         if (*pp == t) {
@@ -125,26 +158,36 @@ void task_index_remove(struct task *t)
         m->tasks_tail = t->prev_all;
 }
 
-static bool waits_on(const struct task *t, const void *obj, uint64_t key)
+void waiters_get(struct waiters *w, const struct machine *m, const void *obj, uint64_t key)
 {
-    return t->state == TASK_BLOCKED && t->wait_obj == obj && t->wait_key == key;
+    struct wait_bucket *b = wait_bucket(m, obj, key);
+    size_t cap = sizeof w->small / sizeof *w->small;
+    w->task = w->small;
+    w->n = 0;
+    for (struct wait_node *n = b->head; n; n = n->next) {
+        if (n->obj != obj || n->key != key || n->task->state != TASK_BLOCKED)
+            continue;
+        if (w->n == cap) {
+            struct task **more = malloc(2 * cap * sizeof *more);
+            if (!more)
+                break; /* out of host memory: the rest wake on a later notify */
+            for (size_t i = 0; i < w->n; i++)
+                more[i] = w->task[i];
+            if (w->task != w->small)
+                free(w->task);
+            w->task = more;
+            cap *= 2;
+        }
+        w->task[w->n++] = n->task;
+    }
 }
 
-static struct task *from(struct task *t, const void *obj, uint64_t key)
+void waiters_put(struct waiters *w)
 {
-    while (t && !waits_on(t, obj, key))
-        t = t->wait_next;
-    return t;
-}
-
-struct task *waitq_first(const struct machine *m, const void *obj, uint64_t key)
-{
-    return from(wait_bucket(m, obj, key)->head, obj, key);
-}
-
-struct task *waitq_next(const struct task *t)
-{
-    return from(t->wait_next, t->queued_obj, t->queued_key);
+    if (w->task != w->small)
+        free(w->task);
+    w->task = NULL;
+    w->n = 0;
 }
 
 struct task *task_find(struct machine *m, int tid)

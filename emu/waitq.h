@@ -1,6 +1,6 @@
 /* waitq.h - the machine's indexes of tasks, so that no lookup or wake-up
- * walks every task: tasks by tid, blocked tasks by what they wait on
- * (wait queues), and timed waits as kernel timers. */
+ * walks every task: tasks by tid, blocked tasks by what they wait on (wait
+ * queues), and timed waits as kernel timers. */
 #ifndef ASYMU_WAITQ_H
 #define ASYMU_WAITQ_H
 
@@ -16,14 +16,25 @@ void task_index_add(struct task *t);
 void task_index_remove(struct task *t);
 
 /* Puts t on the wait queue of (wait_obj, wait_key) and arms its timeout
- * when it is blocked, takes it off both otherwise. Called wherever a task's
- * state, wait_obj, wait_key or deadline_ns changes. */
+ * when it is blocked; takes it off every queue and disarms it otherwise.
+ * Called wherever a task's state, wait_obj, wait_key or deadline_ns
+ * changes. */
 void waitq_update(struct task *t);
 
-/* The first blocked task waiting on (obj, key), in the order they started
- * waiting, and the next after t; NULL at the end. A task may be woken (and
- * leave the queue) between the two calls if next was taken first. */
-struct task *waitq_first(const struct machine *m, const void *obj, uint64_t key);
-struct task *waitq_next(const struct task *t);
+/* Also wake t when obj is notified: poll and select add one per descriptor
+ * as they scan them. The extra waits last until t stops being blocked, or
+ * until waitq_drop_extra. -ENOMEM if the host has no memory for one. */
+int waitq_add(struct task *t, const void *obj);
+void waitq_drop_extra(struct task *t);
+
+/* The tasks waiting on (obj, key), in the order they started waiting
+ * (a task waiting twice is there twice). */
+struct waiters {
+    struct task **task;
+    size_t n;
+    struct task *small[16];
+};
+void waiters_get(struct waiters *w, const struct machine *m, const void *obj, uint64_t key);
+void waiters_put(struct waiters *w);
 
 #endif
