@@ -44,10 +44,10 @@ int sock_pktinfo_setopt(struct sock *s, int level, int name, const void *optval,
     if (len >= sizeof val)
         memcpy(&val, optval, sizeof val);
     if (is_udplite_level(s, level) && (name == UDPLITE_SEND_CSCOV || name == UDPLITE_RECV_CSCOV)) {
-        if (s->protocol != IPPROTO_UDPLITE)
-            return -ENOPROTOOPT;
         if (len < sizeof val)
             return -EINVAL;
+        if (s->protocol != IPPROTO_UDPLITE)
+            return -ENOPROTOOPT;
         *(name == UDPLITE_SEND_CSCOV ? &s->udplite_send_cscov : &s->udplite_recv_cscov) =
             cscov(val);
         return 0;
@@ -82,9 +82,8 @@ int sock_pktinfo_setopt(struct sock *s, int level, int name, const void *optval,
 
 int sock_pktinfo_getopt(const struct sock *s, int level, int name, int *val)
 {
+    /* Linux reads the coverage back on plain UDP sockets too: 0. */
     if (is_udplite_level(s, level) && (name == UDPLITE_SEND_CSCOV || name == UDPLITE_RECV_CSCOV)) {
-        if (s->protocol != IPPROTO_UDPLITE)
-            return -ENOPROTOOPT;
         *val = name == UDPLITE_SEND_CSCOV ? s->udplite_send_cscov : s->udplite_recv_cscov;
         return 0;
     }
