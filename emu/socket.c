@@ -60,6 +60,23 @@ void sock_changed(struct sock *s)
     file_notify(s->machine, s);
 }
 
+/* TCP closes with a reset instead of a FIN when unread data would be lost,
+ * when SO_LINGER asks for it with a zero timeout, and for a connection its
+ * listener never accepted. */
+static bool tcp_close_resets(const struct sock *s)
+{
+    return s->rq_bytes || (s->linger_onoff && s->linger_secs == 0) || !s->has_file;
+}
+
+/* A reset ends both directions; the data already queued can still be read,
+ * then the error comes once (from recv, send or SO_ERROR), then the end. */
+static void tcp_reset(struct sock *s, int err)
+{
+    s->shutdown = SHUT_RD_BIT | SHUT_WR_BIT;
+    s->state = SOCK_UNCONNECTED;
+    s->error = err;
+}
+
 void sock_destroy(struct sock *s)
 {
     struct machine *m = s->machine;
@@ -84,7 +101,9 @@ void sock_destroy(struct sock *s)
             continue;
         o->peer = NULL;
         o->peer_closed = true;
-        if (sock_is_tcp(o))
+        if (sock_is_tcp(o) && tcp_close_resets(s))
+            tcp_reset(o, ECONNRESET);
+        else if (sock_is_tcp(o))
             o->shutdown |= SHUT_RD_BIT;
         else if (sock_connection_based(o))
             o->shutdown = SHUT_RD_BIT | SHUT_WR_BIT;
@@ -231,6 +250,11 @@ static int64_t send_connected(struct task *t, struct sock *s, const void *buf, s
     if (s->state != SOCK_CONNECTED && !(s->shutdown & SHUT_WR_BIT))
         return s->family == AF_UNIX ? -ENOTCONN : broken_pipe(t, flags);
     struct sock *peer = s->peer;
+    if (s->error && sock_is_tcp(s)) { /* a reset: reported once, without SIGPIPE */
+        int e = s->error;
+        s->error = 0;
+        return -e;
+    }
     if (s->shutdown & SHUT_WR_BIT)
         return broken_pipe(t, flags);
     if (!peer) {

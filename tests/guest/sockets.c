@@ -1132,6 +1132,44 @@ static int tcp_peer_closed(void)
     return 0;
 }
 
+/* A TCP close resets the connection instead when SO_LINGER has a zero
+ * timeout or unread data would be lost: the other end reads what came,
+ * then ECONNRESET once, then the end; it is no longer connected. */
+static int tcp_reset(void)
+{
+    int l = tcp_listener(AF_INET, "127.0.0.1");
+    int c = tcp_connect(AF_INET, "127.0.0.1", local_port(l), 0);
+    if (c < 0)
+        die("connect");
+    int s = must("accept", accept(l, NULL, NULL));
+    struct linger lg = {1, 0};
+    show("SO_LINGER 0", setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof lg));
+    show("send", send(c, "data", 4, 0));
+    close(c);
+    show_poll("after the reset", s);
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    show("getpeername", getpeername(s, (struct sockaddr *)&ss, &len));
+    show_recv("recv", s, 0);
+    show_recv("recv", s, 0);
+    show_recv("recv", s, 0);
+    show("send", send(s, "x", 1, MSG_NOSIGNAL));
+
+    c = tcp_connect(AF_INET, "127.0.0.1", local_port(l), 0);
+    s = must("accept", accept(l, NULL, NULL));
+    show("send", send(s, "unread", 6, 0));
+    close(c);
+    show("send to a peer that closed with unread data", send(s, "x", 1, MSG_NOSIGNAL));
+    show_int_opt("SO_ERROR", s, SOL_SOCKET, SO_ERROR);
+    show("send", send(s, "x", 1, MSG_NOSIGNAL));
+
+    c = tcp_connect(AF_INET, "127.0.0.1", local_port(l), 0);
+    close(l);
+    show_int_opt("SO_ERROR when the listener closed before accepting", c, SOL_SOCKET, SO_ERROR);
+    show_recv("recv", c, 0);
+    return 0;
+}
+
 static struct sockaddr_in loopback4(int port)
 {
     return (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
@@ -1348,7 +1386,8 @@ static const struct {
     {"ifaddrs", ifaddrs},         {"procnet", procnet},
     {"sigpipe", sigpipe},
     {"options", options},
-    {"tcp-peer-closed", tcp_peer_closed}, {"udplite", udplite}, {"ipv6-cmsg", ipv6_cmsg},
+    {"tcp-peer-closed", tcp_peer_closed}, {"tcp-reset", tcp_reset},
+    {"udplite", udplite},         {"ipv6-cmsg", ipv6_cmsg},
 };
 
 static pid_t main_pid;
