@@ -483,6 +483,7 @@ struct machine {
     struct sock *socks;      /* every socket (socket.c) */
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
+    char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */
     struct sched sched;      /* vCPUs, runqueues, policies, virtual clocks */
     struct klog klog;        /* the kernel log (dmesg) */
     uint64_t klog_read, klog_cleared; /* syslog(2) positions */

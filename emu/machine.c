@@ -5,6 +5,7 @@
 #include "waitq.h"
 #include "crash.h"
 #include "sandbox.h"
+#include "uts.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -147,6 +148,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
     memset(m, 0, sizeof *m);
     m->cfg = cfg;
     m->next_pid = 1;
+    uts_init(m);
     uint64_t x = cfg->seed;
     for (int i = 0; i < 4; i++)
         m->rng[i] = splitmix64(&x);

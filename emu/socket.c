@@ -41,6 +41,7 @@ struct sock *sock_new(struct task *t, int family, int type, int protocol)
     s->rcvbuf = tcp ? TCP_RCVBUF_DEFAULT : SOCK_BUF_DEFAULT;
     s->owner = current_cred(t);
     s->peercred = (struct ucred){.pid = 0, .uid = (uid_t)-1, .gid = (gid_t)-1};
+    s->unicast_hops = -1;
     s->next_all = m->socks;
     m->socks = s;
     return s;
@@ -57,6 +58,23 @@ static void msg_free(struct sock_msg *msg)
 void sock_changed(struct sock *s)
 {
     file_notify(s->machine, s);
+}
+
+/* TCP closes with a reset instead of a FIN when unread data would be lost,
+ * when SO_LINGER asks for it with a zero timeout, and for a connection its
+ * listener never accepted. */
+static bool tcp_close_resets(const struct sock *s)
+{
+    return s->rq_bytes || (s->linger_onoff && s->linger_secs == 0) || !s->has_file;
+}
+
+/* A reset ends both directions; the data already queued can still be read,
+ * then the error comes once (from recv, send or SO_ERROR), then the end. */
+static void tcp_reset(struct sock *s, int err)
+{
+    s->shutdown = SHUT_RD_BIT | SHUT_WR_BIT;
+    s->state = SOCK_UNCONNECTED;
+    s->error = err;
 }
 
 void sock_destroy(struct sock *s)
@@ -76,13 +94,18 @@ void sock_destroy(struct sock *s)
         sock_destroy(child);
     }
     /* Whoever was connected to s sees it gone: a stream reads to its end
-     * and cannot write, a datagram sender gets ECONNREFUSED once. */
+     * and cannot write (TCP can once more: its peer's FIN only shuts the
+     * read side), a datagram sender gets ECONNREFUSED once. */
     for (struct sock *o = m->socks; o; o = o->next_all) {
         if (o->peer != s)
             continue;
         o->peer = NULL;
         o->peer_closed = true;
-        if (sock_connection_based(o))
+        if (sock_is_tcp(o) && tcp_close_resets(s))
+            tcp_reset(o, ECONNRESET);
+        else if (sock_is_tcp(o))
+            o->shutdown |= SHUT_RD_BIT;
+        else if (sock_connection_based(o))
             o->shutdown = SHUT_RD_BIT | SHUT_WR_BIT;
         sock_changed(o);
     }
@@ -124,6 +147,11 @@ struct sock *sock_from_fd(struct task *t, int fd, struct file **fp, int *err)
 bool sock_connection_based(const struct sock *s)
 {
     return s->type == SOCK_STREAM || s->type == SOCK_SEQPACKET;
+}
+
+bool sock_is_tcp(const struct sock *s)
+{
+    return (s->family == AF_INET || s->family == AF_INET6) && s->type == SOCK_STREAM;
 }
 
 void sock_pair(struct sock *a, struct sock *b)
@@ -206,6 +234,7 @@ static void enqueue(struct task *t, struct sock *to, const struct sock *from, co
     msg->len = len;
     msg->from = sock_source_name(from, to);
     msg->cred = anc && anc->has_cred ? anc->cred : current_cred(t);
+    sock_pktinfo_stamp(from, anc, msg);
     if (anc && anc->nrights) {
         msg->rights = anc->rights;
         msg->nrights = anc->nrights;
@@ -221,8 +250,24 @@ static int64_t send_connected(struct task *t, struct sock *s, const void *buf, s
     if (s->state != SOCK_CONNECTED && !(s->shutdown & SHUT_WR_BIT))
         return s->family == AF_UNIX ? -ENOTCONN : broken_pipe(t, flags);
     struct sock *peer = s->peer;
-    if (s->shutdown & SHUT_WR_BIT || !peer)
+    if (s->error && sock_is_tcp(s)) { /* a reset: reported once, without SIGPIPE */
+        int e = s->error;
+        s->error = 0;
+        return -e;
+    }
+    if (s->shutdown & SHUT_WR_BIT)
         return broken_pipe(t, flags);
+    if (!peer) {
+        if (!sock_is_tcp(s))
+            return broken_pipe(t, flags);
+        /* A TCP peer that closed answers the first bytes sent to it with a
+         * reset: the send succeeds and the connection is over. */
+        if (len) {
+            s->shutdown = SHUT_RD_BIT | SHUT_WR_BIT;
+            sock_changed(s);
+        }
+        return (int64_t)len;
+    }
     if (s->type == SOCK_SEQPACKET && len > (size_t)s->sndbuf)
         return -EMSGSIZE;
     if (s->type == SOCK_STREAM && len == 0 && !(anc && anc->nrights))
@@ -316,6 +361,7 @@ static void take_ancillary(struct sock *s, struct sock_msg *msg, struct sock_anc
         anc->has_cred = true;
         anc->cred = msg->cred;
     }
+    sock_pktinfo_take(s, msg, anc);
     if (msg->nrights && msg->off == 0) {
         anc->rights = msg->rights;
         anc->nrights = msg->nrights;

@@ -48,6 +48,7 @@ struct sock_msg {
     size_t len, off;        /* bytes, and how many a stream reader took */
     struct sock_addr from;  /* the sender's name (datagrams) */
     struct ucred cred;      /* the sender's credentials (AF_UNIX) */
+    int hoplimit, tclass;   /* IPv6: the packet's hop limit and traffic class */
     struct file **rights;   /* SCM_RIGHTS: files in flight, one reference each */
     unsigned nrights;
     uint8_t data[];
@@ -87,6 +88,11 @@ struct sock {
     uint64_t rcvtimeo_ns, sndtimeo_ns;
     struct ucred peercred;  /* SO_PEERCRED: the peer at connect time */
     struct ucred owner;     /* this socket's creator (the peer's SO_PEERCRED) */
+    /* what datagrams carry and show (socket_pktinfo.c) */
+    bool recv_hoplimit, recv_tclass; /* IPV6_RECVHOPLIMIT, IPV6_RECVTCLASS */
+    int unicast_hops;       /* IPV6_UNICAST_HOPS; -1: the default, 64 */
+    int tclass;             /* IPV6_TCLASS */
+    int udplite_send_cscov, udplite_recv_cscov; /* UDPLITE_*_CSCOV */
 };
 
 extern const struct file_ops sock_file_ops;
@@ -106,6 +112,8 @@ struct file *sock_file(struct sock *s, int flags);
 void sock_pair(struct sock *a, struct sock *b);
 /* The stream and seqpacket types carry connections. */
 bool sock_connection_based(const struct sock *s);
+/* AF_INET or AF_INET6 SOCK_STREAM. */
+bool sock_is_tcp(const struct sock *s);
 /* Wakes what waits on s (its readers, writers, acceptors, pollers). */
 void sock_changed(struct sock *s);
 
@@ -121,6 +129,9 @@ struct sock_anc {
     unsigned nrights;
     bool has_cred;          /* send: explicit SCM_CREDENTIALS; recv: deliver them */
     struct ucred cred;
+    /* IPv6 UDP: send: IPV6_HOPLIMIT / IPV6_TCLASS given; recv: deliver them */
+    bool has_hoplimit, has_tclass;
+    int hoplimit, tclass;
 };
 
 /* Sends len bytes (a whole datagram or part of a stream): bytes taken,
@@ -144,6 +155,22 @@ int sock_shutdown(struct sock *s, int how);
 int sock_inq(const struct sock *s);
 /* Appends a message (from calloc, data and from filled) to s's receive queue. */
 void sock_queue(struct sock *to, struct sock_msg *msg);
+
+/* ---- per-packet IP information and its options (socket_pktinfo.c) ---- */
+
+/* setsockopt/getsockopt of IPV6_RECVHOPLIMIT, IPV6_RECVTCLASS,
+ * IPV6_UNICAST_HOPS, IPV6_TCLASS and UDPLITE_{SEND,RECV}_CSCOV: 0, -EINVAL,
+ * or -ENOPROTOOPT for an option these are not. */
+int sock_pktinfo_setopt(struct sock *s, int level, int name, const void *optval, size_t len);
+int sock_pktinfo_getopt(const struct sock *s, int level, int name, int *val);
+/* A control message given to sendmsg: IPV6_HOPLIMIT and IPV6_TCLASS on a
+ * UDP v6 socket go to anc (-EINVAL when malformed); others are ignored. */
+int sock_pktinfo_cmsg(const struct sock *s, int level, int type, const void *data, size_t len,
+                      struct sock_anc *anc);
+/* Gives a datagram its sender's hop limit and traffic class. */
+void sock_pktinfo_stamp(const struct sock *from, const struct sock_anc *anc, struct sock_msg *msg);
+/* What a receiver asked to see of a datagram's IPv6 header goes to anc. */
+void sock_pktinfo_take(const struct sock *s, const struct sock_msg *msg, struct sock_anc *anc);
 
 /* ---- AF_NETLINK, NETLINK_ROUTE: the machine's one interface (socket_netlink.c) ---- */
 

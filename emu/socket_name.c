@@ -165,9 +165,10 @@ static bool inet_overlap(const struct sock *a, const struct sock *b)
             !(a->family == AF_INET6 && a->v6only) == !(b->family == AF_INET6 && b->v6only));
 }
 
+/* TCP, UDP and UDP-Lite each have their own ports. */
 static bool same_protocol(const struct sock *a, const struct sock *b)
 {
-    return a->family != AF_UNIX && b->family != AF_UNIX && a->type == b->type;
+    return a->family != AF_UNIX && b->family != AF_UNIX && a->protocol == b->protocol;
 }
 
 /* EADDRINUSE unless SO_REUSEPORT on both, or SO_REUSEADDR on both and (for

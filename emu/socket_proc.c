@@ -76,7 +76,9 @@ static void inet_rows(FILE *f, struct sock **v, size_t n, int family, int type)
     for (int pass = tcp ? 0 : 1; pass < 2; pass++) {
         for (size_t i = 0; i < n; i++) {
             const struct sock *s = v[i];
-            if (s->family != family || s->type != type || !s->bound)
+            /* UDP-Lite sockets belong in /proc/net/udplite, which asymu lacks. */
+            if (s->family != family || s->type != type || !s->bound ||
+                s->protocol == IPPROTO_UDPLITE)
                 continue;
             if (tcp && ((pass == 0) != (s->state == SOCK_LISTENING) ||
                         s->state == SOCK_UNCONNECTED))

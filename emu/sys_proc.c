@@ -1,13 +1,12 @@
 /* sys_proc.c - process identity and lifetime: exit, ids, uname, personality,
  * limits, prctl, sysinfo, and the basic affinity queries. */
-#include "kernel.h"
+#include "uts.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 
-#define UTS_LEN 65
 #define PER_QUERY 0xffffffffu
 #define PER_MASK 0xff
 
@@ -66,13 +65,13 @@ SYSCALL_DECL(uname)
     memset(u, 0, sizeof u);
     bool linux32 = (t->proc->personality & PER_MASK) == PER_LINUX32;
     snprintf(u[0], UTS_LEN, "Linux");
-    snprintf(u[1], UTS_LEN, "asymu");
+    memcpy(u[1], t->machine->uts_nodename, UTS_LEN);
     snprintf(u[2], UTS_LEN, KERNEL_RELEASE);
     snprintf(u[3], UTS_LEN, KERNEL_VERSION);
     /* arm64 Linux reports aarch64 to compat tasks too; only the PER_LINUX32
      * personality (linux32, setarch) changes it. */
     snprintf(u[4], UTS_LEN, linux32 ? "armv8l" : "aarch64");
-    snprintf(u[5], UTS_LEN, "(none)");
+    memcpy(u[5], t->machine->uts_domainname, UTS_LEN);
     return copy_to_guest(task_mm(t), a[0], u, sizeof u);
 }
 

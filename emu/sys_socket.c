@@ -49,7 +49,9 @@ static int check_create(int family, int type, int protocol)
     if (type == SOCK_STREAM)
         return protocol == 0 || protocol == IPPROTO_TCP ? 0 : -EPROTONOSUPPORT;
     if (type == SOCK_DGRAM)
-        return protocol == 0 || protocol == IPPROTO_UDP ? 0 : -EPROTONOSUPPORT;
+        return protocol == 0 || protocol == IPPROTO_UDP || protocol == IPPROTO_UDPLITE
+                   ? 0
+                   : -EPROTONOSUPPORT;
     return -ESOCKTNOSUPPORT;
 }
 
@@ -375,7 +377,8 @@ static int anc_add_rights(struct task *t, struct sock_anc *anc, const uint8_t *d
 }
 
 /* Reads sendmsg's control messages: SCM_RIGHTS and SCM_CREDENTIALS for
- * AF_UNIX; other levels are ignored, as Linux ignores them. */
+ * AF_UNIX, IPv6's per-packet values for UDP; other levels are ignored, as
+ * Linux ignores them. */
 static int anc_from_guest(struct task *t, const struct sock *s, const struct guest_msghdr *m,
                           struct sock_anc *anc)
 {
@@ -411,6 +414,8 @@ static int anc_from_guest(struct task *t, const struct sock *s, const struct gue
                     err = -ESRCH;
             } else
                 err = -EINVAL;
+        } else {
+            err = sock_pktinfo_cmsg(s, level, type, data, dlen, anc);
         }
         if (err < 0)
             return err;
@@ -426,8 +431,8 @@ struct cmsg_out {
 };
 
 /* Appends one control message, truncated to what fits (as put_cmsg). */
-static int cmsg_put(struct task *t, struct cmsg_out *o, unsigned w, int type, const void *data,
-                    size_t len)
+static int cmsg_put(struct task *t, struct cmsg_out *o, unsigned w, int level, int type,
+                    const void *data, size_t len)
 {
     size_t hdr = cmsg_hdr(w), left = o->room - o->used;
     if (left < hdr) {
@@ -440,7 +445,6 @@ static int cmsg_put(struct task *t, struct cmsg_out *o, unsigned w, int type, co
         clen = left;
     }
     uint8_t h[16] = {0};
-    int32_t level = SOL_SOCKET;
     uint64_t clen64 = clen;
     memcpy(h, &clen64, w);
     memcpy(h + w, &level, 4);
@@ -453,14 +457,20 @@ static int cmsg_put(struct task *t, struct cmsg_out *o, unsigned w, int type, co
     return 0;
 }
 
-/* Installs received files as descriptors, as many as the buffer holds; the
- * rest are closed and MSG_CTRUNC is set. */
+/* Writes the control messages, in Linux's order: credentials, an IPv6
+ * datagram's hop limit and traffic class, then the received files,
+ * installed as descriptors as many as the buffer holds (the rest are closed
+ * and MSG_CTRUNC is set). */
 static int anc_to_guest(struct task *t, struct sock_anc *anc, struct cmsg_out *o, bool cloexec)
 {
     unsigned w = task_abi(t)->word;
     int err = 0;
     if (anc->has_cred)
-        err = cmsg_put(t, o, w, SCM_CREDENTIALS, &anc->cred, sizeof anc->cred);
+        err = cmsg_put(t, o, w, SOL_SOCKET, SCM_CREDENTIALS, &anc->cred, sizeof anc->cred);
+    if (err == 0 && anc->has_hoplimit)
+        err = cmsg_put(t, o, w, IPPROTO_IPV6, IPV6_HOPLIMIT, &anc->hoplimit, sizeof(int));
+    if (err == 0 && anc->has_tclass)
+        err = cmsg_put(t, o, w, IPPROTO_IPV6, IPV6_TCLASS, &anc->tclass, sizeof(int));
     if (err < 0 || !anc->nrights)
         return err;
     size_t hdr = cmsg_hdr(w), left = o->room - o->used;
@@ -475,7 +485,7 @@ static int anc_to_guest(struct task *t, struct sock_anc *anc, struct cmsg_out *o
     if (n < anc->nrights)
         o->flags |= MSG_CTRUNC;
     if (n)
-        err = cmsg_put(t, o, w, SCM_RIGHTS, fds, n * 4);
+        err = cmsg_put(t, o, w, SOL_SOCKET, SCM_RIGHTS, fds, n * 4);
     anc_release(anc);
     return err;
 }
@@ -629,7 +639,7 @@ static int64_t do_recv(struct task *t, int fd, const struct iov_list *l, uint64_
         return r;
     }
     /* A TCP stream has no per-message sender. */
-    if (s->family != AF_UNIX && s->type == SOCK_STREAM)
+    if (sock_is_tcp(s))
         out.from.len = 0;
     if (!m) {
         anc_release(&out.anc);

@@ -1,5 +1,6 @@
-/* sys_sockopt.c - setsockopt and getsockopt: the SOL_SOCKET options, and
- * TCP_NODELAY and IPV6_V6ONLY. Everything else fails with ENOPROTOOPT (or
+/* sys_sockopt.c - setsockopt and getsockopt: the SOL_SOCKET options,
+ * TCP_NODELAY and IPV6_V6ONLY, and socket_pktinfo.c's IPv6 and UDP-Lite
+ * ones. Everything else fails with ENOPROTOOPT (or
  * EOPNOTSUPP below SOL_SOCKET on AF_UNIX), as Linux does for an option it
  * does not know. */
 #include "socket.h"
@@ -187,6 +188,8 @@ SYSCALL_DECL(setsockopt)
         return set_socket_level(t, s, name, &v);
     if (s->family == AF_UNIX)
         return -EOPNOTSUPP;
+    if ((err = sock_pktinfo_setopt(s, level, name, v.bytes, v.len)) != -ENOPROTOOPT)
+        return err;
     bool *flag = protocol_option(s, level, name);
     if (!flag)
         return -ENOPROTOOPT;
@@ -220,7 +223,7 @@ SYSCALL_DECL(getsockopt)
     } else {
         bool *flag = protocol_option(s, level, name);
         int val = flag && *flag;
-        err = flag ? 0 : -ENOPROTOOPT;
+        err = flag ? 0 : sock_pktinfo_getopt(s, level, name, &val);
         memcpy(v.bytes, &val, sizeof val);
         v.len = sizeof val;
     }

@@ -30,6 +30,9 @@
 #include "guest.h"
 
 #define DIR "/tmp/socktest-" ISA
+/* UDP-Lite's options (linux/udp.h, which the cross toolchains lack). */
+#define UDPLITE_SEND_CSCOV 10
+#define UDPLITE_RECV_CSCOV 11
 
 static void die(const char *what)
 {
@@ -1098,6 +1101,279 @@ static int options(void)
     return 0;
 }
 
+/* ---- TCP after the peer closed, UDP-Lite, IPv6 per-packet values ---- */
+
+static void show_int_opt(const char *what, int fd, int level, int name);
+
+/* A TCP peer's close only ends the stream's read side: the first send
+ * still succeeds (the closed peer answers it with a reset), the next one
+ * is EPIPE. An AF_UNIX stream refuses at once. */
+static int tcp_peer_closed(void)
+{
+    int l = tcp_listener(AF_INET, "127.0.0.1");
+    int c = tcp_connect(AF_INET, "127.0.0.1", local_port(l), 0);
+    if (c < 0)
+        die("connect");
+    int s = must("accept", accept(l, NULL, NULL));
+    close(c);
+    show_poll("after the peer closed", s);
+    char b;
+    show("recv", recv(s, &b, 1, 0));
+    show("send of 0 bytes", send(s, "", 0, MSG_NOSIGNAL));
+    show("first send", send(s, "late", 4, MSG_NOSIGNAL));
+    show("second send", send(s, "x", 1, MSG_NOSIGNAL));
+    show_poll("after the reset", s);
+    show_int_opt("SO_ERROR", s, SOL_SOCKET, SO_ERROR);
+    show("recv", recv(s, &b, 1, 0));
+    int sv[2];
+    must("socketpair", socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+    close(sv[1]);
+    show("AF_UNIX send after the peer closed", send(sv[0], "x", 1, MSG_NOSIGNAL));
+    return 0;
+}
+
+/* A TCP close resets the connection instead when SO_LINGER has a zero
+ * timeout or unread data would be lost: the other end reads what came,
+ * then ECONNRESET once, then the end; it is no longer connected. */
+static int tcp_reset(void)
+{
+    int l = tcp_listener(AF_INET, "127.0.0.1");
+    int c = tcp_connect(AF_INET, "127.0.0.1", local_port(l), 0);
+    if (c < 0)
+        die("connect");
+    int s = must("accept", accept(l, NULL, NULL));
+    struct linger lg = {1, 0};
+    show("SO_LINGER 0", setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof lg));
+    show("send", send(c, "data", 4, 0));
+    close(c);
+    show_poll("after the reset", s);
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    show("getpeername", getpeername(s, (struct sockaddr *)&ss, &len));
+    show_recv("recv", s, 0);
+    show_recv("recv", s, 0);
+    show_recv("recv", s, 0);
+    show("send", send(s, "x", 1, MSG_NOSIGNAL));
+
+    c = tcp_connect(AF_INET, "127.0.0.1", local_port(l), 0);
+    s = must("accept", accept(l, NULL, NULL));
+    show("send", send(s, "unread", 6, 0));
+    close(c);
+    show("send to a peer that closed with unread data", send(s, "x", 1, MSG_NOSIGNAL));
+    show_int_opt("SO_ERROR", s, SOL_SOCKET, SO_ERROR);
+    show("send", send(s, "x", 1, MSG_NOSIGNAL));
+
+    c = tcp_connect(AF_INET, "127.0.0.1", local_port(l), 0);
+    close(l);
+    show_int_opt("SO_ERROR when the listener closed before accepting", c, SOL_SOCKET, SO_ERROR);
+    show_recv("recv", c, 0);
+    return 0;
+}
+
+static struct sockaddr_in loopback4(int port)
+{
+    return (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                                .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+}
+
+static void show_cscov(const char *what, int fd, int name, int val)
+{
+    char line[96];
+    snprintf(line, sizeof line, "%s %d", what, val);
+    if (show(line, setsockopt(fd, IPPROTO_UDPLITE, name, &val, sizeof val)) == 0)
+        show_int_opt("  reads back", fd, IPPROTO_UDPLITE, name);
+}
+
+/* UDP-Lite: datagrams like UDP, on ports of its own. */
+static int udplite(void)
+{
+    int lite = must("socket", socket(AF_INET, SOCK_DGRAM, IPPROTO_UDPLITE));
+    show_int_opt("SO_PROTOCOL", lite, SOL_SOCKET, SO_PROTOCOL);
+    struct sockaddr_in a = loopback4(0);
+    must("bind", bind(lite, (struct sockaddr *)&a, sizeof a));
+    a = loopback4(local_port(lite));
+    int udp = must("socket", socket(AF_INET, SOCK_DGRAM, 0));
+    show("UDP bind to the UDP-Lite port", bind(udp, (struct sockaddr *)&a, sizeof a));
+    int lite2 = must("socket", socket(AF_INET, SOCK_DGRAM, IPPROTO_UDPLITE));
+    show("UDP-Lite bind to it", bind(lite2, (struct sockaddr *)&a, sizeof a));
+    show("UDP-Lite sendto", sendto(lite2, "lite", 4, 0, (struct sockaddr *)&a, sizeof a));
+    int c = must("socket", socket(AF_INET, SOCK_DGRAM, 0));
+    show("UDP sendto", sendto(c, "plain", 5, 0, (struct sockaddr *)&a, sizeof a));
+    show_recv("UDP-Lite recv", lite, MSG_DONTWAIT);
+    show_recv("UDP-Lite recv again", lite, MSG_DONTWAIT);
+    show_recv("UDP recv", udp, MSG_DONTWAIT);
+    int six = socket(AF_INET6, SOCK_DGRAM, IPPROTO_UDPLITE);
+    show("AF_INET6 UDP-Lite socket", six < 0 ? -1 : 0);
+    show("SOCK_STREAM UDP-Lite socket", socket(AF_INET, SOCK_STREAM, IPPROTO_UDPLITE));
+    show_int_opt("UDPLITE_SEND_CSCOV default", lite, IPPROTO_UDPLITE, UDPLITE_SEND_CSCOV);
+    show_cscov("UDPLITE_SEND_CSCOV", lite, UDPLITE_SEND_CSCOV, 5);
+    show_cscov("UDPLITE_SEND_CSCOV", lite, UDPLITE_SEND_CSCOV, 100000);
+    show_cscov("UDPLITE_RECV_CSCOV", lite, UDPLITE_RECV_CSCOV, 20);
+    show_cscov("UDPLITE_RECV_CSCOV", lite, UDPLITE_RECV_CSCOV, -3);
+    show_cscov("UDPLITE_RECV_CSCOV", lite, UDPLITE_RECV_CSCOV, 0);
+    show_cscov("UDPLITE_SEND_CSCOV on AF_INET6", six, UDPLITE_SEND_CSCOV, 12);
+    int v = 9;
+    show("UDPLITE_SEND_CSCOV at level SOL_UDP",
+         setsockopt(lite, IPPROTO_UDP, UDPLITE_SEND_CSCOV, &v, sizeof v));
+    show_int_opt("  reads back", lite, IPPROTO_UDPLITE, UDPLITE_SEND_CSCOV);
+    show("UDPLITE_SEND_CSCOV with optlen 2",
+         setsockopt(lite, IPPROTO_UDPLITE, UDPLITE_SEND_CSCOV, &v, 2));
+    show("UDPLITE_SEND_CSCOV on UDP with optlen 2",
+         setsockopt(udp, IPPROTO_UDPLITE, UDPLITE_SEND_CSCOV, &v, 2));
+    show_cscov("UDPLITE_SEND_CSCOV on UDP", udp, UDPLITE_SEND_CSCOV, 8);
+    show_int_opt("UDPLITE_SEND_CSCOV read on UDP", udp, IPPROTO_UDPLITE, UDPLITE_SEND_CSCOV);
+    return 0;
+}
+
+static const char *ipv6_cmsg_name(const struct cmsghdr *h)
+{
+    if (h->cmsg_level != IPPROTO_IPV6)
+        return "?";
+    return h->cmsg_type == IPV6_HOPLIMIT ? "IPV6_HOPLIMIT"
+           : h->cmsg_type == IPV6_TCLASS ? "IPV6_TCLASS"
+                                         : "IPV6_?";
+}
+
+/* Receives one datagram with `room` bytes of control buffer (none when
+ * room is 0) and prints what came: flags, msg_controllen, each message's
+ * data length and value (the bytes that came of it). */
+static void recv_cmsgs(const char *what, int fd, size_t room)
+{
+    union {
+        char buf[256];
+        struct cmsghdr align;
+    } ctl;
+    memset(ctl.buf, 0, sizeof ctl.buf);
+    char data[16];
+    struct iovec iov = {data, sizeof data};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = room ? ctl.buf : NULL,
+                       .msg_controllen = room};
+    ssize_t n = recvmsg(fd, &m, MSG_DONTWAIT);
+    if (n < 0) {
+        printf("%s: %s\n", what, err_name(errno));
+        return;
+    }
+    printf("%s: %zd bytes, flags %s, controllen %zu\n", what, n,
+           m.msg_flags & MSG_CTRUNC ? "CTRUNC" : "0", (size_t)m.msg_controllen);
+    for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h)) {
+        size_t dlen = h->cmsg_len - CMSG_LEN(0);
+        int v = 0;
+        memcpy(&v, CMSG_DATA(h), dlen < sizeof v ? dlen : sizeof v);
+        printf("  %s, %zu data bytes, value %d\n", ipv6_cmsg_name(h), dlen, v);
+    }
+}
+
+/* sendmsg to `to` with IPPROTO_IPV6 control messages: n of (type, value),
+ * each of `size` data bytes. */
+static long send_cmsgs(int fd, const struct sockaddr_in6 *to, int n, const int *types,
+                       const int *vals, size_t size)
+{
+    union {
+        char buf[128];
+        struct cmsghdr align;
+    } ctl;
+    memset(ctl.buf, 0, sizeof ctl.buf);
+    struct iovec iov = {"m", 1};
+    struct msghdr m = {.msg_name = (void *)to, .msg_namelen = sizeof *to, .msg_iov = &iov,
+                       .msg_iovlen = 1, .msg_control = ctl.buf,
+                       .msg_controllen = n * CMSG_SPACE(size)};
+    struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+    for (int i = 0; i < n; i++, h = CMSG_NXTHDR(&m, h)) {
+        h->cmsg_level = IPPROTO_IPV6;
+        h->cmsg_type = types[i];
+        h->cmsg_len = CMSG_LEN(size);
+        memcpy(CMSG_DATA(h), &vals[i], sizeof vals[i]);
+    }
+    return sendmsg(fd, &m, 0);
+}
+
+static void set_int(const char *what, int fd, int level, int name, int val)
+{
+    char line[96];
+    snprintf(line, sizeof line, "%s %d", what, val);
+    show(line, setsockopt(fd, level, name, &val, sizeof val));
+}
+
+/* RFC 3542: a receiver asks for each datagram's hop limit and traffic
+ * class; a sender sets them per socket or per message. Control buffers too
+ * short for them are truncated as Linux's put_cmsg does. */
+static int ipv6_cmsg(void)
+{
+    int r = must("socket", socket(AF_INET6, SOCK_DGRAM, 0));
+    struct sockaddr_in6 a = {.sin6_family = AF_INET6, .sin6_addr = in6addr_loopback};
+    must("bind", bind(r, (struct sockaddr *)&a, sizeof a));
+    a.sin6_port = htons((uint16_t)local_port(r));
+    int c = must("socket", socket(AF_INET6, SOCK_DGRAM, 0));
+    show_int_opt("IPV6_RECVHOPLIMIT", r, IPPROTO_IPV6, IPV6_RECVHOPLIMIT);
+    show_int_opt("IPV6_RECVTCLASS", r, IPPROTO_IPV6, IPV6_RECVTCLASS);
+    show_int_opt("IPV6_UNICAST_HOPS", c, IPPROTO_IPV6, IPV6_UNICAST_HOPS);
+    show_int_opt("IPV6_TCLASS", c, IPPROTO_IPV6, IPV6_TCLASS);
+    set_int("IPV6_UNICAST_HOPS", c, IPPROTO_IPV6, IPV6_UNICAST_HOPS, 256);
+    set_int("IPV6_UNICAST_HOPS", c, IPPROTO_IPV6, IPV6_UNICAST_HOPS, -2);
+    set_int("IPV6_TCLASS", c, IPPROTO_IPV6, IPV6_TCLASS, 256);
+    set_int("IPV6_TCLASS", c, IPPROTO_IPV6, IPV6_TCLASS, -1);
+    show_int_opt("  reads back", c, IPPROTO_IPV6, IPV6_TCLASS);
+    int one = 1;
+    show("IPV6_RECVHOPLIMIT with optlen 2",
+         setsockopt(r, IPPROTO_IPV6, IPV6_RECVHOPLIMIT, &one, 2));
+    int four = must("socket", socket(AF_INET, SOCK_DGRAM, 0));
+    set_int("IPV6_TCLASS on AF_INET", four, IPPROTO_IPV6, IPV6_TCLASS, 1);
+    int tcp6 = must("socket", socket(AF_INET6, SOCK_STREAM, 0));
+    set_int("TCP IPV6_TCLASS", tcp6, IPPROTO_IPV6, IPV6_TCLASS, 0x2b);
+    show_int_opt("  reads back (no ECN bits)", tcp6, IPPROTO_IPV6, IPV6_TCLASS);
+
+    sendto(c, "a", 1, 0, (struct sockaddr *)&a, sizeof a);
+    recv_cmsgs("not asked", r, 64);
+    set_int("IPV6_RECVHOPLIMIT", r, IPPROTO_IPV6, IPV6_RECVHOPLIMIT, 1);
+    set_int("IPV6_RECVTCLASS", r, IPPROTO_IPV6, IPV6_RECVTCLASS, 1);
+    sendto(c, "b", 1, 0, (struct sockaddr *)&a, sizeof a);
+    recv_cmsgs("defaults", r, 64);
+    set_int("IPV6_UNICAST_HOPS", c, IPPROTO_IPV6, IPV6_UNICAST_HOPS, 7);
+    set_int("IPV6_TCLASS", c, IPPROTO_IPV6, IPV6_TCLASS, 0x28);
+    show_int_opt("  IPV6_UNICAST_HOPS reads back", c, IPPROTO_IPV6, IPV6_UNICAST_HOPS);
+    sendto(c, "c", 1, 0, (struct sockaddr *)&a, sizeof a);
+    recv_cmsgs("socket options", r, 64);
+    int both[] = {IPV6_HOPLIMIT, IPV6_TCLASS};
+    show("sendmsg with IPV6_HOPLIMIT 2, IPV6_TCLASS 4",
+         send_cmsgs(c, &a, 2, both, (int[]){2, 4}, sizeof(int)));
+    recv_cmsgs("per message", r, 64);
+    show("sendmsg with IPV6_HOPLIMIT -1, IPV6_TCLASS -1",
+         send_cmsgs(c, &a, 2, both, (int[]){-1, -1}, sizeof(int)));
+    recv_cmsgs("-1: the socket's", r, 64);
+    show("sendmsg with IPV6_HOPLIMIT 256", send_cmsgs(c, &a, 1, both, (int[]){256}, sizeof(int)));
+    show("sendmsg with a 5-byte IPV6_TCLASS",
+         send_cmsgs(c, &a, 1, both + 1, (int[]){0}, sizeof(int) + 1));
+    recv_cmsgs("nothing sent", r, 64);
+
+    static const struct {
+        const char *what;
+        size_t room;
+    } sizes[] = {
+        {"no buffer", 0},
+        {"CMSG_LEN(0) - 1", CMSG_LEN(0) - 1},
+        {"CMSG_LEN(0)", CMSG_LEN(0)},
+        {"CMSG_LEN(4) - 1", CMSG_LEN(sizeof(int)) - 1},
+        {"CMSG_SPACE(4)", CMSG_SPACE(sizeof(int))},
+        {"CMSG_SPACE(4) + 1", CMSG_SPACE(sizeof(int)) + 1},
+        {"CMSG_SPACE(4) + CMSG_LEN(4) - 1", CMSG_SPACE(sizeof(int)) + CMSG_LEN(sizeof(int)) - 1},
+        {"2 * CMSG_SPACE(4)", 2 * CMSG_SPACE(sizeof(int))},
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        sendto(c, "t", 1, 0, (struct sockaddr *)&a, sizeof a);
+        recv_cmsgs(sizes[i].what, r, sizes[i].room);
+    }
+
+    /* An IPv4 datagram on a dual-stack socket has no IPv6 header. */
+    int dual = must("socket", socket(AF_INET6, SOCK_DGRAM, 0));
+    struct sockaddr_in6 any = {.sin6_family = AF_INET6};
+    must("bind", bind(dual, (struct sockaddr *)&any, sizeof any));
+    set_int("IPV6_RECVHOPLIMIT", dual, IPPROTO_IPV6, IPV6_RECVHOPLIMIT, 1);
+    struct sockaddr_in to4 = loopback4(local_port(dual));
+    sendto(four, "4", 1, 0, (struct sockaddr *)&to4, sizeof to4);
+    recv_cmsgs("from IPv4", dual, 64);
+    return 0;
+}
+
 static const struct {
     const char *name;
     int (*fn)(void);
@@ -1110,6 +1386,8 @@ static const struct {
     {"ifaddrs", ifaddrs},         {"procnet", procnet},
     {"sigpipe", sigpipe},
     {"options", options},
+    {"tcp-peer-closed", tcp_peer_closed}, {"tcp-reset", tcp_reset},
+    {"udplite", udplite},         {"ipv6-cmsg", ipv6_cmsg},
 };
 
 static pid_t main_pid;

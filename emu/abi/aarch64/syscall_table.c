@@ -8,6 +8,7 @@
 #include "restart.h"
 #include "rlimit.h"
 #include "timers.h"
+#include "uts.h"
 
 #include "syscall_nr_aarch64.h"
 
@@ -62,6 +63,8 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(rt_sigaction, rt_sigaction, "Sppu"),
     E(rt_sigprocmask, rt_sigprocmask, "dppu"),
     E(uname, uname, "p"),
+    E(sethostname, sethostname, "su"),
+    E(setdomainname, setdomainname, "su"),
     E(getrlimit, getrlimit, "dp"),
     E(setrlimit, setrlimit, "dp"),
     E(umask, umask, "m"),

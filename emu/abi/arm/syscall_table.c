@@ -13,6 +13,7 @@
 #include "restart.h"
 #include "rlimit.h"
 #include "timers.h"
+#include "uts.h"
 
 #include "syscall_nr_arm.h"
 
@@ -228,6 +229,8 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(munmap, munmap, "pu"),
     E(sysinfo, sysinfo, "p"),
     E(uname, uname, "p"),
+    E(sethostname, sethostname, "su"),
+    E(setdomainname, setdomainname, "su"),
     E(mprotect, mprotect, "puP"),
     E(personality, personality, "x"),
     E(_llseek, llseek, "dxxpW"),

@@ -1,0 +1,37 @@
+/* uts.c - sethostname and setdomainname: the names uname reports
+ * (sys_proc.c), kept per machine. The guest runs as root, so it holds
+ * CAP_SYS_ADMIN and never gets EPERM. */
+#include "uts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+void uts_init(struct machine *m)
+{
+    snprintf(m->uts_nodename, sizeof m->uts_nodename, "asymu");
+    snprintf(m->uts_domainname, sizeof m->uts_domainname, "(none)");
+}
+
+/* Linux takes exactly len bytes (NULs included) and clears the rest. */
+static int64_t set_name(struct task *t, char *field, uint64_t uname, uint64_t len)
+{
+    int32_t n = (int32_t)len; /* an int in Linux */
+    if (n < 0 || n > UTS_LEN - 1)
+        return -EINVAL;
+    char name[UTS_LEN] = {0};
+    if (n && copy_from_guest(task_mm(t), name, uname, (size_t)n) < 0)
+        return -EFAULT;
+    memcpy(field, name, UTS_LEN);
+    return 0;
+}
+
+SYSCALL_DECL(sethostname)
+{
+    return set_name(t, t->machine->uts_nodename, a[0], a[1]);
+}
+
+SYSCALL_DECL(setdomainname)
+{
+    return set_name(t, t->machine->uts_domainname, a[0], a[1]);
+}

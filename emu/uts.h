@@ -1,0 +1,19 @@
+/* uts.h - the machine's host and domain names: what uname(2) reports and
+ * sethostname/setdomainname change. One pair per machine (asymu has no UTS
+ * namespaces). */
+#ifndef ASYMU_UTS_H
+#define ASYMU_UTS_H
+
+#include "kernel.h"
+
+/* A utsname field: 64 characters and the NUL (__NEW_UTS_LEN + 1). */
+#define UTS_LEN 65
+
+/* The names a machine boots with: "asymu" and "(none)", as uname showed
+ * them before they could change. */
+void uts_init(struct machine *m);
+
+SYSCALL_DECL(sethostname);
+SYSCALL_DECL(setdomainname);
+
+#endif
