@@ -34,6 +34,13 @@ static int wake(struct task *t, uint64_t uaddr, int n, uint32_t bitset)
         woken++;
     }
     waiters_put(&w);
+    /* The waker ends its slice, so that the woken thread runs when it would
+     * on Linux, at once on another CPU. Running on, a thread that releases a
+     * lock and takes it back within its slice starves the waiter forever:
+     * CPython's GIL waiter (5 ms timed waits, each woken before it times
+     * out) never got the GIL back from a thread writing in a loop. */
+    if (woken)
+        t->stop = true;
     return woken;
 }
 

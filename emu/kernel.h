@@ -53,9 +53,10 @@ struct mm {
     uint64_t arg_start, arg_end; /* argv strings on the stack (/proc/PID/cmdline) */
     uint64_t auxv_start, auxv_end; /* the auxiliary vector on the stack (/proc/PID/auxv) */
     uint64_t env_start, env_end;   /* the environment strings (/proc/PID/environ) */
-    uint64_t total;         /* bytes mapped */
-    uint64_t max_total;     /* --max-mem */
-    uint64_t max_as;        /* RLIMIT_AS: the smaller of the two bounds mappings */
+    uint64_t total;         /* bytes mapped (RLIMIT_AS counts these) */
+    uint64_t usable;        /* of them, bytes not PROT_NONE (--max-mem counts these) */
+    uint64_t max_total;     /* --max-mem: bounds usable */
+    uint64_t max_as;        /* RLIMIT_AS: bounds total */
     struct mm *next_deferred;
 };
 

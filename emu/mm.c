@@ -216,6 +216,8 @@ static int vma_cut(struct mm *mm, struct vma **link, uint64_t lo, uint64_t hi)
     }
     munmap(v->host + (cut_lo - v->start), cut_hi - cut_lo);
     mm->total -= cut_hi - cut_lo;
+    if (in_engine(v))
+        mm->usable -= cut_hi - cut_lo;
     int err = 0;
     if (tail) {
         tail->next = v->next;
@@ -325,7 +327,11 @@ int mm_map_origin(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     int err = mm_unmap(mm, addr, len);
     if (err)
         return err;
-    if (mm->total + len > mm->max_total || mm->total + len > mm->max_as)
+    /* PROT_NONE reservations (glibc's 64 MiB malloc arenas, thread stack
+     * guards) cost the host nothing until made accessible: --max-mem counts
+     * only usable bytes, RLIMIT_AS every byte, as Linux's does. */
+    uint64_t usable = prot != PROT_NONE ? len : 0;
+    if (mm->usable + usable > mm->max_total || mm->total + len > mm->max_as)
         return -ENOMEM;
     /* Mappings are lazily backed, but may soon be touched: every 16 MiB
      * mapped (by any process) asks the host what it has left. */
@@ -377,6 +383,7 @@ int mm_map_origin(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     if ((err = vma_to_engine(mm, v)) < 0)
         return err;
     mm->total += len;
+    mm->usable += usable;
     return 0;
 }
 
@@ -414,18 +421,24 @@ uint64_t mm_find_free(struct mm *mm, uint64_t hint, uint64_t len)
 }
 
 /* What changing [addr, end) to prot adds to the address space: the pieces
- * split off the VMAs it cuts, and the engine regions they and the changed
- * parts need (a part turning PROT_NONE gives its region up). -EACCES when it
+ * split off the VMAs it cuts, the engine regions they and the changed
+ * parts need (a part turning PROT_NONE gives its region up), and the bytes
+ * that stop being PROT_NONE (--max-mem counts them). -EACCES when it
  * would make a read-only shared file mapping writable. */
 static int protect_cost(const struct mm *mm, uint64_t addr, uint64_t end, int prot, int *more_vmas,
-                        int *more_regions)
+                        int *more_regions, uint64_t *more_usable)
 {
     *more_vmas = *more_regions = 0;
+    *more_usable = 0;
     for (const struct vma *v = mm->vmas; v && v->start < end; v = v->next) {
         if (v->end <= addr || v->prot == prot)
             continue;
         if ((prot & PROT_WRITE) && v->origin.shared_ro)
             return -EACCES;
+        if (!in_engine(v) && prot != PROT_NONE) {
+            uint64_t lo = addr > v->start ? addr : v->start, hi = end < v->end ? end : v->end;
+            *more_usable += hi - lo;
+        }
         int pieces = (addr > v->start) + (end < v->end);
         *more_vmas += pieces;
         *more_regions += pieces * in_engine(v) + (prot != PROT_NONE) - in_engine(v);
@@ -448,6 +461,10 @@ static int vma_set_prot(struct mm *mm, struct vma *v, int prot)
     if (was_exec && !(prot & PROT_EXEC))
         uc_ctl_remove_cache(mm->uc, v->start, v->end);
     bool was_none = !in_engine(v);
+    if (was_none && prot != PROT_NONE)
+        mm->usable += v->end - v->start;
+    else if (!was_none && prot == PROT_NONE)
+        mm->usable -= v->end - v->start;
     v->prot = prot;
     return was_none ? vma_to_engine(mm, v) : 0;
 }
@@ -486,9 +503,12 @@ int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
         a = v->end;
     }
     int more_vmas, more_regions;
-    int err = protect_cost(mm, addr, end, prot, &more_vmas, &more_regions);
+    uint64_t more_usable;
+    int err = protect_cost(mm, addr, end, prot, &more_vmas, &more_regions, &more_usable);
     if (!err)
         err = room_for(mm, more_vmas, more_regions);
+    if (!err && mm->usable + more_usable > mm->max_total)
+        err = -ENOMEM;
     if (err)
         return err;
     for (struct vma *v = mm->vmas; v && v->start < end; v = v->next) {

@@ -117,7 +117,7 @@ SYSCALL_DECL(sysinfo)
     uint8_t buf[128];
     memset(buf, 0, sizeof buf);
     uint64_t words[8] = {machine_now(t->machine) / 1000000000u, 0, 0, 0,
-                         task_mm(t)->max_total, task_mm(t)->max_total - task_mm(t)->total, 0, 0};
+                         task_mm(t)->max_total, task_mm(t)->max_total - task_mm(t)->usable, 0, 0};
     for (int i = 0; i < 8; i++)
         memcpy(buf + i * w, &words[i], w);
     uint16_t procs = 1;

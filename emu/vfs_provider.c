@@ -156,6 +156,7 @@ static int thread_info(void *ctx, int pid, int tid, struct vfs_task_info *out)
     if (mm) {
         out->has_mm = true;
         out->vm_bytes = mm->total;
+        out->vm_usable = mm->usable;
         out->vm_limit = mm->max_total;
         out->start_brk = mm->brk_start;
         out->arg_start = mm->arg_start;

@@ -803,7 +803,7 @@ static void proc_stat(struct text *t, const struct vfs_cpus *c, const struct vfs
 
 static void meminfo(struct text *t, const struct vfs_task_info *self)
 {
-    unsigned long long total = self->vm_limit / 1024, used = self->vm_bytes / 1024;
+    unsigned long long total = self->vm_limit / 1024, used = self->vm_usable / 1024;
     unsigned long long free = total > used ? total - used : 0;
     const struct {
         const char *name;

@@ -69,3 +69,11 @@ after rewinddir: 8 entries
 # Every guest file, memory and time syscall whose handler issues host
 # syscalls, with the seccomp sandbox on (a refused host syscall is status 70).
 asymu_e2e_guest(NAME hostcalls PROGRAM hostcalls ASYMU_ONLY EXPECT_STDOUT hostcalls.out)
+# 500 threads alive at once, each with a malloc arena: glibc reserves 64 MiB
+# PROT_NONE per arena on arm64, which --max-mem once counted, so
+# pthread_create failed after 112 threads (CPython's test_queue
+# test_many_threads: "can't start new thread"). --max-mem counts usable
+# bytes only.
+asymu_e2e_guest(NAME many-threads-arenas PROGRAM manythreads GUEST_ARGS arenas 500 1048576
+                EXPECT_STDOUT_TEXT "500 threads alive at once, each with its malloc arena: joined 500
+")
