@@ -43,7 +43,7 @@ struct epitem {
     uint64_t order;      /* its place on the ready list */
     struct epitem *next;      /* ep->items */
     struct epitem *next_file; /* file->epitems */
-    struct epitem *next_all;  /* machine->epitems */
+    struct epitem *next_watching; /* the machine's items watching the same object's bucket */
 };
 
 static const struct file_ops epoll_ops;
@@ -78,9 +78,27 @@ static void queue_item(struct epitem *it)
     }
 }
 
+/* The machine's epoll items hashed by the object they watch
+ * (file_notify_key), so that a notify looks only at its own watchers. */
+#define WATCH_BUCKETS 1024u
+
+static struct epitem **watching(const struct machine *m, const void *obj)
+{
+    uint64_t h = (uint64_t)(uintptr_t)obj * 0x9e3779b97f4a7c15ull;
+    return &m->epitems[(h >> 32) % WATCH_BUCKETS];
+}
+
+void epoll_machine_free(struct machine *m)
+{
+    free(m->epitems);
+    m->epitems = NULL;
+}
+
 void epoll_notify(struct machine *m, const void *obj, unsigned events)
 {
-    for (struct epitem *it = m->epitems; it; it = it->next_all) {
+    if (!m->epitems)
+        return;
+    for (struct epitem *it = *watching(m, obj); it; it = it->next_watching) {
         uint32_t want = it->events & ~(uint32_t)EP_PRIVATE_BITS;
         if (!want || !(events & want) || file_notify_key(it->file) != obj)
             continue;
@@ -125,7 +143,8 @@ static void free_item(struct epitem *it)
 {
     unlink_item(&it->ep->items, it, offsetof(struct epitem, next));
     unlink_item(&it->file->epitems, it, offsetof(struct epitem, next_file));
-    unlink_item(&it->ep->machine->epitems, it, offsetof(struct epitem, next_all));
+    unlink_item(watching(it->ep->machine, file_notify_key(it->file)), it,
+                offsetof(struct epitem, next_watching));
     free(it);
 }
 
@@ -197,6 +216,9 @@ static struct epitem *find_item(struct epoll *ep, const struct file *f, int fd)
 static struct epitem *add_item(struct epoll *ep, struct file *f, int fd, uint32_t events,
                                uint64_t data)
 {
+    struct machine *m = ep->machine;
+    if (!m->epitems && !(m->epitems = calloc(WATCH_BUCKETS, sizeof *m->epitems)))
+        return NULL;
     struct epitem *it = calloc(1, sizeof *it);
     if (!it)
         return NULL;
@@ -207,8 +229,9 @@ static struct epitem *add_item(struct epoll *ep, struct file *f, int fd, uint32_
     *tail = it;
     it->next_file = f->epitems;
     f->epitems = it;
-    it->next_all = ep->machine->epitems;
-    ep->machine->epitems = it;
+    struct epitem **w = watching(m, file_notify_key(f));
+    it->next_watching = *w;
+    *w = it;
     return it;
 }
 

@@ -13,6 +13,8 @@ int anon_inode_fd(struct task *t, const struct file_ops *ops, void *priv, int fl
 
 /* file_notify_events reached obj: queues the epoll items watching it. */
 void epoll_notify(struct machine *m, const void *obj, unsigned events);
+/* Frees the machine's table of epoll items (machine_shutdown). */
+void epoll_machine_free(struct machine *m);
 /* The last reference to f went: its epoll items go with it. */
 void epoll_file_released(struct file *f);
 

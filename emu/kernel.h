@@ -478,7 +478,7 @@ struct machine {
     size_t ktimers, ktimer_cap;
     uint64_t ktimer_seq;
     uint64_t next_ino;       /* inode numbers of object files */
-    struct epitem *epitems;  /* every epoll item, for file_notify (epoll.c) */
+    struct epitem **epitems; /* epoll items by the object they watch (epoll.c) */
     struct signalfd *signalfds; /* every signalfd, for queued signals (signalfd.c) */
     struct pidfd *pidfds;    /* every pidfd, for exits and reaping (pidfd.c) */
     struct sock *socks;      /* every socket (socket.c) */

@@ -2,6 +2,7 @@
  * seeded random generator, virtual time, and the run loop of the first
  * process. */
 #include "kernel.h"
+#include "event.h"
 #include "waitq.h"
 #include "crash.h"
 #include "sandbox.h"
@@ -140,6 +141,7 @@ void machine_shutdown(struct machine *m)
     sched_destroy(&m->sched);
     klog_destroy(&m->klog);
     ktimer_heap_free(m);
+    epoll_machine_free(m);
     task_index_destroy(m);
 }
 
