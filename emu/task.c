@@ -3,6 +3,7 @@
 #include "kernel.h"
 #include "event.h"
 #include "lifetime.h"
+#include "pty.h"
 #include "rlimit.h"
 #include "timers.h"
 
@@ -189,6 +190,7 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
     memcpy(cp->rlim, p->rlim, sizeof cp->rlim);
     cp->pgid = p->pgid;
     cp->sid = p->sid;
+    cp->ctty = p->ctty;
     cp->exit_signal = (int)(flags & CSIGNAL);
     return cp;
 }
@@ -262,6 +264,7 @@ static void process_became_zombie(struct process *p)
 {
     struct machine *m = p->machine;
     strace_process_end(p);
+    pty_session_leader_exit(p);
     vfork_release(p);
     proc_timers_release(p);
     fdtable_put(p->files);
