@@ -221,16 +221,18 @@ static int64_t master_read(struct task *t, struct file *f, void *buf, size_t len
     return (int64_t)n;
 }
 
-static int64_t master_write(struct task *t, struct file *f, const void *buf, size_t len)
+/* A write that queued n bytes: waits while none fit. */
+static int64_t wrote(struct task *t, struct file *f, size_t n)
 {
-    struct pty *p = f->priv;
-    if (len == 0)
-        return 0;
-    size_t n = tty_receive(p, buf, len);
     if (n == 0)
         return wait_or_again(t, f);
-    notify(t, p);
+    notify(t, f->priv);
     return (int64_t)n;
+}
+
+static int64_t master_write(struct task *t, struct file *f, const void *buf, size_t len)
+{
+    return len ? wrote(t, f, tty_receive(f->priv, buf, len)) : 0;
 }
 
 static short master_poll(struct task *t, struct file *f)
@@ -274,13 +276,7 @@ static int64_t slave_write(struct task *t, struct file *f, const void *buf, size
     struct pty *p = f->priv;
     if (!p->master_open)
         return -EIO;
-    if (len == 0)
-        return 0;
-    size_t n = tty_transmit(p, buf, len);
-    if (n == 0)
-        return wait_or_again(t, f);
-    notify(t, p);
-    return (int64_t)n;
+    return len ? wrote(t, f, tty_transmit(p, buf, len)) : 0;
 }
 
 static short slave_poll(struct task *t, struct file *f)

@@ -264,7 +264,6 @@ static void process_became_zombie(struct process *p)
 {
     struct machine *m = p->machine;
     strace_process_end(p);
-    pty_session_leader_exit(p);
     vfork_release(p);
     proc_timers_release(p);
     fdtable_put(p->files);
@@ -272,6 +271,8 @@ static void process_became_zombie(struct process *p)
     mm_put(p->mm);
     p->mm = NULL;
     p->zombie = true;
+    /* after its files, as Linux's do_exit: it signals no zombie */
+    pty_session_leader_exit(p);
     m->nprocs--;
     pidfd_process_exited(p);
     struct process *init = m->init;

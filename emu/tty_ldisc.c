@@ -9,8 +9,6 @@
 #include <string.h>
 #include <termios.h>
 
-
-
 void tty_termios_init(struct ktermios *tio)
 {
     static const uint8_t cc[KNCCS] = {
