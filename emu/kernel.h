@@ -21,6 +21,7 @@ struct abi;
 struct machine;
 struct proc_timers;
 struct sock;
+struct pty;
 
 /* ---- guest address space (mm.c) ---- */
 
@@ -194,6 +195,7 @@ struct file_ops {
     short (*poll)(struct task *t, struct file *f); /* POLL* bits ready now */
     int64_t (*ioctl)(struct task *t, struct file *f, unsigned long req, uint64_t arg);
     void (*release)(struct file *f); /* the last reference went */
+    int (*stat)(struct file *f, struct stat *st); /* fstat; NULL: an anonymous inode of `mode` */
     unsigned mode; /* S_IFSOCK | 0777, or 0600 for anonymous inodes (fstat) */
 };
 
@@ -361,6 +363,7 @@ struct process {
     int wait_status;         /* Linux wait(2) status: code << 8, or the signal */
     struct task *vfork_waiter; /* the parent task blocked until exec or exit (lifetime.h) */
     struct proc_timers *timers; /* POSIX timers and itimers (timers.h), or NULL */
+    struct pty *ctty;        /* its controlling terminal if a pty (pty.h), NULL: the console */
     uint64_t child_cpu_ns, child_sys_ns; /* CPU time of reaped children (times, getrusage) */
     uint64_t exited_cpu_ns, exited_sys_ns; /* CPU time of its threads already freed */
 };
@@ -482,6 +485,7 @@ struct machine {
     struct signalfd *signalfds; /* every signalfd, for queued signals (signalfd.c) */
     struct pidfd *pidfds;    /* every pidfd, for exits and reaping (pidfd.c) */
     struct sock *socks;      /* every socket (socket.c) */
+    struct pty *ptys;        /* every pseudo-terminal pair, by index (pty.c) */
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
     char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */

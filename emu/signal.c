@@ -560,6 +560,9 @@ SYSCALL_DECL(rt_sigsuspend)
     t->saved_sigmask = t->sigmask;
     t->restore_sigmask = true;
     t->sigmask = set & ~UNBLOCKABLE;
+    /* A signal pending already, now unblocked, would wake no one. */
+    if (signal_pending(t))
+        return -ERESTARTNOHAND;
     task_block(t, resume_sigsuspend, NULL, 0);
     return -EBLOCK;
 }
@@ -567,6 +570,8 @@ SYSCALL_DECL(rt_sigsuspend)
 SYSCALL_DECL(pause)
 {
     (void)a;
+    if (signal_pending(t))
+        return -ERESTARTNOHAND;
     task_block(t, resume_sigsuspend, NULL, 0);
     return -EBLOCK;
 }

@@ -4,6 +4,7 @@
 #include "dirpos.h"
 #include "file_access.h"
 #include "file_limits.h"
+#include "pty.h"
 #include "rlimit.h"
 
 #include <errno.h>
@@ -340,6 +341,13 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
         return -ENOTDIR;
     if ((flags & O_ACCMODE) != O_RDONLY && !(node->mode & 0222))
         return -EACCES;
+    bool opens = !(flags & O_PATH); /* O_PATH only names the node */
+    if (opens && (node->kind == VNODE_PTMX || node->kind == VNODE_PTS))
+        return pty_open_node(t, node, flags, out);
+    int err = 0;
+    if (opens && node->kind == VNODE_CONSOLE && strcmp(abspath, "/dev/tty") == 0 &&
+        pty_open_ctty(t, flags, out, &err))
+        return err; /* a process on a pty: /dev/tty is its slave */
     struct file *f = file_new(FILE_VIRTUAL);
     if (!f)
         return -ENOMEM;
@@ -347,12 +355,12 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
     f->flags = flags & (O_ACCMODE | O_NONBLOCK | O_APPEND | O_PATH);
     f->path = strdup(abspath);
     if (node->kind == VNODE_CONSOLE) {
-        /* /dev/tty and /dev/console are the emulator's own terminal. */
+        /* /dev/tty and /dev/console are otherwise the emulator's own terminal. */
         f->kind = FILE_CONSOLE;
         f->host_fd = (flags & O_ACCMODE) == O_RDONLY ? STDIN_FILENO : STDOUT_FILENO;
     }
     if (node->kind == VNODE_GENERATED) {
-        int err = vfs_generate(&t->machine->vfs, t, node, &f->data, &f->size);
+        err = vfs_generate(&t->machine->vfs, t, node, &f->data, &f->size);
         if (err < 0) {
             file_put(f);
             return err;
@@ -558,6 +566,8 @@ static int stat_file(struct file *f, struct stat *st)
         st->st_ino = (ino_t)((uintptr_t)f->pipe >> 4 & 0xffffff);
         return 0;
     }
+    if (f->kind == FILE_OBJECT && f->ops->stat)
+        return f->ops->stat(f, st);
     if (f->kind == FILE_OBJECT) {
         memset(st, 0, sizeof *st);
         st->st_mode = f->ops->mode;

@@ -2,6 +2,7 @@
  * exit/exit_group, wait4/waitid, sessions and process groups. */
 #include "kernel.h"
 #include "event.h"
+#include "pty.h"
 #include "restart.h"
 #include "timers.h"
 
@@ -225,6 +226,7 @@ SYSCALL_DECL(setsid)
     if (p->pgid == p->pid)
         return -EPERM;
     p->sid = p->pgid = p->pid;
+    pty_leave_ctty(p);
     return p->sid;
 }
 

@@ -3,6 +3,7 @@
 #include "kernel.h"
 #include "event.h"
 #include "lifetime.h"
+#include "pty.h"
 #include "rlimit.h"
 #include "timers.h"
 #include "waitq.h"
@@ -176,6 +177,7 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
     memcpy(cp->rlim, p->rlim, sizeof cp->rlim);
     cp->pgid = p->pgid;
     cp->sid = p->sid;
+    cp->ctty = p->ctty;
     cp->exit_signal = (int)(flags & CSIGNAL);
     return cp;
 }
@@ -256,6 +258,8 @@ static void process_became_zombie(struct process *p)
     mm_put(p->mm);
     p->mm = NULL;
     p->zombie = true;
+    /* after its files, as Linux's do_exit: it signals no zombie */
+    pty_session_leader_exit(p);
     m->nprocs--;
     pidfd_process_exited(p);
     struct process *init = m->init;

@@ -3,6 +3,7 @@
  * their threads, files and mappings, the command line, the kernel log and
  * the console. ctx is the calling task. */
 #include "kernel.h"
+#include "pty.h"
 #include "socket.h"
 
 #include <errno.h>
@@ -271,9 +272,11 @@ static int fd_target(void *ctx, int pid, int fd, char *buf, size_t len, int *acc
                      (unsigned long)((uintptr_t)f->pipe >> 4 & 0xffffff));
         break;
     case FILE_OBJECT: {
-        /* "socket:[123]"; anonymous inodes name themselves whole. */
+        /* "socket:[123]"; anonymous inodes name themselves whole, device
+         * nodes (/dev/pts/N) by their path. */
         size_t l = strlen(f->ops->name);
-        n = l && f->ops->name[l - 1] == ':'
+        n = f->path ? snprintf(target, sizeof target, "%s", f->path)
+            : l && f->ops->name[l - 1] == ':'
                 ? snprintf(target, sizeof target, "%s[%llu]", f->ops->name, (unsigned long long)f->ino)
                 : snprintf(target, sizeof target, "%s", f->ops->name);
         break;
@@ -371,6 +374,12 @@ static void stats(void *ctx, struct vfs_stats *out)
     out->forks = (uint64_t)(m->next_pid - 1);
     for (unsigned cpu = 0; cpu < m->sched.nr_cpus; cpu++)
         out->ctxt += m->sched.cpus[cpu].nr_switches;
+}
+
+static int next_pty(void *ctx, int after)
+{
+    const struct task *t = ctx;
+    return pty_next_index(t->machine, after);
 }
 
 static uint64_t cpu_busy_ns(void *ctx, unsigned cpu)
@@ -479,4 +488,5 @@ const struct vfs_provider vfs_provider_kernel = {
     .release = release,
     .version = version,
     .cpu_busy_ns = cpu_busy_ns,
+    .next_pty = next_pty,
 };

@@ -35,6 +35,8 @@ enum file_id {
     F_DEV_KMSG,
     F_DEV_TTY,
     F_DEV_CONSOLE,
+    F_DEV_PTMX,
+    F_DEV_PTS, /* /dev/pts/N: arg N */
     F_DEV_FD,
     F_DEV_STDIN,
     F_DEV_STDOUT,
@@ -120,6 +122,9 @@ static const struct fixed fixed[] = {
     {"/dev/full", VNODE_FULL, 0666, F_DEV_FULL, 0},
     {"/dev/kmsg", VNODE_GENERATED, 0644, F_DEV_KMSG, 0},
     {"/dev/null", VNODE_NULL, 0666, F_DEV_NULL, 0},
+    {"/dev/ptmx", VNODE_PTMX, 0666, F_DEV_PTMX, 0},
+    {"/dev/pts", VNODE_DIR, 0755, F_DIR, 0},
+    {"/dev/pts/ptmx", VNODE_PTMX, 0000, F_DEV_PTMX, 0},
     {"/dev/random", VNODE_RANDOM, 0666, F_DEV_RANDOM, 0},
     {"/dev/stderr", VNODE_SYMLINK, 0777, F_DEV_STDERR, 0},
     {"/dev/stdin", VNODE_SYMLINK, 0777, F_DEV_STDIN, 0},
@@ -384,6 +389,14 @@ int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs
             return -ENOENT;
         return lookup_pid(v, ctx, pid, *rest ? rest + 1 : rest, node);
     }
+    if (strncmp(abspath, "/dev/pts/", 9) == 0) {
+        int n = component_number(abspath + 9, &rest);
+        if (n < 0 || *rest || p->next_pty(ctx, n - 1) != n)
+            return -ENOENT;
+        const struct fixed pts = {"", VNODE_PTS, 0620, F_DEV_PTS, 0};
+        fill(node, abspath, &pts, n, 0);
+        return 1;
+    }
     if (strncmp(abspath, CPU_DIR "/cpu", sizeof CPU_DIR + 3) == 0) {
         int cpu = component_number(abspath + sizeof CPU_DIR + 3, &rest);
         char dir[64];
@@ -479,6 +492,11 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
             snprintf(name, sizeof name, "%d", pid);
             emit(name, DT_DIR_, arg);
         }
+    } else if (strcmp(path, "/dev/pts") == 0) {
+        for (int n = p->next_pty(ctx, -1); n >= 0; n = p->next_pty(ctx, n)) {
+            snprintf(name, sizeof name, "%d", n);
+            emit(name, DT_CHR_, arg);
+        }
     } else if (strcmp(path, CPU_DIR) == 0) {
         for (unsigned cpu = 0; cpu < cpus.nr; cpu++) {
             snprintf(name, sizeof name, "cpu%u", cpu);
@@ -506,6 +524,10 @@ static dev_t device_number(const struct vfs_node *node)
         return makedev(5, 0);
     case F_DEV_CONSOLE:
         return makedev(5, 1);
+    case F_DEV_PTMX:
+        return makedev(5, 2);
+    case F_DEV_PTS:
+        return makedev(136, (unsigned)node->arg);
     default:
         return 0;
     }
@@ -539,7 +561,13 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
     case VNODE_RANDOM:
     case VNODE_FULL:
     case VNODE_CONSOLE:
+    case VNODE_PTMX:
         st->st_mode |= S_IFCHR;
+        break;
+    case VNODE_PTS:
+        /* devpts's gid=5,mode=620: group tty, as glibc's grantpt expects */
+        st->st_mode |= S_IFCHR;
+        st->st_gid = 5;
         break;
     }
 }

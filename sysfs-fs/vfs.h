@@ -25,6 +25,8 @@ enum vfs_node_kind {
     VNODE_SYMLINK,   /* target made by tree.c */
     VNODE_FULL,      /* /dev/full: reads zeros, writes fail with ENOSPC */
     VNODE_CONSOLE,   /* /dev/tty, /dev/console: the emulator's stdin and stdout */
+    VNODE_PTMX,      /* /dev/ptmx: opening makes a pseudo-terminal pair (emu/pty.c) */
+    VNODE_PTS,       /* /dev/pts/N: the slave of pair N (arg) */
 };
 
 /* A node of the virtual trees, by value: which file it is and for what. */
@@ -143,6 +145,8 @@ struct vfs_provider {
     const char *(*version)(void *ctx);
     /* Virtual time a vCPU has spent running guest slices. */
     uint64_t (*cpu_busy_ns)(void *ctx, unsigned cpu);
+    /* The first pseudo-terminal index greater than `after`, or -1: lists /dev/pts. */
+    int (*next_pty)(void *ctx, int after);
 };
 
 #define VFS_MAX_BANNED_DEVS 16
