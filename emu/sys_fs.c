@@ -376,6 +376,17 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
         int err = vfs_lookup_virtual(&t->machine->vfs, t, path, &node);
         if (err < 0)
             return err;
+        /* O_CREAT | O_EXCL never follows a symlink at the end: EEXIST. */
+        bool follow = !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
+        if (err == 0 && follow) {
+            char followed[VFS_PATH_MAX];
+            if ((err = vfs_follow(&t->machine->vfs, t, path, followed, sizeof followed)) < 0)
+                return err;
+            if (strcmp(followed, path) != 0) {
+                snprintf(path, sizeof path, "%s", followed);
+                continue; /* it may have led into the virtual trees */
+            }
+        }
         if (err == 0) {
             bool writable;
             int fd = vfs_open_host_writable(&t->machine->vfs, path, flags, mode, &writable);
@@ -662,6 +673,8 @@ SYSCALL_DECL(faccessat)
     int mode = (int)a[2];
     if (mode & ~(R_OK | W_OK | X_OK))
         return -EINVAL;
+    if ((err = vfs_follow(&t->machine->vfs, t, path, path, sizeof path)) < 0)
+        return err;
     struct stat st;
     err = vfs_stat(&t->machine->vfs, t, path, true, &st);
     if (err < 0)
@@ -707,7 +720,7 @@ SYSCALL_DECL(chdir)
         return -ENOTDIR;
     /* The working directory is a real place: its symlinks resolved. */
     char real[VFS_PATH_MAX];
-    if ((err = vfs_canonical(&t->machine->vfs, path, real, sizeof real)) < 0)
+    if ((err = vfs_canonical(&t->machine->vfs, t, path, real, sizeof real)) < 0)
         return err;
     snprintf(t->proc->cwd, sizeof t->proc->cwd, "%s", real);
     return 0;
