@@ -345,6 +345,7 @@ struct process {
     char comm[COMM_LEN];
     char exe[4096]; /* guest path of the image, for /proc/self/exe */
     char cwd[4096]; /* guest path */
+    unsigned umask;  /* applied to the modes of what it creates (fs_calls.h) */
     struct rlimit_pair rlim[GUEST_RLIM_NLIMITS]; /* setrlimit: kept by fork and exec */
     struct sigpending pending; /* process-directed signals */
     int exit_signal;         /* sent to the parent at exit (SIGCHLD) */

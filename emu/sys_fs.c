@@ -4,6 +4,7 @@
 #include "dirpos.h"
 #include "file_access.h"
 #include "file_limits.h"
+#include "fs_calls.h"
 #include "rlimit.h"
 
 #include <errno.h>
@@ -430,7 +431,7 @@ SYSCALL_DECL(openat)
         return err;
     int flags = open_flags_to_host((uint32_t)a[2]);
     struct file *f;
-    err = file_open_path(t, path, flags, (int)(a[3] & 07777), &f);
+    err = file_open_path(t, path, flags, (int)creation_mode(t, a[3]), &f);
     if (err < 0)
         return err;
     int fd = fd_install(t, f, 0, flags & O_CLOEXEC);

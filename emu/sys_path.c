@@ -5,6 +5,7 @@
  * refuse them. */
 #include "file_access.h"
 #include "file_limits.h"
+#include "fs_calls.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,7 +49,7 @@ SYSCALL_DECL(mkdirat)
     int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
     if (dfd < 0)
         return dfd;
-    int64_t r = result(mkdirat(dfd, name, (mode_t)(a[2] & 07777)));
+    int64_t r = result(mkdirat(dfd, name, creation_mode(t, a[2])));
     close(dfd);
     return r;
 }
@@ -177,16 +178,18 @@ static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, b
     return r;
 }
 
+/* "Now" is the guest's clock (virtual CLOCK_REALTIME), not the host's:
+ * a NULL times and UTIME_NOW become that time. */
 static int64_t op_utimens(struct task *t, int fd, const uint64_t *a)
 {
+    uint64_t now = machine_realtime_ns(t->machine);
     struct timespec ts[2];
-    const struct timespec *times = a[2] ? ts : NULL;
-    if (a[2]) {
-        ts[0].tv_sec = (time_t)a[3], ts[0].tv_nsec = (long)a[4];
-        ts[1].tv_sec = (time_t)a[5], ts[1].tv_nsec = (long)a[6];
+    for (int i = 0; i < 2; i++) {
+        ts[i].tv_sec = (time_t)a[3 + 2 * i], ts[i].tv_nsec = (long)a[4 + 2 * i];
+        if (!a[2] || ts[i].tv_nsec == UTIME_NOW)
+            ts[i].tv_sec = (time_t)(now / 1000000000), ts[i].tv_nsec = (long)(now % 1000000000);
     }
-    (void)t;
-    return result(utimensat(fd, "", times, AT_EMPTY_PATH));
+    return result(utimensat(fd, "", ts, AT_EMPTY_PATH));
 }
 
 /* utimensat(dirfd, path, times[2], flags); times in guest timespecs. A NULL
