@@ -14,6 +14,8 @@ static inline unsigned creation_mode(const struct task *t, uint64_t mode)
     return (unsigned)mode & 07777 & ~t->proc->umask;
 }
 
+/* truncate(path, len): the write rule applies as to open(O_WRONLY). */
+int64_t do_truncate(struct task *t, uint64_t upath, int64_t len);
 SYSCALL_DECL(truncate);
 SYSCALL_DECL(mknodat);
 

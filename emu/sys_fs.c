@@ -268,7 +268,9 @@ SYSCALL_DECL(sendfile)
 
 #define IOV_MAX_GUEST 1024
 
-static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool is_write)
+/* readv and writev, at the file position (off < 0) or at off. */
+static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool is_write,
+                      int64_t off)
 {
     if (cnt > IOV_MAX_GUEST)
         return -EINVAL;
@@ -281,7 +283,8 @@ static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool 
             return total ? total : -EFAULT;
         if (len == 0)
             continue;
-        int64_t n = is_write ? do_write(t, fd, base, len, -1) : do_read(t, fd, base, len, -1);
+        int64_t at = off < 0 ? -1 : off + total;
+        int64_t n = is_write ? do_write(t, fd, base, len, at) : do_read(t, fd, base, len, at);
         if (n < 0)
             return total ? total : n;
         total += n;
@@ -293,12 +296,58 @@ static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool 
 
 SYSCALL_DECL(readv)
 {
-    return do_iov(t, (int)a[0], a[1], a[2], false);
+    return do_iov(t, (int)a[0], a[1], a[2], false, -1);
 }
 
 SYSCALL_DECL(writev)
 {
-    return do_iov(t, (int)a[0], a[1], a[2], true);
+    return do_iov(t, (int)a[0], a[1], a[2], true, -1);
+}
+
+/* The offset of preadv(fd, iov, cnt, pos_l, pos_h): whole in pos_l on
+ * arm64, in two 32-bit halves on arm. */
+static int64_t iov_offset(struct task *t, const uint64_t a[6])
+{
+    return task_abi(t)->word == 8 ? (int64_t)a[3]
+                                  : (int64_t)((a[4] << 32) | (a[3] & 0xffffffffu));
+}
+
+SYSCALL_DECL(preadv)
+{
+    int64_t off = iov_offset(t, a);
+    return off < 0 ? -EINVAL : do_iov(t, (int)a[0], a[1], a[2], false, off);
+}
+
+SYSCALL_DECL(pwritev)
+{
+    int64_t off = iov_offset(t, a);
+    return off < 0 ? -EINVAL : do_iov(t, (int)a[0], a[1], a[2], true, off);
+}
+
+/* RWF_HIPRI, RWF_DSYNC, RWF_SYNC, RWF_NOWAIT: hints the emulated kernel
+ * has no use for (its writes are synchronous, it never waits on a file);
+ * others (RWF_APPEND too) are EOPNOTSUPP. An offset of -1 is the file
+ * position. */
+#define GUEST_RWF_SUPPORTED 0xf
+
+static int64_t do_iov2(struct task *t, const uint64_t a[6], bool is_write)
+{
+    int64_t off = iov_offset(t, a);
+    if (a[5] & ~(uint64_t)GUEST_RWF_SUPPORTED)
+        return -EOPNOTSUPP;
+    if (off < -1)
+        return -EINVAL;
+    return do_iov(t, (int)a[0], a[1], a[2], is_write, off);
+}
+
+SYSCALL_DECL(preadv2)
+{
+    return do_iov2(t, a, false);
+}
+
+SYSCALL_DECL(pwritev2)
+{
+    return do_iov2(t, a, true);
 }
 
 int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
@@ -497,8 +546,11 @@ SYSCALL_DECL(fcntl)
         t->proc->files->cloexec[fd] = a[2] & FD_CLOEXEC;
         return 0;
     case GUEST_F_GETPIPE_SZ:
-    case GUEST_F_SETPIPE_SZ:
-        return f->kind == FILE_PIPE ? PIPE_CAPACITY : -EBADF;
+        return f->kind == FILE_PIPE ? (int64_t)f->pipe->capacity : -EBADF;
+    case GUEST_F_SETPIPE_SZ: {
+        uint64_t want = task_abi(t)->word == 8 ? a[2] : (uint32_t)a[2];
+        return f->kind == FILE_PIPE ? pipe_set_capacity(t->machine, f->pipe, want) : -EBADF;
+    }
     case F_GETFL:
         return open_flags_to_guest(f->flags);
     case F_SETFL: {

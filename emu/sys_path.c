@@ -296,6 +296,59 @@ SYSCALL_DECL(ftruncate)
     return err < 0 ? err : file_limited_resize(t, f, (uint64_t)len, false, truncate_to, arg);
 }
 
+int64_t do_truncate(struct task *t, uint64_t upath, int64_t len)
+{
+    if (len < 0)
+        return -EINVAL;
+    char path[VFS_PATH_MAX];
+    int64_t err = path_from_guest(t, GUEST_AT_FDCWD, upath, path, sizeof path);
+    struct stat st;
+    if (err >= 0)
+        err = vfs_stat(&t->machine->vfs, t, path, true, &st);
+    if (err < 0)
+        return err;
+    if (S_ISDIR(st.st_mode))
+        return -EISDIR;
+    if (!S_ISREG(st.st_mode))
+        return -EINVAL;
+    /* Opening it for writing applies the write rule (EROFS) and follows
+     * /tmp's symlinks as the guest's paths. */
+    struct file *f;
+    if ((err = file_open_path(t, path, O_WRONLY, 0, &f)) < 0)
+        return err;
+    uint64_t arg[4] = {(uint64_t)len};
+    err = f->kind == FILE_HOST ? file_limited_resize(t, f, (uint64_t)len, false, truncate_to, arg)
+                               : 0; /* a writable file of /sys: nothing to cut */
+    file_put(f);
+    return err;
+}
+
+/* arm's truncate takes a 32-bit length (truncate64 calls do_truncate). */
+SYSCALL_DECL(truncate)
+{
+    return do_truncate(t, a[0], task_abi(t)->word == 8 ? (int64_t)a[1] : (int64_t)(int32_t)a[1]);
+}
+
+/* mknodat(dirfd, path, mode, dev): regular files, FIFOs and socket nodes.
+ * Device nodes fail with EPERM, as for a root without CAP_MKNOD: the files
+ * are the host's. */
+SYSCALL_DECL(mknodat)
+{
+    unsigned type = (unsigned)a[2] & S_IFMT;
+    if (type != 0 && type != S_IFREG && type != S_IFIFO && type != S_IFSOCK && type != S_IFCHR &&
+        type != S_IFBLK)
+        return -EINVAL;
+    char name[256];
+    int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
+    if (dfd < 0)
+        return dfd;
+    int64_t r = type == S_IFCHR || type == S_IFBLK
+                    ? -EPERM
+                    : result(mknodat(dfd, name, (type ? type : S_IFREG) | creation_mode(t, a[2]), 0));
+    close(dfd);
+    return r;
+}
+
 SYSCALL_DECL(fsync)
 {
     return file_get_io(t, (int)a[0]) ? 0 : -EBADF;

@@ -369,8 +369,11 @@ static int hide_banned_error(const struct vfs *v, int dirfd, const char *rel, in
 
 static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, int mode)
 {
+    /* Non-blocking, so that the open of a fifo (the guest may make them in
+     * a writable place) never stalls the whole emulator; the guest's own
+     * O_NONBLOCK is kept apart (struct file's flags). */
     struct open_how how = {
-        .flags = (uint64_t)(flags | O_CLOEXEC),
+        .flags = (uint64_t)(flags | O_CLOEXEC | (flags & O_PATH ? 0 : O_NONBLOCK)),
         .mode = ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) ? (uint64_t)mode : 0,
         .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
     };
