@@ -160,8 +160,9 @@ static int64_t do_read(struct task *t, int fd, uint64_t ubuf, uint64_t len, int6
         if (copied < n)
             return done + (uint64_t)copied ? (int64_t)(done + (uint64_t)copied) : -EFAULT;
         done += (uint64_t)n;
-        if ((size_t)n < want || f->kind == FILE_CONSOLE || f->kind == FILE_PIPE ||
-            f->kind == FILE_OBJECT)
+        /* A pipe gives what it holds, which may be more than a chunk. */
+        if ((size_t)n < want || f->kind == FILE_CONSOLE || f->kind == FILE_OBJECT ||
+            (f->kind == FILE_PIPE && f->pipe->len == 0))
             break;
     }
     return (int64_t)done;
@@ -226,6 +227,8 @@ int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
     struct file *out = file_get_io(t, (int)a[0]), *in = file_get_io(t, (int)a[1]);
     if (!out || !in)
         return -EBADF;
+    if (in->kind == FILE_PIPE)
+        return -EINVAL; /* Linux splices from files and sockets, not pipes */
     int64_t off = -1;
     if (a[2]) {
         off = 0;

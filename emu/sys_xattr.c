@@ -2,8 +2,9 @@
  * removexattr and their l (no symlink following) and f (descriptor)
  * variants. A file of a writable place (the private /tmp, the root with
  * --rw) has the host file's own attributes, changed under the write rule
- * of file_access.h; the read-only places, the virtual trees and pipes and
- * sockets support none (EOPNOTSUPP), as a file system without them. */
+ * of file_access.h; the read-only places and the virtual trees support
+ * none (EOPNOTSUPP; an empty list), as a file system without them; pipes
+ * and sockets have none, and take none of the user namespace (EPERM). */
 #include "file_access.h"
 #include "fs_calls.h"
 
@@ -37,13 +38,16 @@ static int name_from_guest(struct task *t, uint64_t uname, char name[NAME_MAX_XA
 
 /* A host descriptor open on the file (close it) on which the host's
  * f*xattr calls work, or -errno; -EOPNOTSUPP where the guest's file has
- * no attributes, -ELOOP for a symlink itself (BY_LINK). */
+ * no attributes, -ELOOP for a symlink itself (BY_LINK), -EPIPE for a
+ * descriptor of no file system's file (a pipe, a socket). */
 static int open_target(struct task *t, enum xattr_target how, uint64_t arg)
 {
     if (how == BY_FD) {
         struct file *f = file_get_io(t, (int)arg);
         if (!f)
             return -EBADF;
+        if (f->kind == FILE_PIPE || f->kind == FILE_OBJECT)
+            return -EPIPE;
         if (f->kind != FILE_HOST || !f->writable_mount)
             return -EOPNOTSUPP;
         int fd = fcntl(f->host_fd, F_DUPFD_CLOEXEC, 0);
@@ -81,10 +85,14 @@ static int open_target(struct task *t, enum xattr_target how, uint64_t arg)
     return fd < 0 ? -open_err : fd;
 }
 
-/* A symlink has no attributes of the user namespace, and gets none. */
-static int64_t on_symlink(enum xattr_op op)
+/* The answer for a file without attributes (open_target's error). */
+static int64_t without_xattrs(enum xattr_op op, int err)
 {
-    return op == XA_LIST ? 0 : op == XA_SET ? -EPERM : -ENODATA;
+    if (op == XA_LIST && (err == -EOPNOTSUPP || err == -ELOOP || err == -EPIPE))
+        return 0;
+    if (err == -ELOOP || err == -EPIPE) /* a symlink, a pipe: user.* only on files */
+        return op == XA_GET ? -ENODATA : -EPERM;
+    return err;
 }
 
 static int64_t do_xattr(struct task *t, enum xattr_op op, enum xattr_target how,
@@ -111,7 +119,7 @@ static int64_t do_xattr(struct task *t, enum xattr_op op, enum xattr_target how,
         r = -EFAULT;
     int fd = r < 0 ? -1 : open_target(t, how, a[0]);
     if (r == 0 && fd < 0)
-        r = fd == -ELOOP && how == BY_LINK ? on_symlink(op) : fd;
+        r = fd == -ELOOP && how != BY_LINK ? fd : without_xattrs(op, fd);
     if (fd >= 0) {
         ssize_t n = 0;
         switch (op) {
