@@ -153,6 +153,32 @@ static int changeable_fd(struct task *t, int fd, bool allow_opath)
     return err < 0 ? err : f->host_fd;
 }
 
+/* The same on the file a path names after its symlinks: /tmp's followed as
+ * guest paths, the root's by the confined host lookup (never the host's
+ * own lookup, which would read an absolute target as a host path). */
+static int64_t on_followed_path(struct task *t, int dirfd, uint64_t upath,
+                                int64_t (*op)(struct task *t, int fd, const uint64_t *a),
+                                const uint64_t *a)
+{
+    char path[VFS_PATH_MAX];
+    struct vfs *v = &t->machine->vfs;
+    int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
+    if (err >= 0)
+        err = vfs_follow(v, t, path, path, sizeof path);
+    struct vfs_node node;
+    if (err >= 0 && (err = vfs_lookup_virtual(v, t, path, &node)) > 0)
+        err = -EPERM;
+    if (err < 0)
+        return err;
+    bool writable;
+    int fd = vfs_open_host_writable(v, path, O_PATH, 0, &writable);
+    if (fd < 0)
+        return fd;
+    err = writable ? op(t, fd, a) : -EROFS;
+    close(fd);
+    return err;
+}
+
 /* Operations on an existing path, or with an empty path and AT_EMPTY_PATH
  * on dirfd itself: run `op` on a host fd of the file, on a writable mount. */
 static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, bool empty_path,
@@ -166,11 +192,13 @@ static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, b
         int fd = changeable_fd(t, dirfd, true);
         return fd < 0 ? fd : op(t, fd, a);
     }
+    if (follow)
+        return on_followed_path(t, dirfd, upath, op, a);
     char name[256];
     int dfd = parent_of(t, dirfd, upath, name, sizeof name);
     if (dfd < 0)
         return dfd;
-    int fd = openat(dfd, name, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+    int fd = openat(dfd, name, O_PATH | O_CLOEXEC | O_NOFOLLOW);
     int64_t r = fd < 0 ? -errno : op(t, fd, a);
     if (fd >= 0)
         close(fd);
