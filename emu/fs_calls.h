@@ -18,6 +18,10 @@ static inline unsigned creation_mode(const struct task *t, uint64_t mode)
 int64_t do_truncate(struct task *t, uint64_t upath, int64_t len);
 SYSCALL_DECL(truncate);
 SYSCALL_DECL(mknodat);
+/* posix_fadvise: arm's arm_fadvise64_64 puts advice second and splits the
+ * offset and length in register pairs. */
+int64_t do_fadvise(struct task *t, int fd, int64_t len, int advice);
+SYSCALL_DECL(fadvise64);
 
 /* statfs(path, buf), fstatfs(fd, buf) in the ABI's struct statfs, and
  * arm's statfs64(path, size, buf), fstatfs64(fd, size, buf). */

@@ -475,6 +475,30 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
     return -ELOOP;
 }
 
+/* Whether the guest's path at upath ends with "/" (after a name): it must
+ * then name a directory, which the resolved path no longer says. */
+static bool names_a_directory(struct task *t, uint64_t upath)
+{
+    char raw[VFS_PATH_MAX];
+    int64_t n = strncpy_from_guest(task_mm(t), raw, upath, sizeof raw);
+    return n > 1 && raw[n - 1] == '/';
+}
+
+/* A path ending with "/" names a directory: ENOTDIR for another file, and
+ * EISDIR for an O_CREAT of a missing one (it cannot make a directory). */
+static int check_trailing_slash(struct task *t, uint64_t upath, const char *path, int flags)
+{
+    if (!names_a_directory(t, upath))
+        return 0;
+    struct stat st;
+    int err = vfs_stat(&t->machine->vfs, t, path, true, &st);
+    if (err == -ENOENT && (flags & O_CREAT))
+        return -EISDIR;
+    if (err < 0)
+        return err;
+    return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
 SYSCALL_DECL(openat)
 {
     char path[VFS_PATH_MAX];
@@ -482,6 +506,8 @@ SYSCALL_DECL(openat)
     if (err < 0)
         return err;
     int flags = open_flags_to_host((uint32_t)a[2]);
+    if ((err = check_trailing_slash(t, a[1], path, flags)) < 0)
+        return err;
     struct file *f;
     err = file_open_path(t, path, flags, (int)creation_mode(t, a[3]), &f);
     if (err < 0)
@@ -657,7 +683,8 @@ static int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct 
     int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
     if (err < 0)
         return (int)err;
-    return vfs_stat(&t->machine->vfs, t, path, !(flags & GUEST_AT_SYMLINK_NOFOLLOW), st);
+    err = vfs_stat(&t->machine->vfs, t, path, !(flags & GUEST_AT_SYMLINK_NOFOLLOW), st);
+    return err == 0 && !S_ISDIR(st->st_mode) && names_a_directory(t, upath) ? -ENOTDIR : (int)err;
 }
 
 int64_t do_fstatat(struct task *t, int dirfd, uint64_t upath, uint64_t statbuf, int flags)

@@ -377,6 +377,26 @@ SYSCALL_DECL(mknodat)
     return r;
 }
 
+/* posix_fadvise: advice the emulated kernel keeps no cache to act on;
+ * checked as Linux checks it. */
+int64_t do_fadvise(struct task *t, int fd, int64_t len, int advice)
+{
+    struct file *f = file_get_io(t, fd);
+    if (!f)
+        return -EBADF;
+    if (f->kind == FILE_PIPE)
+        return -ESPIPE;
+    if (len < 0 || advice < POSIX_FADV_NORMAL || advice > POSIX_FADV_NOREUSE)
+        return -EINVAL;
+    return 0;
+}
+
+/* fadvise64(fd, offset, len, advice): arm64's. */
+SYSCALL_DECL(fadvise64)
+{
+    return do_fadvise(t, (int)a[0], (int64_t)a[2], (int)a[3]);
+}
+
 SYSCALL_DECL(fsync)
 {
     return file_get_io(t, (int)a[0]) ? 0 : -EBADF;

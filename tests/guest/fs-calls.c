@@ -1,6 +1,6 @@
 /* fs-calls.c - file calls beyond read and write, one case per argument
  * (e2e-fs-calls-CASE-*): umask, utime, truncate, statfs, vecio, pipesize,
- * xattr, sendfile, rr. Prints one line per check. The read-only file is
+ * xattr, sendfile, rr, slash, fadvise. Prints one line per check. The read-only file is
  * the program itself (under asymu's default root, read-only), changed in
  * no way that would matter should the program run on a host as root. */
 #define _GNU_SOURCE
@@ -318,6 +318,44 @@ static void test_rr(void)
     say("sched_rr_get_interval(99999)", sched_rr_get_interval(99999, &ts));
 }
 
+/* A path ending with "/" names a directory. */
+static void test_slash(void)
+{
+    close(make_file("/tmp/sf", "x"));
+    say("mkdir", mkdir("/tmp/sd", 0755));
+    say("symlink to the file", symlink("/tmp/sf", "/tmp/sl"));
+    say("symlink to the dir", symlink("/tmp/sd", "/tmp/sdl"));
+    say("open O_CREAT missing/", open("/tmp/new/", O_WRONLY | O_CREAT, 0644));
+    say("  created", access("/tmp/new", F_OK));
+    say("open file/", open("/tmp/sf/", O_RDONLY));
+    say("open dir/", open("/tmp/sd/", O_RDONLY) >= 0 ? 0 : -1);
+    say("open O_CREAT dir/", open("/tmp/sd/", O_WRONLY | O_CREAT, 0644));
+    struct stat st;
+    say("stat file/", stat("/tmp/sf/", &st));
+    say("stat missing/", stat("/tmp/none/", &st));
+    say("lstat link-to-file/", lstat("/tmp/sl/", &st));
+    say("lstat link-to-dir/", lstat("/tmp/sdl/", &st) == 0 ? (long)S_ISDIR(st.st_mode) : -1);
+    say("mkdir new/", mkdir("/tmp/sd2/", 0755));
+}
+
+static void test_fadvise(void)
+{
+    int fd = make_file("/tmp/fa", "data");
+    int p[2];
+    if (pipe(p) < 0)
+        return;
+    errno = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    say("posix_fadvise SEQUENTIAL", errno ? -1 : 0);
+    errno = posix_fadvise(fd, 0, 0, 99);
+    say("posix_fadvise advice 99", errno ? -1 : 0);
+    errno = posix_fadvise(fd, 0, -1, POSIX_FADV_NORMAL);
+    say("posix_fadvise len -1", errno ? -1 : 0);
+    errno = posix_fadvise(p[0], 0, 0, POSIX_FADV_NORMAL);
+    say("posix_fadvise pipe", errno ? -1 : 0);
+    errno = posix_fadvise(99, 0, 0, POSIX_FADV_NORMAL);
+    say("posix_fadvise bad fd", errno ? -1 : 0);
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -327,6 +365,7 @@ int main(int argc, char **argv)
         {"umask", test_umask},       {"utime", test_utime}, {"truncate", test_truncate},
         {"statfs", test_statfs},     {"vecio", test_vecio}, {"pipesize", test_pipesize},
         {"xattr", test_xattr},       {"sendfile", test_sendfile}, {"rr", test_rr},
+        {"slash", test_slash},       {"fadvise", test_fadvise},
     };
     self = argv[0];
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof *cases; i++)

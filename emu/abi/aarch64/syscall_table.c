@@ -187,6 +187,7 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(pwritev2, pwritev2, "dpdxxx"),
     E(sched_rr_get_interval, sched_rr_get_interval, "dp"),
     E(truncate, truncate, "sl"),
+    E(fadvise64, fadvise64, "dlld"),
 };
 
 static const char *const names[SYSCALL_TABLE_AARCH64_LEN] = {AARCH64_SYSCALL_NAMES};

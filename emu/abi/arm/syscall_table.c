@@ -134,6 +134,12 @@ static SYSCALL_DECL(truncate64)
     return do_truncate(t, a[0], (int64_t)((a[3] << 32) | (a[2] & 0xffffffffu)));
 }
 
+/* arm_fadvise64_64(fd, advice, offset lo, hi, len lo, hi) */
+static SYSCALL_DECL(arm_fadvise64_64)
+{
+    return do_fadvise(t, (int)a[0], (int64_t)((a[5] << 32) | (a[4] & 0xffffffffu)), (int)a[1]);
+}
+
 static SYSCALL_DECL(sched_rr_get_interval_time64)
 {
     return do_sched_rr_get_interval(t, (int)a[0], a[1], 8);
@@ -439,6 +445,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(sched_rr_get_interval, sched_rr_get_interval, "dp"),
     E(truncate, truncate, "sd"),
     E(truncate64, truncate64, "sxxx"),
+    E(arm_fadvise64_64, arm_fadvise64_64, "ddxxxx"),
     E(statfs64, statfs64, "sup"),
     E(fstatfs64, fstatfs64, "dup"),
     E(mknod, mknod, "smx"),
