@@ -199,13 +199,14 @@ struct file_ops {
     unsigned mode; /* S_IFSOCK | 0777, or 0600 for anonymous inodes (fstat) */
 };
 
-#define PIPE_CAPACITY 65536
+#define PIPE_CAPACITY 65536 /* a new pipe's; F_SETPIPE_SZ changes it */
 
 struct pipe {
     struct machine *machine;
     int readers, writers; /* open file descriptions of each end */
     size_t head, len;
-    uint8_t buf[PIPE_CAPACITY];
+    size_t capacity;
+    uint8_t *buf;         /* a ring of capacity bytes */
 };
 
 struct file {
@@ -250,6 +251,9 @@ int pipe_create(struct machine *m, struct file **rd, struct file **wr);
 int64_t pipe_read(struct task *t, struct file *f, void *buf, size_t len);
 int64_t pipe_write(struct task *t, struct file *f, const void *buf, size_t len);
 void pipe_release(struct file *f);
+/* F_SETPIPE_SZ: the new capacity in bytes, -EBUSY if the pipe holds more,
+ * -EINVAL past 2 GiB, -ENOMEM. */
+int64_t pipe_set_capacity(struct machine *m, struct pipe *p, uint64_t want);
 /* poll(2) readiness of a file: POLLIN/POLLOUT/POLLHUP/POLLERR bits. */
 short file_poll(struct task *t, struct file *f);
 /* Whether the emulator's stdin has data or its end; if not, the host loop
@@ -350,6 +354,7 @@ struct process {
     char comm[COMM_LEN];
     char exe[4096]; /* guest path of the image, for /proc/self/exe */
     char cwd[4096]; /* guest path */
+    unsigned umask;  /* applied to the modes of what it creates (fs_calls.h) */
     struct rlimit_pair rlim[GUEST_RLIM_NLIMITS]; /* setrlimit: kept by fork and exec */
     struct sigpending pending; /* process-directed signals */
     int exit_signal;         /* sent to the parent at exit (SIGCHLD) */

@@ -39,13 +39,15 @@ struct ruleset_attr {
 
 #define READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 /* What the guest's changes to a writable place need: files, directories,
- * symlinks, renames across directories, truncation, and the node of a
- * guest AF_UNIX socket. Never devices, fifos or execution. */
+ * symlinks, fifos (mkfifo; sysfs-fs opens host files non-blocking, so a
+ * fifo cannot stall the emulator), renames across directories,
+ * truncation, and the node of a guest AF_UNIX socket. Never devices or
+ * execution. */
 #define WRITE                                                                                    \
     (LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |                             \
      LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG | \
-     LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_SYM | LANDLOCK_ACCESS_FS_REFER |     \
-     LANDLOCK_ACCESS_FS_TRUNCATE)
+     LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_SYM |  \
+     LANDLOCK_ACCESS_FS_REFER | LANDLOCK_ACCESS_FS_TRUNCATE)
 
 /* The file system rights each ABI version knows: a right is handled (and
  * so denied unless a rule grants it) only where the kernel knows it. */

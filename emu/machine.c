@@ -176,6 +176,9 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
         task_index_destroy(m);
         return err;
     }
+    /* The modes of the files the guest creates are its own: the kernel
+     * layer applies the guest's umask (fs_calls.h), the host's must not. */
+    umask(0);
     char why[512];
     struct vfs_options vo = {cfg->sysroot, cfg->rw, cfg->libprefix, cfg->keep_tmp, cfg->tmp_size};
     if ((err = vfs_init(&m->vfs, &vo, &vfs_provider_kernel, why, sizeof why)) < 0) {

@@ -1,4 +1,5 @@
-/* pipe.c - pipes between guest processes: a 64 KiB ring per pipe, blocking
+/* pipe.c - pipes between guest processes: a 64 KiB ring per pipe (resized
+ * by F_SETPIPE_SZ), blocking
  * readers and writers woken through the task wait queue, EOF when the last
  * writer goes, EPIPE and SIGPIPE when the last reader goes. */
 #include "kernel.h"
@@ -20,11 +21,14 @@ static void pipe_changed(struct pipe *p, unsigned events)
 int pipe_create(struct machine *m, struct file **rd, struct file **wr)
 {
     struct pipe *p = calloc(1, sizeof *p);
+    uint8_t *buf = malloc(PIPE_CAPACITY);
     struct file *r = file_new(FILE_PIPE), *w = file_new(FILE_PIPE);
-    if (!p || !r || !w) {
-        free(p), free(r), free(w);
+    if (!p || !buf || !r || !w) {
+        free(p), free(buf), free(r), free(w);
         return -ENOMEM;
     }
+    p->buf = buf;
+    p->capacity = PIPE_CAPACITY;
     p->machine = m;
     p->readers = p->writers = 1;
     r->pipe = w->pipe = p;
@@ -43,8 +47,10 @@ void pipe_release(struct file *f)
     else
         p->writers--;
     pipe_changed(p, ~0u);
-    if (p->readers == 0 && p->writers == 0)
+    if (p->readers == 0 && p->writers == 0) {
+        free(p->buf);
         free(p);
+    }
 }
 
 int64_t pipe_read(struct task *t, struct file *f, void *buf, size_t len)
@@ -61,10 +67,10 @@ int64_t pipe_read(struct task *t, struct file *f, void *buf, size_t len)
         return -EBLOCK;
     }
     size_t n = len < p->len ? len : p->len;
-    bool was_full = p->len == PIPE_CAPACITY;
+    bool was_full = p->len == p->capacity;
     for (size_t i = 0; i < n; i++)
-        ((uint8_t *)buf)[i] = p->buf[(p->head + i) % PIPE_CAPACITY];
-    p->head = (p->head + n) % PIPE_CAPACITY;
+        ((uint8_t *)buf)[i] = p->buf[(p->head + i) % p->capacity];
+    p->head = (p->head + n) % p->capacity;
     p->len -= n;
     /* Only a full pipe has writers to wake, as in Linux: an edge-triggered
      * watcher of the write end hears nothing from other reads. */
@@ -83,7 +89,7 @@ int64_t pipe_write(struct task *t, struct file *f, const void *buf, size_t len)
     }
     if (len == 0)
         return 0;
-    size_t room = PIPE_CAPACITY - p->len;
+    size_t room = p->capacity - p->len;
     if (room == 0) {
         if (f->flags & O_NONBLOCK)
             return -EAGAIN;
@@ -92,10 +98,42 @@ int64_t pipe_write(struct task *t, struct file *f, const void *buf, size_t len)
     }
     size_t n = len < room ? len : room;
     for (size_t i = 0; i < n; i++)
-        p->buf[(p->head + p->len + i) % PIPE_CAPACITY] = ((const uint8_t *)buf)[i];
+        p->buf[(p->head + p->len + i) % p->capacity] = ((const uint8_t *)buf)[i];
     p->len += n;
     pipe_changed(p, POLLIN);
     return (int64_t)n;
+}
+
+#define PIPE_PAGE 4096
+
+int64_t pipe_set_capacity(struct machine *m, struct pipe *p, uint64_t want)
+{
+    /* Linux rounds to a power-of-two number of pages, at least one. */
+    if (want > (UINT64_C(1) << 31))
+        return -EINVAL;
+    size_t size = PIPE_PAGE;
+    while (size < want)
+        size <<= 1;
+    /* Linux counts what the pipe holds in pages (buffers). */
+    if ((p->len + PIPE_PAGE - 1) / PIPE_PAGE > size / PIPE_PAGE)
+        return -EBUSY;
+    if (size == p->capacity)
+        return (int64_t)size;
+    /* The guest is root: past /proc/sys/fs/pipe-max-size is allowed
+     * (CAP_SYS_RESOURCE), up to what the host can spare. */
+    uint8_t *buf = host_memory_low(m, size) ? NULL : malloc(size);
+    if (!buf)
+        return -ENOMEM;
+    for (size_t i = 0; i < p->len; i++)
+        buf[i] = p->buf[(p->head + i) % p->capacity];
+    bool more_room = size > p->capacity;
+    free(p->buf);
+    p->buf = buf;
+    p->head = 0;
+    p->capacity = size;
+    if (more_room)
+        pipe_changed(p, POLLOUT);
+    return (int64_t)size;
 }
 
 short file_poll(struct task *t, struct file *f)
@@ -109,7 +147,7 @@ short file_poll(struct task *t, struct file *f)
     struct pipe *p = f->pipe;
     if ((f->flags & O_ACCMODE) == O_RDONLY)
         return (short)((p->len ? POLLIN : 0) | (p->writers == 0 ? POLLHUP : 0));
-    return (short)((p->readers == 0 ? POLLERR : 0) | (p->len < PIPE_CAPACITY ? POLLOUT : 0));
+    return (short)((p->readers == 0 ? POLLERR : 0) | (p->len < p->capacity ? POLLOUT : 0));
 }
 
 SYSCALL_DECL(pipe2)

@@ -24,7 +24,8 @@
 static const char *const allowed[] = {
     /* descriptors the emulator holds */
     "read", "write", "readv", "writev", "pread64", "pwrite64", "lseek", "close", "dup", "dup3",
-    "fstat", "fstatfs", "getdents64", "ftruncate", "fallocate",
+    "fstat", "fstatfs", "getdents64", "ftruncate", "fallocate", "fgetxattr", "fsetxattr",
+    "flistxattr", "fremovexattr",
     /* memory: guest memory and Unicorn's engines and translation buffers */
     "mmap", "munmap", "mprotect", "mremap", "madvise", "brk",
     /* the event loop (libuv), host signals, FUSE */

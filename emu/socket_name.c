@@ -4,6 +4,7 @@
  * the machine's loopback (127.0.0.0/8, ::1), where anything else is
  * unreachable. */
 #include "socket.h"
+#include "fs_calls.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -318,7 +319,7 @@ static int unix_bind_path(struct task *t, struct sock *s, const struct sock_addr
     if (dfd < 0)
         return dfd;
     struct stat st;
-    err = mknodat(dfd, name, S_IFSOCK | (0777 & ~022), 0) < 0 ? -errno : 0;
+    err = mknodat(dfd, name, S_IFSOCK | creation_mode(t, 0777), 0) < 0 ? -errno : 0;
     if (err == 0 && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
         err = -errno;
     close(dfd);

@@ -5,6 +5,7 @@
 #include "file_access.h"
 #include "file_limits.h"
 #include "pty.h"
+#include "fs_calls.h"
 #include "rlimit.h"
 
 #include <errno.h>
@@ -160,8 +161,9 @@ static int64_t do_read(struct task *t, int fd, uint64_t ubuf, uint64_t len, int6
         if (copied < n)
             return done + (uint64_t)copied ? (int64_t)(done + (uint64_t)copied) : -EFAULT;
         done += (uint64_t)n;
-        if ((size_t)n < want || f->kind == FILE_CONSOLE || f->kind == FILE_PIPE ||
-            f->kind == FILE_OBJECT)
+        /* A pipe gives what it holds, which may be more than a chunk. */
+        if ((size_t)n < want || f->kind == FILE_CONSOLE || f->kind == FILE_OBJECT ||
+            (f->kind == FILE_PIPE && f->pipe->len == 0))
             break;
     }
     return (int64_t)done;
@@ -226,6 +228,8 @@ int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
     struct file *out = file_get_io(t, (int)a[0]), *in = file_get_io(t, (int)a[1]);
     if (!out || !in)
         return -EBADF;
+    if (in->kind == FILE_PIPE)
+        return -EINVAL; /* Linux splices from files and sockets, not pipes */
     int64_t off = -1;
     if (a[2]) {
         off = 0;
@@ -268,7 +272,9 @@ SYSCALL_DECL(sendfile)
 
 #define IOV_MAX_GUEST 1024
 
-static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool is_write)
+/* readv and writev, at the file position (off < 0) or at off. */
+static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool is_write,
+                      int64_t off)
 {
     if (cnt > IOV_MAX_GUEST)
         return -EINVAL;
@@ -281,7 +287,8 @@ static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool 
             return total ? total : -EFAULT;
         if (len == 0)
             continue;
-        int64_t n = is_write ? do_write(t, fd, base, len, -1) : do_read(t, fd, base, len, -1);
+        int64_t at = off < 0 ? -1 : off + total;
+        int64_t n = is_write ? do_write(t, fd, base, len, at) : do_read(t, fd, base, len, at);
         if (n < 0)
             return total ? total : n;
         total += n;
@@ -293,12 +300,58 @@ static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool 
 
 SYSCALL_DECL(readv)
 {
-    return do_iov(t, (int)a[0], a[1], a[2], false);
+    return do_iov(t, (int)a[0], a[1], a[2], false, -1);
 }
 
 SYSCALL_DECL(writev)
 {
-    return do_iov(t, (int)a[0], a[1], a[2], true);
+    return do_iov(t, (int)a[0], a[1], a[2], true, -1);
+}
+
+/* The offset of preadv(fd, iov, cnt, pos_l, pos_h): whole in pos_l on
+ * arm64, in two 32-bit halves on arm. */
+static int64_t iov_offset(struct task *t, const uint64_t a[6])
+{
+    return task_abi(t)->word == 8 ? (int64_t)a[3]
+                                  : (int64_t)((a[4] << 32) | (a[3] & 0xffffffffu));
+}
+
+SYSCALL_DECL(preadv)
+{
+    int64_t off = iov_offset(t, a);
+    return off < 0 ? -EINVAL : do_iov(t, (int)a[0], a[1], a[2], false, off);
+}
+
+SYSCALL_DECL(pwritev)
+{
+    int64_t off = iov_offset(t, a);
+    return off < 0 ? -EINVAL : do_iov(t, (int)a[0], a[1], a[2], true, off);
+}
+
+/* RWF_HIPRI, RWF_DSYNC, RWF_SYNC, RWF_NOWAIT: hints the emulated kernel
+ * has no use for (its writes are synchronous, it never waits on a file);
+ * others (RWF_APPEND too) are EOPNOTSUPP. An offset of -1 is the file
+ * position. */
+#define GUEST_RWF_SUPPORTED 0xf
+
+static int64_t do_iov2(struct task *t, const uint64_t a[6], bool is_write)
+{
+    int64_t off = iov_offset(t, a);
+    if (a[5] & ~(uint64_t)GUEST_RWF_SUPPORTED)
+        return -EOPNOTSUPP;
+    if (off < -1)
+        return -EINVAL;
+    return do_iov(t, (int)a[0], a[1], a[2], is_write, off);
+}
+
+SYSCALL_DECL(preadv2)
+{
+    return do_iov2(t, a, false);
+}
+
+SYSCALL_DECL(pwritev2)
+{
+    return do_iov2(t, a, true);
 }
 
 int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
@@ -384,6 +437,17 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
         int err = vfs_lookup_virtual(&t->machine->vfs, t, path, &node);
         if (err < 0)
             return err;
+        /* O_CREAT | O_EXCL never follows a symlink at the end: EEXIST. */
+        bool follow = !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
+        if (err == 0 && follow) {
+            char followed[VFS_PATH_MAX];
+            if ((err = vfs_follow(&t->machine->vfs, t, path, followed, sizeof followed)) < 0)
+                return err;
+            if (strcmp(followed, path) != 0) {
+                snprintf(path, sizeof path, "%s", followed);
+                continue; /* it may have led into the virtual trees */
+            }
+        }
         if (err == 0) {
             bool writable;
             int fd = vfs_open_host_writable(&t->machine->vfs, path, flags, mode, &writable);
@@ -419,6 +483,30 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
     return -ELOOP;
 }
 
+/* Whether the guest's path at upath ends with "/" (after a name): it must
+ * then name a directory, which the resolved path no longer says. */
+static bool names_a_directory(struct task *t, uint64_t upath)
+{
+    char raw[VFS_PATH_MAX];
+    int64_t n = strncpy_from_guest(task_mm(t), raw, upath, sizeof raw);
+    return n > 1 && raw[n - 1] == '/';
+}
+
+/* A path ending with "/" names a directory: ENOTDIR for another file, and
+ * EISDIR for an O_CREAT of a missing one (it cannot make a directory). */
+static int check_trailing_slash(struct task *t, uint64_t upath, const char *path, int flags)
+{
+    if (!names_a_directory(t, upath))
+        return 0;
+    struct stat st;
+    int err = vfs_stat(&t->machine->vfs, t, path, true, &st);
+    if (err == -ENOENT && (flags & O_CREAT))
+        return -EISDIR;
+    if (err < 0)
+        return err;
+    return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
 SYSCALL_DECL(openat)
 {
     char path[VFS_PATH_MAX];
@@ -426,8 +514,10 @@ SYSCALL_DECL(openat)
     if (err < 0)
         return err;
     int flags = open_flags_to_host((uint32_t)a[2]);
+    if ((err = check_trailing_slash(t, a[1], path, flags)) < 0)
+        return err;
     struct file *f;
-    err = file_open_path(t, path, flags, (int)(a[3] & 07777), &f);
+    err = file_open_path(t, path, flags, (int)creation_mode(t, a[3]), &f);
     if (err < 0)
         return err;
     int fd = fd_install(t, f, 0, flags & O_CLOEXEC);
@@ -493,8 +583,11 @@ SYSCALL_DECL(fcntl)
         t->proc->files->cloexec[fd] = a[2] & FD_CLOEXEC;
         return 0;
     case GUEST_F_GETPIPE_SZ:
-    case GUEST_F_SETPIPE_SZ:
-        return f->kind == FILE_PIPE ? PIPE_CAPACITY : -EBADF;
+        return f->kind == FILE_PIPE ? (int64_t)f->pipe->capacity : -EBADF;
+    case GUEST_F_SETPIPE_SZ: {
+        uint64_t want = task_abi(t)->word == 8 ? a[2] : (uint32_t)a[2];
+        return f->kind == FILE_PIPE ? pipe_set_capacity(t->machine, f->pipe, want) : -EBADF;
+    }
     case F_GETFL:
         return open_flags_to_guest(f->flags);
     case F_SETFL: {
@@ -600,7 +693,8 @@ static int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct 
     int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
     if (err < 0)
         return (int)err;
-    return vfs_stat(&t->machine->vfs, t, path, !(flags & GUEST_AT_SYMLINK_NOFOLLOW), st);
+    err = vfs_stat(&t->machine->vfs, t, path, !(flags & GUEST_AT_SYMLINK_NOFOLLOW), st);
+    return err == 0 && !S_ISDIR(st->st_mode) && names_a_directory(t, upath) ? -ENOTDIR : (int)err;
 }
 
 int64_t do_fstatat(struct task *t, int dirfd, uint64_t upath, uint64_t statbuf, int flags)
@@ -672,6 +766,8 @@ SYSCALL_DECL(faccessat)
     int mode = (int)a[2];
     if (mode & ~(R_OK | W_OK | X_OK))
         return -EINVAL;
+    if ((err = vfs_follow(&t->machine->vfs, t, path, path, sizeof path)) < 0)
+        return err;
     struct stat st;
     err = vfs_stat(&t->machine->vfs, t, path, true, &st);
     if (err < 0)
@@ -717,7 +813,7 @@ SYSCALL_DECL(chdir)
         return -ENOTDIR;
     /* The working directory is a real place: its symlinks resolved. */
     char real[VFS_PATH_MAX];
-    if ((err = vfs_canonical(&t->machine->vfs, path, real, sizeof real)) < 0)
+    if ((err = vfs_canonical(&t->machine->vfs, t, path, real, sizeof real)) < 0)
         return err;
     snprintf(t->proc->cwd, sizeof t->proc->cwd, "%s", real);
     return 0;

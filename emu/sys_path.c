@@ -5,6 +5,7 @@
  * refuse them. */
 #include "file_access.h"
 #include "file_limits.h"
+#include "fs_calls.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,7 +49,7 @@ SYSCALL_DECL(mkdirat)
     int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
     if (dfd < 0)
         return dfd;
-    int64_t r = result(mkdirat(dfd, name, (mode_t)(a[2] & 07777)));
+    int64_t r = result(mkdirat(dfd, name, creation_mode(t, a[2])));
     close(dfd);
     return r;
 }
@@ -152,6 +153,32 @@ static int changeable_fd(struct task *t, int fd, bool allow_opath)
     return err < 0 ? err : f->host_fd;
 }
 
+/* The same on the file a path names after its symlinks: /tmp's followed as
+ * guest paths, the root's by the confined host lookup (never the host's
+ * own lookup, which would read an absolute target as a host path). */
+static int64_t on_followed_path(struct task *t, int dirfd, uint64_t upath,
+                                int64_t (*op)(struct task *t, int fd, const uint64_t *a),
+                                const uint64_t *a)
+{
+    char path[VFS_PATH_MAX];
+    struct vfs *v = &t->machine->vfs;
+    int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
+    if (err >= 0)
+        err = vfs_follow(v, t, path, path, sizeof path);
+    struct vfs_node node;
+    if (err >= 0 && (err = vfs_lookup_virtual(v, t, path, &node)) > 0)
+        err = -EPERM;
+    if (err < 0)
+        return err;
+    bool writable;
+    int fd = vfs_open_host_writable(v, path, O_PATH, 0, &writable);
+    if (fd < 0)
+        return fd;
+    err = writable ? op(t, fd, a) : -EROFS;
+    close(fd);
+    return err;
+}
+
 /* Operations on an existing path, or with an empty path and AT_EMPTY_PATH
  * on dirfd itself: run `op` on a host fd of the file, on a writable mount. */
 static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, bool empty_path,
@@ -165,11 +192,13 @@ static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, b
         int fd = changeable_fd(t, dirfd, true);
         return fd < 0 ? fd : op(t, fd, a);
     }
+    if (follow)
+        return on_followed_path(t, dirfd, upath, op, a);
     char name[256];
     int dfd = parent_of(t, dirfd, upath, name, sizeof name);
     if (dfd < 0)
         return dfd;
-    int fd = openat(dfd, name, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+    int fd = openat(dfd, name, O_PATH | O_CLOEXEC | O_NOFOLLOW);
     int64_t r = fd < 0 ? -errno : op(t, fd, a);
     if (fd >= 0)
         close(fd);
@@ -177,16 +206,18 @@ static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, b
     return r;
 }
 
+/* "Now" is the guest's clock (virtual CLOCK_REALTIME), not the host's:
+ * a NULL times and UTIME_NOW become that time. */
 static int64_t op_utimens(struct task *t, int fd, const uint64_t *a)
 {
+    uint64_t now = machine_realtime_ns(t->machine);
     struct timespec ts[2];
-    const struct timespec *times = a[2] ? ts : NULL;
-    if (a[2]) {
-        ts[0].tv_sec = (time_t)a[3], ts[0].tv_nsec = (long)a[4];
-        ts[1].tv_sec = (time_t)a[5], ts[1].tv_nsec = (long)a[6];
+    for (int i = 0; i < 2; i++) {
+        ts[i].tv_sec = (time_t)a[3 + 2 * i], ts[i].tv_nsec = (long)a[4 + 2 * i];
+        if (!a[2] || ts[i].tv_nsec == UTIME_NOW)
+            ts[i].tv_sec = (time_t)(now / 1000000000), ts[i].tv_nsec = (long)(now % 1000000000);
     }
-    (void)t;
-    return result(utimensat(fd, "", times, AT_EMPTY_PATH));
+    return result(utimensat(fd, "", ts, AT_EMPTY_PATH));
 }
 
 /* utimensat(dirfd, path, times[2], flags); times in guest timespecs. A NULL
@@ -291,6 +322,79 @@ SYSCALL_DECL(ftruncate)
     int err = file_may_change(f);
     uint64_t arg[4] = {(uint64_t)len};
     return err < 0 ? err : file_limited_resize(t, f, (uint64_t)len, false, truncate_to, arg);
+}
+
+int64_t do_truncate(struct task *t, uint64_t upath, int64_t len)
+{
+    if (len < 0)
+        return -EINVAL;
+    char path[VFS_PATH_MAX];
+    int64_t err = path_from_guest(t, GUEST_AT_FDCWD, upath, path, sizeof path);
+    struct stat st;
+    if (err >= 0)
+        err = vfs_stat(&t->machine->vfs, t, path, true, &st);
+    if (err < 0)
+        return err;
+    if (S_ISDIR(st.st_mode))
+        return -EISDIR;
+    if (!S_ISREG(st.st_mode))
+        return -EINVAL;
+    /* Opening it for writing applies the write rule (EROFS) and follows
+     * /tmp's symlinks as the guest's paths. */
+    struct file *f;
+    if ((err = file_open_path(t, path, O_WRONLY, 0, &f)) < 0)
+        return err;
+    uint64_t arg[4] = {(uint64_t)len};
+    err = f->kind == FILE_HOST ? file_limited_resize(t, f, (uint64_t)len, false, truncate_to, arg)
+                               : 0; /* a writable file of /sys: nothing to cut */
+    file_put(f);
+    return err;
+}
+
+/* arm's truncate takes a 32-bit length (truncate64 calls do_truncate). */
+SYSCALL_DECL(truncate)
+{
+    return do_truncate(t, a[0], task_abi(t)->word == 8 ? (int64_t)a[1] : (int64_t)(int32_t)a[1]);
+}
+
+/* mknodat(dirfd, path, mode, dev): regular files, FIFOs and socket nodes.
+ * Device nodes fail with EPERM, as for a root without CAP_MKNOD: the files
+ * are the host's. */
+SYSCALL_DECL(mknodat)
+{
+    unsigned type = (unsigned)a[2] & S_IFMT;
+    if (type != 0 && type != S_IFREG && type != S_IFIFO && type != S_IFSOCK && type != S_IFCHR &&
+        type != S_IFBLK)
+        return -EINVAL;
+    char name[256];
+    int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
+    if (dfd < 0)
+        return dfd;
+    int64_t r = type == S_IFCHR || type == S_IFBLK
+                    ? -EPERM
+                    : result(mknodat(dfd, name, (type ? type : S_IFREG) | creation_mode(t, a[2]), 0));
+    close(dfd);
+    return r;
+}
+
+/* posix_fadvise: advice the emulated kernel keeps no cache to act on;
+ * checked as Linux checks it. */
+int64_t do_fadvise(struct task *t, int fd, int64_t len, int advice)
+{
+    struct file *f = file_get_io(t, fd);
+    if (!f)
+        return -EBADF;
+    if (f->kind == FILE_PIPE)
+        return -ESPIPE;
+    if (len < 0 || advice < POSIX_FADV_NORMAL || advice > POSIX_FADV_NOREUSE)
+        return -EINVAL;
+    return 0;
+}
+
+/* fadvise64(fd, offset, len, advice): arm64's. */
+SYSCALL_DECL(fadvise64)
+{
+    return do_fadvise(t, (int)a[0], (int64_t)a[2], (int)a[3]);
 }
 
 SYSCALL_DECL(fsync)

@@ -37,8 +37,9 @@ SYSCALL_DECL(getuid)
 
 SYSCALL_DECL(umask)
 {
-    (void)t, (void)a;
-    return 022;
+    unsigned old = t->proc->umask;
+    t->proc->umask = (unsigned)a[0] & 0777;
+    return old;
 }
 
 SYSCALL_DECL(set_tid_address)

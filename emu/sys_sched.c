@@ -2,6 +2,7 @@
  * policies act on), yield, getcpu, nice and scheduling classes, and syslog
  * (dmesg) for the kernel log. The decisions are sched/'s. */
 #include "kernel.h"
+#include "fs_calls.h"
 
 #include <errno.h>
 #include <string.h>
@@ -233,4 +234,25 @@ SYSCALL_DECL(syslog)
     default:
         return -EINVAL;
     }
+}
+
+/* SCHED_RR's quantum is Linux's 100 ms; SCHED_FIFO has none (0); the
+ * other tasks get their time slice at nice 0, in virtual time. */
+int64_t do_sched_rr_get_interval(struct task *t, int pid, uint64_t tp, unsigned field)
+{
+    if (pid < 0)
+        return -EINVAL;
+    struct task *target = target_of(t, pid);
+    if (!target)
+        return -ESRCH;
+    const struct sched *s = &t->machine->sched;
+    uint64_t ns = target->sched_policy == SCHED_RR      ? UINT64_C(100000000)
+                  : target->sched_policy == SCHED_FIFO ? 0
+                                                       : (uint64_t)s->slice_blocks * s->ns_per_block;
+    return timespec_to_guest(t, tp, ns, field);
+}
+
+SYSCALL_DECL(sched_rr_get_interval)
+{
+    return do_sched_rr_get_interval(t, (int)a[0], a[1], task_abi(t)->word);
 }

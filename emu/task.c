@@ -87,6 +87,7 @@ struct task *task_create_init(struct machine *m)
         return NULL;
     p->pid = p->pgid = p->sid = t->tid;
     snprintf(p->cwd, sizeof p->cwd, "/");
+    p->umask = 022; /* Linux's for init */
     m->init = p;
     t->state = TASK_RUNNABLE;
     sched_task_init(&m->sched, &t->se, t->tid, p->pid, "init");
@@ -174,6 +175,7 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
     memcpy(cp->comm, p->comm, sizeof cp->comm);
     memcpy(cp->exe, p->exe, sizeof cp->exe);
     memcpy(cp->cwd, p->cwd, sizeof cp->cwd);
+    cp->umask = p->umask;
     memcpy(cp->rlim, p->rlim, sizeof cp->rlim);
     cp->pgid = p->pgid;
     cp->sid = p->sid;

@@ -188,18 +188,39 @@ static int canonicalize(struct vfs *v, char *cur, size_t len)
     return guest_path_of_host(v, host, cur, len);
 }
 
-int vfs_canonical(struct vfs *v, const char *dir, char *out, size_t len)
+int vfs_canonical(struct vfs *v, void *ctx, const char *dir, char *out, size_t len)
 {
     char cur[VFS_PATH_MAX];
-    snprintf(cur, sizeof cur, "%s", dir);
-    int err = is_virtual(cur) ? 0 : canonicalize(v, cur, sizeof cur);
+    int err = vfs_follow(v, ctx, dir, cur, sizeof cur);
+    if (err == 0 && !is_virtual(cur))
+        err = canonicalize(v, cur, sizeof cur);
     if (err == 0 && snprintf(out, len, "%s", cur) >= (int)len)
         err = -ENAMETOOLONG;
     return err;
 }
 
-int vfs_resolve(struct vfs *v, void *ctx, const char *cwd, const char *path, char *out,
-                size_t len)
+/* The target of a symlink of the private /tmp at guest path cur, whose
+ * directories hold no symlinks (the walk resolved them): its length, or
+ * -ENOENT when cur is not in the private directory (it may be in the
+ * sysroot's /tmp underneath), -EINVAL when it is not a symlink. Such links
+ * need the walk: their targets are guest paths, which RESOLVE_IN_ROOT on
+ * /tmp's own directory would read as paths inside it. */
+static int tmp_readlink(const struct vfs *v, const char *cur, char *buf, size_t len)
+{
+    const struct vfs_mount *tmp = &v->mounts[VFS_MOUNT_TMP];
+    size_t n = strlen(tmp->prefix);
+    if (tmp->fd < 0 || strncmp(cur, tmp->prefix, n) != 0 || cur[n] != '/')
+        return -EINVAL;
+    /* cur is normalised and its directories are no symlinks: the lookup
+     * stays inside the directory without openat2's help. */
+    ssize_t r = readlinkat(tmp->fd, cur + n + 1, buf, len);
+    return r < 0 ? -errno : (int)r;
+}
+
+/* Walks path (relative to cwd unless absolute) component by component, as
+ * vfs_resolve describes; follow_last also follows a symlink at the end. */
+static int walk(struct vfs *v, void *ctx, const char *cwd, const char *path, bool follow_last,
+                char *out, size_t len)
 {
     char rest[2 * VFS_PATH_MAX + 2], cur[VFS_PATH_MAX] = "";
     if (path[0] == '\0')
@@ -210,6 +231,7 @@ int vfs_resolve(struct vfs *v, void *ctx, const char *cwd, const char *path, cha
              path);
     size_t o = 0;
     int links = 0;
+    bool tmp_links = true; /* false past a /tmp component the private directory lacks */
     char *p = rest;
     while (*p) {
         while (*p == '/')
@@ -242,31 +264,53 @@ int vfs_resolve(struct vfs *v, void *ctx, const char *cwd, const char *path, cha
         cur[o++] = '/';
         memcpy(cur + o, comp, n + 1);
         o += n;
-        /* A virtual symlink with more of the path after it is followed. */
+        /* A symlink with more of the path after it (or at the end, when
+         * following) is followed: the virtual trees' and /tmp's. */
+        if (!*p && !follow_last) /* a trailing "/" follows, as in Linux */
+            continue;
+        char target[VFS_PATH_MAX];
+        int tn;
         struct vfs_node node;
-        bool more = strspn(p, "/") < strlen(p);
-        if (more && is_virtual(cur) && vfs_lookup_virtual(v, ctx, cur, &node) > 0 &&
-            node.kind == VNODE_SYMLINK) {
-            if (++links > 40)
-                return -ELOOP;
-            char target[VFS_PATH_MAX], next[2 * VFS_PATH_MAX + 2];
-            int tn = vfs_readlink_virtual(v, ctx, &node, target, sizeof target - 1);
-            if (tn < 0)
+        if (is_virtual(cur)) {
+            if (vfs_lookup_virtual(v, ctx, cur, &node) <= 0 || node.kind != VNODE_SYMLINK)
+                continue;
+            if ((tn = vfs_readlink_virtual(v, ctx, &node, target, sizeof target - 1)) < 0)
                 return tn;
-            target[tn] = '\0';
-            snprintf(next, sizeof next, "%s%s", target, p);
-            snprintf(rest, sizeof rest, "%s", next);
-            p = rest;
-            o -= n + 1; /* a relative target is relative to the link's directory */
-            if (target[0] == '/')
-                o = 0;
-            cur[o] = '\0';
+        } else {
+            if (!tmp_links)
+                continue;
+            tn = tmp_readlink(v, cur, target, sizeof target - 1);
+            tmp_links = tn != -ENOENT;
+            if (tn < 0)
+                continue; /* no symlink, or none there: the lookup after tells */
         }
+        if (++links > 40)
+            return -ELOOP;
+        target[tn] = '\0';
+        char next[2 * VFS_PATH_MAX + 2];
+        snprintf(next, sizeof next, "%s%s", target, p);
+        snprintf(rest, sizeof rest, "%s", next);
+        p = rest;
+        o -= n + 1; /* a relative target is relative to the link's directory */
+        if (target[0] == '/')
+            o = 0;
+        cur[o] = '\0';
     }
     if (o + 1 > len)
         return -ENAMETOOLONG;
     snprintf(out, len, "%s", o ? cur : "/");
     return 0;
+}
+
+int vfs_resolve(struct vfs *v, void *ctx, const char *cwd, const char *path, char *out,
+                size_t len)
+{
+    return walk(v, ctx, cwd, path, false, out, len);
+}
+
+int vfs_follow(struct vfs *v, void *ctx, const char *abspath, char *out, size_t len)
+{
+    return walk(v, ctx, "/", abspath, true, out, len);
 }
 
 /* Host kernel state never reaches the guest: pseudo filesystems (wherever
@@ -325,8 +369,11 @@ static int hide_banned_error(const struct vfs *v, int dirfd, const char *rel, in
 
 static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, int mode)
 {
+    /* Non-blocking, so that the open of a fifo (the guest may make them in
+     * a writable place) never stalls the whole emulator; the guest's own
+     * O_NONBLOCK is kept apart (struct file's flags). */
     struct open_how how = {
-        .flags = (uint64_t)(flags | O_CLOEXEC),
+        .flags = (uint64_t)(flags | O_CLOEXEC | (flags & O_PATH ? 0 : O_NONBLOCK)),
         .mode = ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) ? (uint64_t)mode : 0,
         .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
     };
@@ -431,22 +478,18 @@ int vfs_parent(struct vfs *v, const char *abspath, bool write, char *name, size_
 
 int vfs_stat(struct vfs *v, void *ctx, const char *abspath, bool follow, struct stat *st)
 {
+    char followed[VFS_PATH_MAX];
+    if (follow) { /* the virtual trees' symlinks and /tmp's, as guest paths */
+        int err = vfs_follow(v, ctx, abspath, followed, sizeof followed);
+        if (err < 0)
+            return err;
+        abspath = followed;
+    }
     struct vfs_node node;
     int err = vfs_lookup_virtual(v, ctx, abspath, &node);
     if (err < 0)
         return err;
     if (err > 0) {
-        if (node.kind == VNODE_SYMLINK && follow) {
-            char target[VFS_PATH_MAX], joined[VFS_PATH_MAX], dir[VFS_PATH_MAX];
-            int n = vfs_readlink(v, ctx, abspath, target, sizeof target - 1);
-            if (n < 0)
-                return n;
-            target[n] = '\0';
-            snprintf(dir, sizeof dir, "%s/..", abspath);
-            if ((err = vfs_join(dir, target, joined, sizeof joined)) < 0)
-                return err;
-            return vfs_stat(v, ctx, joined, true, st);
-        }
         vfs_stat_virtual(&node, st);
         if (node.kind == VNODE_GENERATED) {
             char *data;

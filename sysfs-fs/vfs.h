@@ -211,8 +211,14 @@ int vfs_join(const char *cwd, const char *path, char *out, size_t len);
 int vfs_resolve(struct vfs *v, void *ctx, const char *cwd, const char *path, char *out,
                 size_t len);
 
+/* The same, following a symlink at the end too: a path naming the file
+ * itself, for the calls that follow (open, stat, access). The virtual
+ * trees' symlinks and the private /tmp's are followed here, as guest paths;
+ * the host lookup follows the root's itself, inside the root. */
+int vfs_follow(struct vfs *v, void *ctx, const char *abspath, char *out, size_t len);
+
 /* The canonical guest path of a directory (symlinks resolved). */
-int vfs_canonical(struct vfs *v, const char *dir, char *out, size_t len);
+int vfs_canonical(struct vfs *v, void *ctx, const char *dir, char *out, size_t len);
 
 /* The virtual node at an absolute normalised guest path: 1 and *node filled,
  * 0 for paths of the host root, -ENOENT for unknown paths inside the virtual

@@ -4,6 +4,7 @@
 #include "socket.h"
 
 #include "file_access.h"
+#include "fs_calls.h"
 #include "event.h"
 #include "restart.h"
 #include "rlimit.h"
@@ -167,6 +168,29 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(recvmsg, recvmsg, "dpx"),
     E(sendmmsg, sendmmsg, "dpux"),
     E(recvmmsg, recvmmsg, "dpuxp"),
+    /* file calls (fs_calls.h) */
+    E(setxattr, setxattr, "sspux"),
+    E(lsetxattr, lsetxattr, "sspux"),
+    E(fsetxattr, fsetxattr, "dspux"),
+    E(getxattr, getxattr, "sspu"),
+    E(lgetxattr, lgetxattr, "sspu"),
+    E(fgetxattr, fgetxattr, "dspu"),
+    E(listxattr, listxattr, "spu"),
+    E(llistxattr, llistxattr, "spu"),
+    E(flistxattr, flistxattr, "dpu"),
+    E(removexattr, removexattr, "ss"),
+    E(lremovexattr, lremovexattr, "ss"),
+    E(fremovexattr, fremovexattr, "ds"),
+    E(statfs, statfs, "sp"),
+    E(fstatfs, fstatfs, "dp"),
+    E(mknodat, mknodat, "asmx"),
+    E(preadv, preadv, "dpdxx"),
+    E(pwritev, pwritev, "dpdxx"),
+    E(preadv2, preadv2, "dpdxxx"),
+    E(pwritev2, pwritev2, "dpdxxx"),
+    E(sched_rr_get_interval, sched_rr_get_interval, "dp"),
+    E(truncate, truncate, "sl"),
+    E(fadvise64, fadvise64, "dlld"),
 };
 
 static const char *const names[SYSCALL_TABLE_AARCH64_LEN] = {AARCH64_SYSCALL_NAMES};

@@ -10,6 +10,7 @@
 #include <errno.h>
 
 #include "file_access.h"
+#include "fs_calls.h"
 #include "restart.h"
 #include "rlimit.h"
 #include "timers.h"
@@ -128,7 +129,29 @@ static SYSCALL_DECL(utimensat_time64)
     return do_utimensat(t, a, 8);
 }
 
+/* truncate64(path, pad, lo, hi): the length in an aligned register pair. */
+static SYSCALL_DECL(truncate64)
+{
+    return do_truncate(t, a[0], (int64_t)((a[3] << 32) | (a[2] & 0xffffffffu)));
+}
+
+/* arm_fadvise64_64(fd, advice, offset lo, hi, len lo, hi) */
+static SYSCALL_DECL(arm_fadvise64_64)
+{
+    return do_fadvise(t, (int)a[0], (int64_t)((a[5] << 32) | (a[4] & 0xffffffffu)), (int)a[1]);
+}
+
+static SYSCALL_DECL(sched_rr_get_interval_time64)
+{
+    return do_sched_rr_get_interval(t, (int)a[0], a[1], 8);
+}
+
 /* The path-based calls of the old ABI, as their *at forms. */
+static SYSCALL_DECL(mknod)
+{
+    return sys_mknodat(t, (uint64_t[6]){(uint64_t)-100, a[0], a[1], a[2]});
+}
+
 static SYSCALL_DECL(mkdir)
 {
     return sys_mkdirat(t, (uint64_t[6]){(uint64_t)-100, a[0], a[1]});
@@ -402,6 +425,34 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(send, send, "dwux"),
     E(recv, recv, "drux"),
     E(recvmmsg_time64, recvmmsg_time64, "dpuxp"),
+    /* file calls (fs_calls.h) */
+    E(setxattr, setxattr, "sspux"),
+    E(lsetxattr, lsetxattr, "sspux"),
+    E(fsetxattr, fsetxattr, "dspux"),
+    E(getxattr, getxattr, "sspu"),
+    E(lgetxattr, lgetxattr, "sspu"),
+    E(fgetxattr, fgetxattr, "dspu"),
+    E(listxattr, listxattr, "spu"),
+    E(llistxattr, llistxattr, "spu"),
+    E(flistxattr, flistxattr, "dpu"),
+    E(removexattr, removexattr, "ss"),
+    E(lremovexattr, lremovexattr, "ss"),
+    E(fremovexattr, fremovexattr, "ds"),
+    E(statfs, statfs, "sp"),
+    E(fstatfs, fstatfs, "dp"),
+    E(mknodat, mknodat, "asmx"),
+    E(preadv, preadv, "dpdxx"),
+    E(pwritev, pwritev, "dpdxx"),
+    E(preadv2, preadv2, "dpdxxx"),
+    E(pwritev2, pwritev2, "dpdxxx"),
+    E(sched_rr_get_interval, sched_rr_get_interval, "dp"),
+    E(truncate, truncate, "sd"),
+    E(truncate64, truncate64, "sxxx"),
+    E(arm_fadvise64_64, arm_fadvise64_64, "ddxxxx"),
+    E(statfs64, statfs64, "sup"),
+    E(fstatfs64, fstatfs64, "dup"),
+    E(mknod, mknod, "smx"),
+    E(sched_rr_get_interval_time64, sched_rr_get_interval_time64, "dp"),
 };
 
 static const struct syscall_entry arm_private[] = {

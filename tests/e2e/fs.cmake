@@ -1,0 +1,19 @@
+# tests/e2e/fs.cmake: file-system calls (tests/guest/fs-calls.c, one case
+# per test) and symlinks in the private /tmp (tests/guest/fs-symlinks.c);
+# expected output in expected/fs-*.out. Every line was checked against
+# qemu-user on the host kernel, except where asymu's places differ from
+# the host's by design: statfs of /tmp (tmpfs) and / (read-only), the
+# read-only root's EROFS and EOPNOTSUPP (extended attributes), F_SETPIPE_SZ
+# past pipe-max-size (the guest is root with CAP_SYS_RESOURCE),
+# sched_rr_get_interval of a SCHED_OTHER task (5.15's CFS slice; newer
+# kernels give 0), and the 32-bit readdir qemu-user cannot give.
+
+asymu_e2e_guest(NAME fs-symlinks PROGRAM fs-symlinks)
+
+foreach(case umask utime truncate statfs vecio pipesize sendfile rr slash fadvise)
+  asymu_e2e_guest(NAME fs-calls-${case} PROGRAM fs-calls GUEST_ARGS ${case})
+endforeach()
+# The private /tmp of this one lies in the build tree, on a file system
+# with user extended attributes (a tmpfs before Linux 6.6 has none).
+asymu_e2e_guest(NAME fs-calls-xattr PROGRAM fs-calls GUEST_ARGS xattr
+                ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}")
