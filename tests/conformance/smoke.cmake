@@ -30,3 +30,15 @@ set_tests_properties(conformance-cold-cache-arm64 PROPERTIES LABELS conformance 
 add_test(NAME conformance-report
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/test_report.py)
 set_tests_properties(conformance-report PROPERTIES LABELS conformance)
+
+# CPython's GIL handed over while a daemon thread writes in a loop: the
+# waiter starved for ever until a futex wake made the waker pay for it
+# (emu/futex.c, FUTEX_WAKE_COST_BLOCKS).
+add_test(NAME conformance-gil-handover-arm64
+         COMMAND $<TARGET_FILE:asymu> run --sysroot ${_root} --seed 1 -- ${_root}/usr/bin/env
+                 HOME=/root LANG=C.UTF-8 PYTHONHASHSEED=0
+                 python3.11 -m test -v test_io -m test_daemon_threads_shutdown_*
+         WORKING_DIRECTORY ${_root})
+set_tests_properties(conformance-gil-handover-arm64 PROPERTIES LABELS conformance TIMEOUT 300
+                     FIXTURES_REQUIRED conformance-roots
+                     PASS_REGULAR_EXPRESSION "Ran 2 tests in [0-9.]+s\n\nOK\n")
