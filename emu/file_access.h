@@ -18,5 +18,7 @@ struct file *file_get_io(struct task *t, int fd);
 int file_may_change(const struct file *f);
 
 SYSCALL_DECL(fallocate);
+SYSCALL_DECL(fadvise64);
+SYSCALL_DECL(arm_fadvise64_64);
 
 #endif

@@ -4,6 +4,7 @@
 #include "event.h"
 #include "lifetime.h"
 #include "rlimit.h"
+#include "cred.h"
 #include "timers.h"
 
 #include <errno.h>
@@ -152,6 +153,7 @@ static void process_discard(struct process *cp, const struct process *p)
         fdtable_put(cp->files);
     if (cp->sighand && cp->sighand != p->sighand)
         free(cp->sighand);
+    cred_release(&cp->cred);
     cp->machine->nprocs--;
     free(cp);
 }
@@ -187,6 +189,7 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
     memcpy(cp->exe, p->exe, sizeof cp->exe);
     memcpy(cp->cwd, p->cwd, sizeof cp->cwd);
     memcpy(cp->rlim, p->rlim, sizeof cp->rlim);
+    cred_copy(&cp->cred, &p->cred);
     cp->pgid = p->pgid;
     cp->sid = p->sid;
     cp->exit_signal = (int)(flags & CSIGNAL);
@@ -393,6 +396,7 @@ void process_reap(struct process *p)
             link = &t->next_all;
         }
     }
+    cred_release(&p->cred);
     free(p);
 }
 

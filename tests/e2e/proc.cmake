@@ -1,0 +1,10 @@
+# tests/e2e/proc.cmake: process and signal gaps CPython's regression tests
+# found (tests/guest/creds.c and friends). The expected output is the host
+# kernel's under qemu-user, as root, on both ISAs.
+
+# set*id from root down to an unprivileged user and back by the saved id,
+# sorted supplementary groups, setfs*id (expected/creds.out).
+asymu_e2e_guest(NAME creds PROGRAM creds)
+# posix_fadvise: EBADF, ESPIPE for pipes before the advice is looked at,
+# EINVAL, else 0 (expected/creds-fadvise.out).
+asymu_e2e_guest(NAME creds-fadvise PROGRAM creds GUEST_ARGS fadvise)
