@@ -18,27 +18,27 @@ static const struct {
     {GUEST_O_LARGEFILE, 0},
 };
 
+/* The guest bits of one entry are host bits of another (arm's O_NOFOLLOW
+ * is the host's O_DIRECTORY): all of them are cleared before any is set. */
 int open_flags_to_host(uint32_t guest)
 {
     int host = (int)guest;
-    for (size_t i = 0; i < sizeof flag_map / sizeof *flag_map; i++) {
+    for (size_t i = 0; i < sizeof flag_map / sizeof *flag_map; i++)
         host &= ~(int)flag_map[i].guest;
+    for (size_t i = 0; i < sizeof flag_map / sizeof *flag_map; i++)
         if (guest & flag_map[i].guest)
             host |= flag_map[i].host;
-    }
     return host;
 }
 
 uint32_t open_flags_to_guest(int host)
 {
     uint32_t guest = (uint32_t)host;
-    for (size_t i = 0; i < sizeof flag_map / sizeof *flag_map; i++) {
-        if (!flag_map[i].host)
-            continue;
+    for (size_t i = 0; i < sizeof flag_map / sizeof *flag_map; i++)
         guest &= ~(uint32_t)flag_map[i].host;
-        if (host & flag_map[i].host)
+    for (size_t i = 0; i < sizeof flag_map / sizeof *flag_map; i++)
+        if (flag_map[i].host && (host & flag_map[i].host))
             guest |= flag_map[i].guest;
-    }
     return guest;
 }
 

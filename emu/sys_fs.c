@@ -4,6 +4,7 @@
 #include "dirpos.h"
 #include "file_access.h"
 #include "file_limits.h"
+#include "reopen.h"
 #include "rlimit.h"
 
 #include <errno.h>
@@ -362,53 +363,67 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
     return 0;
 }
 
-/* Opens an absolute guest path with host O_* flags, following virtual
- * symlinks (whose targets are guest paths) a bounded number of times. */
-int file_open_path(struct task *t, const char *abspath, int flags, int mode, struct file **out)
+/* Follows the virtual symlinks at the end of path (whose targets are guest
+ * paths) a bounded number of times, rewriting path: 0 when it ends on the
+ * host, 1 with *node when it ends on a virtual node, which is a symlink
+ * only when it is a /proc/PID/fd/N link or follow is false. */
+static int follow_virtual(struct task *t, char path[VFS_PATH_MAX], bool follow,
+                          struct vfs_node *node)
 {
-    char path[VFS_PATH_MAX], target[VFS_PATH_MAX];
-    snprintf(path, sizeof path, "%s", abspath);
-    /* O_PATH names a file without opening it: Linux ignores the other flags. */
-    if (flags & O_PATH)
-        flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    char target[VFS_PATH_MAX];
     for (int hops = 0; hops < 40; hops++) {
-        struct vfs_node node;
-        int err = vfs_lookup_virtual(&t->machine->vfs, t, path, &node);
-        if (err < 0)
+        int err = vfs_lookup_virtual(&t->machine->vfs, t, path, node);
+        if (err <= 0 || node->kind != VNODE_SYMLINK || !follow || vfs_is_fd_link(node))
             return err;
-        if (err == 0) {
-            bool writable;
-            int fd = vfs_open_host_writable(&t->machine->vfs, path, flags, mode, &writable);
-            if (fd < 0)
-                return fd;
-            struct file *f = file_new(FILE_HOST);
-            if (!f) {
-                close(fd);
-                return -ENOMEM;
-            }
-            f->host_fd = fd;
-            f->writable_mount = writable;
-            if (writable && (f->budget = vfs_budget_of(&t->machine->vfs, path)) && (flags & O_TRUNC))
-                budget_mark_stale(f->budget);
-            f->flags = flags & ~(O_CLOEXEC | O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY);
-            f->path = strdup(path);
-            *out = f;
-            return 0;
-        }
-        if (node.kind != VNODE_SYMLINK)
-            return open_virtual(t, &node, path, flags, out);
-        if (flags & O_NOFOLLOW)
-            return -ELOOP;
-        int n = vfs_readlink_virtual(&t->machine->vfs, t, &node, target, sizeof target - 1);
+        int n = vfs_readlink_virtual(&t->machine->vfs, t, node, target, sizeof target - 1);
         if (n < 0)
             return n;
         target[n] = '\0';
         char dir[VFS_PATH_MAX + 4];
         snprintf(dir, sizeof dir, "%s/..", path);
-        if ((err = vfs_join(dir, target, path, sizeof path)) < 0)
+        if ((err = vfs_join(dir, target, path, VFS_PATH_MAX)) < 0)
             return err;
     }
     return -ELOOP;
+}
+
+/* Opens an absolute guest path with host O_* flags, following virtual
+ * symlinks; /proc/PID/fd/N opens that descriptor's file again. */
+int file_open_path(struct task *t, const char *abspath, int flags, int mode, struct file **out)
+{
+    char path[VFS_PATH_MAX];
+    snprintf(path, sizeof path, "%s", abspath);
+    /* O_PATH names a file without opening it: Linux ignores the other flags. */
+    if (flags & O_PATH)
+        flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    struct vfs_node node;
+    int err = follow_virtual(t, path, !(flags & O_NOFOLLOW), &node);
+    if (err < 0)
+        return err;
+    if (err == 0) {
+        bool writable;
+        int fd = vfs_open_host_writable(&t->machine->vfs, path, flags, mode, &writable);
+        if (fd < 0)
+            return fd;
+        struct file *f = file_new(FILE_HOST);
+        if (!f) {
+            close(fd);
+            return -ENOMEM;
+        }
+        f->host_fd = fd;
+        f->writable_mount = writable;
+        if (writable && (f->budget = vfs_budget_of(&t->machine->vfs, path)) && (flags & O_TRUNC))
+            budget_mark_stale(f->budget);
+        f->flags = flags & ~(O_CLOEXEC | O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY);
+        f->path = strdup(path);
+        *out = f;
+        return 0;
+    }
+    if (node.kind != VNODE_SYMLINK)
+        return open_virtual(t, &node, path, flags, out);
+    if (flags & O_NOFOLLOW)
+        return -ELOOP;
+    return file_reopen(t, node.arg, node.arg2, flags, mode, out);
 }
 
 SYSCALL_DECL(openat)
@@ -590,7 +605,17 @@ static int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct 
     int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
     if (err < 0)
         return (int)err;
-    return vfs_stat(&t->machine->vfs, t, path, !(flags & GUEST_AT_SYMLINK_NOFOLLOW), st);
+    bool follow = !(flags & GUEST_AT_SYMLINK_NOFOLLOW);
+    struct vfs_node node;
+    err = follow_virtual(t, path, follow, &node);
+    if (err < 0)
+        return (int)err;
+    /* /proc/PID/fd/N: the file the descriptor has open. */
+    if (err == 1 && follow && vfs_is_fd_link(&node)) {
+        struct file *f = file_of_process(t, node.arg, node.arg2);
+        return f ? stat_file(f, st) : -ENOENT;
+    }
+    return vfs_stat(&t->machine->vfs, t, path, follow, st);
 }
 
 int64_t do_fstatat(struct task *t, int dirfd, uint64_t upath, uint64_t statbuf, int flags)

@@ -544,6 +544,11 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
     }
 }
 
+bool vfs_is_fd_link(const struct vfs_node *node)
+{
+    return node->kind == VNODE_SYMLINK && node->file == F_PID_FD;
+}
+
 int vfs_readlink_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, char *buf,
                          size_t len)
 {

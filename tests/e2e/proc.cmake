@@ -8,3 +8,8 @@ asymu_e2e_guest(NAME creds PROGRAM creds)
 # posix_fadvise: EBADF, ESPIPE for pipes before the advice is looked at,
 # EINVAL, else 0 (expected/creds-fadvise.out).
 asymu_e2e_guest(NAME creds-fadvise PROGRAM creds GUEST_ARGS fadvise)
+# /dev/stdin, /dev/fd/N, /proc/self/fd/N open the descriptor's file again:
+# a pipe end (another writer keeps the reader from end of file), a file
+# (its own offset), ENXIO for a socket; O_NOFOLLOW gives ELOOP
+# (expected/devfd.out).
+asymu_e2e_guest(NAME devfd PROGRAM devfd)
