@@ -13,3 +13,7 @@ asymu_e2e_guest(NAME creds-fadvise PROGRAM creds GUEST_ARGS fadvise)
 # (its own offset), ENXIO for a socket; O_NOFOLLOW gives ELOOP
 # (expected/devfd.out).
 asymu_e2e_guest(NAME devfd PROGRAM devfd)
+# The guest's O_NOFOLLOW, O_DIRECTORY and O_DIRECT are other host flags:
+# each reaches the host and F_GETFL (glibc's lchmod, CPython's
+# test_tempfile symlink cleanup, needs O_PATH|O_NOFOLLOW; expected/nofollow.out).
+asymu_e2e_guest(NAME nofollow PROGRAM nofollow)
