@@ -236,6 +236,9 @@ int vfs_readlink_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, 
 /* Whether node is a /proc/PID/fd/N link: opening it opens the file
  * descriptor N of PID (node->arg) names (node->arg2), not its text. */
 bool vfs_is_fd_link(const struct vfs_node *node);
+/* The pid of a /proc/PID directory (a thread group's, not /proc/PID/task/TID),
+ * or 0 for any other node. */
+int vfs_proc_dir_pid(const struct vfs_node *node);
 /* Fills st for a virtual node. */
 void vfs_stat_virtual(const struct vfs_node *node, struct stat *st);
 /* The content of a VNODE_GENERATED file, fixed at open (malloc'ed). */

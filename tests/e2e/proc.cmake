@@ -17,3 +17,9 @@ asymu_e2e_guest(NAME devfd PROGRAM devfd)
 # each reaches the host and F_GETFL (glibc's lchmod, CPython's
 # test_tempfile symlink cleanup, needs O_PATH|O_NOFOLLOW; expected/nofollow.out).
 asymu_e2e_guest(NAME nofollow PROGRAM nofollow)
+# pidfd_send_signal on a /proc/PID directory descriptor (a thread group's,
+# also through /proc/self; not /proc/PID/task/TID, not O_PATH): signals the
+# process, its zombie takes signal 0, ESRCH once reaped. Flags are EINVAL on
+# 5.15; the host kernel under qemu-user (6.9 and later) takes flag 1,
+# PIDFD_SIGNAL_THREAD (expected/procdir-signal.out).
+asymu_e2e_guest(NAME procdir-signal PROGRAM procdir-signal)
