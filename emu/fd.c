@@ -1,6 +1,7 @@
 /* fd.c - open files and per-process descriptor tables. */
 #include "kernel.h"
 #include "event.h"
+#include "flock.h"
 #include "rlimit.h"
 
 #include <errno.h>
@@ -87,6 +88,7 @@ void file_put(struct file *f)
         pipe_release(f);
     if (f->epitems)
         epoll_file_released(f);
+    locks_file_released(f);
     if (f->kind == FILE_OBJECT && f->ops->release)
         f->ops->release(f);
     free(f->data);
@@ -122,6 +124,7 @@ int fd_close(struct task *t, int fd)
         return -EBADF;
     t->proc->files->fd[fd] = NULL;
     t->proc->files->cloexec[fd] = false;
+    locks_process_closed(t->proc, f);
     file_put(f);
     return 0;
 }

@@ -4,6 +4,7 @@
 #include "dirpos.h"
 #include "file_access.h"
 #include "file_limits.h"
+#include "flock.h"
 #include "reopen.h"
 #include "rlimit.h"
 
@@ -510,7 +511,7 @@ SYSCALL_DECL(fcntl)
         return 0;
     }
     default:
-        return -EINVAL;
+        return fcntl_is_lock_cmd(t, cmd) ? fcntl_lock(t, fd, cmd, a[2]) : -EINVAL;
     }
 }
 

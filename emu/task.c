@@ -5,6 +5,7 @@
 #include "lifetime.h"
 #include "rlimit.h"
 #include "cred.h"
+#include "flock.h"
 #include "timers.h"
 
 #include <errno.h>
@@ -267,6 +268,7 @@ static void process_became_zombie(struct process *p)
     strace_process_end(p);
     vfork_release(p);
     proc_timers_release(p);
+    locks_process_closed(p, NULL);
     fdtable_put(p->files);
     p->files = NULL;
     mm_put(p->mm);

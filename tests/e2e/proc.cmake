@@ -23,3 +23,9 @@ asymu_e2e_guest(NAME nofollow PROGRAM nofollow)
 # 5.15; the host kernel under qemu-user (6.9 and later) takes flag 1,
 # PIDFD_SIGNAL_THREAD (expected/procdir-signal.out).
 asymu_e2e_guest(NAME procdir-signal PROGRAM procdir-signal)
+# Advisory locks between guest processes: flock per open file description,
+# fcntl record locks per process (merged when they touch, dropped at any
+# close of the file and at exit), OFD locks, their errors, and a blocked
+# flock or F_SETLKW a SIGALRM interrupts: EINTR without SA_RESTART, waited
+# on with it (CPython's test_eintr; expected/flocks.out).
+asymu_e2e_guest(NAME flocks PROGRAM flocks)

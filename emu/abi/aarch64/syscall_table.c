@@ -4,6 +4,7 @@
 #include "socket.h"
 
 #include "file_access.h"
+#include "flock.h"
 #include "event.h"
 #include "restart.h"
 #include "rlimit.h"
@@ -133,6 +134,7 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(fsync, fsync, "d"),
     E(fallocate, fallocate, "ddll"),
     E(fadvise64, fadvise64, "dlld"),
+    E(flock, flock, "dd"),
     E(fdatasync, fsync, "d"),
     E(fchdir, fchdir, "d"),
     E(close_range, close_range, "ddx"),

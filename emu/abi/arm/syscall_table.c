@@ -10,6 +10,7 @@
 #include <errno.h>
 
 #include "file_access.h"
+#include "flock.h"
 #include "restart.h"
 #include "rlimit.h"
 #include "timers.h"
@@ -354,6 +355,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(fsync, fsync, "d"),
     E(fallocate, fallocate, "ddxxxx"),
     E(arm_fadvise64_64, arm_fadvise64_64, "ddxxxx"),
+    E(flock, flock, "dd"),
     E(fdatasync, fsync, "d"),
     E(fchdir, fchdir, "d"),
     E(close_range, close_range, "ddx"),
