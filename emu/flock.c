@@ -262,24 +262,29 @@ struct guest_flock {
     int32_t pid;
 };
 
+/* Their layouts in guest memory. */
+struct guest_flock32 {
+    int16_t type, whence;
+    int32_t start, len, pid;
+};
+
+struct guest_flock64 {
+    int16_t type, whence;
+    int32_t pad;
+    int64_t start, len;
+    int32_t pid, pad2;
+};
+
 static int flock_from_guest(struct task *t, uint64_t addr, bool narrow, struct guest_flock *fl)
 {
     if (narrow) {
-        struct {
-            int16_t type, whence;
-            int32_t start, len, pid;
-        } g;
+        struct guest_flock32 g;
         if (copy_from_guest(task_mm(t), &g, addr, sizeof g))
             return -EFAULT;
         *fl = (struct guest_flock){g.type, g.whence, g.start, g.len, g.pid};
         return 0;
     }
-    struct {
-        int16_t type, whence;
-        int32_t pad;
-        int64_t start, len;
-        int32_t pid, pad2;
-    } g;
+    struct guest_flock64 g;
     if (copy_from_guest(task_mm(t), &g, addr, sizeof g))
         return -EFAULT;
     *fl = (struct guest_flock){g.type, g.whence, g.start, g.len, g.pid};
@@ -291,18 +296,10 @@ static int flock_to_guest(struct task *t, uint64_t addr, bool narrow, const stru
     if (narrow) {
         if (fl->start > INT32_MAX || fl->len > INT32_MAX)
             return -EOVERFLOW;
-        struct {
-            int16_t type, whence;
-            int32_t start, len, pid;
-        } g = {fl->type, fl->whence, (int32_t)fl->start, (int32_t)fl->len, fl->pid};
+        struct guest_flock32 g = {fl->type, fl->whence, (int32_t)fl->start, (int32_t)fl->len, fl->pid};
         return copy_to_guest(task_mm(t), addr, &g, sizeof g);
     }
-    struct {
-        int16_t type, whence;
-        int32_t pad;
-        int64_t start, len;
-        int32_t pid, pad2;
-    } g = {fl->type, fl->whence, 0, fl->start, fl->len, fl->pid, 0};
+    struct guest_flock64 g = {fl->type, fl->whence, 0, fl->start, fl->len, fl->pid, 0};
     return copy_to_guest(task_mm(t), addr, &g, sizeof g);
 }
 
