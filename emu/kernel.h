@@ -348,6 +348,7 @@ struct process {
     char cwd[4096]; /* guest path */
     struct rlimit_pair rlim[GUEST_RLIM_NLIMITS]; /* setrlimit: kept by fork and exec */
     struct cred cred;        /* user and group ids (cred.h): kept by fork and exec */
+    unsigned umask;          /* file mode creation mask: kept by fork and exec */
     struct sigpending pending; /* process-directed signals */
     int exit_signal;         /* sent to the parent at exit (SIGCHLD) */
     struct task *threads;    /* every live thread, and the leader until reaped */

@@ -33,7 +33,7 @@ static const char *const allowed[] = {
     /* the process itself */
     "futex", "getpid", "gettid", "getuid", "geteuid", "getgid", "getegid", "clock_gettime",
     "clock_nanosleep", "nanosleep", "getrandom", "exit", "exit_group", "sched_yield",
-    "restart_syscall",
+    "restart_syscall", "umask",
 };
 
 /* Allowed only relative to a directory descriptor: the directories of the

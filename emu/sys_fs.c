@@ -403,7 +403,10 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
         return err;
     if (err == 0) {
         bool writable;
+        /* A file it creates gets the guest's umask, not asymu's own. */
+        mode_t host_mask = umask(t->proc->umask);
         int fd = vfs_open_host_writable(&t->machine->vfs, path, flags, mode, &writable);
+        umask(host_mask);
         if (fd < 0)
             return fd;
         struct file *f = file_new(FILE_HOST);

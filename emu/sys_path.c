@@ -48,7 +48,9 @@ SYSCALL_DECL(mkdirat)
     int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
     if (dfd < 0)
         return dfd;
+    mode_t host_mask = umask(t->proc->umask);
     int64_t r = result(mkdirat(dfd, name, (mode_t)(a[2] & 07777)));
+    umask(host_mask);
     close(dfd);
     return r;
 }

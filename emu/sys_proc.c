@@ -31,8 +31,9 @@ SYSCALL_DECL(gettid)
 
 SYSCALL_DECL(umask)
 {
-    (void)t, (void)a;
-    return 022;
+    unsigned old = t->proc->umask;
+    t->proc->umask = (unsigned)a[0] & 0777;
+    return old;
 }
 
 SYSCALL_DECL(set_tid_address)

@@ -59,6 +59,7 @@ static struct process *process_alloc(struct machine *m)
     if (p) {
         p->machine = m;
         rlimit_init(p);
+        p->umask = 022;
         p->exit_signal = SIGCHLD;
         m->nprocs++;
     }
@@ -191,6 +192,7 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
     memcpy(cp->cwd, p->cwd, sizeof cp->cwd);
     memcpy(cp->rlim, p->rlim, sizeof cp->rlim);
     cred_copy(&cp->cred, &p->cred);
+    cp->umask = p->umask;
     cp->pgid = p->pgid;
     cp->sid = p->sid;
     cp->exit_signal = (int)(flags & CSIGNAL);

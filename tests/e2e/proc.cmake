@@ -29,3 +29,7 @@ asymu_e2e_guest(NAME procdir-signal PROGRAM procdir-signal)
 # flock or F_SETLKW a SIGALRM interrupts: EINTR without SA_RESTART, waited
 # on with it (CPython's test_eintr; expected/flocks.out).
 asymu_e2e_guest(NAME flocks PROGRAM flocks)
+# umask: per process, inherited by fork, applied to open(O_CREAT) and mkdir
+# whatever asymu's own mask is (CPython's test_subprocess test_umask;
+# expected/umask.out).
+asymu_e2e_guest(NAME umask PROGRAM umask)
