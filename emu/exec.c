@@ -3,6 +3,7 @@
  * and switch the task to it. The old image stays intact until the new one is
  * complete. */
 #include "kernel.h"
+#include "flock.h"
 #include "lifetime.h"
 #include "rlimit.h"
 #include "timers.h"
@@ -248,6 +249,7 @@ static void close_on_exec(struct process *p)
 {
     for (int fd = 0; fd < FD_MAX; fd++) {
         if (p->files->fd[fd] && p->files->cloexec[fd]) {
+            locks_process_closed(p, p->files->fd[fd]);
             file_put(p->files->fd[fd]);
             p->files->fd[fd] = NULL;
             p->files->cloexec[fd] = false;

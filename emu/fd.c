@@ -1,6 +1,7 @@
 /* fd.c - open files and per-process descriptor tables. */
 #include "kernel.h"
 #include "event.h"
+#include "flock.h"
 #include "rlimit.h"
 
 #include <errno.h>
@@ -18,9 +19,8 @@ static const struct {
     {GUEST_O_LARGEFILE, 0},
 };
 
-/* The bits of one side overlap the other's (guest O_DIRECTORY is host
- * O_DIRECT...): every mapped bit is cleared first, then the mapped ones
- * set, so that no flag set by the map is cleared again. */
+/* The guest bits of one entry are host bits of another (arm's O_NOFOLLOW
+ * is the host's O_DIRECTORY): all of them are cleared before any is set. */
 int open_flags_to_host(uint32_t guest)
 {
     int host = (int)guest;
@@ -101,6 +101,7 @@ void file_put(struct file *f)
         pipe_release(f);
     if (f->epitems)
         epoll_file_released(f);
+    locks_file_released(f);
     if (f->kind == FILE_OBJECT && f->ops->release)
         f->ops->release(f);
     free(f->data);
@@ -136,6 +137,7 @@ int fd_close(struct task *t, int fd)
         return -EBADF;
     t->proc->files->fd[fd] = NULL;
     t->proc->files->cloexec[fd] = false;
+    locks_process_closed(t->proc, f);
     file_put(f);
     return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
+#include "cred.h"
 #include "emu.h"
 #include "klog.h"
 #include "loader.h"
@@ -356,6 +357,7 @@ struct process {
     char cwd[4096]; /* guest path */
     unsigned umask;  /* applied to the modes of what it creates (fs_calls.h) */
     struct rlimit_pair rlim[GUEST_RLIM_NLIMITS]; /* setrlimit: kept by fork and exec */
+    struct cred cred;        /* user and group ids (cred.h): kept by fork and exec */
     struct sigpending pending; /* process-directed signals */
     int exit_signal;         /* sent to the parent at exit (SIGCHLD) */
     struct task *threads;    /* every live thread, and the leader until reaped */
@@ -655,7 +657,6 @@ SYSCALL_DECL(pselect6);
 SYSCALL_DECL(getpid);
 SYSCALL_DECL(getppid);
 SYSCALL_DECL(gettid);
-SYSCALL_DECL(getuid);
 SYSCALL_DECL(set_tid_address);
 SYSCALL_DECL(set_robust_list);
 SYSCALL_DECL(rseq);

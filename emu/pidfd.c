@@ -1,6 +1,7 @@
 /* pidfd.c - pidfds: a file for a process, readable once it has exited,
  * that pidfd_send_signal signals and waitid(P_PIDFD) waits for. */
 #include "event.h"
+#include "file_access.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -96,15 +97,33 @@ SYSCALL_DECL(pidfd_open)
     return fd;
 }
 
+/* The process a /proc/PID directory descriptor names, zombies included:
+ * false when f is no such descriptor; *p is NULL once the process is gone. */
+static bool proc_dir_process(struct task *t, struct file *f, struct process **p)
+{
+    int pid = f && f->kind == FILE_VIRTUAL ? vfs_proc_dir_pid(&f->node) : 0;
+    if (!pid)
+        return false;
+    *p = NULL;
+    for (struct task *o = t->machine->tasks; o; o = o->next_all)
+        if (o->proc->pid == pid)
+            *p = o->proc;
+    return true;
+}
+
 /* pidfd_send_signal(pidfd, sig, info, flags): as kill(2), or as
- * rt_sigqueueinfo with info; a zombie takes (and ignores) the signal. */
+ * rt_sigqueueinfo with info; a zombie takes (and ignores) the signal. As
+ * in Linux, a descriptor of a /proc/PID directory serves as a pidfd. */
 SYSCALL_DECL(pidfd_send_signal)
 {
     int sig = (int)a[1];
     if (a[3])
         return -EINVAL;
-    struct file *f = file_get(t, (int)a[0]);
+    struct file *f = file_get_io(t, (int)a[0]); /* not an O_PATH descriptor */
     struct pidfd *d = pidfd_of(f);
+    struct pidfd dir = {0};
+    if (!d && proc_dir_process(t, f, &dir.proc))
+        d = &dir;
     if (!d)
         return -EBADF;
     struct siginfo_lite info = {.code = SI_USER, .pid = t->proc->pid};

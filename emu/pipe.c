@@ -42,9 +42,10 @@ int pipe_create(struct machine *m, struct file **rd, struct file **wr)
 void pipe_release(struct file *f)
 {
     struct pipe *p = f->pipe;
-    if ((f->flags & O_ACCMODE) == O_RDONLY)
+    int accmode = f->flags & O_ACCMODE;
+    if (accmode != O_WRONLY)
         p->readers--;
-    else
+    if (accmode != O_RDONLY)
         p->writers--;
     pipe_changed(p, ~0u);
     if (p->readers == 0 && p->writers == 0) {
@@ -144,10 +145,15 @@ short file_poll(struct task *t, struct file *f)
         return f->ops->poll ? f->ops->poll(t, f) : (short)(POLLIN | POLLOUT);
     if (f->kind != FILE_PIPE)
         return POLLIN | POLLOUT;
+    /* A pipe reopened O_RDWR through /proc/PID/fd is both ends. */
     struct pipe *p = f->pipe;
-    if ((f->flags & O_ACCMODE) == O_RDONLY)
-        return (short)((p->len ? POLLIN : 0) | (p->writers == 0 ? POLLHUP : 0));
-    return (short)((p->readers == 0 ? POLLERR : 0) | (p->len < p->capacity ? POLLOUT : 0));
+    int accmode = f->flags & O_ACCMODE;
+    short ev = 0;
+    if (accmode != O_WRONLY)
+        ev |= (short)((p->len ? POLLIN : 0) | (p->writers == 0 ? POLLHUP : 0));
+    if (accmode != O_RDONLY)
+        ev |= (short)((p->readers == 0 ? POLLERR : 0) | (p->len < p->capacity ? POLLOUT : 0));
+    return ev;
 }
 
 SYSCALL_DECL(pipe2)

@@ -6,6 +6,8 @@
 #include "file_limits.h"
 #include "pty.h"
 #include "fs_calls.h"
+#include "flock.h"
+#include "reopen.h"
 #include "rlimit.h"
 
 #include <errno.h>
@@ -423,61 +425,36 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
     return 0;
 }
 
-/* Opens an absolute guest path with host O_* flags, following virtual
- * symlinks (whose targets are guest paths) a bounded number of times. */
-int file_open_path(struct task *t, const char *abspath, int flags, int mode, struct file **out)
+/* Follows the virtual symlinks at the end of path (whose targets are guest
+ * paths) a bounded number of times, rewriting path: 0 when it ends on the
+ * host, 1 with *node when it ends on a virtual node, which is a symlink
+ * only when it is a /proc/PID/fd/N link or follow is false. */
+static int follow_virtual(struct task *t, char path[VFS_PATH_MAX], bool follow,
+                          struct vfs_node *node)
 {
-    char path[VFS_PATH_MAX], target[VFS_PATH_MAX];
-    snprintf(path, sizeof path, "%s", abspath);
-    /* O_PATH names a file without opening it: Linux ignores the other flags. */
-    if (flags & O_PATH)
-        flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    char target[VFS_PATH_MAX];
     for (int hops = 0; hops < 40; hops++) {
-        struct vfs_node node;
-        int err = vfs_lookup_virtual(&t->machine->vfs, t, path, &node);
-        if (err < 0)
-            return err;
-        /* O_CREAT | O_EXCL never follows a symlink at the end: EEXIST. */
-        bool follow = !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
+        int err = vfs_lookup_virtual(&t->machine->vfs, t, path, node);
         if (err == 0 && follow) {
+            /* On the host: its symlinks are guest paths too, which may
+             * lead into the virtual trees. */
             char followed[VFS_PATH_MAX];
             if ((err = vfs_follow(&t->machine->vfs, t, path, followed, sizeof followed)) < 0)
                 return err;
-            if (strcmp(followed, path) != 0) {
-                snprintf(path, sizeof path, "%s", followed);
-                continue; /* it may have led into the virtual trees */
-            }
+            if (strcmp(followed, path) == 0)
+                return 0;
+            snprintf(path, VFS_PATH_MAX, "%s", followed);
+            continue;
         }
-        if (err == 0) {
-            bool writable;
-            int fd = vfs_open_host_writable(&t->machine->vfs, path, flags, mode, &writable);
-            if (fd < 0)
-                return fd;
-            struct file *f = file_new(FILE_HOST);
-            if (!f) {
-                close(fd);
-                return -ENOMEM;
-            }
-            f->host_fd = fd;
-            f->writable_mount = writable;
-            if (writable && (f->budget = vfs_budget_of(&t->machine->vfs, path)) && (flags & O_TRUNC))
-                budget_mark_stale(f->budget);
-            f->flags = flags & ~(O_CLOEXEC | O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY);
-            f->path = strdup(path);
-            *out = f;
-            return 0;
-        }
-        if (node.kind != VNODE_SYMLINK)
-            return open_virtual(t, &node, path, flags, out);
-        if (flags & O_NOFOLLOW)
-            return -ELOOP;
-        int n = vfs_readlink_virtual(&t->machine->vfs, t, &node, target, sizeof target - 1);
+        if (err <= 0 || node->kind != VNODE_SYMLINK || !follow || vfs_is_fd_link(node))
+            return err;
+        int n = vfs_readlink_virtual(&t->machine->vfs, t, node, target, sizeof target - 1);
         if (n < 0)
             return n;
         target[n] = '\0';
         char dir[VFS_PATH_MAX + 4];
         snprintf(dir, sizeof dir, "%s/..", path);
-        if ((err = vfs_join(dir, target, path, sizeof path)) < 0)
+        if ((err = vfs_join(dir, target, path, VFS_PATH_MAX)) < 0)
             return err;
     }
     return -ELOOP;
@@ -505,6 +482,49 @@ static int check_trailing_slash(struct task *t, uint64_t upath, const char *path
     if (err < 0)
         return err;
     return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+/* Opens an absolute guest path with host O_* flags, following virtual
+ * symlinks; /proc/PID/fd/N opens that descriptor's file again. */
+int file_open_path(struct task *t, const char *abspath, int flags, int mode, struct file **out)
+{
+    char path[VFS_PATH_MAX];
+    snprintf(path, sizeof path, "%s", abspath);
+    /* O_PATH names a file without opening it: Linux ignores the other flags. */
+    if (flags & O_PATH)
+        flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    /* O_CREAT | O_EXCL never follows a symlink at the end: EEXIST. */
+    bool follow = !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
+    struct vfs_node node;
+    int err = follow_virtual(t, path, follow, &node);
+    if (err < 0)
+        return err;
+    if (err == 0) {
+        bool writable;
+        int fd = vfs_open_host_writable(&t->machine->vfs, path, flags, mode, &writable);
+        if (fd < 0)
+            return fd;
+        struct file *f = file_new(FILE_HOST);
+        if (!f) {
+            close(fd);
+            return -ENOMEM;
+        }
+        f->host_fd = fd;
+        f->writable_mount = writable;
+        if (writable && (f->budget = vfs_budget_of(&t->machine->vfs, path)) && (flags & O_TRUNC))
+            budget_mark_stale(f->budget);
+        f->flags = flags & ~(O_CLOEXEC | O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY);
+        f->path = strdup(path);
+        *out = f;
+        return 0;
+    }
+    if (node.kind != VNODE_SYMLINK)
+        return open_virtual(t, &node, path, flags, out);
+    if (flags & O_NOFOLLOW)
+        return -ELOOP;
+    if (!vfs_is_fd_link(&node))
+        return -EEXIST; /* O_CREAT | O_EXCL of an existing link */
+    return file_reopen(t, node.arg, node.arg2, flags, mode, out);
 }
 
 SYSCALL_DECL(openat)
@@ -596,7 +616,7 @@ SYSCALL_DECL(fcntl)
         return 0;
     }
     default:
-        return -EINVAL;
+        return fcntl_is_lock_cmd(t, cmd) ? fcntl_lock(t, fd, cmd, a[2]) : -EINVAL;
     }
 }
 
@@ -693,7 +713,17 @@ static int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct 
     int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
     if (err < 0)
         return (int)err;
-    err = vfs_stat(&t->machine->vfs, t, path, !(flags & GUEST_AT_SYMLINK_NOFOLLOW), st);
+    bool follow = !(flags & GUEST_AT_SYMLINK_NOFOLLOW);
+    struct vfs_node node;
+    err = follow_virtual(t, path, follow, &node);
+    if (err < 0)
+        return (int)err;
+    /* /proc/PID/fd/N: the file the descriptor has open. */
+    if (err == 1 && follow && vfs_is_fd_link(&node)) {
+        struct file *f = file_of_process(t, node.arg, node.arg2);
+        return f ? stat_file(f, st) : -ENOENT;
+    }
+    err = vfs_stat(&t->machine->vfs, t, path, follow, st);
     return err == 0 && !S_ISDIR(st->st_mode) && names_a_directory(t, upath) ? -ENOTDIR : (int)err;
 }
 

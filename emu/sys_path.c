@@ -377,14 +377,23 @@ SYSCALL_DECL(mknodat)
     return r;
 }
 
+static bool file_is_fifo(const struct file *f)
+{
+    if (f->kind == FILE_PIPE)
+        return true;
+    struct stat st;
+    return (f->kind == FILE_HOST || f->kind == FILE_CONSOLE) && fstat(f->host_fd, &st) == 0 &&
+           S_ISFIFO(st.st_mode);
+}
+
 /* posix_fadvise: advice the emulated kernel keeps no cache to act on;
- * checked as Linux checks it. */
+ * checked as Linux checks it (a pipe or fifo: ESPIPE). */
 int64_t do_fadvise(struct task *t, int fd, int64_t len, int advice)
 {
     struct file *f = file_get_io(t, fd);
     if (!f)
         return -EBADF;
-    if (f->kind == FILE_PIPE)
+    if (file_is_fifo(f))
         return -ESPIPE;
     if (len < 0 || advice < POSIX_FADV_NORMAL || advice > POSIX_FADV_NOREUSE)
         return -EINVAL;

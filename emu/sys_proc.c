@@ -28,13 +28,6 @@ SYSCALL_DECL(gettid)
     return t->tid;
 }
 
-/* uid, euid, gid, egid: the guest runs as root. */
-SYSCALL_DECL(getuid)
-{
-    (void)t, (void)a;
-    return 0;
-}
-
 SYSCALL_DECL(umask)
 {
     unsigned old = t->proc->umask;

@@ -5,6 +5,8 @@
 #include "lifetime.h"
 #include "pty.h"
 #include "rlimit.h"
+#include "cred.h"
+#include "flock.h"
 #include "timers.h"
 #include "waitq.h"
 
@@ -56,6 +58,7 @@ static struct process *process_alloc(struct machine *m)
     if (p) {
         p->machine = m;
         rlimit_init(p);
+        p->umask = 022;
         p->exit_signal = SIGCHLD;
         m->nprocs++;
     }
@@ -87,7 +90,6 @@ struct task *task_create_init(struct machine *m)
         return NULL;
     p->pid = p->pgid = p->sid = t->tid;
     snprintf(p->cwd, sizeof p->cwd, "/");
-    p->umask = 022; /* Linux's for init */
     m->init = p;
     t->state = TASK_RUNNABLE;
     sched_task_init(&m->sched, &t->se, t->tid, p->pid, "init");
@@ -141,6 +143,7 @@ static void process_discard(struct process *cp, const struct process *p)
         fdtable_put(cp->files);
     if (cp->sighand && cp->sighand != p->sighand)
         free(cp->sighand);
+    cred_release(&cp->cred);
     cp->machine->nprocs--;
     free(cp);
 }
@@ -177,6 +180,7 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
     memcpy(cp->cwd, p->cwd, sizeof cp->cwd);
     cp->umask = p->umask;
     memcpy(cp->rlim, p->rlim, sizeof cp->rlim);
+    cred_copy(&cp->cred, &p->cred);
     cp->pgid = p->pgid;
     cp->sid = p->sid;
     cp->ctty = p->ctty;
@@ -255,6 +259,7 @@ static void process_became_zombie(struct process *p)
     strace_process_end(p);
     vfork_release(p);
     proc_timers_release(p);
+    locks_process_closed(p, NULL);
     fdtable_put(p->files);
     p->files = NULL;
     mm_put(p->mm);
@@ -384,6 +389,7 @@ void process_reap(struct process *p)
     /* Its leader, and threads the machine loop has not freed yet. */
     while (p->threads)
         task_free(p->threads);
+    cred_release(&p->cred);
     free(p);
 }
 

@@ -572,6 +572,20 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
     }
 }
 
+int vfs_proc_dir_pid(const struct vfs_node *node)
+{
+    char path[sizeof node->path];
+    snprintf(path, sizeof path, "/proc/%d", node->arg);
+    return node->kind == VNODE_DIR && node->file == F_DIR && strcmp(node->path, path) == 0
+               ? node->arg
+               : 0;
+}
+
+bool vfs_is_fd_link(const struct vfs_node *node)
+{
+    return node->kind == VNODE_SYMLINK && node->file == F_PID_FD;
+}
+
 int vfs_readlink_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, char *buf,
                          size_t len)
 {

@@ -244,6 +244,12 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
 /* The target of a VNODE_SYMLINK: its length or -errno (-EINVAL for others). */
 int vfs_readlink_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, char *buf,
                          size_t len);
+/* Whether node is a /proc/PID/fd/N link: opening it opens the file
+ * descriptor N of PID (node->arg) names (node->arg2), not its text. */
+bool vfs_is_fd_link(const struct vfs_node *node);
+/* The pid of a /proc/PID directory (a thread group's, not /proc/PID/task/TID),
+ * or 0 for any other node. */
+int vfs_proc_dir_pid(const struct vfs_node *node);
 /* Fills st for a virtual node. */
 void vfs_stat_virtual(const struct vfs_node *node, struct stat *st);
 /* The content of a VNODE_GENERATED file, fixed at open (malloc'ed). */

@@ -5,6 +5,7 @@
 
 #include "file_access.h"
 #include "fs_calls.h"
+#include "flock.h"
 #include "event.h"
 #include "restart.h"
 #include "rlimit.h"
@@ -75,9 +76,21 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(getpid, getpid, ""),
     E(getppid, getppid, ""),
     E(getuid, getuid, ""),
-    E(geteuid, getuid, ""),
-    E(getgid, getuid, ""),
-    E(getegid, getuid, ""),
+    E(geteuid, geteuid, ""),
+    E(getgid, getgid, ""),
+    E(getegid, getegid, ""),
+    E(setuid, setuid, "u"),
+    E(setgid, setgid, "u"),
+    E(setreuid, setreuid, "dd"),
+    E(setregid, setregid, "dd"),
+    E(setresuid, setresuid, "ddd"),
+    E(setresgid, setresgid, "ddd"),
+    E(getresuid, getresuid, "ppp"),
+    E(getresgid, getresgid, "ppp"),
+    E(setfsuid, setfsuid, "u"),
+    E(setfsgid, setfsgid, "u"),
+    E(getgroups, getgroups, "dp"),
+    E(setgroups, setgroups, "dp"),
     E(gettid, gettid, ""),
     E(sysinfo, sysinfo, "p"),
     EX(brk, brk, "p"),
@@ -124,6 +137,8 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(ftruncate, ftruncate, "dl"),
     E(fsync, fsync, "d"),
     E(fallocate, fallocate, "ddll"),
+    E(fadvise64, fadvise64, "dlld"),
+    E(flock, flock, "dd"),
     E(fdatasync, fsync, "d"),
     E(fchdir, fchdir, "d"),
     E(close_range, close_range, "ddx"),
@@ -190,7 +205,6 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(pwritev2, pwritev2, "dpdxxx"),
     E(sched_rr_get_interval, sched_rr_get_interval, "dp"),
     E(truncate, truncate, "sl"),
-    E(fadvise64, fadvise64, "dlld"),
 };
 
 static const char *const names[SYSCALL_TABLE_AARCH64_LEN] = {AARCH64_SYSCALL_NAMES};

@@ -11,6 +11,7 @@
 
 #include "file_access.h"
 #include "fs_calls.h"
+#include "flock.h"
 #include "restart.h"
 #include "rlimit.h"
 #include "timers.h"
@@ -273,9 +274,21 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(lstat64, lstat64, "sp"),
     E(fstat64, fstat64, "dp"),
     E(getuid32, getuid, ""),
-    E(getgid32, getuid, ""),
-    E(geteuid32, getuid, ""),
-    E(getegid32, getuid, ""),
+    E(getgid32, getgid, ""),
+    E(geteuid32, geteuid, ""),
+    E(getegid32, getegid, ""),
+    E(setuid32, setuid, "u"),
+    E(setgid32, setgid, "u"),
+    E(setreuid32, setreuid, "dd"),
+    E(setregid32, setregid, "dd"),
+    E(setresuid32, setresuid, "ddd"),
+    E(setresgid32, setresgid, "ddd"),
+    E(getresuid32, getresuid, "ppp"),
+    E(getresgid32, getresgid, "ppp"),
+    E(setfsuid32, setfsuid, "u"),
+    E(setfsgid32, setfsgid, "u"),
+    E(getgroups32, getgroups, "dp"),
+    E(setgroups32, setgroups, "dp"),
     E(getdents64, getdents64, "dpu"),
     E(madvise, madvise, "pud"),
     E(gettid, gettid, ""),
@@ -367,6 +380,8 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(ftruncate64, ftruncate, "dxxx"),
     E(fsync, fsync, "d"),
     E(fallocate, fallocate, "ddxxxx"),
+    E(arm_fadvise64_64, arm_fadvise64_64, "ddxxxx"),
+    E(flock, flock, "dd"),
     E(fdatasync, fsync, "d"),
     E(fchdir, fchdir, "d"),
     E(close_range, close_range, "ddx"),
@@ -448,7 +463,6 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(sched_rr_get_interval, sched_rr_get_interval, "dp"),
     E(truncate, truncate, "sd"),
     E(truncate64, truncate64, "sxxx"),
-    E(arm_fadvise64_64, arm_fadvise64_64, "ddxxxx"),
     E(statfs64, statfs64, "sup"),
     E(fstatfs64, fstatfs64, "dup"),
     E(mknod, mknod, "smx"),

@@ -1,0 +1,244 @@
+/* cred.c - user and group ids: the get/set*id calls and the supplementary
+ * groups (cred.h). */
+#include "cred.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "kernel.h"
+
+/* (uid_t)-1: "leave unchanged" to setre*id and setres*id, invalid elsewhere. */
+#define ID_KEEP UINT32_MAX
+
+void cred_copy(struct cred *dst, const struct cred *src)
+{
+    *dst = *src;
+    if (dst->groups)
+        dst->groups->refs++;
+}
+
+void cred_release(struct cred *c)
+{
+    if (c->groups && --c->groups->refs == 0)
+        free(c->groups);
+    c->groups = NULL;
+}
+
+/* CAP_SETUID and CAP_SETGID: root's, in effect while the effective uid is
+ * 0 (Linux clears the effective set when euid leaves 0 and restores it when
+ * it comes back; the permitted set goes only once no id is 0, and then euid
+ * can never become 0 again). */
+static bool may_set_ids(const struct task *t)
+{
+    return t->proc->cred.u.eff == 0;
+}
+
+static bool is_current(const struct idset *s, uint32_t id)
+{
+    return id == s->real || id == s->eff || id == s->saved;
+}
+
+/* setuid/setgid: a privileged caller sets all four, another may only
+ * switch its effective id to its real or saved one. */
+static int64_t set_id(struct task *t, struct idset *s, uint32_t id)
+{
+    if (id == ID_KEEP)
+        return -EINVAL;
+    if (may_set_ids(t)) {
+        s->real = s->saved = id;
+    } else if (id != s->real && id != s->saved) {
+        return -EPERM;
+    }
+    s->eff = s->fs = id;
+    return 0;
+}
+
+/* setreuid/setregid: the real id may become the effective one, the
+ * effective any of the three; the saved id follows the effective one when
+ * the real id is set or the effective one moves off the real one. */
+static int64_t set_re_id(struct task *t, struct idset *s, uint32_t real, uint32_t eff)
+{
+    bool priv = may_set_ids(t);
+    if (real != ID_KEEP && !priv && real != s->real && real != s->eff)
+        return -EPERM;
+    if (eff != ID_KEEP && !priv && !is_current(s, eff))
+        return -EPERM;
+    uint32_t old_real = s->real;
+    if (real != ID_KEEP)
+        s->real = real;
+    if (eff != ID_KEEP)
+        s->eff = eff;
+    if (real != ID_KEEP || (eff != ID_KEEP && eff != old_real))
+        s->saved = s->eff;
+    s->fs = s->eff;
+    return 0;
+}
+
+/* setresuid/setresgid: unprivileged, each new id must be one of the three. */
+static int64_t set_res_id(struct task *t, struct idset *s, uint32_t real, uint32_t eff,
+                          uint32_t saved)
+{
+    if (!may_set_ids(t)) {
+        if ((real != ID_KEEP && !is_current(s, real)) || (eff != ID_KEEP && !is_current(s, eff)) ||
+            (saved != ID_KEEP && !is_current(s, saved)))
+            return -EPERM;
+    }
+    if (real != ID_KEEP)
+        s->real = real;
+    if (eff != ID_KEEP)
+        s->eff = eff;
+    if (saved != ID_KEEP)
+        s->saved = saved;
+    s->fs = s->eff;
+    return 0;
+}
+
+/* getresuid/getresgid: the three ids, written one after the other as Linux
+ * does (a bad second pointer leaves the first written). */
+static int64_t get_res_id(struct task *t, const struct idset *s, const uint64_t a[3])
+{
+    const uint32_t ids[3] = {s->real, s->eff, s->saved};
+    for (int i = 0; i < 3; i++)
+        if (copy_to_guest(task_mm(t), a[i], &ids[i], sizeof ids[i]))
+            return -EFAULT;
+    return 0;
+}
+
+/* setfsuid/setfsgid: never fail; the old id, changed only to one of the
+ * caller's ids unless it is privileged. */
+static int64_t set_fs_id(struct task *t, struct idset *s, uint32_t id)
+{
+    uint32_t old = s->fs;
+    if (id != ID_KEEP && (may_set_ids(t) || is_current(s, id) || id == s->fs))
+        s->fs = id;
+    return old;
+}
+
+SYSCALL_DECL(getuid)
+{
+    (void)a;
+    return t->proc->cred.u.real;
+}
+
+SYSCALL_DECL(geteuid)
+{
+    (void)a;
+    return t->proc->cred.u.eff;
+}
+
+SYSCALL_DECL(getgid)
+{
+    (void)a;
+    return t->proc->cred.g.real;
+}
+
+SYSCALL_DECL(getegid)
+{
+    (void)a;
+    return t->proc->cred.g.eff;
+}
+
+SYSCALL_DECL(setuid)
+{
+    return set_id(t, &t->proc->cred.u, (uint32_t)a[0]);
+}
+
+SYSCALL_DECL(setgid)
+{
+    return set_id(t, &t->proc->cred.g, (uint32_t)a[0]);
+}
+
+SYSCALL_DECL(setreuid)
+{
+    return set_re_id(t, &t->proc->cred.u, (uint32_t)a[0], (uint32_t)a[1]);
+}
+
+SYSCALL_DECL(setregid)
+{
+    return set_re_id(t, &t->proc->cred.g, (uint32_t)a[0], (uint32_t)a[1]);
+}
+
+SYSCALL_DECL(setresuid)
+{
+    return set_res_id(t, &t->proc->cred.u, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]);
+}
+
+SYSCALL_DECL(setresgid)
+{
+    return set_res_id(t, &t->proc->cred.g, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]);
+}
+
+SYSCALL_DECL(getresuid)
+{
+    return get_res_id(t, &t->proc->cred.u, a);
+}
+
+SYSCALL_DECL(getresgid)
+{
+    return get_res_id(t, &t->proc->cred.g, a);
+}
+
+SYSCALL_DECL(setfsuid)
+{
+    return set_fs_id(t, &t->proc->cred.u, (uint32_t)a[0]);
+}
+
+SYSCALL_DECL(setfsgid)
+{
+    return set_fs_id(t, &t->proc->cred.g, (uint32_t)a[0]);
+}
+
+/* getgroups(size, list): the count alone when size is 0, else EINVAL when
+ * the list is longer than size. */
+SYSCALL_DECL(getgroups)
+{
+    int size = (int)a[0];
+    const struct group_list *gl = t->proc->cred.groups;
+    unsigned n = gl ? gl->n : 0;
+    if (size < 0)
+        return -EINVAL;
+    if (size == 0 || n == 0)
+        return n;
+    if (n > (unsigned)size)
+        return -EINVAL;
+    if (copy_to_guest(task_mm(t), a[1], gl->gid, n * sizeof *gl->gid))
+        return -EFAULT;
+    return n;
+}
+
+static int gid_order(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* setgroups(size, list): privileged only; the list is kept sorted, as
+ * Linux keeps it (getgroups returns it so). */
+SYSCALL_DECL(setgroups)
+{
+    int size = (int)a[0];
+    if (!may_set_ids(t))
+        return -EPERM;
+    if ((unsigned)size > GROUPS_MAX)
+        return -EINVAL;
+    struct group_list *gl = NULL;
+    if (size > 0) {
+        gl = malloc(sizeof *gl + (size_t)size * sizeof *gl->gid);
+        if (!gl)
+            return -ENOMEM;
+        gl->refs = 1;
+        gl->n = (unsigned)size;
+        int err = copy_from_guest(task_mm(t), gl->gid, a[1], (size_t)size * sizeof *gl->gid);
+        for (unsigned i = 0; !err && i < gl->n; i++)
+            if (gl->gid[i] == ID_KEEP)
+                err = -EINVAL;
+        if (err) {
+            free(gl);
+            return err;
+        }
+        qsort(gl->gid, gl->n, sizeof *gl->gid, gid_order);
+    }
+    cred_release(&t->proc->cred);
+    t->proc->cred.groups = gl;
+    return 0;
+}

@@ -1,0 +1,56 @@
+/* cred.h - a process's user and group ids: real, effective, saved and
+ * file-system ids and the supplementary groups (cred.c). The guest starts
+ * as root; ids change only through the set*id calls, which follow Linux's
+ * rules for a process whose capabilities come from its effective uid being
+ * 0 (no file capabilities, no securebits). The ids decide nothing else:
+ * files are the host's, and the guest may reach them as root does. */
+#ifndef ASYMU_CRED_H
+#define ASYMU_CRED_H
+
+#include <stdint.h>
+
+struct task;
+
+/* Supplementary groups, sorted; shared by processes until one sets its own. */
+struct group_list {
+    int refs;
+    unsigned n;
+    uint32_t gid[];
+};
+
+/* The four ids of one kind (user or group). */
+struct idset {
+    uint32_t real, eff, saved, fs;
+};
+
+struct cred {
+    struct idset u, g;
+    struct group_list *groups; /* NULL: none */
+};
+
+/* Linux's NGROUPS_MAX. */
+#define GROUPS_MAX 65536
+
+/* fork: the child shares the parent's ids. */
+void cred_copy(struct cred *dst, const struct cred *src);
+/* The process is gone: drops its groups. */
+void cred_release(struct cred *c);
+
+int64_t sys_getuid(struct task *t, const uint64_t a[6]);
+int64_t sys_geteuid(struct task *t, const uint64_t a[6]);
+int64_t sys_getgid(struct task *t, const uint64_t a[6]);
+int64_t sys_getegid(struct task *t, const uint64_t a[6]);
+int64_t sys_setuid(struct task *t, const uint64_t a[6]);
+int64_t sys_setgid(struct task *t, const uint64_t a[6]);
+int64_t sys_setreuid(struct task *t, const uint64_t a[6]);
+int64_t sys_setregid(struct task *t, const uint64_t a[6]);
+int64_t sys_setresuid(struct task *t, const uint64_t a[6]);
+int64_t sys_setresgid(struct task *t, const uint64_t a[6]);
+int64_t sys_getresuid(struct task *t, const uint64_t a[6]);
+int64_t sys_getresgid(struct task *t, const uint64_t a[6]);
+int64_t sys_setfsuid(struct task *t, const uint64_t a[6]);
+int64_t sys_setfsgid(struct task *t, const uint64_t a[6]);
+int64_t sys_getgroups(struct task *t, const uint64_t a[6]);
+int64_t sys_setgroups(struct task *t, const uint64_t a[6]);
+
+#endif
