@@ -12,8 +12,5 @@ int anon_inode_fd(struct task *t, const struct file_ops *ops, void *priv, int fl
         free(priv);
         return -ENOMEM;
     }
-    int fd = fd_install(t, f, 0, cloexec);
-    if (fd < 0)
-        file_put(f);
-    return fd;
+    return fd_install_new(t, f, cloexec);
 }

@@ -130,6 +130,14 @@ int fd_install(struct task *t, struct file *f, int min, bool cloexec)
     return -EMFILE;
 }
 
+int fd_install_new(struct task *t, struct file *f, bool cloexec)
+{
+    int fd = fd_install(t, f, 0, cloexec);
+    if (fd < 0)
+        file_put(f);
+    return fd;
+}
+
 int fd_close(struct task *t, int fd)
 {
     struct file *f = file_get(t, fd);

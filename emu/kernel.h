@@ -242,6 +242,9 @@ struct file *file_get(struct task *t, int fd); /* NULL if fd is not open */
  * trees' symlinks such as /proc/self/exe. */
 int file_open_path(struct task *t, const char *abspath, int flags, int mode, struct file **out);
 int fd_install(struct task *t, struct file *f, int min, bool cloexec);
+/* Installs a new file at the lowest free descriptor and returns it, or
+ * drops the file and returns -EMFILE. */
+int fd_install_new(struct task *t, struct file *f, bool cloexec);
 int fd_close(struct task *t, int fd);
 void file_put(struct file *f);
 static inline void file_ref(struct file *f) { f->refs++; }

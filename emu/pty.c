@@ -403,10 +403,7 @@ static int64_t master_only_ioctl(struct task *t, struct pty *p, unsigned long re
         int err = open_slave(t, p, NULL, flags | O_NOCTTY, &f);
         if (err < 0)
             return err;
-        int fd = fd_install(t, f, 0, flags & O_CLOEXEC);
-        if (fd < 0)
-            file_put(f);
-        return fd;
+        return fd_install_new(t, f, flags & O_CLOEXEC);
     }
     }
     return -ENOTTY;

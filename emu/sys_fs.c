@@ -540,10 +540,7 @@ SYSCALL_DECL(openat)
     err = file_open_path(t, path, flags, (int)creation_mode(t, a[3]), &f);
     if (err < 0)
         return err;
-    int fd = fd_install(t, f, 0, flags & O_CLOEXEC);
-    if (fd < 0)
-        file_put(f);
-    return fd;
+    return fd_install_new(t, f, flags & O_CLOEXEC);
 }
 
 SYSCALL_DECL(close)
@@ -557,10 +554,7 @@ SYSCALL_DECL(dup)
     if (!f)
         return -EBADF;
     file_ref(f);
-    int fd = fd_install(t, f, 0, false);
-    if (fd < 0)
-        file_put(f);
-    return fd;
+    return fd_install_new(t, f, false);
 }
 
 SYSCALL_DECL(dup3)

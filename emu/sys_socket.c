@@ -26,10 +26,7 @@ static int install(struct task *t, struct sock *s, int flags)
         sock_destroy(s);
         return -ENOMEM;
     }
-    int fd = fd_install(t, f, 0, flags & GUEST_SOCK_CLOEXEC);
-    if (fd < 0)
-        file_put(f);
-    return fd;
+    return fd_install_new(t, f, flags & GUEST_SOCK_CLOEXEC);
 }
 
 static int check_create(int family, int type, int protocol)
