@@ -225,6 +225,10 @@ struct file {
     char *data;                  /* FILE_VIRTUAL generated content, fixed at open */
     size_t size;
     uint64_t pos;
+    /* A virtual directory's last entry returned, when its name is a number
+     * (/proc/PID/fd/N, /proc/PID): getdents resumes after it (sys_fs.c). */
+    long dir_last_num;
+    bool dir_last_valid;
     char *path;                  /* guest path, for /proc/self/fd and strace */
     struct epitem *epitems;      /* epoll items watching this description (epoll.c) */
 };

@@ -369,6 +369,17 @@ int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
         off_t r = lseek(f->host_fd, off, whence);
         return r < 0 ? -errno : r;
     }
+    if (f->node.kind == VNODE_DIR) {
+        /* Positions are entry numbers (getdents64's d_off). */
+        if (whence != SEEK_SET && whence != SEEK_CUR)
+            return -EINVAL;
+        int64_t to = (whence == SEEK_CUR ? (int64_t)f->pos : 0) + off;
+        if (to < 0)
+            return -EINVAL;
+        f->pos = (uint64_t)to;
+        f->dir_last_valid = false;
+        return to;
+    }
     if (f->node.kind != VNODE_GENERATED)
         return 0;
     int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)f->pos
@@ -848,12 +859,39 @@ struct dirent_writer {
     size_t len, used;
     uint64_t index, skip;
     bool full;
+    long last_num; /* the last numbered entry returned, if last_valid */
+    bool last_valid;
 };
+
+/* The number a name is, or -1. */
+static long name_number(const char *name)
+{
+    char *end;
+    long n = name[0] >= '0' && name[0] <= '9' ? strtol(name, &end, 10) : -1;
+    return n >= 0 && *end == '\0' ? n : -1;
+}
+
+/* Whether the entry was returned by an earlier call: by its place, except
+ * that numbered entries (descriptors, pids, which come in increasing
+ * order) go by number as Linux's positions do, so that closing the
+ * descriptors listed so far, as closefrom-style loops do between two
+ * calls, skips none of the rest. */
+static bool returned_before(const struct dirent_writer *w, const char *name)
+{
+    long n = w->last_valid ? name_number(name) : -1;
+    if (n >= 0)
+        return n <= w->last_num;
+    return w->index < w->skip;
+}
 
 static void emit_dirent(const char *name, unsigned char type, void *arg)
 {
     struct dirent_writer *w = arg;
-    if (w->full || w->index++ < w->skip)
+    if (w->full)
+        return;
+    bool skip = returned_before(w, name);
+    w->index++;
+    if (skip)
         return;
     size_t namelen = strlen(name);
     size_t reclen = (19 + namelen + 1 + 7) & ~(size_t)7;
@@ -872,6 +910,11 @@ static void emit_dirent(const char *name, unsigned char type, void *arg)
     p[18] = type;
     memcpy(p + 19, name, namelen);
     w->used += reclen;
+    long n = name_number(name);
+    if (n >= 0) {
+        w->last_num = n;
+        w->last_valid = true;
+    }
 }
 
 SYSCALL_DECL(getdents64)
@@ -893,13 +936,15 @@ SYSCALL_DECL(getdents64)
     }
     if (f->kind != FILE_VIRTUAL || f->node.kind != VNODE_DIR)
         return -ENOTDIR;
-    struct dirent_writer w = {buf, len, 0, 0, f->pos, false};
+    struct dirent_writer w = {buf, len, 0, 0, f->pos, false, f->dir_last_num, f->dir_last_valid};
     emit_dirent(".", 4, &w);
     emit_dirent("..", 4, &w);
     vfs_list_virtual(&t->machine->vfs, t, &f->node, emit_dirent, &w);
     if (w.used == 0 && w.full)
         return -EINVAL;
     f->pos = w.index;
+    f->dir_last_num = w.last_num;
+    f->dir_last_valid = w.last_valid;
     int err = copy_to_guest(task_mm(t), a[1], buf, w.used);
     return err < 0 ? err : (int64_t)w.used;
 }

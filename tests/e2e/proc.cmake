@@ -29,3 +29,8 @@ asymu_e2e_guest(NAME procdir-signal PROGRAM procdir-signal)
 # flock or F_SETLKW a SIGALRM interrupts: EINTR without SA_RESTART, waited
 # on with it (CPython's test_eintr; expected/flocks.out).
 asymu_e2e_guest(NAME flocks PROGRAM flocks)
+# Closing every descriptor by listing /proc/self/fd a few entries at a time
+# (CPython's subprocess child, test_pass_fds): none is skipped; rewinddir
+# lists the directory again (". .. 0 1 2 dir").
+asymu_e2e_guest(NAME closefrom PROGRAM closefrom
+  EXPECT_STDOUT_TEXT "open before: 24\ngetdents64 calls > 1: yes, last: 0\nopen after: 4\nentries after rewinding: 6\n")
