@@ -25,6 +25,7 @@
 #define GUEST_AT_FDCWD (-100)
 #define GUEST_AT_SYMLINK_NOFOLLOW 0x100
 #define GUEST_AT_EMPTY_PATH 0x1000
+#define GUEST_F_NOTIFY 1026
 #define GUEST_F_DUPFD_CLOEXEC 1030
 #define GUEST_F_SETPIPE_SZ 1031
 #define GUEST_F_GETPIPE_SZ 1032
@@ -612,6 +613,15 @@ SYSCALL_DECL(fcntl)
     case GUEST_F_SETPIPE_SZ: {
         uint64_t want = task_abi(t)->word == 8 ? a[2] : (uint32_t)a[2];
         return f->kind == FILE_PIPE ? pipe_set_capacity(t->machine, f->pipe, want) : -EBADF;
+    }
+    case GUEST_F_NOTIFY: {
+        /* dnotify: accepted on a directory, as Linux does; no change is
+         * ever signalled (the files are the host's). */
+        struct stat st;
+        bool dir = f->kind == FILE_VIRTUAL ? f->node.kind == VNODE_DIR
+                                           : f->kind == FILE_HOST && fstat(f->host_fd, &st) == 0 &&
+                                                 S_ISDIR(st.st_mode);
+        return dir ? 0 : -ENOTDIR;
     }
     case F_GETFL:
         return open_flags_to_guest(f->flags);

@@ -10,7 +10,7 @@
 
 asymu_e2e_guest(NAME fs-symlinks PROGRAM fs-symlinks)
 
-foreach(case umask utime truncate statfs vecio pipesize sendfile rr slash fadvise)
+foreach(case umask utime truncate statfs vecio pipesize sendfile rr slash fadvise notify)
   asymu_e2e_guest(NAME fs-calls-${case} PROGRAM fs-calls GUEST_ARGS ${case})
 endforeach()
 # The private /tmp of this one lies in the build tree, on a file system

@@ -356,6 +356,16 @@ static void test_fadvise(void)
     say("posix_fadvise bad fd", errno ? -1 : 0);
 }
 
+/* dnotify: accepted on directories (CPython's test_fcntl_64_bit). */
+static void test_notify(void)
+{
+    int dir = open("/tmp", O_RDONLY | O_DIRECTORY);
+    int file = make_file("/tmp/no", "data");
+    say("F_NOTIFY directory", fcntl(dir, F_NOTIFY, DN_MODIFY | DN_MULTISHOT));
+    say("F_NOTIFY file", fcntl(file, F_NOTIFY, DN_MODIFY));
+    say("F_NOTIFY virtual directory", fcntl(open("/proc", O_RDONLY | O_DIRECTORY), F_NOTIFY, 0));
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -365,7 +375,7 @@ int main(int argc, char **argv)
         {"umask", test_umask},       {"utime", test_utime}, {"truncate", test_truncate},
         {"statfs", test_statfs},     {"vecio", test_vecio}, {"pipesize", test_pipesize},
         {"xattr", test_xattr},       {"sendfile", test_sendfile}, {"rr", test_rr},
-        {"slash", test_slash},       {"fadvise", test_fadvise},
+        {"slash", test_slash},       {"fadvise", test_fadvise}, {"notify", test_notify},
     };
     self = argv[0];
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof *cases; i++)
