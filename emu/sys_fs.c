@@ -181,18 +181,29 @@ static int64_t do_write(struct task *t, int fd, uint64_t ubuf, uint64_t len, int
     if (f->kind == FILE_VIRTUAL && f->node.kind == VNODE_NULL)
         return (f->flags & O_ACCMODE) == O_RDONLY ? -EBADF : (int64_t)len;
     static uint8_t chunk[IO_CHUNK];
-    uint64_t done = 0;
+    /* A blocking pipe write writes everything, waiting for room as often as
+     * it must (done carries over the waits), unless a signal comes: then
+     * what it wrote, as Linux's pipe_write. */
+    bool whole = f->kind == FILE_PIPE && !(f->flags & O_NONBLOCK);
+    uint64_t done = whole ? t->write_done : 0;
     while (done < len) {
         size_t want = len - done < IO_CHUNK ? (size_t)(len - done) : IO_CHUNK;
         if (copy_from_guest(task_mm(t), chunk, ubuf + done, want) < 0)
             return done ? (int64_t)done : -EFAULT;
         int64_t n = file_write(t, f, chunk, want, off < 0 ? -1 : off + (int64_t)done);
+        if (n == -EBLOCK && whole && done) {
+            if (signal_pending(t))
+                break;
+            t->write_done = done;
+            return -EBLOCK;
+        }
         if (n < 0)
             return done ? (int64_t)done : n;
         done += (uint64_t)n;
-        if ((size_t)n < want)
+        if ((size_t)n < want && !whole)
             break;
     }
+    t->write_done = 0;
     return (int64_t)done;
 }
 

@@ -97,6 +97,7 @@ void syscall_dispatch(struct task *t)
     t->sys_ns += SYSCALL_COST_BLOCKS * t->machine->sched.ns_per_block;
     sched_note_time(&t->machine->sched, machine_now(t->machine));
 
+    t->write_done = 0;
     const struct syscall_entry *e = lookup(abi, nr);
     if (!e) {
         syscall_report_unknown(t, nr);

@@ -34,3 +34,7 @@ asymu_e2e_guest(NAME flocks PROGRAM flocks)
 # lists the directory again (". .. 0 1 2 dir").
 asymu_e2e_guest(NAME closefrom PROGRAM closefrom
   EXPECT_STDOUT_TEXT "open before: 24\ngetdents64 calls > 1: yes, last: 0\nopen after: 4\nentries after rewinding: 6\n")
+# A blocking pipe write writes everything, or what it could before a
+# signal (CPython's test_io test_interrupted_write_unbuffered).
+asymu_e2e_guest(NAME pipe-write-whole PROGRAM pipewrite
+  EXPECT_STDOUT_TEXT "reader got 300000\nwrite to a slow reader: 300000\nwrite interrupted after filling the pipe: 65536\nwrite interrupted with the pipe full: -1 EINTR\n")
