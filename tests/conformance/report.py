@@ -70,7 +70,8 @@ def why(module, isa, asymu, qemu, known):
     reported missing, how many tests are left unexplained)."""
     if not asymu:
         return ""
-    if qemu and asymu["status"] == qemu["status"] and asymu["ok"] >= qemu["ok"]:
+    if (qemu and asymu["status"] == qemu["status"] and asymu["ok"] >= qemu["ok"]
+            and not gaps(asymu, qemu)):
         return ""
     parts = []
     module_reason = known_reason(known, isa, module)
