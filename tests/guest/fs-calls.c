@@ -1,8 +1,10 @@
 /* fs-calls.c - file calls beyond read and write, one case per argument
  * (e2e-fs-calls-CASE-*): umask, utime, truncate, statfs, vecio, pipesize,
- * xattr, sendfile, rr, slash, fadvise. Prints one line per check. The read-only file is
- * the program itself (under asymu's default root, read-only), changed in
- * no way that would matter should the program run on a host as root. */
+ * xattr, sendfile, rr, slash, fadvise, notify. Prints one line per check.
+ * The read-only file is a Debian file of the host root (read-only under
+ * asymu's default root), outside /tmp so that the guest sees it wherever
+ * the build is, and changed in no way that would matter should the
+ * program run on a host as root (truncated to its own size). */
 #define _GNU_SOURCE
 #include "guest.h"
 
@@ -25,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *self; /* argv[0] */
+static const char *const readonly_file = "/usr/share/common-licenses/GPL-3";
 
 static void say(const char *what, long r)
 {
@@ -119,8 +121,9 @@ static void test_truncate(void)
     say("truncate /tmp", truncate("/tmp", 0));
     say("truncate missing", truncate("/tmp/missing", 0));
     struct stat own;
-    stat(self, &own);
-    say("truncate self to its size (read-only root)", truncate(self, own.st_size));
+    stat(readonly_file, &own);
+    say("truncate a root file to its size (read-only root)",
+        truncate(readonly_file, own.st_size));
     say("symlink", symlink("/tmp/t", "/tmp/tl"));
     say("truncate through a symlink", truncate("/tmp/tl", 2));
     stat("/tmp/t", &st);
@@ -259,10 +262,10 @@ static void test_xattr(void)
     say("getxattr through a symlink", getxattr("/tmp/xl", "user.k", v, sizeof v));
     say("lsetxattr on a symlink", lsetxattr("/tmp/xl", "user.k", "v", 1, 0));
     say("llistxattr on a symlink", llistxattr("/tmp/xl", v, sizeof v));
-    say("getxattr self (read-only)", getxattr(self, "user.k", v, sizeof v));
-    say("setxattr self XATTR_REPLACE (read-only)",
-        setxattr(self, "user.k", "v", 1, XATTR_REPLACE));
-    say("listxattr self (read-only)", listxattr(self, v, sizeof v));
+    say("getxattr a root file (read-only)", getxattr(readonly_file, "user.k", v, sizeof v));
+    say("setxattr a root file XATTR_REPLACE (read-only)",
+        setxattr(readonly_file, "user.k", "v", 1, XATTR_REPLACE));
+    say("listxattr a root file (read-only)", listxattr(readonly_file, v, sizeof v));
     say("getxattr /proc/self/status", getxattr("/proc/self/status", "user.k", v, sizeof v));
     say("listxattr /proc/self/status", listxattr("/proc/self/status", v, sizeof v));
     say("fgetxattr bad fd", fgetxattr(99, "user.k", v, sizeof v));
@@ -377,7 +380,6 @@ int main(int argc, char **argv)
         {"xattr", test_xattr},       {"sendfile", test_sendfile}, {"rr", test_rr},
         {"slash", test_slash},       {"fadvise", test_fadvise}, {"notify", test_notify},
     };
-    self = argv[0];
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof *cases; i++)
         if (strcmp(argv[1], cases[i].name) == 0) {
             cases[i].run();
