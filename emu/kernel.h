@@ -516,6 +516,7 @@ struct machine {
     unsigned slice_cpu;      /* the vCPU running it */
     bool in_syscall;         /* a handler is running (strace ordering) */
     uint64_t mapped_unchecked; /* bytes mapped since the host's memory was checked */
+    int64_t realtime_offset_ns; /* clock_settime(CLOCK_REALTIME) moved the wall clock */
     struct hostio *hostio;   /* libuv: host signals, the FUSE export */
     volatile int host_signal; /* SIGINT or SIGTERM from the host: stop */
     char exit_note[96];      /* strace's +++ line, printed after the syscall's */
@@ -742,6 +743,7 @@ SYSCALL_DECL(madvise);
 
 SYSCALL_DECL(clock_gettime);
 SYSCALL_DECL(clock_getres);
+SYSCALL_DECL(clock_settime);
 SYSCALL_DECL(gettimeofday);
 SYSCALL_DECL(nanosleep);
 SYSCALL_DECL(clock_nanosleep);
@@ -756,6 +758,7 @@ int64_t do_fstatat(struct task *t, int dirfd, uint64_t path, uint64_t statbuf, i
  * *_time64 calls, 4 for arm's legacy calls. */
 int64_t do_clock_gettime(struct task *t, int clk, uint64_t addr, unsigned field);
 int64_t do_clock_getres(struct task *t, int clk, uint64_t addr, unsigned field);
+int64_t do_clock_settime(struct task *t, int clk, uint64_t addr, unsigned field);
 int64_t do_clock_nanosleep(struct task *t, int clk, int flags, uint64_t req, uint64_t rem,
                            unsigned field);
 int64_t do_nanosleep(struct task *t, uint64_t req, uint64_t rem, unsigned field);

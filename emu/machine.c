@@ -74,7 +74,7 @@ uint64_t machine_now(const struct machine *m)
 
 uint64_t machine_realtime_ns(struct machine *m)
 {
-    return BOOT_EPOCH_NS + machine_now(m);
+    return BOOT_EPOCH_NS + machine_now(m) + (uint64_t)m->realtime_offset_ns;
 }
 
 static bool cmdline_has(const char *cmdline, const char *param)

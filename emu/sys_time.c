@@ -74,6 +74,30 @@ int64_t do_clock_getres(struct task *t, int clk, uint64_t addr, unsigned field)
     return put_time_pair(t, addr, 0, 1, field);
 }
 
+/* The guest is root (CAP_SYS_TIME): CLOCK_REALTIME moves for the whole
+ * machine, as the wall clock does; the other clocks cannot be set.
+ * Timers already armed on CLOCK_REALTIME keep their deadline in virtual
+ * time (Linux would move absolute ones with the clock). */
+int64_t do_clock_settime(struct task *t, int clk, uint64_t addr, unsigned field)
+{
+    uint64_t now;
+    int err = clock_now(t, clk, &now);
+    if (err < 0)
+        return err;
+    int64_t ns = timespec_from_guest(t, addr, field);
+    if (ns < 0)
+        return ns;
+    if (clk != CLOCK_REALTIME)
+        return -EINVAL;
+    t->machine->realtime_offset_ns += ns - (int64_t)now;
+    return 0;
+}
+
+SYSCALL_DECL(clock_settime)
+{
+    return do_clock_settime(t, (int)a[0], a[1], task_abi(t)->word);
+}
+
 int timespec_to_guest(struct task *t, uint64_t addr, uint64_t ns, unsigned field)
 {
     return put_time_pair(t, addr, ns / NSEC, ns % NSEC, field);

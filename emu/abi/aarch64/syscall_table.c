@@ -45,6 +45,7 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(set_robust_list, set_robust_list, "pu"),
     E(nanosleep, nanosleep, "pp"),
     E(clock_gettime, clock_gettime, "Cp"),
+    E(clock_settime, clock_settime, "Cp"),
     E(clock_getres, clock_getres, "Cp"),
     E(clock_nanosleep, clock_nanosleep, "Cdpp"),
     E(sched_yield, sched_yield, ""),

@@ -85,6 +85,11 @@ static SYSCALL_DECL(dup2)
     return sys_dup3(t, b);
 }
 
+static SYSCALL_DECL(clock_settime64)
+{
+    return do_clock_settime(t, (int)a[0], a[1], 8);
+}
+
 static SYSCALL_DECL(clock_gettime64)
 {
     return do_clock_gettime(t, (int)a[0], a[1], 8);
@@ -308,6 +313,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(exit_group, exit_group, "d"),
     E(set_tid_address, set_tid_address, "p"),
     E(clock_gettime, clock_gettime, "Cp"),
+    E(clock_settime, clock_settime, "Cp"),
     E(clock_getres, clock_getres, "Cp"),
     E(clock_nanosleep, clock_nanosleep, "Cdpp"),
     E(tgkill, tgkill, "ddS"),
@@ -326,6 +332,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(prctl, prctl, "dxxxx"),
     E(chdir, chdir, "s"),
     E(clock_gettime64, clock_gettime64, "Cp"),
+    E(clock_settime64, clock_settime64, "Cp"),
     E(clock_getres_time64, clock_getres64, "Cp"),
     E(clock_nanosleep_time64, clock_nanosleep64, "Cdpp"),
     E(futex_time64, futex_time64, "pdupxd"),
