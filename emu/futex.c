@@ -16,10 +16,10 @@
 #define FUTEX_CLOCK_REALTIME 256
 #define FUTEX_CMD_MASK 0x7f
 #define FUTEX_BITSET_ANY 0xffffffffu
-/* What a wake-up costs the waker, in blocks (5 us at the default 10 ns a
+/* What a wake-up costs the waker, in blocks (10 us at the default 10 ns a
  * block): on Linux the woken thread starts on another CPU while the waker
  * is still leaving the kernel. */
-#define FUTEX_WAKE_COST_BLOCKS 500
+#define FUTEX_WAKE_COST_BLOCKS 1000
 
 /* A waiter's wait queue is (its address space, the futex's address); the
  * address and bitset are also in wait_args. Waiters wake in the order they
