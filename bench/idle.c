@@ -11,25 +11,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pipe-xfer.h"
+
 static void *sleeper(void *arg)
 {
     (void)arg;
     struct timespec forever = {1000000, 0};
     nanosleep(&forever, NULL);
     return NULL;
-}
-
-static void xfer(int in, int out, int first, unsigned long n)
-{
-    char c = 'x';
-    for (unsigned long i = 0; i < n; i++) {
-        if (!first && read(in, &c, 1) != 1)
-            exit(2);
-        if (write(out, &c, 1) != 1)
-            exit(2);
-        if (first && read(in, &c, 1) != 1)
-            exit(2);
-    }
 }
 
 static void start_sleepers(unsigned long k)

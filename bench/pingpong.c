@@ -6,18 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void xfer(int in, int out, int first, unsigned long n)
-{
-    char c = 'x';
-    for (unsigned long i = 0; i < n; i++) {
-        if (!first && read(in, &c, 1) != 1)
-            exit(2);
-        if (write(out, &c, 1) != 1)
-            exit(2);
-        if (first && read(in, &c, 1) != 1)
-            exit(2);
-    }
-}
+#include "pipe-xfer.h"
 
 int main(int argc, char **argv)
 {

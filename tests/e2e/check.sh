@@ -16,7 +16,15 @@ checks_done() {
 }
 
 # For a guest that waits on stdin (tests/guest/stdin-wait.c) after its child
-# prints "child done", with TMPDIR=$base so the private /tmp is made there:
+# prints "child done", with TMPDIR=$base so the private /tmp is made there.
+# waiting_guest_setup: $base (a fresh directory) and the fifo $fifo the
+# guest reads, both removed with asymu's output files at exit.
+waiting_guest_setup() {
+    base=$(mktemp -d)
+    fifo=$base.fifo
+    trap 'rm -rf "$base" "$fifo" "$base.out" "$base.err"' EXIT
+    mkfifo "$fifo"
+}
 # start [OPTIONS]: asymu in the background ($pid), its stdin the fifo $fifo
 # held open on fd 3; returns once the private /tmp exists and the guest has
 # made syscalls (its child printed), or after 10 s.

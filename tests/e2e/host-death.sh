@@ -7,12 +7,8 @@
 # asymu runs until the script acts.
 set -u
 asymu=$1 guest=$2
-base=$(mktemp -d)
-fifo=$base.fifo
 . "$(dirname "$0")/check.sh"
-cleanup() { rm -rf "$base" "$fifo" "$base.err" "$base.out"; }
-trap cleanup EXIT
-mkfifo "$fifo"
+waiting_guest_setup
 
 # settle: waits up to 10 s for the private /tmp to go.
 settle() {

@@ -9,12 +9,8 @@
 # policy refuses is proved by the unit test unit-sandbox (tests/unit/test-sandbox.c).
 set -u
 asymu=$1 guest=$2
-base=$(mktemp -d)
-fifo=$base.fifo
 . "$(dirname "$0")/check.sh"
-cleanup() { rm -rf "$base" "$fifo" "$base.out" "$base.err"; }
-trap cleanup EXIT
-mkfifo "$fifo"
+waiting_guest_setup
 field() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$2/status"; }
 
 version=$("$asymu" --version | sed -n 2p)
