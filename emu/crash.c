@@ -15,6 +15,7 @@
  *   fusermount3, nor remove the /tmp directory itself from its parent. */
 #include "kernel.h"
 #include "crash.h"
+#include "shmem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -78,6 +79,17 @@ static const char *host_signal_name(int sig)
 
 static void on_fatal(int sig, siginfo_t *info, void *uctx)
 {
+    if (sig == SIGBUS && info->si_code == BUS_ADRERR && shmem_bus_recover(info->si_addr)) {
+        /* Guest code touched it: the engine stops at the end of the block
+         * (uc_emu_stop only sets flags, as qemu's own kicks from signal
+         * handlers do) and the guest gets the SIGBUS (run.c). */
+        struct machine *m = crash_machine;
+        if (m && m->running_uc) {
+            m->bus_fault_host = (uintptr_t)info->si_addr;
+            uc_emu_stop(m->running_uc);
+        }
+        return;
+    }
     struct line l = {.n = 0};
     put(&l, "asymu: internal error: host ");
     put(&l, host_signal_name(sig));

@@ -1,6 +1,9 @@
 /* futex.c - futex WAIT/WAKE (plain and bitset, private or not) with
- * timeouts in virtual time. A futex is an address in one address space. */
+ * timeouts in virtual time. A futex is an address in one address space, or
+ * in shared memory a place in the object mapped there, which every process
+ * mapping it reaches. */
 #include "kernel.h"
+#include "shmem.h"
 #include "waitq.h"
 #include "restart.h"
 
@@ -13,6 +16,7 @@
 #define FUTEX_WAKE_OP 5
 #define FUTEX_WAIT_BITSET 9
 #define FUTEX_WAKE_BITSET 10
+#define FUTEX_PRIVATE_FLAG 128
 #define FUTEX_CLOCK_REALTIME 256
 #define FUTEX_CMD_MASK 0x7f
 #define FUTEX_BITSET_ANY 0xffffffffu
@@ -21,14 +25,29 @@
  * is still leaving the kernel. */
 #define FUTEX_WAKE_COST_BLOCKS 1000
 
-/* A waiter's wait queue is (its address space, the futex's address); the
- * address and bitset are also in wait_args. Waiters wake in the order they
- * started waiting. */
-static int wake(struct task *t, uint64_t uaddr, int n, uint32_t bitset)
+/* A futex's wait queue: (the address space, the address), or for one in
+ * shared memory that is not FUTEX_PRIVATE_FLAG (the shared object, the
+ * offset in it). */
+struct futex_key {
+    const void *obj;
+    uint64_t key;
+};
+
+static struct futex_key key_of(struct task *t, uint64_t uaddr, bool private)
+{
+    const struct vma *v = private ? NULL : mm_find_vma(task_mm(t), uaddr);
+    if (v && v->shm)
+        return (struct futex_key){v->shm, v->shm_off + (uaddr - v->start)};
+    return (struct futex_key){task_mm(t), uaddr};
+}
+
+/* The address and bitset are also in wait_args. Waiters wake in the order
+ * they started waiting. */
+static int wake(struct task *t, struct futex_key k, int n, uint32_t bitset)
 {
     int woken = 0;
     struct waiters w;
-    waiters_get(&w, t->machine, task_mm(t), uaddr);
+    waiters_get(&w, t->machine, k.obj, k.key);
     for (size_t i = 0; i < w.n && woken < n; i++) {
         struct task *o = w.task[i];
         if (o->state != TASK_BLOCKED || o->woken || !(o->wait_args[1] & bitset))
@@ -54,17 +73,17 @@ static int wake(struct task *t, uint64_t uaddr, int n, uint32_t bitset)
 
 int futex_wake(struct task *t, uint64_t uaddr, int n)
 {
-    return wake(t, uaddr, n, FUTEX_BITSET_ANY);
+    return wake(t, key_of(t, uaddr, false), n, FUTEX_BITSET_ANY);
 }
 
-static int64_t wait_on(struct task *t, uint64_t uaddr, uint32_t val, uint32_t bitset,
-                       uint64_t deadline);
+static int64_t wait_on(struct task *t, uint64_t uaddr, bool private, uint32_t val,
+                       uint32_t bitset, uint64_t deadline);
 
 /* restart_syscall after a timed wait was interrupted: the same wait, until
  * the same deadline, if the value has not changed. */
 static int64_t restart_wait(struct task *t)
 {
-    return wait_on(t, t->restart_args[0], (uint32_t)t->restart_args[1],
+    return wait_on(t, t->restart_args[0], t->restart_args[2] >> 32, (uint32_t)t->restart_args[1],
                    (uint32_t)t->restart_args[2], t->restart_args[3]);
 }
 
@@ -82,14 +101,14 @@ static int64_t resume_wait(struct task *t)
         return -ERESTARTSYS;
     t->restart_args[0] = t->wait_args[0];
     t->restart_args[1] = t->wait_args[2];
-    t->restart_args[2] = t->wait_args[1];
+    t->restart_args[2] = t->wait_args[1] | t->wait_args[3] << 32; /* bitset, private */
     t->restart_args[3] = t->deadline_ns;
     restart_block_set(t, restart_wait);
     return -ERESTART_RESTARTBLOCK;
 }
 
-static int64_t wait_on(struct task *t, uint64_t uaddr, uint32_t val, uint32_t bitset,
-                       uint64_t deadline)
+static int64_t wait_on(struct task *t, uint64_t uaddr, bool private, uint32_t val,
+                       uint32_t bitset, uint64_t deadline)
 {
     uint32_t cur;
     if (copy_from_guest(task_mm(t), &cur, uaddr, sizeof cur) < 0)
@@ -101,23 +120,27 @@ static int64_t wait_on(struct task *t, uint64_t uaddr, uint32_t val, uint32_t bi
     t->wait_args[0] = uaddr;
     t->wait_args[1] = bitset;
     t->wait_args[2] = val;
-    t->wait_key = uaddr;
-    task_block(t, resume_wait, task_mm(t), deadline);
+    t->wait_args[3] = private;
+    struct futex_key k = key_of(t, uaddr, private);
+    t->wait_key = k.key;
+    task_block(t, resume_wait, k.obj, deadline);
     return -EBLOCK;
 }
 
 int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field)
 {
     int op = (int)a[1] & FUTEX_CMD_MASK;
+    bool private = (int)a[1] & FUTEX_PRIVATE_FLAG;
     uint64_t uaddr = a[0];
+    struct futex_key k = key_of(t, uaddr, private);
     uint32_t val = (uint32_t)a[2], cur;
     switch (op) {
     case FUTEX_WAKE:
-        return wake(t, uaddr, (int)val, FUTEX_BITSET_ANY);
+        return wake(t, k, (int)val, FUTEX_BITSET_ANY);
     case FUTEX_WAKE_BITSET:
         if ((uint32_t)a[5] == 0)
             return -EINVAL;
-        return wake(t, uaddr, (int)val, (uint32_t)a[5]);
+        return wake(t, k, (int)val, (uint32_t)a[5]);
     case FUTEX_WAIT:
     case FUTEX_WAIT_BITSET: {
         uint32_t bitset = op == FUTEX_WAIT ? FUTEX_BITSET_ANY : (uint32_t)a[5];
@@ -139,7 +162,7 @@ int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field)
             if (!deadline)
                 deadline = 1; /* already past: 0 would mean no timeout */
         }
-        return wait_on(t, uaddr, val, bitset, deadline);
+        return wait_on(t, uaddr, private, val, bitset, deadline);
     }
     case FUTEX_REQUEUE:
     case FUTEX_CMP_REQUEUE: {
@@ -149,16 +172,19 @@ int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field)
             if (cur != (uint32_t)a[5])
                 return -EAGAIN;
         }
-        int n = wake(t, uaddr, (int)val, FUTEX_BITSET_ANY);
+        int n = wake(t, k, (int)val, FUTEX_BITSET_ANY);
         /* Move up to val2 remaining waiters to the second futex. */
         int moved = 0, limit = (int)(uint32_t)a[3];
+        struct futex_key k2 = key_of(t, a[4], private);
         struct waiters w;
-        waiters_get(&w, t->machine, task_mm(t), uaddr);
+        waiters_get(&w, t->machine, k.obj, k.key);
         for (size_t i = 0; i < w.n && moved < limit; i++) {
             struct task *o = w.task[i];
             if (o->woken)
                 continue;
-            o->wait_args[0] = o->wait_key = a[4];
+            o->wait_args[0] = a[4];
+            o->wait_obj = k2.obj;
+            o->wait_key = k2.key;
             waitq_update(o); /* onto the second futex's queue, at its end */
             moved++;
         }

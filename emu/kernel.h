@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 struct task;
+struct shmem;
 struct abi;
 struct machine;
 struct proc_timers;
@@ -39,8 +40,14 @@ struct vma {
     int prot;            /* PROT_* */
     uint8_t *host;       /* host memory backing [start, end) */
     struct vma_origin origin; /* path owned (malloc'ed) */
+    struct shmem *shm;   /* MAP_SHARED: the object mapped (a reference), else NULL */
+    uint64_t shm_off;    /* its offset at start */
+    unsigned fork;       /* VMA_DONTFORK, VMA_WIPEONFORK (madvise) */
     struct vma *next;    /* sorted by start */
 };
+
+#define VMA_DONTFORK 1u   /* a forked child does not get the mapping */
+#define VMA_WIPEONFORK 2u /* a forked child gets it zeroed */
 
 struct mm {
     int refs;               /* processes sharing it (threads, vfork children) */
@@ -75,6 +82,12 @@ int mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot);
 /* The same for a file's bytes (the caller fills them): origin names the file. */
 int mm_map_origin(struct mm *mm, uint64_t addr, uint64_t len, int prot,
                   const struct vma_origin *origin);
+/* The same for len bytes of a shared memory object from off (MAP_SHARED). */
+int mm_map_shared(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                  const struct vma_origin *origin, struct shmem *shm, uint64_t off);
+/* Sets and clears VMA_* fork flags on the mapped parts of [addr, addr+len)
+ * (page aligned, no overflow). */
+int mm_set_fork(struct mm *mm, uint64_t addr, uint64_t len, unsigned set, unsigned clear);
 /* Names the file behind the mappings that start in [start, end): the first
  * byte of the range is at file offset origin->pgoff. */
 void mm_set_origin(struct mm *mm, uint64_t start, uint64_t end, const struct vma_origin *origin);
@@ -488,6 +501,7 @@ struct machine {
     const struct emu_config *cfg;
     struct task *current;    /* the task whose engine is running */
     uc_engine *running_uc;   /* engine inside uc_emu_start, or NULL */
+    volatile uintptr_t bus_fault_host; /* set by the host SIGBUS handler (run.c) */
     struct mm *deferred_mms; /* freed once running_uc has stopped */
     struct task *tasks;      /* every task, by creation */
     struct task **tasks_tail; /* the last next_all link */
@@ -613,6 +627,9 @@ int futex_wake(struct task *t, uint64_t uaddr, int n);
 /* A synchronous fault: delivered to a handler if the guest has one, else
  * the process dies with one line on stderr (pid, signal, pc, address). */
 void signal_fault(struct task *t, int sig, uint64_t pc, uint64_t addr, const char *what);
+/* The same with a given si_code. */
+void signal_fault_code(struct task *t, int sig, int code, uint64_t pc, uint64_t addr,
+                       const char *what);
 
 /* ---- syscalls (syscall.c, strace.c) ---- */
 
@@ -740,6 +757,9 @@ SYSCALL_DECL(munmap);
 SYSCALL_DECL(mprotect);
 SYSCALL_DECL(mremap);
 SYSCALL_DECL(madvise);
+SYSCALL_DECL(msync);
+SYSCALL_DECL(mincore);
+SYSCALL_DECL(memfd_create);
 
 SYSCALL_DECL(clock_gettime);
 SYSCALL_DECL(clock_getres);

@@ -5,6 +5,7 @@
  * that PROT_NONE VMAs have no region: an access there faults as it would on
  * unmapped memory, which is all PROT_NONE means. */
 #include "kernel.h"
+#include "shmem.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -69,11 +70,27 @@ static void origin_split(const struct vma *v, struct vma *piece)
     origin_set(piece, &v->origin, v->origin.pgoff + (piece->start - v->start));
 }
 
-static void vma_free(struct vma *v)
+/* Returns [host, host+len) of v's host memory to the host. */
+static void host_release(const struct vma *v, uint8_t *host, uint64_t len)
 {
-    munmap(v->host, v->end - v->start);
+    if (v->shm)
+        shmem_unmap_host(host, len);
+    else
+        munmap(host, len);
+}
+
+/* Frees v's bookkeeping (not its host memory). */
+static void vma_drop(struct vma *v)
+{
+    shmem_put(v->shm);
     free((char *)v->origin.path);
     free(v);
+}
+
+static void vma_free(struct vma *v)
+{
+    host_release(v, v->host, v->end - v->start);
+    vma_drop(v);
 }
 
 void mm_free(struct mm *mm)
@@ -111,6 +128,11 @@ static void copy_nonzero_pages(uint8_t *dst, const uint8_t *src, uint64_t len)
             memcpy(dst + off, src + off, PAGE);
 }
 
+static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                     const struct vma_origin *origin, struct shmem *shm, uint64_t shm_off,
+                     unsigned fork);
+
+/* Shared mappings stay shared with the child; private ones are copied. */
 struct mm *mm_copy(struct mm *src, int *err)
 {
     struct mm *mm = mm_new(src->abi, src->machine, err);
@@ -129,12 +151,19 @@ struct mm *mm_copy(struct mm *src, int *err)
     mm->env_start = src->env_start;
     mm->env_end = src->env_end;
     for (const struct vma *v = src->vmas; v; v = v->next) {
-        if ((*err = mm_map_origin(mm, v->start, v->end - v->start, v->prot, &v->origin)) < 0) {
+        if (v->fork & VMA_DONTFORK)
+            continue;
+        bool wipe = v->fork & VMA_WIPEONFORK;
+        struct shmem *shm = wipe ? NULL : v->shm;
+        *err = map_range(mm, v->start, v->end - v->start, v->prot, &v->origin, shm, v->shm_off,
+                         v->fork);
+        if (*err < 0) {
             mm_free(mm);
             return NULL;
         }
-        copy_nonzero_pages(mm_host_ptr(mm, v->start, v->end - v->start, 0), v->host,
-                           v->end - v->start);
+        if (!shm && !wipe)
+            copy_nonzero_pages(mm_host_ptr(mm, v->start, v->end - v->start, 0), v->host,
+                               v->end - v->start);
     }
     return mm;
 }
@@ -151,6 +180,19 @@ const struct vma *mm_find_vma(const struct mm *mm, uint64_t addr)
 static bool in_engine(const struct vma *v)
 {
     return v->prot != PROT_NONE;
+}
+
+/* Whether v's bytes count as the guest's memory (--max-mem): not when they
+ * are PROT_NONE, nor a file's own pages (a shared file mapping: the host's
+ * page cache, which the file's size bounds). */
+static bool is_file_shared(const struct vma *v)
+{
+    return v->shm && v->origin.path;
+}
+
+static uint64_t usable_bytes(const struct vma *v, uint64_t n)
+{
+    return in_engine(v) && !is_file_shared(v) ? n : 0;
 }
 
 static int vma_to_engine(struct mm *mm, struct vma *v)
@@ -182,6 +224,21 @@ static struct vma *vma_new(uint64_t start, uint64_t end, int prot, uint8_t *host
     return v;
 }
 
+/* The part of v from at on, as a VMA of its own (v is not changed). */
+static struct vma *vma_tail(const struct vma *v, uint64_t at)
+{
+    struct vma *tail = vma_new(at, v->end, v->prot, v->host + (at - v->start));
+    if (tail) {
+        origin_split(v, tail);
+        tail->fork = v->fork;
+        if (v->shm) {
+            tail->shm = shmem_get(v->shm);
+            tail->shm_off = v->shm_off + (at - v->start);
+        }
+    }
+    return tail;
+}
+
 /* Whether the address space may grow by more_vmas VMAs of which
  * more_regions need engine regions: 0 or -ENOMEM (see MM_MAX_REGIONS). */
 static int room_for(const struct mm *mm, int more_vmas, int more_regions)
@@ -208,16 +265,11 @@ static int vma_cut(struct mm *mm, struct vma **link, uint64_t lo, uint64_t hi)
         uc_ctl_remove_cache(mm->uc, v->start, v->end);
 
     struct vma *tail = NULL;
-    if (cut_hi < v->end) {
-        tail = vma_new(cut_hi, v->end, v->prot, v->host + (cut_hi - v->start));
-        if (!tail)
-            return -ENOMEM;
-        origin_split(v, tail);
-    }
-    munmap(v->host + (cut_lo - v->start), cut_hi - cut_lo);
+    if (cut_hi < v->end && !(tail = vma_tail(v, cut_hi)))
+        return -ENOMEM;
+    host_release(v, v->host + (cut_lo - v->start), cut_hi - cut_lo);
     mm->total -= cut_hi - cut_lo;
-    if (in_engine(v))
-        mm->usable -= cut_hi - cut_lo;
+    mm->usable -= usable_bytes(v, cut_hi - cut_lo);
     int err = 0;
     if (tail) {
         tail->next = v->next;
@@ -230,8 +282,7 @@ static int vma_cut(struct mm *mm, struct vma **link, uint64_t lo, uint64_t hi)
         return err ? err : e2;
     }
     *link = v->next;
-    free((char *)v->origin.path);
-    free(v);
+    vma_drop(v);
     return err;
 }
 
@@ -306,32 +357,72 @@ static bool same_origin(const struct vma *a, const struct vma *b)
            b->origin.pgoff == a->origin.pgoff + (a->end - a->start);
 }
 
+/* Shared mappings are never joined: each is a host mapping of its own. */
 static bool mergeable(const struct vma *a, const struct vma *b)
 {
-    return a && b && a->end == b->start && a->prot == b->prot &&
+    return a && b && !a->shm && !b->shm && a->fork == b->fork && a->end == b->start &&
+           a->prot == b->prot &&
            a->host + (a->end - a->start) == b->host && b->end - a->start <= MERGE_MAX &&
            same_origin(a, b);
 }
 
 int mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
-    return mm_map_origin(mm, addr, len, prot, NULL);
+    return map_range(mm, addr, len, prot, NULL, NULL, 0, 0);
 }
 
 int mm_map_origin(struct mm *mm, uint64_t addr, uint64_t len, int prot,
                   const struct vma_origin *origin)
 {
+    return map_range(mm, addr, len, prot, origin, NULL, 0, 0);
+}
+
+int mm_map_shared(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                  const struct vma_origin *origin, struct shmem *shm, uint64_t off)
+{
+    return map_range(mm, addr, len, prot, origin, shm, off, 0);
+}
+
+/* What mapping [addr, end) afresh adds to the address space: the VMAs and
+ * regions (the new one, and pieces of the ones it cuts) and the bytes it
+ * replaces (which it then no longer counts). */
+static void map_cost(const struct mm *mm, uint64_t addr, uint64_t end, int prot, int *more_vmas,
+                     int *more_regions, uint64_t *old_total, uint64_t *old_usable)
+{
+    *more_vmas = 1, *more_regions = prot != PROT_NONE;
+    *old_total = *old_usable = 0;
+    for (const struct vma *v = mm->vmas; v && v->start < end; v = v->next) {
+        if (v->end <= addr)
+            continue;
+        uint64_t lo = addr > v->start ? addr : v->start, hi = end < v->end ? end : v->end;
+        int pieces = (addr > v->start) + (end < v->end);
+        *more_vmas += pieces - 1;
+        *more_regions += (pieces - 1) * in_engine(v);
+        *old_total += hi - lo;
+        *old_usable += usable_bytes(v, hi - lo);
+    }
+}
+
+/* Maps [addr, addr+len) afresh: private zeroed memory, or shm from shm_off.
+ * Every limit is checked before the old mappings of the range go, so a
+ * failing MAP_FIXED leaves them as they were, as on Linux. */
+static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                     const struct vma_origin *origin, struct shmem *shm, uint64_t shm_off,
+                     unsigned fork)
+{
     len = PAGE_ALIGN(len);
     if (addr % PAGE || len == 0 || addr + len < addr)
         return -EINVAL;
-    int err = mm_unmap(mm, addr, len);
-    if (err)
-        return err;
+    int more_vmas, more_regions;
+    uint64_t old_total, old_usable;
+    map_cost(mm, addr, addr + len, prot, &more_vmas, &more_regions, &old_total, &old_usable);
     /* PROT_NONE reservations (glibc's 64 MiB malloc arenas, thread stack
      * guards) cost the host nothing until made accessible: --max-mem counts
      * only usable bytes, RLIMIT_AS every byte, as Linux's does. */
-    uint64_t usable = prot != PROT_NONE ? len : 0;
-    if (mm->usable + usable > mm->max_total || mm->total + len > mm->max_as)
+    bool file_shared = shm && origin && origin->path;
+    uint64_t usable = prot != PROT_NONE && !file_shared ? len : 0;
+    if (mm->usable - old_usable + usable > mm->max_total ||
+        mm->total - old_total + len > mm->max_as || room_for(mm, more_vmas, more_regions) < 0)
         return -ENOMEM;
     /* Mappings are lazily backed, but may soon be touched: every 16 MiB
      * mapped (by any process) asks the host what it has left. */
@@ -344,42 +435,36 @@ int mm_map_origin(struct mm *mm, uint64_t addr, uint64_t len, int prot,
             return -ENOMEM;
     }
     struct vma *prev = NULL, *next = NULL;
-    for (struct vma *v = mm->vmas; v; v = v->next) {
+    for (struct vma *v = mm->vmas; v && v->start <= addr + len; v = v->next) {
         if (v->end == addr && v->prot == prot)
             prev = v;
         if (v->start == addr + len && v->prot == prot)
             next = v;
     }
-    uint8_t *host = host_alloc(prev, next, len);
-    if (!host)
-        return -ENOMEM;
-    struct vma *v = vma_new(addr, addr + len, prot, host);
+    bool writable = !(origin && origin->shared_ro);
+    uint8_t *host = shm ? shmem_map_host(shm, shm_off, len, writable) : host_alloc(prev, next, len);
+    struct vma *v = host ? vma_new(addr, addr + len, prot, host) : NULL;
     if (!v) {
-        munmap(host, len);
+        if (host)
+            shm ? shmem_unmap_host(host, len) : (void)munmap(host, len);
         return -ENOMEM;
     }
+    v->shm = shm ? shmem_get(shm) : NULL;
+    v->shm_off = shm_off;
+    v->fork = fork;
     origin_set(v, origin, origin ? origin->pgoff : 0);
+    int err = mm_unmap(mm, addr, len);
+    if (err) {
+        vma_free(v);
+        return err;
+    }
     vma_insert(mm, v);
-    bool merged = false;
     if (mergeable(prev, v)) {
         vma_merge(mm, prev, v);
-        v = prev, merged = true;
-    } else {
-        uc_mem_unmap(mm->uc, v->start, v->end - v->start); /* not mapped yet: harmless */
+        v = prev;
     }
-    if (mergeable(v, v->next)) {
+    if (mergeable(v, v->next))
         vma_merge(mm, v, v->next);
-        merged = true;
-    }
-    /* The VMA is already counted: room for none more. */
-    if (!merged && room_for(mm, 0, 0) < 0) {
-        struct vma **pp = &mm->vmas;
-        while (*pp != v)
-            pp = &(*pp)->next;
-        *pp = v->next;
-        vma_free(v);
-        return -ENOMEM;
-    }
     if ((err = vma_to_engine(mm, v)) < 0)
         return err;
     mm->total += len;
@@ -435,7 +520,7 @@ static int protect_cost(const struct mm *mm, uint64_t addr, uint64_t end, int pr
             continue;
         if ((prot & PROT_WRITE) && v->origin.shared_ro)
             return -EACCES;
-        if (!in_engine(v) && prot != PROT_NONE) {
+        if (!in_engine(v) && prot != PROT_NONE && !is_file_shared(v)) {
             uint64_t lo = addr > v->start ? addr : v->start, hi = end < v->end ? end : v->end;
             *more_usable += hi - lo;
         }
@@ -461,10 +546,11 @@ static int vma_set_prot(struct mm *mm, struct vma *v, int prot)
     if (was_exec && !(prot & PROT_EXEC))
         uc_ctl_remove_cache(mm->uc, v->start, v->end);
     bool was_none = !in_engine(v);
+    uint64_t bytes = is_file_shared(v) ? 0 : v->end - v->start;
     if (was_none && prot != PROT_NONE)
-        mm->usable += v->end - v->start;
+        mm->usable += bytes;
     else if (!was_none && prot == PROT_NONE)
-        mm->usable -= v->end - v->start;
+        mm->usable -= bytes;
     v->prot = prot;
     return was_none ? vma_to_engine(mm, v) : 0;
 }
@@ -488,12 +574,16 @@ static int merge_range(struct mm *mm, uint64_t lo, uint64_t hi)
     return 0;
 }
 
+static int split_to_range(struct mm *mm, struct vma **vp, uint64_t addr, uint64_t end);
+
 int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
     if (addr % PAGE)
         return -EINVAL;
+    if (len == 0)
+        return 0;
     uint64_t end = addr + PAGE_ALIGN(len);
-    if (end < addr)
+    if (PAGE_ALIGN(len) == 0 || end <= addr)
         return -ENOMEM;
     /* Linux fails with ENOMEM when part of the range is unmapped. */
     for (uint64_t a = addr; a < end;) {
@@ -514,32 +604,56 @@ int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
     for (struct vma *v = mm->vmas; v && v->start < end; v = v->next) {
         if (v->end <= addr || v->prot == prot)
             continue;
-        /* Split v at addr and end so the changed part is a VMA of its own. */
-        uint64_t points[2] = {addr, end};
-        for (int i = 0; i < 2; i++) {
-            if (points[i] <= v->start || points[i] >= v->end)
-                continue;
-            struct vma *tail = vma_new(points[i], v->end, v->prot, v->host + (points[i] - v->start));
-            if (!tail)
-                return -ENOMEM;
-            origin_split(v, tail);
-            uc_mem_unmap(mm->uc, v->start, v->end - v->start);
-            tail->next = v->next;
-            v->next = tail;
-            v->end = points[i];
-            err = vma_to_engine(mm, v);
-            if (!err)
-                err = vma_to_engine(mm, tail);
-            if (err)
-                return err;
-            if (points[i] == addr) {
-                v = tail; /* the part that changes starts here */
-            }
-        }
-        if (v->start >= addr && v->end <= end && (err = vma_set_prot(mm, v, prot)) < 0)
+        if ((err = split_to_range(mm, &v, addr, end)) < 0 || (err = vma_set_prot(mm, v, prot)) < 0)
             return err;
     }
     return merge_range(mm, addr, end);
+}
+
+/* Splits *vp (which overlaps [addr, end)) at addr and end, so that the part
+ * inside the range is a VMA of its own, which *vp then is. */
+static int split_to_range(struct mm *mm, struct vma **vp, uint64_t addr, uint64_t end)
+{
+    struct vma *v = *vp;
+    uint64_t points[2] = {addr, end};
+    for (int i = 0; i < 2; i++) {
+        if (points[i] <= v->start || points[i] >= v->end)
+            continue;
+        struct vma *tail = vma_tail(v, points[i]);
+        if (!tail)
+            return -ENOMEM;
+        uc_mem_unmap(mm->uc, v->start, v->end - v->start);
+        tail->next = v->next;
+        v->next = tail;
+        v->end = points[i];
+        int err = vma_to_engine(mm, v);
+        if (!err)
+            err = vma_to_engine(mm, tail);
+        if (err)
+            return err;
+        if (points[i] == addr)
+            v = tail; /* the part inside the range starts here */
+    }
+    *vp = v;
+    return 0;
+}
+
+int mm_set_fork(struct mm *mm, uint64_t addr, uint64_t len, unsigned set, unsigned clear)
+{
+    uint64_t end = addr + len;
+    int pieces = 0;
+    for (const struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+        if (v->end > addr)
+            pieces += (addr > v->start) + (end < v->end);
+    int err = room_for(mm, pieces, pieces);
+    for (struct vma *v = mm->vmas; !err && v && v->start < end; v = v->next) {
+        unsigned fork = (v->fork | set) & ~clear;
+        if (v->end <= addr || v->fork == fork)
+            continue;
+        if ((err = split_to_range(mm, &v, addr, end)) == 0)
+            v->fork = fork;
+    }
+    return err ? err : merge_range(mm, addr, end);
 }
 
 void *mm_host_ptr(struct mm *mm, uint64_t addr, uint64_t len, int prot)

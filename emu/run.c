@@ -69,6 +69,23 @@ static bool invariants_hold(struct machine *m, struct task *t, unsigned cpu)
     return true;
 }
 
+/* The guest code t ran touched a shared file mapping past the file's end
+ * (shmem_bus_recover made the page a zero page): SIGBUS with BUS_ADRERR,
+ * as Linux sends it, at the end of the slice. */
+static void deliver_bus_fault(struct machine *m, struct task *t)
+{
+    uint8_t *host = (uint8_t *)m->bus_fault_host;
+    m->bus_fault_host = 0;
+    for (const struct vma *v = task_mm(t) ? task_mm(t)->vmas : NULL; v; v = v->next) {
+        if (host >= v->host && host < v->host + (v->end - v->start)) {
+            signal_fault_code(t, SIGBUS, 2 /* BUS_ADRERR */, task_abi(t)->get_pc(task_mm(t)->uc),
+                              v->start + (uint64_t)(host - v->host),
+                              "access past the end of a mapped file");
+            return;
+        }
+    }
+}
+
 /* Runs t on cpu for at most its slice; returns the blocks it used. */
 static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
 {
@@ -94,6 +111,8 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     t->stop = false;
     engine_run(t);
     m->running_uc = NULL;
+    if (m->bus_fault_host)
+        deliver_bus_fault(m, t);
     m->current = NULL;
     free_deferred_mms(m);
     return m->slice_used;

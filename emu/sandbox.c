@@ -28,6 +28,8 @@ static const char *const allowed[] = {
     "flistxattr", "fremovexattr",
     /* memory: guest memory and Unicorn's engines and translation buffers */
     "mmap", "munmap", "mprotect", "mremap", "madvise", "brk",
+    /* the guest's shared memory (shmem.c, MAP_SHARED, memfd_create) */
+    "memfd_create", "msync", "mincore",
     /* the event loop (libuv), host signals, FUSE */
     "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait", "eventfd2", "pipe2", "poll",
     "ppoll", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack",

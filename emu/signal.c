@@ -359,6 +359,12 @@ void signal_deliver(struct task *t)
 
 void signal_fault(struct task *t, int sig, uint64_t pc, uint64_t addr, const char *what)
 {
+    signal_fault_code(t, sig, 1 /* SEGV_MAPERR, ILL_ILLOPC, BUS_ADRALN */, pc, addr, what);
+}
+
+void signal_fault_code(struct task *t, int sig, int code, uint64_t pc, uint64_t addr,
+                       const char *what)
+{
     const struct sigaction_guest *sa = &t->proc->sighand->action[sig];
     bool caught = sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig));
     if (!caught) {
@@ -368,7 +374,7 @@ void signal_fault(struct task *t, int sig, uint64_t pc, uint64_t addr, const cha
         signal_kill_process(t, sig);
         return;
     }
-    struct siginfo_lite info = {.code = 1 /* SEGV_MAPERR, ILL_ILLOPC, BUS_ADRALN */, .addr = addr};
+    struct siginfo_lite info = {.code = code, .addr = addr};
     signal_queue_task(t, sig, &info);
     t->stop = true;
 }

@@ -3,6 +3,7 @@
  * their threads, files and mappings, the command line, the kernel log and
  * the console. ctx is the calling task. */
 #include "kernel.h"
+#include "shmem.h"
 #include "pty.h"
 #include "socket.h"
 
@@ -344,12 +345,18 @@ static int vma_at(void *ctx, int pid, unsigned index, struct vfs_vma *out)
             out->start = start;
             out->end = end;
             out->prot = v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC);
+            out->shared = v->shm != NULL;
             if (v->origin.path) {
                 out->pgoff = v->origin.pgoff + (start - v->start);
                 out->dev_major = major(v->origin.dev);
                 out->dev_minor = minor(v->origin.dev);
                 out->ino = v->origin.ino;
                 snprintf(out->name, sizeof out->name, "%s", v->origin.path);
+            } else if (v->shm) { /* shared anonymous memory, as Linux names it */
+                out->pgoff = v->shm_off + (start - v->start);
+                out->dev_minor = 1;
+                out->ino = v->shm->ino;
+                snprintf(out->name, sizeof out->name, "/dev/zero (deleted)");
             } else {
                 vma_name(mm, start, end, out->name, sizeof out->name);
             }

@@ -809,9 +809,10 @@ static int pid_maps(struct text *t, struct vfs *v, void *ctx, int pid)
     int r;
     for (unsigned i = 0; (r = v->provider->vma(ctx, pid, i, &m)) > 0; i++) {
         size_t start = t->len;
-        add(t, "%08llx-%08llx %c%c%cp %08llx %02x:%02x %llu ", (unsigned long long)m.start,
+        add(t, "%08llx-%08llx %c%c%c%c %08llx %02x:%02x %llu ", (unsigned long long)m.start,
             (unsigned long long)m.end, m.prot & 1 ? 'r' : '-', m.prot & 2 ? 'w' : '-',
-            m.prot & 4 ? 'x' : '-', (unsigned long long)m.pgoff, m.dev_major, m.dev_minor,
+            m.prot & 4 ? 'x' : '-', m.shared ? 's' : 'p', (unsigned long long)m.pgoff,
+            m.dev_major, m.dev_minor,
             (unsigned long long)m.ino);
         if (m.name[0])
             add(t, "%*s %s", (int)(t->len - start < 72 ? 72 - (t->len - start) : 0), "", m.name);

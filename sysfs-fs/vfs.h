@@ -82,6 +82,7 @@ struct vfs_vma {
     uint64_t pgoff;          /* file offset of start, 0 for anonymous memory */
     unsigned dev_major, dev_minor;
     uint64_t ino;
+    bool shared;             /* MAP_SHARED: 's' in /proc/PID/maps, else 'p' */
     char name[VFS_PATH_MAX]; /* the file, "[heap]", "[stack]", "[vectors]"... or "" */
 };
 

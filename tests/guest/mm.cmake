@@ -1,0 +1,3 @@
+# tests/guest/mm.cmake: the guest programs of the memory tests
+# (tests/e2e/mm.cmake), each built for both ISAs.
+asymu_guest_program(shmem shmem.c)
