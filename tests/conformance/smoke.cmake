@@ -42,3 +42,15 @@ add_test(NAME conformance-gil-handover-arm64
 set_tests_properties(conformance-gil-handover-arm64 PROPERTIES LABELS conformance TIMEOUT 300
                      FIXTURES_REQUIRED conformance-roots
                      PASS_REGULAR_EXPRESSION "Ran 2 tests in [0-9.]+s\n\nOK\n")
+
+# Debian's sqlite3 on a database in the private /tmp and under --rw (a small
+# root of its own), rollback journal and WAL (a MAP_SHARED -shm file and
+# fcntl locks), both ISAs.
+foreach(isa arm64 armhf)
+  add_test(NAME conformance-sqlite3-${isa}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/sqlite3_check.py $<TARGET_FILE:asymu>
+                   ${CMAKE_BINARY_DIR}/conformance/root-${isa}
+                   ${CMAKE_BINARY_DIR}/conformance/sqlite3-rw-${isa})
+  set_tests_properties(conformance-sqlite3-${isa} PROPERTIES LABELS conformance TIMEOUT 300
+                       FIXTURES_REQUIRED conformance-roots)
+endforeach()
