@@ -289,6 +289,15 @@ static int opt_host_reserve(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_warm_engines(struct parse *ps, const char *opt, const char *val)
+{
+    uint64_t v;
+    if (!parse_u64(val, &v) || v < 1 || v > 1000000)
+        return bad(opt, val, "a number of engines from 1 to 1000000");
+    ps->cfg->warm_engines = (unsigned)v;
+    return 0;
+}
+
 static int opt_max_mem(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
@@ -357,6 +366,11 @@ static const struct option_def options[] = {
      opt_host_reserve},
     {"--max-mem", NULL, "SIZE", "4G (64-bit), 3G (32-bit)",
      "memory one guest process may map; beyond, mmap and brk fail with ENOMEM", opt_max_mem},
+    {"--warm-engines", NULL, "N", "64",
+     "Unicorn engines kept open for address spaces that are not running; the least recently "
+     "run beyond N are closed (about 2 MB each) and reopened, their code translated again, "
+     "when they next run; the guest sees no difference",
+     opt_warm_engines},
 };
 
 #define NOPTIONS (sizeof options / sizeof *options)

@@ -35,6 +35,7 @@ struct emu_config {
     uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */
     unsigned max_procs;     /* live processes, fork fails with EAGAIN beyond */
     uint64_t host_reserve;  /* host memory never taken: ENOMEM in the guest instead */
+    unsigned warm_engines;  /* engines kept open for address spaces not running, 0: default */
     int argc;               /* guest program (a host path) and its arguments */
     char **argv;
     char **envp;            /* guest environment */

@@ -53,7 +53,8 @@ struct mm {
     int refs;               /* processes sharing it (threads, vfork children) */
     struct machine *machine;
     struct task *loaded;    /* the task whose registers are in the engine */
-    uc_engine *uc;
+    uc_engine *uc;          /* NULL while parked (mm_engine_park) */
+    struct mm *lru_prev, *lru_next; /* machine->engines_lru, while uc is open */
     const struct abi *abi;
     struct vma *vmas;
     uint64_t limit;         /* first address the guest cannot use */
@@ -71,6 +72,12 @@ struct mm {
 
 /* A fresh address space on a new engine of abi's ISA: NULL with *err set on failure. */
 struct mm *mm_new(const struct abi *abi, struct machine *m, int *err);
+/* Makes sure mm has an open engine (it may have been parked) and counts
+ * it as the most recently used: 0 or -ENOMEM. Before a task of mm runs. */
+int mm_engine_acquire(struct mm *mm);
+/* Parks the least recently used engines beyond --warm-engines, but keep's.
+ * Only while no engine runs. */
+void mm_engines_trim(struct machine *m, struct mm *keep);
 /* A copy of src (fork): same mappings and contents, a new engine. */
 struct mm *mm_copy(struct mm *src, int *err);
 /* Drops a reference; the last one frees the memory and the engine (after the
@@ -503,6 +510,8 @@ struct machine {
     uc_engine *running_uc;   /* engine inside uc_emu_start, or NULL */
     volatile uintptr_t bus_fault_host; /* set by the host SIGBUS handler (run.c) */
     struct mm *deferred_mms; /* freed once running_uc has stopped */
+    struct mm *engines_lru;  /* address spaces with an open engine, most recently run first */
+    unsigned engines_open;
     struct task *tasks;      /* every task, by creation */
     struct task **tasks_tail; /* the last next_all link */
     struct task_index *index; /* tasks by tid, wait queues (waitq.c) */

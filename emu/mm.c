@@ -45,12 +45,95 @@ struct mm *mm_new(const struct abi *abi, struct machine *m, int *err)
     mm->mmap_base = abi->mmap_base;
     mm->max_total = m->cfg->max_mem ? m->cfg->max_mem : abi->default_max_mem;
     mm->max_as = UINT64_MAX;
-    *err = engine_open(abi, m, &mm->uc);
-    if (*err < 0) {
+    if ((*err = mm_engine_acquire(mm)) < 0) {
         free(mm);
         return NULL;
     }
     return mm;
+}
+
+/* ---- engines: open while their address space runs, parked beyond
+ * --warm-engines. A parked address space keeps everything of its own (its
+ * VMAs and their host memory, its tasks' registers in their contexts); its
+ * engine held only translated code, the soft TLB and the regions, which a
+ * new engine rebuilds. About 2 MB of host memory each (bench/README.md). */
+
+#define WARM_ENGINES_DEFAULT 64u
+
+static void lru_unlink(struct mm *mm)
+{
+    struct machine *m = mm->machine;
+    if (mm->lru_prev)
+        mm->lru_prev->lru_next = mm->lru_next;
+    else
+        m->engines_lru = mm->lru_next;
+    if (mm->lru_next)
+        mm->lru_next->lru_prev = mm->lru_prev;
+    mm->lru_prev = mm->lru_next = NULL;
+}
+
+static void lru_push(struct mm *mm)
+{
+    struct machine *m = mm->machine;
+    mm->lru_prev = NULL;
+    mm->lru_next = m->engines_lru;
+    if (m->engines_lru)
+        m->engines_lru->lru_prev = mm;
+    m->engines_lru = mm;
+}
+
+/* Closes mm's engine, its loaded task's registers saved first. */
+static void engine_park(struct mm *mm)
+{
+    if (mm->loaded)
+        uc_context_save(mm->uc, mm->loaded->ctx);
+    mm->loaded = NULL;
+    engine_close(mm->uc);
+    mm->uc = NULL;
+    lru_unlink(mm);
+    mm->machine->engines_open--;
+}
+
+void mm_engines_trim(struct machine *m, struct mm *keep)
+{
+    unsigned warm = m->cfg->warm_engines ? m->cfg->warm_engines : WARM_ENGINES_DEFAULT;
+    if (m->engines_open <= warm)
+        return;
+    struct mm *o = m->engines_lru;
+    while (o->lru_next)
+        o = o->lru_next; /* the least recently run */
+    while (m->engines_open > warm && o) {
+        struct mm *newer = o->lru_prev;
+        if (o != keep)
+            engine_park(o);
+        o = newer;
+    }
+}
+
+static int vma_to_engine(struct mm *mm, struct vma *v);
+
+int mm_engine_acquire(struct mm *mm)
+{
+    struct machine *m = mm->machine;
+    if (mm->uc) {
+        if (m->engines_lru != mm) {
+            lru_unlink(mm);
+            lru_push(mm);
+        }
+        return 0;
+    }
+    int err = engine_open(mm->abi, m, &mm->uc);
+    for (struct vma *v = mm->vmas; !err && v; v = v->next)
+        err = vma_to_engine(mm, v);
+    if (err) {
+        if (mm->uc)
+            engine_close(mm->uc);
+        mm->uc = NULL;
+        return err;
+    }
+    lru_push(mm);
+    m->engines_open++;
+    return 0;
 }
 
 static void origin_set(struct vma *v, const struct vma_origin *o, uint64_t pgoff)
@@ -99,8 +182,11 @@ void mm_free(struct mm *mm)
         next = v->next;
         vma_free(v);
     }
-    if (mm->uc)
+    if (mm->uc) {
         engine_close(mm->uc);
+        lru_unlink(mm);
+        mm->machine->engines_open--;
+    }
     free(mm);
 }
 

@@ -92,6 +92,12 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     m->slice_used = 0;
     m->slice_start = sched_now(&m->sched);
     m->slice_cpu = cpu;
+    if (mm_engine_acquire(task_mm(t)) < 0) {
+        fprintf(stderr, "asymu: [pid %d] no host memory for its engine: killed\n", t->proc->pid);
+        process_exit_group(t->proc, SIGKILL);
+        return m->slice_used;
+    }
+    mm_engines_trim(m, task_mm(t));
     load_registers(t);
     if (!signal_stopped(t) && t->resume && !syscall_resume(t))
         return m->slice_used;

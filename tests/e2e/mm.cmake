@@ -6,3 +6,26 @@
 foreach(part anon file past futex fork core lengths memfd)
   asymu_e2e_guest(NAME mm-shmem-${part} PROGRAM shmem GUEST_ARGS ${part})
 endforeach()
+
+# --warm-engines 1: every switch to another process closes the engine of the
+# one before and opens one anew (docs/processes.md); the output is the same,
+# byte for byte, as with engines kept open.
+asymu_e2e_guest(NAME warm-engines-futex PROGRAM shmem GUEST_ARGS futex OPTIONS --warm-engines 1
+                EXPECT_STDOUT mm-shmem-futex.out)
+asymu_e2e_guest(NAME warm-engines-tls-threads PROGRAM tls GUEST_ARGS threads
+                OPTIONS --warm-engines 1 EXPECT_STDOUT tls-threads.out)
+asymu_e2e_guest(NAME warm-engines-prodcons PROGRAM threads GUEST_ARGS prodcons
+                OPTIONS --warm-engines 1 EXPECT_STDOUT threads-prodcons.out)
+asymu_e2e_guest(NAME warm-engines-pipe-bulk PROGRAM pipes GUEST_ARGS bulk OPTIONS --warm-engines 1
+                EXPECT_STDOUT pipe-bulk.out)
+foreach(isa aarch64 armhf)
+  if(isa STREQUAL aarch64)
+    set(other armhf)
+  else()
+    set(other aarch64)
+  endif()
+  # 64 -> 32 -> 64 ... across fork and exec, with engines closed on the way.
+  asymu_e2e_guest(NAME warm-engines-forkchain ISAS ${isa} PROGRAM exec ASYMU_ONLY
+                  OPTIONS --warm-engines 1 EXPECT_STDOUT exec-forkchain-${isa}.out
+                  GUEST_ARGS forkchain 9 ${GUEST_DIR}/exec-${other} ${GUEST_DIR}/exec-${isa})
+endforeach()
