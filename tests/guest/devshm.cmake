@@ -1,0 +1,2 @@
+# /dev/shm and named pipes (tests/e2e/devshm.cmake).
+asymu_guest_program(devshm devshm.c)
