@@ -1,3 +1,5 @@
+# The file-system parts of issue 11.
+
 # /dev/shm: a private tmpfs sharing --tmp-size with /tmp (shm_open, what
 # sem_open does there, EXDEV to /tmp), and the guest's own mount table.
 asymu_e2e_guest(NAME devshm PROGRAM devshm OPTIONS --tmp-size 64M
@@ -44,4 +46,25 @@ udev /dev devtmpfs rw,nosuid,nodev,noexec,relatime,mode=755 0 0
 devpts /dev/pts devpts rw,nosuid,nodev,noexec,relatime,gid=5,mode=620,ptmxmode=000 0 0
 tmpfs /dev/shm tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
 tmpfs /tmp tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
+")
+
+# Named pipes with Linux's open and blocking rules (emu/fifo.c); the same
+# output as under qemu-user.
+asymu_e2e_guest(NAME fifo-rules PROGRAM fifo
+                EXPECT_STDOUT_TEXT "O_WRONLY|O_NONBLOCK, no reader: ENXIO
+O_RDONLY|O_NONBLOCK: opened
+read, never a writer: 0
+poll, never a writer: 0 revents 0
+O_WRONLY|O_NONBLOCK with a reader: opened
+poll after the writer went: 1 revents 0x10
+O_WRONLY waited for the reader: yes
+write: 10
+child read 10 bytes, then 0
+child status 0
+write without a reader: -1 EPIPE
+read: 5 \"hello\" after data: yes
+read after the writer closed: 0
+poll: 1 revents 0x10
+child status 0
+open interrupted: -1 EINTR after 1 s
 ")
