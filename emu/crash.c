@@ -7,7 +7,7 @@
  *   async-signal-safe calls.
  * - A janitor process, forked at boot before the sandbox, holds the read end
  *   of a pipe whose write end only asymu has. It removes the guest's private
- *   /tmp and unmounts the FUSE export (if asymu mounted it) in two cases:
+ *   /tmp and /dev/shm and unmounts the FUSE export (if asymu mounted it) in two cases:
  *   asymu asks at its orderly end and waits for the answer, or asymu is gone
  *   for any other reason (a crash, SIGKILL, the OOM killer) and the pipe
  *   reads as ended. The janitor does it because it stays unconfined: the
@@ -136,7 +136,7 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
         put_num(&l, m->last_syscall_nr, 10);
         put(&l, ")");
     }
-    put(&l, "\nasymu: this is a bug in asymu; the guest's /tmp and any --sysfs-mount are "
+    put(&l, "\nasymu: this is a bug in asymu; the guest's /tmp, /dev/shm and any --sysfs-mount are "
             "cleaned up\n");
     ssize_t w = write(STDERR_FILENO, l.buf, l.n);
     (void)w;
@@ -184,17 +184,24 @@ static void unmount(const char *dir)
         waitpid(pid, NULL, 0);
 }
 
-static void clean_up(bool mounted, const char *tmp, const char *mount)
+/* The guest's private directories (/tmp, /dev/shm), NULL when kept. */
+struct private_dirs {
+    const char *tmp, *shm;
+};
+
+static void clean_up(bool mounted, const struct private_dirs *dirs, const char *mount)
 {
     if (mounted && mount)
         unmount(mount);
-    if (tmp && tmp[0])
-        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    const char *const all[] = {dirs ? dirs->tmp : NULL, dirs ? dirs->shm : NULL};
+    for (size_t i = 0; i < 2; i++)
+        if (all[i] && all[i][0])
+            nftw(all[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The janitor's life: clean up when asymu asks (and answer on done), or
  * when it is gone. It ends only then, so asymu never sees it exit. */
-static void janitor(int fd, int done, const char *tmp, const char *mount)
+static void janitor(int fd, int done, const struct private_dirs *dirs, const char *mount)
 {
     prctl(PR_SET_NAME, "asymu-janitor");
     /* A Ctrl-C reaches the whole process group: the janitor outlives asymu. */
@@ -210,18 +217,18 @@ static void janitor(int fd, int done, const char *tmp, const char *mount)
         if (n == 1 && c == JANITOR_MOUNTED)
             mounted = true;
         if (n == 1 && c == JANITOR_CLEAN) {
-            clean_up(mounted, tmp, mount);
+            clean_up(mounted, dirs, mount);
             mounted = false;
-            tmp = NULL;
+            dirs = NULL;
             ssize_t w = write(done, "D", 1);
             (void)w;
         }
     }
-    clean_up(mounted, tmp, mount);
+    clean_up(mounted, dirs, mount);
     _exit(0);
 }
 
-int crash_janitor_start(const char *tmp, const char *mount)
+int crash_janitor_start(const char *tmp, const char *shm, const char *mount)
 {
     int p[2], d[2];
     if (pipe2(p, O_CLOEXEC) < 0)
@@ -247,7 +254,7 @@ int crash_janitor_start(const char *tmp, const char *mount)
         dup2(0, 1);
         dup2(0, 2);
         setsid();
-        janitor(p[0], d[1], tmp, mount);
+        janitor(p[0], d[1], &(struct private_dirs){tmp, shm}, mount);
     }
     close(p[0]);
     close(d[1]);

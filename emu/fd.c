@@ -1,5 +1,6 @@
 /* fd.c - open files and per-process descriptor tables. */
 #include "kernel.h"
+#include "fifo.h"
 #include "event.h"
 #include "flock.h"
 #include "rlimit.h"
@@ -81,6 +82,8 @@ const void *file_notify_key(const struct file *f)
         return f->priv;
     case FILE_CONSOLE:
         return &console_waitq;
+    case FILE_HOST:
+        return f->fifo;
     default:
         return NULL;
     }
@@ -97,6 +100,8 @@ void file_put(struct file *f)
         return;
     if (f->kind == FILE_HOST && f->host_fd >= 0)
         close(f->host_fd);
+    if (f->fifo)
+        fifo_release(f);
     if (f->kind == FILE_PIPE)
         pipe_release(f);
     if (f->epitems)

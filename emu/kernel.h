@@ -239,6 +239,7 @@ struct file {
     int flags;                   /* O_* status flags */
     struct vfs_node node;        /* FILE_VIRTUAL */
     struct pipe *pipe;           /* FILE_PIPE */
+    struct fifo *fifo;           /* FILE_HOST on a named pipe: its open rules (fifo.h) */
     const struct file_ops *ops;  /* FILE_OBJECT */
     void *priv;                  /* FILE_OBJECT: the object */
     uint64_t ino;                /* FILE_OBJECT: inode number (fstat, /proc/PID/fd) */
@@ -524,6 +525,7 @@ struct machine {
     struct pidfd *pidfds;    /* every pidfd, for exits and reaping (pidfd.c) */
     struct sock *socks;      /* every socket (socket.c) */
     struct pty *ptys;        /* every pseudo-terminal pair, by index (pty.c) */
+    struct fifo *fifos;      /* every named pipe opened (fifo.c) */
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
     char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */

@@ -1,6 +1,6 @@
 /* landlock.c - the host files the emulator may open once the machine is up:
  * read beneath the sysroot and -L, read and write beneath the guest's
- * private /tmp and, under --rw, the sysroot. Everything else (the user's
+ * private /tmp and /dev/shm and, under --rw, the sysroot. Everything else (the user's
  * home, /etc, the host's /proc) is refused with EACCES by the kernel, even
  * to a compromised emulator. The calls are the raw syscalls: glibc has no
  * wrappers, and Debian 12's headers know only ABI 2, so the later rights are
@@ -116,6 +116,8 @@ static int add_rules(int ruleset, const struct sandbox_paths *p, uint64_t handle
         err = allow_beneath(ruleset, p->lib_fd, READ);
     if (err == 0)
         err = allow_beneath(ruleset, p->tmp_fd, (READ | WRITE) & handled);
+    if (err == 0)
+        err = allow_beneath(ruleset, p->shm_fd, (READ | WRITE) & handled);
 #ifdef ASYMU_SANITIZED
     if (err == 0)
         err = allow_sanitizer(ruleset);

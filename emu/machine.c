@@ -2,6 +2,7 @@
  * seeded random generator, virtual time, and the run loop of the first
  * process. */
 #include "kernel.h"
+#include "fifo.h"
 #include "event.h"
 #include "waitq.h"
 #include "crash.h"
@@ -142,6 +143,7 @@ void machine_shutdown(struct machine *m)
     klog_destroy(&m->klog);
     ktimer_heap_free(m);
     epoll_machine_free(m);
+    fifo_machine_free(m);
     task_index_destroy(m);
 }
 
@@ -204,7 +206,8 @@ int emu_run(const struct emu_config *cfg)
     host_memory_open();
     crash_guard_start(&m);
     /* The janitor cleans up at every end: the sandboxed emulator cannot. */
-    if ((err = crash_janitor_start(cfg->keep_tmp ? NULL : m.vfs.tmp_path, cfg->sysfs_mount)) < 0)
+    if ((err = crash_janitor_start(cfg->keep_tmp ? NULL : m.vfs.tmp_path,
+                                   cfg->keep_tmp ? NULL : m.vfs.shm_path, cfg->sysfs_mount)) < 0)
         fprintf(stderr, "asymu: cannot start the janitor process: %s\n", strerror(-err));
     struct task *t = err < 0 ? NULL : task_create_init(&m);
     if (!t) {
@@ -239,6 +242,7 @@ int emu_run(const struct emu_config *cfg)
                                          .root_writable = cfg->rw,
                                          .lib_fd = m.vfs.lib_fd,
                                          .tmp_fd = m.vfs.mounts[VFS_MOUNT_TMP].fd,
+                                         .shm_fd = m.vfs.mounts[VFS_MOUNT_SHM].fd,
                                      }, why, sizeof why)) < 0)) {
         fprintf(stderr, "asymu: %s\n", why);
     } else {
@@ -246,10 +250,10 @@ int emu_run(const struct emu_config *cfg)
     }
     hostio_stop(&m); /* closes the FUSE session; the janitor unmounts it */
     if (crash_janitor_clean() < 0)
-        fprintf(stderr, "asymu: warning: the janitor process did not answer: %s may stay "
-                        "behind\n", m.vfs.tmp_path);
-    if (!cfg->keep_tmp)
-        m.vfs.tmp_path[0] = '\0'; /* the janitor's to remove: the sandbox cannot */
+        fprintf(stderr, "asymu: warning: the janitor process did not answer: %s and %s may "
+                        "stay behind\n", m.vfs.tmp_path, m.vfs.shm_path);
+    if (!cfg->keep_tmp) /* the janitor's to remove: the sandbox cannot */
+        m.vfs.tmp_path[0] = m.vfs.shm_path[0] = '\0';
     machine_shutdown(&m);
     crash_guard_stop();
     return status;

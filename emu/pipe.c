@@ -3,6 +3,7 @@
  * readers and writers woken through the task wait queue, EOF when the last
  * writer goes, EPIPE and SIGPIPE when the last reader goes. */
 #include "kernel.h"
+#include "fifo.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -143,6 +144,8 @@ short file_poll(struct task *t, struct file *f)
         return (short)(POLLOUT | (console_ready(t->machine) ? POLLIN : 0));
     if (f->kind == FILE_OBJECT)
         return f->ops->poll ? f->ops->poll(t, f) : (short)(POLLIN | POLLOUT);
+    if (f->fifo)
+        return fifo_poll(f);
     if (f->kind != FILE_PIPE)
         return POLLIN | POLLOUT;
     /* A pipe reopened O_RDWR through /proc/PID/fd is both ends. */

@@ -15,6 +15,7 @@ struct sandbox_paths {
     bool root_writable; /* --rw */
     int lib_fd;         /* -L: read */
     int tmp_fd;         /* the guest's private /tmp: read and written */
+    int shm_fd;         /* the guest's private /dev/shm: read and written */
 };
 
 /* The kernel's Landlock ABI version (>= 1), or a negative errno: -ENOSYS

@@ -2,6 +2,7 @@
  * links, directories. Paths resolve through sysfs-fs/ (confined root plus
  * the virtual /dev, /proc, /sys). */
 #include "dirpos.h"
+#include "fifo.h"
 #include "file_access.h"
 #include "file_limits.h"
 #include "pty.h"
@@ -73,6 +74,8 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
         return n < 0 ? -errno : n;
     }
     case FILE_HOST: {
+        if (f->fifo && off < 0)
+            return fifo_read(t, f, buf, len);
         ssize_t n = off < 0 ? read(f->host_fd, buf, len) : pread(f->host_fd, buf, len, off);
         return n < 0 ? -errno : n;
     }
@@ -131,6 +134,8 @@ static int64_t file_write(struct task *t, struct file *f, const void *buf, size_
             return -ESPIPE;
         return f->ops->write ? f->ops->write(t, f, buf, len) : -EINVAL;
     case FILE_HOST:
+        if (f->fifo && off < 0)
+            return fifo_write(t, f, buf, len);
         return file_limited_write(t, f, buf, len, off);
     case FILE_CONSOLE: {
         ssize_t n = off < 0 ? write(f->host_fd, buf, len) : pwrite(f->host_fd, buf, len, off);
@@ -184,7 +189,7 @@ static int64_t do_write(struct task *t, int fd, uint64_t ubuf, uint64_t len, int
     /* A blocking pipe write writes everything, waiting for room as often as
      * it must (done carries over the waits), unless a signal comes: then
      * what it wrote, as Linux's pipe_write. */
-    bool whole = f->kind == FILE_PIPE && !(f->flags & O_NONBLOCK);
+    bool whole = (f->kind == FILE_PIPE || f->fifo) && !(f->flags & O_NONBLOCK);
     uint64_t done = whole ? t->write_done : 0;
     while (done < len) {
         size_t want = len - done < IO_CHUNK ? (size_t)(len - done) : IO_CHUNK;
@@ -560,7 +565,8 @@ SYSCALL_DECL(openat)
     if ((err = check_trailing_slash(t, a[1], path, flags)) < 0)
         return err;
     struct file *f;
-    err = file_open_path(t, path, flags, (int)creation_mode(t, a[3]), &f);
+    int mode = (int)creation_mode(t, a[3]);
+    err = fifo_open(t, path, flags, mode, &f, file_open_path(t, path, flags, mode, &f));
     if (err < 0)
         return err;
     return fd_install_new(t, f, flags & O_CLOEXEC);

@@ -22,8 +22,10 @@
 #define GUEST_RENAME_NOREPLACE 1
 
 /* Resolves (dirfd, upath) to a host parent directory fd and a name,
- * refusing the virtual trees. */
-static int parent_of(struct task *t, int dirfd, uint64_t upath, char *name, size_t namelen)
+ * refusing the virtual trees; *mount (unless NULL) is the VFS_MOUNT_* it
+ * lies in. */
+static int parent_in(struct task *t, int dirfd, uint64_t upath, char *name, size_t namelen,
+                     int *mount)
 {
     char path[VFS_PATH_MAX];
     int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
@@ -35,7 +37,34 @@ static int parent_of(struct task *t, int dirfd, uint64_t upath, char *name, size
         return -EPERM;
     if (err < 0)
         return err;
+    if (mount)
+        *mount = vfs_mount_index(&t->machine->vfs, path);
     return vfs_parent(&t->machine->vfs, path, true, name, namelen);
+}
+
+static int parent_of(struct task *t, int dirfd, uint64_t upath, char *name, size_t namelen)
+{
+    return parent_in(t, dirfd, upath, name, namelen, NULL);
+}
+
+/* The parents of a rename's or link's two paths: 0 with both fds set, or
+ * -errno with none open; -EXDEV when they lie in different mounts (/tmp
+ * and /dev/shm share a host file system, the guest's mounts do not). */
+static int two_parents(struct task *t, const uint64_t *a, char *oname, char *nname, int *ofd,
+                       int *nfd)
+{
+    int omount, nmount;
+    *ofd = parent_in(t, (int)a[0], a[1], oname, 256, &omount);
+    if (*ofd < 0)
+        return *ofd;
+    *nfd = parent_in(t, (int)a[2], a[3], nname, 256, &nmount);
+    int err = *nfd < 0 ? *nfd : omount != nmount ? -EXDEV : 0;
+    if (err < 0) {
+        close(*ofd);
+        if (*nfd >= 0)
+            close(*nfd);
+    }
+    return err;
 }
 
 static int64_t result(int r)
@@ -76,20 +105,15 @@ SYSCALL_DECL(unlinkat)
     return may_free_space(t, r);
 }
 
-static int64_t do_rename(struct task *t, int olddir, uint64_t oldp, int newdir, uint64_t newp,
-                         unsigned flags)
+/* a: olddirfd, oldpath, newdirfd, newpath. */
+static int64_t do_rename(struct task *t, const uint64_t *a, unsigned flags)
 {
     if (flags & ~(unsigned)GUEST_RENAME_NOREPLACE)
         return -EINVAL;
     char oname[256], nname[256];
-    int ofd = parent_of(t, olddir, oldp, oname, sizeof oname);
-    if (ofd < 0)
-        return ofd;
-    int nfd = parent_of(t, newdir, newp, nname, sizeof nname);
-    if (nfd < 0) {
-        close(ofd);
-        return nfd;
-    }
+    int ofd, nfd, err = two_parents(t, a, oname, nname, &ofd, &nfd);
+    if (err < 0)
+        return err;
     /* The syscall itself: glibc's renameat2() with no flags calls renameat,
      * which the sandbox does not need. */
     int64_t r = result((int)syscall(SYS_renameat2, ofd, oname, nfd, nname, flags));
@@ -100,12 +124,12 @@ static int64_t do_rename(struct task *t, int olddir, uint64_t oldp, int newdir, 
 
 SYSCALL_DECL(renameat2)
 {
-    return do_rename(t, (int)a[0], a[1], (int)a[2], a[3], (unsigned)a[4]);
+    return do_rename(t, a, (unsigned)a[4]);
 }
 
 SYSCALL_DECL(renameat)
 {
-    return do_rename(t, (int)a[0], a[1], (int)a[2], a[3], 0);
+    return do_rename(t, a, 0);
 }
 
 SYSCALL_DECL(symlinkat)
@@ -127,14 +151,9 @@ SYSCALL_DECL(symlinkat)
 SYSCALL_DECL(linkat)
 {
     char oname[256], nname[256];
-    int ofd = parent_of(t, (int)a[0], a[1], oname, sizeof oname);
-    if (ofd < 0)
-        return ofd;
-    int nfd = parent_of(t, (int)a[2], a[3], nname, sizeof nname);
-    if (nfd < 0) {
-        close(ofd);
-        return nfd;
-    }
+    int ofd, nfd, err = two_parents(t, a, oname, nname, &ofd, &nfd);
+    if (err < 0)
+        return err;
     int64_t r = result(linkat(ofd, oname, nfd, nname, 0));
     close(ofd);
     close(nfd);

@@ -1,6 +1,6 @@
 /* sys_statfs.c - statfs, fstatfs (and arm's statfs64, fstatfs64): what
  * file system holds a path or descriptor, by the guest's mounts: the
- * private /tmp is a tmpfs of --tmp-size, /proc, /sys and /dev are the
+ * private /tmp and /dev/shm are tmpfs sharing --tmp-size, /proc, /sys and /dev are the
  * kernel's own, and the root is the host file system under it, read-only
  * (ST_RDONLY) unless --rw. */
 #include "file_access.h"
@@ -50,14 +50,14 @@ static int statfs_of(struct task *t, const char *path, int host_fd, bool writabl
         pseudo_fs(s, SYSFS_MAGIC);
     else if (under(path, "/dev/pts"))
         pseudo_fs(s, DEVPTS_MAGIC);
-    else if (under(path, "/dev"))
-        pseudo_fs(s, TMPFS_MAGIC); /* devtmpfs, and /dev/shm */
+    else if (under(path, "/dev") && !under(path, "/dev/shm"))
+        pseudo_fs(s, TMPFS_MAGIC); /* devtmpfs */
     else if (host_fd < 0)
         return -ENOENT;
     else if (fstatfs(host_fd, s) < 0)
         return -errno;
-    else if (under(path, "/tmp") && writable) {
-        const struct vfs_budget *b = &t->machine->vfs.tmp_budget;
+    else if (vfs_mount_index(&t->machine->vfs, path) != VFS_MOUNT_ROOT && writable) {
+        const struct vfs_budget *b = vfs_budget_of(&t->machine->vfs, path);
         uint64_t left = b->used < b->limit ? b->limit - b->used : 0;
         s->f_type = TMPFS_MAGIC;
         s->f_bsize = s->f_frsize = PAGE;

@@ -23,7 +23,13 @@ static uint64_t pages(uint64_t bytes)
 
 void budget_init(struct vfs_budget *b, int dirfd, uint64_t limit)
 {
-    *b = (struct vfs_budget){.limit = pages(limit), .dirfd = dirfd};
+    *b = (struct vfs_budget){.limit = pages(limit), .dirfds = {dirfd}, .ndirs = 1};
+}
+
+void budget_add_dir(struct vfs_budget *b, int dirfd)
+{
+    if (b->ndirs < BUDGET_MAX_DIRS)
+        b->dirfds[b->ndirs++] = dirfd;
 }
 
 /* Inodes with more than one link, counted once. */
@@ -77,11 +83,13 @@ static uint64_t walk(int dirfd, int depth, struct seen *s)
 
 static void recount(struct vfs_budget *b)
 {
-    int fd = openat(b->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return;
     struct seen s = {0};
-    b->used = walk(fd, 0, &s);
+    b->used = 0;
+    for (unsigned i = 0; i < b->ndirs; i++) {
+        int fd = openat(b->dirfds[i], ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0)
+            b->used += walk(fd, 0, &s);
+    }
     free(s.ino);
     b->stale = false;
 }

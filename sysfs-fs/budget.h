@@ -1,5 +1,5 @@
-/* budget.h - a size limit for a writable mount (budget.c): the guest's
- * private /tmp (--tmp-size), and any mount like it later (/dev/shm).
+/* budget.h - a size limit for writable mounts (budget.c): the guest's
+ * private /tmp and /dev/shm share one (--tmp-size).
  *
  * Counted as tmpfs counts, in 4 KiB pages, but of file sizes: a hole
  * counts as if it held data, so the count never depends on how the host
@@ -13,16 +13,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define BUDGET_MAX_DIRS 2
+
 struct vfs_budget {
     uint64_t limit; /* bytes, a whole number of pages */
     uint64_t used;  /* the page-rounded sizes of the mount's files */
     bool stale;     /* files shrank or went away: recount before refusing */
-    int dirfd;      /* the mount's host directory */
+    int dirfds[BUDGET_MAX_DIRS]; /* the host directories of the mounts sharing it */
+    unsigned ndirs;
 };
 
 /* A budget of `limit` bytes (rounded up to pages) for the files below the
  * host directory dirfd (kept open by the caller). */
 void budget_init(struct vfs_budget *b, int dirfd, uint64_t limit);
+/* Another directory whose files count against the same budget. */
+void budget_add_dir(struct vfs_budget *b, int dirfd);
 /* A file of size `size` is about to get *len bytes at pos: *len shortened
  * to what fits, or -EFBIG (pos at or past the limit) or -ENOSPC (no room
  * left). */

@@ -42,6 +42,7 @@ enum file_id {
     F_DEV_STDOUT,
     F_DEV_STDERR,
     F_PROC_SELF,
+    F_PROC_MOUNTS, /* the symlink to self/mounts */
     F_PROC_THREAD_SELF,
     F_PROC_CPUINFO,
     F_PROC_CMDLINE,
@@ -70,6 +71,8 @@ enum file_id {
     F_PID_MAPS,
     F_PID_PERSONALITY,
     F_PID_FD,
+    F_PID_MOUNTS,
+    F_PID_MOUNTINFO,
     F_CPU_POSSIBLE,
     F_CPU_PRESENT,
     F_CPU_ONLINE,
@@ -137,6 +140,7 @@ static const struct fixed fixed[] = {
     {"/proc/cpuinfo", VNODE_GENERATED, 0444, F_PROC_CPUINFO, 0},
     {"/proc/loadavg", VNODE_GENERATED, 0444, F_PROC_LOADAVG, 0},
     {"/proc/meminfo", VNODE_GENERATED, 0444, F_PROC_MEMINFO, 0},
+    {"/proc/mounts", VNODE_SYMLINK, 0777, F_PROC_MOUNTS, 0},
     {"/proc/self", VNODE_SYMLINK, 0777, F_PROC_SELF, 0},
     {"/proc/net", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/net/tcp", VNODE_GENERATED, 0444, F_PROC_NET, 0},
@@ -194,6 +198,8 @@ static const struct fixed pid_files[] = {
     {"cwd", VNODE_SYMLINK, 0777, F_PID_CWD, 0},
     {"root", VNODE_SYMLINK, 0777, F_PID_ROOT, 0},
     {"exe", VNODE_SYMLINK, 0777, F_PID_EXE, 0},
+    {"mounts", VNODE_GENERATED, 0444, F_PID_MOUNTS, 0},
+    {"mountinfo", VNODE_GENERATED, 0444, F_PID_MOUNTINFO, 0},
 };
 
 /* /proc/PID/task/TID, in the order of tid_base_stuff. */
@@ -358,7 +364,7 @@ int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs
     bool inside = false;
     for (size_t i = 0; i < COUNT(virtual_roots); i++)
         inside |= under(abspath, virtual_roots[i]);
-    if (!inside)
+    if (!inside || under(abspath, "/dev/shm")) /* a host directory (vfs.c) */
         return 0;
     const struct vfs_provider *p = v->provider;
     struct vfs_cpus cpus;
@@ -492,6 +498,8 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
             snprintf(name, sizeof name, "%d", pid);
             emit(name, DT_DIR_, arg);
         }
+    } else if (strcmp(path, "/dev") == 0) {
+        emit("shm", DT_DIR_, arg); /* the private mount (vfs.c) */
     } else if (strcmp(path, "/dev/pts") == 0) {
         for (int n = p->next_pty(ctx, -1); n >= 0; n = p->next_pty(ctx, n)) {
             snprintf(name, sizeof name, "%d", n);
@@ -607,6 +615,9 @@ int vfs_readlink_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, 
         break;
     case F_PROC_SELF:
         n = snprintf(target, sizeof target, "%d", p->self_pid(ctx));
+        break;
+    case F_PROC_MOUNTS:
+        n = snprintf(target, sizeof target, "self/mounts");
         break;
     case F_PROC_THREAD_SELF:
         n = snprintf(target, sizeof target, "%d/task/%d", p->self_pid(ctx), p->self_tid(ctx));
@@ -978,6 +989,9 @@ static int generate_pid(struct vfs *v, void *ctx, const struct vfs_node *node, s
         return p->auxv(ctx, node->arg, data, size);
     case F_PID_ENVIRON:
         return p->environ(ctx, node->arg, data, size);
+    case F_PID_MOUNTS:
+    case F_PID_MOUNTINFO:
+        return vfs_mounts_text(v, node->file == F_PID_MOUNTINFO, data, size);
     default:
         return pid_maps(t, v, ctx, node->arg);
     }
@@ -1004,6 +1018,8 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     case F_PID_ENVIRON:
     case F_PID_COMM:
     case F_PID_MAPS:
+    case F_PID_MOUNTS:
+    case F_PID_MOUNTINFO:
     case F_PID_PERSONALITY:
     case F_PID_STAT:
     case F_PID_STATUS:

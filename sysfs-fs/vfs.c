@@ -38,24 +38,37 @@ static int open_dir(const char *path, const char *what, char *why, size_t whylen
     return fd;
 }
 
-static int make_tmp(struct vfs *v, uint64_t tmp_size, char *why, size_t whylen)
+/* Makes the host directory behind private mount idx: host_path gets
+ * $TMPDIR/asymu-NAME-XXXXXX, mode 1777. */
+static int make_private(struct vfs *v, int idx, const char *prefix, const char *name,
+                        char *host_path, char *why, size_t whylen)
 {
     const char *base = getenv("TMPDIR");
-    snprintf(v->tmp_path, sizeof v->tmp_path, "%s/asymu-tmp-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(v->tmp_path)) {
+    base = base && *base ? base : "/tmp";
+    snprintf(host_path, VFS_PATH_MAX, "%s/asymu-%s-XXXXXX", base, name);
+    if (!mkdtemp(host_path)) {
         int err = errno;
-        snprintf(why, whylen, "cannot create the guest's /tmp under %s: %s",
-                 base && *base ? base : "/tmp", strerror(err));
-        v->tmp_path[0] = '\0';
+        snprintf(why, whylen, "cannot create the guest's %s under %s: %s", prefix, base,
+                 strerror(err));
+        host_path[0] = '\0';
         return -err;
     }
-    chmod(v->tmp_path, 01777);
-    v->mounts[VFS_MOUNT_TMP] = (struct vfs_mount){"/tmp", -1, true, NULL};
-    int fd = v->mounts[VFS_MOUNT_TMP].fd = open_dir(v->tmp_path, "/tmp", why, whylen);
-    if (fd < 0)
-        return fd;
-    budget_init(&v->tmp_budget, fd, tmp_size ? tmp_size : budget_default(v->tmp_path));
-    v->mounts[VFS_MOUNT_TMP].budget = &v->tmp_budget;
+    chmod(host_path, 01777);
+    v->mounts[idx] = (struct vfs_mount){prefix, -1, true, &v->tmp_budget};
+    return v->mounts[idx].fd = open_dir(host_path, prefix, why, whylen);
+}
+
+/* /tmp and /dev/shm, with the size limit they share. */
+static int make_private_mounts(struct vfs *v, uint64_t tmp_size, char *why, size_t whylen)
+{
+    int tmp = make_private(v, VFS_MOUNT_TMP, "/tmp", "tmp", v->tmp_path, why, whylen);
+    if (tmp < 0)
+        return tmp;
+    int shm = make_private(v, VFS_MOUNT_SHM, "/dev/shm", "shm", v->shm_path, why, whylen);
+    if (shm < 0)
+        return shm;
+    budget_init(&v->tmp_budget, tmp, tmp_size ? tmp_size : budget_default(v->tmp_path));
+    budget_add_dir(&v->tmp_budget, shm);
     return 0;
 }
 
@@ -74,8 +87,9 @@ int vfs_init(struct vfs *v, const struct vfs_options *o, const struct vfs_provid
     if (err >= 0 && o->libprefix)
         err = v->lib_fd = open_dir(o->libprefix, "-L", why, whylen);
     if (err >= 0)
-        err = make_tmp(v, o->tmp_size, why, whylen);
-    if (err >= 0 && (!realpath(o->sysroot, v->root_real) || !realpath(v->tmp_path, v->tmp_real)))
+        err = make_private_mounts(v, o->tmp_size, why, whylen);
+    if (err >= 0 && (!realpath(o->sysroot, v->root_real) || !realpath(v->tmp_path, v->tmp_real) ||
+                     !realpath(v->shm_path, v->shm_real)))
         err = -errno;
     if (err < 0) {
         vfs_destroy(v);
@@ -103,11 +117,14 @@ void vfs_destroy(struct vfs *v)
     for (int i = 0; i < VFS_NMOUNTS; i++)
         if (v->mounts[i].fd >= 0)
             close(v->mounts[i].fd);
-    if (v->tmp_path[0]) {
+    const char *const private[][2] = {{"/tmp", v->tmp_path}, {"/dev/shm", v->shm_path}};
+    for (size_t i = 0; i < 2; i++) {
+        if (!private[i][1][0])
+            continue;
         if (v->keep_tmp)
-            fprintf(stderr, "asymu: the guest's /tmp is kept in %s\n", v->tmp_path);
+            fprintf(stderr, "asymu: the guest's %s is kept in %s\n", private[i][0], private[i][1]);
         else
-            nftw(v->tmp_path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+            nftw(private[i][1], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     }
     memset(v, 0, sizeof *v);
     v->lib_fd = v->self_fds = -1;
@@ -150,23 +167,28 @@ int vfs_join(const char *cwd, const char *path, char *out, size_t len)
     return 0;
 }
 
+static bool under(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* In /dev, /proc or /sys, but not in the host directory behind /dev/shm. */
 static bool is_virtual(const char *path)
 {
-    static const char *const roots[] = {"/dev", "/proc", "/sys"};
-    for (size_t i = 0; i < 3; i++) {
-        size_t n = strlen(roots[i]);
-        if (strncmp(path, roots[i], n) == 0 && (path[n] == '\0' || path[n] == '/'))
-            return true;
-    }
-    return false;
+    return (under(path, "/dev") && !under(path, "/dev/shm")) || under(path, "/proc") ||
+           under(path, "/sys");
 }
 
 /* The guest path of a host directory, through the mount that holds it. */
 static int guest_path_of_host(const struct vfs *v, const char *host, char *out, size_t len)
 {
-    size_t tl = strlen(v->tmp_real), rl = strcmp(v->root_real, "/") == 0 ? 0 : strlen(v->root_real);
-    if (strncmp(host, v->tmp_real, tl) == 0 && (host[tl] == '\0' || host[tl] == '/'))
+    size_t tl = strlen(v->tmp_real), sl = strlen(v->shm_real);
+    size_t rl = strcmp(v->root_real, "/") == 0 ? 0 : strlen(v->root_real);
+    if (under(host, v->tmp_real))
         return snprintf(out, len, "/tmp%s", host + tl) < (int)len ? 0 : -ENAMETOOLONG;
+    if (under(host, v->shm_real))
+        return snprintf(out, len, "/dev/shm%s", host + sl) < (int)len ? 0 : -ENAMETOOLONG;
     if (strncmp(host, v->root_real, rl) == 0 && (host[rl] == '\0' || host[rl] == '/'))
         return snprintf(out, len, "%s", host[rl] ? host + rl : "/") < (int)len ? 0 : -ENAMETOOLONG;
     return -ENOENT;
@@ -199,21 +221,22 @@ int vfs_canonical(struct vfs *v, void *ctx, const char *dir, char *out, size_t l
     return err;
 }
 
-/* The target of a symlink of the private /tmp at guest path cur, whose
- * directories hold no symlinks (the walk resolved them): its length, or
- * -ENOENT when cur is not in the private directory (it may be in the
- * sysroot's /tmp underneath), -EINVAL when it is not a symlink. Such links
- * need the walk: their targets are guest paths, which RESOLVE_IN_ROOT on
- * /tmp's own directory would read as paths inside it. */
-static int tmp_readlink(const struct vfs *v, const char *cur, char *buf, size_t len)
+/* The target of a symlink of a private mount (/tmp, /dev/shm) at guest
+ * path cur, whose directories hold no symlinks (the walk resolved them):
+ * its length, or -ENOENT when cur is not in the private directory (it may
+ * be in the sysroot's /tmp underneath), -EINVAL when it is not a symlink.
+ * Such links need the walk: their targets are guest paths, which
+ * RESOLVE_IN_ROOT on the mount's own directory would read as paths inside
+ * it. */
+static int private_readlink(const struct vfs *v, const char *cur, char *buf, size_t len)
 {
-    const struct vfs_mount *tmp = &v->mounts[VFS_MOUNT_TMP];
-    size_t n = strlen(tmp->prefix);
-    if (tmp->fd < 0 || strncmp(cur, tmp->prefix, n) != 0 || cur[n] != '/')
+    int idx = vfs_mount_index(v, cur);
+    const char *rel = cur + strlen(v->mounts[idx].prefix);
+    if (idx == VFS_MOUNT_ROOT || *rel != '/')
         return -EINVAL;
     /* cur is normalised and its directories are no symlinks: the lookup
      * stays inside the directory without openat2's help. */
-    ssize_t r = readlinkat(tmp->fd, cur + n + 1, buf, len);
+    ssize_t r = readlinkat(v->mounts[idx].fd, rel + 1, buf, len);
     return r < 0 ? -errno : (int)r;
 }
 
@@ -231,7 +254,7 @@ static int walk(struct vfs *v, void *ctx, const char *cwd, const char *path, boo
              path);
     size_t o = 0;
     int links = 0;
-    bool tmp_links = true; /* false past a /tmp component the private directory lacks */
+    bool tmp_links = true; /* false past a component a private directory lacks */
     char *p = rest;
     while (*p) {
         while (*p == '/')
@@ -279,7 +302,7 @@ static int walk(struct vfs *v, void *ctx, const char *cwd, const char *path, boo
         } else {
             if (!tmp_links)
                 continue;
-            tn = tmp_readlink(v, cur, target, sizeof target - 1);
+            tn = private_readlink(v, cur, target, sizeof target - 1);
             tmp_links = tn != -ENOENT;
             if (tn < 0)
                 continue; /* no symlink, or none there: the lookup after tells */
@@ -371,7 +394,8 @@ static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, i
 {
     /* Non-blocking, so that the open of a fifo (the guest may make them in
      * a writable place) never stalls the whole emulator; the guest's own
-     * O_NONBLOCK is kept apart (struct file's flags). */
+     * O_NONBLOCK is kept apart (struct file's flags), and emu/fifo.c makes
+     * the guest's opens and reads wait as Linux's do. */
     struct open_how how = {
         .flags = (uint64_t)(flags | O_CLOEXEC | (flags & O_PATH ? 0 : O_NONBLOCK)),
         .mode = ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) ? (uint64_t)mode : 0,
@@ -387,19 +411,24 @@ static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, i
     return fd;
 }
 
+int vfs_mount_index(const struct vfs *v, const char *abspath)
+{
+    for (int i = VFS_MOUNT_TMP; i < VFS_NMOUNTS; i++)
+        if (v->mounts[i].fd >= 0 && under(abspath, v->mounts[i].prefix))
+            return i;
+    return VFS_MOUNT_ROOT;
+}
+
 /* The mount holding abspath and the path relative to it. */
 static const struct vfs_mount *mount_of(const struct vfs *v, const char *abspath,
                                         const char **rel)
 {
-    const struct vfs_mount *tmp = &v->mounts[VFS_MOUNT_TMP];
-    size_t n = tmp->prefix ? strlen(tmp->prefix) : 0;
-    if (tmp->fd >= 0 && strncmp(abspath, tmp->prefix, n) == 0 &&
-        (abspath[n] == '\0' || abspath[n] == '/')) {
-        *rel = abspath[n] ? abspath + n + 1 : "";
-        return tmp;
-    }
-    *rel = abspath + 1;
-    return &v->mounts[VFS_MOUNT_ROOT];
+    const struct vfs_mount *m = &v->mounts[vfs_mount_index(v, abspath)];
+    size_t n = strlen(m->prefix);
+    if (m == &v->mounts[VFS_MOUNT_ROOT])
+        n = 0;
+    *rel = abspath[n] ? abspath + n + 1 : "";
+    return m;
 }
 
 struct vfs_budget *vfs_budget_of(struct vfs *v, const char *abspath)

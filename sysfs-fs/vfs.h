@@ -154,13 +154,15 @@ struct vfs_provider {
 
 /* A host directory mounted in the guest tree. */
 struct vfs_mount {
-    const char *prefix; /* "/" or "/tmp" */
+    const char *prefix; /* "/", "/tmp" or "/dev/shm" */
     int fd;             /* O_PATH directory, or -1 */
     bool writable;
     struct vfs_budget *budget; /* its size limit, or NULL */
 };
 
-enum { VFS_MOUNT_ROOT, VFS_MOUNT_TMP, VFS_NMOUNTS };
+/* The private mounts (TMP, SHM) are fresh host directories made for the
+ * run, always writable, sharing one size limit (--tmp-size). */
+enum { VFS_MOUNT_ROOT, VFS_MOUNT_TMP, VFS_MOUNT_SHM, VFS_NMOUNTS };
 
 struct vfs {
     struct vfs_mount mounts[VFS_NMOUNTS];
@@ -169,12 +171,14 @@ struct vfs {
                      that take a path and no descriptor (readlink, chmod);
                      the sandbox allows no path outside the guest's places */
     char tmp_path[VFS_PATH_MAX]; /* host directory behind /tmp */
-    char root_real[VFS_PATH_MAX], tmp_real[VFS_PATH_MAX]; /* their canonical host paths */
+    char shm_path[VFS_PATH_MAX]; /* host directory behind /dev/shm */
+    /* their canonical host paths */
+    char root_real[VFS_PATH_MAX], tmp_real[VFS_PATH_MAX], shm_real[VFS_PATH_MAX];
     bool keep_tmp;
     dev_t banned[VFS_MAX_BANNED_DEVS]; /* host pseudo filesystems never shown */
     unsigned nbanned;
     const struct vfs_provider *provider;
-    struct vfs_budget tmp_budget; /* --tmp-size */
+    struct vfs_budget tmp_budget; /* --tmp-size: /tmp and /dev/shm together */
 };
 
 struct vfs_options {
@@ -185,14 +189,19 @@ struct vfs_options {
     uint64_t tmp_size;     /* /tmp's size limit (--tmp-size), 0: budget_default */
 };
 
-/* Opens the guest root and the -L prefix, and makes a private host directory
- * for /tmp. Returns 0, or a negative errno with a reason naming the directory. */
+/* Opens the guest root and the -L prefix, and makes private host directories
+ * for /tmp and /dev/shm. Returns 0, or a negative errno with a reason naming the directory. */
 int vfs_init(struct vfs *v, const struct vfs_options *o, const struct vfs_provider *provider,
              char *why, size_t whylen);
-/* Closes everything and removes /tmp's directory unless it is kept. */
+/* Closes everything and removes the private directories unless kept. */
 void vfs_destroy(struct vfs *v);
 /* The size limit of the mount holding abspath, or NULL if it has none. */
 struct vfs_budget *vfs_budget_of(struct vfs *v, const char *abspath);
+/* The VFS_MOUNT_* holding the host-backed abspath. */
+int vfs_mount_index(const struct vfs *v, const char *abspath);
+/* /proc/PID/mounts (mountinfo false) or /proc/PID/mountinfo: the guest's
+ * own mounts (mounts.c), malloc'ed text. */
+int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size);
 
 /* The directory fd and last component for an operation on abspath itself
  * (mkdir, unlink, rename, symlink...): the parent is opened confined to its

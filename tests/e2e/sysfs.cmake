@@ -96,7 +96,8 @@ sysfs_test(NAME dev-full MACHINE m4 ARGS devfull)
 # the sysroot's files, never the host's (whose /proc/self/status says
 # "Name: asymu"). A symlink in the sysroot is resolved inside the sysroot
 # (sysfs-fs/vfs.c opens host paths with RESOLVE_IN_ROOT), so /hostproc/cpuinfo
-# reads the sysroot's proc/cpuinfo.
+# reads the sysroot's proc/cpuinfo. /proc/self/mounts is the guest's own
+# table (its /dev line, which a host's udev line would not match).
 set(SYSFS_ROOT ${CMAKE_CURRENT_BINARY_DIR}/sysfs-root)
 file(MAKE_DIRECTORY ${SYSFS_ROOT}/proc ${SYSFS_ROOT}/sys/devices ${SYSFS_ROOT}/dir)
 file(WRITE ${SYSFS_ROOT}/proc/cpuinfo "the sysroot's proc/cpuinfo\n")
@@ -117,7 +118,7 @@ sysfs_test(NAME confine MACHINE m8 OPTIONS --sysroot ${SYSFS_ROOT}
                 head:/dir/relproc/self/status head:/selfroot head:/mounts
                 head:/proc/self/root/proc/self/status head:/proc/self/root/../../../proc/self/status
                 head:/proc/1/root/../../sys/devices/system/cpu/online
-                head:/proc/self/mounts readlink:/proc/self/root ls:/proc)
+                line:/proc/self/mounts:udev readlink:/proc/self/root ls:/proc)
 
 # The command line: bad --capacity values are refused, naming the option.
 set(prog ${GUEST_DIR}/exitcode-aarch64)

@@ -1,0 +1,97 @@
+/* mounts.c - /proc/PID/mounts and /proc/PID/mountinfo: the guest's own
+ * mounts, not the host's. The root is the sysroot (read-only unless --rw),
+ * /tmp and /dev/shm the private tmpfs directories sharing --tmp-size,
+ * /proc, /sys, /dev and /dev/pts the emulated kernel's trees. The device
+ * numbers are those stat reports for each mount point, so a program can
+ * match a file to its mount. */
+#include "vfs.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+
+/* As vfs_stat_virtual numbers the virtual trees (tree.c). */
+#define DEV_DEVTMPFS makedev(0, 5)
+#define DEV_SYSFS makedev(0, 0x15)
+#define DEV_PROC makedev(0, 0x16)
+
+struct guest_mount {
+    const char *point, *fstype, *source;
+    const char *flags;      /* the mount's own flags, after rw or ro */
+    const char *superopts;  /* the file system's options, after rw or ro */
+    bool readonly;
+    dev_t dev;
+    int parent;             /* index of the mount it lies on, -1 for the root */
+};
+
+/* The name of the host file system under the root, by its statfs magic. */
+static const char *host_fstype(int fd)
+{
+    static const struct {
+        long magic;
+        const char *name;
+    } known[] = {
+        {0xef53, "ext4"},      {0x9123683e, "btrfs"}, {0x58465342, "xfs"},
+        {0x794c7630, "overlay"}, {0x01021994, "tmpfs"}, {0x2fc12fc1, "zfs"},
+        {0xf2f52010, "f2fs"},  {0x6969, "nfs"},       {0x65735546, "fuse"},
+    };
+    struct statfs s;
+    if (fstatfs(fd, &s) == 0)
+        for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+            if ((long)s.f_type == known[i].magic)
+                return known[i].name;
+    return "unknown";
+}
+
+static dev_t dev_of(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 ? st.st_dev : 0;
+}
+
+int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
+{
+    char tmpfs_opts[48];
+    snprintf(tmpfs_opts, sizeof tmpfs_opts, "size=%" PRIu64 "k", v->tmp_budget.limit / 1024);
+    const struct vfs_mount *root = &v->mounts[VFS_MOUNT_ROOT];
+    const struct guest_mount table[] = {
+        {"/", host_fstype(root->fd), "/dev/root", "relatime", "", !root->writable,
+         dev_of(root->fd), -1},
+        {"/sys", "sysfs", "sysfs", "nosuid,nodev,noexec,relatime", "", false, DEV_SYSFS, 0},
+        {"/proc", "proc", "proc", "nosuid,nodev,noexec,relatime", "", false, DEV_PROC, 0},
+        {"/dev", "devtmpfs", "udev", "nosuid,nodev,noexec,relatime", "mode=755", false,
+         DEV_DEVTMPFS, 0},
+        {"/dev/pts", "devpts", "devpts", "nosuid,nodev,noexec,relatime",
+         "gid=5,mode=620,ptmxmode=000", false, DEV_DEVTMPFS, 3},
+        {"/dev/shm", "tmpfs", "tmpfs", "nosuid,nodev,relatime", tmpfs_opts, false,
+         dev_of(v->mounts[VFS_MOUNT_SHM].fd), 3},
+        {"/tmp", "tmpfs", "tmpfs", "nosuid,nodev,relatime", tmpfs_opts, false,
+         dev_of(v->mounts[VFS_MOUNT_TMP].fd), 0},
+    };
+    enum { FIRST_ID = 21, ROOT_PARENT_ID = 1 };
+    FILE *out = open_memstream(data, size);
+    if (!out)
+        return -ENOMEM;
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+        const struct guest_mount *m = &table[i];
+        const char *rw = m->readonly ? "ro" : "rw";
+        const char *comma = *m->superopts ? "," : "";
+        if (mountinfo)
+            fprintf(out, "%zu %d %u:%u / %s %s,%s - %s %s %s%s%s\n", FIRST_ID + i,
+                    m->parent < 0 ? ROOT_PARENT_ID : FIRST_ID + m->parent, major(m->dev),
+                    minor(m->dev), m->point, rw, m->flags, m->fstype, m->source, rw, comma,
+                    m->superopts);
+        else
+            fprintf(out, "%s %s %s %s,%s%s%s 0 0\n", m->source, m->point, m->fstype, rw,
+                    m->flags, comma, m->superopts);
+    }
+    if (fclose(out) != 0) {
+        free(*data);
+        *data = NULL;
+        return -ENOMEM;
+    }
+    return 0;
+}
