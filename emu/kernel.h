@@ -359,7 +359,6 @@ struct process {
     struct fdtable *files;
     struct sighand *sighand;
     unsigned personality;
-    char comm[COMM_LEN];
     char exe[4096]; /* guest path of the image, for /proc/self/exe */
     char cwd[4096]; /* guest path */
     unsigned umask;  /* applied to the modes of what it creates (fs_calls.h) */

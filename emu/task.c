@@ -175,7 +175,6 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
         cp->files->refs++;
     cp->sighand->refs++;
     cp->personality = p->personality;
-    memcpy(cp->comm, p->comm, sizeof cp->comm);
     memcpy(cp->exe, p->exe, sizeof cp->exe);
     memcpy(cp->cwd, p->cwd, sizeof cp->cwd);
     cp->umask = p->umask;

@@ -128,7 +128,8 @@ static int thread_info(void *ctx, int pid, int tid, struct vfs_task_info *out)
         if (o->tid == pid)
             main = o;
     out->threads = p->live_threads + (!main || main->state == TASK_DEAD);
-    snprintf(out->comm, sizeof out->comm, "%s", p->comm);
+    /* comm is each thread's own (prctl PR_SET_NAME); /proc/PID/comm is the main thread's. */
+    snprintf(out->comm, sizeof out->comm, "%s", th ? th->se.comm : "");
     out->personality = p->personality;
     out->exit_signal = tid == pid ? p->exit_signal : -1;
     out->exit_code = p->zombie ? p->wait_status : 0;

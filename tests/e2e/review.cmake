@@ -1,0 +1,22 @@
+# tests/e2e/review.cmake: issue 11 item 5, the review's fixes: descriptor
+# tables shared across execve and close_range, exec from a thread, thread
+# names, file owners.
+
+# prctl(PR_SET_NAME) names the calling thread, cut to 15 bytes: PR_GET_NAME,
+# /proc/PID/comm, /proc/PID/task/TID/comm, status Name: and the kernel log
+# follow it (the log part runs under asymu only: it offlines cpu3).
+asymu_e2e_guest(NAME comm PROGRAM comm
+  EXPECT_STDOUT_TEXT "PR_SET_NAME: 0
+main PR_GET_NAME: 0 \"main-thread-nam\" byte 15: 0
+/proc/self/comm: \"main-thread-nam\"
+/proc/self/status: \"Name:\tmain-thread-nam\"
+worker inherits: 0 \"main-thread-nam\" byte 15: 0
+worker PR_GET_NAME: 0 \"worker-with-a-l\" byte 15: 0
+worker's task comm: \"worker-with-a-l\"
+worker's task status: \"Name:\tworker-with-a-l\"
+main's task comm: \"main-thread-nam\"
+/proc/self/comm after the worker's: \"main-thread-nam\"
+sched_setaffinity: 0
+offline cpu3: 1
+kmsg: process 1 (pinned) no longer affine to cpu3
+")
