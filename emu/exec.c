@@ -3,6 +3,7 @@
  * and switch the task to it. The old image stays intact until the new one is
  * complete. */
 #include "kernel.h"
+#include "fd_unshare.h"
 #include "flock.h"
 #include "lifetime.h"
 #include "rlimit.h"
@@ -314,7 +315,11 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     struct image_file file = {0};
     struct loader_image img;
     why[0] = '\0';
-    int err = open_parse(t, fd, &file, &img, why, whylen);
+    /* The close-on-exec descriptors close in this process's table only
+     * (fd_unshare.h); Linux unshares before the point of no return too. */
+    int err = fdtable_unshare(t->proc);
+    if (err == 0)
+        err = open_parse(t, fd, &file, &img, why, whylen);
     if (err < 0)
         return err;
 

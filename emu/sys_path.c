@@ -3,6 +3,7 @@
  * directories confined to their mount (sysfs-fs/vfs_parent); the root is
  * read-only without --rw, /tmp is always writable, and the virtual trees
  * refuse them. */
+#include "fd_unshare.h"
 #include "file_access.h"
 #include "file_limits.h"
 #include "fs_calls.h"
@@ -426,13 +427,19 @@ SYSCALL_DECL(fchdir)
     return 0;
 }
 
+#define GUEST_CLOSE_RANGE_UNSHARE 2
 #define GUEST_CLOSE_RANGE_CLOEXEC 4
 
 SYSCALL_DECL(close_range)
 {
     unsigned first = (unsigned)a[0], last = (unsigned)a[1];
-    if (first > last || (a[2] & ~(uint64_t)(GUEST_CLOSE_RANGE_CLOEXEC | 2)))
+    if (first > last || (a[2] & ~(uint64_t)(GUEST_CLOSE_RANGE_CLOEXEC | GUEST_CLOSE_RANGE_UNSHARE)))
         return -EINVAL;
+    if (a[2] & GUEST_CLOSE_RANGE_UNSHARE) {
+        int err = fdtable_unshare(t->proc);
+        if (err < 0)
+            return err;
+    }
     for (unsigned fd = first; fd <= last && fd < FD_MAX; fd++) {
         if (!t->proc->files->fd[fd])
             continue;

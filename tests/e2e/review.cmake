@@ -20,3 +20,11 @@ sched_setaffinity: 0
 offline cpu3: 1
 kmsg: process 1 (pinned) no longer affine to cpu3
 ")
+
+# A descriptor table shared by clone(CLONE_FILES) without CLONE_VM: execve
+# unshares it before closing the close-on-exec descriptors, close_range
+# with CLOSE_RANGE_UNSHARE before closing or marking; the other process
+# keeps its descriptors. The expected output is the host kernel's, the
+# program built for x86-64 and run natively (qemu-user drops CLONE_FILES;
+# expected/fdshare.out).
+asymu_e2e_guest(NAME fdshare PROGRAM fdshare)
