@@ -8,6 +8,7 @@
 #include "lifetime.h"
 #include "rlimit.h"
 #include "timers.h"
+#include "waitq.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -258,6 +259,26 @@ static void close_on_exec(struct process *p)
     }
 }
 
+/* A thread that execs becomes its process's leader, as Linux's de_thread
+ * makes it: it takes the leader's tid (the pid), and the old leader, dead
+ * by now, is freed under the thread's old tid. The parent sees no exit. */
+static void take_leader_tid(struct task *t)
+{
+    struct process *p = t->proc;
+    struct task *leader = NULL;
+    for (struct task *o = p->threads; o; o = o->next_thread)
+        if (o->tid == p->pid)
+            leader = o;
+    int old_tid = t->tid;
+    task_index_retid(t, p->pid);
+    t->se.tid = p->pid;
+    if (leader) {
+        task_index_retid(leader, old_tid);
+        leader->se.tid = old_tid;
+        task_queue_free(leader);
+    }
+}
+
 /* After the point of no return: the process drops its other threads, its
  * old address space and caught handlers, and a vfork parent is released. */
 static void flush_old_exec(struct task *t, struct mm *mm)
@@ -266,6 +287,8 @@ static void flush_old_exec(struct task *t, struct mm *mm)
     for (struct task *o = p->threads; o; o = o->next_thread)
         if (o != t && o->state != TASK_DEAD)
             task_exit(o, 0);
+    if (t->tid != p->pid)
+        take_leader_tid(t);
     struct mm *old = p->mm;
     p->mm = mm;
     mm->loaded = t;

@@ -28,3 +28,11 @@ kmsg: process 1 (pinned) no longer affine to cpu3
 # program built for x86-64 and run natively (qemu-user drops CLONE_FILES;
 # expected/fdshare.out).
 asymu_e2e_guest(NAME fdshare PROGRAM fdshare)
+
+# execve from a thread other than the main one: the other threads end and
+# the exec'ing thread takes the pid as its tid; the parent reaps one child,
+# with the new image's status; with the main thread still running and
+# after it left with pthread_exit. The expected output is the host
+# kernel's, the program built for x86-64 and run natively
+# (expected/threadexec.out).
+asymu_e2e_guest(NAME threadexec PROGRAM threadexec)
