@@ -23,6 +23,7 @@ struct machine;
 struct proc_timers;
 struct sock;
 struct pty;
+struct owner_table;
 
 /* ---- guest address space (mm.c) ---- */
 
@@ -500,6 +501,7 @@ struct machine {
     struct pidfd *pidfds;    /* every pidfd, for exits and reaping (pidfd.c) */
     struct sock *socks;      /* every socket (socket.c) */
     struct pty *ptys;        /* every pseudo-terminal pair, by index (pty.c) */
+    struct owner_table *owners; /* owners the guest gave host files (owner.h) */
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
     char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */

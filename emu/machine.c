@@ -2,6 +2,7 @@
  * seeded random generator, virtual time, and the run loop of the first
  * process. */
 #include "kernel.h"
+#include "owner.h"
 #include "event.h"
 #include "waitq.h"
 #include "crash.h"
@@ -142,6 +143,7 @@ void machine_shutdown(struct machine *m)
     klog_destroy(&m->klog);
     ktimer_heap_free(m);
     epoll_machine_free(m);
+    owner_table_free(m);
     task_index_destroy(m);
 }
 

@@ -7,6 +7,7 @@
 #include "file_access.h"
 #include "file_limits.h"
 #include "fs_calls.h"
+#include "owner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +52,8 @@ SYSCALL_DECL(mkdirat)
     if (dfd < 0)
         return dfd;
     int64_t r = result(mkdirat(dfd, name, creation_mode(t, a[2])));
+    if (r == 0)
+        owner_created_at(t, dfd, name);
     close(dfd);
     return r;
 }
@@ -121,6 +124,8 @@ SYSCALL_DECL(symlinkat)
     if (dfd < 0)
         return dfd;
     int64_t r = result(symlinkat(target, dfd, name));
+    if (r == 0)
+        owner_created_at(t, dfd, name);
     close(dfd);
     return r;
 }
@@ -283,13 +288,11 @@ SYSCALL_DECL(fchmod)
     return fd < 0 ? fd : op_chmod(t, fd, (uint64_t[]){0, 0, a[1]});
 }
 
-/* chown: the guest is root, the files are the host's: on a writable mount
- * it succeeds without changing ownership; elsewhere it fails as Linux does
- * on a read-only mount. */
+/* chown(dirfd, path, uid, gid): the owner is the guest's, kept beside
+ * the host file (owner.h); a read-only mount is EROFS, as on Linux. */
 static int64_t op_chown(struct task *t, int fd, const uint64_t *a)
 {
-    (void)t, (void)fd, (void)a;
-    return 0;
+    return owner_chown(t, fd, (uint32_t)a[2], (uint32_t)a[3]);
 }
 
 SYSCALL_DECL(fchownat)
@@ -304,7 +307,7 @@ SYSCALL_DECL(fchownat)
 SYSCALL_DECL(fchown)
 {
     int fd = changeable_fd(t, (int)a[0], false);
-    return fd < 0 ? fd : 0;
+    return fd < 0 ? fd : owner_chown(t, fd, (uint32_t)a[1], (uint32_t)a[2]);
 }
 
 static int truncate_to(int fd, const uint64_t arg[4])
@@ -374,6 +377,8 @@ SYSCALL_DECL(mknodat)
     int64_t r = type == S_IFCHR || type == S_IFBLK
                     ? -EPERM
                     : result(mknodat(dfd, name, (type ? type : S_IFREG) | creation_mode(t, a[2]), 0));
+    if (r == 0)
+        owner_created_at(t, dfd, name);
     close(dfd);
     return r;
 }
