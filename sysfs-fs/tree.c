@@ -770,9 +770,9 @@ static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned n
         i->comm, i->umask, state_name(i->state), i->pid, i->tid, i->ppid, i->uid[0], i->uid[1],
         i->uid[2], i->uid[3], i->gid[0], i->gid[1], i->gid[2], i->gid[3]);
     for (unsigned g = 0; g < i->ngroups; g++)
-        add(t, "%u ", i->groups[g]);
+        add(t, g ? " %u" : "%u", i->groups[g]);
     add(t,
-        "\nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\nThreads:\t%d\n"
+        " \nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\nThreads:\t%d\n"
         "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\n"
         "SigCgt:\t%016llx\n"
         "Cpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t1\nMems_allowed_list:\t0\n",
