@@ -116,7 +116,7 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
         put(&l, " tid ");
         put_num(&l, (uint64_t)t->tid, 10);
         put(&l, " (");
-        put(&l, t->proc->comm);
+        put(&l, t->se.comm);
         put(&l, ")");
         if (m->running_uc) {
             /* Best effort: the engine's registers may be mid-update. */

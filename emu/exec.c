@@ -3,10 +3,12 @@
  * and switch the task to it. The old image stays intact until the new one is
  * complete. */
 #include "kernel.h"
+#include "fd_unshare.h"
 #include "flock.h"
 #include "lifetime.h"
 #include "rlimit.h"
 #include "timers.h"
+#include "waitq.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -257,6 +259,26 @@ static void close_on_exec(struct process *p)
     }
 }
 
+/* A thread that execs becomes its process's leader, as Linux's de_thread
+ * makes it: it takes the leader's tid (the pid), and the old leader, dead
+ * by now, is freed under the thread's old tid. The parent sees no exit. */
+static void take_leader_tid(struct task *t)
+{
+    struct process *p = t->proc;
+    struct task *leader = NULL;
+    for (struct task *o = p->threads; o; o = o->next_thread)
+        if (o->tid == p->pid)
+            leader = o;
+    int old_tid = t->tid;
+    task_index_retid(t, p->pid);
+    t->se.tid = p->pid;
+    if (leader) {
+        task_index_retid(leader, old_tid);
+        leader->se.tid = old_tid;
+        task_queue_free(leader);
+    }
+}
+
 /* After the point of no return: the process drops its other threads, its
  * old address space and caught handlers, and a vfork parent is released. */
 static void flush_old_exec(struct task *t, struct mm *mm)
@@ -265,6 +287,8 @@ static void flush_old_exec(struct task *t, struct mm *mm)
     for (struct task *o = p->threads; o; o = o->next_thread)
         if (o != t && o->state != TASK_DEAD)
             task_exit(o, 0);
+    if (t->tid != p->pid)
+        take_leader_tid(t);
     struct mm *old = p->mm;
     p->mm = mm;
     mm->loaded = t;
@@ -314,7 +338,11 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     struct image_file file = {0};
     struct loader_image img;
     why[0] = '\0';
-    int err = open_parse(t, fd, &file, &img, why, whylen);
+    /* The close-on-exec descriptors close in this process's table only
+     * (fd_unshare.h); Linux unshares before the point of no return too. */
+    int err = fdtable_unshare(t->proc);
+    if (err == 0)
+        err = open_parse(t, fd, &file, &img, why, whylen);
     if (err < 0)
         return err;
 
@@ -354,8 +382,7 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     struct process *p = t->proc;
     snprintf(p->exe, sizeof p->exe, "%s", exe);
     const char *base = strrchr(exe, '/');
-    snprintf(p->comm, sizeof p->comm, "%s", base ? base + 1 : exe);
-    sched_task_set_comm(&t->se, p->comm);
+    sched_task_set_comm(&t->se, base ? base + 1 : exe);
     sched_task_exec(&t->machine->sched, &t->se, img.isa == LOADER_ISA_ARM);
     t->stop = true; /* the old engine must not run on */
     return 0;

@@ -24,6 +24,7 @@ struct machine;
 struct proc_timers;
 struct sock;
 struct pty;
+struct owner_table;
 
 /* ---- guest address space (mm.c) ---- */
 
@@ -380,7 +381,6 @@ struct process {
     struct fdtable *files;
     struct sighand *sighand;
     unsigned personality;
-    char comm[COMM_LEN];
     char exe[4096]; /* guest path of the image, for /proc/self/exe */
     char cwd[4096]; /* guest path */
     unsigned umask;  /* applied to the modes of what it creates (fs_calls.h) */
@@ -526,6 +526,7 @@ struct machine {
     struct sock *socks;      /* every socket (socket.c) */
     struct pty *ptys;        /* every pseudo-terminal pair, by index (pty.c) */
     struct fifo *fifos;      /* every named pipe opened (fifo.c) */
+    struct owner_table *owners; /* owners the guest gave host files (owner.h) */
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
     char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */

@@ -24,6 +24,9 @@
 /* Frees the exited threads that are not leaders (their CPU time stays
  * with the process). The machine loop calls it between slices. */
 void task_free_exited(struct machine *m);
+/* Queues the dead thread t for task_free_exited: what exit does for a
+ * thread that is not the leader, and exec for the leader a thread replaced. */
+void task_queue_free(struct task *t);
 
 /* Blocks the vfork parent t until child (whose first thread has tid
  * child_tid) execs or exits: returns -EBLOCK for do_clone. */

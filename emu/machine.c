@@ -3,6 +3,7 @@
  * process. */
 #include "kernel.h"
 #include "fifo.h"
+#include "owner.h"
 #include "event.h"
 #include "waitq.h"
 #include "crash.h"
@@ -144,6 +145,7 @@ void machine_shutdown(struct machine *m)
     ktimer_heap_free(m);
     epoll_machine_free(m);
     fifo_machine_free(m);
+    owner_table_free(m);
     task_index_destroy(m);
 }
 

@@ -59,7 +59,7 @@ static bool invariants_hold(struct machine *m, struct task *t, unsigned cpu)
     char report[1024];
     if (t->se.compat && !cpumask_test_cpu(cpu, &m->sched.aarch32)) {
         fprintf(stderr, "asymu: invariant violated: 32-bit task %d (%s) about to run on "
-                        "64-bit-only cpu%u\n", t->tid, t->proc->comm, cpu);
+                        "64-bit-only cpu%u\n", t->tid, t->se.comm, cpu);
         return false;
     }
     if (m->cfg->check_invariants && sched_check_invariants(&m->sched, report, sizeof report) < 0) {

@@ -5,6 +5,7 @@
  * unreachable. */
 #include "socket.h"
 #include "fs_calls.h"
+#include "owner.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -322,6 +323,8 @@ static int unix_bind_path(struct task *t, struct sock *s, const struct sock_addr
     err = mknodat(dfd, name, S_IFSOCK | creation_mode(t, 0777), 0) < 0 ? -errno : 0;
     if (err == 0 && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
         err = -errno;
+    if (err == 0)
+        owner_created_at(t, dfd, name);
     close(dfd);
     if (err < 0)
         return err == -EEXIST ? -EADDRINUSE : err;

@@ -8,6 +8,7 @@
 #include "pty.h"
 #include "fs_calls.h"
 #include "flock.h"
+#include "owner.h"
 #include "reopen.h"
 #include "rlimit.h"
 
@@ -512,6 +513,27 @@ static int check_trailing_slash(struct task *t, uint64_t upath, const char *path
     return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
+/* Whether an O_CREAT open of path finds a file there: it creates one,
+ * which the guest then owns (owner.h), only when not. */
+static bool host_file_exists(struct task *t, const char *path, bool follow)
+{
+    struct stat st;
+    return vfs_stat(&t->machine->vfs, t, path, follow, &st) != -ENOENT;
+}
+
+/* The file an open just created on host fd fd, at guest path, belongs to
+ * the guest process (the group of its directory when that is set-group-ID). */
+static void owner_created_fd(struct task *t, int fd, const char *path)
+{
+    char dotdot[VFS_PATH_MAX + 4], dir[VFS_PATH_MAX];
+    struct stat st, dst;
+    snprintf(dotdot, sizeof dotdot, "%s/..", path);
+    bool have_dir = vfs_join("/", dotdot, dir, sizeof dir) == 0 &&
+                    vfs_stat(&t->machine->vfs, t, dir, true, &dst) == 0;
+    if (fstat(fd, &st) == 0)
+        owner_created(t, &st, have_dir ? &dst : NULL);
+}
+
 /* Opens an absolute guest path with host O_* flags, following virtual
  * symlinks; /proc/PID/fd/N opens that descriptor's file again. */
 int file_open_path(struct task *t, const char *abspath, int flags, int mode, struct file **out)
@@ -528,10 +550,12 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
     if (err < 0)
         return err;
     if (err == 0) {
-        bool writable;
+        bool writable, created = (flags & O_CREAT) && !host_file_exists(t, path, follow);
         int fd = vfs_open_host_writable(&t->machine->vfs, path, flags, mode, &writable);
         if (fd < 0)
             return fd;
+        if (created && writable)
+            owner_created_fd(t, fd, path);
         struct file *f = file_new(FILE_HOST);
         if (!f) {
             close(fd);
@@ -696,7 +720,7 @@ SYSCALL_DECL(ioctl)
 
 /* ---- stat ---- */
 
-static int stat_file(struct file *f, struct stat *st)
+static int stat_file(struct task *t, struct file *f, struct stat *st)
 {
     if (f->kind == FILE_CONSOLE && f->node.kind == VNODE_CONSOLE) {
         vfs_stat_virtual(&f->node, st);
@@ -727,7 +751,11 @@ static int stat_file(struct file *f, struct stat *st)
         st->st_size = (off_t)f->size;
         return 0;
     }
-    return fstat(f->host_fd, st) < 0 ? -errno : 0;
+    if (fstat(f->host_fd, st) < 0)
+        return -errno;
+    if (f->kind == FILE_HOST)
+        owner_apply(t->machine, st);
+    return 0;
 }
 
 static int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct stat *st)
@@ -737,10 +765,14 @@ static int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct 
     if (upath && strncpy_from_guest(task_mm(t), rel, upath, sizeof rel) == -EFAULT)
         return -EFAULT;
     if ((!upath || rel[0] == '\0') && (flags & GUEST_AT_EMPTY_PATH)) {
-        if (dirfd == GUEST_AT_FDCWD)
-            return vfs_stat(&t->machine->vfs, t, t->proc->cwd, true, st);
+        if (dirfd == GUEST_AT_FDCWD) {
+            int err = vfs_stat(&t->machine->vfs, t, t->proc->cwd, true, st);
+            if (err == 0)
+                owner_apply(t->machine, st);
+            return err;
+        }
         struct file *f = file_get(t, dirfd);
-        return f ? stat_file(f, st) : -EBADF;
+        return f ? stat_file(t, f, st) : -EBADF;
     }
     int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
     if (err < 0)
@@ -753,10 +785,13 @@ static int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct 
     /* /proc/PID/fd/N: the file the descriptor has open. */
     if (err == 1 && follow && vfs_is_fd_link(&node)) {
         struct file *f = file_of_process(t, node.arg, node.arg2);
-        return f ? stat_file(f, st) : -ENOENT;
+        return f ? stat_file(t, f, st) : -ENOENT;
     }
     err = vfs_stat(&t->machine->vfs, t, path, follow, st);
-    return err == 0 && !S_ISDIR(st->st_mode) && names_a_directory(t, upath) ? -ENOTDIR : (int)err;
+    if (err < 0)
+        return (int)err;
+    owner_apply(t->machine, st);
+    return !S_ISDIR(st->st_mode) && names_a_directory(t, upath) ? -ENOTDIR : 0;
 }
 
 int64_t do_fstatat(struct task *t, int dirfd, uint64_t upath, uint64_t statbuf, int flags)

@@ -3,9 +3,11 @@
  * directories confined to their mount (sysfs-fs/vfs_parent); the root is
  * read-only without --rw, /tmp is always writable, and the virtual trees
  * refuse them. */
+#include "fd_unshare.h"
 #include "file_access.h"
 #include "file_limits.h"
 #include "fs_calls.h"
+#include "owner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -79,6 +81,8 @@ SYSCALL_DECL(mkdirat)
     if (dfd < 0)
         return dfd;
     int64_t r = result(mkdirat(dfd, name, creation_mode(t, a[2])));
+    if (r == 0)
+        owner_created_at(t, dfd, name);
     close(dfd);
     return r;
 }
@@ -144,6 +148,8 @@ SYSCALL_DECL(symlinkat)
     if (dfd < 0)
         return dfd;
     int64_t r = result(symlinkat(target, dfd, name));
+    if (r == 0)
+        owner_created_at(t, dfd, name);
     close(dfd);
     return r;
 }
@@ -301,13 +307,11 @@ SYSCALL_DECL(fchmod)
     return fd < 0 ? fd : op_chmod(t, fd, (uint64_t[]){0, 0, a[1]});
 }
 
-/* chown: the guest is root, the files are the host's: on a writable mount
- * it succeeds without changing ownership; elsewhere it fails as Linux does
- * on a read-only mount. */
+/* chown(dirfd, path, uid, gid): the owner is the guest's, kept beside
+ * the host file (owner.h); a read-only mount is EROFS, as on Linux. */
 static int64_t op_chown(struct task *t, int fd, const uint64_t *a)
 {
-    (void)t, (void)fd, (void)a;
-    return 0;
+    return owner_chown(t, fd, (uint32_t)a[2], (uint32_t)a[3]);
 }
 
 SYSCALL_DECL(fchownat)
@@ -322,7 +326,7 @@ SYSCALL_DECL(fchownat)
 SYSCALL_DECL(fchown)
 {
     int fd = changeable_fd(t, (int)a[0], false);
-    return fd < 0 ? fd : 0;
+    return fd < 0 ? fd : owner_chown(t, fd, (uint32_t)a[1], (uint32_t)a[2]);
 }
 
 static int truncate_to(int fd, const uint64_t arg[4])
@@ -392,6 +396,8 @@ SYSCALL_DECL(mknodat)
     int64_t r = type == S_IFCHR || type == S_IFBLK
                     ? -EPERM
                     : result(mknodat(dfd, name, (type ? type : S_IFREG) | creation_mode(t, a[2]), 0));
+    if (r == 0)
+        owner_created_at(t, dfd, name);
     close(dfd);
     return r;
 }
@@ -445,13 +451,19 @@ SYSCALL_DECL(fchdir)
     return 0;
 }
 
+#define GUEST_CLOSE_RANGE_UNSHARE 2
 #define GUEST_CLOSE_RANGE_CLOEXEC 4
 
 SYSCALL_DECL(close_range)
 {
     unsigned first = (unsigned)a[0], last = (unsigned)a[1];
-    if (first > last || (a[2] & ~(uint64_t)(GUEST_CLOSE_RANGE_CLOEXEC | 2)))
+    if (first > last || (a[2] & ~(uint64_t)(GUEST_CLOSE_RANGE_CLOEXEC | GUEST_CLOSE_RANGE_UNSHARE)))
         return -EINVAL;
+    if (a[2] & GUEST_CLOSE_RANGE_UNSHARE) {
+        int err = fdtable_unshare(t->proc);
+        if (err < 0)
+            return err;
+    }
     for (unsigned fd = first; fd <= last && fd < FD_MAX; fd++) {
         if (!t->proc->files->fd[fd])
             continue;

@@ -92,11 +92,11 @@ SYSCALL_DECL(prctl)
         if (n == -EFAULT)
             return -EFAULT;
         name[COMM_LEN - 1] = '\0';
-        memcpy(t->proc->comm, name, sizeof name);
+        sched_task_set_comm(&t->se, name);
         return 0;
     }
     case PR_GET_NAME:
-        return copy_to_guest(task_mm(t), a[1], t->proc->comm, COMM_LEN);
+        return copy_to_guest(task_mm(t), a[1], t->se.comm, COMM_LEN);
     default:
         return -EINVAL;
     }

@@ -175,7 +175,6 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
         cp->files->refs++;
     cp->sighand->refs++;
     cp->personality = p->personality;
-    memcpy(cp->comm, p->comm, sizeof cp->comm);
     memcpy(cp->exe, p->exe, sizeof cp->exe);
     memcpy(cp->cwd, p->cwd, sizeof cp->cwd);
     cp->umask = p->umask;
@@ -298,6 +297,17 @@ static void process_became_zombie(struct process *p)
     }
 }
 
+void task_queue_free(struct task *t)
+{
+    /* Freed by the machine loop, once its engine has stopped. */
+    struct machine *m = t->machine;
+    t->exited_next = m->exited;
+    if (m->exited)
+        m->exited->exited_pprev = &t->exited_next;
+    t->exited_pprev = &m->exited;
+    m->exited = t;
+}
+
 void task_exit(struct task *t, int wait_status)
 {
     struct process *p = t->proc;
@@ -313,15 +323,8 @@ void task_exit(struct task *t, int wait_status)
     t->resume = NULL;
     waitq_update(t);
     vfork_abandon(t);
-    if (t->tid != p->pid) {
-        /* Freed by the machine loop, once its engine has stopped. */
-        struct machine *m = t->machine;
-        t->exited_next = m->exited;
-        if (m->exited)
-            m->exited->exited_pprev = &t->exited_next;
-        t->exited_pprev = &m->exited;
-        m->exited = t;
-    }
+    if (t->tid != p->pid)
+        task_queue_free(t);
     sched_task_exit(&t->machine->sched, &t->se);
     if (p->mm && p->mm->loaded == t)
         p->mm->loaded = NULL;

@@ -129,8 +129,15 @@ static int thread_info(void *ctx, int pid, int tid, struct vfs_task_info *out)
         if (o->tid == pid)
             main = o;
     out->threads = p->live_threads + (!main || main->state == TASK_DEAD);
-    snprintf(out->comm, sizeof out->comm, "%s", p->comm);
+    /* comm is each thread's own (prctl PR_SET_NAME); /proc/PID/comm is the main thread's. */
+    snprintf(out->comm, sizeof out->comm, "%s", th ? th->se.comm : "");
     out->personality = p->personality;
+    const struct cred *c = &p->cred;
+    memcpy(out->uid, (uint32_t[4]){c->u.real, c->u.eff, c->u.saved, c->u.fs}, sizeof out->uid);
+    memcpy(out->gid, (uint32_t[4]){c->g.real, c->g.eff, c->g.saved, c->g.fs}, sizeof out->gid);
+    out->ngroups = c->groups ? c->groups->n : 0;
+    out->groups = c->groups ? c->groups->gid : NULL;
+    out->umask = p->umask;
     out->exit_signal = tid == pid ? p->exit_signal : -1;
     out->exit_code = p->zombie ? p->wait_status : 0;
     for (int sig = 1; sig <= NSIG_GUEST && p->sighand; sig++) {

@@ -140,17 +140,31 @@ int waitq_add(struct task *t, const void *obj)
     return 0;
 }
 
+static void tid_unlink(struct task *t)
+{
+    for (struct task **pp = tid_bucket(t->machine, t->tid); *pp; pp = &(*pp)->next_tid)
+        if (*pp == t) {
+            *pp = t->next_tid;
+            break;
+        }
+}
+
+void task_index_retid(struct task *t, int tid)
+{
+    tid_unlink(t);
+    t->tid = tid;
+    struct task **b = tid_bucket(t->machine, tid);
+    t->next_tid = *b;
+    *b = t;
+}
+
 void task_index_remove(struct task *t)
 {
     struct machine *m = t->machine;
     node_unlink(&t->wait_node);
     waitq_drop_extra(t);
     ktimer_cancel(m, &t->timeout);
-    for (struct task **pp = tid_bucket(m, t->tid); *pp; pp = &(*pp)->next_tid)
-        if (*pp == t) {
-            *pp = t->next_tid;
-            break;
-        }
+    tid_unlink(t);
     *t->prev_all = t->next_all;
     if (t->next_all)
         t->next_all->prev_all = t->prev_all;

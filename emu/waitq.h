@@ -14,6 +14,9 @@ void task_index_destroy(struct machine *m);
  * task being freed from every index. */
 void task_index_add(struct task *t);
 void task_index_remove(struct task *t);
+/* Gives t another tid, in the tid table too (exec from a thread, which
+ * takes its leader's). */
+void task_index_retid(struct task *t, int tid);
 
 /* Puts t on the wait queue of (wait_obj, wait_key) and arms its timeout
  * when it is blocked; takes it off every queue and disarms it otherwise.

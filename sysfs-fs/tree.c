@@ -776,15 +776,20 @@ static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned n
     cpumask_format_hex(&i->allowed, nr_cpus, hex, sizeof hex);
     cpulist_format(&i->allowed, list, sizeof list);
     add(t,
-        "Name:\t%s\nUmask:\t0022\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
-        "TracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"
-        "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\nThreads:\t%d\n"
+        "Name:\t%s\nUmask:\t%04o\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
+        "TracerPid:\t0\nUid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nGroups:\t",
+        i->comm, i->umask, state_name(i->state), i->pid, i->tid, i->ppid, i->uid[0], i->uid[1],
+        i->uid[2], i->uid[3], i->gid[0], i->gid[1], i->gid[2], i->gid[3]);
+    for (unsigned g = 0; g < i->ngroups; g++)
+        add(t, g ? " %u" : "%u", i->groups[g]);
+    add(t,
+        " \nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\nThreads:\t%d\n"
         "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\n"
         "SigCgt:\t%016llx\n"
         "Cpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t1\nMems_allowed_list:\t0\n",
-        i->comm, state_name(i->state), i->pid, i->tid, i->ppid, i->pid, i->tid, i->pgid, i->sid,
-        i->threads, (unsigned long long)i->sig_pending, 0ull, (unsigned long long)i->sig_blocked,
-        (unsigned long long)i->sig_ignored, (unsigned long long)i->sig_caught, hex, list);
+        i->pid, i->tid, i->pgid, i->sid, i->threads, (unsigned long long)i->sig_pending, 0ull,
+        (unsigned long long)i->sig_blocked, (unsigned long long)i->sig_ignored,
+        (unsigned long long)i->sig_caught, hex, list);
 }
 
 /* do_task_stat(): 52 fields. Values emu does not record (fault counts,

@@ -73,6 +73,10 @@ struct vfs_task_info {
     uint64_t vm_limit;       /* --max-mem or the ISA's default: bounds vm_usable */
     uint64_t start_brk;      /* where the heap starts */
     uint64_t arg_start, arg_end; /* its argv strings, 0 when unknown */
+    uint32_t uid[4], gid[4]; /* real, effective, saved, file-system ids */
+    unsigned ngroups;        /* supplementary groups, sorted ... */
+    const uint32_t *groups;  /* ... valid while the caller generates the file */
+    unsigned umask;
 };
 
 /* One mapping of /proc/PID/maps. */
