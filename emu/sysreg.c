@@ -167,6 +167,7 @@ int sysreg_setup_aarch64(uc_engine *uc, struct machine *m)
 /* ---- AArch32: the reads a compat task may do at PL0 ---- */
 
 #define CPSR_T 0x20u
+#define CPSR_IT 0x0600fc00u /* ITSTATE: an IT block is under way */
 
 static const int arm_core_regs[15] = {
     UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2,  UC_ARM_REG_R3,  UC_ARM_REG_R4,
@@ -214,6 +215,8 @@ bool sysreg_emulate_arm_undef(struct task *t)
     uc_reg_read(mm->uc, UC_ARM_REG_CPSR, &cpsr);
     uc_reg_read(mm->uc, UC_ARM_REG_PC, &pc);
     bool thumb = cpsr & CPSR_T;
+    if (thumb && (cpsr & CPSR_IT)) /* stepping over it would have to advance ITSTATE */
+        return false;
     if (thumb) {
         uint16_t hw[2];
         if (copy_from_guest(mm, hw, pc, sizeof hw))
