@@ -2,6 +2,7 @@
  * user mode, hook syscalls and faults, and translate Unicorn errors. This is
  * the one place that knows uc_err. */
 #include "kernel.h"
+#include "sysreg.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -146,23 +147,6 @@ static bool hook_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int
     return false;
 }
 
-/* ID_AA64PFR0_EL1 as each vCPU reads it (spec 1.1): EL0 is 0x2 (AArch64
- * and AArch32) on the vCPUs of M, 0x1 (AArch64 only) on the others; EL1 is
- * AArch64 only everywhere; FP and AdvSIMD are implemented (0). */
-#define ID_AA64PFR0_EL0_BOTH 0x12u
-#define ID_AA64PFR0_EL0_64ONLY 0x11u
-
-static uint32_t hook_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *user)
-{
-    struct machine *m = user;
-    if (cp->op0 != 3 || cp->op1 != 0 || cp->crn != 0 || cp->crm != 4 || cp->op2 != 0)
-        return 0; /* every other register: Unicorn's own answer */
-    uint64_t v = cpumask_test_cpu(m->slice_cpu, &m->sched.aarch32) ? ID_AA64PFR0_EL0_BOTH
-                                                                   : ID_AA64PFR0_EL0_64ONLY;
-    uc_reg_write(uc, reg, &v);
-    return 1; /* the instruction is done */
-}
-
 int engine_open(const struct abi *abi, struct machine *m, uc_engine **out)
 {
     uc_engine *uc;
@@ -177,14 +161,13 @@ int engine_open(const struct abi *abi, struct machine *m, uc_engine **out)
         (e = uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)hook_intr, m, 1, 0)) != UC_ERR_OK ||
         (e = uc_hook_add(uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_mem_invalid, m, 1, 0)) !=
             UC_ERR_OK ||
-        (e = uc_hook_add(uc, &h, UC_HOOK_BLOCK, (void *)hook_block, m, 1, 0)) != UC_ERR_OK ||
-        (abi->isa == LOADER_ISA_AARCH64 &&
-         (e = uc_hook_add(uc, &h, UC_HOOK_INSN, (void *)hook_mrs, m, 1, 0, UC_ARM64_INS_MRS)) !=
-             UC_ERR_OK)) {
+        (e = uc_hook_add(uc, &h, UC_HOOK_BLOCK, (void *)hook_block, m, 1, 0)) != UC_ERR_OK) {
         uc_close(uc);
         return engine_errno(e);
     }
     int err = abi->setup_cpu(uc);
+    if (!err && abi->isa == LOADER_ISA_AARCH64)
+        err = sysreg_setup_aarch64(uc, m);
     if (err) {
         uc_close(uc);
         return err;
@@ -207,6 +190,10 @@ int engine_run(struct task *t)
     t->fault_addr = 0;
     uc_err e = uc_emu_start(uc, pc, abi->word == 8 ? UINT64_MAX : 0xffffffffu, 0, 0);
     if (e == UC_ERR_OK)
+        return 0;
+    /* An AArch32 undefined instruction ends the run (it reaches no hook):
+     * it may be a register read Linux allows a compat task. */
+    if (e == UC_ERR_INSN_INVALID && sysreg_emulate_arm_undef(t))
         return 0;
     const char *what;
     int sig = fault_signal(fault_kind(t, e), &what);

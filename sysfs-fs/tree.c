@@ -2,6 +2,7 @@
  * files exist, what they hold (as Linux 5.15 on arm64 prints them) and what
  * writes do; kernel state comes from the provider emu/ fills in. The file
  * list with each file's source in the kernel is docs/sysfs.md. */
+#include "cpu_model.h"
 #include "vfs.h"
 
 #include <errno.h>
@@ -16,10 +17,6 @@
 #define DT_CHR_ 2
 #define DT_REG_ 8
 #define DT_LNK_ 10
-/* MIDR_EL1 of the two kinds of vCPU: a Cortex-A710 r2p0 runs AArch32 EL0, a
- * Cortex-X2 r2p0 does not. */
-#define MIDR_AARCH32 0x412fd470u
-#define MIDR_AARCH64_ONLY 0x412fd480u
 #define PER_LINUX32 0x0008
 #define PER_MASK 0xff
 #define USER_HZ 100
@@ -694,7 +691,7 @@ static void add_cpumask(struct text *t, const struct cpumask *m, unsigned nr_cpu
 
 static uint32_t midr_of(const struct vfs_cpus *c, unsigned cpu)
 {
-    return cpumask_test_cpu(cpu, &c->aarch32) ? MIDR_AARCH32 : MIDR_AARCH64_ONLY;
+    return cpu_model_midr(cpumask_test_cpu(cpu, &c->aarch32));
 }
 
 /* arch/arm64/kernel/cpuinfo.c: hwcap_str, by KERNEL_HWCAP_* number (an

@@ -16,6 +16,7 @@
 #include "rlimit.h"
 #include "timers.h"
 #include "uts.h"
+#include "sysreg.h"
 
 #include "syscall_nr_arm.h"
 
@@ -223,12 +224,6 @@ static SYSCALL_DECL(pipe)
 static SYSCALL_DECL(set_tls)
 {
     task_abi(t)->set_tls(task_mm(t)->uc, a[0]);
-    return 0;
-}
-
-static SYSCALL_DECL(cacheflush)
-{
-    uc_ctl_remove_cache(task_mm(t)->uc, a[0], a[1]);
     return 0;
 }
 
@@ -480,7 +475,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
 };
 
 static const struct syscall_entry arm_private[] = {
-    {"cacheflush", sys_cacheflush, "ppd", false},
+    {"cacheflush", sysreg_cacheflush, "ppd", false},
     {"set_tls", sys_set_tls, "p", false},
 };
 
