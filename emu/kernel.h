@@ -23,6 +23,7 @@ struct machine;
 struct proc_timers;
 struct sock;
 struct pty;
+struct sysv_ipc;
 
 /* ---- guest address space (mm.c) ---- */
 
@@ -501,6 +502,7 @@ struct machine {
     struct pidfd *pidfds;    /* every pidfd, for exits and reaping (pidfd.c) */
     struct sock *socks;      /* every socket (socket.c) */
     struct pty *ptys;        /* every pseudo-terminal pair, by index (pty.c) */
+    struct sysv_ipc *sysv;   /* System V IPC objects (sysv_ipc.h), made on first use */
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
     char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */

@@ -6,6 +6,7 @@
 #include "waitq.h"
 #include "crash.h"
 #include "sandbox.h"
+#include "sysv_ipc.h"
 #include "uts.h"
 
 #include <errno.h>
@@ -142,6 +143,7 @@ void machine_shutdown(struct machine *m)
     klog_destroy(&m->klog);
     ktimer_heap_free(m);
     epoll_machine_free(m);
+    sysv_ipc_free(m);
     task_index_destroy(m);
 }
 
