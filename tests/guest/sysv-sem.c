@@ -6,6 +6,7 @@
  *   rmid      IPC_RMID wakes a waiter with EIDRM
  *   signal    a signal ends a semop with EINTR, even with SA_RESTART
  *   ctl       SETALL/GETALL/IPC_STAT/IPC_SET/IPC_INFO/GETPID/GETNCNT
+ *   kill      waiters killed in semop and msgrcv leave nothing behind
  * Every set is IPC_PRIVATE and removed at the end, so it runs under
  * qemu-user on the host kernel too. */
 #define _GNU_SOURCE
@@ -14,6 +15,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ipc.h>
+#include <sys/msg.h>
 #include <sys/sem.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -264,6 +266,43 @@ static void ctl(void)
     printf("stat removed: %s\n", semctl(id, 0, IPC_STAT, (union semun){.buf = &ds}) < 0 ? err_name(errno) : "ok");
 }
 
+static void killed(void)
+{
+    int id = new_set(1), q = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+    pid_t a = fork();
+    if (a == 0) {
+        op(id, 0, -1, SEM_UNDO);
+        _exit(0);
+    }
+    pid_t b = fork();
+    if (b == 0) {
+        struct {
+            long type;
+            char text[4];
+        } m;
+        msgrcv(q, &m, sizeof m.text, 0, 0);
+        _exit(0);
+    }
+    sleep_ms(20);
+    printf("ncnt %d\n", semctl(id, 0, GETNCNT));
+    kill(a, SIGKILL);
+    kill(b, SIGKILL);
+    int sa = child_status(a), sb = child_status(b);
+    printf("exits %d %d\n", sa, sb);
+    printf("ncnt %d\n", semctl(id, 0, GETNCNT));
+    printf("post: %s, value %d\n", res(op(id, 0, 1, 0)), semctl(id, 0, GETVAL));
+    struct {
+        long type;
+        char text[4];
+    } m = {1, "abc"};
+    msgsnd(q, &m, 3, 0);
+    struct msqid_ds ds;
+    msgctl(q, IPC_STAT, &ds);
+    printf("queued %lu\n", (unsigned long)ds.msg_qnum);
+    semctl(id, 0, IPC_RMID);
+    msgctl(q, IPC_RMID, NULL);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -282,6 +321,8 @@ int main(int argc, char **argv)
         interrupted();
     else if (strcmp(c, "ctl") == 0)
         ctl();
+    else if (strcmp(c, "kill") == 0)
+        killed();
     else
         return 2;
     return 0;
