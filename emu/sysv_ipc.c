@@ -293,7 +293,7 @@ int ipc_read_perm(struct task *t, uint64_t addr, size_t len, uint32_t *uid, uint
 
 /* ---- hooks ---- */
 
-void sysv_task_exit(struct task *t)
+void sysv_cancel_wait(struct task *t)
 {
     if (t->machine->sysv && t->resume && !sem_task_exit(t))
         msg_task_exit(t);

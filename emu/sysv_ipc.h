@@ -139,9 +139,10 @@ int ipc_read_perm(struct task *t, uint64_t addr, size_t len, uint32_t *uid, uint
 /* The size of struct ipc64_perm for t's ABI. */
 size_t ipc_perm_size(struct task *t);
 
-/* Hooks: t exits while blocked in a SysV call; p's last thread exited
- * (its semaphore adjustments are undone). */
-void sysv_task_exit(struct task *t);
+/* Hooks: t's wait in semop, msgsnd or msgrcv, if any, ends without a
+ * result (t exits, or the fuzzer gives the wait up); p's last thread
+ * exited (its semaphore adjustments are undone). */
+void sysv_cancel_wait(struct task *t);
 void sysv_process_exit(struct process *p);
 bool sem_task_exit(struct task *t);
 bool msg_task_exit(struct task *t);

@@ -60,7 +60,7 @@ static int shm_create_check(struct sysv_ipc *ns, uint64_t size)
     if (size < SHMMIN || size > SHM_SHMMAX)
         return -EINVAL;
     uint64_t pages = (size + SHM_PAGE - 1) / SHM_PAGE;
-    if (ns->shm_pages + pages > SHM_SHMALL)
+    if (ns->shm_pages + pages < ns->shm_pages || ns->shm_pages + pages > SHM_SHMALL)
         return -ENOSPC;
     return 0;
 }
