@@ -149,20 +149,22 @@ bool ipc_allowed(struct task *t, const struct ipc_obj *o, unsigned flag)
     return !(requested & ~granted & 7);
 }
 
-int ipc_owner_check(struct task *t, const struct ipc_obj *o)
+int ipc_update_perm(struct ipc_obj *o, const struct ipc_set *set)
 {
-    uint32_t euid = t->proc->cred.u.eff;
-    return euid == 0 || euid == o->cuid || euid == o->uid ? 0 : -EPERM;
+    if (set->uid == UINT32_MAX || set->gid == UINT32_MAX)
+        return -EINVAL; /* not a valid id in the namespace */
+    o->uid = set->uid;
+    o->gid = set->gid;
+    o->mode = (o->mode & ~0777u) | (set->mode & 0777u);
+    return 0;
 }
 
-int ipc_update_perm(struct ipc_obj *o, uint32_t uid, uint32_t gid, unsigned mode)
+struct ipc_obj *ipc_stat_obtain(struct task *t, struct ipc_ids *ids, int id, int cmd, int stat_any,
+                                int *err)
 {
-    if (uid == UINT32_MAX || gid == UINT32_MAX)
-        return -EINVAL; /* not a valid id in the namespace */
-    o->uid = uid;
-    o->gid = gid;
-    o->mode = (o->mode & ~0777u) | (mode & 0777u);
-    return 0;
+    struct ipc_obj *o = cmd == GUEST_IPC_STAT ? ipc_lookup(ids, id) : ipc_at_index(ids, id);
+    *err = !o ? -EINVAL : cmd != stat_any && !ipc_allowed(t, o, 0444) ? -EACCES : 0;
+    return *err ? NULL : o;
 }
 
 int64_t ipc_get(struct task *t, struct ipc_ids *ids, const struct ipc_get *g, struct ipc_obj **out,
@@ -259,8 +261,9 @@ size_t ipc_perm_size(struct task *t)
     return task_abi(t)->word == 8 ? 48 : 36;
 }
 
-void ipc_buf_perm(struct ipc_buf *g, const struct ipc_obj *o)
+struct ipc_buf ipc_buf_start(struct task *t, const struct ipc_obj *o)
 {
+    struct ipc_buf b = {.word = task_abi(t)->word}, *g = &b;
     ipc_buf_u32(g, (uint32_t)o->key);
     ipc_buf_u32(g, o->uid);
     ipc_buf_u32(g, o->gid);
@@ -272,23 +275,50 @@ void ipc_buf_perm(struct ipc_buf *g, const struct ipc_obj *o)
     ipc_buf_u16(g, 0);
     ipc_buf_word(g, 0);
     ipc_buf_word(g, 0);
+    return b;
 }
 
-int ipc_read_perm(struct task *t, uint64_t addr, size_t len, uint32_t *uid, uint32_t *gid,
-                  unsigned *mode, uint8_t *after, size_t after_len)
+int64_t ipc_stat_done(struct task *t, uint64_t buf, const struct ipc_buf *g, int cmd,
+                      const struct ipc_obj *o)
+{
+    if (copy_to_guest(task_mm(t), buf, g->b, g->n) < 0)
+        return -EFAULT;
+    return cmd == GUEST_IPC_STAT ? 0 : o->id;
+}
+
+/* Reads an IPC_SET's ipc64_perm fields from a guest struct of `len` bytes
+ * at addr, and the `after_len` bytes after the perm: 0 or -EFAULT. */
+static int read_set(struct task *t, uint64_t addr, size_t len, struct ipc_set *set,
+                    uint8_t *after, size_t after_len)
 {
     uint8_t b[160];
     size_t perm = ipc_perm_size(t);
     if (len > sizeof b || perm + after_len > len || copy_from_guest(task_mm(t), b, addr, len) < 0)
         return -EFAULT;
     uint16_t m16;
-    memcpy(uid, b + 4, 4);
-    memcpy(gid, b + 8, 4);
+    memcpy(&set->uid, b + 4, 4);
+    memcpy(&set->gid, b + 8, 4);
     memcpy(&m16, b + 20, 2); /* the low half of arm64's int: the 0777 bits are there */
-    *mode = m16;
+    set->mode = m16;
     if (after_len)
         memcpy(after, b + perm, after_len);
     return 0;
+}
+
+struct ipc_obj *ipc_ctl_obtain(struct task *t, struct ipc_ids *ids, int id, int cmd, uint64_t buf,
+                               size_t len, struct ipc_set *set, uint8_t *after, size_t after_len,
+                               int *err)
+{
+    *err = 0;
+    if (cmd == GUEST_IPC_SET && read_set(t, buf, len, set, after, after_len) < 0)
+        *err = -EFAULT;
+    struct ipc_obj *o = *err ? NULL : ipc_lookup(ids, id);
+    uint32_t euid = t->proc->cred.u.eff;
+    if (!*err && !o)
+        *err = -EINVAL;
+    else if (o && euid != 0 && euid != o->cuid && euid != o->uid)
+        *err = -EPERM; /* CAP_SYS_ADMIN */
+    return *err ? NULL : o;
 }
 
 /* ---- hooks ---- */

@@ -107,10 +107,25 @@ struct ipc_obj *ipc_lookup(struct ipc_ids *ids, int id);
 struct ipc_obj *ipc_at_index(struct ipc_ids *ids, int idx);
 /* ipcperms: whether t may use o for `flag` (S_IRUGO/S_IWUGO bits); root may. */
 bool ipc_allowed(struct task *t, const struct ipc_obj *o, unsigned flag);
-/* IPC_SET and IPC_RMID: the owner, creator or root; else -EPERM. */
-int ipc_owner_check(struct task *t, const struct ipc_obj *o);
+/* What an IPC_SET changes in the ipc64_perm it is given. */
+struct ipc_set {
+    uint32_t uid, gid;
+    unsigned mode;
+};
+/* IPC_SET and IPC_RMID: reads an IPC_SET's structure of `len` bytes at
+ * buf (its perm into *set, the `after_len` bytes after the perm into
+ * after), then finds the object, which t must own or have created unless
+ * root. NULL with *err -EFAULT, -EINVAL or -EPERM. */
+struct ipc_obj *ipc_ctl_obtain(struct task *t, struct ipc_ids *ids, int id, int cmd, uint64_t buf,
+                               size_t len, struct ipc_set *set, uint8_t *after, size_t after_len,
+                               int *err);
 /* ipc_update_perm: uid, gid and the 0777 bits of mode from an IPC_SET. */
-int ipc_update_perm(struct ipc_obj *o, uint32_t uid, uint32_t gid, unsigned mode);
+int ipc_update_perm(struct ipc_obj *o, const struct ipc_set *set);
+/* IPC_STAT (by id), *_STAT and *_STAT_ANY (by index, `stat_any` being the
+ * kind's *_STAT_ANY): the object, if t may read it; NULL with *err -EINVAL
+ * or -EACCES. */
+struct ipc_obj *ipc_stat_obtain(struct task *t, struct ipc_ids *ids, int id, int cmd, int stat_any,
+                                int *err);
 /* ipc_get_maxidx as the *_INFO commands return it: 0 when there are none. */
 int ipc_info_result(const struct ipc_ids *ids);
 /* Strips arm's IPC_64 from cmd: false if the caller asked for the old
@@ -130,12 +145,12 @@ void ipc_buf_u16(struct ipc_buf *g, uint16_t v);
 void ipc_buf_u32(struct ipc_buf *g, uint32_t v);
 void ipc_buf_word(struct ipc_buf *g, uint64_t v);
 void ipc_buf_time(struct ipc_buf *g, int64_t secs);
-/* struct ipc64_perm of o. */
-void ipc_buf_perm(struct ipc_buf *g, const struct ipc_obj *o);
-/* Reads an IPC_SET's ipc64_perm fields from a guest struct of `len` bytes
- * at addr, with *after the bytes of the struct after the perm: 0 or -EFAULT. */
-int ipc_read_perm(struct task *t, uint64_t addr, size_t len, uint32_t *uid, uint32_t *gid,
-                  unsigned *mode, uint8_t *after, size_t after_len);
+/* A guest *id64_ds for t's ABI, starting with o's struct ipc64_perm. */
+struct ipc_buf ipc_buf_start(struct task *t, const struct ipc_obj *o);
+/* Copies a *_STAT result to buf: 0 for IPC_STAT, the id for the others,
+ * or -EFAULT. */
+int64_t ipc_stat_done(struct task *t, uint64_t buf, const struct ipc_buf *g, int cmd,
+                      const struct ipc_obj *o);
 /* The size of struct ipc64_perm for t's ABI. */
 size_t ipc_perm_size(struct task *t);
 

@@ -440,14 +440,12 @@ static unsigned time_words(struct task *t)
 
 static int64_t msg_stat(struct task *t, struct sysv_ipc *ns, int id, int cmd, uint64_t buf)
 {
-    struct msg_queue *q = cmd == GUEST_IPC_STAT ? queue_of(ns, id)
-                                                : (struct msg_queue *)ipc_at_index(&ns->msg, id);
+    int err;
+    struct msg_queue *q =
+        (struct msg_queue *)ipc_stat_obtain(t, &ns->msg, id, cmd, MSG_STAT_ANY, &err);
     if (!q)
-        return -EINVAL;
-    if (cmd != MSG_STAT_ANY && !ipc_allowed(t, &q->perm, 0444))
-        return -EACCES;
-    struct ipc_buf g = {.word = task_abi(t)->word};
-    ipc_buf_perm(&g, &q->perm);
+        return err;
+    struct ipc_buf g = ipc_buf_start(t, &q->perm);
     ipc_buf_time(&g, q->stime);
     ipc_buf_time(&g, q->rtime);
     ipc_buf_time(&g, q->ctime);
@@ -458,38 +456,30 @@ static int64_t msg_stat(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
     ipc_buf_u32(&g, (uint32_t)q->lrpid);
     ipc_buf_word(&g, 0);
     ipc_buf_word(&g, 0);
-    if (copy_to_guest(task_mm(t), buf, g.b, g.n) < 0)
-        return -EFAULT;
-    return cmd == GUEST_IPC_STAT ? 0 : q->perm.id;
+    return ipc_stat_done(t, buf, &g, cmd, &q->perm);
 }
 
 static int64_t msg_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, uint64_t buf)
 {
     unsigned word = task_abi(t)->word;
-    uint32_t uid = 0, gid = 0;
-    unsigned mode = 0;
-    uint64_t qbytes = 0;
-    if (cmd == GUEST_IPC_SET) {
-        /* after the perm: the times, cbytes, qnum, qbytes, the pids, two words */
-        size_t after = (time_words(t) + 3 + 8 / word + 2) * word;
-        uint8_t rest[128];
-        if (ipc_read_perm(t, buf, ipc_perm_size(t) + after, &uid, &gid, &mode, rest, after) < 0)
-            return -EFAULT;
-        memcpy(&qbytes, rest + (time_words(t) + 2) * word, word);
-    }
-    struct msg_queue *q = queue_of(ns, id);
+    /* after the perm: the times, cbytes, qnum, qbytes, the pids, two words */
+    size_t after = (time_words(t) + 3 + 8 / word + 2) * word;
+    uint8_t rest[128] = {0};
+    struct ipc_set set;
+    int err;
+    struct msg_queue *q = (struct msg_queue *)ipc_ctl_obtain(
+        t, &ns->msg, id, cmd, buf, ipc_perm_size(t) + after, &set, rest, after, &err);
     if (!q)
-        return -EINVAL;
-    int err = ipc_owner_check(t, &q->perm);
-    if (err)
         return err;
+    uint64_t qbytes = 0;
+    memcpy(&qbytes, rest + (time_words(t) + 2) * word, word);
     if (cmd == GUEST_IPC_RMID) {
         queue_free(ns, q);
         return 0;
     }
     if (qbytes > MSG_MSGMNB && t->proc->cred.u.eff != 0)
         return -EPERM; /* CAP_SYS_RESOURCE */
-    if ((err = ipc_update_perm(&q->perm, uid, gid, mode)))
+    if ((err = ipc_update_perm(&q->perm, &set)))
         return err;
     q->qbytes = qbytes;
     q->ctime = ipc_now(t->machine);

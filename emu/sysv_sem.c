@@ -418,22 +418,17 @@ static int64_t sem_info(struct task *t, struct sysv_ipc *ns, int cmd, uint64_t b
 
 static int64_t sem_stat(struct task *t, struct sysv_ipc *ns, int id, int cmd, uint64_t buf)
 {
-    struct sem_set *s = cmd == GUEST_IPC_STAT ? set_of(ns, id)
-                                              : (struct sem_set *)ipc_at_index(&ns->sem, id);
+    int err;
+    struct sem_set *s = (struct sem_set *)ipc_stat_obtain(t, &ns->sem, id, cmd, SEM_STAT_ANY, &err);
     if (!s)
-        return -EINVAL;
-    if (cmd != SEM_STAT_ANY && !ipc_allowed(t, &s->perm, 0444))
-        return -EACCES;
-    struct ipc_buf g = {.word = task_abi(t)->word};
-    ipc_buf_perm(&g, &s->perm);
+        return err;
+    struct ipc_buf g = ipc_buf_start(t, &s->perm);
     ipc_buf_time(&g, s->otime);
     ipc_buf_time(&g, s->ctime);
     ipc_buf_word(&g, (uint64_t)s->nsems);
     ipc_buf_word(&g, 0);
     ipc_buf_word(&g, 0);
-    if (copy_to_guest(task_mm(t), buf, g.b, g.n) < 0)
-        return -EFAULT;
-    return cmd == GUEST_IPC_STAT ? 0 : s->perm.id;
+    return ipc_stat_done(t, buf, &g, cmd, &s->perm);
 }
 
 /* The size of the guest's struct semid64_ds. */
@@ -444,22 +439,17 @@ static size_t semid_ds_size(struct task *t)
 
 static int64_t sem_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, uint64_t buf)
 {
-    uint32_t uid = 0, gid = 0;
-    unsigned mode = 0;
-    if (cmd == GUEST_IPC_SET &&
-        ipc_read_perm(t, buf, semid_ds_size(t), &uid, &gid, &mode, NULL, 0) < 0)
-        return -EFAULT;
-    struct sem_set *s = set_of(ns, id);
+    struct ipc_set set;
+    int err;
+    struct sem_set *s = (struct sem_set *)ipc_ctl_obtain(t, &ns->sem, id, cmd, buf,
+                                                         semid_ds_size(t), &set, NULL, 0, &err);
     if (!s)
-        return -EINVAL;
-    int err = ipc_owner_check(t, &s->perm);
-    if (err)
         return err;
     if (cmd == GUEST_IPC_RMID) {
         set_free(ns, s, -EIDRM);
         return 0;
     }
-    err = ipc_update_perm(&s->perm, uid, gid, mode);
+    err = ipc_update_perm(&s->perm, &set);
     if (!err)
         s->ctime = ipc_now(t->machine);
     return err;

@@ -26,11 +26,6 @@ struct shm_seg {
     uint64_t nattch;
 };
 
-static struct shm_seg *seg_of(struct sysv_ipc *ns, int id)
-{
-    return (struct shm_seg *)ipc_lookup(&ns->shm, id);
-}
-
 static uint64_t seg_pages(const struct shm_seg *s)
 {
     return (s->size + SHM_PAGE - 1) / SHM_PAGE;
@@ -142,14 +137,11 @@ static int64_t shm_info(struct task *t, struct sysv_ipc *ns, uint64_t buf)
 
 static int64_t shm_stat(struct task *t, struct sysv_ipc *ns, int id, int cmd, uint64_t buf)
 {
-    struct shm_seg *s = cmd == GUEST_IPC_STAT ? seg_of(ns, id)
-                                              : (struct shm_seg *)ipc_at_index(&ns->shm, id);
+    int err;
+    struct shm_seg *s = (struct shm_seg *)ipc_stat_obtain(t, &ns->shm, id, cmd, SHM_STAT_ANY, &err);
     if (!s)
-        return -EINVAL;
-    if (cmd != SHM_STAT_ANY && !ipc_allowed(t, &s->perm, 0444))
-        return -EACCES;
-    struct ipc_buf g = {.word = task_abi(t)->word};
-    ipc_buf_perm(&g, &s->perm);
+        return err;
+    struct ipc_buf g = ipc_buf_start(t, &s->perm);
     ipc_buf_word(&g, s->size);
     ipc_buf_time(&g, s->atime);
     ipc_buf_time(&g, s->dtime);
@@ -159,9 +151,7 @@ static int64_t shm_stat(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
     ipc_buf_word(&g, s->nattch);
     ipc_buf_word(&g, 0);
     ipc_buf_word(&g, 0);
-    if (copy_to_guest(task_mm(t), buf, g.b, g.n) < 0)
-        return -EFAULT;
-    return cmd == GUEST_IPC_STAT ? 0 : s->perm.id;
+    return ipc_stat_done(t, buf, &g, cmd, &s->perm);
 }
 
 /* The size of the guest's struct shmid64_ds. */
@@ -172,19 +162,14 @@ static size_t shmid_ds_size(struct task *t)
 
 static int64_t shm_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, uint64_t buf)
 {
-    uint32_t uid = 0, gid = 0;
-    unsigned mode = 0;
-    if (cmd == GUEST_IPC_SET &&
-        ipc_read_perm(t, buf, shmid_ds_size(t), &uid, &gid, &mode, NULL, 0) < 0)
-        return -EFAULT;
-    struct shm_seg *s = seg_of(ns, id);
+    struct ipc_set set;
+    int err;
+    struct shm_seg *s = (struct shm_seg *)ipc_ctl_obtain(t, &ns->shm, id, cmd, buf,
+                                                         shmid_ds_size(t), &set, NULL, 0, &err);
     if (!s)
-        return -EINVAL;
-    int err = ipc_owner_check(t, &s->perm);
-    if (err)
         return err;
     if (cmd == GUEST_IPC_SET) {
-        if (!(err = ipc_update_perm(&s->perm, uid, gid, mode)))
+        if (!(err = ipc_update_perm(&s->perm, &set)))
             s->ctime = ipc_now(t->machine);
         return err;
     }
@@ -200,16 +185,15 @@ static int64_t shm_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
 
 static int64_t shm_lock(struct task *t, struct sysv_ipc *ns, int id, int cmd)
 {
-    struct shm_seg *s = seg_of(ns, id);
+    /* without CAP_IPC_LOCK: the owner or creator */
+    int err;
+    struct ipc_obj *s = ipc_ctl_obtain(t, &ns->shm, id, cmd, 0, 0, NULL, NULL, 0, &err);
     if (!s)
-        return -EINVAL;
-    int err = ipc_owner_check(t, &s->perm); /* without CAP_IPC_LOCK: the owner */
-    if (err)
         return err;
     if (cmd == SHM_LOCK)
-        s->perm.mode |= SHM_LOCKED;
+        s->mode |= SHM_LOCKED;
     else
-        s->perm.mode &= ~(unsigned)SHM_LOCKED;
+        s->mode &= ~(unsigned)SHM_LOCKED;
     return 0;
 }
 
