@@ -6,7 +6,7 @@
 # arm64's msg_lrpid and ipc_perm.mode wrongly, and its real time jitters
 # (timeout); /proc/sysvipc lists the host's objects (proc: asymu only).
 
-foreach(case pingpong errors timeout undo rmid signal ctl kill)
+foreach(case pingpong errors timeout undo rmid signal ctl kill perm)
   asymu_e2e_guest(NAME sysv-sem-${case} PROGRAM sysv-sem GUEST_ARGS ${case})
 endforeach()
 foreach(case types errors full wait ctl shm proc)

@@ -7,6 +7,7 @@
  *   signal    a signal ends a semop with EINTR, even with SA_RESTART
  *   ctl       SETALL/GETALL/IPC_STAT/IPC_SET/IPC_INFO/GETPID/GETNCNT
  *   kill      waiters killed in semop and msgrcv leave nothing behind
+ *   perm      a child that is no longer root meets the sets' mode bits
  * Every set is IPC_PRIVATE and removed at the end, so it runs under
  * qemu-user on the host kernel too. */
 #define _GNU_SOURCE
@@ -303,6 +304,46 @@ static void killed(void)
     msgctl(q, IPC_RMID, NULL);
 }
 
+static const char *semctl_res(int id, int cmd)
+{
+    struct semid_ds ds;
+    memset(&ds, 0, sizeof ds);
+    return semctl(id, 0, cmd, (union semun){.buf = &ds}) < 0 ? err_name(errno) : "ok";
+}
+
+static void perm(void)
+{
+    key_t key = (key_t)(0x51540000 | (getpid() & 0xffff));
+    int private = semget(key, 1, IPC_CREAT | IPC_EXCL | 0600), readable = new_set(1);
+    struct semid_ds ds;
+    semctl(readable, 0, IPC_STAT, (union semun){.buf = &ds});
+    ds.sem_perm.mode = 0644;
+    semctl(readable, 0, IPC_SET, (union semun){.buf = &ds});
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (setgid(1000) < 0 || setuid(1000) < 0)
+            _exit(3);
+        printf("0600 semop: %s\n", res(op(private, 0, 1, 0)));
+        printf("0600 getval: %s\n", semctl_res(private, GETVAL));
+        printf("0600 stat: %s\n", semctl_res(private, IPC_STAT));
+        printf("0600 semget 0600: %s\n", semget(key, 1, 0600) < 0 ? err_name(errno) : "ok");
+        printf("0600 semget 0: %s\n", semget(key, 1, 0) == private ? "ok" : err_name(errno));
+        printf("0644 semop: %s\n", res(op(readable, 0, 1, 0)));
+        printf("0644 wait zero: %s\n", res(op(readable, 0, 0, 0)));
+        printf("0644 getval: %s\n", semctl_res(readable, GETVAL));
+        printf("0644 set: %s\n", semctl_res(readable, IPC_SET));
+        printf("0644 rmid: %s\n", semctl_res(readable, IPC_RMID));
+        int own = new_set(1);
+        semctl(own, 0, IPC_STAT, (union semun){.buf = &ds});
+        printf("own: uid %u gid %u, rmid %s\n", ds.sem_perm.uid, ds.sem_perm.gid,
+               semctl_res(own, IPC_RMID));
+        _exit(0);
+    }
+    printf("child exit %d\n", child_status(pid));
+    semctl(private, 0, IPC_RMID);
+    semctl(readable, 0, IPC_RMID);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -323,6 +364,8 @@ int main(int argc, char **argv)
         ctl();
     else if (strcmp(c, "kill") == 0)
         killed();
+    else if (strcmp(c, "perm") == 0)
+        perm();
     else
         return 2;
     return 0;
