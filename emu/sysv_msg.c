@@ -44,7 +44,9 @@ enum search { SEARCH_ANY, SEARCH_EQUAL, SEARCH_NOTEQUAL, SEARCH_LESSEQUAL, SEARC
 
 /* A blocked msgsnd (msg: what it sends) or msgrcv (msg: what a sender
  * handed it). status: WAITING, 0 once a message was handed over, or an
- * errno (-EAGAIN: look again). */
+ * errno. A waiter stays on its queue's list while the queue may still
+ * concern it: a receiver IPC_SET told to look again (-EAGAIN) can still
+ * be handed a message or told the queue is gone, as in Linux. */
 struct msg_waiter {
     struct ipc_link link;
     struct task *task;
@@ -331,7 +333,7 @@ static int64_t msgrcv_resume(struct task *t)
         } else if ((r = recv_try(t, t->machine->sysv, w->q, w, &m)) == 1) {
             /* IPC_SET woke it to look again: back at the end of the line */
             w->status = WAITING;
-            w->linked = true;
+            ipc_list_del(&w->link);
             ipc_list_add_tail(&w->q->receivers, &w->link);
             return RESUME_BLOCK;
         }
@@ -484,8 +486,11 @@ static int64_t msg_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
     q->qbytes = qbytes;
     q->ctime = ipc_now(t->machine);
     /* receivers look again (the permissions changed), senders may fit */
-    while (q->receivers.next != &q->receivers)
-        waiter_settle((struct msg_waiter *)q->receivers.next, -EAGAIN);
+    for (struct ipc_link *l = q->receivers.next; l != &q->receivers; l = l->next) {
+        struct msg_waiter *r = (struct msg_waiter *)l;
+        r->status = -EAGAIN;
+        task_wake(r->task);
+    }
     wake_senders(q);
     return 0;
 }

@@ -5,6 +5,8 @@
  *   full     a full queue blocks the sender until a receiver takes
  *   wait     a waiting receiver gets the message of its type; IPC_RMID wakes with EIDRM
  *   ctl      IPC_STAT/IPC_SET/IPC_INFO values
+ *   setrm    IPC_SET wakes a receiver to look again, IPC_RMID at once after
+ *            still ends its wait with EIDRM
  *   shm      shmget/shmctl books (size, pids, IPC_RMID, SHM_LOCK)
  *   proc     /proc/sysvipc and the limits in /proc/sys/kernel (asymu only:
  *            the host lists its own objects)
@@ -220,6 +222,22 @@ static void ctl(void)
     printf("stat removed: %s\n", msgctl(id, IPC_STAT, &ds) < 0 ? err_name(errno) : "ok");
 }
 
+static void set_then_remove(void)
+{
+    int id = new_queue();
+    pid_t pid = fork();
+    if (pid == 0) {
+        recv(id, 100, 0, 0);
+        _exit(0);
+    }
+    sleep_ms(20);
+    struct msqid_ds ds;
+    msgctl(id, IPC_STAT, &ds);
+    int set = msgctl(id, IPC_SET, &ds), rm = msgctl(id, IPC_RMID, NULL);
+    int status = child_status(pid);
+    printf("set %d rmid %d, child exit %d\n", set, rm, status);
+}
+
 static void shm(void)
 {
     int id = shmget(IPC_PRIVATE, 10000, IPC_CREAT | 0640);
@@ -294,6 +312,8 @@ int main(int argc, char **argv)
         wait_type();
     else if (strcmp(c, "ctl") == 0)
         ctl();
+    else if (strcmp(c, "setrm") == 0)
+        set_then_remove();
     else if (strcmp(c, "shm") == 0)
         shm();
     else if (strcmp(c, "proc") == 0)
