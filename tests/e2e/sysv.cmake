@@ -9,6 +9,6 @@
 foreach(case pingpong errors timeout undo rmid signal ctl kill perm)
   asymu_e2e_guest(NAME sysv-sem-${case} PROGRAM sysv-sem GUEST_ARGS ${case})
 endforeach()
-foreach(case types errors full wait ctl setrm shm proc)
+foreach(case types errors full wait ctl setrm signal shm proc)
   asymu_e2e_guest(NAME sysv-msg-${case} PROGRAM sysv-msg GUEST_ARGS ${case})
 endforeach()

@@ -7,6 +7,7 @@
  *   ctl      IPC_STAT/IPC_SET/IPC_INFO values
  *   setrm    IPC_SET wakes a receiver to look again, IPC_RMID at once after
  *            still ends its wait with EIDRM
+ *   signal   a handler ends msgrcv and msgsnd waits with EINTR, even with SA_RESTART
  *   shm      shmget/shmctl books (size, pids, IPC_RMID, SHM_LOCK)
  *   proc     /proc/sysvipc and the limits in /proc/sys/kernel (asymu only:
  *            the host lists its own objects)
@@ -15,6 +16,7 @@
 #define _GNU_SOURCE
 #include "guest.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/ipc.h>
 #include <sys/msg.h>
@@ -238,6 +240,34 @@ static void set_then_remove(void)
     printf("set %d rmid %d, child exit %d\n", set, rm, status);
 }
 
+static void on_usr1(int sig)
+{
+    (void)sig;
+}
+
+static void interrupted(void)
+{
+    int id = new_queue();
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
+        sigaction(SIGUSR1, &sa, NULL);
+        recv(id, 100, 0, 0);
+        struct msg m = {.type = 1};
+        msgsnd(id, &m, 8192, 0);
+        msgsnd(id, &m, 8192, 0);
+        printf("msgsnd full: %s\n", msgsnd(id, &m, 1, 0) < 0 ? err_name(errno) : "ok");
+        _exit(0);
+    }
+    sleep_ms(20);
+    kill(pid, SIGUSR1);
+    sleep_ms(20);
+    kill(pid, SIGUSR1);
+    int status = child_status(pid);
+    printf("child exit %d\n", status);
+    msgctl(id, IPC_RMID, NULL);
+}
+
 static void shm(void)
 {
     int id = shmget(IPC_PRIVATE, 10000, IPC_CREAT | 0640);
@@ -314,6 +344,8 @@ int main(int argc, char **argv)
         ctl();
     else if (strcmp(c, "setrm") == 0)
         set_then_remove();
+    else if (strcmp(c, "signal") == 0)
+        interrupted();
     else if (strcmp(c, "shm") == 0)
         shm();
     else if (strcmp(c, "proc") == 0)
