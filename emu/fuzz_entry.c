@@ -3,6 +3,7 @@
  * registers loaded) but never runs an instruction; the harness issues
  * syscalls into it through syscall_dispatch, as an svc/swi would. */
 #include "fuzz_entry.h"
+#include "sysv_ipc.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -88,6 +89,7 @@ static int64_t result_register(struct task *t)
  * other task runs. */
 static void abandon_wait(struct task *t)
 {
+    sysv_cancel_wait(t);
     t->resume = NULL;
     t->wait_obj = NULL;
     t->wait_key = 0;

@@ -25,6 +25,7 @@ struct proc_timers;
 struct sock;
 struct pty;
 struct owner_table;
+struct sysv_ipc;
 
 /* ---- guest address space (mm.c) ---- */
 
@@ -527,6 +528,7 @@ struct machine {
     struct pty *ptys;        /* every pseudo-terminal pair, by index (pty.c) */
     struct fifo *fifos;      /* every named pipe opened (fifo.c) */
     struct owner_table *owners; /* owners the guest gave host files (owner.h) */
+    struct sysv_ipc *sysv;   /* System V IPC objects (sysv_ipc.h), made on first use */
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
     char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */

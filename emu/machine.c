@@ -8,6 +8,7 @@
 #include "waitq.h"
 #include "crash.h"
 #include "sandbox.h"
+#include "sysv_ipc.h"
 #include "uts.h"
 
 #include <errno.h>
@@ -146,6 +147,7 @@ void machine_shutdown(struct machine *m)
     epoll_machine_free(m);
     fifo_machine_free(m);
     owner_table_free(m);
+    sysv_ipc_free(m);
     task_index_destroy(m);
 }
 

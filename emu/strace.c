@@ -5,7 +5,8 @@
  *   a dirfd   o open flags   m octal mode   w buffer written (length: next arg)
  *   r buffer read (length: the result)   P prot   F mmap flags   S signal
  *   W whence   C clock id   i ioctl request   M mode, shown only after O_CREAT flags
- *   E epoll_ctl operation */
+ *   E epoll_ctl operation   K SysV IPC key   I SysV IPC get flags
+ *   c SysV IPC *ctl command (semctl, msgctl, shmctl: by the call's name) */
 #include "kernel.h"
 #include "restart.h"
 
@@ -247,6 +248,21 @@ static void put_arg(struct out *o, struct task *t, char f, const uint64_t a[6], 
             put(o, "%d", sv);
         break;
     }
+    case 'K':
+        if (sv == 0)
+            put(o, "IPC_PRIVATE");
+        else
+            put(o, "%#x", (unsigned)sv);
+        break;
+    case 'I': {
+        static const struct flag f[] = {{01000, "IPC_CREAT"}, {02000, "IPC_EXCL"}};
+        if (v & 03000) {
+            put_flags(o, (unsigned long)(v & 03000), f, 2, "");
+            put(o, "|");
+        }
+        put(o, "%#o", (unsigned)(v & ~03000ul & 0xffffffffu));
+        break;
+    }
     case 'C': {
         static const char *const c[] = {"CLOCK_REALTIME", "CLOCK_MONOTONIC",
                                         "CLOCK_PROCESS_CPUTIME_ID", "CLOCK_THREAD_CPUTIME_ID",
@@ -263,6 +279,28 @@ static void put_arg(struct out *o, struct task *t, char f, const uint64_t a[6], 
     }
 }
 
+/* The command of semctl, msgctl or shmctl (their numbers above 3 differ),
+ * with arm's IPC_64. */
+static void put_ipc_cmd(struct out *o, const char *call, uint64_t v)
+{
+    static const char *const common[] = {"IPC_RMID", "IPC_SET", "IPC_STAT", "IPC_INFO"};
+    static const char *const sem[] = {[11] = "GETPID", "GETVAL", "GETALL", "GETNCNT", "GETZCNT",
+                                      "SETVAL", "SETALL", "SEM_STAT", "SEM_INFO", "SEM_STAT_ANY"};
+    static const char *const msg[] = {[11] = "MSG_STAT", "MSG_INFO", "MSG_STAT_ANY"};
+    static const char *const shm[] = {[11] = "SHM_LOCK", "SHM_UNLOCK", "SHM_STAT", "SHM_INFO",
+                                      "SHM_STAT_ANY"};
+    const char *const *names = call[1] == 'e' ? sem : call[1] == 's' ? msg : shm;
+    size_t n = call[1] == 'e' ? 21 : call[1] == 's' ? 14 : 16;
+    uint32_t cmd = (uint32_t)v & ~0x100u;
+    const char *name = cmd < 4 ? common[cmd] : cmd < n ? names[cmd] : NULL;
+    if (name)
+        put(o, "%s", name);
+    else
+        put(o, "%u", cmd);
+    if (v & 0x100)
+        put(o, "|IPC_64");
+}
+
 void strace_enter(struct task *t, const struct syscall_entry *e, const uint64_t a[6], char *buf,
                   size_t len)
 {
@@ -275,7 +313,10 @@ void strace_enter(struct task *t, const struct syscall_entry *e, const uint64_t 
             continue;
         if (i)
             put(&o, ", ");
-        put_arg(&o, t, e->args[i] == 'M' ? 'm' : e->args[i], a, i);
+        if (e->args[i] == 'c')
+            put_ipc_cmd(&o, e->name, a[i]);
+        else
+            put_arg(&o, t, e->args[i] == 'M' ? 'm' : e->args[i], a, i);
     }
     put(&o, ")");
 }

@@ -7,6 +7,7 @@
 #include "rlimit.h"
 #include "cred.h"
 #include "flock.h"
+#include "sysv_ipc.h"
 #include "timers.h"
 #include "waitq.h"
 
@@ -258,6 +259,7 @@ static void process_became_zombie(struct process *p)
     strace_process_end(p);
     vfork_release(p);
     proc_timers_release(p);
+    sysv_process_exit(p); /* SEM_UNDO */
     locks_process_closed(p, NULL);
     fdtable_put(p->files);
     p->files = NULL;
@@ -318,6 +320,7 @@ void task_exit(struct task *t, int wait_status)
         if (copy_to_guest(p->mm, t->clear_child_tid, &zero, sizeof zero) == 0)
             futex_wake(t, t->clear_child_tid, 1);
     }
+    sysv_cancel_wait(t); /* a semop or msgsnd/msgrcv it was blocked in */
     t->state = TASK_DEAD;
     t->stop = true;
     t->resume = NULL;

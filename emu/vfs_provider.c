@@ -6,6 +6,7 @@
 #include "shmem.h"
 #include "pty.h"
 #include "socket.h"
+#include "sysv_ipc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -477,6 +478,12 @@ static int net_table(void *ctx, const char *name, char **data, size_t *size)
     return sock_proc_net(t->machine, name, data, size);
 }
 
+static int sysvipc(void *ctx, const char *name, char **data, size_t *size)
+{
+    const struct task *t = ctx;
+    return sysv_proc_file(t->machine, name, data, size);
+}
+
 const struct vfs_provider vfs_provider_kernel = {
     .cpus = cpus,
     .set_cpu_online = set_cpu_online,
@@ -491,6 +498,7 @@ const struct vfs_provider vfs_provider_kernel = {
     .environ = environ_of,
     .kmsg = kmsg,
     .net = net_table,
+    .sysvipc = sysvipc,
     .thread = thread_info,
     .next_tid = next_tid,
     .argv = argv_of,

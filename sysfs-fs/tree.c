@@ -49,6 +49,7 @@ enum file_id {
     F_PROC_LOADAVG,
     F_PROC_VERSION,
     F_PROC_NET, /* /proc/net/NAME: the sockets of one kind */
+    F_PROC_SYSVIPC, /* /proc/sysvipc/NAME and the IPC limits of /proc/sys/kernel */
     F_SYSCTL_OSRELEASE,
     F_SYSCTL_OSTYPE,
     F_SYSCTL_VERSION,
@@ -148,14 +149,25 @@ static const struct fixed fixed[] = {
     {"/proc/stat", VNODE_GENERATED, 0444, F_PROC_STAT, 0},
     {"/proc/sys", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/kernel", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sys/kernel/msgmax", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/msgmnb", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/msgmni", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/ngroups_max", VNODE_GENERATED, 0444, F_SYSCTL_NGROUPS_MAX, 0},
     {"/proc/sys/kernel/osrelease", VNODE_GENERATED, 0444, F_SYSCTL_OSRELEASE, 0},
     {"/proc/sys/kernel/ostype", VNODE_GENERATED, 0444, F_SYSCTL_OSTYPE, 0},
     {"/proc/sys/kernel/pid_max", VNODE_GENERATED, 0444, F_SYSCTL_PID_MAX, 0},
+    {"/proc/sys/kernel/sem", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/shmall", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/shmmax", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/shmmni", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/version", VNODE_GENERATED, 0444, F_SYSCTL_VERSION, 0},
     {"/proc/sys/vm", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/vm/max_map_count", VNODE_GENERATED, 0444, F_SYSCTL_MAX_MAP_COUNT, 0},
     {"/proc/sys/vm/overcommit_memory", VNODE_GENERATED, 0444, F_SYSCTL_OVERCOMMIT, 0},
+    {"/proc/sysvipc", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sysvipc/msg", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sysvipc/sem", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sysvipc/shm", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/thread-self", VNODE_SYMLINK, 0777, F_PROC_THREAD_SELF, 0},
     {"/proc/uptime", VNODE_GENERATED, 0444, F_PROC_UPTIME, 0},
     {"/proc/version", VNODE_GENERATED, 0444, F_PROC_VERSION, 0},
@@ -1015,6 +1027,8 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         return p->kmsg(ctx, data, size);
     case F_PROC_NET:
         return p->net ? p->net(ctx, strrchr(node->path, '/') + 1, data, size) : -ENOENT;
+    case F_PROC_SYSVIPC:
+        return p->sysvipc ? p->sysvipc(ctx, node->path + strlen("/proc/"), data, size) : -ENOENT;
     case F_PID_CMDLINE:
     case F_PID_AUXV:
     case F_PID_ENVIRON:

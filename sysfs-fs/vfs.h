@@ -145,6 +145,9 @@ struct vfs_provider {
     unsigned (*cpu_capacity)(void *ctx, unsigned cpu);
     /* /proc/net/NAME (tcp, tcp6, udp, udp6, unix): malloc'ed text. */
     int (*net)(void *ctx, const char *name, char **data, size_t *size);
+    /* /proc/sysvipc/{sem,msg,shm} and /proc/sys/kernel's IPC limits: name
+     * is the path under /proc ("sysvipc/sem"); malloc'ed text. */
+    int (*sysvipc)(void *ctx, const char *name, char **data, size_t *size);
     /* The kernel's release and version strings, as uname(2) gives them. */
     const char *(*release)(void *ctx);
     const char *(*version)(void *ctx);

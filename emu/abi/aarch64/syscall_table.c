@@ -8,6 +8,7 @@
 #include "flock.h"
 #include "event.h"
 #include "restart.h"
+#include "sysv_ipc.h"
 #include "rlimit.h"
 #include "timers.h"
 #include "uts.h"
@@ -183,6 +184,19 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(setsockopt, setsockopt, "dddpd"),
     E(getsockopt, getsockopt, "dddpp"),
     E(shutdown, shutdown, "dd"),
+    /* System V IPC (sysv_ipc.h) */
+    E(semget, semget, "KdI"),
+    E(semop, semop, "dpu"),
+    E(semtimedop, semtimedop, "dpup"),
+    E(semctl, semctl, "ddcx"),
+    E(msgget, msgget, "KI"),
+    E(msgsnd, msgsnd, "dpux"),
+    E(msgrcv, msgrcv, "dpulx"),
+    E(msgctl, msgctl, "dcp"),
+    E(shmget, shmget, "KuI"),
+    E(shmctl, shmctl, "dcp"),
+    E(shmat, shmat, "dpx"),
+    E(shmdt, shmdt, "p"),
     E(sendmsg, sendmsg, "dpx"),
     E(recvmsg, recvmsg, "dpx"),
     E(sendmmsg, sendmmsg, "dpux"),

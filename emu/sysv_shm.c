@@ -1,0 +1,251 @@
+/* sysv_shm.c - System V shared memory: shmget and shmctl keep the
+ * segments' books (size, owner, times, nattch, SHM_DEST, SHM_LOCKED) and
+ * /proc/sysvipc/shm shows them. Attaching is not there yet (shmat, shmdt). */
+#include "sysv_ipc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHM_PAGE 4096
+#define SHMMIN 1
+#define SHM_DEST 01000
+#define SHM_LOCKED 02000
+#define SHM_LOCK 11
+#define SHM_UNLOCK 12
+#define SHM_STAT 13
+#define SHM_INFO 14
+#define SHM_STAT_ANY 15
+
+struct shm_seg {
+    struct ipc_obj perm; /* first: the table holds it */
+    uint64_t size;
+    int cpid, lpid;
+    int64_t atime, dtime, ctime;
+    uint64_t nattch;
+};
+
+static uint64_t seg_pages(const struct shm_seg *s)
+{
+    return (s->size + SHM_PAGE - 1) / SHM_PAGE;
+}
+
+static void seg_free(struct sysv_ipc *ns, struct shm_seg *s)
+{
+    ns->shm_pages -= seg_pages(s);
+    ipc_remove(&ns->shm, &s->perm);
+    free(s);
+}
+
+void shm_free_all(struct sysv_ipc *ns)
+{
+    for (int i = 0; i <= ns->shm.max_idx; i++)
+        if (ns->shm.slot[i])
+            seg_free(ns, (struct shm_seg *)ns->shm.slot[i]);
+}
+
+static int shm_more_checks(struct ipc_obj *o, uint64_t size)
+{
+    return ((struct shm_seg *)o)->size < size ? -EINVAL : 0;
+}
+
+static int shm_create_check(struct sysv_ipc *ns, uint64_t size)
+{
+    if (size < SHMMIN || size > SHM_SHMMAX)
+        return -EINVAL;
+    uint64_t pages = (size + SHM_PAGE - 1) / SHM_PAGE;
+    if (ns->shm_pages + pages < ns->shm_pages || ns->shm_pages + pages > SHM_SHMALL)
+        return -ENOSPC;
+    return 0;
+}
+
+/* shmget(key, size, shmflg) */
+SYSCALL_DECL(shmget)
+{
+    struct sysv_ipc *ns = sysv_ipc_of(t->machine);
+    if (!ns)
+        return -ENOMEM;
+    uint64_t size = task_abi(t)->word == 8 ? a[1] : (uint32_t)a[1];
+    struct ipc_get g = {
+        .key = (int32_t)a[0],
+        .flags = (int)a[2],
+        .size = sizeof(struct shm_seg),
+        .more_checks = shm_more_checks,
+        .create_check = shm_create_check,
+        .arg = size,
+    };
+    struct ipc_obj *o;
+    bool created;
+    int64_t id = ipc_get(t, &ns->shm, &g, &o, &created);
+    if (id >= 0 && created) {
+        struct shm_seg *s = (struct shm_seg *)o;
+        s->size = size;
+        s->cpid = t->proc->pid;
+        s->ctime = ipc_now(t->machine);
+        ns->shm_pages += seg_pages(s);
+    }
+    return id;
+}
+
+/* TODO(shmat, shmdt): attaching needs "map a shared host memory object at
+ * an address" from the MAP_SHARED work in emu/mm.c; then shmat maps the
+ * segment's object (SHM_RDONLY, SHM_RND, SHM_REMAP), counts nattch, atime
+ * and lpid, and shmdt, exit and exec detach it, destroying a segment
+ * marked SHM_DEST at its last detach. Until then both fail with ENOSYS. */
+SYSCALL_DECL(shmat)
+{
+    (void)t, (void)a;
+    return -ENOSYS;
+}
+
+SYSCALL_DECL(shmdt)
+{
+    (void)t, (void)a;
+    return -ENOSYS;
+}
+
+/* ---- shmctl ---- */
+
+static int64_t shm_ipc_info(struct task *t, struct sysv_ipc *ns, uint64_t buf)
+{
+    struct ipc_buf g = {.word = task_abi(t)->word};
+    /* struct shminfo64; a 32-bit task sees shmmax clamped to INT_MAX */
+    ipc_buf_word(&g, g.word == 8 ? SHM_SHMMAX : INT_MAX);
+    ipc_buf_word(&g, SHMMIN);
+    ipc_buf_word(&g, SHM_SHMMNI);
+    ipc_buf_word(&g, SHM_SHMMNI); /* shmseg */
+    ipc_buf_word(&g, SHM_SHMALL);
+    for (int i = 0; i < 4; i++)
+        ipc_buf_word(&g, 0);
+    if (copy_to_guest(task_mm(t), buf, g.b, g.n) < 0)
+        return -EFAULT;
+    return ipc_info_result(&ns->shm);
+}
+
+static int64_t shm_info(struct task *t, struct sysv_ipc *ns, uint64_t buf)
+{
+    struct ipc_buf g = {.word = task_abi(t)->word};
+    ipc_buf_u32(&g, (uint32_t)ns->shm.in_use); /* used_ids */
+    ipc_buf_word(&g, ns->shm_pages);           /* shm_tot */
+    for (int i = 0; i < 4; i++)
+        ipc_buf_word(&g, 0); /* rss, swp, swap_attempts, swap_successes: nothing is touched */
+    if (copy_to_guest(task_mm(t), buf, g.b, g.n) < 0)
+        return -EFAULT;
+    return ipc_info_result(&ns->shm);
+}
+
+static int64_t shm_stat(struct task *t, struct sysv_ipc *ns, int id, int cmd, uint64_t buf)
+{
+    int err;
+    struct shm_seg *s = (struct shm_seg *)ipc_stat_obtain(t, &ns->shm, id, cmd, SHM_STAT_ANY, &err);
+    if (!s)
+        return err;
+    struct ipc_buf g = ipc_buf_start(t, &s->perm);
+    ipc_buf_word(&g, s->size);
+    ipc_buf_time(&g, s->atime);
+    ipc_buf_time(&g, s->dtime);
+    ipc_buf_time(&g, s->ctime);
+    ipc_buf_u32(&g, (uint32_t)s->cpid);
+    ipc_buf_u32(&g, (uint32_t)s->lpid);
+    ipc_buf_word(&g, s->nattch);
+    ipc_buf_word(&g, 0);
+    ipc_buf_word(&g, 0);
+    return ipc_stat_done(t, buf, &g, cmd, &s->perm);
+}
+
+/* The size of the guest's struct shmid64_ds. */
+static size_t shmid_ds_size(struct task *t)
+{
+    return ipc_perm_size(t) + (task_abi(t)->word == 8 ? 8 * 8 : 12 * 4);
+}
+
+static int64_t shm_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, uint64_t buf)
+{
+    struct ipc_set set;
+    int err;
+    struct shm_seg *s = (struct shm_seg *)ipc_ctl_obtain(t, &ns->shm, id, cmd, buf,
+                                                         shmid_ds_size(t), &set, NULL, 0, &err);
+    if (!s)
+        return err;
+    if (cmd == GUEST_IPC_SET) {
+        if (!(err = ipc_update_perm(&s->perm, &set)))
+            s->ctime = ipc_now(t->machine);
+        return err;
+    }
+    if (s->nattch) {
+        /* destroyed at the last detach; its key is free for a new segment */
+        s->perm.mode |= SHM_DEST;
+        s->perm.key = IPC_PRIVATE_KEY;
+    } else {
+        seg_free(ns, s);
+    }
+    return 0;
+}
+
+static int64_t shm_lock(struct task *t, struct sysv_ipc *ns, int id, int cmd)
+{
+    /* without CAP_IPC_LOCK: the owner or creator */
+    int err;
+    struct ipc_obj *s = ipc_ctl_obtain(t, &ns->shm, id, cmd, 0, 0, NULL, NULL, 0, &err);
+    if (!s)
+        return err;
+    if (cmd == SHM_LOCK)
+        s->mode |= SHM_LOCKED;
+    else
+        s->mode &= ~(unsigned)SHM_LOCKED;
+    return 0;
+}
+
+/* shmctl(shmid, cmd, buf) */
+SYSCALL_DECL(shmctl)
+{
+    int id = (int)a[0], cmd = (int)a[1];
+    if (cmd < 0 || id < 0)
+        return -EINVAL;
+    struct sysv_ipc *ns = sysv_ipc_of(t->machine);
+    if (!ns)
+        return -ENOMEM;
+    bool v64 = ipc_parse_version(t, &cmd);
+    switch (cmd) {
+    case GUEST_IPC_INFO:
+        return v64 ? shm_ipc_info(t, ns, a[2]) : -EINVAL;
+    case SHM_INFO:
+        return shm_info(t, ns, a[2]);
+    case GUEST_IPC_STAT:
+    case SHM_STAT:
+    case SHM_STAT_ANY:
+        return v64 ? shm_stat(t, ns, id, cmd, a[2]) : -EINVAL;
+    case GUEST_IPC_SET:
+        if (!v64)
+            return -EINVAL;
+        /* fall through */
+    case GUEST_IPC_RMID:
+        return shm_down(t, ns, id, cmd, a[2]);
+    case SHM_LOCK:
+    case SHM_UNLOCK:
+        return shm_lock(t, ns, id, cmd);
+    default:
+        return -EINVAL;
+    }
+}
+
+/* ---- /proc/sysvipc/shm ---- */
+
+int shm_proc(struct sysv_ipc *ns, FILE *out)
+{
+    fprintf(out, "       key      shmid perms                  size  cpid  lpid nattch   uid   gid  cuid  cgid      atime      dtime      ctime                   rss                  swap\n");
+    for (int i = 0; i <= ns->shm.max_idx; i++) {
+        const struct shm_seg *s = (const struct shm_seg *)ns->shm.slot[i];
+        if (!s)
+            continue;
+        fprintf(out,
+                "%10d %10d  %4o %21llu %5u %5u %5llu %5u %5u %5u %5u %10llu %10llu %10llu %21llu "
+                "%21llu\n",
+                s->perm.key, s->perm.id, s->perm.mode, (unsigned long long)s->size,
+                (unsigned)s->cpid, (unsigned)s->lpid, (unsigned long long)s->nattch, s->perm.uid,
+                s->perm.gid, s->perm.cuid, s->perm.cgid, (unsigned long long)s->atime,
+                (unsigned long long)s->dtime, (unsigned long long)s->ctime, 0ULL, 0ULL);
+    }
+    return 0;
+}

@@ -1,0 +1,4 @@
+# tests/guest/sysv.cmake: the guest programs of the System V IPC tests
+# (tests/e2e/sysv.cmake), each built for both ISAs.
+asymu_guest_program(sysv-sem sysv-sem.c)
+asymu_guest_program(sysv-msg sysv-msg.c)
