@@ -22,7 +22,8 @@ static struct shmem *shmem_new(int fd, bool writable, int *err)
         close(fd);
         return NULL;
     }
-    *s = (struct shmem){1, fd, st.st_dev, st.st_ino, writable, live};
+    *s = (struct shmem){.refs = 1, .fd = fd, .dev = st.st_dev, .ino = st.st_ino,
+                        .writable = writable, .next = live};
     live = s;
     return s;
 }
@@ -81,8 +82,13 @@ struct shmem *shmem_get(struct shmem *s)
 
 void shmem_put(struct shmem *s)
 {
-    if (!s || --s->refs > 0)
+    if (!s)
         return;
+    if (--s->refs > 0) {
+        if (s->unmapped)
+            s->unmapped(s); /* may put the owner's reference: s is not touched after */
+        return;
+    }
     struct shmem **pp = &live;
     while (*pp != s)
         pp = &(*pp)->next;

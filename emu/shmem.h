@@ -16,6 +16,10 @@ struct shmem {
     int fd;            /* host descriptor: a memfd or the file (a dup of the guest's) */
     uint64_t dev, ino; /* the host inode: one object per inode, so futexes match */
     bool writable;     /* opened for writing: host mappings may be writable */
+    /* An owner that holds a reference of its own (a SysV segment) hears of
+     * every mapping that goes, and may then drop its reference. */
+    void (*unmapped)(struct shmem *s);
+    void *owner;
     struct shmem *next; /* every live object */
 };
 

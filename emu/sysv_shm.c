@@ -1,9 +1,13 @@
 /* sysv_shm.c - System V shared memory: shmget and shmctl keep the
  * segments' books (size, owner, times, nattch, SHM_DEST, SHM_LOCKED) and
- * /proc/sysvipc/shm shows them. Attaching is not there yet (shmat, shmdt). */
+ * /proc/sysvipc/shm shows them; a segment's memory is a shared memory
+ * object (shmem.h) that shmat maps like MAP_SHARED memory. */
+#include "shmem.h"
 #include "sysv_ipc.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <sys/mman.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +22,27 @@
 #define SHM_INFO 14
 #define SHM_STAT_ANY 15
 
+#define GUEST_SHM_RDONLY 010000
+#define GUEST_SHM_RND 020000
+#define GUEST_SHM_REMAP 040000
+#define GUEST_SHM_EXEC 0100000
+
 struct shm_seg {
     struct ipc_obj perm; /* first: the table holds it */
     uint64_t size;
     int cpid, lpid;
     int64_t atime, dtime, ctime;
-    uint64_t nattch;
+    struct shmem *mem;   /* its memory: one reference is the segment's, the
+                          * others are mappings (VMAs), so nattch counts
+                          * VMAs as Linux's does (a split one counts twice) */
+    struct sysv_ipc *ns;
+    struct machine *machine;
 };
+
+static uint64_t seg_nattch(const struct shm_seg *s)
+{
+    return (uint64_t)s->mem->refs - 1;
+}
 
 static uint64_t seg_pages(const struct shm_seg *s)
 {
@@ -35,7 +53,19 @@ static void seg_free(struct sysv_ipc *ns, struct shm_seg *s)
 {
     ns->shm_pages -= seg_pages(s);
     ipc_remove(&ns->shm, &s->perm);
+    s->mem->unmapped = NULL;
+    shmem_put(s->mem); /* mappings left (at machine shutdown) keep it */
     free(s);
+}
+
+/* A mapping of the segment went (shmdt, munmap, exit, exec): the last one
+ * destroys a segment marked for it. */
+static void seg_unmapped(struct shmem *mem)
+{
+    struct shm_seg *s = mem->owner;
+    s->dtime = ipc_now(s->machine);
+    if (seg_nattch(s) == 0 && (s->perm.mode & SHM_DEST))
+        seg_free(s->ns, s);
 }
 
 void shm_free_all(struct sysv_ipc *ns)
@@ -80,29 +110,105 @@ SYSCALL_DECL(shmget)
     int64_t id = ipc_get(t, &ns->shm, &g, &o, &created);
     if (id >= 0 && created) {
         struct shm_seg *s = (struct shm_seg *)o;
+        int err;
         s->size = size;
         s->cpid = t->proc->pid;
         s->ctime = ipc_now(t->machine);
+        s->ns = ns;
+        s->machine = t->machine;
         ns->shm_pages += seg_pages(s);
+        if (!(s->mem = shmem_anon(seg_pages(s) * SHM_PAGE, &err))) {
+            ns->shm_pages -= seg_pages(s);
+            ipc_remove(&ns->shm, &s->perm);
+            free(s);
+            return err;
+        }
+        s->mem->owner = s;
+        s->mem->unmapped = seg_unmapped;
     }
     return id;
 }
 
-/* TODO(shmat, shmdt): attaching needs "map a shared host memory object at
- * an address" from the MAP_SHARED work in emu/mm.c; then shmat maps the
- * segment's object (SHM_RDONLY, SHM_RND, SHM_REMAP), counts nattch, atime
- * and lpid, and shmdt, exit and exec detach it, destroying a segment
- * marked SHM_DEST at its last detach. Until then both fail with ENOSYS. */
-SYSCALL_DECL(shmat)
+/* SHMLBA: the alignment SHM_RND rounds to (a 32-bit task's is 4 pages,
+ * as on arm64's compat side). */
+static uint64_t shmlba(struct task *t)
 {
-    (void)t, (void)a;
-    return -ENOSYS;
+    return task_abi(t)->word == 8 ? SHM_PAGE : 4 * SHM_PAGE;
 }
 
+/* shmat(shmid, shmaddr, shmflg): the segment mapped shared, read-only with
+ * SHM_RDONLY, at shmaddr (rounded down with SHM_RND; replacing what is
+ * there only with SHM_REMAP) or where there is room. */
+SYSCALL_DECL(shmat)
+{
+    int id = (int)a[0], flags = (int)a[2];
+    uint64_t addr = a[1];
+    struct sysv_ipc *ns = sysv_ipc_of(t->machine);
+    if (!ns)
+        return -ENOMEM;
+    if (id < 0)
+        return -EINVAL;
+    if (addr) {
+        if (addr % shmlba(t)) {
+            if (!(flags & GUEST_SHM_RND))
+                return -EINVAL;
+            addr -= addr % shmlba(t);
+            if (!addr)
+                return -EINVAL;
+        }
+    } else if (flags & GUEST_SHM_REMAP) {
+        return -EINVAL;
+    }
+    struct shm_seg *s = (struct shm_seg *)ipc_lookup(&ns->shm, id);
+    if (!s)
+        return -EINVAL;
+    bool rdonly = flags & GUEST_SHM_RDONLY;
+    if (!ipc_allowed(t, &s->perm, rdonly ? 0444 : 0666) ||
+        ((flags & GUEST_SHM_EXEC) && !ipc_allowed(t, &s->perm, 0111)))
+        return -EACCES;
+    struct mm *mm = task_mm(t);
+    uint64_t len = seg_pages(s) * SHM_PAGE;
+    if (!addr)
+        addr = mm_find_free(mm, 0, len);
+    else if (!(flags & GUEST_SHM_REMAP) && mm_find_free(mm, addr, len) != addr)
+        return -EINVAL;
+    if (!addr || addr + len > mm->limit)
+        return -ENOMEM;
+    int prot = PROT_READ | (rdonly ? 0 : PROT_WRITE) | (flags & GUEST_SHM_EXEC ? PROT_EXEC : 0);
+    char name[32];
+    snprintf(name, sizeof name, "/SYSV%08x (deleted)", (unsigned)s->perm.key);
+    struct vma_origin origin = {.path = name, .dev = s->mem->dev, .ino = s->mem->ino,
+                                .shared_ro = rdonly};
+    int err = mm_map_shared(mm, addr, len, prot, &origin, s->mem, 0);
+    if (err < 0)
+        return err;
+    s->atime = ipc_now(t->machine);
+    s->lpid = t->proc->pid;
+    return (int64_t)addr;
+}
+
+/* The segment a VMA maps, if it maps one. */
+static struct shm_seg *seg_of(const struct vma *v)
+{
+    return v && v->shm && v->shm->unmapped == seg_unmapped ? v->shm->owner : NULL;
+}
+
+/* shmdt(shmaddr): unmaps the segment attached at shmaddr, every piece of it
+ * (mprotect may have split it) up to its size. */
 SYSCALL_DECL(shmdt)
 {
-    (void)t, (void)a;
-    return -ENOSYS;
+    struct mm *mm = task_mm(t);
+    uint64_t addr = a[0];
+    const struct vma *v = mm_find_vma(mm, addr);
+    struct shm_seg *s = seg_of(v);
+    if (addr % SHM_PAGE || !s || v->start != addr || v->shm_off != 0)
+        return -EINVAL;
+    uint64_t end = addr + seg_pages(s) * SHM_PAGE, stop = addr;
+    while ((v = mm_find_vma(mm, stop)) && v->shm == s->mem && v->start < end &&
+           v->shm_off == v->start - addr)
+        stop = v->end;
+    s->lpid = t->proc->pid;
+    return mm_unmap(mm, addr, stop - addr); /* the last detach may free s */
 }
 
 /* ---- shmctl ---- */
@@ -148,7 +254,7 @@ static int64_t shm_stat(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
     ipc_buf_time(&g, s->ctime);
     ipc_buf_u32(&g, (uint32_t)s->cpid);
     ipc_buf_u32(&g, (uint32_t)s->lpid);
-    ipc_buf_word(&g, s->nattch);
+    ipc_buf_word(&g, seg_nattch(s));
     ipc_buf_word(&g, 0);
     ipc_buf_word(&g, 0);
     return ipc_stat_done(t, buf, &g, cmd, &s->perm);
@@ -173,7 +279,7 @@ static int64_t shm_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
             s->ctime = ipc_now(t->machine);
         return err;
     }
-    if (s->nattch) {
+    if (seg_nattch(s)) {
         /* destroyed at the last detach; its key is free for a new segment */
         s->perm.mode |= SHM_DEST;
         s->perm.key = IPC_PRIVATE_KEY;
@@ -243,7 +349,7 @@ int shm_proc(struct sysv_ipc *ns, FILE *out)
                 "%10d %10d  %4o %21llu %5u %5u %5llu %5u %5u %5u %5u %10llu %10llu %10llu %21llu "
                 "%21llu\n",
                 s->perm.key, s->perm.id, s->perm.mode, (unsigned long long)s->size,
-                (unsigned)s->cpid, (unsigned)s->lpid, (unsigned long long)s->nattch, s->perm.uid,
+                (unsigned)s->cpid, (unsigned)s->lpid, (unsigned long long)seg_nattch(s), s->perm.uid,
                 s->perm.gid, s->perm.cuid, s->perm.cgid, (unsigned long long)s->atime,
                 (unsigned long long)s->dtime, (unsigned long long)s->ctime, 0ULL, 0ULL);
     }

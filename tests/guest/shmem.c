@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/shm.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -341,13 +342,71 @@ static void memfd(void)
     result("memfd: bad name pointer", memfd_create((const char *)8, 0));
 }
 
+static long nattch(int id)
+{
+    struct shmid_ds ds;
+    if (shmctl(id, IPC_STAT, &ds) < 0)
+        return -1;
+    return (long)ds.shm_nattch;
+}
+
+static int sysv_id;
+
+static void attach_in_child(void *p)
+{
+    printf("sysv: child inherits, nattch %ld\n", nattch(sysv_id));
+    volatile char *q = shmat(sysv_id, NULL, SHM_RDONLY);
+    printf("sysv: child attaches again elsewhere %d, nattch %ld, reads %d\n", (char *)q != p,
+           nattch(sysv_id), q[0]);
+    ((char *)p)[1] = 42;
+}
+
+static void write_read_only(void *p)
+{
+    ((volatile char *)p)[0] = 1;
+}
+
+static void sysv(void)
+{
+    sysv_id = shmget(IPC_PRIVATE, 10000, IPC_CREAT | 0600);
+    char *p = shmat(sysv_id, NULL, 0);
+    struct shmid_ds ds;
+    shmctl(sysv_id, IPC_STAT, &ds);
+    printf("sysv: size %zu nattch %lu\n", (size_t)ds.shm_segsz, (unsigned long)ds.shm_nattch);
+    maps_line("sysv: maps", p);
+    p[0] = 1;
+    in_child("sysv", attach_in_child, p);
+    printf("sysv: parent reads %d, nattch %ld\n", p[1], nattch(sysv_id));
+    char *ro = shmat(sysv_id, NULL, SHM_RDONLY);
+    in_child("sysv: write to SHM_RDONLY", write_read_only, ro);
+    result("sysv: shmdt read-only", shmdt(ro));
+    errno = 0;
+    void *r = shmat(sysv_id, p + 1, 0);
+    printf("sysv: unaligned address: %s\n", r == (void *)-1 ? err_name(errno) : "attached");
+    r = shmat(sysv_id, NULL, SHM_REMAP);
+    printf("sysv: SHM_REMAP without an address: %s\n", r == (void *)-1 ? err_name(errno) : "attached");
+    r = shmat(sysv_id, p, 0);
+    printf("sysv: over itself without SHM_REMAP: %s\n", r == (void *)-1 ? err_name(errno) : "attached");
+    r = shmat(sysv_id, p, SHM_REMAP);
+    printf("sysv: over itself with SHM_REMAP: %s, nattch %ld, byte %d\n",
+           r == (void *)p ? "same address" : err_name(errno), nattch(sysv_id), p[1]);
+    result("sysv: IPC_RMID while attached", shmctl(sysv_id, IPC_RMID, NULL));
+    shmctl(sysv_id, IPC_STAT, &ds);
+    printf("sysv: marked: key %d dest %d\n", (int)ds.shm_perm.__key, !!(ds.shm_perm.mode & 01000));
+    result("sysv: shmdt inside", shmdt(p + 4096));
+    result("sysv: shmdt", shmdt(p));
+    result("sysv: shmdt again", shmdt(p));
+    result("sysv: gone after the last detach", shmctl(sysv_id, IPC_STAT, &ds));
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
         const char *name;
         void (*fn)(void);
     } parts[] = {{"anon", anon},       {"file", file},   {"past", past},       {"futex", futexes},
-                 {"fork", fork_flags}, {"core", core},   {"lengths", lengths}, {"memfd", memfd}};
+                 {"fork", fork_flags}, {"core", core},   {"lengths", lengths}, {"memfd", memfd},
+                 {"sysv", sysv}};
     for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
         if (argc < 2 || strcmp(argv[1], parts[i].name) == 0)
             parts[i].fn();
