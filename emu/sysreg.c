@@ -244,10 +244,29 @@ bool sysreg_emulate_arm_undef(struct task *t)
 
 /* ---- dropping translated code ---- */
 
+/* The I-cache is physically indexed: a flush by one address reaches the
+ * code at every other address of the same memory, so for shared memory the
+ * other mappings of the object in this address space are flushed too (the
+ * writable alias and the executable one of libffi's closures). */
 void sysreg_flush_icache(struct mm *mm, uint64_t start, uint64_t end)
 {
-    if (end > start)
-        uc_ctl_remove_cache(mm->uc, start, end);
+    if (end <= start)
+        return;
+    uc_ctl_remove_cache(mm->uc, start, end);
+    for (const struct vma *v = mm->vmas; v && v->start < end; v = v->next) {
+        if (v->end <= start || !v->shm)
+            continue;
+        uint64_t lo = (start > v->start ? start : v->start) - v->start + v->shm_off;
+        uint64_t hi = (end < v->end ? end : v->end) - v->start + v->shm_off;
+        for (const struct vma *o = mm->vmas; o; o = o->next) {
+            if (o == v || o->shm != v->shm || !(o->prot & PROT_EXEC))
+                continue;
+            uint64_t olo = o->shm_off, ohi = o->shm_off + (o->end - o->start);
+            uint64_t a = lo > olo ? lo : olo, b = hi < ohi ? hi : ohi;
+            if (a < b)
+                uc_ctl_remove_cache(mm->uc, o->start + (a - olo), o->start + (b - olo));
+        }
+    }
 }
 
 int64_t sysreg_cacheflush(struct task *t, const uint64_t a[6])

@@ -246,6 +246,16 @@ static void jit(void)
     emit(wx + 8, return_2);
     mprotect(wx, 4096, PROT_READ | PROT_EXEC);
     printf(" then %d\n", ((int (*)(void))(wx + 8))());
+    /* Two mappings of one memfd, as libffi's closures: written through the
+     * writable one, flushed there, run through the executable one. */
+    int fd = memfd_create("jit", MFD_CLOEXEC);
+    ftruncate(fd, 4096);
+    char *w = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    int (*x)(void) = (int (*)(void))(mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0) + 8);
+    emit(w + 8, return_1);
+    printf("alias: %d", x());
+    emit(w + 8, return_2);
+    printf(" then %d\n", x());
 }
 
 static void cacheflush(void)
