@@ -774,6 +774,9 @@ SYSCALL_DECL(madvise);
 SYSCALL_DECL(msync);
 SYSCALL_DECL(mincore);
 SYSCALL_DECL(memfd_create);
+SYSCALL_DECL(copy_file_range);
+SYSCALL_DECL(sync);
+SYSCALL_DECL(syncfs);
 
 SYSCALL_DECL(clock_gettime);
 SYSCALL_DECL(clock_getres);

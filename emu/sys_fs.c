@@ -243,6 +243,36 @@ SYSCALL_DECL(pwrite64)
 /* sendfile(out, in, offset, count): in's bytes to out through the kernel,
  * from *offset (which advances, in's position does not) or from in's
  * position. offset_word is the size of *offset: 8, or 4 for arm's sendfile. */
+/* Copies up to count bytes from in to out, each at *off (advanced) or at
+ * its file position when off is NULL: the bytes copied, or the error when
+ * none was. */
+static int64_t copy_between(struct task *t, struct file *in, int64_t *in_off, struct file *out,
+                            int64_t *out_off, uint64_t count)
+{
+    static uint8_t chunk[IO_CHUNK];
+    uint64_t done = 0;
+    while (done < count) {
+        size_t want = count - done < IO_CHUNK ? (size_t)(count - done) : IO_CHUNK;
+        int64_t n = file_read(t, in, chunk, want, in_off ? *in_off : -1);
+        if (n <= 0) {
+            if (n < 0 && done == 0)
+                return n;
+            break;
+        }
+        int64_t w = file_write(t, out, chunk, (size_t)n, out_off ? *out_off : -1);
+        if (w < 0)
+            return done ? (int64_t)done : w;
+        done += (uint64_t)w;
+        if (in_off)
+            *in_off += w;
+        if (out_off)
+            *out_off += w;
+        if (w < n || (size_t)n < want)
+            break;
+    }
+    return (int64_t)done;
+}
+
 int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
 {
     struct file *out = file_get_io(t, (int)a[0]), *in = file_get_io(t, (int)a[1]);
@@ -250,9 +280,8 @@ int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
         return -EBADF;
     if (in->kind == FILE_PIPE)
         return -EINVAL; /* Linux splices from files and sockets, not pipes */
-    int64_t off = -1;
+    int64_t off = 0;
     if (a[2]) {
-        off = 0;
         if (copy_from_guest(task_mm(t), &off, a[2], offset_word) < 0)
             return -EFAULT;
         if (offset_word == 4)
@@ -260,29 +289,73 @@ int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
         if (off < 0)
             return -EINVAL;
     }
-    static uint8_t chunk[IO_CHUNK];
-    uint64_t done = 0, count = a[3];
-    while (done < count) {
-        size_t want = count - done < IO_CHUNK ? (size_t)(count - done) : IO_CHUNK;
-        int64_t n = file_read(t, in, chunk, want, off < 0 ? -1 : off + (int64_t)done);
-        if (n <= 0) {
-            if (n < 0 && done == 0)
-                return n;
-            break;
-        }
-        int64_t w = file_write(t, out, chunk, (size_t)n, -1);
-        if (w < 0)
-            return done ? (int64_t)done : w;
-        done += (uint64_t)w;
-        if (w < n || (size_t)n < want)
-            break;
-    }
-    if (a[2]) {
-        int64_t end = off + (int64_t)done;
-        if (copy_to_guest(task_mm(t), a[2], &end, offset_word) < 0)
-            return -EFAULT;
-    }
-    return (int64_t)done;
+    int64_t done = copy_between(t, in, a[2] ? &off : NULL, out, NULL, a[3]);
+    if (a[2] && done >= 0 && copy_to_guest(task_mm(t), a[2], &off, offset_word) < 0)
+        return -EFAULT;
+    return done;
+}
+
+/* A regular file's descriptor for copy_file_range: EBADF without the
+ * access, EISDIR for a directory, EINVAL for anything else. */
+static int copy_range_file(struct task *t, int fd, int mode, struct file **out, struct stat *st)
+{
+    struct file *f = *out = file_get_io(t, fd);
+    if (!f || (f->flags & O_ACCMODE) == mode || (mode == O_RDONLY && (f->flags & O_APPEND)))
+        return -EBADF;
+    if (f->kind != FILE_HOST || fstat(f->host_fd, st) != 0)
+        return -EINVAL;
+    return S_ISDIR(st->st_mode) ? -EISDIR : S_ISREG(st->st_mode) ? 0 : -EINVAL;
+}
+
+/* The offset a copy_file_range pointer names (NULL: the file position). */
+static int range_offset(struct task *t, uint64_t p, int64_t *off)
+{
+    if (!p)
+        return 0;
+    if (copy_from_guest(task_mm(t), off, p, sizeof *off) < 0)
+        return -EFAULT;
+    return *off < 0 ? -EINVAL : 0;
+}
+
+/* copy_file_range(fd_in, off_in, fd_out, off_out, len, flags): a copy
+ * through asymu (the write rule, --tmp-size and RLIMIT_FSIZE apply as to
+ * write); overlapping ranges of one file are EINVAL. */
+SYSCALL_DECL(copy_file_range)
+{
+    struct file *in, *out;
+    struct stat sin, sout;
+    int64_t in_off = 0, out_off = 0;
+    int err;
+    if ((unsigned)a[5] != 0)
+        return -EINVAL;
+    if ((err = copy_range_file(t, (int)a[0], O_WRONLY, &in, &sin)) < 0 ||
+        (err = copy_range_file(t, (int)a[2], O_RDONLY, &out, &sout)) < 0 ||
+        (err = range_offset(t, a[1], &in_off)) < 0 || (err = range_offset(t, a[3], &out_off)) < 0)
+        return err;
+    uint64_t len = a[4];
+    if (len == 0)
+        return 0;
+    int64_t from = a[1] ? in_off : (int64_t)lseek(in->host_fd, 0, SEEK_CUR);
+    int64_t to = a[3] ? out_off : (int64_t)lseek(out->host_fd, 0, SEEK_CUR);
+    if (sin.st_dev == sout.st_dev && sin.st_ino == sout.st_ino && (uint64_t)llabs(from - to) < len)
+        return -EINVAL;
+    int64_t done = copy_between(t, in, a[1] ? &in_off : NULL, out, a[3] ? &out_off : NULL, len);
+    if (done > 0 && ((a[1] && copy_to_guest(task_mm(t), a[1], &in_off, sizeof in_off) < 0) ||
+                     (a[3] && copy_to_guest(task_mm(t), a[3], &out_off, sizeof out_off) < 0)))
+        return -EFAULT;
+    return done;
+}
+
+/* The host file system keeps what asymu wrote (the host flushes it). */
+SYSCALL_DECL(sync)
+{
+    (void)t, (void)a;
+    return 0;
+}
+
+SYSCALL_DECL(syncfs)
+{
+    return file_get(t, (int)a[0]) ? 0 : -EBADF;
 }
 
 SYSCALL_DECL(sendfile)

@@ -305,6 +305,40 @@ static void test_sendfile(void)
     say("  O_NONBLOCK set", !!(fcntl(fd, F_GETFL) & O_NONBLOCK));
 }
 
+static void test_copyrange(void)
+{
+    int in = make_file("/tmp/c", "0123456789");
+    int out = open("/tmp/c2", O_RDWR | O_CREAT | O_TRUNC, 0644);
+    loff_t from = 2, to = 0;
+    say("copy_file_range 5 from 2", copy_file_range(in, &from, out, &to, 5, 0));
+    say("  offsets", (long)(from * 100 + to));
+    say("  input position untouched", lseek(in, 0, SEEK_CUR));
+    char buf[16] = "";
+    say("  pread", pread(out, buf, sizeof buf - 1, 0));
+    printf("  \"%s\"\n", buf);
+    lseek(in, 8, SEEK_SET);
+    say("at the positions, past the end", copy_file_range(in, NULL, out, NULL, 100, 0));
+    say("  positions", lseek(in, 0, SEEK_CUR) * 100 + lseek(out, 0, SEEK_CUR));
+    say("at the end of the input", copy_file_range(in, NULL, out, NULL, 100, 0));
+    say("flags 1", copy_file_range(in, NULL, out, NULL, 1, 1));
+    from = 0, to = 3;
+    say("overlapping in one file", copy_file_range(in, &from, in, &to, 5, 0));
+    int ro = open("/tmp/c2", O_RDONLY);
+    say("to a read-only descriptor", copy_file_range(in, NULL, ro, NULL, 1, 0));
+    int app = open("/tmp/c2", O_WRONLY | O_APPEND);
+    say("to an O_APPEND descriptor", copy_file_range(in, NULL, app, NULL, 1, 0));
+    int dir = open("/tmp", O_RDONLY | O_DIRECTORY);
+    say("from a directory", copy_file_range(dir, NULL, out, NULL, 1, 0));
+    int p[2];
+    pipe(p);
+    say("to a pipe", copy_file_range(in, NULL, p[1], NULL, 1, 0));
+    from = -1;
+    say("negative offset", copy_file_range(in, &from, out, NULL, 1, 0));
+    say("sync", (sync(), 0));
+    say("syncfs", syncfs(out));
+    say("syncfs bad", syncfs(99));
+}
+
 static void test_rr(void)
 {
     struct timespec ts = {-1, -1};
@@ -379,6 +413,7 @@ int main(int argc, char **argv)
         {"statfs", test_statfs},     {"vecio", test_vecio}, {"pipesize", test_pipesize},
         {"xattr", test_xattr},       {"sendfile", test_sendfile}, {"rr", test_rr},
         {"slash", test_slash},       {"fadvise", test_fadvise}, {"notify", test_notify},
+        {"copyrange", test_copyrange},
     };
     for (size_t i = 0; argc > 1 && i < sizeof cases / sizeof *cases; i++)
         if (strcmp(argv[1], cases[i].name) == 0) {
