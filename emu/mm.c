@@ -3,7 +3,10 @@
  * unmap, protect) is done here on the VMA list and mirrored into the engine
  * region by region, so a Unicorn region is always exactly one VMA, except
  * that PROT_NONE VMAs have no region: an access there faults as it would on
- * unmapped memory, which is all PROT_NONE means. */
+ * unmapped memory, which is all PROT_NONE means. A VMA's host memory is
+ * private anonymous memory, or for MAP_SHARED a host mapping of a shared
+ * memory object (shmem.c). The engine itself may be parked while no task
+ * of the address space runs (mm_engine_acquire). */
 #include "kernel.h"
 #include "shmem.h"
 
@@ -529,10 +532,12 @@ static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     }
     bool writable = !(origin && origin->shared_ro);
     uint8_t *host = shm ? shmem_map_host(shm, shm_off, len, writable) : host_alloc(prev, next, len);
-    struct vma *v = host ? vma_new(addr, addr + len, prot, host) : NULL;
+    if (!host)
+        return -ENOMEM;
+    struct vma *v = vma_new(addr, addr + len, prot, host);
     if (!v) {
-        if (host)
-            shm ? shmem_unmap_host(host, len) : (void)munmap(host, len);
+        struct vma bare = {.shm = shm};
+        host_release(&bare, host, len);
         return -ENOMEM;
     }
     v->shm = shm ? shmem_get(shm) : NULL;
