@@ -435,7 +435,8 @@ SYSCALL_DECL(mincore)
 
 /* An anonymous file in the host's memory: a host memfd, read, written and
  * mapped (MAP_SHARED shares it) as any file, named "/memfd:NAME (deleted)"
- * in /proc/PID/fd. asymu has no huge pages: MFD_HUGETLB is EINVAL. */
+ * in /proc/PID/fd, its size bounded by --tmp-size with /tmp's and
+ * /dev/shm's files. asymu has no huge pages: MFD_HUGETLB is EINVAL. */
 SYSCALL_DECL(memfd_create)
 {
     unsigned flags = (unsigned)a[1];
@@ -462,5 +463,7 @@ SYSCALL_DECL(memfd_create)
     }
     f->flags = O_RDWR;
     f->writable_mount = true;
+    /* Its pages are the host's memory, as /dev/shm's files: the same limit. */
+    f->budget = vfs_budget_of(&t->machine->vfs, "/dev/shm");
     return fd_install_new(t, f, flags & GUEST_MFD_CLOEXEC);
 }

@@ -10,6 +10,10 @@
 foreach(part anon file past futex fork core lengths memfd sysv)
   asymu_e2e_guest(NAME mm-shmem-${part} PROGRAM shmem GUEST_ARGS ${part})
 endforeach()
+asymu_e2e_guest(NAME mm-shmem-memfd-limit PROGRAM shmem GUEST_ARGS memfd-limit
+                OPTIONS --tmp-size 1M EXPECT_STDOUT_TEXT "memfd-limit: ftruncate 2M: EFBIG
+memfd-limit: wrote 1048576, then ENOSPC
+")
 
 # --warm-engines 1: every switch to another process closes the engine of the
 # one before and opens one anew (docs/processes.md); the output is the same,

@@ -342,6 +342,18 @@ static void memfd(void)
     result("memfd: bad name pointer", memfd_create((const char *)8, 0));
 }
 
+/* Run with --tmp-size 1M: a memfd's pages count as /dev/shm's files do. */
+static void memfd_limit(void)
+{
+    int fd = memfd_create("big", 0);
+    result("memfd-limit: ftruncate 2M", ftruncate(fd, 2 << 20));
+    static char buf[256 << 10];
+    long total = 0, n;
+    while ((n = write(fd, buf, sizeof buf)) > 0)
+        total += n;
+    printf("memfd-limit: wrote %ld, then %s\n", total, err_name(errno));
+}
+
 static long nattch(int id)
 {
     struct shmid_ds ds;
@@ -406,9 +418,9 @@ int main(int argc, char **argv)
         void (*fn)(void);
     } parts[] = {{"anon", anon},       {"file", file},   {"past", past},       {"futex", futexes},
                  {"fork", fork_flags}, {"core", core},   {"lengths", lengths}, {"memfd", memfd},
-                 {"sysv", sysv}};
+                 {"sysv", sysv}, {"memfd-limit", memfd_limit}};
     for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
-        if (argc < 2 || strcmp(argv[1], parts[i].name) == 0)
+        if (argc < 2 ? parts[i].fn != memfd_limit : strcmp(argv[1], parts[i].name) == 0)
             parts[i].fn();
     return 0;
 }
