@@ -91,8 +91,10 @@ check "SIGSEGV: the guest's /tmp removed" "" "$(ls -A "$tmpbase")"
 rmdir "$tmpbase"
 
 # 5. If the janitor dies too, the dead mount stays: the next start says how
-# to remove it.
-"$asymu" run --sysfs-mount "$dir" -- "$guest" >/dev/null 2>&1 &
+# to remove it. (The guest's /tmp and /dev/shm stay too: in a directory of
+# the test's own, removed here.)
+tmpbase=$(mktemp -d)
+TMPDIR=$tmpbase "$asymu" run --sysfs-mount "$dir" -- "$guest" >/dev/null 2>&1 &
 pid=$!
 wait_mount
 janitor=$(pgrep -P $pid asymu-janitor)
@@ -103,5 +105,6 @@ check "leftover mount refused" "2" "$?"
 check "leftover mount message" "1" "$(grep -c "fusermount3 -u $dir" "$dir.err")"
 fusermount3 -u "$dir"
 check "removed with the printed command" "no" "$(mounted)"
+rm -rf "$tmpbase"
 
 checks_done fuse
