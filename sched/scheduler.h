@@ -136,7 +136,7 @@ int sched_policy_from_name(const char *name, enum sched_policy_id *out);
 const char *sched_policy_name(enum sched_policy_id id);
 
 /* Boots the machine: every vCPU online at clock 0, computes
- * aarch32_el0_allowed and mismatched, and under upstream on a mismatched
+ * aarch32_el0_allowed and mismatched, and under upstream and linux-6.6 on a mismatched
  * machine protects a CPU and logs U5. Returns 0, -EINVAL for a bad config
  * (nr_cpus, M outside it, no log, unknown policy or jitter), -ENOMEM. */
 int sched_init(struct sched *s, const struct sched_config *cfg);
@@ -234,7 +234,7 @@ static inline void sched_note_time(struct sched *s, uint64_t ns)
 }
 
 /* Hotplug, the cpuN/online file (H1). Offline: -EINVAL for a bad cpu, 0 if
- * already offline, -EPERM for the U5 CPU (upstream), -EBUSY for the last
+ * already offline, -EPERM for the U5 CPU (upstream, linux-6.6), -EBUSY for the last
  * online CPU (and under override the last online CPU of M); else migrates its
  * runnable tasks in U6/O3 order. Online: -EINVAL or 0. */
 int sched_cpu_offline(struct sched *s, unsigned cpu);
