@@ -157,14 +157,21 @@ static int opt_cmdline(struct parse *ps, const char *opt, const char *val)
 
 static int opt_policy(struct parse *ps, const char *opt, const char *val)
 {
-    static const char *const names[] = {"upstream", "override", "kill", "fixup"};
+    static const struct {
+        const char *name;
+        enum emu_policy policy;
+    } names[] = {
+        {"upstream", EMU_POLICY_UPSTREAM}, {"linux-5.15", EMU_POLICY_UPSTREAM},
+        {"linux-6.6", EMU_POLICY_LINUX66}, {"override", EMU_POLICY_OVERRIDE},
+        {"kill", EMU_POLICY_KILL},         {"fixup", EMU_POLICY_FIXUP},
+    };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        if (strcmp(val, names[i]) == 0) {
-            ps->cfg->policy = (enum emu_policy)i;
+        if (strcmp(val, names[i].name) == 0) {
+            ps->cfg->policy = names[i].policy;
             return 0;
         }
     }
-    return bad(opt, val, "one of upstream, override, kill, fixup");
+    return bad(opt, val, "one of upstream (or linux-5.15), linux-6.6, override, kill, fixup");
 }
 
 static int opt_seed(struct parse *ps, const char *opt, const char *val)
@@ -321,7 +328,8 @@ static const struct option_def options[] = {
      "machine runs 64-bit user space only",
      opt_cmdline},
     {"--policy", NULL, "NAME", "upstream",
-     "how the kernel keeps 32-bit tasks on 32-bit vCPUs: upstream, override, kill or fixup",
+     "how the kernel keeps 32-bit tasks on 32-bit vCPUs: upstream (Linux 5.15, also named "
+     "linux-5.15), linux-6.6 (the user's requested mask kept, 6.2+), override, kill or fixup",
      opt_policy},
     {"--seed", NULL, "N", "0",
      "seed of every random value the guest sees (AT_RANDOM, getrandom, /dev/urandom)", opt_seed},

@@ -12,6 +12,7 @@ enum emu_policy {
     EMU_POLICY_OVERRIDE,
     EMU_POLICY_KILL,
     EMU_POLICY_FIXUP,
+    EMU_POLICY_LINUX66,
 };
 
 struct emu_config {

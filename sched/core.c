@@ -12,6 +12,7 @@ static const struct sched_policy *const policies[] = {
     [SCHED_POLICY_OVERRIDE] = &sched_policy_override,
     [SCHED_POLICY_KILL] = &sched_policy_kill,
     [SCHED_POLICY_FIXUP] = &sched_policy_fixup,
+    [SCHED_POLICY_LINUX66] = &sched_policy_linux66,
 };
 #define NR_POLICIES (sizeof(policies) / sizeof(policies[0]))
 

@@ -16,9 +16,7 @@ static unsigned offline_target(struct sched *s, struct sched_task *t, unsigned f
         cpumask_and(&in_m, &t->affinity, &m_online);
         if (!cpumask_empty(&in_m))
             return cpumask_first(&in_m);
-        t->affinity = s->aarch32;
-        sched__update_flags(s, t);
-        sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_NO_LONGER_AFFINE, t->tid, t->comm, from);
+        sched__fallback_affinity(s, t, &s->aarch32, from);
         return cpumask_first(&m_online);
     }
     return sched__select_fallback(s, t, from);

@@ -7,7 +7,7 @@
 
 /* U5: the first CPU whose 32-bit support differs from CPU 0's is where the
  * kernel detects the mismatch; the lowest 32-bit CPU becomes unpluggable. */
-static void upstream_boot(struct sched *s)
+void upstream_boot(struct sched *s)
 {
     bool cpu0_32bit = cpumask_test_cpu(0, &s->aarch32);
     unsigned detected = 1;
@@ -43,13 +43,12 @@ static void upstream_exec(struct sched *s, struct sched_task *t)
     }
 }
 
-static int upstream_cpu_offline(struct sched *s, unsigned cpu)
+int upstream_cpu_offline(struct sched *s, unsigned cpu)
 {
     return cpu == s->protected_cpu ? -EPERM : 0;
 }
 
-static const struct cpumask *upstream_fallback_mask(const struct sched *s,
-                                                    const struct sched_task *t)
+const struct cpumask *upstream_fallback_mask(const struct sched *s, const struct sched_task *t)
 {
     return t->compat ? &s->aarch32 : &s->possible;
 }

@@ -127,14 +127,22 @@ unsigned sched__least_loaded(const struct sched *s, const struct cpumask *mask)
     return best;
 }
 
+void sched__fallback_affinity(struct sched *s, struct sched_task *t, const struct cpumask *mask,
+                              unsigned from)
+{
+    t->affinity = *mask;
+    if (s->policy->fallback_drops_user_mask)
+        t->has_saved_mask = false;
+    sched__update_flags(s, t);
+    sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_NO_LONGER_AFFINE, t->tid, t->comm, from);
+}
+
 unsigned sched__select_fallback(struct sched *s, struct sched_task *t, unsigned from)
 {
     struct cpumask allowed;
     if (sched__allowed(s, t, &allowed))
         return cpumask_first(&allowed);
-    t->affinity = *s->policy->fallback_mask(s, t);
-    sched__update_flags(s, t);
-    sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_NO_LONGER_AFFINE, t->tid, t->comm, from);
+    sched__fallback_affinity(s, t, s->policy->fallback_mask(s, t), from);
     if (sched__allowed(s, t, &allowed))
         return cpumask_first(&allowed);
     /* Unreachable while the policies keep a CPU for every task online;

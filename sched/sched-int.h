@@ -29,12 +29,22 @@ struct sched_policy {
     /* The kernel's task_cpu_possible_mask(): t is never placed outside it,
      * and A is reset to it when nothing in A is online (U6 step 2). */
     const struct cpumask *(*fallback_mask)(const struct sched *s, const struct sched_task *t);
+    /* select_fallback_rq()'s reset of A also drops the user mask (6.2+:
+     * do_set_cpus_allowed() with SCA_USER). */
+    bool fallback_drops_user_mask;
 };
 
 extern const struct sched_policy sched_policy_upstream;
 extern const struct sched_policy sched_policy_override;
 extern const struct sched_policy sched_policy_kill;
 extern const struct sched_policy sched_policy_fixup;
+extern const struct sched_policy sched_policy_linux66;
+
+/* What every Linux generation shares (policy_upstream.c): U5's protected CPU
+ * and boot line, its veto, and task_cpu_possible_mask() (M for compat tasks). */
+void upstream_boot(struct sched *s);
+int upstream_cpu_offline(struct sched *s, unsigned cpu);
+const struct cpumask *upstream_fallback_mask(const struct sched *s, const struct sched_task *t);
 
 /* Logs one kernel message at the current virtual time. */
 void sched__log(struct sched *s, int level, const char *fmt, ...)
@@ -68,6 +78,10 @@ unsigned sched__least_loaded(const struct sched *s, const struct cpumask *mask);
  * A = fallback mask with "no longer affine to cpu<from>" logged, then the
  * lowest online CPU of that. */
 unsigned sched__select_fallback(struct sched *s, struct sched_task *t, unsigned from);
+/* select_fallback_rq()'s last resort (U6): A = mask, "no longer affine to
+ * cpu<from>" logged. */
+void sched__fallback_affinity(struct sched *s, struct sched_task *t, const struct cpumask *mask,
+                              unsigned from);
 /* allowed = A & online & fallback mask; returns whether non-empty. */
 bool sched__allowed(const struct sched *s, const struct sched_task *t, struct cpumask *allowed);
 

@@ -38,6 +38,7 @@ enum sched_policy_id {
     SCHED_POLICY_OVERRIDE, /* Deacon v3: narrow on exec, reject bad masks */
     SCHED_POLICY_KILL,     /* Deacon v1 / Yousef RFC 2: SIGKILL outside M */
     SCHED_POLICY_FIXUP,    /* Yousef RFC 3: narrow A at the check, else SIGKILL */
+    SCHED_POLICY_LINUX66,  /* Linux 6.6: upstream with the user's requested mask kept */
 };
 
 struct sched_config {
@@ -74,7 +75,9 @@ struct sched_task {
     enum sched_task_state state;
     unsigned cpu;              /* the vCPU it runs or last ran on (getcpu) */
     struct cpumask affinity;   /* A, may hold offline CPUs */
-    struct cpumask saved_mask; /* upstream U2: A before the first 32-bit exec */
+    /* The kernel's user_cpus_ptr: under upstream (U2) A before the first
+     * 32-bit exec, under linux-6.6 the mask sched_setaffinity last asked for. */
+    struct cpumask saved_mask;
     bool has_saved_mask;
     bool kill_pending;   /* a policy decided on SIGKILL (K2, K2f, H2) */
     bool need_resched;   /* emu must end the current slice after this syscall */
@@ -128,12 +131,12 @@ struct sched {
     bool balance_dirty; /* something moved since the last idle balance */
 };
 
-/* "upstream", "override", "kill", "fixup" -> id; -EINVAL otherwise. */
+/* "upstream", "override", "kill", "fixup", "linux-6.6" -> id; -EINVAL otherwise. */
 int sched_policy_from_name(const char *name, enum sched_policy_id *out);
 const char *sched_policy_name(enum sched_policy_id id);
 
 /* Boots the machine: every vCPU online at clock 0, computes
- * aarch32_el0_allowed and mismatched, and under upstream on a mismatched
+ * aarch32_el0_allowed and mismatched, and under upstream and linux-6.6 on a mismatched
  * machine protects a CPU and logs U5. Returns 0, -EINVAL for a bad config
  * (nr_cpus, M outside it, no log, unknown policy or jitter), -ENOMEM. */
 int sched_init(struct sched *s, const struct sched_config *cfg);
@@ -231,7 +234,7 @@ static inline void sched_note_time(struct sched *s, uint64_t ns)
 }
 
 /* Hotplug, the cpuN/online file (H1). Offline: -EINVAL for a bad cpu, 0 if
- * already offline, -EPERM for the U5 CPU (upstream), -EBUSY for the last
+ * already offline, -EPERM for the U5 CPU (upstream, linux-6.6), -EBUSY for the last
  * online CPU (and under override the last online CPU of M); else migrates its
  * runnable tasks in U6/O3 order. Online: -EINVAL or 0. */
 int sched_cpu_offline(struct sched *s, unsigned cpu);

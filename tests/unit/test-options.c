@@ -257,6 +257,8 @@ static void test_policy(void **state)
         {"override", "--policy=override", EMU_POLICY_OVERRIDE},
         {"kill", "--policy=kill", EMU_POLICY_KILL},
         {"fixup", "--policy=fixup", EMU_POLICY_FIXUP},
+        {"linux-6.6", "--policy=linux-6.6", EMU_POLICY_LINUX66},
+        {"linux-5.15", "--policy=linux-5.15", EMU_POLICY_UPSTREAM},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct parsed p;
@@ -545,12 +547,14 @@ static void test_bad_values(void **state)
          "asymu run: invalid value '3-1' for --aarch32: bad range 3-1 (start after end) (a "
          "cpulist within 0-7, or empty)\n"},
         {{"--policy", "nope", "prog"},
-         "asymu run: invalid value 'nope' for --policy: one of upstream, override, kill, fixup\n"},
+         "asymu run: invalid value 'nope' for --policy: one of upstream (or linux-5.15), "
+         "linux-6.6, override, kill, fixup\n"},
         {{"--policy=Upstream", "prog"},
-         "asymu run: invalid value 'Upstream' for --policy: one of upstream, override, kill, "
-         "fixup\n"},
+         "asymu run: invalid value 'Upstream' for --policy: one of upstream (or linux-5.15), "
+         "linux-6.6, override, kill, fixup\n"},
         {{"--policy", "", "prog"},
-         "asymu run: invalid value '' for --policy: one of upstream, override, kill, fixup\n"},
+         "asymu run: invalid value '' for --policy: one of upstream (or linux-5.15), "
+         "linux-6.6, override, kill, fixup\n"},
         {{"--seed", "-1", "prog"},
          "asymu run: invalid value '-1' for --seed: an unsigned 64-bit number\n"},
         {{"--seed", "abc", "prog"},

@@ -121,7 +121,7 @@ static void test_init_rejects_bad_config(void **state)
     cfg.log = NULL;
     assert_int_equal(sched_init(&s, &cfg), -EINVAL);
     cfg = good;
-    cfg.policy = (enum sched_policy_id)4;
+    cfg.policy = (enum sched_policy_id)(SCHED_POLICY_LINUX66 + 1);
     assert_int_equal(sched_init(&s, &cfg), -EINVAL);
     cfg = good;
     cfg.slice_jitter_pct = 51;
@@ -157,8 +157,8 @@ static void test_init_1024_cpus(void **state)
 static void test_policy_names(void **state)
 {
     (void)state;
-    static const char *const names[] = {"upstream", "override", "kill", "fixup"};
-    for (int i = 0; i < 4; i++) {
+    static const char *const names[] = {"upstream", "override", "kill", "fixup", "linux-6.6"};
+    for (int i = 0; i < 5; i++) {
         enum sched_policy_id id;
         assert_int_equal(sched_policy_from_name(names[i], &id), 0);
         assert_int_equal(id, i);
