@@ -16,7 +16,7 @@ set(SHOW32 ${GUEST_DIR}/pol-show-armhf)
 set(SHOW64 ${GUEST_DIR}/pol-show-aarch64)
 set(MANY ${GUEST_DIR}/pol-many-aarch64)
 set(AARCH32_EL0 cat:/sys/devices/system/cpu/aarch32_el0)
-set(U5_LINE "Asymmetric 32-bit EL0 support detected on CPU 4; CPU hot-unplug disabled on CPU 0")
+set(U5_LINE "CPU features: Asymmetric 32-bit EL0 support detected on CPU 4; CPU hot-unplug disabled on CPU 0")
 
 # asymu_e2e_policy(NAME name [POLICY p] [MACHINE asymu-options...]
 #                  [OPTIONS asymu-options...] RUN program args...
@@ -321,7 +321,7 @@ asymu_e2e_policy(NAME pol-U5-protected-cpu-eperm
 asymu_e2e_policy(NAME pol-U5-protected-cpu-m-2-3 MACHINE --cpus 8 --aarch32 2-3
                  RUN ${SHOW64} online:2:0 online:0:0 online:3:0 cpus dmesg:Asymmetric
                  EXPECT_STDERR_CONTAINS
-                   "Asymmetric 32-bit EL0 support detected on CPU 2; CPU hot-unplug disabled on CPU 2")
+                   "CPU features: Asymmetric 32-bit EL0 support detected on CPU 2; CPU hot-unplug disabled on CPU 2")
 foreach(policy override kill fixup)
   asymu_e2e_policy(NAME pol-U5-not-${policy} POLICY ${policy}
                    RUN ${SHOW64} online:0:0 cpus online:0:1 dmesg:Asymmetric
