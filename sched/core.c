@@ -186,8 +186,8 @@ int sched_task_exec(struct sched *s, struct sched_task *t, bool compat_image)
     t->compat = compat_image;
     t->check_pending = false;
     sched__update_flags(s, t);
-    if (s->mismatched || (s->allow_mismatched && symmetric_32bit(s) &&
-                          s->policy->exec_when_symmetric))
+    if (s->mismatched ||
+        (s->allow_mismatched && symmetric_32bit(s) && s->policy->exec_when_symmetric))
         s->policy->on_exec(s, t);
     t->need_resched = true;
     return 0;

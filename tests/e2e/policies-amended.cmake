@@ -57,12 +57,11 @@ asymu_e2e_policy(NAME pol-H1-kstrtobool
                      online:5:o online:5:ox online:5:x online:5:2 online:5:true online:5:-1
                      online:5:Off cpus)
 
-# 6: hotplug messages logged by a task whose vCPU clock is behind do not get
-# a timestamp earlier than the message before them; the texts are 5.15's
-# (no "CPU5: shutdown", which is pr_debug; the MIDR after the MPIDR).
+# 6: hotplug messages logged by a task whose vCPU clock is behind (here
+# after the child's "Overriding" line) do not get a timestamp earlier than
+# the message before them; the texts are 5.15's (no "CPU5: shutdown", which
+# is pr_debug; the MIDR after the MPIDR). Which of the two processes logs
+# first depends on virtual time, so the lines are asked for by text.
 asymu_e2e_policy(NAME pol-6-monotonic
                  RUN ${SHOW64} spawn:${LAUNCH} 4-7 ${SHOW32} aff -- online:5:0 online:5:1 wait
-                     dmesg-order dmesg:
-                 EXPECT_STDERR_CONTAINS "[    0.000149] Overriding affinity for process 2"
-                   "[    0.000149] Detected PIPT I-cache on CPU5"
-                   "[    0.000149] CPU5: Booted secondary processor 0x0000000005 [0x412fd480]")
+                     dmesg-order dmesg:CPU5 dmesg:Overriding)

@@ -74,8 +74,8 @@ static void lengths(void)
 static void word_round(void)
 {
     long page = sysconf(_SC_PAGESIZE);
-    unsigned char *two = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned char *two =
+        mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (two == MAP_FAILED || munmap(two + page, page) != 0) {
         perror("mmap");
         exit(1);

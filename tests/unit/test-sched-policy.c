@@ -68,11 +68,12 @@ static void test_U1_exec_32bit_no_overlap_falls_back_to_M_and_logs(void **state)
     assert_mask(&t.affinity, "0-1,3");
     assert_int_equal(t.cpu, 0);
     assert_true(t.need_resched);
-    assert_string_equal(dmesg(vm),
-                        "[    0.000000] CPU features: Asymmetric 32-bit EL0 support detected on CPU 4; CPU "
-                        "hot-unplug disabled on CPU 0\n"
-                        "[    1.234567] Overriding affinity for process 100 (prog32) to CPUs "
-                        "0-1,3\n");
+    assert_string_equal(
+        dmesg(vm),
+        "[    0.000000] CPU features: Asymmetric 32-bit EL0 support detected on CPU 4; CPU "
+        "hot-unplug disabled on CPU 0\n"
+        "[    1.234567] Overriding affinity for process 100 (prog32) to CPUs "
+        "0-1,3\n");
     assert_int_equal(klog_get(&vm->log, 1)->level, KLOG_WARNING);
     assert_invariants(vm);
     shutdown_vm(vm);

@@ -144,8 +144,9 @@ static void test_init_1024_cpus(void **state)
     struct vm *vm = boot(1024, "512-1023", true, SCHED_POLICY_UPSTREAM);
     assert_true(vm->s.mismatched);
     assert_int_equal(vm->s.protected_cpu, 512);
-    assert_string_equal(dmesg(vm), "[    0.000000] CPU features: Asymmetric 32-bit EL0 support detected on "
-                                   "CPU 512; CPU hot-unplug disabled on CPU 512\n");
+    assert_string_equal(dmesg(vm),
+                        "[    0.000000] CPU features: Asymmetric 32-bit EL0 support detected on "
+                        "CPU 512; CPU hot-unplug disabled on CPU 512\n");
     struct sched_task t;
     sched_task_init(&vm->s, &t, 1, 1, "init");
     assert_int_equal(setaff(vm, &t, "1023"), 0);
