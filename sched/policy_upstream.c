@@ -1,7 +1,8 @@
-/* policy_upstream.c - Linux 5.15 as merged (U1-U7): 32-bit exec narrows A to
- * M and saves the old A, 64-bit exec restores it, sched_setaffinity(2) trims to
- * M, one 32-bit CPU cannot go offline, and nothing is ever SIGKILLed. The
- * exec hooks run on a symmetric machine with the parameter too (spec 1.2). */
+/* policy_upstream.c - Linux 5.15 as merged (U1-U8): 32-bit exec narrows A to
+ * M and saves the old A, 64-bit exec restores it, sched_setaffinity(2) keeps
+ * only active CPUs (of M for a compat task), one 32-bit CPU cannot go
+ * offline, and nothing is ever SIGKILLed. The exec hooks run on a symmetric
+ * machine with the parameter too (spec 1.2). */
 #include "sched-int.h"
 
 #include <errno.h>
