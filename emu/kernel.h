@@ -486,6 +486,8 @@ static inline const struct abi *task_abi(struct task *t) { return t->proc->mm->a
 /* The first process (pid 1). */
 struct task *task_create_init(struct machine *m);
 struct task *task_find(struct machine *m, int tid);
+/* task_find, and also a process leader that ended but is not reaped yet. */
+struct task *task_find_unreaped(struct machine *m, int tid);
 struct process *process_find(struct machine *m, int pid);
 /* Blocks t in its current syscall until woken; resume decides the result. */
 void task_block(struct task *t, resume_fn resume, const void *wait_obj, uint64_t deadline_ns);

@@ -7,11 +7,16 @@
 #include <errno.h>
 #include <string.h>
 
-/* The kernel's cpumask size: the vCPUs rounded up to 64-bit longs (arm64's
- * unsigned long, for compat callers too). */
+/* CONFIG_NR_CPUS of arm64's defconfig. */
+#define DEFCONFIG_NR_CPUS 256
+
+/* The kernel's cpumask_size(): NR_CPUS bits in 64-bit longs, NR_CPUS being
+ * the defconfig's 256 or, on a bigger machine, its vCPUs (spec 2.4); the
+ * same for compat callers. */
 static size_t kernel_mask_bytes(const struct machine *m)
 {
-    return (m->sched.nr_cpus + 63) / 64 * 8;
+    unsigned nr = m->sched.nr_cpus > DEFCONFIG_NR_CPUS ? m->sched.nr_cpus : DEFCONFIG_NR_CPUS;
+    return (nr + 63) / 64 * 8;
 }
 
 static struct task *target_of(struct task *t, int pid)
@@ -19,6 +24,15 @@ static struct task *target_of(struct task *t, int pid)
     if (pid < 0)
         return NULL;
     return pid == 0 ? t : task_find(t->machine, pid);
+}
+
+/* find_process_by_pid() of the affinity calls: an unreaped (zombie) process
+ * leader is still found (spec 2.4). */
+static struct task *affinity_target_of(struct task *t, int pid)
+{
+    if (pid < 0)
+        return NULL;
+    return pid == 0 ? t : task_find_unreaped(t->machine, pid);
 }
 
 /* Both ABIs: a multiple of the caller's long, and room for every vCPU. */
@@ -29,38 +43,41 @@ static int check_mask_len(struct task *t, uint64_t len)
     return 0;
 }
 
+/* The length is checked before the pid is looked up (spec 2.4). */
 SYSCALL_DECL(sched_getaffinity)
 {
     struct machine *m = t->machine;
-    if ((int)a[0] < 0)
-        return -ESRCH;
-    int err = check_mask_len(t, (uint32_t)a[1]);
+    uint32_t len = (uint32_t)a[1];
+    int err = check_mask_len(t, len);
     if (err)
         return err;
-    struct task *target = target_of(t, (int)a[0]);
+    struct task *target = affinity_target_of(t, (int)a[0]);
     if (!target)
         return -ESRCH;
     struct cpumask mask;
-    if ((err = sched_task_getaffinity(&m->sched, &target->se, &mask)) < 0)
-        return err;
-    size_t n = (uint32_t)a[1] < kernel_mask_bytes(m) ? (uint32_t)a[1] : kernel_mask_bytes(m);
+    sched_task_getaffinity(&m->sched, &target->se, &mask);
+    size_t n = len < kernel_mask_bytes(m) ? len : kernel_mask_bytes(m);
     return copy_to_guest(task_mm(t), a[2], mask.bits, n) < 0 ? -EFAULT : (int64_t)n;
 }
 
+/* The mask is read before the pid is looked up: at most the kernel's mask,
+ * missing bytes are zero, and a compat caller reads whole 4-byte words
+ * (compat_get_bitmap), so len = 9 reads 12 bytes. */
 SYSCALL_DECL(sched_setaffinity)
 {
     struct machine *m = t->machine;
-    if ((int)a[0] < 0)
-        return -ESRCH;
-    struct task *target = target_of(t, (int)a[0]);
-    if (!target)
-        return -ESRCH;
-    /* Bytes past the kernel's mask are ignored, missing ones are zero. */
     struct cpumask mask;
     cpumask_clear(&mask);
     size_t len = (uint32_t)a[1], want = kernel_mask_bytes(m);
-    if (copy_from_guest(task_mm(t), mask.bits, a[2], len < want ? len : want) < 0)
+    if (len > want)
+        len = want;
+    if (task_abi(t)->word == 4)
+        len = (len + 3) & ~(size_t)3;
+    if (copy_from_guest(task_mm(t), mask.bits, a[2], len) < 0)
         return -EFAULT;
+    struct task *target = affinity_target_of(t, (int)a[0]);
+    if (!target)
+        return -ESRCH;
     int err = sched_task_setaffinity(&m->sched, &t->se, &target->se, &mask);
     if (t->se.need_resched)
         t->stop = true;

@@ -212,6 +212,14 @@ struct task *task_find(struct machine *m, int tid)
     return NULL;
 }
 
+struct task *task_find_unreaped(struct machine *m, int tid)
+{
+    for (struct task *t = *tid_bucket(m, tid); t; t = t->next_tid)
+        if (t->tid == tid && (t->state != TASK_DEAD || t->proc->pid == tid))
+            return t;
+    return NULL;
+}
+
 struct process *process_find(struct machine *m, int pid)
 {
     /* A process's pid is its leader's tid; the leader stays until reaped. */

@@ -40,6 +40,12 @@ void sched__log(struct sched *s, int level, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Every CPU runs 32-bit code. */
+static bool symmetric_32bit(const struct sched *s)
+{
+    return cpumask_equal(&s->aarch32, &s->possible);
+}
+
 int sched_init(struct sched *s, const struct sched_config *cfg)
 {
     if (cfg->nr_cpus < 1 || cfg->nr_cpus > NR_CPUS_MAX || !cfg->log ||
@@ -67,7 +73,7 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
 
     /* Spec 1.2: without the parameter a mixed machine is 64-bit only for
      * user space; with it, and some but not all CPUs 32-bit, it is mismatched. */
-    bool symmetric = cpumask_equal(&s->aarch32, &s->possible);
+    bool symmetric = symmetric_32bit(s);
     bool some = !cpumask_empty(&s->aarch32);
     s->mismatched = s->allow_mismatched && some && !symmetric;
     s->aarch32_el0_allowed = symmetric || s->mismatched;
@@ -181,7 +187,8 @@ int sched_task_exec(struct sched *s, struct sched_task *t, bool compat_image)
     t->compat = compat_image;
     t->check_pending = false;
     sched__update_flags(s, t);
-    if (s->mismatched)
+    if (s->mismatched ||
+        (s->allow_mismatched && symmetric_32bit(s) && s->policy->exec_when_symmetric))
         s->policy->on_exec(s, t);
     t->need_resched = true;
     return 0;
@@ -304,17 +311,12 @@ int sched_task_setaffinity(struct sched *s, const struct sched_task *caller,
     /* Permission (EPERM across users) is emu's; the rules here depend only
      * on the target, as the kernel's do. */
     (void)caller;
-    if (target->state == SCHED_TASK_DEAD)
-        return -ESRCH;
     struct cpumask m;
     cpumask_and(&m, mask, &s->possible);
     return s->policy->on_setaffinity(s, target, &m);
 }
 
-int sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out)
+void sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out)
 {
-    if (t->state == SCHED_TASK_DEAD)
-        return -ESRCH;
     cpumask_and(out, &t->affinity, &s->online);
-    return 0;
 }

@@ -17,6 +17,7 @@ int klog_init(struct klog *log, unsigned capacity)
         return -ENOMEM;
     log->capacity = capacity;
     log->next_seq = 0;
+    log->last_ts_ns = 0;
     return 0;
 }
 
@@ -31,7 +32,9 @@ void klog_vprintf(struct klog *log, uint64_t ts_ns, int level, const char *fmt, 
 {
     struct klog_entry *e = &log->ring[log->next_seq % log->capacity];
     e->seq = log->next_seq++;
-    e->ts_ns = ts_ns;
+    if (ts_ns > log->last_ts_ns)
+        log->last_ts_ns = ts_ns;
+    e->ts_ns = log->last_ts_ns;
     e->level = level;
     vsnprintf(e->text, sizeof(e->text), fmt, ap);
     size_t n = strlen(e->text);

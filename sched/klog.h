@@ -40,6 +40,7 @@ struct klog {
     struct klog_entry *ring;
     unsigned capacity;
     uint64_t next_seq;
+    uint64_t last_ts_ns; /* of the newest message: timestamps never go back */
 };
 
 /* Flags for klog_read(). */
@@ -49,7 +50,9 @@ struct klog {
 int klog_init(struct klog *log, unsigned capacity);
 void klog_destroy(struct klog *log);
 
-/* Appends one message; a trailing newline in fmt is dropped. */
+/* Appends one message; a trailing newline in fmt is dropped. A ts_ns earlier
+ * than the previous message's (another vCPU's clock behind) is raised to it,
+ * as the kernel's single log clock never goes backwards (spec 6). */
 void klog_printf(struct klog *log, uint64_t ts_ns, int level, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void klog_vprintf(struct klog *log, uint64_t ts_ns, int level, const char *fmt, va_list ap)

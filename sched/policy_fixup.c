@@ -3,17 +3,21 @@
  * to A & M and is moved there; SIGKILL only when that leaves no CPU. */
 #include "sched-int.h"
 
-static void fixup_flag_check(struct sched *s, struct sched_task *t, unsigned cpu)
+/* K1 (Yousef RFC, seeds 010/011): the context-switch hook flags a compat
+ * task only when it lands on a vCPU outside M; a switch onto M leaves A as
+ * it is, even if A reaches outside M. */
+static void fixup_switch_in(struct sched *s, struct sched_task *t, unsigned cpu)
 {
-    (void)s;
-    (void)cpu;
-    t->check_pending = true;
+    if (!cpumask_test_cpu(cpu, &s->aarch32))
+        t->check_pending = true;
 }
 
+/* K1: every 32-bit exec is checked, wherever the task is. */
 static void fixup_exec(struct sched *s, struct sched_task *t)
 {
+    (void)s;
     if (t->compat)
-        fixup_flag_check(s, t, t->cpu);
+        t->check_pending = true;
 }
 
 static int fixup_setaffinity(struct sched *s, struct sched_task *t, const struct cpumask *mask)
@@ -53,7 +57,7 @@ const struct sched_policy sched_policy_fixup = {
     .name = "fixup",
     .on_exec = fixup_exec,
     .on_setaffinity = fixup_setaffinity,
-    .on_switch_in = fixup_flag_check,
+    .on_switch_in = fixup_switch_in,
     .on_return_to_user = fixup_return_to_user,
     .fallback_mask = fixup_fallback_mask,
 };

@@ -1,6 +1,8 @@
-/* policy_upstream.c - Linux 5.15 as merged (U1-U7): 32-bit exec narrows A to
- * M and saves the old A, 64-bit exec restores it, sched_setaffinity(2) trims to
- * M, one 32-bit CPU cannot go offline, and nothing is ever SIGKILLed. */
+/* policy_upstream.c - Linux 5.15 as merged (U1-U8): 32-bit exec narrows A to
+ * M and saves the old A, 64-bit exec restores it, sched_setaffinity(2) keeps
+ * only active CPUs (of M for a compat task), one 32-bit CPU cannot go
+ * offline, and nothing is ever SIGKILLed. The exec hooks run on a symmetric
+ * machine with the parameter too (spec 1.2). */
 #include "sched-int.h"
 
 #include <errno.h>
@@ -17,12 +19,24 @@ void upstream_boot(struct sched *s)
     sched__log(s, KLOG_INFO, SCHED_MSG_ASYM_DETECTED, detected, s->protected_cpu);
 }
 
-/* U4 for compat tasks; for every task a successful call drops the saved mask. */
+/* task_cpu_possible_mask(). */
+const struct cpumask *upstream_fallback_mask(const struct sched *s, const struct sched_task *t)
+{
+    return t->compat ? &s->aarch32 : &s->possible;
+}
+
+/* __sched_setaffinity() with CONFIG_CPUSETS and every task in the root
+ * cpuset (U4, U8): the mask is cut to the CPUs the task may run on that are
+ * active now (M for a compat task). A result equal to A changes nothing and
+ * keeps the saved mask (the early exit of __set_cpus_allowed_ptr_locked());
+ * any other success clears it. */
 static int upstream_setaffinity(struct sched *s, struct sched_task *t, const struct cpumask *mask)
 {
-    struct cpumask m = *mask;
-    if (t->compat)
-        cpumask_and(&m, &m, &s->aarch32);
+    struct cpumask m;
+    cpumask_and(&m, mask, &s->online);
+    cpumask_and(&m, &m, upstream_fallback_mask(s, t));
+    if (cpumask_equal(&m, &t->affinity))
+        return 0;
     int err = sched__set_affinity(s, t, &m);
     if (err == 0)
         t->has_saved_mask = false;
@@ -35,22 +49,18 @@ static void upstream_exec(struct sched *s, struct sched_task *t)
         sched__force_compatible(s, t, true); /* U1, U2 */
         return;
     }
-    /* U3: restore as if by sched_setaffinity(2); the saved mask goes either way. */
+    /* U3: restore as if by sched_setaffinity(2); a failure drops the saved
+     * mask, a restore that leaves A as it is keeps it. */
     if (t->has_saved_mask) {
         struct cpumask saved = t->saved_mask;
-        upstream_setaffinity(s, t, &saved);
-        t->has_saved_mask = false;
+        if (upstream_setaffinity(s, t, &saved) != 0)
+            t->has_saved_mask = false;
     }
 }
 
 int upstream_cpu_offline(struct sched *s, unsigned cpu)
 {
     return cpu == s->protected_cpu ? -EPERM : 0;
-}
-
-const struct cpumask *upstream_fallback_mask(const struct sched *s, const struct sched_task *t)
-{
-    return t->compat ? &s->aarch32 : &s->possible;
 }
 
 const struct sched_policy sched_policy_upstream = {
@@ -60,4 +70,5 @@ const struct sched_policy sched_policy_upstream = {
     .on_setaffinity = upstream_setaffinity,
     .on_cpu_offline = upstream_cpu_offline,
     .fallback_mask = upstream_fallback_mask,
+    .exec_when_symmetric = true,
 };

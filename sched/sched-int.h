@@ -5,9 +5,10 @@
 
 #include "scheduler.h"
 
-/* A policy: the hooks the policy-free core calls. The core calls on_exec,
- * on_switch_in and on_return_to_user only on a mismatched machine, so a
- * symmetric one behaves the same under every policy (spec 1.2). */
+/* A policy: the hooks the policy-free core calls. The core calls on_exec
+ * (but see exec_when_symmetric), on_switch_in and on_return_to_user only on
+ * a mismatched machine, so a symmetric one behaves the same under every
+ * policy (spec 1.2). */
 struct sched_policy {
     const char *name;
     /* End of sched_init on a mismatched machine (U5). May be NULL. */
@@ -32,6 +33,10 @@ struct sched_policy {
     /* select_fallback_rq()'s reset of A also drops the user mask (6.2+:
      * do_set_cpus_allowed() with SCA_USER). */
     bool fallback_drops_user_mask;
+    /* on_exec also runs when every CPU is in M and the parameter is given:
+     * Linux 5.15 turns its mismatched-32-bit switch on whenever some CPU
+     * runs 32-bit code, so the exec-time save and restore still happen. */
+    bool exec_when_symmetric;
 };
 
 extern const struct sched_policy sched_policy_upstream;

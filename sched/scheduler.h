@@ -18,13 +18,15 @@
 #define SCHED_DEFAULT_SLICE_BLOCKS 10000u
 #define SCHED_DEFAULT_NS_PER_BLOCK 10u
 
-/* The kernel log lines of spec section 6, as printf formats. The two SIGKILL
+/* The kernel log lines of spec section 6, as printf formats, with the
+ * pr_fmt prefix of their source file (cpufeature.c's "CPU features: "). The two SIGKILL
  * lines are asymu's: the seeds only have the pr_warn_once() sentences that
  * start them (Yousef RFC patch 2 for kill, patch 3 for fixup); asymu adds
  * which process died, once per kill. */
 #define SCHED_MSG_OVERRIDE "Overriding affinity for process %d (%s) to CPUs %s"
 #define SCHED_MSG_ASYM_DETECTED                                                                    \
-    "Asymmetric 32-bit EL0 support detected on CPU %u; CPU hot-unplug disabled on CPU %u"
+    "CPU features: Asymmetric 32-bit EL0 support detected on CPU %u; "                             \
+    "CPU hot-unplug disabled on CPU %u"
 #define SCHED_MSG_NO_LONGER_AFFINE "process %d (%s) no longer affine to cpu%u"
 #define SCHED_MSG_KILL                                                                             \
     "CPU affinity contains CPUs that are not capable of running 32-bit tasks: "                    \
@@ -201,14 +203,15 @@ void sched_task_set_rt(struct sched *s, struct sched_task *t, bool rt);
 
 /* sched_setaffinity(2) by caller (NULL: the kernel itself) on target. The
  * mask is cut to the possible CPUs, then the policy decides: K4 as given,
- * O2 -EINVAL unless within M for a compat target, U4 trimmed to M and saved
- * mask cleared. -EINVAL when no online CPU would be left, nothing changed;
- * -ESRCH for a dead target. Moves a runnable target off a CPU no longer in
- * A (need_resched set). */
+ * O2 -EINVAL unless within M for a compat target, U4/U8 trimmed to the
+ * active CPUs (of M) and saved mask cleared unless A stays the same.
+ * -EINVAL when no online CPU would be left, nothing changed. A dead target
+ * (an unreaped zombie, spec 2.4) gets the new A too. Moves a runnable target
+ * off a CPU no longer in A (need_resched set). */
 int sched_task_setaffinity(struct sched *s, const struct sched_task *caller,
                            struct sched_task *target, const struct cpumask *mask);
-/* sched_getaffinity(2): out = A & online (2.4). 0, -ESRCH for a dead task. */
-int sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out);
+/* sched_getaffinity(2): out = A & online (2.4), dead (zombie) tasks too. */
+void sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out);
 
 /* The machine loop's step: the vCPU with the smallest clock that has a
  * runnable task (ties: lowest id) and the task at the head of its runqueue,

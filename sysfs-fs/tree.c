@@ -1174,6 +1174,40 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     return *data ? 0 : -ENOMEM;
 }
 
+/* strtobool() as 5.15's online_store() calls it: the first character
+ * decides (1 y Y on, 0 n N off); o or O needs a second one, n N (on) or f F
+ * (off); whatever follows is ignored. -EINVAL otherwise. */
+static int parse_strtobool(const char *s, size_t len, bool *out)
+{
+    switch (s[0]) {
+    case '1':
+    case 'y':
+    case 'Y':
+        *out = true;
+        return 0;
+    case '0':
+    case 'n':
+    case 'N':
+        *out = false;
+        return 0;
+    case 'o':
+    case 'O':
+        if (len < 2)
+            return -EINVAL;
+        if (s[1] == 'n' || s[1] == 'N') {
+            *out = true;
+            return 0;
+        }
+        if (s[1] == 'f' || s[1] == 'F') {
+            *out = false;
+            return 0;
+        }
+        return -EINVAL;
+    default:
+        return -EINVAL;
+    }
+}
+
 int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, const char *data,
                           size_t len)
 {
@@ -1185,12 +1219,11 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
     default:
         return node->kind == VNODE_GENERATED && (node->mode & 0200) ? (int64_t)len : -EACCES;
     }
-    /* kstrtobool-like: "0" or "1", an optional newline after it. */
-    size_t n = len;
-    if (n && data[n - 1] == '\n')
-        n--;
-    if (n != 1 || (data[0] != '0' && data[0] != '1'))
+    if (len == 0)
+        return 0; /* sysfs_kf_write() does not call the store for nothing */
+    bool online;
+    if (parse_strtobool(data, len, &online) < 0)
         return -EINVAL;
-    int err = v->provider->set_cpu_online(ctx, (unsigned)node->arg, data[0] == '1');
+    int err = v->provider->set_cpu_online(ctx, (unsigned)node->arg, online);
     return err < 0 ? err : (int64_t)len;
 }

@@ -26,6 +26,8 @@
  *   uname             uname(2)'s machine
  *   platform          getauxval(AT_PLATFORM)
  *   dmesg:TEXT        kernel log lines (syslog(2), timestamps cut) with TEXT
+ *   dmesg-order       how many kernel log lines there are and which ones have
+ *                     a timestamp earlier than the line before (spec 6)
  *   sleep:MS          nanosleep, in (virtual) milliseconds
  *   spin:N            N busy-loop iterations and a sched_yield every 1000
  *   exec:PROG ARGS... execv(PROG, PROG ARGS...): takes the rest; on failure
@@ -203,21 +205,56 @@ static void write_online(const char *arg)
         say("echo %s > cpu%u/online: wrote %zd", value, cpu, n);
 }
 
-static void print_dmesg(const char *text)
+/* The whole kernel log through syslog(2), "<level>[time] text" lines; NULL
+ * once it said why not. The caller frees it. */
+static char *read_dmesg(void)
 {
     int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
     if (size <= 0) {
         say("syslog size: %s", size < 0 ? err_name(errno) : "0");
-        return;
+        return NULL;
     }
     char *buf = malloc((size_t)size + 1);
     int n = buf ? klogctl(SYSLOG_ACTION_READ_ALL, buf, size) : -1;
     if (n < 0) {
         say("syslog read: %s", err_name(errno));
         free(buf);
-        return;
+        return NULL;
     }
     buf[n] = '\0';
+    return buf;
+}
+
+/* Spec 6: each line's timestamp is at least the one before it. */
+static void check_dmesg_order(void)
+{
+    char *buf = read_dmesg();
+    if (!buf)
+        return;
+    unsigned long long prev = 0, sec, usec;
+    unsigned lines = 0, back = 0;
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+        if (sscanf(line, "<%*d>[%llu.%llu]", &sec, &usec) != 2) {
+            say("dmesg: no timestamp in \"%s\"", line);
+            continue;
+        }
+        unsigned long long us = sec * 1000000 + usec;
+        lines++;
+        if (us < prev) {
+            back++;
+            say("dmesg: goes back at \"%s\"", strchr(line, ']') + 1);
+        }
+        prev = us;
+    }
+    say("dmesg: %u lines, %u earlier than the line before", lines, back);
+    free(buf);
+}
+
+static void print_dmesg(const char *text)
+{
+    char *buf = read_dmesg();
+    if (!buf)
+        return;
     for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
         char *text_at = strchr(line, ']');
         text_at = text_at ? text_at + 1 : line;
@@ -366,6 +403,8 @@ int main(int argc, char **argv)
         } else if (strcmp(cmd, "platform") == 0) {
             const char *p = (const char *)getauxval(AT_PLATFORM);
             say("AT_PLATFORM: %s", p ? p : "(none)");
+        } else if (strcmp(cmd, "dmesg-order") == 0) {
+            check_dmesg_order();
         } else if (strncmp(cmd, "dmesg:", 6) == 0) {
             print_dmesg(arg);
         } else if (strncmp(cmd, "sleep:", 6) == 0) {

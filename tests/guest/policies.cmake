@@ -3,3 +3,4 @@
 asymu_guest_program(pol-launch pol-launch.c)
 asymu_guest_program(pol-many pol-many.c)
 asymu_guest_program(pol-show pol-show.c EXTRA -pthread)
+asymu_guest_program(pol-affinity-calls pol-affinity-calls.c EXTRA -pthread)

@@ -83,7 +83,7 @@ static inline void assert_invariants(struct vm *vm)
 static inline const char *affinity_of(struct vm *vm, const struct sched_task *t)
 {
     struct cpumask m;
-    assert_int_equal(sched_task_getaffinity(&vm->s, t, &m), 0);
+    sched_task_getaffinity(&vm->s, t, &m);
     return list_of(&m);
 }
 

@@ -25,15 +25,31 @@ static void test_6_timestamp_format(void **state)
     struct klog log;
     assert_int_equal(klog_init(&log, 8), 0);
     klog_printf(&log, 0, KLOG_INFO, "boot");
+    klog_printf(&log, 999, KLOG_INFO, "sub-microsecond");
     klog_printf(&log, UINT64_C(1234567891), KLOG_INFO, "one %s", "point");
     klog_printf(&log, UINT64_C(99999999999000), KLOG_INFO, "late");
     klog_printf(&log, UINT64_C(123456000000000), KLOG_INFO, "later");
-    klog_printf(&log, 999, KLOG_INFO, "sub-microsecond");
     assert_string_equal(line_of(&log, 0), "[    0.000000] boot");
-    assert_string_equal(line_of(&log, 1), "[    1.234567] one point");
-    assert_string_equal(line_of(&log, 2), "[99999.999999] late");
-    assert_string_equal(line_of(&log, 3), "[123456.000000] later");
-    assert_string_equal(line_of(&log, 4), "[    0.000000] sub-microsecond");
+    assert_string_equal(line_of(&log, 1), "[    0.000000] sub-microsecond");
+    assert_string_equal(line_of(&log, 2), "[    1.234567] one point");
+    assert_string_equal(line_of(&log, 3), "[99999.999999] late");
+    assert_string_equal(line_of(&log, 4), "[123456.000000] later");
+    klog_destroy(&log);
+}
+
+/* 6: a message stamped earlier than the one before it (a vCPU whose clock
+ * is behind) gets the previous timestamp: the log never goes backwards. */
+static void test_6_timestamps_never_go_backwards(void **state)
+{
+    (void)state;
+    struct klog log;
+    assert_int_equal(klog_init(&log, 8), 0);
+    klog_printf(&log, UINT64_C(2000000000), KLOG_INFO, "cpu3");
+    klog_printf(&log, UINT64_C(1500000000), KLOG_INFO, "cpu5 behind");
+    klog_printf(&log, UINT64_C(2500000000), KLOG_INFO, "cpu5 later");
+    assert_string_equal(line_of(&log, 0), "[    2.000000] cpu3");
+    assert_string_equal(line_of(&log, 1), "[    2.000000] cpu5 behind");
+    assert_string_equal(line_of(&log, 2), "[    2.500000] cpu5 later");
     klog_destroy(&log);
 }
 
@@ -117,12 +133,12 @@ static void test_kmsg_format(void **state)
     struct klog log;
     assert_int_equal(klog_init(&log, 4), 0);
     klog_printf(&log, UINT64_C(1234567891), KLOG_INFO, "x");
-    klog_printf(&log, 0, KLOG_WARNING, "y");
+    klog_printf(&log, UINT64_C(2000000000), KLOG_WARNING, "y");
     char buf[64];
     assert_int_equal(klog_format_kmsg(klog_get(&log, 0), buf, sizeof(buf)), 16);
     assert_string_equal(buf, "6,0,1234567,-;x\n");
     klog_format_kmsg(klog_get(&log, 1), buf, sizeof(buf));
-    assert_string_equal(buf, "4,1,0,-;y\n");
+    assert_string_equal(buf, "4,1,2000000,-;y\n");
     klog_destroy(&log);
 }
 
@@ -144,6 +160,7 @@ int main(void)
     /* clang-format off */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_6_timestamp_format),
+        cmocka_unit_test(test_6_timestamps_never_go_backwards),
         cmocka_unit_test(test_trailing_newline_dropped),
         cmocka_unit_test(test_ring_overwrites_oldest),
         cmocka_unit_test(test_read_from_seq_and_level_prefix),

@@ -158,16 +158,16 @@ static void test_U5_boot_message_and_protected_cpu(void **state)
         const char *log;
     } cases[] = {
         {"0-3", 0,
-         "[    0.000000] Asymmetric 32-bit EL0 support detected on CPU 4; CPU "
+         "[    0.000000] CPU features: Asymmetric 32-bit EL0 support detected on CPU 4; CPU "
          "hot-unplug disabled on CPU 0\n"},
         {"4-7", 4,
-         "[    0.000000] Asymmetric 32-bit EL0 support detected on CPU 4; CPU "
+         "[    0.000000] CPU features: Asymmetric 32-bit EL0 support detected on CPU 4; CPU "
          "hot-unplug disabled on CPU 4\n"},
         {"2,5", 2,
-         "[    0.000000] Asymmetric 32-bit EL0 support detected on CPU 2; CPU "
+         "[    0.000000] CPU features: Asymmetric 32-bit EL0 support detected on CPU 2; CPU "
          "hot-unplug disabled on CPU 2\n"},
         {"0-6", 0,
-         "[    0.000000] Asymmetric 32-bit EL0 support detected on CPU 7; CPU "
+         "[    0.000000] CPU features: Asymmetric 32-bit EL0 support detected on CPU 7; CPU "
          "hot-unplug disabled on CPU 0\n"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -243,8 +243,9 @@ static void test_U6_offline_moves_to_online_cpu_in_A(void **state)
     assert_int_equal(sched_cpu_offline(&vm->s, 1), 0);
     assert_int_equal(z.cpu, 2);
     assert_mask(&z.affinity, "1-3");
-    assert_string_equal(dmesg(vm), "[    0.000000] Asymmetric 32-bit EL0 support detected on "
-                                   "CPU 4; CPU hot-unplug disabled on CPU 0\n");
+    assert_string_equal(dmesg(vm),
+                        "[    0.000000] CPU features: Asymmetric 32-bit EL0 support detected on "
+                        "CPU 4; CPU hot-unplug disabled on CPU 0\n");
     assert_invariants(vm);
     shutdown_vm(vm);
 }
@@ -259,10 +260,11 @@ static void test_U6_64bit_no_online_cpu_in_A_resets_to_all_and_logs(void **state
     assert_int_equal(sched_cpu_offline(&vm->s, 5), 0);
     assert_mask(&t.affinity, "0-7");
     assert_int_equal(t.cpu, 0);
-    assert_string_equal(dmesg(vm), "[    0.000000] Asymmetric 32-bit EL0 support detected on "
-                                   "CPU 4; CPU hot-unplug disabled on CPU 0\n"
-                                   "[    3.500000] process 100 (prog64) no longer affine to "
-                                   "cpu5\n");
+    assert_string_equal(dmesg(vm),
+                        "[    0.000000] CPU features: Asymmetric 32-bit EL0 support detected on "
+                        "CPU 4; CPU hot-unplug disabled on CPU 0\n"
+                        "[    3.500000] process 100 (prog64) no longer affine to "
+                        "cpu5\n");
     assert_int_equal(klog_get(&vm->log, 1)->level, KLOG_WARNING);
     assert_invariants(vm);
     shutdown_vm(vm);
@@ -279,10 +281,11 @@ static void test_U6_compat_no_online_cpu_in_A_resets_to_M_and_logs(void **state)
     assert_mask(&t.affinity, "0-3");
     assert_int_equal(t.cpu, 0);
     assert_string_equal(affinity_of(vm, &t), "0-1");
-    assert_string_equal(dmesg(vm), "[    0.000000] Asymmetric 32-bit EL0 support detected on "
-                                   "CPU 4; CPU hot-unplug disabled on CPU 0\n"
-                                   "[    0.000000] process 100 (prog32) no longer affine to "
-                                   "cpu3\n");
+    assert_string_equal(dmesg(vm),
+                        "[    0.000000] CPU features: Asymmetric 32-bit EL0 support detected on "
+                        "CPU 4; CPU hot-unplug disabled on CPU 0\n"
+                        "[    0.000000] process 100 (prog32) no longer affine to "
+                        "cpu3\n");
     assert_invariants(vm);
     shutdown_vm(vm);
 }
