@@ -47,7 +47,12 @@ asymu_e2e_generations(NAME fallback-drops-user-mask
                       RUN ${SHOW32} set:3 online:3:0 aff exec:${SHOW64} aff)
 
 # G4: tasks of the root cpuset keep offline CPUs in A (6.6): {4,5} with cpu5
-# offline stores 4-5, and so does the 64-bit exec that applies it again.
-# (5.15 stores only the active CPUs, spec U8; its test comes with U8.)
-asymu_e2e_policy(NAME pol-7-setaffinity-keeps-offline-cpus-linux-6.6 POLICY linux-6.6
-                 RUN ${SHOW64} online:5:0 set:4-5 status:self exec:${SHOW64} status:self)
+# offline stores 4-5, and so does the 64-bit exec that applies it again;
+# 5.15 stores only the active CPUs (U8): 4.
+asymu_e2e_generations(NAME setaffinity-keeps-offline-cpus
+                      RUN ${SHOW64} online:5:0 set:4-5 status:self exec:${SHOW64} status:self)
+# U3 against G1: a 32-bit task of {2,5} (A = {2}) asks for {2}, its own
+# mask. 5.15 takes the equal-mask exit and keeps the saved {2,5}, which the
+# 64-bit exec restores; 6.6 records {2} as the user's mask and applies it.
+asymu_e2e_generations(NAME equal-mask-keeps-saved-mask
+                      RUN ${LAUNCH} 2,5 ${SHOW32} set:2 exec:${SHOW64} aff)
