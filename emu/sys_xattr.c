@@ -4,18 +4,34 @@
  * --rw) has the host file's own attributes, changed under the write rule
  * of file_access.h; the read-only places and the virtual trees support
  * none (EOPNOTSUPP; an empty list), as a file system without them; pipes
- * and sockets have none, and take none of the user namespace (EPERM). */
+ * and sockets have none, and take none of the user namespace (EPERM). A
+ * symlink itself (the l variants) has the host's attributes through the
+ * host's *xattrat calls (Linux 6.13); on an older host it has none. */
 #include "file_access.h"
 #include "fs_calls.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
+/* Linux 6.13's calls on a symlink itself (x86-64 numbers; glibc 2.36 has
+ * no wrappers). */
+#ifndef SYS_setxattrat
+#define SYS_setxattrat 463
+#define SYS_getxattrat 464
+#define SYS_listxattrat 465
+#define SYS_removexattrat 466
+#endif
+struct host_xattr_args {
+    uint64_t value;
+    uint32_t size, flags;
+};
 #define GUEST_XATTR_CREATE 1
 #define GUEST_XATTR_REPLACE 2
 #define NAME_MAX_XATTR 255
@@ -38,9 +54,12 @@ static int name_from_guest(struct task *t, uint64_t uname, char name[NAME_MAX_XA
 
 /* A host descriptor open on the file (close it) on which the host's
  * f*xattr calls work, or -errno; -EOPNOTSUPP where the guest's file has
- * no attributes, -ELOOP for a symlink itself (BY_LINK), -EPIPE for a
- * descriptor of no file system's file (a pipe, a socket). */
-static int open_target(struct task *t, enum xattr_target how, uint64_t arg)
+ * no attributes, -EPIPE for a descriptor of no file system's file (a
+ * pipe, a socket). For a symlink itself (BY_LINK) in a writable place,
+ * its directory's descriptor and its name in leaf (the host's *xattrat
+ * calls take no O_PATH descriptor). */
+static int open_target(struct task *t, enum xattr_target how, uint64_t arg,
+                       char leaf[NAME_MAX + 1])
 {
     if (how == BY_FD) {
         struct file *f = file_get_io(t, (int)arg);
@@ -68,12 +87,14 @@ static int open_target(struct task *t, enum xattr_target how, uint64_t arg)
     if (opath < 0)
         return opath;
     struct stat st;
-    int refuse = !writable ? -EOPNOTSUPP : fstat(opath, &st) < 0 ? -errno
-                 : S_ISLNK(st.st_mode)               ? -ELOOP
-                                                     : 0;
+    int refuse = !writable ? -EOPNOTSUPP : fstat(opath, &st) < 0 ? -errno : 0;
     if (refuse < 0) {
         close(opath);
         return refuse;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        close(opath);
+        return vfs_parent(&t->machine->vfs, path, false, leaf, NAME_MAX + 1);
     }
     /* The host calls need a descriptor open for real: reopen it through
      * its /proc/self/fd link. */
@@ -88,11 +109,38 @@ static int open_target(struct task *t, enum xattr_target how, uint64_t arg)
 /* The answer for a file without attributes (open_target's error). */
 static int64_t without_xattrs(enum xattr_op op, int err)
 {
-    if (op == XA_LIST && (err == -EOPNOTSUPP || err == -ELOOP || err == -EPIPE))
+    if (op == XA_LIST && (err == -EOPNOTSUPP || err == -EPIPE))
         return 0;
-    if (err == -ELOOP || err == -EPIPE) /* a symlink, a pipe: user.* only on files */
+    if (err == -EPIPE) /* a pipe, a socket: user.* only on files */
         return op == XA_GET ? -ENODATA : -EPERM;
     return err;
+}
+
+/* op on the symlink leaf of directory dirfd, through the host's *xattrat
+ * calls; a host without them has no attributes on symlinks (EOPNOTSUPP). */
+static ssize_t link_xattr(int dirfd, const char *leaf, enum xattr_op op, const char *name,
+                          uint8_t *buf, uint64_t size, int flags)
+{
+    const int at = AT_SYMLINK_NOFOLLOW;
+    struct host_xattr_args args = {(uint64_t)(uintptr_t)buf, (uint32_t)size, (uint32_t)flags};
+    long n = 0;
+    switch (op) {
+    case XA_GET:
+        n = syscall(SYS_getxattrat, dirfd, leaf, at, name, &args, sizeof args);
+        break;
+    case XA_SET:
+        n = syscall(SYS_setxattrat, dirfd, leaf, at, name, &args, sizeof args);
+        break;
+    case XA_LIST:
+        n = syscall(SYS_listxattrat, dirfd, leaf, at, buf, (size_t)size);
+        break;
+    case XA_REMOVE:
+        n = syscall(SYS_removexattrat, dirfd, leaf, at, name);
+        break;
+    }
+    if (n < 0 && errno == ENOSYS)
+        return op == XA_LIST ? 0 : -EOPNOTSUPP;
+    return n < 0 ? -errno : n;
 }
 
 static int64_t do_xattr(struct task *t, enum xattr_op op, enum xattr_target how,
@@ -117,21 +165,24 @@ static int64_t do_xattr(struct task *t, enum xattr_op op, enum xattr_target how,
     int64_t r = 0;
     if (op == XA_SET && size && copy_from_guest(task_mm(t), buf, value, size) < 0)
         r = -EFAULT;
-    int fd = r < 0 ? -1 : open_target(t, how, a[0]);
+    char leaf[NAME_MAX + 1] = "";
+    int fd = r < 0 ? -1 : open_target(t, how, a[0], leaf);
     if (r == 0 && fd < 0)
-        r = fd == -ELOOP && how != BY_LINK ? fd : without_xattrs(op, fd);
-    if (fd >= 0) {
+        r = without_xattrs(op, fd);
+    int set_flags = (a[4] & GUEST_XATTR_CREATE ? XATTR_CREATE : 0) |
+                    (a[4] & GUEST_XATTR_REPLACE ? XATTR_REPLACE : 0);
+    if (fd >= 0 && leaf[0]) {
+        r = link_xattr(fd, leaf, op, name, buf, size, op == XA_SET ? set_flags : 0);
+        close(fd);
+    } else if (fd >= 0) {
         ssize_t n = 0;
         switch (op) {
         case XA_GET:
             n = fgetxattr(fd, name, buf, size);
             break;
-        case XA_SET: {
-            int flags = (a[4] & GUEST_XATTR_CREATE ? XATTR_CREATE : 0) |
-                        (a[4] & GUEST_XATTR_REPLACE ? XATTR_REPLACE : 0);
-            n = fsetxattr(fd, name, buf, size, flags);
+        case XA_SET:
+            n = fsetxattr(fd, name, buf, size, set_flags);
             break;
-        }
         case XA_LIST:
             n = flistxattr(fd, (char *)buf, size);
             break;
