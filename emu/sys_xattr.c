@@ -117,7 +117,7 @@ static int64_t without_xattrs(enum xattr_op op, int err)
 }
 
 /* op on the symlink leaf of directory dirfd, through the host's *xattrat
- * calls; a host without them has no attributes on symlinks (EOPNOTSUPP). */
+ * calls; on a host without them a symlink has none and takes none. */
 static ssize_t link_xattr(int dirfd, const char *leaf, enum xattr_op op, const char *name,
                           uint8_t *buf, uint64_t size, int flags)
 {
@@ -138,8 +138,8 @@ static ssize_t link_xattr(int dirfd, const char *leaf, enum xattr_op op, const c
         n = syscall(SYS_removexattrat, dirfd, leaf, at, name);
         break;
     }
-    if (n < 0 && errno == ENOSYS)
-        return op == XA_LIST ? 0 : -EOPNOTSUPP;
+    if (n < 0 && errno == ENOSYS) /* none: user.* is refused on links anyway */
+        return op == XA_LIST ? 0 : op == XA_GET ? -ENODATA : -EPERM;
     return n < 0 ? -errno : n;
 }
 
