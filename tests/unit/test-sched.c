@@ -262,9 +262,10 @@ static void test_partial_slice_continues_yield_rotates(void **state)
     shutdown_vm(vm);
 }
 
-/* sched_setscheduler's real-time classes run first on their runqueue, take
- * turns among themselves, and give the CPU back when they stop being
- * real-time. Three tasks pinned to cpu0: a, b, then c made real-time. */
+/* sched_setscheduler's real-time classes run first on their runqueue: a
+ * SCHED_FIFO task keeps the CPU, a higher priority (RR or FIFO alike)
+ * takes it, and they give it back when they stop being real-time. Three
+ * tasks pinned to cpu0: a, b, then c made real-time. */
 static void test_rt_runs_first(void **state)
 {
     (void)state;
@@ -275,22 +276,25 @@ static void test_rt_runs_first(void **state)
     assert_int_equal(setaff(vm, &a, "0"), 0);
     assert_int_equal(sched_task_fork(&vm->s, &a, &b, 2, 2), 0);
     assert_int_equal(sched_task_fork(&vm->s, &a, &c, 3, 3), 0);
-    sched_task_set_rt(&vm->s, &c, true);
+    sched_task_set_class(&vm->s, &c, SCHED_CLASS_RT, 40, false);
     assert_true(c.need_resched);
     for (int i = 0; i < 3; i++) {
         assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
-        assert_ptr_equal(picked, &c); /* alone in its class: it keeps the CPU */
+        assert_ptr_equal(picked, &c); /* FIFO: it keeps the CPU */
         sched_account(&vm->s, picked, cpu, picked->slice_left);
     }
-    sched_task_set_rt(&vm->s, &b, true);
-    const struct sched_task *order[4] = {&c, &b, &c, &b};
-    for (int i = 0; i < 4; i++) {
+    sched_task_set_class(&vm->s, &b, SCHED_CLASS_RT, 50, true);
+    for (int i = 0; i < 3; i++) {
         assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
-        assert_ptr_equal(picked, order[i]);
+        assert_ptr_equal(picked, &b); /* RR 50 before FIFO 40 */
         sched_account(&vm->s, picked, cpu, picked->slice_left);
     }
-    sched_task_set_rt(&vm->s, &b, false);
-    sched_task_set_rt(&vm->s, &c, false);
+    sched_task_set_class(&vm->s, &c, SCHED_CLASS_RT, 60, false);
+    assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
+    assert_ptr_equal(picked, &c); /* FIFO 60 before RR 50 */
+    sched_account(&vm->s, picked, cpu, picked->slice_left);
+    sched_task_set_class(&vm->s, &b, SCHED_CLASS_FAIR, 0, false);
+    sched_task_set_class(&vm->s, &c, SCHED_CLASS_FAIR, 0, false);
     unsigned seen_a = 0;
     for (int i = 0; i < 3; i++) {
         assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
