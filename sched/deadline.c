@@ -88,6 +88,8 @@ void sched__dl_release(struct sched *s, struct sched_task *t)
     if (t->dl.throttled)
         s->nr_dl_throttled--;
     t->dl = (struct sched_dl){0};
+    /* Not a deadline task any more, also for the slice a dying one ends. */
+    t->cls = SCHED_CLASS_FAIR;
 }
 
 /* The CBS wake-up rule: keep the current deadline and budget unless the
