@@ -262,6 +262,37 @@ static void test_partial_slice_continues_yield_rotates(void **state)
     shutdown_vm(vm);
 }
 
+/* SCHED_RR tasks of one priority take turns every 100 ms of CPU, however
+ * many slices that takes. */
+static void test_rr_turns_every_100ms(void **state)
+{
+    (void)state;
+    struct vm *vm = boot(2, "0-1", true, SCHED_POLICY_UPSTREAM);
+    struct sched_task a, b, *picked;
+    unsigned cpu;
+    sched_task_init(&vm->s, &a, 1, 1, "a");
+    assert_int_equal(setaff(vm, &a, "0"), 0);
+    assert_int_equal(sched_task_fork(&vm->s, &a, &b, 2, 2), 0);
+    sched_task_set_class(&vm->s, &a, SCHED_CLASS_RT, 30, true);
+    sched_task_set_class(&vm->s, &b, SCHED_CLASS_RT, 30, true);
+    const struct sched_task *first = NULL;
+    uint64_t ran_ns = 0, last_ns = 0;
+    for (;;) {
+        assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
+        if (first && picked != first)
+            break;
+        first = picked;
+        last_ns = (uint64_t)picked->slice_left * vm->s.ns_per_block;
+        ran_ns += last_ns;
+        sched_account(&vm->s, picked, cpu, picked->slice_left);
+    }
+    /* The turn ended with the slice that completed its 100 ms. */
+    assert_true(ran_ns >= SCHED_RR_TIMESLICE_NS);
+    assert_true(ran_ns - last_ns < SCHED_RR_TIMESLICE_NS);
+    assert_invariants(vm);
+    shutdown_vm(vm);
+}
+
 /* sched_setscheduler's real-time classes run first on their runqueue: a
  * SCHED_FIFO task keeps the CPU, a higher priority (RR or FIFO alike)
  * takes it, and they give it back when they stop being real-time. Three
@@ -795,6 +826,7 @@ int main(void)
         cmocka_unit_test(test_round_robin_within_runqueue),
         cmocka_unit_test(test_partial_slice_continues_yield_rotates),
         cmocka_unit_test(test_rt_runs_first),
+        cmocka_unit_test(test_rr_turns_every_100ms),
         cmocka_unit_test(test_nice_scales_slice),
         cmocka_unit_test(test_slice_jitter_is_seeded),
         cmocka_unit_test(test_nothing_runnable_eagain),
