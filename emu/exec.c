@@ -133,8 +133,9 @@ static int open_parse(struct task *t, int fd, struct image_file *file, struct lo
         return -ENOEXEC;
     }
     if (sched_dl_exec_check(&t->machine->sched, &t->se, img->isa == LOADER_ISA_ARM) < 0) {
-        snprintf(why, whylen, "32-bit (AArch32) image, but a SCHED_DEADLINE task's root domain "
-                              "has CPUs that cannot run it (rule U9)");
+        snprintf(why, whylen, "%s",
+                 "32-bit (AArch32) image, but a SCHED_DEADLINE task's root domain has CPUs "
+                 "that cannot run it (rule U9)");
         image_unmap(file);
         return -ENOEXEC;
     }

@@ -18,10 +18,10 @@
 #define SCHED_FLAG_ALL 0x7f
 #define SCHED_DL_FLAGS (SCHED_FLAG_RECLAIM | SCHED_FLAG_DL_OVERRUN)
 
-#define SCHED_ATTR_SIZE_VER0 48 /* up to sched_period */
-#define SCHED_ATTR_SIZE_VER1 56 /* with the utilization clamps */
+#define SCHED_ATTR_SIZE_VER0 48  /* up to sched_period */
+#define SCHED_ATTR_SIZE_VER1 56  /* with the utilization clamps */
 #define SCHED_ATTR_SIZE_MAX 4096 /* the kernel's PAGE_SIZE limit */
-#define SCHED_CAPACITY 1024     /* a clamp's full scale */
+#define SCHED_CAPACITY 1024      /* a clamp's full scale */
 #define RT_PRIO_MAX 99
 
 /* struct sched_attr: the same layout for both ABIs. */

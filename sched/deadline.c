@@ -6,9 +6,9 @@
 
 #include <errno.h>
 
-#define DL_MIN_RUNTIME_NS (UINT64_C(1) << 10)              /* 2^DL_SCALE */
-#define DL_PERIOD_MIN_NS (UINT64_C(100) * 1000)            /* sched_deadline_period_min_us */
-#define DL_PERIOD_MAX_NS ((UINT64_C(1) << 22) * 1000)      /* sched_deadline_period_max_us */
+#define DL_MIN_RUNTIME_NS (UINT64_C(1) << 10)         /* 2^DL_SCALE */
+#define DL_PERIOD_MIN_NS (UINT64_C(100) * 1000)       /* sched_deadline_period_min_us */
+#define DL_PERIOD_MAX_NS ((UINT64_C(1) << 22) * 1000) /* sched_deadline_period_max_us */
 #define DL_SIGN_BIT (UINT64_C(1) << 63)
 
 static uint64_t bw_of(uint64_t runtime, uint64_t period)

@@ -83,18 +83,20 @@ struct sched_task {
     bool switch_check;   /* K3: precomputed compat && mismatched && policy checks */
     bool affinity_in_m;  /* A is a subset of M, kept current for the O(1) check */
     int nice;            /* -20..19, scales the slice by the kernel's weights */
-    enum sched_class cls; /* the runqueue order: deadline, real-time, fair */
-    int rt_prio;          /* SCHED_FIFO/SCHED_RR priority 1..99 (higher runs first) */
-    bool rr;              /* SCHED_RR: takes turns with its priority every 100 ms */
-    bool reset_on_fork;   /* SCHED_FLAG_RESET_ON_FORK: children start SCHED_OTHER */
-    bool yielded;         /* sched_yield: goes behind its equals (deadline: throttled) */
-    uint64_t rr_left_ns;  /* SCHED_RR: what is left of its 100 ms turn */
-    uint16_t util_min, util_max;  /* sched_attr's utilization clamps */
-    bool util_min_set, util_max_set; /* set by the user: kept across class changes */
-    struct sched_dl dl;   /* SCHED_DEADLINE parameters and CBS state */
     uint32_t slice_left; /* blocks left in the current slice: emu's budget */
     uint64_t sum_exec_ns;
     uint64_t nr_switches, nr_migrations;
+
+    /* The scheduling class (class.c, deadline.c). */
+    enum sched_class cls;            /* the runqueue order: deadline, real-time, fair */
+    int rt_prio;                     /* SCHED_FIFO/SCHED_RR priority 1..99 (higher runs first) */
+    bool rr;                         /* SCHED_RR: takes turns with its priority every 100 ms */
+    bool reset_on_fork;              /* SCHED_FLAG_RESET_ON_FORK: children start SCHED_OTHER */
+    bool yielded;                    /* sched_yield: goes behind its equals (deadline: throttled) */
+    uint64_t rr_left_ns;             /* SCHED_RR: what is left of its 100 ms turn */
+    uint16_t util_min, util_max;     /* sched_attr's utilization clamps */
+    bool util_min_set, util_max_set; /* set by the user: kept across class changes */
+    struct sched_dl dl;              /* SCHED_DEADLINE parameters and CBS state */
     /* sched-private links */
     struct sched_task *rq_prev, *rq_next;   /* runqueue of cpu, when runnable */
     struct sched_task *all_prev, *all_next; /* every live task */
@@ -135,6 +137,8 @@ struct sched {
     uint32_t slice_blocks, ns_per_block;
     unsigned slice_jitter_pct;
     bool balance_dirty; /* something moved since the last idle balance */
+
+    /* Deadline admission control and throttling (deadline.c). */
     int64_t rt_runtime_us, rt_period_us; /* deadline admission control; -1: off */
     uint64_t dl_total_bw;                /* admitted deadline bandwidth, << 20 */
     unsigned nr_dl_throttled;            /* deadline tasks waiting for their period */
@@ -168,8 +172,10 @@ void sched_task_init(struct sched *s, struct sched_task *t, int tid, int tgid, c
 void sched_task_set_comm(struct sched_task *t, const char *comm);
 
 /* fork/clone (3.1): child gets parent's A, compat flag, saved mask, nice,
- * scheduling class (or SCHED_OTHER, nice >= 0, with reset_on_fork) and comm, and is made runnable on the least loaded allowed online CPU (ties:
- * lowest id). Call it last, once nothing else in clone can fail. 0/-ESRCH. */
+ * scheduling class (SCHED_OTHER at nice >= 0 if the parent resets on fork)
+ * and comm, and is made runnable on the least loaded allowed online CPU
+ * (ties: lowest id). Call it last, once nothing else in clone can fail.
+ * 0/-ESRCH. */
 int sched_task_fork(struct sched *s, const struct sched_task *parent, struct sched_task *child,
                     int tid, int tgid);
 

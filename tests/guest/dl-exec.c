@@ -7,20 +7,10 @@
  * to M, does not span the root domain: EPERM). */
 #define _GNU_SOURCE
 #include "guest.h"
+#include "sched-attr.h"
 
 #include <sched.h>
 #include <sys/syscall.h>
-
-#define SCHED_DEADLINE 6
-
-struct attr {
-    uint32_t size, policy;
-    uint64_t flags;
-    int32_t nice;
-    uint32_t priority;
-    uint64_t runtime, deadline, period;
-    uint32_t util_min, util_max;
-};
 
 static void show(void)
 {
@@ -42,9 +32,12 @@ int main(int argc, char **argv)
     }
     if (argc != 3)
         return 2;
-    struct attr a = {.size = sizeof a, .policy = SCHED_DEADLINE, .runtime = 1 * MS,
-                     .deadline = 100 * MS, .period = 100 * MS};
-    if (syscall(SYS_sched_setattr, 0, &a, 0) < 0) {
+    struct attr a = {.size = sizeof a,
+                     .policy = SCHED_DEADLINE,
+                     .runtime = 1 * MS,
+                     .deadline = 100 * MS,
+                     .period = 100 * MS};
+    if (setattr(0, &a, 0) < 0) {
         printf("%s: sched_setattr: %s\n", ISA, err_name(errno));
         return 1;
     }

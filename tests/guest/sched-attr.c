@@ -6,6 +6,7 @@
  * sched_rr_get_interval. Run on 2 vCPUs; prints one line per call. */
 #define _GNU_SOURCE
 #include "guest.h"
+#include "sched-attr.h"
 
 #include <sched.h>
 #include <signal.h>
@@ -14,32 +15,15 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#ifndef SCHED_DEADLINE
-#define SCHED_DEADLINE 6
-#endif
 #define FLAG_RESET_ON_FORK 0x01
 #define FLAG_KEEP_POLICY 0x08
 #define FLAG_KEEP_PARAMS 0x10
 #define FLAG_UTIL_MIN 0x20
 #define FLAG_UTIL_MAX 0x40
 
-struct attr {
-    uint32_t size, policy;
-    uint64_t flags;
-    int32_t nice;
-    uint32_t priority;
-    uint64_t runtime, deadline, period;
-    uint32_t util_min, util_max;
-};
-
 static const char *res(long r)
 {
     return r == 0 ? "0" : r < 0 ? err_name(errno) : "?";
-}
-
-static long setattr(int pid, void *a, unsigned flags)
-{
-    return syscall(SYS_sched_setattr, pid, a, flags);
 }
 
 static long getattr(int pid, void *a, unsigned size, unsigned flags)
@@ -61,15 +45,18 @@ static void show(const char *what)
 
 static long set_dl(uint64_t runtime, uint64_t deadline, uint64_t period, uint64_t flags)
 {
-    struct attr a = {.size = sizeof a, .policy = SCHED_DEADLINE, .flags = flags,
-                     .runtime = runtime, .deadline = deadline, .period = period};
+    struct attr a = {.size = sizeof a,
+                     .policy = SCHED_DEADLINE,
+                     .flags = flags,
+                     .runtime = runtime,
+                     .deadline = deadline,
+                     .period = period};
     return setattr(0, &a, 0);
 }
 
 static long set_policy(int policy, int prio, int nice, uint64_t flags)
 {
-    struct attr a = {.size = 48, .policy = policy, .priority = prio, .nice = nice,
-                     .flags = flags};
+    struct attr a = {.size = 48, .policy = policy, .priority = prio, .nice = nice, .flags = flags};
     return setattr(0, &a, 0);
 }
 
@@ -143,9 +130,12 @@ static void policies(void)
         _exit(0);
     }
     waitpid(pid, NULL, 0);
-    struct attr keep = {.size = 56, .policy = 7, .flags = FLAG_KEEP_POLICY | FLAG_KEEP_PARAMS |
-                                                          FLAG_UTIL_MIN | FLAG_UTIL_MAX,
-                        .util_min = 100, .util_max = 600};
+    struct attr keep = {.size = 56,
+                        .policy = 7,
+                        .flags =
+                            FLAG_KEEP_POLICY | FLAG_KEEP_PARAMS | FLAG_UTIL_MIN | FLAG_UTIL_MAX,
+                        .util_min = 100,
+                        .util_max = 600};
     printf("keep policy and params, clamp 100-600: %s\n", res(setattr(0, &keep, 0)));
     show("clamped");
     keep.util_min = 700;
@@ -171,12 +161,14 @@ static void deadline_params(void)
     printf("DL runtime > deadline: %s\n", res(set_dl(2000000, 1000000, 1000000, 0)));
     printf("DL deadline > period: %s\n", res(set_dl(1000000, 3000000, 2000000, 0)));
     printf("DL period 99us: %s\n", res(set_dl(10000, 50000, 99000, 0)));
-    printf("DL period 2^22us+1: %s\n",
-           res(set_dl(1000000, 1000000, (4194304ULL * 1000) + 1, 0)));
+    printf("DL period 2^22us+1: %s\n", res(set_dl(1000000, 1000000, (4194304ULL * 1000) + 1, 0)));
     printf("DL sign bit: %s\n", res(set_dl(1024, 1ULL << 63, 0, 0)));
     printf("DL prio 1: %s\n", ({
-               struct attr a = {.size = 48, .policy = SCHED_DEADLINE, .priority = 1,
-                                .runtime = 1024, .deadline = 1000000};
+               struct attr a = {.size = 48,
+                                .policy = SCHED_DEADLINE,
+                                .priority = 1,
+                                .runtime = 1024,
+                                .deadline = 1000000};
                res(setattr(0, &a, 0));
            }));
     cpu_set_t one;
@@ -232,8 +224,7 @@ static void admission(void)
     printf("fork with reset-on-fork: %s\n", kid > 0 ? "forked" : err_name(errno));
     write(go[1], "x", 1);
     waitpid(pid, NULL, 0);
-    printf("DL 96%% after the child exited: %s\n",
-           res(set_dl(96000000, 100000000, 100000000, 0)));
+    printf("DL 96%% after the child exited: %s\n", res(set_dl(96000000, 100000000, 100000000, 0)));
     printf("back to OTHER: %s policy %d\n", res(set_policy(SCHED_OTHER, 0, 0, 0)),
            sched_getscheduler(0));
 }

@@ -8,22 +8,12 @@
  * when it is done, so stdout is the finishing order. */
 #define _GNU_SOURCE
 #include "guest.h"
+#include "sched-attr.h"
 
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-
-#define SCHED_DEADLINE 6
-
-struct attr {
-    uint32_t size, policy;
-    uint64_t flags;
-    int32_t nice;
-    uint32_t priority;
-    uint64_t runtime, deadline, period;
-    uint32_t util_min, util_max;
-};
 
 struct child {
     const char *name;
@@ -45,10 +35,13 @@ static const struct child children[] = {
 
 static void run_child(const struct child *c, int ready, int go)
 {
-    struct attr a = {.size = sizeof a, .policy = (uint32_t)c->policy,
-                     .priority = (uint32_t)c->prio, .runtime = c->runtime * MS,
-                     .deadline = c->deadline * MS, .period = 100 * MS};
-    char byte = syscall(SYS_sched_setattr, 0, &a, 0) == 0 ? 'y' : 'n';
+    struct attr a = {.size = sizeof a,
+                     .policy = (uint32_t)c->policy,
+                     .priority = (uint32_t)c->prio,
+                     .runtime = c->runtime * MS,
+                     .deadline = c->deadline * MS,
+                     .period = 100 * MS};
+    char byte = setattr(0, &a, 0) == 0 ? 'y' : 'n';
     write(ready, &byte, 1);
     read(go, &byte, 1); /* EOF: everyone starts at once */
     long long start = now_ns(CLOCK_MONOTONIC);
