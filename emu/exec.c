@@ -132,6 +132,13 @@ static int open_parse(struct task *t, int fd, struct image_file *file, struct lo
         image_unmap(file);
         return -ENOEXEC;
     }
+    if (sched_dl_exec_check(&t->machine->sched, &t->se, img->isa == LOADER_ISA_ARM) < 0) {
+        snprintf(why, whylen, "%s",
+                 "32-bit (AArch32) image, but a SCHED_DEADLINE task's root domain has CPUs "
+                 "that cannot run it (rule U9)");
+        image_unmap(file);
+        return -ENOEXEC;
+    }
     return 0;
 }
 

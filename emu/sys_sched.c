@@ -3,6 +3,7 @@
  * (dmesg) for the kernel log. The decisions are sched/'s. */
 #include "kernel.h"
 #include "fs_calls.h"
+#include "sched_attr.h"
 
 #include <errno.h>
 #include <string.h>
@@ -78,7 +79,10 @@ SYSCALL_DECL(sched_setaffinity)
     struct task *target = affinity_target_of(t, (int)a[0]);
     if (!target)
         return -ESRCH;
-    int err = sched_task_setaffinity(&m->sched, &t->se, &target->se, &mask);
+    int err = sched_dl_check_affinity(&m->sched, &target->se, &mask);
+    if (err < 0)
+        return err;
+    err = sched_task_setaffinity(&m->sched, &t->se, &target->se, &mask);
     if (t->se.need_resched)
         t->stop = true;
     return err;
@@ -126,55 +130,29 @@ SYSCALL_DECL(getpriority)
     return target ? 20 - target->se.nice : -ESRCH;
 }
 
-enum { SCHED_OTHER, SCHED_FIFO, SCHED_RR, SCHED_BATCH, SCHED_IDLE = 5 };
-
-static bool is_rt(int policy)
-{
-    return policy == SCHED_FIFO || policy == SCHED_RR;
-}
-
-static int set_scheduler(struct task *t, int pid, int policy, uint64_t uparam)
-{
-    struct task *target = target_of(t, pid);
-    int32_t prio;
-    if (!target)
-        return -ESRCH;
-    if (!uparam || copy_from_guest(task_mm(t), &prio, uparam, sizeof prio) < 0)
-        return -EFAULT;
-    if (policy < 0)
-        policy = target->sched_policy;
-    if (policy != SCHED_OTHER && !is_rt(policy) && policy != SCHED_BATCH && policy != SCHED_IDLE)
-        return -EINVAL;
-    if (is_rt(policy) ? (prio < 1 || prio > 99) : prio != 0)
-        return -EINVAL;
-    target->sched_policy = policy;
-    target->rt_priority = prio;
-    /* Real-time classes simply run first. */
-    sched_task_set_rt(&t->machine->sched, &target->se, is_rt(policy));
-    if (t->se.need_resched)
-        t->stop = true;
-    return 0;
-}
-
 SYSCALL_DECL(sched_setscheduler)
 {
-    return set_scheduler(t, (int)a[0], (int)(a[1] & ~(uint64_t)0x40000000 /* RESET_ON_FORK */),
-                         a[2]);
+    int policy = (int)a[1];
+    return policy < 0 ? -EINVAL : sched_attr_setscheduler(t, (int)a[0], policy, a[2]);
 }
 
 SYSCALL_DECL(sched_setparam)
 {
-    return set_scheduler(t, (int)a[0], -1, a[1]);
+    return sched_attr_setscheduler(t, (int)a[0], -1, a[1]);
 }
 
 SYSCALL_DECL(sched_getscheduler)
 {
+    if ((int)a[0] < 0)
+        return -EINVAL;
     struct task *target = target_of(t, (int)a[0]);
-    return target ? target->sched_policy : -ESRCH;
+    return target ? sched_attr_policy_of(target) : -ESRCH;
 }
 
 SYSCALL_DECL(sched_getparam)
 {
+    if (!a[1] || (int)a[0] < 0)
+        return -EINVAL;
     struct task *target = target_of(t, (int)a[0]);
     if (!target)
         return -ESRCH;
@@ -185,15 +163,13 @@ SYSCALL_DECL(sched_getparam)
 SYSCALL_DECL(sched_get_priority_max)
 {
     (void)t;
-    int p = (int)a[0];
-    return is_rt(p) ? 99 : (p == SCHED_OTHER || p == SCHED_BATCH || p == SCHED_IDLE) ? 0 : -EINVAL;
+    return sched_attr_priority_range((int)a[0], true);
 }
 
 SYSCALL_DECL(sched_get_priority_min)
 {
     (void)t;
-    int p = (int)a[0];
-    return is_rt(p) ? 1 : (p == SCHED_OTHER || p == SCHED_BATCH || p == SCHED_IDLE) ? 0 : -EINVAL;
+    return sched_attr_priority_range((int)a[0], false);
 }
 
 enum {
@@ -253,8 +229,8 @@ SYSCALL_DECL(syslog)
     }
 }
 
-/* SCHED_RR's quantum is Linux's 100 ms; SCHED_FIFO has none (0); the
- * other tasks get their time slice at nice 0, in virtual time. */
+/* SCHED_RR's quantum is Linux's 100 ms; SCHED_FIFO and SCHED_DEADLINE have
+ * none (0); the other tasks get their time slice at nice 0, in virtual time. */
 int64_t do_sched_rr_get_interval(struct task *t, int pid, uint64_t tp, unsigned field)
 {
     if (pid < 0)
@@ -263,9 +239,10 @@ int64_t do_sched_rr_get_interval(struct task *t, int pid, uint64_t tp, unsigned 
     if (!target)
         return -ESRCH;
     const struct sched *s = &t->machine->sched;
-    uint64_t ns = target->sched_policy == SCHED_RR      ? UINT64_C(100000000)
-                  : target->sched_policy == SCHED_FIFO ? 0
-                                                       : (uint64_t)s->slice_blocks * s->ns_per_block;
+    int policy = target->sched_policy;
+    uint64_t ns = policy == SCHED_RR                                  ? SCHED_RR_TIMESLICE_NS
+                  : policy == SCHED_FIFO || policy == SCHED_DEADLINE ? 0
+                                                                     : (uint64_t)s->slice_blocks * s->ns_per_block;
     return timespec_to_guest(t, tp, ns, field);
 }
 

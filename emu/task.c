@@ -1,6 +1,7 @@
 /* task.c - processes and threads: creation (the first process, clone, fork,
  * vfork), blocking and waking, exit and exit_group, zombies and reaping. */
 #include "kernel.h"
+#include "sched_attr.h"
 #include "event.h"
 #include "lifetime.h"
 #include "pty.h"
@@ -198,6 +199,9 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
         return -EINVAL;
     bool thread = flags & CLONE_THREAD;
+    int refused = sched_fork_check(&t->se); /* a deadline task may not fork */
+    if (refused)
+        return refused;
     if (!thread && m->nprocs >= (int)m->cfg->max_procs)
         return -EAGAIN;
     if (!thread && host_memory_low(m, HOST_COST_PER_PROCESS))
@@ -218,8 +222,7 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
         process_link_child((flags & CLONE_PARENT) && p->parent ? p->parent : p, cp);
     }
     c->sigmask = t->sigmask;
-    c->sched_policy = t->sched_policy; /* the scheduling class is inherited */
-    c->rt_priority = t->rt_priority;
+    sched_attr_fork(c, t); /* the scheduling class is inherited */
 
     /* The child starts from the parent's registers, returning 0. */
     const struct abi *abi = task_abi(t);

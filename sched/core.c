@@ -70,6 +70,8 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     s->slice_blocks = cfg->slice_blocks ? cfg->slice_blocks : SCHED_DEFAULT_SLICE_BLOCKS;
     s->ns_per_block = cfg->ns_per_block ? cfg->ns_per_block : SCHED_DEFAULT_NS_PER_BLOCK;
     s->slice_jitter_pct = cfg->slice_jitter_pct;
+    s->rt_runtime_us = SCHED_RT_RUNTIME_US;
+    s->rt_period_us = SCHED_RT_PERIOD_US;
 
     /* Spec 1.2: without the parameter a mixed machine is 64-bit only for
      * user space; with it, and some but not all CPUs 32-bit, it is mismatched. */
@@ -170,7 +172,7 @@ int sched_task_fork(struct sched *s, const struct sched_task *parent, struct sch
     child->saved_mask = parent->saved_mask;
     child->has_saved_mask = parent->has_saved_mask;
     child->nice = parent->nice;
-    child->rt = parent->rt;
+    sched__fork_class(parent, child);
     child->cpu = parent->cpu; /* where the kernel starts placing it from */
     sched__update_flags(s, child);
     start_task(s, child);
@@ -200,6 +202,7 @@ void sched_task_exit(struct sched *s, struct sched_task *t)
         return;
     if (t->state == SCHED_TASK_RUNNABLE)
         sched__dequeue(s, t);
+    sched__dl_release(s, t);
     if (t->cpu < s->nr_cpus && s->cpus[t->cpu].last == t)
         s->cpus[t->cpu].last = NULL;
     tasks_remove(s, t);
@@ -237,6 +240,10 @@ int sched_task_wake(struct sched *s, struct sched_task *t)
         cpu = sched__least_loaded(s, &allowed);
     t->state = SCHED_TASK_RUNNABLE;
     t->slice_left = 0;
+    if (t->cls == SCHED_CLASS_DEADLINE) {
+        uint64_t now = s->cpus[cpu].clock_ns > s->now_ns ? s->cpus[cpu].clock_ns : s->now_ns;
+        sched__dl_start(t, now, true);
+    }
     sched__enqueue(s, t, cpu);
     return 0;
 }
@@ -245,6 +252,7 @@ int sched_task_yield(struct sched *s, struct sched_task *t)
 {
     (void)s;
     t->slice_left = 0;
+    t->yielded = true;
     t->need_resched = true;
     return 0;
 }

@@ -34,37 +34,30 @@ static void insert_before(struct sched_task *pos, struct sched_task *t)
     pos->rq_prev = t;
 }
 
-/* The first task that is not real-time from `from` on, or `from` again when
- * every task is real-time. Real-time tasks always come first in a queue. */
-static struct sched_task *first_normal(struct sched_task *from)
+/* Links t into rq's non-empty list behind every task it does not run
+ * before (so behind its equals: round robin within a class and priority). */
+static void insert_sorted(struct sched_cpu *rq, struct sched_task *t)
 {
-    struct sched_task *pos = from;
-    while (pos->rt && pos->rq_next != from)
+    struct sched_task *pos = rq->head;
+    do {
+        if (sched__runs_before(t, pos))
+            break;
         pos = pos->rq_next;
-    return pos->rt ? from : pos;
+    } while (pos != rq->head);
+    insert_before(pos, t);
+    if (pos == rq->head && sched__runs_before(t, pos))
+        rq->head = t;
 }
 
-/* After t's slice at the head of rq: the next task runs. A real-time t
- * goes behind the other real-time tasks only, so it still runs before the
- * rest (and alone, it keeps running). */
-static void rotate(struct sched_cpu *rq, struct sched_task *t)
+void sched__requeue(struct sched_cpu *rq, struct sched_task *t)
 {
-    struct sched_task *next = t->rq_next, *normal = NULL;
-    if (!t->rt) {
-        rq->head = next;
+    if (t->rq_next == t)
         return;
-    }
-    for (struct sched_task *pos = next; pos != t && !normal; pos = pos->rq_next)
-        if (!pos->rt)
-            normal = pos;
-    if (!normal) {
-        rq->head = next; /* every task is real-time: plain round robin */
-    } else if (normal != next) {
-        t->rq_prev->rq_next = next;
-        next->rq_prev = t->rq_prev;
-        insert_before(normal, t);
-        rq->head = next;
-    }
+    t->rq_prev->rq_next = t->rq_next;
+    t->rq_next->rq_prev = t->rq_prev;
+    if (rq->head == t)
+        rq->head = t->rq_next;
+    insert_sorted(rq, t);
 }
 
 void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu)
@@ -75,14 +68,8 @@ void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu)
         t->rq_next = t->rq_prev = t;
         rq->head = t;
         cpumask_set_cpu(cpu, &s->busy);
-    } else if (t->rt) {
-        /* Behind the real-time tasks, ahead of every other one. */
-        struct sched_task *pos = first_normal(rq->head);
-        insert_before(pos, t);
-        if (pos == rq->head && !pos->rt)
-            rq->head = t;
     } else {
-        insert_before(rq->head, t);
+        insert_sorted(rq, t);
     }
     rq->nr_running++;
     t->cpu = cpu;
@@ -158,7 +145,7 @@ static struct sched_task *pullable(const struct sched *s, unsigned cpu, unsigned
     for (struct sched_task *t = head->rq_next; t != head; t = t->rq_next) {
         struct cpumask allowed;
         sched__allowed(s, t, &allowed);
-        if (cpumask_test_cpu(dst, &allowed))
+        if (!t->dl.throttled && cpumask_test_cpu(dst, &allowed))
             return t;
     }
     return NULL;
@@ -216,6 +203,8 @@ static uint64_t next_random(struct sched *s)
     return z ^ (z >> 31);
 }
 
+/* A slice at nice's weight, jittered; a deadline task's ends when its
+ * budget does. */
 static uint32_t new_slice(struct sched *s, const struct sched_task *t)
 {
     uint64_t slice = (uint64_t)s->slice_blocks * nice_weight[t->nice + 20] / 1024;
@@ -223,6 +212,10 @@ static uint32_t new_slice(struct sched *s, const struct sched_task *t)
         uint64_t span = 2 * (uint64_t)s->slice_jitter_pct + 1;
         int64_t pct = (int64_t)(next_random(s) % span) - (int64_t)s->slice_jitter_pct;
         slice = (uint64_t)((int64_t)slice + (int64_t)slice * pct / 100);
+    }
+    if (t->cls == SCHED_CLASS_DEADLINE) {
+        uint64_t budget = ((uint64_t)t->dl.budget + s->ns_per_block - 1) / s->ns_per_block;
+        slice = budget < slice ? budget : slice;
     }
     if (slice < 1)
         slice = 1;
@@ -232,10 +225,14 @@ static uint32_t new_slice(struct sched *s, const struct sched_task *t)
 static unsigned earliest_busy_cpu(const struct sched *s)
 {
     unsigned best = SCHED_NO_CPU, cpu;
+    uint64_t best_time = 0;
     for_each_cpu(cpu, &s->busy)
     {
-        if (best == SCHED_NO_CPU || s->cpus[cpu].clock_ns < s->cpus[best].clock_ns)
+        uint64_t time = sched__cpu_ready_time(s, cpu);
+        if (best == SCHED_NO_CPU || time < best_time) {
             best = cpu;
+            best_time = time;
+        }
     }
     return best;
 }
@@ -264,6 +261,10 @@ int sched_pick(struct sched *s, struct sched_task **task, unsigned *cpu)
     if (c == SCHED_NO_CPU)
         return -EAGAIN;
     struct sched_cpu *rq = &s->cpus[c];
+    /* Only throttled deadline tasks: the vCPU idles until a period starts. */
+    rq->clock_ns = sched__cpu_ready_time(s, c);
+    if (s->nr_dl_throttled)
+        sched__dl_replenish_due(s, c);
     struct sched_task *t = rq->head;
     if (rq->clock_ns > s->now_ns)
         s->now_ns = rq->clock_ns;
@@ -282,10 +283,24 @@ int sched_pick(struct sched *s, struct sched_task **task, unsigned *cpu)
         rq->nr_switches++;
         t->nr_switches++;
     }
-    if (t->slice_left == 0)
+    if (t->slice_left == 0 || t->cls == SCHED_CLASS_DEADLINE)
         t->slice_left = new_slice(s, t);
     t->need_resched = false;
     return SCHED_RUN;
+}
+
+/* Whether t, at the end of its slice, goes behind its equals: fair tasks
+ * and yielders always, SCHED_RR when its 100 ms are up, SCHED_FIFO and
+ * deadline tasks never (they run until they block or are throttled). */
+static bool takes_turns(struct sched_task *t)
+{
+    if (t->yielded || t->cls == SCHED_CLASS_FAIR)
+        return true;
+    if (t->cls == SCHED_CLASS_RT && t->rr && t->rr_left_ns == 0) {
+        t->rr_left_ns = SCHED_RR_TIMESLICE_NS;
+        return true;
+    }
+    return false;
 }
 
 void sched_account(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t blocks)
@@ -295,13 +310,21 @@ void sched_account(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t
     rq->clock_ns += ns;
     rq->busy_ns += ns;
     t->sum_exec_ns += ns;
-    /* A task that blocked, exited or moved during the slice is already
-     * where it belongs; only the one still at the head rotates. */
-    if (t->state != SCHED_TASK_RUNNABLE || t->cpu != cpu || rq->head != t)
+    if (t->rr)
+        t->rr_left_ns -= ns < t->rr_left_ns ? ns : t->rr_left_ns;
+    if (t->cls == SCHED_CLASS_DEADLINE)
+        sched__dl_charge(s, t, cpu, ns);
+    /* A task that blocked, exited, moved or was throttled during the slice
+     * is already where it belongs; only the one still at the head rotates. */
+    if (t->state != SCHED_TASK_RUNNABLE || t->cpu != cpu || rq->head != t) {
+        t->yielded = false;
         return;
-    if (blocks >= t->slice_left) {
+    }
+    if (blocks >= t->slice_left || t->yielded) {
         t->slice_left = 0;
-        rotate(rq, t);
+        if (takes_turns(t))
+            sched__requeue(rq, t);
+        t->yielded = false;
         /* The task that stopped running may now be pulled by an idle vCPU. */
         if (rq->nr_running > 1)
             s->balance_dirty = true;
@@ -322,17 +345,4 @@ void sched_advance(struct sched *s, uint64_t ns)
 {
     if (ns > s->now_ns)
         s->now_ns = ns;
-}
-
-void sched_task_set_rt(struct sched *s, struct sched_task *t, bool rt)
-{
-    if (t->rt == rt)
-        return;
-    t->rt = rt;
-    if (t->state != SCHED_TASK_RUNNABLE)
-        return;
-    unsigned cpu = t->cpu;
-    sched__dequeue(s, t);
-    sched__enqueue(s, t, cpu);
-    t->need_resched = true;
 }

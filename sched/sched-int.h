@@ -72,6 +72,26 @@ void sched__update_flags(const struct sched *s, struct sched_task *t);
 /* Sets t->kill_pending and returns SCHED_KILL. */
 enum sched_decision sched__kill(struct sched_task *t);
 
+/* The child's scheduling class and parameters at fork (class.c). */
+void sched__fork_class(const struct sched_task *parent, struct sched_task *child);
+/* Whether a runs before b on a runqueue (class.c): a deadline task that is
+ * not throttled by the earliest deadline, then real-time by priority, then
+ * fair, then throttled deadline tasks by replenishment time. */
+bool sched__runs_before(const struct sched_task *a, const struct sched_task *b);
+/* Puts t (on rq's list) behind every task it does not run before. */
+void sched__requeue(struct sched_cpu *rq, struct sched_task *t);
+/* Deadline bookkeeping (deadline.c): the CBS state of t starting at now,
+ * for a new deadline task or one waking up; the budget spent after a slice
+ * (throttling it); the throttled tasks of cpu whose period began by its
+ * clock; a dying task's bandwidth. */
+void sched__dl_start(struct sched_task *t, uint64_t now, bool waking);
+void sched__dl_charge(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t ns);
+void sched__dl_replenish_due(struct sched *s, unsigned cpu);
+/* When cpu can next run a task: its clock, or later if all it has are
+ * throttled deadline tasks. */
+uint64_t sched__cpu_ready_time(const struct sched *s, unsigned cpu);
+void sched__dl_release(struct sched *s, struct sched_task *t);
+
 /* Runqueue mechanics (rq.c). */
 void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu);
 void sched__dequeue(struct sched *s, struct sched_task *t);

@@ -11,6 +11,7 @@
 
 #include "cpumask.h"
 #include "klog.h"
+#include "sched_class.h"
 
 /* Where a task is, when it is nowhere (and "no protected CPU"). */
 #define SCHED_NO_CPU ((unsigned)NR_CPUS_MAX)
@@ -87,10 +88,20 @@ struct sched_task {
     bool switch_check;   /* K3: precomputed compat && mismatched && policy checks */
     bool affinity_in_m;  /* A is a subset of M, kept current for the O(1) check */
     int nice;            /* -20..19, scales the slice by the kernel's weights */
-    bool rt;             /* SCHED_FIFO/SCHED_RR: runs before the others of its runqueue */
     uint32_t slice_left; /* blocks left in the current slice: emu's budget */
     uint64_t sum_exec_ns;
     uint64_t nr_switches, nr_migrations;
+
+    /* The scheduling class (class.c, deadline.c). */
+    enum sched_class cls;            /* the runqueue order: deadline, real-time, fair */
+    int rt_prio;                     /* SCHED_FIFO/SCHED_RR priority 1..99 (higher runs first) */
+    bool rr;                         /* SCHED_RR: takes turns with its priority every 100 ms */
+    bool reset_on_fork;              /* SCHED_FLAG_RESET_ON_FORK: children start SCHED_OTHER */
+    bool yielded;                    /* sched_yield: goes behind its equals (deadline: throttled) */
+    uint64_t rr_left_ns;             /* SCHED_RR: what is left of its 100 ms turn */
+    uint16_t util_min, util_max;     /* sched_attr's utilization clamps */
+    bool util_min_set, util_max_set; /* set by the user: kept across class changes */
+    struct sched_dl dl;              /* SCHED_DEADLINE parameters and CBS state */
     /* sched-private links */
     struct sched_task *rq_prev, *rq_next;   /* runqueue of cpu, when runnable */
     struct sched_task *all_prev, *all_next; /* every live task */
@@ -131,6 +142,11 @@ struct sched {
     uint32_t slice_blocks, ns_per_block;
     unsigned slice_jitter_pct;
     bool balance_dirty; /* something moved since the last idle balance */
+
+    /* Deadline admission control and throttling (deadline.c). */
+    int64_t rt_runtime_us, rt_period_us; /* deadline admission control; -1: off */
+    uint64_t dl_total_bw;                /* admitted deadline bandwidth, << 20 */
+    unsigned nr_dl_throttled;            /* deadline tasks waiting for their period */
 };
 
 /* "upstream", "override", "kill", "fixup", "linux-6.6" -> id; -EINVAL otherwise. */
@@ -160,9 +176,11 @@ void sched_task_init(struct sched *s, struct sched_task *t, int tid, int tgid, c
  * the log names the new program, as the kernel does. */
 void sched_task_set_comm(struct sched_task *t, const char *comm);
 
-/* fork/clone (3.1): child gets parent's A, compat flag, saved mask, nice and
- * comm, and is made runnable on the least loaded allowed online CPU (ties:
- * lowest id). Call it last, once nothing else in clone can fail. 0/-ESRCH. */
+/* fork/clone (3.1): child gets parent's A, compat flag, saved mask, nice,
+ * scheduling class (SCHED_OTHER at nice >= 0 if the parent resets on fork)
+ * and comm, and is made runnable on the least loaded allowed online CPU
+ * (ties: lowest id). Call it last, once nothing else in clone can fail.
+ * 0/-ESRCH. */
 int sched_task_fork(struct sched *s, const struct sched_task *parent, struct sched_task *child,
                     int tid, int tgid);
 
@@ -196,10 +214,12 @@ int sched_task_wake(struct sched *s, struct sched_task *t);
 int sched_task_yield(struct sched *s, struct sched_task *t);
 /* nice/setpriority: -EINVAL outside -20..19. Takes effect next slice. */
 int sched_task_set_nice(struct sched *s, struct sched_task *t, int nice);
-/* sched_setscheduler: a real-time task (SCHED_FIFO, SCHED_RR) runs before the
- * other tasks of its runqueue, taking turns with the real-time ones; sets
- * need_resched when the order changed. */
-void sched_task_set_rt(struct sched *s, struct sched_task *t, bool rt);
+/* fork/clone of a deadline task that does not reset on fork: -EAGAIN (the
+ * kernel's sched_fork). Emu asks before anything else of the clone. */
+static inline int sched_fork_check(const struct sched_task *parent)
+{
+    return parent->cls == SCHED_CLASS_DEADLINE && !parent->reset_on_fork ? -EAGAIN : 0;
+}
 
 /* sched_setaffinity(2) by caller (NULL: the kernel itself) on target. The
  * mask is cut to the possible CPUs, then the policy decides: K4 as given,

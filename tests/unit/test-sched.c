@@ -265,9 +265,41 @@ static void test_partial_slice_continues_yield_rotates(void **state)
     shutdown_vm(vm);
 }
 
-/* sched_setscheduler's real-time classes run first on their runqueue, take
- * turns among themselves, and give the CPU back when they stop being
- * real-time. Three tasks pinned to cpu0: a, b, then c made real-time. */
+/* SCHED_RR tasks of one priority take turns every 100 ms of CPU, however
+ * many slices that takes. */
+static void test_rr_turns_every_100ms(void **state)
+{
+    (void)state;
+    struct vm *vm = boot(2, "0-1", true, SCHED_POLICY_UPSTREAM);
+    struct sched_task a, b, *picked;
+    unsigned cpu;
+    sched_task_init(&vm->s, &a, 1, 1, "a");
+    assert_int_equal(setaff(vm, &a, "0"), 0);
+    assert_int_equal(sched_task_fork(&vm->s, &a, &b, 2, 2), 0);
+    sched_task_set_class(&vm->s, &a, SCHED_CLASS_RT, 30, true);
+    sched_task_set_class(&vm->s, &b, SCHED_CLASS_RT, 30, true);
+    const struct sched_task *first = NULL;
+    uint64_t ran_ns = 0, last_ns = 0;
+    for (;;) {
+        assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
+        if (first && picked != first)
+            break;
+        first = picked;
+        last_ns = (uint64_t)picked->slice_left * vm->s.ns_per_block;
+        ran_ns += last_ns;
+        sched_account(&vm->s, picked, cpu, picked->slice_left);
+    }
+    /* The turn ended with the slice that completed its 100 ms. */
+    assert_true(ran_ns >= SCHED_RR_TIMESLICE_NS);
+    assert_true(ran_ns - last_ns < SCHED_RR_TIMESLICE_NS);
+    assert_invariants(vm);
+    shutdown_vm(vm);
+}
+
+/* sched_setscheduler's real-time classes run first on their runqueue: a
+ * SCHED_FIFO task keeps the CPU, a higher priority (RR or FIFO alike)
+ * takes it, and they give it back when they stop being real-time. Three
+ * tasks pinned to cpu0: a, b, then c made real-time. */
 static void test_rt_runs_first(void **state)
 {
     (void)state;
@@ -278,22 +310,25 @@ static void test_rt_runs_first(void **state)
     assert_int_equal(setaff(vm, &a, "0"), 0);
     assert_int_equal(sched_task_fork(&vm->s, &a, &b, 2, 2), 0);
     assert_int_equal(sched_task_fork(&vm->s, &a, &c, 3, 3), 0);
-    sched_task_set_rt(&vm->s, &c, true);
+    sched_task_set_class(&vm->s, &c, SCHED_CLASS_RT, 40, false);
     assert_true(c.need_resched);
     for (int i = 0; i < 3; i++) {
         assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
-        assert_ptr_equal(picked, &c); /* alone in its class: it keeps the CPU */
+        assert_ptr_equal(picked, &c); /* FIFO: it keeps the CPU */
         sched_account(&vm->s, picked, cpu, picked->slice_left);
     }
-    sched_task_set_rt(&vm->s, &b, true);
-    const struct sched_task *order[4] = {&c, &b, &c, &b};
-    for (int i = 0; i < 4; i++) {
+    sched_task_set_class(&vm->s, &b, SCHED_CLASS_RT, 50, true);
+    for (int i = 0; i < 3; i++) {
         assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
-        assert_ptr_equal(picked, order[i]);
+        assert_ptr_equal(picked, &b); /* RR 50 before FIFO 40 */
         sched_account(&vm->s, picked, cpu, picked->slice_left);
     }
-    sched_task_set_rt(&vm->s, &b, false);
-    sched_task_set_rt(&vm->s, &c, false);
+    sched_task_set_class(&vm->s, &c, SCHED_CLASS_RT, 60, false);
+    assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
+    assert_ptr_equal(picked, &c); /* FIFO 60 before RR 50 */
+    sched_account(&vm->s, picked, cpu, picked->slice_left);
+    sched_task_set_class(&vm->s, &b, SCHED_CLASS_FAIR, 0, false);
+    sched_task_set_class(&vm->s, &c, SCHED_CLASS_FAIR, 0, false);
     unsigned seen_a = 0;
     for (int i = 0; i < 3; i++) {
         assert_int_equal(sched_pick(&vm->s, &picked, &cpu), SCHED_RUN);
@@ -795,6 +830,7 @@ int main(void)
         cmocka_unit_test(test_round_robin_within_runqueue),
         cmocka_unit_test(test_partial_slice_continues_yield_rotates),
         cmocka_unit_test(test_rt_runs_first),
+        cmocka_unit_test(test_rr_turns_every_100ms),
         cmocka_unit_test(test_nice_scales_slice),
         cmocka_unit_test(test_slice_jitter_is_seeded),
         cmocka_unit_test(test_nothing_runnable_eagain),

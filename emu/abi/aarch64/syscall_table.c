@@ -12,6 +12,7 @@
 #include "rlimit.h"
 #include "timers.h"
 #include "uts.h"
+#include "sched_attr.h"
 
 #include "syscall_nr_aarch64.h"
 
@@ -60,6 +61,8 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(sched_getparam, sched_getparam, "dp"),
     E(sched_get_priority_max, sched_get_priority_max, "d"),
     E(sched_get_priority_min, sched_get_priority_min, "d"),
+    E(sched_setattr, sched_setattr, "dpx"),
+    E(sched_getattr, sched_getattr, "dpux"),
     E(syslog, syslog, "dpd"),
     E(kill, kill, "dS"),
     E(tkill, tkill, "dS"),

@@ -17,6 +17,7 @@
 #include "rlimit.h"
 #include "timers.h"
 #include "uts.h"
+#include "sched_attr.h"
 #include "sysreg.h"
 
 #include "syscall_nr_arm.h"
@@ -311,6 +312,8 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(sched_getparam, sched_getparam, "dp"),
     E(sched_get_priority_max, sched_get_priority_max, "d"),
     E(sched_get_priority_min, sched_get_priority_min, "d"),
+    E(sched_setattr, sched_setattr, "dpx"),
+    E(sched_getattr, sched_getattr, "dpux"),
     E(syslog, syslog, "dpd"),
     E(exit_group, exit_group, "d"),
     E(set_tid_address, set_tid_address, "p"),

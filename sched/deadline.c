@@ -1,0 +1,199 @@
+/* deadline.c - SCHED_DEADLINE: parameter checks, admission control over the
+ * root domain (every active vCPU), and the constant bandwidth server that
+ * gives a task `runtime` of every `period`, its jobs ordered by absolute
+ * deadline (Linux 5.15's behaviour, written from its documentation). */
+#include "sched-int.h"
+
+#include <errno.h>
+
+#define DL_MIN_RUNTIME_NS (UINT64_C(1) << 10)         /* 2^DL_SCALE */
+#define DL_PERIOD_MIN_NS (UINT64_C(100) * 1000)       /* sched_deadline_period_min_us */
+#define DL_PERIOD_MAX_NS ((UINT64_C(1) << 22) * 1000) /* sched_deadline_period_max_us */
+#define DL_SIGN_BIT (UINT64_C(1) << 63)
+
+static uint64_t bw_of(uint64_t runtime, uint64_t period)
+{
+    return period ? (runtime << SCHED_BW_SHIFT) / period : 0;
+}
+
+bool sched_dl_params_valid(uint64_t runtime, uint64_t deadline, uint64_t period)
+{
+    if (deadline == 0 || runtime < DL_MIN_RUNTIME_NS)
+        return false;
+    if ((deadline | period) & DL_SIGN_BIT)
+        return false;
+    if (!period)
+        period = deadline;
+    return runtime <= deadline && deadline <= period && period >= DL_PERIOD_MIN_NS &&
+           period <= DL_PERIOD_MAX_NS;
+}
+
+/* The root domain: every active vCPU (asymu has no cpuset partitions). */
+static unsigned root_domain_cpus(const struct sched *s)
+{
+    return cpumask_weight(&s->online);
+}
+
+/* Would total - old + new exceed rt_runtime/rt_period of every CPU? */
+static bool overflows(const struct sched *s, uint64_t old_bw, uint64_t new_bw)
+{
+    if (!sched_dl_admission_on(s->rt_runtime_us))
+        return false;
+    uint64_t cap = bw_of((uint64_t)s->rt_runtime_us, (uint64_t)s->rt_period_us);
+    return cap * root_domain_cpus(s) < s->dl_total_bw - old_bw + new_bw;
+}
+
+int sched_task_set_deadline(struct sched *s, struct sched_task *t, uint64_t runtime,
+                            uint64_t deadline, uint64_t period, uint32_t flags)
+{
+    if (!period)
+        period = deadline;
+    bool was_dl = t->cls == SCHED_CLASS_DEADLINE;
+    if (sched_dl_admission_on(s->rt_runtime_us) && !cpumask_subset(&s->online, &t->affinity))
+        return -EPERM;
+    uint64_t bw = bw_of(runtime, period);
+    uint64_t old_bw = was_dl ? t->dl.bw : 0;
+    if (!(was_dl && bw == old_bw) && overflows(s, old_bw, bw))
+        return -EBUSY;
+    if (!was_dl)
+        sched_task_set_class(s, t, SCHED_CLASS_DEADLINE, 0, false);
+    s->dl_total_bw = s->dl_total_bw - old_bw + bw;
+    t->dl.bw = bw;
+    t->dl.runtime = runtime;
+    t->dl.deadline = deadline;
+    t->dl.period = period;
+    t->dl.flags = flags;
+    if (t->dl.throttled) {
+        t->dl.throttled = false;
+        s->nr_dl_throttled--;
+    }
+    uint64_t now = s->now_ns;
+    if (t->cpu < s->nr_cpus && s->cpus[t->cpu].clock_ns > now)
+        now = s->cpus[t->cpu].clock_ns;
+    sched__dl_start(t, now, false);
+    if (t->state == SCHED_TASK_RUNNABLE) {
+        struct sched_cpu *rq = &s->cpus[t->cpu];
+        rq->head->need_resched = true;
+        sched__requeue(rq, t);
+        t->need_resched = true;
+    }
+    return 0;
+}
+
+void sched__dl_release(struct sched *s, struct sched_task *t)
+{
+    if (t->cls != SCHED_CLASS_DEADLINE)
+        return;
+    s->dl_total_bw -= t->dl.bw;
+    if (t->dl.throttled)
+        s->nr_dl_throttled--;
+    t->dl = (struct sched_dl){0};
+    /* Not a deadline task any more, also for the slice a dying one ends. */
+    t->cls = SCHED_CLASS_FAIR;
+}
+
+/* The CBS wake-up rule: keep the current deadline and budget unless the
+ * deadline has passed or the budget left would use more than the task's
+ * bandwidth until it (runtime_left / (deadline - now) > runtime / deadline). */
+static bool must_renew(const struct sched_task *t, uint64_t now)
+{
+    if (t->dl.abs_deadline <= now)
+        return true;
+    if (t->dl.budget <= 0)
+        return false;
+    unsigned __int128 left = (unsigned __int128)(uint64_t)t->dl.budget * t->dl.deadline;
+    unsigned __int128 right = (unsigned __int128)(t->dl.abs_deadline - now) * t->dl.runtime;
+    return left > right;
+}
+
+void sched__dl_start(struct sched_task *t, uint64_t now, bool waking)
+{
+    if (!waking || must_renew(t, now)) {
+        t->dl.abs_deadline = now + t->dl.deadline;
+        t->dl.budget = (int64_t)t->dl.runtime;
+    }
+}
+
+/* A new period: budget and deadline move on until the budget is positive;
+ * a task that fell behind starts afresh from now. */
+static void replenish(struct sched_task *t, uint64_t now)
+{
+    while (t->dl.budget <= 0) {
+        t->dl.abs_deadline += t->dl.period;
+        t->dl.budget += (int64_t)t->dl.runtime;
+    }
+    if (t->dl.abs_deadline <= now) {
+        t->dl.abs_deadline = now + t->dl.deadline;
+        t->dl.budget = (int64_t)t->dl.runtime;
+    }
+    t->slice_left = 0;
+}
+
+void sched__dl_charge(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t ns)
+{
+    t->dl.budget -= (int64_t)ns;
+    if (t->yielded && t->dl.budget > 0)
+        t->dl.budget = 0; /* sched_yield gives up the rest of this period */
+    if (t->dl.budget > 0)
+        return;
+    uint64_t now = s->cpus[cpu].clock_ns;
+    t->dl.replenish_at = t->dl.abs_deadline - t->dl.deadline + t->dl.period;
+    if (t->dl.replenish_at <= now) {
+        replenish(t, now);
+    } else {
+        t->dl.throttled = true;
+        s->nr_dl_throttled++;
+        t->need_resched = true;
+    }
+    if (t->state == SCHED_TASK_RUNNABLE && t->cpu == cpu)
+        sched__requeue(&s->cpus[cpu], t);
+}
+
+void sched__dl_replenish_due(struct sched *s, unsigned cpu)
+{
+    struct sched_cpu *rq = &s->cpus[cpu];
+    for (;;) {
+        struct sched_task *due = NULL, *pos = rq->head;
+        do {
+            if (pos->dl.throttled && pos->dl.replenish_at <= rq->clock_ns)
+                due = pos;
+            pos = pos->rq_next;
+        } while (!due && pos != rq->head);
+        if (!due)
+            return;
+        due->dl.throttled = false;
+        s->nr_dl_throttled--;
+        replenish(due, rq->clock_ns);
+        sched__requeue(rq, due);
+    }
+}
+
+uint64_t sched__cpu_ready_time(const struct sched *s, unsigned cpu)
+{
+    const struct sched_cpu *rq = &s->cpus[cpu];
+    const struct sched_task *head = rq->head;
+    if (head && head->dl.throttled && head->dl.replenish_at > rq->clock_ns)
+        return head->dl.replenish_at;
+    return rq->clock_ns;
+}
+
+int sched_dl_check_affinity(const struct sched *s, const struct sched_task *t,
+                            const struct cpumask *mask)
+{
+    if (t->cls != SCHED_CLASS_DEADLINE || !sched_dl_admission_on(s->rt_runtime_us))
+        return 0;
+    /* What the task could use of the mask: its active CPUs it may run on. */
+    struct cpumask usable;
+    cpumask_and(&usable, mask, &s->online);
+    cpumask_and(&usable, &usable, s->policy->fallback_mask(s, t));
+    return cpumask_subset(&s->online, &usable) ? 0 : -EBUSY;
+}
+
+int sched_dl_exec_check(const struct sched *s, const struct sched_task *t, bool compat_image)
+{
+    if (!compat_image || s->policy_id != SCHED_POLICY_UPSTREAM || !s->mismatched)
+        return 0;
+    if (t->cls != SCHED_CLASS_DEADLINE || !sched_dl_admission_on(s->rt_runtime_us))
+        return 0;
+    return cpumask_subset(&s->online, &s->aarch32) ? 0 : -ENOEXEC;
+}
