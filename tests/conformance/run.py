@@ -33,7 +33,7 @@ test_selectors test_fcntl test_time test_random test_json test_re test_sched tes
 test_socket test_socketserver test_epoll test_asyncio.test_events test_asyncio.test_subprocess
 test_asyncio.test_unix_events test_multiprocessing_fork[shared] test_mmap
 test_tempfile test_shutil test_io test_pty test_eintr test_pipes test_popen test_thread
-test_queue test_hashlib test_zlib""".split()
+test_queue test_hashlib test_zlib test_ctypes""".split()
 ISAS = ["arm64", "armhf"]
 QEMU = {"arm64": "qemu-aarch64", "armhf": "qemu-arm"}
 GUEST_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
