@@ -37,6 +37,17 @@ static void cpus(void *ctx, struct vfs_cpus *out)
     out->compat_hwcap2 = (uint32_t)abi_arm.hwcap2;
 }
 
+static int64_t sched_rt(void *ctx, bool period)
+{
+    const struct sched *s = &((struct task *)ctx)->machine->sched;
+    return period ? s->rt_period_us : s->rt_runtime_us;
+}
+
+static int set_sched_rt(void *ctx, bool period, int64_t value)
+{
+    return sched_dl_set_global(&((struct task *)ctx)->machine->sched, period, value);
+}
+
 static int set_cpu_online(void *ctx, unsigned cpu, bool online)
 {
     struct task *t = ctx;
@@ -493,6 +504,8 @@ static int sysvipc(void *ctx, const char *name, char **data, size_t *size)
 const struct vfs_provider vfs_provider_kernel = {
     .cpus = cpus,
     .set_cpu_online = set_cpu_online,
+    .sched_rt = sched_rt,
+    .set_sched_rt = set_sched_rt,
     .self_pid = self_pid,
     .self_tid = self_tid,
     .next_pid = next_pid,

@@ -43,6 +43,20 @@ static bool overflows(const struct sched *s, uint64_t old_bw, uint64_t new_bw)
     return cap * root_domain_cpus(s) < s->dl_total_bw - old_bw + new_bw;
 }
 
+int sched_dl_set_global(struct sched *s, bool period, int64_t value)
+{
+    int64_t runtime = period ? s->rt_runtime_us : value;
+    int64_t per = period ? value : s->rt_period_us;
+    if (per < 1 || per > INT32_MAX || runtime < -1 || runtime > per)
+        return -EINVAL;
+    if (sched_dl_admission_on(runtime) &&
+        bw_of((uint64_t)runtime, (uint64_t)per) * root_domain_cpus(s) < s->dl_total_bw)
+        return -EBUSY;
+    s->rt_runtime_us = runtime;
+    s->rt_period_us = per;
+    return 0;
+}
+
 int sched_task_set_deadline(struct sched *s, struct sched_task *t, uint64_t runtime,
                             uint64_t deadline, uint64_t period, uint32_t flags)
 {

@@ -64,6 +64,11 @@ int sched_dl_check_affinity(const struct sched *s, const struct sched_task *t,
 /* U9: a deadline task under admission control may not exec a 32-bit image
  * on the upstream policy when the root domain has CPUs outside M: -ENOEXEC. */
 int sched_dl_exec_check(const struct sched *s, const struct sched_task *t, bool compat_image);
+/* Writes of /proc/sys/kernel/sched_rt_runtime_us (period false) and
+ * sched_rt_period_us: -EINVAL for a runtime below -1 or above the period,
+ * a period below 1; -EBUSY when the admitted deadline bandwidth no longer
+ * fits (sched_rt_handler() and sched_dl_global_validate()). */
+int sched_dl_set_global(struct sched *s, bool period, int64_t value);
 /* Deadline admission control is on unless sched_rt_runtime_us is -1. */
 static inline bool sched_dl_admission_on(int64_t rt_runtime_us)
 {

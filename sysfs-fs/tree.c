@@ -57,6 +57,8 @@ enum file_id {
     F_SYSCTL_NGROUPS_MAX,
     F_SYSCTL_OVERCOMMIT,
     F_SYSCTL_MAX_MAP_COUNT,
+    F_SYSCTL_SCHED_RT_RUNTIME,
+    F_SYSCTL_SCHED_RT_PERIOD,
     F_PID_EXE,
     F_PID_ROOT,
     F_PID_CWD,
@@ -153,6 +155,8 @@ static const struct fixed fixed[] = {
     {"/proc/sys/kernel/msgmnb", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/msgmni", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/ngroups_max", VNODE_GENERATED, 0444, F_SYSCTL_NGROUPS_MAX, 0},
+    {"/proc/sys/kernel/sched_rt_period_us", VNODE_GENERATED, 0644, F_SYSCTL_SCHED_RT_PERIOD, 0},
+    {"/proc/sys/kernel/sched_rt_runtime_us", VNODE_GENERATED, 0644, F_SYSCTL_SCHED_RT_RUNTIME, 0},
     {"/proc/sys/kernel/osrelease", VNODE_GENERATED, 0444, F_SYSCTL_OSRELEASE, 0},
     {"/proc/sys/kernel/ostype", VNODE_GENERATED, 0444, F_SYSCTL_OSTYPE, 0},
     {"/proc/sys/kernel/pid_max", VNODE_GENERATED, 0444, F_SYSCTL_PID_MAX, 0},
@@ -1093,6 +1097,10 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     case F_SYSCTL_NGROUPS_MAX:
         add(&t, "65536\n");
         break;
+    case F_SYSCTL_SCHED_RT_RUNTIME:
+    case F_SYSCTL_SCHED_RT_PERIOD:
+        add(&t, "%lld\n", (long long)p->sched_rt(ctx, node->file == F_SYSCTL_SCHED_RT_PERIOD));
+        break;
     case F_SYSCTL_OVERCOMMIT:
         add(&t, "0\n");
         break;
@@ -1216,6 +1224,24 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
         return -ENOSPC;
     case F_CPUN_ONLINE:
         break;
+    case F_SYSCTL_SCHED_RT_RUNTIME:
+    case F_SYSCTL_SCHED_RT_PERIOD: {
+        /* proc_dointvec: an integer, blanks and a newline around it. */
+        char buf[32];
+        if (len >= sizeof buf)
+            return -EINVAL;
+        memcpy(buf, data, len);
+        buf[len] = '\0';
+        char *end;
+        errno = 0;
+        long long value = strtoll(buf, &end, 10);
+        while (*end == ' ' || *end == '\t' || *end == '\n')
+            end++;
+        if (end == buf || *end || errno || value < INT32_MIN || value > INT32_MAX)
+            return -EINVAL;
+        int err = v->provider->set_sched_rt(ctx, node->file == F_SYSCTL_SCHED_RT_PERIOD, value);
+        return err < 0 ? err : (int64_t)len;
+    }
     default:
         return node->kind == VNODE_GENERATED && (node->mode & 0200) ? (int64_t)len : -EACCES;
     }

@@ -108,6 +108,9 @@ struct vfs_provider {
     void (*cpus)(void *ctx, struct vfs_cpus *out);
     /* Hotplug through cpuN/online: -EPERM, -EBUSY, -EINVAL as the kernel. */
     int (*set_cpu_online)(void *ctx, unsigned cpu, bool online);
+    /* sched_rt_runtime_us (period false) and sched_rt_period_us. */
+    int64_t (*sched_rt)(void *ctx, bool period);
+    int (*set_sched_rt)(void *ctx, bool period, int64_t value);
     int (*self_pid)(void *ctx);
     int (*self_tid)(void *ctx);
     /* The first pid greater than `after`, or -1: lists /proc. */

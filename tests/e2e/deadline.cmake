@@ -33,3 +33,9 @@ asymu_e2e_policy(NAME pol-U9-deadline-exec32-override POLICY override
 asymu_e2e_policy(NAME pol-U9-deadline-exec32-kill POLICY kill
                  RUN ${DL_EXEC64} ${DL_EXEC32} ${DL_EXEC64}
                  EXPECT_STDOUT_TEXT "arm: policy 6 cpus 0 1 2 3 4 5 6 7\n")
+
+# /proc/sys/kernel/sched_rt_runtime_us and sched_rt_period_us: read,
+# written, refused (EINVAL; EBUSY below the admitted deadline bandwidth),
+# and -1 turning admission control off. Two vCPUs.
+asymu_e2e_guest(NAME sched-rt-sysctl PROGRAM sched-rt-sysctl MACHINE --cpus 2 OPTIONS --seed 1
+                ASYMU_ONLY)
