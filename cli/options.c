@@ -356,7 +356,8 @@ static const struct option_def options[] = {
      opt_no_sandbox},
     {"--sysfs-mount", NULL, "DIR", "none",
      "mount the machine's live /sys and /proc at the host directory DIR (FUSE) while it runs; "
-     "writing 0 or 1 to DIR/sys/devices/system/cpu/cpuN/online hotplugs vCPU N",
+     "writing 0 or 1 (or what the kernel's strtobool takes: y, n, on, off) to "
+     "DIR/sys/devices/system/cpu/cpuN/online hotplugs vCPU N",
      opt_sysfs_mount},
     {"--keep-tmp", NULL, NULL, "off",
      "keep the host directory behind the guest's private /tmp at exit (its path is printed)",
