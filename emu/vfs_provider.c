@@ -48,6 +48,22 @@ static int set_sched_rt(void *ctx, bool period, int64_t value)
     return sched_dl_set_global(&((struct task *)ctx)->machine->sched, period, value);
 }
 
+/* comm_write(): the first 15 bytes as they are (a newline included), for
+ * a thread of the writer's own process only (EINVAL otherwise). */
+static int set_comm(void *ctx, int pid, int tid, const char *data, size_t len)
+{
+    struct task *t = ctx;
+    struct task *th = task_find(t->machine, tid);
+    if (!th || th->proc->pid != pid || th->state == TASK_DEAD)
+        return -ESRCH;
+    if (th->proc != t->proc)
+        return -EINVAL;
+    char name[16] = "";
+    memcpy(name, data, len < sizeof name - 1 ? len : sizeof name - 1);
+    sched_task_set_comm(&th->se, name);
+    return 0;
+}
+
 static int set_cpu_online(void *ctx, unsigned cpu, bool online)
 {
     struct task *t = ctx;
@@ -506,6 +522,7 @@ const struct vfs_provider vfs_provider_kernel = {
     .set_cpu_online = set_cpu_online,
     .sched_rt = sched_rt,
     .set_sched_rt = set_sched_rt,
+    .set_comm = set_comm,
     .self_pid = self_pid,
     .self_tid = self_tid,
     .next_pid = next_pid,

@@ -1224,6 +1224,10 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
         return -ENOSPC;
     case F_CPUN_ONLINE:
         break;
+    case F_PID_COMM: {
+        int err = v->provider->set_comm(ctx, node->arg, node->arg2, data, len);
+        return err < 0 ? err : (int64_t)len;
+    }
     case F_SYSCTL_SCHED_RT_RUNTIME:
     case F_SYSCTL_SCHED_RT_PERIOD: {
         /* proc_dointvec: an integer, blanks and a newline around it. */

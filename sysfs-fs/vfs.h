@@ -111,6 +111,8 @@ struct vfs_provider {
     /* sched_rt_runtime_us (period false) and sched_rt_period_us. */
     int64_t (*sched_rt)(void *ctx, bool period);
     int (*set_sched_rt)(void *ctx, bool period, int64_t value);
+    /* A write of /proc/PID/comm (tid = pid) or /proc/PID/task/TID/comm. */
+    int (*set_comm)(void *ctx, int pid, int tid, const char *data, size_t len);
     int (*self_pid)(void *ctx);
     int (*self_tid)(void *ctx);
     /* The first pid greater than `after`, or -1: lists /proc. */

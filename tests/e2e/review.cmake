@@ -21,6 +21,10 @@ worker's task comm: \"worker-with-a-l\"
 worker's task status: \"Name:\tworker-with-a-l\"
 main's task comm: \"main-thread-nam\"
 /proc/self/comm after the worker's: \"main-thread-nam\"
+pthread_setname_np(worker): 0
+worker's task comm: \"renamed-by-main\"
+pthread_getname_np(worker): 0 \"renamed-by-main\"
+write another process's comm: EINVAL
 sched_setaffinity: 0
 offline cpu3: 1
 kmsg: process 1 (pinned) no longer affine to cpu3

@@ -8,6 +8,8 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
@@ -101,6 +103,26 @@ int main(void)
     snprintf(path, sizeof path, "/proc/self/task/%d/comm", getpid());
     show_file("main's task comm", path, NULL);
     show_file("/proc/self/comm after the worker's", "/proc/self/comm", NULL);
+    /* pthread_setname_np on another thread writes its task/TID/comm. */
+    printf("pthread_setname_np(worker): %d\n", pthread_setname_np(th, "renamed-by-main"));
+    snprintf(path, sizeof path, "/proc/self/task/%d/comm", worker_tid);
+    show_file("worker's task comm", path, NULL);
+    char name[32] = "";
+    printf("pthread_getname_np(worker): %d \"%s\"\n", pthread_getname_np(th, name, sizeof name),
+           name);
+    /* Another process's comm cannot be written. */
+    fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+        pause();
+        _exit(0);
+    }
+    snprintf(path, sizeof path, "/proc/%d/comm", child);
+    int cfd = open(path, O_WRONLY);
+    printf("write another process's comm: %s\n", write(cfd, "x", 1) < 0 ? err_name(errno) : "ok");
+    close(cfd);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
     pthread_mutex_lock(&lock);
     main_done = 1;
     pthread_cond_broadcast(&cond);
