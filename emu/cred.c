@@ -24,6 +24,16 @@ void cred_release(struct cred *c)
     c->groups = NULL;
 }
 
+bool cred_in_group(const struct cred *c, uint32_t gid)
+{
+    if (c->g.fs == gid)
+        return true;
+    for (unsigned i = 0; c->groups && i < c->groups->n; i++)
+        if (c->groups->gid[i] == gid)
+            return true;
+    return false;
+}
+
 /* CAP_SETUID and CAP_SETGID: root's, in effect while the effective uid is
  * 0 (Linux clears the effective set when euid leaves 0 and restores it when
  * it comes back; the permitted set goes only once no id is 0, and then euid

@@ -2,11 +2,13 @@
  * file-system ids and the supplementary groups (cred.c). The guest starts
  * as root; ids change only through the set*id calls, which follow Linux's
  * rules for a process whose capabilities come from its effective uid being
- * 0 (no file capabilities, no securebits). The ids decide nothing else:
- * files are the host's, and the guest may reach them as root does. */
+ * 0 (no file capabilities, no securebits). Beyond those calls they decide
+ * only chown (owner.c) and System V IPC permissions (sysv_ipc.c): files are
+ * the host's, and the guest may reach them as root does. */
 #ifndef ASYMU_CRED_H
 #define ASYMU_CRED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct task;
@@ -35,6 +37,8 @@ struct cred {
 void cred_copy(struct cred *dst, const struct cred *src);
 /* The process is gone: drops its groups. */
 void cred_release(struct cred *c);
+/* in_group_p(): gid is the fsgid or a supplementary group. */
+bool cred_in_group(const struct cred *c, uint32_t gid);
 
 int64_t sys_getuid(struct task *t, const uint64_t a[6]);
 int64_t sys_geteuid(struct task *t, const uint64_t a[6]);

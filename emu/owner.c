@@ -118,16 +118,6 @@ void owner_created_at(struct task *t, int dirfd, const char *name)
         owner_created(t, &st, fstat(dirfd, &dir) == 0 ? &dir : NULL);
 }
 
-static bool in_group(const struct cred *c, uint32_t gid)
-{
-    if (c->g.fs == gid)
-        return true;
-    for (unsigned i = 0; c->groups && i < c->groups->n; i++)
-        if (c->groups->gid[i] == gid)
-            return true;
-    return false;
-}
-
 /* Linux's chown_ok and chgrp_ok: CAP_CHOWN comes with fsuid 0 (setting a
  * non-zero fsuid drops the file capabilities). */
 static bool may_chown(const struct cred *c, const struct stat *st, uint32_t uid, uint32_t gid)
@@ -137,7 +127,7 @@ static bool may_chown(const struct cred *c, const struct stat *st, uint32_t uid,
     bool owner = c->u.fs == st->st_uid;
     if (uid != NO_ID && !(owner && uid == st->st_uid))
         return false;
-    return gid == NO_ID || (owner && (gid == st->st_gid || in_group(c, gid)));
+    return gid == NO_ID || (owner && (gid == st->st_gid || cred_in_group(c, gid)));
 }
 
 int64_t owner_chown(struct task *t, int fd, uint32_t uid, uint32_t gid)

@@ -126,16 +126,6 @@ int ipc_info_result(const struct ipc_ids *ids)
 
 /* ---- permissions ---- */
 
-static bool in_group(const struct cred *c, uint32_t gid)
-{
-    if (c->g.fs == gid)
-        return true;
-    for (unsigned i = 0; c->groups && i < c->groups->n; i++)
-        if (c->groups->gid[i] == gid)
-            return true;
-    return false;
-}
-
 bool ipc_allowed(struct task *t, const struct ipc_obj *o, unsigned flag)
 {
     const struct cred *c = &t->proc->cred;
@@ -144,7 +134,7 @@ bool ipc_allowed(struct task *t, const struct ipc_obj *o, unsigned flag)
     unsigned requested = (flag >> 6 | flag >> 3 | flag) & 7, granted = o->mode;
     if (c->u.eff == o->cuid || c->u.eff == o->uid)
         granted >>= 6;
-    else if (in_group(c, o->cgid) || in_group(c, o->gid))
+    else if (cred_in_group(c, o->cgid) || cred_in_group(c, o->gid))
         granted >>= 3;
     return !(requested & ~granted & 7);
 }
