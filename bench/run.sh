@@ -7,7 +7,9 @@
 # Usage: bench/run.sh [BUILD]     BUILD: asymu's build directory (default: build)
 # Environment: BENCH_RUNS   runs per cell (default 3; the median is reported)
 #              BENCH_ONLY   "switch": only the per-switch check comparison;
-#                           "scale": only the scale section (issue 10)
+#                           "scale": only the scale section (issue 10);
+#                           workload names ("store-raw store-hot"): only those
+#                           rows of the main table
 #              BENCH_CPU    host CPU every run is pinned to with taskset (default:
 #                           the last one), or "none". asymu runs the whole machine
 #                           on one host thread; pinning gives qemu-user the same
@@ -199,7 +201,16 @@ SAMPLES=$OUT/samples.txt # every run: workload isa runner round wall_ns cpu_ns
 : >"$SAMPLES"
 start=$(date +%s)
 WORKLOADS="store store-raw store-hot getpid pingpong yield spawn"
-case ${BENCH_ONLY:-} in switch | scale) WORKLOADS= ;; esac
+case ${BENCH_ONLY:-} in
+'') ;;
+switch | scale) WORKLOADS= ;;
+*)
+    for w in $BENCH_ONLY; do
+        case " $WORKLOADS " in *" $w "*) ;; *) die "BENCH_ONLY: no workload '$w' (of: $WORKLOADS)" ;; esac
+    done
+    WORKLOADS=$BENCH_ONLY
+    ;;
+esac
 for w in $WORKLOADS; do
     for i in aarch64 armhf; do
         case $w in
@@ -226,7 +237,9 @@ done
 SWITCH=$OUT/switch.txt # isa check nocheck (wall ns)
 : >"$SWITCH"
 SWITCH_RUNS=$((RUNS > 7 ? RUNS : 7))
-if [ "${BENCH_ONLY:-}" != scale ]; then
+case ${BENCH_ONLY:-} in '' | switch) SWITCH_PART=yes ;; *) SWITCH_PART= ;; esac
+case ${BENCH_ONLY:-} in '' | scale) SCALE_PART=yes ;; *) SCALE_PART= ;; esac
+if [ -n "$SWITCH_PART" ]; then
     NOCHECK=$OUT/nocheck
     say "building asymu without the per-switch check in $NOCHECK"
     cmake -S "$ROOT" -B "$NOCHECK" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -295,7 +308,7 @@ scale_run() {
     S_WALL=$(median $walls)
     S_RSS=$(median $rsss)
 }
-if [ "${BENCH_ONLY:-}" != switch ]; then
+if [ -n "$SCALE_PART" ]; then
     for n in $SCALE_THREADS; do
         say "scale: churn $n threads"
         scale_run asymu "$OUT/churn-aarch64" "$n"
@@ -340,7 +353,7 @@ report() {
                  x($3, $4), x($3, $5) }
     ' "$ROWS"
     echo
-    if [ -n "$GNU_TIME" ]; then
+    if [ -n "$GNU_TIME" ] && [ -s "$HOOK" ]; then
         echo "asymu over raw Unicorn, in CPU seconds (user + system; steadier than wall" \
             "time when the host is shared):"
         awk '
@@ -355,18 +368,20 @@ report() {
             "hook cost and rest are % of raw s)"
         echo
     fi
-    echo "the per-switch check (K3): yield, 2 threads x $YIELD_N, --policy fixup" \
-        "--cpus 8 --aarch32 0-3; aarch64 = 64-bit tasks (fast path), armhf = 32-bit" \
-        "tasks (bit test against M); median of $SWITCH_RUNS runs, wall seconds"
-    awk -v n=$((2 * YIELD_N)) '
-        BEGIN { printf "%-8s %10s %10s %12s %10s\n", "isa", "check s", "nocheck s",
-                       "ns/switch", "cost" }
-        { printf "%-8s %10.3f %10.3f %12.1f %9.2f%%\n", $1, $2 / 1e9, $3 / 1e9,
-                 ($2 - $3) / n, 100 * ($2 - $3) / $3 }
-    ' "$SWITCH"
-    echo "(target: under 2%; a negative cost is noise)"
-    echo
-    if [ -s "$ROWS" ]; then
+    if [ -s "$SWITCH" ]; then
+        echo "the per-switch check (K3): yield, 2 threads x $YIELD_N, --policy fixup" \
+            "--cpus 8 --aarch32 0-3; aarch64 = 64-bit tasks (fast path), armhf = 32-bit" \
+            "tasks (bit test against M); median of $SWITCH_RUNS runs, wall seconds"
+        awk -v n=$((2 * YIELD_N)) '
+            BEGIN { printf "%-8s %10s %10s %12s %10s\n", "isa", "check s", "nocheck s",
+                           "ns/switch", "cost" }
+            { printf "%-8s %10.3f %10.3f %12.1f %9.2f%%\n", $1, $2 / 1e9, $3 / 1e9,
+                     ($2 - $3) / n, 100 * ($2 - $3) / $3 }
+        ' "$SWITCH"
+        echo "(target: under 2%; a negative cost is noise)"
+        echo
+    fi
+    if [ -e "$LOGS/yield-armhf-qemu-$RUNS.log" ]; then
         printf 'yield: yields after which the other thread had progressed (last round, of %s):' \
             $((2 * YIELD_N))
         for i in aarch64 armhf; do
@@ -377,20 +392,22 @@ report() {
         done
         echo
     fi
-    echo "scale (aarch64, issue 10): churn = N threads alive at once then joined, wall" \
-        "seconds; switch-MODE = ns per pipe round trip with K idle threads or processes" \
-        "($SCALE_N round trips, creation excluded); memory = asymu's peak RSS over K idle" \
-        "processes, and one qemu-user process's peak RSS, KiB"
-    awk '
-        BEGIN { printf "%-15s %6s %12s %12s %11s\n", "kind", "N or K", "asymu", "qemu",
-                       "asymu/qemu" }
-        { a = $3; q = $4
-          if ($1 == "churn") { a = sprintf("%.3f s", a / 1e9); q = sprintf("%.3f s", q / 1e9) }
-          else if ($1 == "memory") { a = a " KiB"; q = q " KiB" }
-          else { a = a " ns"; q = q " ns" }
-          printf "%-15s %6s %12s %12s %11.2f\n", $1, $2, a, q, ($4 > 0 ? $3 / $4 : 0) }
-    ' "$SCALE"
-    echo
+    if [ -s "$SCALE" ]; then
+        echo "scale (aarch64, issue 10): churn = N threads alive at once then joined, wall" \
+            "seconds; switch-MODE = ns per pipe round trip with K idle threads or processes" \
+            "($SCALE_N round trips, creation excluded); memory = asymu's peak RSS over K idle" \
+            "processes, and one qemu-user process's peak RSS, KiB"
+        awk '
+            BEGIN { printf "%-15s %6s %12s %12s %11s\n", "kind", "N or K", "asymu", "qemu",
+                           "asymu/qemu" }
+            { a = $3; q = $4
+              if ($1 == "churn") { a = sprintf("%.3f s", a / 1e9); q = sprintf("%.3f s", q / 1e9) }
+              else if ($1 == "memory") { a = a " KiB"; q = q " KiB" }
+              else { a = a " ns"; q = q " ns" }
+              printf "%-15s %6s %12s %12s %11.2f\n", $1, $2, a, q, ($4 > 0 ? $3 / $4 : 0) }
+        ' "$SCALE"
+        echo
+    fi
     echo "counts: store $STORE_N iterations; getpid $GETPID_N calls; pingpong $PINGPONG_N" \
         "round trips; yield 2 threads x $YIELD_N; spawn $SPAWN_N fork+exec+wait"
     echo "took ${elapsed}s; every sample in $SAMPLES, every run's output in $LOGS"

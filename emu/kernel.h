@@ -13,6 +13,7 @@
 #include "klog.h"
 #include "loader.h"
 #include "scheduler.h"
+#include "tlb.h"
 #include "vfs.h"
 
 #include <sys/stat.h>
@@ -70,6 +71,7 @@ struct mm {
     uint64_t max_total;     /* --max-mem: bounds usable */
     uint64_t max_as;        /* RLIMIT_AS: bounds total */
     struct mm *next_deferred;
+    struct tlb_growth tlb;  /* when to flush the engine's TLB (tlb.h) */
 };
 
 /* A fresh address space on a new engine of abi's ISA: NULL with *err set on failure. */

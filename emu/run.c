@@ -7,6 +7,7 @@
 #include "lifetime.h"
 #include "rlimit.h"
 #include "timers.h"
+#include "tlb.h"
 #include "waitq.h"
 
 #include <signal.h>
@@ -115,8 +116,10 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     m->current = t;
     m->running_uc = task_mm(t)->uc;
     t->stop = false;
+    struct mm *mm = task_mm(t);
     engine_run(t);
     m->running_uc = NULL;
+    tlb_after_slice(&mm->tlb, mm->uc, m->slice_used >= m->slice_budget);
     if (m->bus_fault_host)
         deliver_bus_fault(m, t);
     m->current = NULL;

@@ -1,0 +1,13 @@
+# determinism.cmake - issue 14: the same seed gives the same run, byte for byte.
+# A mixed workload (tests/guest/mixed.c: threads taking turns with
+# sched_yield, an interval timer, a sleep, a forked process writing through a
+# pipe, a 32-bit exec) runs twice with --seed, --strace and --dmesg; stdout
+# and stderr must be identical both times (REPEAT). The expected stdout holds
+# the virtual time of each phase and the threads' turn order, recorded before
+# the issue 14 speed-ups (TLB growth): a change to how guest code is counted,
+# sliced or scheduled shows here. The program first re-execs itself from the
+# sysroot with no environment, so those times do not depend on where the
+# build is or on the environment ctest runs in. asymu's own: qemu-user's
+# times are the host's.
+asymu_e2e_guest(NAME determinism PROGRAM mixed GUEST_ARGS start
+                OPTIONS --seed 7 --strace --dmesg --sysroot ${GUEST_DIR} REPEAT ASYMU_ONLY)
