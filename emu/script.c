@@ -69,15 +69,11 @@ static void start_task(struct machine *m, struct script_task *st)
     if (st->has_affinity)
         sched_task_setaffinity(&m->sched, NULL, &t->se, &st->affinity);
     char why[512] = "";
-    int err;
-    int fd = open(st->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        err = -errno;
-    } else {
+    int err = st->program_fd;
+    if (st->program_fd >= 0) {
         char exe[PATH_MAX];
         guest_path_of(m->cfg->sysroot, st->path, exe, sizeof exe);
-        err = exec_program(t, fd, exe, st->argv, st->argc, st->envp, why, sizeof why);
-        close(fd);
+        err = exec_program(t, st->program_fd, exe, st->argv, st->argc, st->envp, why, sizeof why);
     }
     if (err < 0) {
         snprintf(st->start_error, sizeof st->start_error, "%s", why[0] ? why : strerror(-err));
@@ -201,16 +197,54 @@ static void collect(struct machine *m, struct machine_script *s)
         klog_read(&m->klog, 0, 0, s->klog, n + 1);
 }
 
+static int place_files(struct machine *m, const struct machine_script *s)
+{
+    for (size_t i = 0; i < s->nfiles; i++) {
+        char path[PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", m->vfs.tmp_path, s->files[i].name);
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            return -errno;
+        ssize_t n = write(fd, s->files[i].data, s->files[i].len);
+        close(fd);
+        if (n != (ssize_t)s->files[i].len)
+            return n < 0 ? -errno : -ENOSPC;
+    }
+    return 0;
+}
+
+/* Each program is opened now: once confined the emulator may not see it. */
+static void open_programs(struct machine_script *s)
+{
+    for (size_t i = 0; i < s->ntasks; i++) {
+        struct script_task *st = &s->tasks[i];
+        st->program_fd = open(st->path, O_RDONLY | O_CLOEXEC);
+        if (st->program_fd < 0)
+            st->program_fd = -errno;
+    }
+}
+
+static void close_programs(struct machine_script *s)
+{
+    for (size_t i = 0; i < s->ntasks; i++)
+        if (s->tasks[i].program_fd >= 0)
+            close(s->tasks[i].program_fd);
+}
+
 int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
 {
     struct machine m;
     int err = machine_boot(&m, cfg);
     if (err < 0)
         return err;
-    if ((err = machine_host_start(&m)) < 0) {
-        machine_shutdown(&m);
+    if ((err = machine_host_start(&m)) < 0 || (err = place_files(&m, s)) < 0) {
+        if (err != -ENOMEM)
+            fprintf(stderr, "asymu: cannot place the scenario's files in /tmp: %s\n",
+                    strerror(-err));
+        machine_host_stop(&m);
         return err;
     }
+    open_programs(s);
     active = s;
     size_t ntimers = s->ntasks + s->nactions + 1;
     struct script_timer *timers = calloc(ntimers, sizeof *timers);
@@ -248,6 +282,7 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
     for (size_t i = 0; i < ntimers; i++)
         ktimer_cancel(&m, &timers[i].kt);
     machine_host_stop(&m);
+    close_programs(s);
     active = NULL;
     free(timers);
     return s->status < 0 ? s->status : 0;

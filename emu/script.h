@@ -25,6 +25,7 @@ struct script_task {
     bool has_affinity;      /* set before its execve, as `taskset -c LIST PROG` */
     struct cpumask affinity;
     uint64_t start_ns;      /* virtual time it is started at */
+    int program_fd;         /* path, opened before the emulator confines itself */
     int stdout_fd, stderr_fd; /* host descriptors its fd 1 and 2 write to */
     /* What happened (filled by emu_run_script). */
     struct process *proc;
@@ -36,6 +37,13 @@ struct script_task {
     bool exited;
     int wait_status;        /* wait(2) status */
     struct cpumask final_affinity; /* the leader's affinity when the process ended */
+};
+
+/* A file placed in the guest's private /tmp before the first task starts. */
+struct script_file {
+    const char *name; /* no '/' */
+    const char *data;
+    size_t len;
 };
 
 enum script_action_kind {
@@ -65,6 +73,8 @@ struct script_action {
 #define SCRIPT_DEADLOCK 1
 
 struct machine_script {
+    struct script_file *files;
+    size_t nfiles;
     struct script_task *tasks;
     size_t ntasks;
     struct script_action *actions; /* sorted by at_ns, stable */
