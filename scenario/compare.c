@@ -11,6 +11,15 @@
 
 #define CELL 28
 
+/* Cells padded to their column, the last one not: no trailing blanks. */
+static void cell(const char *text, int width, bool last)
+{
+    if (last)
+        printf(" %s", text);
+    else
+        printf(" %-*s", width, text);
+}
+
 static int parse_policies(const char *list, int *out)
 {
     char copy[256];
@@ -87,14 +96,14 @@ int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options)
 
     printf("%s\n\n%-16s", file, "task");
     for (int p = 0; p < npolicies; p++)
-        printf(" %-*s", CELL, scenario_policy_name(policies[p]));
+        cell(scenario_policy_name(policies[p]), CELL, p == npolicies - 1);
     printf("\n");
     for (size_t t = 0; t < sc->ntasks; t++) {
         printf("%-16s", sc->tasks[t].name);
         for (int p = 0; p < npolicies; p++) {
-            char cell[256];
-            task_cell(outcome[p], t, cell, sizeof cell);
-            printf(" %-*s", CELL, cell);
+            char text[256];
+            task_cell(outcome[p], t, text, sizeof text);
+            cell(text, CELL, p == npolicies - 1);
         }
         printf("\n");
     }
@@ -102,7 +111,7 @@ int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options)
     bool all_hold = true;
     printf("\n%-5s %-44s", "line", "expectation");
     for (int p = 0; p < npolicies; p++)
-        printf(" %-10s", scenario_policy_name(policies[p]));
+        cell(scenario_policy_name(policies[p]), 10, p == npolicies - 1);
     printf("\n");
     for (size_t e = 0; e < sc->nexpects; e++) {
         char what[256];
@@ -116,9 +125,8 @@ int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options)
                 ok = holds[e];
             }
             all_hold &= ok || !scoped;
-            char cell[16];
-            snprintf(cell, sizeof cell, "%s%s", ok ? "yes" : "NO", scoped ? "*" : "");
-            printf(" %-10s", cell);
+            cell(ok ? (scoped ? "yes*" : "yes") : (scoped ? "NO*" : "NO"), 10,
+                 p == npolicies - 1);
         }
         printf("\n");
     }

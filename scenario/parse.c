@@ -522,6 +522,7 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
     t->argc = 1;
     if (args && !parse_strings(c, args, &t->argv, &t->argc, true))
         return false;
+    grow(sc, (void **)&t->argv, &(size_t){(size_t)t->argc}, sizeof *t->argv); /* NULL */
     if (!t->envp)
         grow(sc, (void **)&t->envp, &(size_t){0}, sizeof *t->envp);
     if (sc->ntasks == 1 && t->start_ns != 0)
