@@ -162,6 +162,7 @@ static void fire_action(struct ktimer *k)
 {
     struct script_timer *tm = timer_of(k);
     struct script_action *a = &active->actions[tm->index];
+    a->fired = true;
     a->err = act(tm->m, a);
 }
 

@@ -65,6 +65,7 @@ struct script_action {
     struct cpumask mask;   /* setaffinity */
     int sig;               /* signal */
     /* Result. */
+    bool fired;            /* false: every task had ended before at_ns */
     int err;               /* 0 or a negative errno */
     char *content;         /* read: the file's bytes (malloc'ed) */
     size_t content_len;

@@ -5,8 +5,7 @@
  *    "deadlock" | "time limit" | "stopped by the host", "end_ns",
  *    "tasks": [{"name", "pid", "isa": "aarch64" | "arm" | null, "error",
  *               "exit" | "signal", "affinity", "kills", "stdout", "stderr"}],
- *    "actions": [{"at_ns", "what", "error"}], "reads": [{"content", "error"}]
- *    (by action index), "kernel_log"}
+ *    "actions": [{"at_ns", "what", "error", "content" (reads)}], "kernel_log"}
  */
 #include "scenario.h"
 
@@ -113,10 +112,13 @@ static json_t *outcome_json(const struct scenario *sc, const struct machine_scri
         json_t *j = json_object();
         json_object_set_new(j, "at_ns", json_integer((json_int_t)a->at_ns));
         json_object_set_new(j, "what", json_string(action_name(a->kind)));
-        json_object_set_new(j, "error", a->err ? json_string(strerrorname_np(-a->err)) : json_null());
+        const char *err = !a->fired ? "not done: every task had ended"
+                          : a->err  ? strerrorname_np(-a->err)
+                                    : NULL;
+        json_object_set_new(j, "error", err ? json_string(err) : json_null());
         if (a->kind == SCRIPT_READ)
-            json_object_set_new(j, "content", a->err ? json_null()
-                                                     : text_json(a->content, a->content_len));
+            json_object_set_new(j, "content", err ? json_null()
+                                                  : text_json(a->content, a->content_len));
         json_array_append_new(actions, j);
     }
     json_object_set_new(o, "actions", actions);

@@ -355,17 +355,21 @@ static bool parse_machine(struct ctx *c, const yaml_node_t *map)
     int r = c->options(argc, argv, &sc->cfg, errors);
     fclose(errors);
     if (r != 0) {
-        /* "asymu run: invalid value 'X' for --opt: allowed": at opt's key. */
+        /* "asymu run: invalid value 'X' for --opt: allowed": at opt's key,
+         * named as the scenario names it. */
         const char *text = strncmp(msg, "asymu run: ", 11) == 0 ? msg + 11 : msg;
-        const yaml_node_t *at = map;
+        msg[strcspn(msg, "\n")] = '\0';
         for (int i = 0; i + 2 < argc; i += 2) {
             char needle[64];
             snprintf(needle, sizeof needle, " for %s:", argv[i]);
-            if (strstr(text, needle))
-                at = where[i / 2];
+            const char *hit = strstr(text, needle);
+            if (hit) {
+                const yaml_node_t *k = where[i / 2];
+                fail(c, k, "%.*s for %s:%s", (int)(hit - text), text, scalar(k),
+                     hit + strlen(needle));
+            }
         }
-        msg[strcspn(msg, "\n")] = '\0';
-        fail(c, at, "%s", text);
+        fail(c, map ? map : &(yaml_node_t){0}, "%s", text);
         free(msg);
         return false;
     }
