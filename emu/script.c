@@ -44,6 +44,16 @@ static void *vfs_caller(struct machine *m)
     return m->init ? m->init->threads : NULL;
 }
 
+static bool has_stdin_events(const struct script_task *st)
+{
+    for (size_t i = 0; i < active->nactions; i++)
+        if (active->actions[i].kind == SCRIPT_STDIN && &active->tasks[active->actions[i].task] == st)
+            return true;
+    return false;
+}
+
+static void close_stdin(struct script_task *st);
+
 static void start_task(struct machine *m, struct script_task *st)
 {
     struct process *first = m->init;
@@ -65,16 +75,16 @@ static void start_task(struct machine *m, struct script_task *st)
         file_put(p->files->fd[0]);
         p->files->fd[0] = rd;
         st->stdin_writer = wr;
+        if (!has_stdin_events(st)) /* its stdin reads EOF */
+            close_stdin(st);
     }
     if (st->has_affinity)
         sched_task_setaffinity(&m->sched, NULL, &t->se, &st->affinity);
     char why[512] = "";
     int err = st->program_fd;
-    if (st->program_fd >= 0) {
-        char exe[PATH_MAX];
-        guest_path_of(m->cfg->sysroot, st->path, exe, sizeof exe);
-        err = exec_program(t, st->program_fd, exe, st->argv, st->argc, st->envp, why, sizeof why);
-    }
+    if (st->program_fd >= 0)
+        err = exec_program(t, st->program_fd, st->exe, st->argv, st->argc, st->envp, why,
+                           sizeof why);
     if (err < 0) {
         snprintf(st->start_error, sizeof st->start_error, "%s", why[0] ? why : strerror(-err));
         process_exit_group(p, (-err == ENOENT ? 127 : 126) << 8);
@@ -214,11 +224,13 @@ static int place_files(struct machine *m, const struct machine_script *s)
     return 0;
 }
 
-/* Each program is opened now: once confined the emulator may not see it. */
-static void open_programs(struct machine_script *s)
+/* Each program is opened (and its guest path found) now: once confined
+ * the emulator may not see it. */
+static void open_programs(struct machine *m, struct machine_script *s)
 {
     for (size_t i = 0; i < s->ntasks; i++) {
         struct script_task *st = &s->tasks[i];
+        guest_path_of(m->cfg->sysroot, st->path, st->exe, sizeof st->exe);
         st->program_fd = open(st->path, O_RDONLY | O_CLOEXEC);
         if (st->program_fd < 0)
             st->program_fd = -errno;
@@ -245,7 +257,7 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
         machine_host_stop(&m);
         return err;
     }
-    open_programs(s);
+    open_programs(&m, s);
     active = s;
     size_t ntimers = s->ntasks + s->nactions + 1;
     struct script_timer *timers = calloc(ntimers, sizeof *timers);

@@ -26,6 +26,7 @@ struct script_task {
     struct cpumask affinity;
     uint64_t start_ns;      /* virtual time it is started at */
     int program_fd;         /* path, opened before the emulator confines itself */
+    char exe[4096];         /* path as the guest sees it, likewise found before */
     int stdout_fd, stderr_fd; /* host descriptors its fd 1 and 2 write to */
     /* What happened (filled by emu_run_script). */
     struct process *proc;

@@ -43,3 +43,9 @@ endforeach()
 asymu_scenario_test(determinism determinism)
 asymu_scenario_test(counts counts)
 asymu_scenario_test(junit junit)
+
+# What a scenario does from outside (files, stdin, hotplug writes,
+# setaffinity, signals, reads at a time) and with several tasks (a later
+# start, events timed in slices, the time limit).
+asymu_scenario_test(outside pass tests/e2e/scenarios/outside.yaml upstream)
+asymu_scenario_test(two-tasks pass tests/e2e/scenarios/two-tasks.yaml upstream)
