@@ -148,7 +148,11 @@ static bool key_is(const yaml_node_t *k, const char *name)
 static yaml_node_t *lookup(struct ctx *c, const yaml_node_t *map, const char *name)
 {
     yaml_node_t *k, *v;
-    for_each_pair(c, map, k, v) if (scalar(k) && strcmp(scalar(k), name) == 0) return v;
+    for_each_pair(c, map, k, v)
+    {
+        if (scalar(k) && strcmp(scalar(k), name) == 0)
+            return v;
+    }
     return NULL;
 }
 
@@ -541,7 +545,11 @@ static bool parse_tasks(struct ctx *c, const yaml_node_t *seq)
     if (seq->data.sequence.items.start == seq->data.sequence.items.top)
         return fail(c, seq, "expected at least one task");
     yaml_node_t *item;
-    for_each_item(c, seq, item) if (!parse_task(c, item)) return false;
+    for_each_item(c, seq, item)
+    {
+        if (!parse_task(c, item))
+            return false;
+    }
     return true;
 }
 
@@ -691,7 +699,11 @@ static bool parse_events(struct ctx *c, const yaml_node_t *seq)
     if (!want_seq(c, seq, "events"))
         return false;
     yaml_node_t *item;
-    for_each_item(c, seq, item) if (!parse_event(c, item)) return false;
+    for_each_item(c, seq, item)
+    {
+        if (!parse_event(c, item))
+            return false;
+    }
     /* Each task's stdin closes after its last bytes. */
     for (size_t i = c->sc->nactions; i-- > 0;) {
         struct script_action *a = &c->sc->actions[i];
@@ -862,7 +874,11 @@ static bool parse_expects(struct ctx *c, const yaml_node_t *seq)
     if (!want_seq(c, seq, "expectations"))
         return false;
     yaml_node_t *item;
-    for_each_item(c, seq, item) if (!parse_expect(c, item)) return false;
+    for_each_item(c, seq, item)
+    {
+        if (!parse_expect(c, item))
+            return false;
+    }
     return true;
 }
 
@@ -907,10 +923,14 @@ static bool parse_root(struct ctx *c, const yaml_node_t *root)
     if (!want_map(c, root, "a scenario"))
         return false;
     yaml_node_t *k, *v;
-    for_each_pair(c, root, k, v) if (!known_key(c, k, "the scenario",
-                                                "description, machine, files, tasks, events, "
-                                                "expect, input")) return false;
-    else if (key_is(k, "input")) return fail(c, k, "key 'input' is not supported yet");
+    for_each_pair(c, root, k, v)
+    {
+        if (!known_key(c, k, "the scenario",
+                       "description, machine, files, tasks, events, expect, input"))
+            return false;
+        if (key_is(k, "input"))
+            return fail(c, k, "key 'input' (recorded host input) is %s", not_yet_note);
+    }
     const yaml_node_t *tasks = lookup(c, root, "tasks");
     if (!parse_machine(c, lookup(c, root, "machine")))
         return false;
