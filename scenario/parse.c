@@ -122,6 +122,21 @@ static bool want_seq(struct ctx *c, const yaml_node_t *n, const char *what)
     for (yaml_node_item_t *i_ = (seq)->data.sequence.items.start;                                  \
          i_ < (seq)->data.sequence.items.top && ((item) = node(c, *i_)); i_++)
 
+/* Calls each on every item of the list seq; false at the first failure. */
+static bool parse_list(struct ctx *c, const yaml_node_t *seq, const char *what,
+                       bool (*each)(struct ctx *c, const yaml_node_t *item))
+{
+    if (!want_seq(c, seq, what))
+        return false;
+    yaml_node_t *item;
+    for_each_item(c, seq, item)
+    {
+        if (!each(c, item))
+            return false;
+    }
+    return true;
+}
+
 /* A key of map among allowed ("a|b|c"): false after an error otherwise. */
 static bool known_key(struct ctx *c, const yaml_node_t *k, const char *section, const char *allowed)
 {
@@ -540,17 +555,9 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
 
 static bool parse_tasks(struct ctx *c, const yaml_node_t *seq)
 {
-    if (!want_seq(c, seq, "tasks"))
+    if (!parse_list(c, seq, "tasks", parse_task))
         return false;
-    if (seq->data.sequence.items.start == seq->data.sequence.items.top)
-        return fail(c, seq, "expected at least one task");
-    yaml_node_t *item;
-    for_each_item(c, seq, item)
-    {
-        if (!parse_task(c, item))
-            return false;
-    }
-    return true;
+    return c->sc->ntasks > 0 || fail(c, seq, "expected at least one task");
 }
 
 /* ---- events ---- */
@@ -696,14 +703,8 @@ static bool parse_event(struct ctx *c, const yaml_node_t *map)
 
 static bool parse_events(struct ctx *c, const yaml_node_t *seq)
 {
-    if (!want_seq(c, seq, "events"))
+    if (!parse_list(c, seq, "events", parse_event))
         return false;
-    yaml_node_t *item;
-    for_each_item(c, seq, item)
-    {
-        if (!parse_event(c, item))
-            return false;
-    }
     /* Each task's stdin closes after its last bytes. */
     for (size_t i = c->sc->nactions; i-- > 0;) {
         struct script_action *a = &c->sc->actions[i];
@@ -869,19 +870,6 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
     return true;
 }
 
-static bool parse_expects(struct ctx *c, const yaml_node_t *seq)
-{
-    if (!want_seq(c, seq, "expectations"))
-        return false;
-    yaml_node_t *item;
-    for_each_item(c, seq, item)
-    {
-        if (!parse_expect(c, item))
-            return false;
-    }
-    return true;
-}
-
 /* Events and reads in time order; at one time, in file order. */
 static const struct script_action *sort_base;
 
@@ -942,7 +930,8 @@ static bool parse_root(struct ctx *c, const yaml_node_t *root)
         return false;
     if (lookup(c, root, "events") && !parse_events(c, lookup(c, root, "events")))
         return false;
-    if (lookup(c, root, "expect") && !parse_expects(c, lookup(c, root, "expect")))
+    if (lookup(c, root, "expect") &&
+        !parse_list(c, lookup(c, root, "expect"), "expectations", parse_expect))
         return false;
     sort_actions(c->sc);
     return true;
