@@ -38,9 +38,10 @@ static void show_progress(struct runner *r)
 {
     if (!r->progress)
         return;
-    printf("\r\033[K[%zu/%zu] %u running", r->done, r->n, r->running);
     if (r->done == r->n)
-        printf("\r\033[K");
+        printf("\r\033[K"); /* the results follow on a clean line */
+    else
+        printf("\r\033[K[%zu/%zu] %u running", r->done, r->n, r->running);
     fflush(stdout);
 }
 
