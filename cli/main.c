@@ -6,6 +6,7 @@
 
 #include "emu.h"
 #include "options.h"
+#include "scenario.h"
 
 #define EXIT_USAGE 2
 #define EXIT_CANNOT_EXECUTE 126
@@ -16,6 +17,9 @@ extern char **environ;
 static void usage(FILE *out)
 {
     fprintf(out, "usage: asymu run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+                 "       asymu replay FILE... [--policy P] [--report F.json] [--jobs N]\n"
+                 "                    [--junit F.xml] [--shard I/N] [--all-expectations]\n"
+                 "       asymu compare FILE [--policies upstream,linux-6.6,override,kill,fixup]\n"
                  "       asymu options-doc    print the option reference (Markdown)\n"
                  "       asymu --help | --version\n"
                  "asymu runs AArch64 and AArch32 Linux programs on an emulated asymmetric arm64\n"
@@ -53,6 +57,12 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 2, argv + 2);
+    if (strcmp(cmd, "replay") == 0)
+        return scenario_cmd_replay(argc - 2, argv + 2, options_parse_to);
+    if (strcmp(cmd, "compare") == 0)
+        return scenario_cmd_compare(argc - 2, argv + 2, options_parse_to);
+    if (strcmp(cmd, "scenario-exec") == 0) /* replay's and compare's child */
+        return scenario_cmd_exec(argc - 2, argv + 2, options_parse_to);
     if (strcmp(cmd, "options-doc") == 0) {
         options_markdown(stdout);
         return 0;

@@ -33,9 +33,13 @@ struct option_def {
     option_fn fn;
 };
 
+/* Where bad values are reported: stderr, or a scenario's error text. */
+static FILE *value_errors;
+
 static int bad(const char *opt, const char *val, const char *allowed)
 {
-    fprintf(stderr, "asymu run: invalid value '%s' for %s: %s\n", val, opt, allowed);
+    fprintf(value_errors ? value_errors : stderr, "asymu run: invalid value '%s' for %s: %s\n",
+            val, opt, allowed);
     return -1;
 }
 
@@ -529,4 +533,12 @@ int options_parse(int argc, char **argv, struct emu_config *cfg)
     cfg->argc = argc - i;
     cfg->argv = argv + i;
     return 0;
+}
+
+int options_parse_to(int argc, char **argv, struct emu_config *cfg, FILE *errors)
+{
+    value_errors = errors;
+    int r = options_parse(argc, argv, cfg);
+    value_errors = NULL;
+    return r;
 }

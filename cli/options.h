@@ -12,6 +12,10 @@
  * stderr what was wrong (option, value, what is allowed). */
 int options_parse(int argc, char **argv, struct emu_config *cfg);
 
+/* options_parse, with invalid values reported to errors (a scenario file's
+ * machine section reuses the option parsers, cli/ -> scenario/). */
+int options_parse_to(int argc, char **argv, struct emu_config *cfg, FILE *errors);
+
 /* Writes the usage text generated from the option table. */
 void options_usage(FILE *out);
 /* Writes what --version prints: asymu's and Unicorn's versions, and the

@@ -10,6 +10,7 @@
 #include "sandbox.h"
 #include "sysv_ipc.h"
 #include "uts.h"
+#include "script.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,7 +95,7 @@ static bool cmdline_has(const char *cmdline, const char *param)
 
 /* The guest's view of a host path: relative to the sysroot when inside it,
  * else the host's absolute path (what qemu-user shows). */
-static void guest_path_of(const char *sysroot, const char *host, char *out, size_t len)
+void guest_path_of(const char *sysroot, const char *host, char *out, size_t len)
 {
     char root[PATH_MAX], abs[PATH_MAX];
     if (!realpath(host, abs)) {
@@ -196,23 +197,63 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
     return err;
 }
 
-int emu_run(const struct emu_config *cfg)
+int machine_host_start(struct machine *m)
 {
-    struct machine m;
-    int err = machine_boot(&m, cfg);
-    if (err < 0)
-        return err;
+    const struct emu_config *cfg = m->cfg;
     signal(SIGPIPE, SIG_IGN);
     /* Unicorn asks for huge pages for every engine's translation buffer:
      * each new process then zeroes 2 MiB pages it barely uses (more than
      * half of a fork's cost, and of an idle process's memory). */
     prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
     host_memory_open();
-    crash_guard_start(&m);
+    crash_guard_start(m);
     /* The janitor cleans up at every end: the sandboxed emulator cannot. */
-    if ((err = crash_janitor_start(cfg->keep_tmp ? NULL : m.vfs.tmp_path,
-                                   cfg->keep_tmp ? NULL : m.vfs.shm_path, cfg->sysfs_mount)) < 0)
+    int err = crash_janitor_start(cfg->keep_tmp ? NULL : m->vfs.tmp_path,
+                                  cfg->keep_tmp ? NULL : m->vfs.shm_path, cfg->sysfs_mount);
+    if (err < 0)
         fprintf(stderr, "asymu: cannot start the janitor process: %s\n", strerror(-err));
+    return err;
+}
+
+int machine_confine_and_run(struct machine *m)
+{
+    const struct emu_config *cfg = m->cfg;
+    char why[512];
+    int status;
+    if ((status = hostio_start(m, why, sizeof why)) < 0 ||
+        (!cfg->no_sandbox && (status = sandbox_enter(&(struct sandbox_paths){
+                                  .root_fd = m->vfs.mounts[VFS_MOUNT_ROOT].fd,
+                                  .root_writable = cfg->rw,
+                                  .lib_fd = m->vfs.lib_fd,
+                                  .tmp_fd = m->vfs.mounts[VFS_MOUNT_TMP].fd,
+                                  .shm_fd = m->vfs.mounts[VFS_MOUNT_SHM].fd,
+                              }, why, sizeof why)) < 0)) {
+        fprintf(stderr, "asymu: %s\n", why);
+        return status;
+    }
+    return machine_run(m);
+}
+
+void machine_host_stop(struct machine *m)
+{
+    const struct emu_config *cfg = m->cfg;
+    hostio_stop(m); /* closes the FUSE session; the janitor unmounts it */
+    if (crash_janitor_clean() < 0)
+        fprintf(stderr, "asymu: warning: the janitor process did not answer: %s and %s may "
+                        "stay behind\n", m->vfs.tmp_path, m->vfs.shm_path);
+    if (!cfg->keep_tmp) /* the janitor's to remove: the sandbox cannot */
+        m->vfs.tmp_path[0] = m->vfs.shm_path[0] = '\0';
+    machine_shutdown(m);
+    crash_guard_stop();
+}
+
+int emu_run(const struct emu_config *cfg)
+{
+    struct machine m;
+    int err = machine_boot(&m, cfg);
+    if (err < 0)
+        return err;
+    err = machine_host_start(&m);
     struct task *t = err < 0 ? NULL : task_create_init(&m);
     if (!t) {
         machine_shutdown(&m);
@@ -238,27 +279,10 @@ int emu_run(const struct emu_config *cfg)
         status = exec_program(t, fd, exe, cfg->argv, cfg->argc, cfg->envp, why, sizeof why);
         close(fd);
     }
-    if (status < 0) {
+    if (status < 0)
         fprintf(stderr, "asymu: %s: %s\n", prog, why[0] ? why : strerror(-status));
-    } else if ((status = hostio_start(&m, why, sizeof why)) < 0 ||
-               (!cfg->no_sandbox && (status = sandbox_enter(&(struct sandbox_paths){
-                                         .root_fd = m.vfs.mounts[VFS_MOUNT_ROOT].fd,
-                                         .root_writable = cfg->rw,
-                                         .lib_fd = m.vfs.lib_fd,
-                                         .tmp_fd = m.vfs.mounts[VFS_MOUNT_TMP].fd,
-                                         .shm_fd = m.vfs.mounts[VFS_MOUNT_SHM].fd,
-                                     }, why, sizeof why)) < 0)) {
-        fprintf(stderr, "asymu: %s\n", why);
-    } else {
-        status = machine_run(&m);
-    }
-    hostio_stop(&m); /* closes the FUSE session; the janitor unmounts it */
-    if (crash_janitor_clean() < 0)
-        fprintf(stderr, "asymu: warning: the janitor process did not answer: %s and %s may "
-                        "stay behind\n", m.vfs.tmp_path, m.vfs.shm_path);
-    if (!cfg->keep_tmp) /* the janitor's to remove: the sandbox cannot */
-        m.vfs.tmp_path[0] = m.vfs.shm_path[0] = '\0';
-    machine_shutdown(&m);
-    crash_guard_stop();
+    else
+        status = machine_confine_and_run(&m);
+    machine_host_stop(&m);
     return status;
 }

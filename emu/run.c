@@ -6,6 +6,7 @@
 #include "kernel.h"
 #include "lifetime.h"
 #include "rlimit.h"
+#include "script.h"
 #include "timers.h"
 #include "tlb.h"
 #include "waitq.h"
@@ -132,7 +133,7 @@ int machine_run(struct machine *m)
     struct process *init = m->init;
     int status = -1;
     unsigned iterations = 0;
-    while (!init->zombie) {
+    while (!script_machine_done(m)) {
         task_free_exited(m);
         /* Host events (signals, FUSE requests) are looked at every few
          * slices: an epoll_wait on every switch costs more than the switch. */

@@ -22,3 +22,6 @@ echo "# Under the early 'kill' design it is SIGKILLed when placed on a 64-bit-on
 run --aarch32 4-7 --policy kill --dmesg -- "$build/examples/whereami-armhf"
 echo "# Without allow_mismatched_32bit_el0 the machine runs 64-bit user space only:"
 run --cmdline quiet -- "$build/examples/whereami-armhf"
+echo "# A scenario (examples/scenarios/article-execve.yaml, docs/scenarios.md) under every policy:"
+echo "\$ asymu compare examples/scenarios/article-execve.yaml"
+"$asymu" compare "$(dirname "$0")/scenarios/article-execve.yaml"

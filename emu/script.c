@@ -1,0 +1,302 @@
+/* script.c - runs a machine_script (script.h): its tasks start as
+ * parentless top-level processes, each with its own stdout and a stdin pipe,
+ * and its actions happen from outside the machine at their virtual times as
+ * ktimers fired by the machine loop with no task loaded. */
+#include "script.h"
+
+#include "kernel.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The script of the machine this process runs (one machine per process). */
+static struct machine_script *active;
+
+struct script_timer {
+    struct ktimer kt;
+    struct machine *m;
+    size_t index; /* a task's or an action's */
+};
+
+#define timer_of(k) ((struct script_timer *)(k))
+
+bool script_machine_done(const struct machine *m)
+{
+    if (!active)
+        return m->init->zombie;
+    for (size_t i = 0; i < active->ntasks; i++) {
+        const struct script_task *st = &active->tasks[i];
+        if (!st->start_error[0] && (!st->started || !st->proc->zombie))
+            return false;
+    }
+    return true;
+}
+
+/* The task the virtual files are read and written as: the first one started. */
+static void *vfs_caller(struct machine *m)
+{
+    return m->init ? m->init->threads : NULL;
+}
+
+static bool has_stdin_events(const struct script_task *st)
+{
+    for (size_t i = 0; i < active->nactions; i++)
+        if (active->actions[i].kind == SCRIPT_STDIN && &active->tasks[active->actions[i].task] == st)
+            return true;
+    return false;
+}
+
+static void close_stdin(struct script_task *st);
+
+static void start_task(struct machine *m, struct script_task *st)
+{
+    struct process *first = m->init;
+    struct task *t = task_create_init(m);
+    if (!t) {
+        snprintf(st->start_error, sizeof st->start_error, "%s", strerror(ENOMEM));
+        return;
+    }
+    if (first) /* pid 1 stays the first task: orphans go to it */
+        m->init = first;
+    struct process *p = t->proc;
+    st->proc = p;
+    st->pid = p->pid;
+    st->started = true;
+    p->files->fd[1]->host_fd = st->stdout_fd;
+    p->files->fd[2]->host_fd = st->stderr_fd;
+    struct file *rd, *wr;
+    if (pipe_create(m, &rd, &wr) == 0) {
+        file_put(p->files->fd[0]);
+        p->files->fd[0] = rd;
+        st->stdin_writer = wr;
+        if (!has_stdin_events(st)) /* its stdin reads EOF */
+            close_stdin(st);
+    }
+    if (st->has_affinity)
+        sched_task_setaffinity(&m->sched, NULL, &t->se, &st->affinity);
+    char why[512] = "";
+    int err = st->program_fd;
+    if (st->program_fd >= 0)
+        err = exec_program(t, st->program_fd, st->exe, st->argv, st->argc, st->envp, why,
+                           sizeof why);
+    if (err < 0) {
+        snprintf(st->start_error, sizeof st->start_error, "%s", why[0] ? why : strerror(-err));
+        process_exit_group(p, (-err == ENOENT ? 127 : 126) << 8);
+    }
+}
+
+static void close_stdin(struct script_task *st)
+{
+    if (st->stdin_writer) {
+        file_put(st->stdin_writer);
+        st->stdin_writer = NULL;
+    }
+}
+
+static void fire_start(struct ktimer *k)
+{
+    struct script_timer *tm = timer_of(k);
+    start_task(tm->m, &active->tasks[tm->index]);
+}
+
+static int write_virtual(struct machine *m, const char *path, const char *data, size_t len)
+{
+    struct vfs_node node;
+    void *caller = vfs_caller(m);
+    int r = vfs_lookup_virtual(&m->vfs, caller, path, &node);
+    if (r <= 0)
+        return r < 0 ? r : -ENOENT;
+    if (node.kind != VNODE_GENERATED || !(node.mode & 0200))
+        return -EACCES;
+    int64_t n = vfs_write_virtual(&m->vfs, caller, &node, data, len);
+    return n < 0 ? (int)n : 0;
+}
+
+static int read_virtual(struct machine *m, struct script_action *a)
+{
+    struct vfs_node node;
+    void *caller = vfs_caller(m);
+    int r = vfs_lookup_virtual(&m->vfs, caller, a->path, &node);
+    if (r <= 0)
+        return r < 0 ? r : -ENOENT;
+    if (node.kind != VNODE_GENERATED)
+        return -EISDIR;
+    return vfs_generate(&m->vfs, caller, &node, &a->content, &a->content_len);
+}
+
+static int feed_stdin(struct machine *m, struct script_action *a)
+{
+    (void)m;
+    struct script_task *st = &active->tasks[a->task];
+    if (!st->stdin_writer || st->proc->zombie)
+        return -EPIPE;
+    int64_t n = pipe_write(st->proc->threads, st->stdin_writer, a->data, a->len);
+    if (a->last_stdin)
+        close_stdin(st);
+    /* A pipe holds 64 KiB: what a task has not read by then is dropped. */
+    return n < 0 ? (int)n : (size_t)n < a->len ? -EAGAIN : 0;
+}
+
+static int act(struct machine *m, struct script_action *a)
+{
+    struct script_task *st = a->kind == SCRIPT_WRITE || a->kind == SCRIPT_READ
+                                 ? NULL
+                                 : &active->tasks[a->task];
+    if (st && (!st->started || st->proc->zombie))
+        return -ESRCH;
+    switch (a->kind) {
+    case SCRIPT_WRITE:
+        return write_virtual(m, a->path, a->data, a->len);
+    case SCRIPT_READ:
+        return read_virtual(m, a);
+    case SCRIPT_SETAFFINITY:
+        return sched_task_setaffinity(&m->sched, NULL, &st->proc->threads->se, &a->mask);
+    case SCRIPT_SIGNAL: {
+        struct siginfo_lite info = {.code = SI_USER, .pid = 0};
+        signal_queue_process(st->proc, a->sig, &info);
+        return 0;
+    }
+    case SCRIPT_STDIN:
+        return feed_stdin(m, a);
+    }
+    return -EINVAL;
+}
+
+static void fire_action(struct ktimer *k)
+{
+    struct script_timer *tm = timer_of(k);
+    struct script_action *a = &active->actions[tm->index];
+    a->fired = true;
+    a->err = act(tm->m, a);
+}
+
+static void fire_time_limit(struct ktimer *k)
+{
+    (void)k;
+    active->time_limit_hit = true;
+    for (size_t i = 0; i < active->ntasks; i++)
+        if (active->tasks[i].started)
+            process_exit_group(active->tasks[i].proc, SIGKILL);
+}
+
+/* What each task left: its status and its leader's affinity (a parentless
+ * process stays a zombie, its leader unfreed, until the machine ends). */
+static void collect(struct machine *m, struct machine_script *s)
+{
+    for (size_t i = 0; i < s->ntasks; i++) {
+        struct script_task *st = &s->tasks[i];
+        close_stdin(st);
+        if (!st->started || !st->proc->zombie)
+            continue;
+        st->exited = true;
+        st->wait_status = st->proc->wait_status;
+        if (st->proc->threads) {
+            st->final_affinity = st->proc->threads->se.affinity;
+            st->compat = st->proc->threads->se.compat;
+        }
+    }
+    s->end_ns = machine_now(m);
+    size_t n = klog_read(&m->klog, 0, 0, NULL, 0);
+    s->klog = malloc(n + 1);
+    if (s->klog)
+        klog_read(&m->klog, 0, 0, s->klog, n + 1);
+}
+
+static int place_files(struct machine *m, const struct machine_script *s)
+{
+    for (size_t i = 0; i < s->nfiles; i++) {
+        char path[PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", m->vfs.tmp_path, s->files[i].name);
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            return -errno;
+        ssize_t n = write(fd, s->files[i].data, s->files[i].len);
+        close(fd);
+        if (n != (ssize_t)s->files[i].len)
+            return n < 0 ? -errno : -ENOSPC;
+    }
+    return 0;
+}
+
+/* Each program is opened (and its guest path found) now: once confined
+ * the emulator may not see it. */
+static void open_programs(struct machine *m, struct machine_script *s)
+{
+    for (size_t i = 0; i < s->ntasks; i++) {
+        struct script_task *st = &s->tasks[i];
+        guest_path_of(m->cfg->sysroot, st->path, st->exe, sizeof st->exe);
+        st->program_fd = open(st->path, O_RDONLY | O_CLOEXEC);
+        if (st->program_fd < 0)
+            st->program_fd = -errno;
+    }
+}
+
+static void close_programs(struct machine_script *s)
+{
+    for (size_t i = 0; i < s->ntasks; i++)
+        if (s->tasks[i].program_fd >= 0)
+            close(s->tasks[i].program_fd);
+}
+
+int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
+{
+    struct machine m;
+    int err = machine_boot(&m, cfg);
+    if (err < 0)
+        return err;
+    if ((err = machine_host_start(&m)) < 0 || (err = place_files(&m, s)) < 0) {
+        if (err != -ENOMEM)
+            fprintf(stderr, "asymu: cannot place the scenario's files in /tmp: %s\n",
+                    strerror(-err));
+        machine_host_stop(&m);
+        return err;
+    }
+    open_programs(&m, s);
+    active = s;
+    size_t ntimers = s->ntasks + s->nactions + 1;
+    struct script_timer *timers = calloc(ntimers, sizeof *timers);
+    if (!timers) {
+        active = NULL;
+        machine_host_stop(&m);
+        return -ENOMEM;
+    }
+    /* Tasks due at 0 start now, in order, so their pids follow the file. */
+    for (size_t i = 0; i < s->ntasks; i++) {
+        struct script_timer *tm = &timers[i];
+        *tm = (struct script_timer){.kt.fire = fire_start, .m = &m, .index = i};
+        if (s->tasks[i].start_ns == 0)
+            start_task(&m, &s->tasks[i]);
+        else
+            ktimer_arm(&m, &tm->kt, s->tasks[i].start_ns);
+    }
+    for (size_t i = 0; i < s->nactions; i++) {
+        struct script_timer *tm = &timers[s->ntasks + i];
+        *tm = (struct script_timer){.kt.fire = fire_action, .m = &m, .index = i};
+        ktimer_arm(&m, &tm->kt, s->actions[i].at_ns);
+    }
+    struct script_timer *limit = &timers[ntimers - 1];
+    *limit = (struct script_timer){.kt.fire = fire_time_limit, .m = &m};
+    ktimer_arm(&m, &limit->kt, s->time_limit_ns);
+    int status = machine_confine_and_run(&m);
+    /* machine_run's status is pid 1's when the loop ended normally: the
+     * tasks' own statuses say it. Otherwise 70 (an invariant failed),
+     * 128+N (a host signal), or a deadlock (SCRIPT_DEADLOCK). */
+    if (script_machine_done(&m))
+        s->status = 0;
+    else
+        s->status = status == 70 || status >= 128 || status < 0 ? status : SCRIPT_DEADLOCK;
+    collect(&m, s);
+    for (size_t i = 0; i < ntimers; i++)
+        ktimer_cancel(&m, &timers[i].kt);
+    machine_host_stop(&m);
+    close_programs(s);
+    active = NULL;
+    free(timers);
+    return s->status < 0 ? s->status : 0;
+}

@@ -1,0 +1,178 @@
+/* exec.c - the child side of a scenario run: the machine script from the
+ * scenario, emu_run_script, and the outcome as JSON:
+ *
+ *   {"scenario", "policy", "machine": "ok" | "invariant violated" |
+ *    "deadlock" | "time limit" | "stopped by the host", "end_ns",
+ *    "tasks": [{"name", "pid", "isa": "aarch64" | "arm" | null, "error",
+ *               "exit" | "signal", "affinity", "kills", "stdout", "stderr"}],
+ *    "actions": [{"at_ns", "what", "error", "content" (reads)}], "kernel_log"}
+ */
+#include "scenario.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static json_t *text_json(const char *s, size_t len)
+{
+    json_t *j = json_stringn(s, len);
+    return j ? j : json_string("(bytes that are not UTF-8)");
+}
+
+static json_t *memfd_text(int fd)
+{
+    off_t size = lseek(fd, 0, SEEK_END);
+    char *buf = malloc(size > 0 ? (size_t)size : 1);
+    ssize_t n = buf && size > 0 ? pread(fd, buf, (size_t)size, 0) : 0;
+    json_t *j = text_json(buf ? buf : "", n > 0 ? (size_t)n : 0);
+    free(buf);
+    close(fd);
+    return j;
+}
+
+static json_t *cpulist_json(const struct cpumask *m)
+{
+    char buf[4096];
+    cpulist_format(m, buf, sizeof buf);
+    return json_string(buf);
+}
+
+/* The kernel log's SIGKILL lines about pid (the kill and fixup policies'). */
+static json_t *kills_of(const char *klog, int pid)
+{
+    json_t *kills = json_array();
+    char needle[48];
+    snprintf(needle, sizeof needle, "SIGKILL process %d (", pid);
+    for (const char *line = klog; line && *line;) {
+        size_t len = strcspn(line, "\n");
+        const char *hit = strstr(line, needle);
+        if (hit && hit < line + len)
+            json_array_append_new(kills, text_json(line, len));
+        line += len + (line[len] == '\n');
+    }
+    return kills;
+}
+
+static json_t *task_json(const struct script_task *st, const char *klog)
+{
+    json_t *t = json_object();
+    json_object_set_new(t, "name", json_string(st->name));
+    json_object_set_new(t, "pid", st->started ? json_integer(st->pid) : json_null());
+    json_object_set_new(t, "isa", !st->exited || st->start_error[0] ? json_null()
+                                  : json_string(st->compat ? "arm" : "aarch64"));
+    json_object_set_new(t, "error", st->start_error[0] ? json_string(st->start_error) : json_null());
+    if (st->exited && (st->wait_status & 0x7f) == 0)
+        json_object_set_new(t, "exit", json_integer((st->wait_status >> 8) & 0xff));
+    else if (st->exited)
+        json_object_set_new(t, "signal", json_integer(st->wait_status & 0x7f));
+    json_object_set_new(t, "affinity", st->exited ? cpulist_json(&st->final_affinity) : json_null());
+    json_object_set_new(t, "kills", kills_of(klog, st->pid));
+    json_object_set_new(t, "stdout", memfd_text(st->stdout_fd));
+    json_object_set_new(t, "stderr", memfd_text(st->stderr_fd));
+    return t;
+}
+
+static const char *action_name(enum script_action_kind k)
+{
+    static const char *const names[] = {
+        [SCRIPT_WRITE] = "write", [SCRIPT_READ] = "read", [SCRIPT_SETAFFINITY] = "setaffinity",
+        [SCRIPT_SIGNAL] = "signal", [SCRIPT_STDIN] = "stdin",
+    };
+    return names[k];
+}
+
+static const char *machine_state(const struct machine_script *s)
+{
+    if (s->status == 70)
+        return "invariant violated";
+    if (s->status == SCRIPT_DEADLOCK)
+        return "deadlock";
+    if (s->status >= 128)
+        return "stopped by the host";
+    return s->time_limit_hit ? "time limit" : "ok";
+}
+
+static json_t *outcome_json(const struct scenario *sc, const struct machine_script *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "scenario", json_string(sc->file));
+    json_object_set_new(o, "policy", json_string(scenario_policy_name(sc->cfg.policy)));
+    json_object_set_new(o, "machine", json_string(machine_state(s)));
+    json_object_set_new(o, "end_ns", json_integer((json_int_t)s->end_ns));
+    json_t *tasks = json_array();
+    for (size_t i = 0; i < s->ntasks; i++)
+        json_array_append_new(tasks, task_json(&s->tasks[i], s->klog ? s->klog : ""));
+    json_object_set_new(o, "tasks", tasks);
+    json_t *actions = json_array();
+    for (size_t i = 0; i < s->nactions; i++) {
+        const struct script_action *a = &s->actions[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "at_ns", json_integer((json_int_t)a->at_ns));
+        json_object_set_new(j, "what", json_string(action_name(a->kind)));
+        const char *err = !a->fired ? "not done: every task had ended"
+                          : a->err  ? strerrorname_np(-a->err)
+                                    : NULL;
+        json_object_set_new(j, "error", err ? json_string(err) : json_null());
+        if (a->kind == SCRIPT_READ)
+            json_object_set_new(j, "content", err ? json_null()
+                                                  : text_json(a->content, a->content_len));
+        json_array_append_new(actions, j);
+    }
+    json_object_set_new(o, "actions", actions);
+    json_object_set_new(o, "kernel_log", json_string(s->klog ? s->klog : ""));
+    return o;
+}
+
+json_t *scenario_execute(struct scenario *sc)
+{
+    struct machine_script s = {
+        .files = sc->files, .nfiles = sc->nfiles, .actions = sc->actions,
+        .nactions = sc->nactions, .time_limit_ns = sc->time_limit_ns,
+    };
+    s.tasks = calloc(sc->ntasks + 1, sizeof *s.tasks);
+    if (!s.tasks)
+        return NULL;
+    s.ntasks = sc->ntasks;
+    for (size_t i = 0; i < sc->ntasks; i++) {
+        const struct scenario_task *t = &sc->tasks[i];
+        s.tasks[i] = (struct script_task){
+            .name = t->name, .path = t->path, .argc = t->argc, .argv = t->argv, .envp = t->envp,
+            .has_affinity = t->has_affinity, .affinity = t->affinity, .start_ns = t->start_ns,
+            .stdout_fd = memfd_create("stdout", MFD_CLOEXEC),
+            .stderr_fd = memfd_create("stderr", MFD_CLOEXEC),
+        };
+    }
+    /* jansson seeds its hash from /dev/urandom on first use: now, as the
+     * confined emulator may not open it. */
+    json_object_seed(0);
+    int err = emu_run_script(&sc->cfg, &s);
+    json_t *o = err < 0 ? NULL : outcome_json(sc, &s);
+    for (size_t i = 0; i < s.nactions; i++)
+        free(s.actions[i].content);
+    free(s.klog);
+    free(s.tasks);
+    return o;
+}
+
+int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options)
+{
+    if (argc != 2 || scenario_policy_parse(argv[1]) < 0) {
+        fprintf(stderr, "usage: asymu scenario-exec FILE POLICY (used by replay and compare)\n");
+        return SCENARIO_EXIT_BROKEN;
+    }
+    struct scenario *sc = scenario_load(argv[0], stderr, options);
+    if (!sc)
+        return SCENARIO_EXIT_BROKEN;
+    sc->cfg.policy = (enum emu_policy)scenario_policy_parse(argv[1]);
+    json_t *o = scenario_execute(sc);
+    scenario_free(sc);
+    if (!o)
+        return SCENARIO_EXIT_FAIL;
+    json_dumpf(o, stdout, JSON_COMPACT);
+    fputc('\n', stdout);
+    json_decref(o);
+    return 0;
+}

@@ -1,0 +1,1004 @@
+/* parse.c - a scenario file (YAML, loaded by libyaml into a document whose
+ * nodes keep their line and column) into a struct scenario. Every value is
+ * checked here, so a run never starts on a broken scenario: the first defect
+ * is reported as "FILE:LINE:COLUMN: what was expected there". */
+#include "scenario.h"
+
+#include "scheduler.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#define DEFAULT_TIME_LIMIT_NS (10ull * 1000000000ull)
+
+struct ctx {
+    struct scenario *sc;
+    const char *file;
+    FILE *errors;
+    scenario_options_fn options;
+    yaml_document_t doc;
+    char dir[PATH_MAX];    /* the scenario file's directory */
+    uint64_t last_event_ns;
+    bool failed;
+};
+
+static void *own(struct scenario *sc, void *p)
+{
+    if (!p)
+        abort(); /* out of memory while reading a scenario: nothing to save */
+    if (sc->nowned == sc->owned_cap) {
+        sc->owned_cap = sc->owned_cap ? 2 * sc->owned_cap : 64;
+        sc->owned = realloc(sc->owned, sc->owned_cap * sizeof *sc->owned);
+        if (!sc->owned)
+            abort();
+    }
+    sc->owned[sc->nowned++] = p;
+    return p;
+}
+
+static char *own_str(struct scenario *sc, const char *s)
+{
+    return own(sc, strdup(s));
+}
+
+/* Grows an owned array by one zeroed element; returns it. */
+static void *grow(struct scenario *sc, void **array, size_t *n, size_t size)
+{
+    void *old = *array;
+    void *p = calloc(*n + 1, size);
+    own(sc, p);
+    if (old)
+        memcpy(p, old, *n * size);
+    *array = p;
+    return (char *)p + (*n)++ * size;
+}
+
+static bool fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
+{
+    if (c->failed)
+        return false;
+    c->failed = true;
+    fprintf(c->errors, "%s:%zu:%zu: ", c->file, n->start_mark.line + 1, n->start_mark.column + 1);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(c->errors, fmt, ap);
+    va_end(ap);
+    fputc('\n', c->errors);
+    return false;
+}
+
+static yaml_node_t *node(struct ctx *c, int id)
+{
+    return yaml_document_get_node(&c->doc, id);
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+    return n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static const char *type_name(const yaml_node_t *n)
+{
+    return n->type == YAML_MAPPING_NODE    ? "a mapping"
+           : n->type == YAML_SEQUENCE_NODE ? "a list"
+                                           : "a scalar";
+}
+
+static bool want_scalar(struct ctx *c, const yaml_node_t *n, const char *what)
+{
+    return scalar(n) ? true : fail(c, n, "expected %s, found %s", what, type_name(n));
+}
+
+static bool want_map(struct ctx *c, const yaml_node_t *n, const char *what)
+{
+    return n->type == YAML_MAPPING_NODE ? true
+                                        : fail(c, n, "expected %s (a mapping), found %s", what,
+                                               type_name(n));
+}
+
+static bool want_seq(struct ctx *c, const yaml_node_t *n, const char *what)
+{
+    return n->type == YAML_SEQUENCE_NODE ? true
+                                         : fail(c, n, "expected %s (a list), found %s", what,
+                                                type_name(n));
+}
+
+#define for_each_pair(c, map, k, v)                                                                \
+    for (yaml_node_pair_t *p_ = (map)->data.mapping.pairs.start;                                   \
+         p_ < (map)->data.mapping.pairs.top && ((k) = node(c, p_->key)) &&                         \
+         ((v) = node(c, p_->value));                                                               \
+         p_++)
+
+#define for_each_item(c, seq, item)                                                                \
+    for (yaml_node_item_t *i_ = (seq)->data.sequence.items.start;                                  \
+         i_ < (seq)->data.sequence.items.top && ((item) = node(c, *i_)); i_++)
+
+/* Calls each on every item of the list seq; false at the first failure. */
+static bool parse_list(struct ctx *c, const yaml_node_t *seq, const char *what,
+                       bool (*each)(struct ctx *c, const yaml_node_t *item))
+{
+    if (!want_seq(c, seq, what))
+        return false;
+    yaml_node_t *item;
+    for_each_item(c, seq, item)
+    {
+        if (!each(c, item))
+            return false;
+    }
+    return true;
+}
+
+/* A key of map among allowed ("a|b|c"): false after an error otherwise. */
+static bool known_key(struct ctx *c, const yaml_node_t *k, const char *section, const char *allowed)
+{
+    const char *name = scalar(k);
+    if (!name)
+        return fail(c, k, "expected a key of %s, found %s", section, type_name(k));
+    size_t n = strlen(name);
+    for (const char *p = allowed; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && strncmp(p, name, n) == 0)
+            return true;
+        p += len;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    return fail(c, k, "unknown key '%s' in %s (expected one of: %s)", name, section, allowed);
+}
+
+static bool key_is(const yaml_node_t *k, const char *name)
+{
+    return strcmp(scalar(k), name) == 0;
+}
+
+static yaml_node_t *lookup(struct ctx *c, const yaml_node_t *map, const char *name)
+{
+    yaml_node_t *k, *v;
+    for_each_pair(c, map, k, v)
+    {
+        if (scalar(k) && strcmp(scalar(k), name) == 0)
+            return v;
+    }
+    return NULL;
+}
+
+/* "2ms", "500us", "1s", "100ns", "0": virtual nanoseconds. */
+static bool parse_time(struct ctx *c, const yaml_node_t *n, uint64_t *ns)
+{
+    if (!want_scalar(c, n, "a time like 2ms"))
+        return false;
+    const char *s = scalar(n);
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    static const struct {
+        const char *unit;
+        uint64_t ns;
+    } units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+    if (end != s && *s != '-' && !errno) {
+        if (!*end && v == 0) {
+            *ns = 0;
+            return true;
+        }
+        for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+            if (strcmp(end, units[i].unit) == 0 && v <= UINT64_MAX / units[i].ns) {
+                *ns = v * units[i].ns;
+                return true;
+            }
+    }
+    return fail(c, n, "expected a time like 2ms (a whole number of ns, us, ms or s), found '%s'",
+                s);
+}
+
+static bool parse_long(struct ctx *c, const yaml_node_t *n, const char *what, long lo, long hi,
+                       long *out)
+{
+    if (!want_scalar(c, n, what))
+        return false;
+    char *end;
+    errno = 0;
+    long v = strtol(scalar(n), &end, 10);
+    if (end == scalar(n) || *end || errno || v < lo || v > hi)
+        return fail(c, n, "expected %s, found '%s'", what, scalar(n));
+    *out = v;
+    return true;
+}
+
+static bool parse_cpulist(struct ctx *c, const yaml_node_t *n, struct cpumask *mask)
+{
+    if (!want_scalar(c, n, "a cpulist like 0-3,6"))
+        return false;
+    char why[128];
+    if (cpulist_parse(scalar(n), c->sc->cfg.cpus, mask, why, sizeof why) < 0)
+        return fail(c, n, "expected a cpulist within 0-%u, found '%s': %s", c->sc->cfg.cpus - 1,
+                    scalar(n), why);
+    return true;
+}
+
+static bool parse_signal(struct ctx *c, const yaml_node_t *n, long *sig)
+{
+    if (!want_scalar(c, n, "a signal like SIGKILL"))
+        return false;
+    for (int i = 1; i < 32; i++) {
+        const char *abbrev = sigabbrev_np(i);
+        if (abbrev && strncmp(scalar(n), "SIG", 3) == 0 && strcmp(scalar(n) + 3, abbrev) == 0) {
+            *sig = i;
+            return true;
+        }
+    }
+    return parse_long(c, n, "a signal like SIGKILL or a number from 1 to 64", 1, 64, sig);
+}
+
+static int task_named(struct ctx *c, const yaml_node_t *n)
+{
+    if (!want_scalar(c, n, "a task's name"))
+        return -1;
+    for (size_t i = 0; i < c->sc->ntasks; i++)
+        if (strcmp(c->sc->tasks[i].name, scalar(n)) == 0)
+            return (int)i;
+    fail(c, n, "expected the name of a task, found '%s' (no task has that name)", scalar(n));
+    return -1;
+}
+
+static const char *relative_to_scenario(struct ctx *c, const char *path)
+{
+    if (path[0] == '/')
+        return own_str(c->sc, path);
+    char *out = own(c->sc, malloc(strlen(c->dir) + strlen(path) + 2));
+    sprintf(out, "%s/%s", c->dir, path);
+    return out;
+}
+
+/* A program's host path: with a '/', relative to the scenario; a bare name
+ * is looked for in $ASYMU_PROGRAMS (':'-separated), else next to asymu:
+ * its build's tests/guest and examples. */
+static const char *find_program(struct ctx *c, const yaml_node_t *n, const char *name)
+{
+    if (strchr(name, '/')) {
+        const char *path = relative_to_scenario(c, name);
+        if (access(path, F_OK) == 0)
+            return path;
+        fail(c, n, "expected a program, found '%s': %s", name, strerror(errno));
+        return NULL;
+    }
+    char dirs[3 * PATH_MAX];
+    const char *env = getenv("ASYMU_PROGRAMS");
+    if (env) {
+        snprintf(dirs, sizeof dirs, "%s", env);
+    } else {
+        char exe[PATH_MAX];
+        ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[len > 0 ? len : 0] = '\0';
+        char *d = dirname(exe);
+        snprintf(dirs, sizeof dirs, "%s/tests/guest:%s/examples", d, d);
+    }
+    for (char *save, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        char *path = own(c->sc, malloc(strlen(d) + strlen(name) + 2));
+        sprintf(path, "%s/%s", d, name);
+        if (access(path, F_OK) == 0)
+            return path;
+    }
+    fail(c, n, "expected a program, found '%s': not in %s", name,
+         env ? "$ASYMU_PROGRAMS" : "asymu's build (tests/guest, examples)");
+    return NULL;
+}
+
+/* An argument: "{{NAME}}" anywhere in it becomes program NAME's path. */
+static const char *expand_arg(struct ctx *c, const yaml_node_t *n)
+{
+    const char *s = scalar(n);
+    const char *open = strstr(s, "{{"), *close = open ? strstr(open, "}}") : NULL;
+    if (!open)
+        return own_str(c->sc, s);
+    if (!close)
+        return fail(c, n, "expected '}}' after '{{' in '%s'", s), NULL;
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(close - open - 2), open + 2);
+    const char *path = find_program(c, n, name);
+    if (!path)
+        return NULL;
+    char *out = own(c->sc, malloc(strlen(s) + strlen(path) + 1));
+    sprintf(out, "%.*s%s%s", (int)(open - s), s, path, close + 2);
+    return out;
+}
+
+/* ---- machine ---- */
+
+static const char *option_of(const char *key)
+{
+    static const char *const map[][2] = {
+        {"cpus", "--cpus"},     {"aarch32", "--aarch32"}, {"capacity", "--capacity"},
+        {"cmdline", "--cmdline"}, {"policy", "--policy"}, {"seed", "--seed"},
+        {"slice", "--slice"},   {"sysroot", "--sysroot"}, {"-L", "-L"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (strcmp(map[i][0], key) == 0)
+            return map[i][1];
+    return NULL;
+}
+
+static bool parse_machine(struct ctx *c, const yaml_node_t *map)
+{
+    struct scenario *sc = c->sc;
+    char *argv[64];
+    const yaml_node_t *where[64];
+    int argc = 0;
+    sc->time_limit_ns = DEFAULT_TIME_LIMIT_NS;
+    yaml_node_t *k, *v;
+    if (map) {
+        if (!want_map(c, map, "the machine"))
+            return false;
+        for_each_pair(c, map, k, v)
+        {
+            if (!known_key(c, k, "machine",
+                           "cpus, aarch32, capacity, cmdline, policy, seed, slice, sysroot, -L, "
+                           "check_invariants, time_limit"))
+                return false;
+            if (key_is(k, "time_limit")) {
+                if (!parse_time(c, v, &sc->time_limit_ns))
+                    return false;
+                continue;
+            }
+            if (key_is(k, "check_invariants")) {
+                if (!want_scalar(c, v, "true or false"))
+                    return false;
+                if (strcmp(scalar(v), "true") != 0 && strcmp(scalar(v), "false") != 0)
+                    return fail(c, v, "expected true or false, found '%s'", scalar(v));
+                sc->check_invariants = strcmp(scalar(v), "true") == 0;
+                continue;
+            }
+            if (!want_scalar(c, v, "a value as `asymu run` takes it"))
+                return false;
+            const char *val = scalar(v);
+            if (key_is(k, "sysroot") || key_is(k, "-L"))
+                val = relative_to_scenario(c, val);
+            where[argc / 2] = k;
+            argv[argc++] = (char *)option_of(scalar(k));
+            argv[argc++] = own_str(sc, val);
+        }
+    }
+    argv[argc++] = "--";
+    argv[argc++] = "scenario";
+    char *msg = NULL;
+    size_t msglen = 0;
+    FILE *errors = open_memstream(&msg, &msglen);
+    int r = c->options(argc, argv, &sc->cfg, errors);
+    fclose(errors);
+    if (r != 0) {
+        /* "asymu run: invalid value 'X' for --opt: allowed": at opt's key,
+         * named as the scenario names it. */
+        const char *text = strncmp(msg, "asymu run: ", 11) == 0 ? msg + 11 : msg;
+        msg[strcspn(msg, "\n")] = '\0';
+        for (int i = 0; i + 2 < argc; i += 2) {
+            char needle[64];
+            snprintf(needle, sizeof needle, " for %s:", argv[i]);
+            const char *hit = strstr(text, needle);
+            if (hit) {
+                const yaml_node_t *k = where[i / 2];
+                fail(c, k, "%.*s for %s:%s", (int)(hit - text), text, scalar(k),
+                     hit + strlen(needle));
+            }
+        }
+        fail(c, map ? map : &(yaml_node_t){0}, "%s", text);
+        free(msg);
+        return false;
+    }
+    free(msg);
+    sc->cfg.check_invariants = sc->check_invariants;
+    return true;
+}
+
+/* ---- files ---- */
+
+static bool read_host_file(struct ctx *c, const yaml_node_t *n, const char *path,
+                           struct script_file *f)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in)
+        return fail(c, n, "expected a readable host file, found '%s': %s", scalar(n),
+                    strerror(errno));
+    char *data = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&data, &len);
+    char buf[65536];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+        fwrite(buf, 1, got, out);
+    fclose(in);
+    fclose(out);
+    f->data = own(c->sc, data);
+    f->len = len;
+    return true;
+}
+
+static bool parse_files(struct ctx *c, const yaml_node_t *seq)
+{
+    if (!want_seq(c, seq, "files"))
+        return false;
+    yaml_node_t *item, *k, *v;
+    for_each_item(c, seq, item)
+    {
+        if (!want_map(c, item, "a file"))
+            return false;
+        struct script_file *f = grow(c->sc, (void **)&c->sc->files, &c->sc->nfiles, sizeof *f);
+        const yaml_node_t *content = NULL;
+        for_each_pair(c, item, k, v)
+        {
+            if (!known_key(c, k, "a file", "name, text, from") ||
+                !want_scalar(c, v, key_is(k, "name") ? "a file name" : "text or a host path"))
+                return false;
+            if (key_is(k, "name")) {
+                if (!*scalar(v) || strchr(scalar(v), '/') || strcmp(scalar(v), ".") == 0 ||
+                    strcmp(scalar(v), "..") == 0)
+                    return fail(c, v, "expected a file name in /tmp (no '/'), found '%s'",
+                                scalar(v));
+                f->name = own_str(c->sc, scalar(v));
+            } else if (content) {
+                return fail(c, k, "expected one of text and from, found both");
+            } else if (key_is(k, "text")) {
+                content = v;
+                f->data = own_str(c->sc, scalar(v));
+                f->len = strlen(f->data);
+            } else {
+                content = v;
+                if (!read_host_file(c, v, relative_to_scenario(c, scalar(v)), f))
+                    return false;
+            }
+        }
+        if (!f->name)
+            return fail(c, item, "expected a 'name' in this file");
+        if (!content)
+            return fail(c, item, "expected 'text' or 'from' in this file");
+    }
+    return true;
+}
+
+/* ---- tasks ---- */
+
+static bool parse_strings(struct ctx *c, const yaml_node_t *seq, char ***out, int *n, bool args)
+{
+    if (!want_seq(c, seq, args ? "arguments" : "strings"))
+        return false;
+    yaml_node_t *item;
+    for_each_item(c, seq, item)
+    {
+        if (!want_scalar(c, item, args ? "an argument" : "a string"))
+            return false;
+        const char *s = args ? expand_arg(c, item) : own_str(c->sc, scalar(item));
+        if (!s)
+            return false;
+        size_t count = (size_t)*n;
+        *(const char **)grow(c->sc, (void **)out, &count, sizeof **out) = s;
+        *n = (int)count;
+    }
+    return true;
+}
+
+static bool parse_env(struct ctx *c, const yaml_node_t *map, struct scenario_task *t)
+{
+    if (!want_map(c, map, "the environment (NAME: value)"))
+        return false;
+    yaml_node_t *k, *v;
+    size_t n = 0;
+    for_each_pair(c, map, k, v)
+    {
+        if (!want_scalar(c, k, "a variable's name") || !want_scalar(c, v, "a variable's value"))
+            return false;
+        char *s = own(c->sc, malloc(strlen(scalar(k)) + strlen(scalar(v)) + 2));
+        sprintf(s, "%s=%s", scalar(k), scalar(v));
+        *(char **)grow(c->sc, (void **)&t->envp, &n, sizeof *t->envp) = s;
+    }
+    grow(c->sc, (void **)&t->envp, &n, sizeof *t->envp); /* NULL */
+    return true;
+}
+
+static bool parse_task(struct ctx *c, const yaml_node_t *map)
+{
+    struct scenario *sc = c->sc;
+    if (!want_map(c, map, "a task"))
+        return false;
+    struct scenario_task *t = grow(sc, (void **)&sc->tasks, &sc->ntasks, sizeof *t);
+    const yaml_node_t *args = NULL;
+    yaml_node_t *k, *v;
+    for_each_pair(c, map, k, v)
+    {
+        if (!known_key(c, k, "a task", "name, path, args, env, affinity, start"))
+            return false;
+        if (key_is(k, "name")) {
+            if (!want_scalar(c, v, "a task's name"))
+                return false;
+            for (size_t i = 0; i + 1 < sc->ntasks; i++)
+                if (strcmp(sc->tasks[i].name, scalar(v)) == 0)
+                    return fail(c, v, "expected a new task name, found '%s' (already a task's)",
+                                scalar(v));
+            t->name = own_str(sc, scalar(v));
+        } else if (key_is(k, "path")) {
+            if (!want_scalar(c, v, "a program") || !(t->path = (char *)find_program(c, v, scalar(v))))
+                return false;
+        } else if (key_is(k, "args")) {
+            args = v;
+        } else if (key_is(k, "env")) {
+            if (!parse_env(c, v, t))
+                return false;
+        } else if (key_is(k, "affinity")) {
+            if (!parse_cpulist(c, v, &t->affinity))
+                return false;
+            t->has_affinity = true;
+        } else if (!parse_time(c, v, &t->start_ns)) {
+            return false;
+        }
+    }
+    if (!t->name)
+        return fail(c, map, "expected a 'name' in this task");
+    if (!t->path)
+        return fail(c, map, "expected a 'path' in this task");
+    *(const char **)grow(sc, (void **)&t->argv, &(size_t){0}, sizeof *t->argv) = t->path;
+    t->argc = 1;
+    if (args && !parse_strings(c, args, &t->argv, &t->argc, true))
+        return false;
+    grow(sc, (void **)&t->argv, &(size_t){(size_t)t->argc}, sizeof *t->argv); /* NULL */
+    if (!t->envp)
+        grow(sc, (void **)&t->envp, &(size_t){0}, sizeof *t->envp);
+    if (sc->ntasks == 1 && t->start_ns != 0)
+        return fail(c, map, "expected the first task to start at 0 (it is pid 1)");
+    return true;
+}
+
+static bool parse_tasks(struct ctx *c, const yaml_node_t *seq)
+{
+    if (!parse_list(c, seq, "tasks", parse_task))
+        return false;
+    return c->sc->ntasks > 0 || fail(c, seq, "expected at least one task");
+}
+
+/* ---- events ---- */
+
+static const char *const not_yet_note = "not supported yet: it needs the machine's event stream "
+                                        "(docs/scenarios.md, \"Not yet\")";
+
+static bool event_task(struct ctx *c, const yaml_node_t *v, struct script_action *a,
+                       const char *keys, const char *what)
+{
+    if (!want_map(c, v, what))
+        return false;
+    a->task = -1;
+    yaml_node_t *k, *x;
+    for_each_pair(c, v, k, x)
+    {
+        if (!known_key(c, k, what, keys))
+            return false;
+        if (key_is(k, "task")) {
+            if ((a->task = task_named(c, x)) < 0)
+                return false;
+            const struct scenario_task *t = &c->sc->tasks[a->task];
+            if (t->start_ns > a->at_ns)
+                return fail(c, x, "expected a task started by then, found '%s' (it starts later)",
+                            t->name);
+        } else if (key_is(k, "cpus")) {
+            if (!parse_cpulist(c, x, &a->mask))
+                return false;
+        } else if (key_is(k, "signal")) {
+            long sig;
+            if (!parse_signal(c, x, &sig))
+                return false;
+            a->sig = (int)sig;
+        } else if (key_is(k, "data")) {
+            if (!want_scalar(c, x, "bytes"))
+                return false;
+            a->data = own_str(c->sc, scalar(x));
+            a->len = strlen(a->data);
+        } else {
+            if (!want_scalar(c, x, "a /sys or /proc path"))
+                return false;
+            if (strncmp(scalar(x), "/sys/", 5) != 0 && strncmp(scalar(x), "/proc/", 6) != 0)
+                return fail(c, x, "expected a /sys or /proc path, found '%s'", scalar(x));
+            a->path = own_str(c->sc, scalar(x));
+        }
+    }
+    if (a->task < 0 && strstr(keys, "task"))
+        return fail(c, v, "expected a 'task' in %s", what);
+    return true;
+}
+
+static bool event_cpu(struct ctx *c, const yaml_node_t *v, struct script_action *a, bool online)
+{
+    long cpu;
+    if (!parse_long(c, v, "a vCPU number", 0, c->sc->cfg.cpus - 1, &cpu))
+        return false;
+    char *path = own(c->sc, malloc(64));
+    snprintf(path, 64, "/sys/devices/system/cpu/cpu%ld/online", cpu);
+    a->path = path;
+    a->data = online ? "1" : "0";
+    a->len = 1;
+    a->kind = SCRIPT_WRITE;
+    return true;
+}
+
+static bool parse_event(struct ctx *c, const yaml_node_t *map)
+{
+    struct scenario *sc = c->sc;
+    if (!want_map(c, map, "an event"))
+        return false;
+    const yaml_node_t *when = NULL, *action = NULL, *action_key = NULL;
+    yaml_node_t *k, *v;
+    for_each_pair(c, map, k, v)
+    {
+        if (!known_key(c, k, "an event",
+                       "at, after, on, offline, online, write, setaffinity, signal, stdin"))
+            return false;
+        if (key_is(k, "on"))
+            return fail(c, k, "event trigger 'on' is %s", not_yet_note);
+        if (key_is(k, "at") || key_is(k, "after")) {
+            if (when)
+                return fail(c, k, "expected one of at and after, found both");
+            when = k;
+        } else if (action) {
+            return fail(c, k, "expected one action in this event, found '%s' after '%s'",
+                        scalar(k), scalar(action_key));
+        } else {
+            action = v;
+            action_key = k;
+        }
+    }
+    if (!when)
+        return fail(c, map, "expected 'at: TIME' or 'after: N slices' in this event");
+    if (!action)
+        return fail(c, map, "expected an action (offline, online, write, setaffinity, signal, "
+                            "stdin) in this event");
+    uint64_t at = 0;
+    const yaml_node_t *tv = lookup(c, map, scalar(when));
+    if (key_is(when, "at")) {
+        if (!parse_time(c, tv, &at))
+            return false;
+    } else {
+        unsigned long n;
+        int used = 0;
+        if (!want_scalar(c, tv, "N slices") ||
+            sscanf(scalar(tv), "%lu slices%n", &n, &used) != 1 || scalar(tv)[used] ||
+            scalar(tv)[0] == '-')
+            return fail(c, tv, "expected N slices (like 5 slices), found '%s'", scalar(tv));
+        unsigned blocks = sc->cfg.slice_blocks ? sc->cfg.slice_blocks : SCHED_DEFAULT_SLICE_BLOCKS;
+        at = (uint64_t)n * blocks * SCHED_DEFAULT_NS_PER_BLOCK;
+    }
+    if (at < c->last_event_ns)
+        return fail(c, tv, "expected a time not before the previous event's, found '%s' (in the "
+                           "past)", scalar(tv));
+    c->last_event_ns = at;
+    struct script_action *a = grow(sc, (void **)&sc->actions, &sc->nactions, sizeof *a);
+    a->at_ns = at;
+    a->task = -1;
+    if (key_is(action_key, "offline") || key_is(action_key, "online"))
+        return event_cpu(c, action, a, key_is(action_key, "online"));
+    if (key_is(action_key, "write")) {
+        a->kind = SCRIPT_WRITE;
+        if (!event_task(c, action, a, "path, data", "a write"))
+            return false;
+        if (!a->path || !a->data)
+            return fail(c, action, "expected 'path' and 'data' in a write");
+        return true;
+    }
+    if (key_is(action_key, "setaffinity")) {
+        a->kind = SCRIPT_SETAFFINITY;
+        return event_task(c, action, a, "task, cpus", "a setaffinity") &&
+               (!cpumask_empty(&a->mask) || fail(c, action, "expected 'cpus' in a setaffinity"));
+    }
+    if (key_is(action_key, "signal")) {
+        a->kind = SCRIPT_SIGNAL;
+        return event_task(c, action, a, "task, signal", "a signal") &&
+               (a->sig || fail(c, action, "expected 'signal' in a signal"));
+    }
+    a->kind = SCRIPT_STDIN;
+    return event_task(c, action, a, "task, data", "a stdin") &&
+           (a->data || fail(c, action, "expected 'data' in a stdin"));
+}
+
+static bool parse_events(struct ctx *c, const yaml_node_t *seq)
+{
+    if (!parse_list(c, seq, "events", parse_event))
+        return false;
+    /* Each task's stdin closes after its last bytes. */
+    for (size_t i = c->sc->nactions; i-- > 0;) {
+        struct script_action *a = &c->sc->actions[i];
+        bool later = false;
+        for (size_t j = i + 1; j < c->sc->nactions; j++)
+            later |= c->sc->actions[j].kind == SCRIPT_STDIN && c->sc->actions[j].task == a->task;
+        a->last_stdin = a->kind == SCRIPT_STDIN && !later;
+    }
+    return true;
+}
+
+/* ---- expect ---- */
+
+static bool parse_policies(struct ctx *c, const yaml_node_t *seq, unsigned *out)
+{
+    if (!want_seq(c, seq, "policies"))
+        return false;
+    yaml_node_t *item;
+    for_each_item(c, seq, item)
+    {
+        int p = scalar(item) ? scenario_policy_parse(scalar(item)) : -1;
+        if (p < 0)
+            return fail(c, item, "expected a policy (upstream, linux-5.15, linux-6.6, override, "
+                                 "kill, fixup), found %s%s%s",
+                        scalar(item) ? "'" : "", scalar(item) ? scalar(item) : type_name(item),
+                        scalar(item) ? "'" : "");
+        *out |= 1u << p;
+    }
+    return true;
+}
+
+static bool parse_texts(struct ctx *c, const yaml_node_t *v, struct expectation *e)
+{
+    int n = 0;
+    if (scalar(v)) {
+        e->texts = own(c->sc, calloc(1, sizeof *e->texts));
+        e->texts[0] = own_str(c->sc, scalar(v));
+        e->ntexts = 1;
+        return true;
+    }
+    if (!parse_strings(c, v, &e->texts, &n, false))
+        return false;
+    e->ntexts = (size_t)n;
+    return true;
+}
+
+static bool add_read(struct ctx *c, const yaml_node_t *map, struct expectation *e)
+{
+    const yaml_node_t *at = lookup(c, map, "at"), *content = lookup(c, map, "content");
+    if (!at || !content)
+        return fail(c, map, "expected 'at' and 'content' with 'file'");
+    struct script_action r = {.kind = SCRIPT_READ, .task = -1, .path = e->text};
+    if (!parse_time(c, at, &r.at_ns) || !want_scalar(c, content, "the file's content"))
+        return false;
+    e->text = own_str(c->sc, scalar(content));
+    e->read = (int)c->sc->nactions;
+    *(struct script_action *)grow(c->sc, (void **)&c->sc->actions, &c->sc->nactions, sizeof r) = r;
+    return true;
+}
+
+static const char *const per_task = "exit, signal, affinity, stdout, stdout_contains, stdout_matches";
+
+static bool parse_check(struct ctx *c, const yaml_node_t *map, const yaml_node_t *k,
+                        const yaml_node_t *v, int task, unsigned policies)
+{
+    static const char *const names[] = {
+        [EXPECT_EXIT] = "exit", [EXPECT_SIGNAL] = "signal", [EXPECT_AFFINITY] = "affinity",
+        [EXPECT_STDOUT] = "stdout", [EXPECT_STDOUT_CONTAINS] = "stdout_contains",
+        [EXPECT_STDOUT_MATCHES] = "stdout_matches", [EXPECT_KLOG_CONTAINS] = "kernel_log_contains",
+        [EXPECT_KLOG_LACKS] = "kernel_log_lacks", [EXPECT_FILE] = "file",
+        [EXPECT_INVARIANTS] = "invariants", [EXPECT_TIME_UNDER] = "time_under",
+    };
+    enum expect_kind kind = 0;
+    while (strcmp(names[kind], scalar(k)) != 0)
+        kind++;
+    bool needs_task = strstr(per_task, scalar(k)) != NULL;
+    if (needs_task && task < 0)
+        return fail(c, k, "expected a 'task' with '%s'", scalar(k));
+    struct expectation *e = grow(c->sc, (void **)&c->sc->expects, &c->sc->nexpects, sizeof *e);
+    *e = (struct expectation){.kind = kind, .line = (int)k->start_mark.line + 1,
+                              .task = needs_task ? task : -1, .policies = policies, .read = -1};
+    switch (kind) {
+    case EXPECT_EXIT:
+        return parse_long(c, v, "an exit status from 0 to 255", 0, 255, &e->number);
+    case EXPECT_SIGNAL:
+        return parse_signal(c, v, &e->number);
+    case EXPECT_AFFINITY:
+        return parse_cpulist(c, v, &e->mask);
+    case EXPECT_KLOG_CONTAINS:
+    case EXPECT_KLOG_LACKS:
+        return parse_texts(c, v, e);
+    case EXPECT_INVARIANTS:
+        if (!want_scalar(c, v, "clean") || strcmp(scalar(v), "clean") != 0)
+            return fail(c, v, "expected 'clean'");
+        if (!c->sc->check_invariants)
+            return fail(c, k, "expected machine.check_invariants: true with 'invariants'");
+        return true;
+    case EXPECT_TIME_UNDER:
+        return parse_time(c, v, &e->ns);
+    default:
+        break;
+    }
+    if (!want_scalar(c, v, "text"))
+        return false;
+    e->text = own_str(c->sc, scalar(v));
+    if (kind == EXPECT_FILE)
+        return add_read(c, map, e);
+    if (kind == EXPECT_STDOUT_MATCHES) {
+        regex_t re;
+        int err = regcomp(&re, e->text, REG_EXTENDED | REG_NOSUB);
+        if (err) {
+            char why[128];
+            regerror(err, &re, why, sizeof why);
+            return fail(c, v, "expected a POSIX extended regex, found '%s': %s", e->text, why);
+        }
+        regfree(&re);
+    }
+    return true;
+}
+
+static bool parse_expect(struct ctx *c, const yaml_node_t *map)
+{
+    if (!want_map(c, map, "an expectation"))
+        return false;
+    int task = -1;
+    unsigned policies = 0;
+    const yaml_node_t *file = NULL;
+    yaml_node_t *k, *v;
+    for_each_pair(c, map, k, v)
+    {
+        if (!known_key(c, k, "an expectation",
+                       "task, policies, exit, signal, affinity, stdout, stdout_contains, "
+                       "stdout_matches, kernel_log_contains, kernel_log_lacks, file, at, "
+                       "content, invariants, time_under, only_on, never_on, cpus_used, "
+                       "affinity_history, saved_mask"))
+            return false;
+        const char *name = scalar(k);
+        if (strcmp(name, "only_on") == 0 || strcmp(name, "never_on") == 0 ||
+            strcmp(name, "cpus_used") == 0 || strcmp(name, "affinity_history") == 0 ||
+            strcmp(name, "saved_mask") == 0)
+            return fail(c, k, "expectation '%s' is %s", name, not_yet_note);
+        if (key_is(k, "task") && (task = task_named(c, v)) < 0)
+            return false;
+        if (key_is(k, "policies") && !parse_policies(c, v, &policies))
+            return false;
+        if (key_is(k, "file"))
+            file = k;
+    }
+    if ((lookup(c, map, "at") || lookup(c, map, "content")) && !file)
+        return fail(c, map, "expected 'file' with 'at' and 'content'");
+    size_t before = c->sc->nexpects;
+    for_each_pair(c, map, k, v)
+    {
+        if (key_is(k, "task") || key_is(k, "policies") || key_is(k, "at") ||
+            key_is(k, "content"))
+            continue;
+        if (!parse_check(c, map, k, v, task, policies))
+            return false;
+    }
+    if (c->sc->nexpects == before)
+        return fail(c, map, "expected a check in this expectation (%s, kernel_log_contains, "
+                            "kernel_log_lacks, file, invariants, time_under)", per_task);
+    return true;
+}
+
+/* Events and reads in time order; at one time, in file order. */
+static const struct script_action *sort_base;
+
+static int by_time(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    if (sort_base[i].at_ns != sort_base[j].at_ns)
+        return sort_base[i].at_ns < sort_base[j].at_ns ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+static void sort_actions(struct scenario *sc)
+{
+    size_t n = sc->nactions;
+    size_t *order = calloc(n + 1, sizeof *order), *place = calloc(n + 1, sizeof *place);
+    struct script_action *sorted = own(sc, calloc(n + 1, sizeof *sorted));
+    if (!order || !place)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    sort_base = sc->actions;
+    qsort(order, n, sizeof *order, by_time);
+    for (size_t i = 0; i < n; i++) {
+        sorted[i] = sc->actions[order[i]];
+        place[order[i]] = i;
+    }
+    for (size_t e = 0; e < sc->nexpects; e++)
+        if (sc->expects[e].read >= 0)
+            sc->expects[e].read = (int)place[sc->expects[e].read];
+    free(order);
+    free(place);
+    sc->actions = sorted;
+}
+
+static bool parse_root(struct ctx *c, const yaml_node_t *root)
+{
+    if (!root)
+        return fail(c, &(yaml_node_t){0}, "expected a scenario (a mapping), found an empty file");
+    if (!want_map(c, root, "a scenario"))
+        return false;
+    yaml_node_t *k, *v;
+    for_each_pair(c, root, k, v)
+    {
+        if (!known_key(c, k, "the scenario",
+                       "description, machine, files, tasks, events, expect, input"))
+            return false;
+        if (key_is(k, "input"))
+            return fail(c, k, "key 'input' (recorded host input) is %s", not_yet_note);
+    }
+    const yaml_node_t *tasks = lookup(c, root, "tasks");
+    if (!parse_machine(c, lookup(c, root, "machine")))
+        return false;
+    if (lookup(c, root, "files") && !parse_files(c, lookup(c, root, "files")))
+        return false;
+    if (!tasks)
+        return fail(c, root, "expected 'tasks' in the scenario");
+    if (!parse_tasks(c, tasks))
+        return false;
+    if (lookup(c, root, "events") && !parse_events(c, lookup(c, root, "events")))
+        return false;
+    if (lookup(c, root, "expect") &&
+        !parse_list(c, lookup(c, root, "expect"), "expectations", parse_expect))
+        return false;
+    sort_actions(c->sc);
+    return true;
+}
+
+struct scenario *scenario_load(const char *path, FILE *errors, scenario_options_fn options)
+{
+    struct scenario *sc = calloc(1, sizeof *sc);
+    struct ctx c = {.sc = sc, .file = path, .errors = errors, .options = options};
+    sc->file = own_str(sc, path);
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", path);
+    snprintf(c.dir, sizeof c.dir, "%s", dirname(copy));
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        fprintf(errors, "%s:1:1: expected a readable scenario file: %s\n", path, strerror(errno));
+        scenario_free(sc);
+        return NULL;
+    }
+    yaml_parser_t parser;
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_file(&parser, in);
+    bool ok = yaml_parser_load(&parser, &c.doc);
+    if (!ok) {
+        yaml_mark_t mark = parser.problem_mark;
+        fprintf(errors, "%s:%zu:%zu: bad YAML: %s%s%s\n", path, mark.line + 1, mark.column + 1,
+                parser.problem, parser.context ? " " : "", parser.context ? parser.context : "");
+    } else {
+        ok = parse_root(&c, yaml_document_get_root_node(&c.doc));
+        yaml_document_delete(&c.doc);
+    }
+    yaml_parser_delete(&parser);
+    fclose(in);
+    if (!ok) {
+        scenario_free(sc);
+        return NULL;
+    }
+    return sc;
+}
+
+void scenario_free(struct scenario *sc)
+{
+    if (!sc)
+        return;
+    for (size_t i = 0; i < sc->nowned; i++)
+        free(sc->owned[i]);
+    free(sc->owned);
+    free(sc);
+}
+
+static const char *const policy_names[SCENARIO_NPOLICIES] = {
+    [EMU_POLICY_UPSTREAM] = "upstream", [EMU_POLICY_OVERRIDE] = "override",
+    [EMU_POLICY_KILL] = "kill",         [EMU_POLICY_FIXUP] = "fixup",
+    [EMU_POLICY_LINUX66] = "linux-6.6",
+};
+
+const char *scenario_policy_name(int policy)
+{
+    return policy_names[policy];
+}
+
+int scenario_policy_parse(const char *name)
+{
+    if (strcmp(name, "linux-5.15") == 0)
+        return EMU_POLICY_UPSTREAM;
+    for (int i = 0; i < SCENARIO_NPOLICIES; i++)
+        if (strcmp(name, policy_names[i]) == 0)
+            return i;
+    return -1;
+}

@@ -1,0 +1,252 @@
+/* replay.c - `asymu replay FILE... [--policy P] [--report F.json] [--jobs N]
+ * [--junit F.xml] [--shard I/N] [--all-expectations]`: every selected
+ * scenario is parsed first (a broken one stops everything with status 2),
+ * run in a child process, and its expectations checked; one PASS or FAIL
+ * line per scenario in name order, the failures under it, and a last line
+ * "N passed, N failed". */
+#include "scenario.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct replay_args {
+    char **files;
+    size_t nfiles;
+    int policy; /* -1: each scenario's own */
+    const char *report, *junit;
+    unsigned jobs;
+    unsigned shard, shards; /* 1-based shard of shards */
+    bool every_policy;
+};
+
+static int usage_error(const char *what)
+{
+    fprintf(stderr, "asymu replay: %s\n"
+                    "usage: asymu replay FILE... [--policy P] [--report F.json] [--jobs N] "
+                    "[--junit F.xml] [--shard I/N] [--all-expectations]\n", what);
+    return SCENARIO_EXIT_BROKEN;
+}
+
+static bool parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi || *s == '-')
+        return false;
+    *out = (unsigned)v;
+    return true;
+}
+
+static int parse_args(int argc, char **argv, struct replay_args *a)
+{
+    *a = (struct replay_args){.policy = -1, .jobs = 1, .shard = 1, .shards = 1};
+    a->files = calloc((size_t)argc + 1, sizeof *a->files);
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        bool has_value = i + 1 < argc;
+        if (strcmp(arg, "--all-expectations") == 0) {
+            a->every_policy = true;
+        } else if (arg[0] == '-' && arg[1] == '-' && !has_value) {
+            return usage_error("an option without its value, or an unknown option");
+        } else if (strcmp(arg, "--policy") == 0) {
+            if ((a->policy = scenario_policy_parse(argv[++i])) < 0)
+                return usage_error("--policy takes upstream, linux-5.15, linux-6.6, override, "
+                                   "kill or fixup");
+        } else if (strcmp(arg, "--report") == 0) {
+            a->report = argv[++i];
+        } else if (strcmp(arg, "--junit") == 0) {
+            a->junit = argv[++i];
+        } else if (strcmp(arg, "--jobs") == 0) {
+            if (!parse_uint(argv[++i], 1, 256, &a->jobs))
+                return usage_error("--jobs takes a number from 1 to 256");
+        } else if (strcmp(arg, "--shard") == 0) {
+            char *slash = strchr(argv[++i], '/');
+            if (!slash)
+                return usage_error("--shard takes I/N, like 1/4");
+            *slash = '\0';
+            if (!parse_uint(argv[i], 1, 100000, &a->shard) ||
+                !parse_uint(slash + 1, 1, 100000, &a->shards) || a->shard > a->shards)
+                return usage_error("--shard takes I/N with 1 <= I <= N, like 1/4");
+        } else if (arg[0] == '-' && arg[1] == '-') {
+            return usage_error("unknown option");
+        } else {
+            a->files[a->nfiles++] = argv[i];
+        }
+    }
+    if (a->nfiles == 0)
+        return usage_error("no scenario file");
+    return 0;
+}
+
+static int by_name(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Sorted by name, then every shards-th from shard: the same slice on every
+ * machine of a CI matrix. */
+static void select_shard(struct replay_args *a)
+{
+    qsort(a->files, a->nfiles, sizeof *a->files, by_name);
+    size_t kept = 0;
+    for (size_t i = 0; i < a->nfiles; i++)
+        if (i % a->shards == a->shard - 1)
+            a->files[kept++] = a->files[i];
+    a->nfiles = kept;
+}
+
+static void xml_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\n': fputs("&#10;", f); break;
+        default:
+            if ((unsigned char)*s >= 0x20 || *s == '\t')
+                fputc(*s, f);
+        }
+    }
+}
+
+/* JUnit XML as CI systems read it: testsuites > testsuite > testcase, a
+ * failure element (message, type) per failed scenario. */
+static int write_junit(const char *path, json_t *results)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -errno;
+    size_t n = json_array_size(results), failed = 0;
+    for (size_t i = 0; i < n; i++)
+        failed += !json_is_true(json_object_get(json_array_get(results, i), "passed"));
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<testsuites name=\"asymu replay\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n"
+               "  <testsuite name=\"asymu replay\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+               "skipped=\"0\">\n", n, failed, n, failed);
+    for (size_t i = 0; i < n; i++) {
+        json_t *r = json_array_get(results, i);
+        json_t *failures = json_object_get(r, "failures");
+        fputs("    <testcase classname=\"scenarios\" name=\"", f);
+        xml_escaped(f, json_string_value(json_object_get(r, "scenario")));
+        fputs(" [", f);
+        xml_escaped(f, json_string_value(json_object_get(r, "policy")));
+        fputs("]\" file=\"", f);
+        xml_escaped(f, json_string_value(json_object_get(r, "scenario")));
+        if (json_is_true(json_object_get(r, "passed"))) {
+            fputs("\"/>\n", f);
+            continue;
+        }
+        fputs("\">\n      <failure type=\"expectation\" message=\"", f);
+        xml_escaped(f, json_array_size(failures) ? json_string_value(json_array_get(failures, 0))
+                                                 : "the run gave no outcome");
+        fputs("\">", f);
+        for (size_t k = 0; k < json_array_size(failures); k++) {
+            xml_escaped(f, json_string_value(json_array_get(failures, k)));
+            fputs("&#10;", f);
+        }
+        fputs("</failure>\n    </testcase>\n", f);
+    }
+    fputs("  </testsuite>\n</testsuites>\n", f);
+    return fclose(f) == 0 ? 0 : -errno;
+}
+
+/* The report's view of a task: what it is and how it ended, without its
+ * output. */
+static json_t *report_task(json_t *task)
+{
+    json_t *t = json_object();
+    static const char *const keys[] = {"pid", "name", "isa", "error", "exit", "signal",
+                                       "affinity", "kills"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        json_t *v = json_object_get(task, keys[i]);
+        if (v)
+            json_object_set(t, keys[i], v);
+    }
+    return t;
+}
+
+static json_t *result_of(const struct scenario *sc, const struct scenario_job *job, bool every)
+{
+    json_t *r = json_object(), *failures = json_array(), *tasks = json_array();
+    json_object_set_new(r, "scenario", json_string(sc->file));
+    json_object_set_new(r, "policy", json_string(scenario_policy_name(job->policy)));
+    json_t *outcome = scenario_job_outcome(job);
+    if (outcome) {
+        scenario_check(sc, outcome, job->policy, every, failures, NULL);
+        json_t *task;
+        size_t i;
+        json_array_foreach(json_object_get(outcome, "tasks"), i, task)
+            json_array_append_new(tasks, report_task(task));
+        json_object_set(r, "machine", json_object_get(outcome, "machine"));
+        json_object_set(r, "end_ns", json_object_get(outcome, "end_ns"));
+    } else {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s: expected an outcome, got none (see stderr)", sc->file);
+        json_array_append_new(failures, json_string(msg));
+    }
+    json_object_set_new(r, "passed", json_boolean(json_array_size(failures) == 0));
+    json_object_set_new(r, "failures", failures);
+    json_object_set_new(r, "tasks", tasks);
+    json_decref(outcome);
+    return r;
+}
+
+int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options)
+{
+    struct replay_args a;
+    if (parse_args(argc, argv, &a) != 0) {
+        free(a.files);
+        return SCENARIO_EXIT_BROKEN;
+    }
+    select_shard(&a);
+    struct scenario **sc = calloc(a.nfiles + 1, sizeof *sc);
+    struct scenario_job *jobs = calloc(a.nfiles + 1, sizeof *jobs);
+    bool broken = false;
+    for (size_t i = 0; i < a.nfiles; i++) {
+        sc[i] = scenario_load(a.files[i], stderr, options);
+        broken |= !sc[i];
+        if (sc[i])
+            jobs[i] = (struct scenario_job){
+                .file = a.files[i], .policy = a.policy >= 0 ? a.policy : (int)sc[i]->cfg.policy};
+    }
+    int status = SCENARIO_EXIT_BROKEN;
+    if (!broken && scenario_run_jobs(jobs, a.nfiles, a.jobs, isatty(STDOUT_FILENO)) == 0) {
+        json_t *results = json_array();
+        size_t passed = 0;
+        for (size_t i = 0; i < a.nfiles; i++) {
+            json_t *r = result_of(sc[i], &jobs[i], a.every_policy);
+            bool ok = json_is_true(json_object_get(r, "passed"));
+            passed += ok;
+            printf("%s %s (%s)\n", ok ? "PASS" : "FAIL", sc[i]->file,
+                   scenario_policy_name(jobs[i].policy));
+            json_t *msg;
+            size_t k;
+            json_array_foreach(json_object_get(r, "failures"), k, msg)
+                printf("%s\n", json_string_value(msg));
+            json_array_append_new(results, r);
+        }
+        printf("%zu passed, %zu failed\n", passed, a.nfiles - passed);
+        status = passed == a.nfiles ? SCENARIO_EXIT_PASS : SCENARIO_EXIT_FAIL;
+        int err = 0;
+        if (a.junit && (err = write_junit(a.junit, results)) < 0)
+            fprintf(stderr, "asymu replay: cannot write %s: %s\n", a.junit, strerror(-err));
+        if (a.report && json_dump_file(results, a.report, JSON_INDENT(2)) < 0)
+            fprintf(stderr, "asymu replay: cannot write %s\n", a.report), err = -EIO;
+        if (err < 0)
+            status = SCENARIO_EXIT_BROKEN;
+        json_decref(results);
+    }
+    for (size_t i = 0; i < a.nfiles; i++) {
+        scenario_free(sc[i]);
+        free(jobs[i].out);
+    }
+    free(sc);
+    free(jobs);
+    free(a.files);
+    return status;
+}

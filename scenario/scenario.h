@@ -1,0 +1,145 @@
+/* scenario.h - scenario files (docs/scenarios.md): a machine, files for the
+ * guest's /tmp, tasks, timed events and expectations, parsed from YAML
+ * (libyaml); their run in a child process, whose outcome is JSON; and the
+ * verdict of each expectation on that outcome. */
+#ifndef ASYMU_SCENARIO_H
+#define ASYMU_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "emu.h"
+#include "script.h"
+
+/* Exit statuses of replay and compare. */
+#define SCENARIO_EXIT_PASS 0
+#define SCENARIO_EXIT_FAIL 1
+#define SCENARIO_EXIT_BROKEN 2
+
+#define SCENARIO_NPOLICIES 5
+
+/* What an expectation checks. Each kind is one matcher in expect.c; the
+ * kinds that need the machine's event stream (history, triggers) are
+ * refused by the parser until it exists (docs/scenarios.md, "Not yet"). */
+enum expect_kind {
+    EXPECT_EXIT,            /* task's exit status */
+    EXPECT_SIGNAL,          /* task killed by a signal */
+    EXPECT_AFFINITY,        /* task's affinity when it ended */
+    EXPECT_STDOUT,          /* task's stdout equals */
+    EXPECT_STDOUT_CONTAINS,
+    EXPECT_STDOUT_MATCHES,  /* POSIX extended regex */
+    EXPECT_KLOG_CONTAINS,   /* lines with these texts, in this order */
+    EXPECT_KLOG_LACKS,      /* no line with any of these texts */
+    EXPECT_FILE,            /* a /sys or /proc file's content at a time */
+    EXPECT_INVARIANTS,      /* --check-invariants found nothing */
+    EXPECT_TIME_UNDER,      /* every task ended before this virtual time */
+};
+
+struct expectation {
+    enum expect_kind kind;
+    int line;               /* of the expectation's key, for messages */
+    int task;               /* index in tasks, or -1 */
+    long number;            /* exit status, signal */
+    struct cpumask mask;    /* affinity */
+    char *text;             /* stdout, file content, regex */
+    char **texts;           /* kernel log texts */
+    size_t ntexts;
+    uint64_t ns;            /* time bound */
+    int read;               /* EXPECT_FILE: index of its read in the script's actions */
+    unsigned policies;      /* bit per enum emu_policy where it applies; 0: every policy */
+};
+
+struct scenario_task {
+    char *name;
+    char *path;
+    char **argv;
+    int argc;
+    char **envp;
+    bool has_affinity;
+    struct cpumask affinity;
+    uint64_t start_ns;
+};
+
+struct scenario {
+    char *file;             /* as named on the command line */
+    void **owned;           /* every allocation below, freed by scenario_free */
+    size_t nowned, owned_cap;
+    struct emu_config cfg;  /* machine: the `asymu run` options' meanings */
+    bool check_invariants;
+    uint64_t time_limit_ns;
+    struct script_file *files; /* placed in the guest's /tmp */
+    size_t nfiles;
+    struct scenario_task *tasks;
+    size_t ntasks;
+    struct script_action *actions; /* events and file reads, sorted by time */
+    size_t nactions;
+    struct expectation *expects;
+    size_t nexpects;
+};
+
+/* `asymu run`'s option parser (cli/options.c, options_parse_to), given by
+ * cli/ so that the machine section means what the options mean: parses
+ * argv into cfg, bad values reported to errors; 0 on success. */
+typedef int (*scenario_options_fn)(int argc, char **argv, struct emu_config *cfg, FILE *errors);
+
+/* Parses path. On error returns NULL after writing one line
+ * "FILE:LINE:COLUMN: what was expected there" to errors. */
+struct scenario *scenario_load(const char *path, FILE *errors, scenario_options_fn options);
+void scenario_free(struct scenario *sc);
+
+/* Policy names, by enum emu_policy; scenario_policy_parse: -1 if unknown. */
+const char *scenario_policy_name(int policy);
+int scenario_policy_parse(const char *name);
+
+/* Runs sc under its policy (in this process: call it in a child) and
+ * returns the outcome (json.c documents its fields), or NULL after a message
+ * on stderr when the machine could not start. */
+json_t *scenario_execute(struct scenario *sc);
+
+/* Checks every expectation that applies under policy (all of them when
+ * every_policy) against an outcome. Appends one string per failure,
+ * "FILE:LINE: expected ..., got ...", to failures; returns how many
+ * expectations applied. holds[i] (when not NULL) says whether expectation i
+ * holds, whatever its scope. */
+size_t scenario_check(const struct scenario *sc, json_t *outcome, int policy, bool every_policy,
+                      json_t *failures, bool *holds);
+
+/* "2ms", "500us", "123ns": the largest unit that divides ns. */
+void scenario_format_ns(uint64_t ns, char *out, size_t len);
+/* How an outcome's task ended: "exit status 0", "killed by SIGKILL", ... */
+void scenario_task_ending(json_t *task, char *out, size_t len);
+
+/* One run of a scenario file under a policy, in a child process. */
+struct scenario_job {
+    const char *file;
+    int policy;
+    char *out;          /* the child's stdout: the outcome JSON */
+    size_t len;
+    int64_t exit_status;
+    int term_signal;
+    int stage;          /* runner.c's: 0 waiting, then running, then done */
+};
+
+/* Runs every job as `asymu scenario-exec FILE POLICY` from a libuv loop, at
+ * most `parallel` at once; with progress, a line on stdout (a terminal)
+ * counts the jobs done. Returns 0 or a negative errno. */
+int scenario_run_jobs(struct scenario_job *jobs, size_t n, unsigned parallel, bool progress);
+/* The outcome of a finished job, or NULL (a message naming the file is on
+ * stderr) if the child did not give one. */
+json_t *scenario_job_outcome(const struct scenario_job *job);
+
+/* One line describing expectation i, for compare's table. */
+void scenario_describe(const struct scenario *sc, size_t i, char *out, size_t len);
+
+/* The commands (replay.c, compare.c): argv[0] is the first argument after
+ * the command's name. Return the exit status. */
+int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options);
+int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options);
+/* `asymu scenario-exec FILE POLICY`: the child side, outcome JSON on stdout. */
+int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options);
+
+#endif

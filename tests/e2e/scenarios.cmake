@@ -1,0 +1,51 @@
+# Scenario replay (docs/scenarios.md): tests/e2e/scenarios.sh runs asymu
+# replay and compare from the source directory.
+set(SCENARIO_SH ${CMAKE_CURRENT_SOURCE_DIR}/scenarios.sh)
+
+function(asymu_scenario_test name)
+  add_test(NAME e2e-scenario-${name}
+    COMMAND ${SCENARIO_SH} $<TARGET_FILE:asymu> ${PROJECT_SOURCE_DIR} ${ARGN})
+  set_tests_properties(e2e-scenario-${name} PROPERTIES LABELS e2e TIMEOUT 300)
+endfunction()
+
+# Each example: the policies its expectations name (it passes under each),
+# then one policy it excludes (it fails there, with the messages of
+# tests/e2e/expected/scenario-NAME-POLICY.out, under --all-expectations).
+set(SCENARIO_EXAMPLES
+  "article-execve|upstream,linux-6.6,override,kill,fixup|kill"
+  "partial-overlap|upstream,linux-6.6,override,kill,fixup|kill"
+  "compat-setaffinity|upstream,linux-6.6,override,kill|override"
+  "saved-mask-chain|upstream,linux-6.6,override|override"
+  "hotplug-last-32bit|upstream,kill,fixup|kill"
+  "fork-inheritance|upstream,linux-6.6,override|kill"
+  "generations|upstream,linux-6.6|upstream")
+foreach(example ${SCENARIO_EXAMPLES})
+  string(REPLACE "|" ";" parts "${example}")
+  list(GET parts 0 name)
+  list(GET parts 1 policies)
+  list(GET parts 2 excluded)
+  string(REPLACE "," ";" policies "${policies}")
+  set(file examples/scenarios/${name}.yaml)
+  foreach(policy ${policies})
+    asymu_scenario_test(${name}-${policy} pass ${file} ${policy})
+  endforeach()
+  asymu_scenario_test(${name}-fails-${excluded} fail ${file} ${excluded}
+    ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-${name}-${excluded}.out)
+endforeach()
+
+file(GLOB broken_scenarios ${CMAKE_CURRENT_SOURCE_DIR}/scenarios/broken/*.yaml)
+foreach(path ${broken_scenarios})
+  get_filename_component(name ${path} NAME_WE)
+  file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${path})
+  asymu_scenario_test(broken-${name} broken ${rel})
+endforeach()
+
+asymu_scenario_test(determinism determinism)
+asymu_scenario_test(counts counts)
+asymu_scenario_test(junit junit)
+
+# What a scenario does from outside (files, stdin, hotplug writes,
+# setaffinity, signals, reads at a time) and with several tasks (a later
+# start, events timed in slices, the time limit).
+asymu_scenario_test(outside pass tests/e2e/scenarios/outside.yaml upstream)
+asymu_scenario_test(two-tasks pass tests/e2e/scenarios/two-tasks.yaml upstream)
