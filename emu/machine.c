@@ -2,6 +2,8 @@
  * seeded random generator, virtual time, and the run loop of the first
  * process. */
 #include "kernel.h"
+#include "machine_events.h"
+#include "machine_trace.h"
 #include "fifo.h"
 #include "owner.h"
 #include "event.h"
@@ -199,9 +201,15 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
 int emu_run(const struct emu_config *cfg)
 {
     struct machine m;
+    struct machine_trace trace;
     int err = machine_boot(&m, cfg);
     if (err < 0)
         return err;
+    machine_events_init(&m);
+    if ((err = machine_trace_start(&trace, &m, cfg)) < 0) {
+        machine_shutdown(&m);
+        return err;
+    }
     signal(SIGPIPE, SIG_IGN);
     /* Unicorn asks for huge pages for every engine's translation buffer:
      * each new process then zeroes 2 MiB pages it barely uses (more than
@@ -215,6 +223,7 @@ int emu_run(const struct emu_config *cfg)
         fprintf(stderr, "asymu: cannot start the janitor process: %s\n", strerror(-err));
     struct task *t = err < 0 ? NULL : task_create_init(&m);
     if (!t) {
+        machine_trace_finish(&trace, &m);
         machine_shutdown(&m);
         crash_guard_stop();
         return err < 0 ? err : -ENOMEM;
@@ -252,6 +261,7 @@ int emu_run(const struct emu_config *cfg)
     } else {
         status = machine_run(&m);
     }
+    machine_trace_finish(&trace, &m);
     hostio_stop(&m); /* closes the FUSE session; the janitor unmounts it */
     if (crash_janitor_clean() < 0)
         fprintf(stderr, "asymu: warning: the janitor process did not answer: %s and %s may "
