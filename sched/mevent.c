@@ -51,7 +51,8 @@ int mevent_subscribe(struct mevent_bus *bus, uint32_t kinds, mevent_fn fn, void 
 {
     if (bus->nsubs == MEVENT_SUBS_MAX)
         return -ENOSPC;
-    if ((kinds & MEVENT_BIT(MEVENT_SWITCH)) && !bus->cpus) {
+    uint32_t runs = MEVENT_BIT(MEVENT_RUN) | MEVENT_BIT(MEVENT_SWITCH);
+    if ((kinds & runs) && !bus->cpus) {
         bus->cpus = calloc(bus->nr_cpus ? bus->nr_cpus : 1, sizeof(*bus->cpus));
         if (!bus->cpus)
             return -ENOMEM;
@@ -107,10 +108,24 @@ static void derive_switch(struct mevent_bus *bus, const struct mevent *run)
     st->end_ns = run->run.end_ns;
 }
 
+void mevent_slice_start(struct mevent_bus *bus, unsigned cpu, const struct mevent_task *task)
+{
+    if (bus->cpus && cpu < bus->nr_cpus)
+        bus->cpus[cpu].slice = *task;
+}
+
+const struct mevent_task *mevent_slice_task(const struct mevent_bus *bus, unsigned cpu,
+                                            const struct mevent_task *now)
+{
+    if (bus->cpus && cpu < bus->nr_cpus && bus->cpus[cpu].slice.tid == now->tid)
+        return &bus->cpus[cpu].slice;
+    return now;
+}
+
 void mevent_emit(struct mevent_bus *bus, const struct mevent *ev)
 {
     deliver(bus, ev);
-    if (ev->kind == MEVENT_RUN && bus->cpus)
+    if (ev->kind == MEVENT_RUN && (bus->wanted & MEVENT_BIT(MEVENT_SWITCH)))
         derive_switch(bus, ev);
 }
 

@@ -123,8 +123,10 @@ struct mevent_sub {
     uint32_t kinds; /* MEVENT_BIT()s it receives */
 };
 
-/* Where a vCPU stands for switch derivation: who ran last and how it left. */
+/* Where a vCPU stands: the task of the running slice as it was when the
+ * slice started, and for switch derivation who ran last and how it left. */
 struct mevent_cpu_state {
+    struct mevent_task slice;   /* mevent_slice_start's snapshot */
     struct mevent_task last;    /* tid 0: idle */
     enum mevent_run_end end;    /* how last left, if it has */
     uint64_t end_ns;
@@ -140,7 +142,7 @@ struct mevent_bus {
     uint64_t (*clock)(void *ctx);
     void *clock_ctx;
     unsigned nr_cpus;
-    struct mevent_cpu_state *cpus; /* allocated with the first SWITCH subscriber */
+    struct mevent_cpu_state *cpus; /* allocated with the first RUN or SWITCH subscriber */
 };
 
 /* The one branch an emission point pays when nobody listens. */
@@ -151,6 +153,13 @@ static inline bool mevent_wanted(const struct mevent_bus *bus, enum mevent_kind 
 
 /* Adds a subscriber for `kinds`: 0, -ENOSPC beyond MEVENT_SUBS_MAX, -ENOMEM. */
 int mevent_subscribe(struct mevent_bus *bus, uint32_t kinds, mevent_fn fn, void *ctx);
+/* A slice of task starts on cpu: the MEVENT_RUN that ends it shows the
+ * task as it is now (a run that ends in execve is the caller's). */
+void mevent_slice_start(struct mevent_bus *bus, unsigned cpu, const struct mevent_task *task);
+/* The task a MEVENT_RUN of tid on cpu reports: the slice's snapshot, or
+ * *now if the slice started unseen. */
+const struct mevent_task *mevent_slice_task(const struct mevent_bus *bus, unsigned cpu,
+                                            const struct mevent_task *now);
 /* Delivers ev to the subscribers that want its kind; a MEVENT_RUN also
  * produces the MEVENT_SWITCH events it implies. */
 void mevent_emit(struct mevent_bus *bus, const struct mevent *ev);

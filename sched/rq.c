@@ -298,6 +298,7 @@ int sched_pick(struct sched *s, struct sched_task **task, unsigned *cpu)
     if (t->slice_left == 0 || t->cls == SCHED_CLASS_DEADLINE)
         t->slice_left = new_slice(s, t);
     t->need_resched = false;
+    sched_ev_slice_start(s, t, c);
     return SCHED_RUN;
 }
 

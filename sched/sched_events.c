@@ -41,7 +41,16 @@ void sched__emit_run(struct sched *s, const struct sched_task *t, unsigned cpu, 
         ev.run.end = MEVENT_END_BLOCKED;
     else
         ev.run.end = t->cpu == cpu ? MEVENT_END_RUNNABLE : MEVENT_END_MOVED;
-    emit(s, &ev, t);
+    sched_event_task(t, &ev.task);
+    ev.task = *mevent_slice_task(&s->events, cpu, &ev.task);
+    mevent_emit(&s->events, &ev);
+}
+
+void sched__emit_slice_start(struct sched *s, const struct sched_task *t, unsigned cpu)
+{
+    struct mevent_task snap;
+    sched_event_task(t, &snap);
+    mevent_slice_start(&s->events, cpu, &snap);
 }
 
 void sched__emit_migrate(struct sched *s, const struct sched_task *t, unsigned from, unsigned to)

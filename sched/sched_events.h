@@ -10,6 +10,7 @@
 uint64_t sched__event_time(const struct sched *s);
 
 void sched__emit_run(struct sched *s, const struct sched_task *t, unsigned cpu, uint64_t ns);
+void sched__emit_slice_start(struct sched *s, const struct sched_task *t, unsigned cpu);
 void sched__emit_wakeup(struct sched *s, const struct sched_task *t, unsigned cpu, bool new_task);
 void sched__emit_migrate(struct sched *s, const struct sched_task *t, unsigned from, unsigned to);
 void sched__emit_fork(struct sched *s, const struct sched_task *parent,
@@ -26,6 +27,13 @@ static inline void sched_ev_run(struct sched *s, const struct sched_task *t, uns
 {
     if (mevent_wanted(&s->events, MEVENT_RUN))
         sched__emit_run(s, t, cpu, ns);
+}
+
+/* A slice of t starts on cpu (its MEVENT_RUN will show t as it is now). */
+static inline void sched_ev_slice_start(struct sched *s, const struct sched_task *t, unsigned cpu)
+{
+    if (mevent_wanted(&s->events, MEVENT_RUN))
+        sched__emit_slice_start(s, t, cpu);
 }
 
 /* t becomes runnable on cpu (a migration first if it last ran elsewhere). */

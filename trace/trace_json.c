@@ -51,7 +51,8 @@ static json_t *metadata(const char *name, int pid, int tid, json_t *args)
                      "args", args);
 }
 
-/* The task's process and thread names, when they are new or changed. */
+/* The task's process and thread names, when they are new or changed: at
+ * fork and exec (a run may still show the name before an exec). */
 static void name_task(struct json_trace *j, const struct mevent_task *t)
 {
     if (t->tid <= 0)
@@ -127,7 +128,6 @@ static void json_event(void *state, const struct mevent *ev)
     case MEVENT_RUN:
         if (ev->cpu >= j->nr_cpus)
             return;
-        name_task(j, &ev->task);
         if (!trace_run_extend(&j->runs[ev->cpu], ev)) {
             flush_run(j, ev->cpu);
             trace_run_start(&j->runs[ev->cpu], ev);
