@@ -171,7 +171,14 @@ FTRACE_FIELDS = {
     "cpuhp_exit": r"cpu: (\d{4})  state: +(\d+) step: +(\d+) ret: (-?\d+)",
 }
 
-# The lines other than switches and wake-ups, without their timestamps.
+# The lines other than switches and wake-ups, without their timestamps;
+# HOTPLUG stands for vCPU 3 going offline and online.
+FTRACE_HOTPLUG = """\
+          <idle>-0     [003] cpuhp_enter:         cpu: 0003 target:   0 step:   1 (sched_cpu_deactivate)
+          <idle>-0     [003] cpuhp_exit:          cpu: 0003  state:   0 step:   1 ret: 0
+          <idle>-0     [003] cpuhp_enter:         cpu: 0003 target:   1 step:   1 (sched_cpu_activate)
+          <idle>-0     [003] cpuhp_exit:          cpu: 0003  state:   1 step:   1 ret: 0
+"""
 FTRACE_EXPECTED = {
     "aarch64": """ trace-demo-aarc-1     [000] sched_process_exec:  filename=GUEST/trace-demo-aarch64 pid=1 old_pid=1
  trace-demo-aarc-1     [000] sched_process_fork:  comm=trace-demo-aarc pid=1 child_comm=trace-demo-aarc child_pid=2
@@ -179,10 +186,7 @@ FTRACE_EXPECTED = {
  trace-demo-armh-2     [006] sched_migrate_task:  comm=trace-demo-armh pid=2 prio=120 orig_cpu=6 dest_cpu=0
  trace-demo-armh-2     [000] sched_process_exec:  filename=GUEST/trace-demo-armhf pid=2 old_pid=2
  trace-demo-armh-2     [000] sched_process_exit:  comm=trace-demo-armh pid=2 prio=120
-          <idle>-0     [003] cpuhp_enter:         cpu: 0003 target:   0 step:   1 (sched_cpu_deactivate)
-          <idle>-0     [003] cpuhp_exit:          cpu: 0003  state:   0 step:   1 ret: 0
-          <idle>-0     [003] cpuhp_enter:         cpu: 0003 target:   1 step:   1 (sched_cpu_activate)
-          <idle>-0     [003] cpuhp_exit:          cpu: 0003  state:   1 step:   1 ret: 0
+HOTPLUG
  trace-demo-aarc-1     [000] sched_migrate_task:  comm=trace-demo-aarc pid=1 prio=120 orig_cpu=0 dest_cpu=2
  trace-demo-aarc-1     [002] sched_process_exit:  comm=trace-demo-aarc pid=1 prio=120
 """,
@@ -190,10 +194,7 @@ FTRACE_EXPECTED = {
  trace-demo-armh-1     [000] sched_process_fork:  comm=trace-demo-armh pid=1 child_comm=trace-demo-armh child_pid=2
  trace-demo-armh-2     [001] sched_process_exec:  filename=GUEST/trace-demo-armhf pid=2 old_pid=2
  trace-demo-armh-2     [001] sched_process_exit:  comm=trace-demo-armh pid=2 prio=120
-          <idle>-0     [003] cpuhp_enter:         cpu: 0003 target:   0 step:   1 (sched_cpu_deactivate)
-          <idle>-0     [003] cpuhp_exit:          cpu: 0003  state:   0 step:   1 ret: 0
-          <idle>-0     [003] cpuhp_enter:         cpu: 0003 target:   1 step:   1 (sched_cpu_activate)
-          <idle>-0     [003] cpuhp_exit:          cpu: 0003  state:   1 step:   1 ret: 0
+HOTPLUG
  trace-demo-armh-1     [000] sched_migrate_task:  comm=trace-demo-armh pid=1 prio=120 orig_cpu=0 dest_cpu=2
  trace-demo-armh-1     [002] sched_process_exit:  comm=trace-demo-armh pid=1 prio=120
 """,
@@ -228,7 +229,8 @@ def mode_ftrace():
             expect((comm, pid), ("<idle>", "0") if prev[1] == "0" else prev, "switch's task")
         elif event not in ("sched_wakeup", "sched_wakeup_new"):
             rest.append(line[:line.index("]") + 1] + " " + line[line.index(": ") + 2:])
-    expect("\n".join(rest) + "\n", FTRACE_EXPECTED[ISA].replace("GUEST", GUEST),
+    want = FTRACE_EXPECTED[ISA].replace("GUEST", GUEST).replace("HOTPLUG\n", FTRACE_HOTPLUG)
+    expect("\n".join(rest) + "\n", want,
            "lines other than switches and wake-ups")
     seen = {FTRACE_LINE.match(l)[6] for l in lines[1:] if FTRACE_LINE.match(l)}
     expect(seen, set(FTRACE_FIELDS), "event kinds")
