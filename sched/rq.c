@@ -247,21 +247,16 @@ static unsigned earliest_busy_cpu(const struct sched *s)
  * on a mismatched machine under kill or fixup. */
 static enum sched_decision switch_in_check(struct sched *s, struct sched_task *t, unsigned cpu)
 {
-    if (t->kill_pending) {
-        sched_ev_kill(s, t, cpu);
+    if (t->kill_pending)
         return SCHED_KILL;
-    }
     if (s->cpus[cpu].last != t)
         s->policy->on_switch_in(s, t, cpu);
     if (!t->check_pending)
         return SCHED_RUN;
     t->check_pending = false;
-    struct cpumask old = t->affinity;
-    enum sched_decision d = s->policy->on_return_to_user(s, t, cpu);
-    sched_ev_affinity(s, t, &old, &t->affinity, MEVENT_CAUSE_CHECK);
-    if (d == SCHED_KILL)
-        sched_ev_kill(s, t, cpu);
-    return d;
+    if (sched_ev_check_wanted(s))
+        return sched__return_to_user_traced(s, t, cpu);
+    return s->policy->on_return_to_user(s, t, cpu);
 }
 #endif
 

@@ -141,6 +141,17 @@ void sched__emit_kill(struct sched *s, const struct sched_task *t, unsigned cpu)
     emit(s, &ev, t);
 }
 
+enum sched_decision sched__return_to_user_traced(struct sched *s, struct sched_task *t,
+                                                 unsigned cpu)
+{
+    struct cpumask old = t->affinity;
+    enum sched_decision d = s->policy->on_return_to_user(s, t, cpu);
+    sched_ev_affinity(s, t, &old, &t->affinity, MEVENT_CAUSE_CHECK);
+    if (d == SCHED_KILL && mevent_wanted(&s->events, MEVENT_KILL))
+        sched__emit_kill(s, t, cpu);
+    return d;
+}
+
 void sched__emit_hotplug(struct sched *s, unsigned cpu, bool online)
 {
     struct mevent ev = {.kind = MEVENT_HOTPLUG, .ts_ns = sched__event_time(s), .cpu = cpu};

@@ -20,6 +20,16 @@ void sched__emit_affinity(struct sched *s, const struct sched_task *t, const str
 void sched__emit_kill(struct sched *s, const struct sched_task *t, unsigned cpu);
 void sched__emit_hotplug(struct sched *s, unsigned cpu, bool online);
 void sched__emit_runqueue(struct sched *s, unsigned cpu);
+/* The policy's return-to-user check, reporting the affinity change (K2f)
+ * or kill (K2, K2f, H2) it decides. */
+enum sched_decision sched__return_to_user_traced(struct sched *s, struct sched_task *t,
+                                                 unsigned cpu);
+
+/* Whether the return-to-user check must report what it decides. */
+static inline bool sched_ev_check_wanted(const struct sched *s)
+{
+    return mevent_wanted(&s->events, MEVENT_AFFINITY) || mevent_wanted(&s->events, MEVENT_KILL);
+}
 
 /* t ran ns on cpu, whose clock has just advanced by it. */
 static inline void sched_ev_run(struct sched *s, const struct sched_task *t, unsigned cpu,
@@ -65,12 +75,6 @@ static inline void sched_ev_affinity(struct sched *s, const struct sched_task *t
 {
     if (mevent_wanted(&s->events, MEVENT_AFFINITY) && !cpumask_equal(old, new_mask))
         sched__emit_affinity(s, t, old, new_mask, cause);
-}
-
-static inline void sched_ev_kill(struct sched *s, const struct sched_task *t, unsigned cpu)
-{
-    if (mevent_wanted(&s->events, MEVENT_KILL))
-        sched__emit_kill(s, t, cpu);
 }
 
 static inline void sched_ev_hotplug(struct sched *s, unsigned cpu, bool online)
