@@ -27,15 +27,14 @@ static int add_writer(struct machine_trace *tr, struct machine *m, enum trace_fo
     return 0;
 }
 
-int machine_trace_start(struct machine_trace *tr, struct machine *m,
-                        const struct emu_config *cfg)
+int machine_trace_start(struct machine_trace *tr, struct machine *m, const struct emu_config *cfg)
 {
     tr->n = 0;
     int err = 0;
     if (cfg->trace_file)
-        err = add_writer(tr, m, cfg->trace_format == EMU_TRACE_FTRACE ? TRACE_FORMAT_FTRACE
-                                                                       : TRACE_FORMAT_JSON,
-                         cfg->trace_file);
+        err = add_writer(
+            tr, m, cfg->trace_format == EMU_TRACE_FTRACE ? TRACE_FORMAT_FTRACE : TRACE_FORMAT_JSON,
+            cfg->trace_file);
     if (cfg->timeline_file) {
         if (err == 0)
             err = add_writer(tr, m, TRACE_FORMAT_SVG, cfg->timeline_file);

@@ -126,11 +126,11 @@ struct mevent_sub {
 /* Where a vCPU stands: the task of the running slice as it was when the
  * slice started, and for switch derivation who ran last and how it left. */
 struct mevent_cpu_state {
-    struct mevent_task slice;   /* mevent_slice_start's snapshot */
-    struct mevent_task last;    /* tid 0: idle */
-    enum mevent_run_end end;    /* how last left, if it has */
+    struct mevent_task slice; /* mevent_slice_start's snapshot */
+    struct mevent_task last;  /* tid 0: idle */
+    enum mevent_run_end end;  /* how last left, if it has */
     uint64_t end_ns;
-    bool left;                  /* last is off the vCPU; the switch is not reported yet */
+    bool left; /* last is off the vCPU; the switch is not reported yet */
 };
 
 struct mevent_bus {

@@ -163,7 +163,8 @@ void sched__emit_runqueue(struct sched *s, unsigned cpu)
 {
     uint64_t now = sched__event_time(s);
     /* An idle vCPU's clock may be behind: the count changes when it wakes. */
-    struct mevent ev = {.kind = MEVENT_RUNQUEUE, .cpu = cpu,
+    struct mevent ev = {.kind = MEVENT_RUNQUEUE,
+                        .cpu = cpu,
                         .ts_ns = now > s->cpus[cpu].clock_ns ? now : s->cpus[cpu].clock_ns};
     ev.runqueue.nr_running = s->cpus[cpu].nr_running;
     emit(s, &ev, NULL);

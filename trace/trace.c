@@ -24,7 +24,7 @@ struct trace_writer *trace_writer_new(enum trace_format format, FILE *out,
         return NULL;
     w->ops = formats[format];
     w->out = out;
-    w->state = w->ops->new(out, machine);
+    w->state = w->ops->new (out, machine);
     if (!w->state) {
         free(w);
         return NULL;

@@ -45,8 +45,8 @@ static struct shown shown(const struct mevent_task *t, unsigned cpu)
 }
 
 static __attribute__((format(printf, 6, 7))) void line(struct ftrace_trace *f, uint64_t ts,
-                                                         const struct shown *who, unsigned cpu,
-                                                         const char *event, const char *fmt, ...)
+                                                       const struct shown *who, unsigned cpu,
+                                                       const char *event, const char *fmt, ...)
 {
     if (f->len == f->cap) {
         size_t cap = f->cap ? f->cap * 2 : 1024;
@@ -98,8 +98,7 @@ static void ftrace_event(void *state, const struct mevent *ev)
     case MEVENT_SWITCH: {
         struct shown prev = shown(&ev->sw.prev, cpu);
         line(f, ev->ts_ns, &prev, cpu, "sched_switch", "%s:%d [%d] %s ==> %s:%d [%d]", prev.comm,
-             prev.pid, prev.prio, prev_state(&ev->sw.prev, ev->sw.prev_end), t.comm, t.pid,
-             t.prio);
+             prev.pid, prev.prio, prev_state(&ev->sw.prev, ev->sw.prev_end), t.comm, t.pid, t.prio);
         return;
     }
     case MEVENT_WAKEUP:
@@ -108,13 +107,13 @@ static void ftrace_event(void *state, const struct mevent *ev)
         return;
     case MEVENT_MIGRATE:
         line(f, ev->ts_ns, &t, ev->migrate.from < f->nr_cpus ? ev->migrate.from : cpu,
-             "sched_migrate_task", "comm=%s pid=%d prio=%d orig_cpu=%u dest_cpu=%u", t.comm,
-             t.pid, t.prio, ev->migrate.from, ev->migrate.to);
+             "sched_migrate_task", "comm=%s pid=%d prio=%d orig_cpu=%u dest_cpu=%u", t.comm, t.pid,
+             t.prio, ev->migrate.from, ev->migrate.to);
         return;
     case MEVENT_FORK: {
         struct shown child = shown(&ev->fork.child, cpu);
-        line(f, ev->ts_ns, &t, cpu, "sched_process_fork", "comm=%s pid=%d child_comm=%s child_pid=%d",
-             t.comm, t.pid, child.comm, child.pid);
+        line(f, ev->ts_ns, &t, cpu, "sched_process_fork",
+             "comm=%s pid=%d child_comm=%s child_pid=%d", t.comm, t.pid, child.comm, child.pid);
         return;
     }
     case MEVENT_EXEC: {

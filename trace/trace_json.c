@@ -16,8 +16,8 @@ struct json_trace {
     FILE *out;
     unsigned nr_cpus;
     bool first;
-    struct trace_run *runs;    /* per vCPU: the run not written yet */
-    int *runnable;             /* per vCPU: the last count written, -1 none */
+    struct trace_run *runs;         /* per vCPU: the run not written yet */
+    int *runnable;                  /* per vCPU: the last count written, -1 none */
     char (*names)[MEVENT_COMM_LEN]; /* per tid: the name last given in metadata */
     size_t names_len;
 };
@@ -97,9 +97,9 @@ static void flush_run(struct json_trace *j, unsigned cpu)
 static void instant(struct json_trace *j, const struct mevent *ev, const char *name, json_t *args)
 {
     unsigned cpu = ev->cpu < j->nr_cpus ? ev->cpu : 0;
-    put(j, json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o}", "name", name, "cat", "event", "ph", "i",
-                     "s", "t", "pid", VCPU_PID, "tid", (int)cpu, "ts", us(ev->ts_ns), "args",
-                     args));
+    put(j,
+        json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o}", "name", name, "cat", "event", "ph", "i", "s",
+                  "t", "pid", VCPU_PID, "tid", (int)cpu, "ts", us(ev->ts_ns), "args", args));
 }
 
 static void counter(struct json_trace *j, const struct mevent *ev)
@@ -206,9 +206,10 @@ static void *json_new(FILE *out, const struct trace_machine *machine)
         j->runnable[cpu] = -1;
     char aarch32[4096];
     cpulist_format(&machine->aarch32, aarch32, sizeof aarch32);
-    fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"asymu\","
-                 "\"policy\":\"%s\",\"seed\":%llu,\"cpus\":%u,\"aarch32\":\"%s\"},"
-                 "\"traceEvents\":[",
+    fprintf(out,
+            "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"asymu\","
+            "\"policy\":\"%s\",\"seed\":%llu,\"cpus\":%u,\"aarch32\":\"%s\"},"
+            "\"traceEvents\":[",
             machine->policy, (unsigned long long)machine->seed, machine->nr_cpus, aarch32);
     put(j, metadata("process_name", VCPU_PID, 0, json_pack("{s:s}", "name", "vCPUs")));
     put(j, metadata("process_sort_index", VCPU_PID, 0, json_pack("{s:i}", "sort_index", -1)));

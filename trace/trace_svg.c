@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LEFT 170     /* the row labels' column */
-#define PLOT_W 1000  /* the time axis' width */
+#define LEFT 170    /* the row labels' column */
+#define PLOT_W 1000 /* the time axis' width */
 #define TOP 50
 #define ROW_H 28
 #define BAR_H 18
@@ -32,10 +32,6 @@ struct bar {
     int task; /* index into tasks */
 };
 
-struct svg_task {
-    struct mevent_task task;
-};
-
 struct svg_trace {
     FILE *out;
     struct trace_machine machine;
@@ -44,7 +40,7 @@ struct svg_trace {
     size_t nbars, bars_cap;
     struct marker *marks;
     size_t nmarks, marks_cap;
-    struct svg_task *tasks; /* in order of first appearance: their colours */
+    struct mevent_task *tasks; /* in order of first appearance: their colours */
     size_t ntasks, tasks_cap;
     uint64_t end_ns;
 };
@@ -73,12 +69,12 @@ static void see_time(struct svg_trace *s, uint64_t ns)
 static int task_index(struct svg_trace *s, const struct mevent_task *t)
 {
     for (size_t i = s->ntasks; i-- > 0;)
-        if (s->tasks[i].task.tid == t->tid && strcmp(s->tasks[i].task.comm, t->comm) == 0 &&
-            s->tasks[i].task.compat == t->compat)
+        if (s->tasks[i].tid == t->tid && strcmp(s->tasks[i].comm, t->comm) == 0 &&
+            s->tasks[i].compat == t->compat)
             return (int)i;
     if (!grow((void **)&s->tasks, &s->tasks_cap, s->ntasks, sizeof(*s->tasks)))
         return -1;
-    s->tasks[s->ntasks].task = *t;
+    s->tasks[s->ntasks] = *t;
     return (int)s->ntasks++;
 }
 
@@ -130,8 +126,7 @@ static void svg_event(void *state, const struct mevent *ev)
         mark(s, MARK_EXEC, ev->cpu, ev->ts_ns, title);
         return;
     case MEVENT_KILL:
-        snprintf(title, sizeof title, "SIGKILL %s %d (rule %s)", comm, ev->task.tid,
-                 ev->kill.rule);
+        snprintf(title, sizeof title, "SIGKILL %s %d (rule %s)", comm, ev->task.tid, ev->kill.rule);
         mark(s, MARK_KILL, ev->cpu, ev->ts_ns, title);
         return;
     case MEVENT_MIGRATE:
@@ -140,7 +135,8 @@ static void svg_event(void *state, const struct mevent *ev)
         mark(s, MARK_MIGRATE, ev->migrate.to, ev->ts_ns, title);
         return;
     case MEVENT_HOTPLUG:
-        snprintf(title, sizeof title, "cpu%u %s", ev->cpu, ev->hotplug.online ? "online" : "offline");
+        snprintf(title, sizeof title, "cpu%u %s", ev->cpu,
+                 ev->hotplug.online ? "online" : "offline");
         mark(s, ev->hotplug.online ? MARK_ONLINE : MARK_OFFLINE, ev->cpu, ev->ts_ns, title);
         return;
     default:
@@ -168,11 +164,20 @@ static void put_text(FILE *out, const char *text)
 {
     for (; *text; text++) {
         switch (*text) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default: fputc(*text, out);
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
+        default:
+            fputc(*text, out);
         }
     }
 }
@@ -206,16 +211,20 @@ static uint64_t tick_step_ns(uint64_t span)
 static void draw_axis(struct svg_trace *s, double y)
 {
     FILE *o = s->out;
-    fprintf(o, "<g class=\"axis\"><line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000\"/>\n",
-            LEFT, y, LEFT + PLOT_W, y);
+    fprintf(
+        o,
+        "<g class=\"axis\"><line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000\"/>\n",
+        LEFT, y, LEFT + PLOT_W, y);
     uint64_t step = tick_step_ns(s->end_ns);
     for (uint64_t t = 0; t <= s->end_ns; t += step) {
         double x = x_of(s, t);
-        fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>"
-                   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%llu</text>\n",
+        fprintf(o,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>"
+                "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%llu</text>\n",
                 x, y, x, y + 5, x, y + 18, (unsigned long long)(t / 1000));
     }
-    fprintf(o, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"middle\">virtual time (&#181;s)</text></g>\n",
+    fprintf(o,
+            "<text x=\"%d\" y=\"%.1f\" text-anchor=\"middle\">virtual time (&#181;s)</text></g>\n",
             LEFT + PLOT_W / 2, y + 36);
 }
 
@@ -239,8 +248,9 @@ static void draw_marker(struct svg_trace *s, const struct marker *m)
         break;
     case MARK_OFFLINE:
     case MARK_ONLINE:
-        fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                   "stroke-width=\"2\" stroke-dasharray=\"3,2\"/>",
+        fprintf(o,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                "stroke-width=\"2\" stroke-dasharray=\"3,2\"/>",
                 x, y, x, y + ROW_H, m->kind == MARK_OFFLINE ? "#d00" : "#080");
         break;
     }
@@ -265,8 +275,9 @@ static void draw_offline(struct svg_trace *s)
             } else if (off && (!m || m->kind == MARK_ONLINE)) {
                 off = false;
                 uint64_t until = m ? m->ts_ns : s->end_ns;
-                fprintf(s->out, "<rect class=\"offline\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                                "height=\"%d\" fill=\"#bbb\" fill-opacity=\"0.6\"/>\n",
+                fprintf(s->out,
+                        "<rect class=\"offline\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                        "height=\"%d\" fill=\"#bbb\" fill-opacity=\"0.6\"/>\n",
                         x_of(s, since), row_y(cpu), x_of(s, until) - x_of(s, since), ROW_H);
             }
         }
@@ -278,19 +289,21 @@ static void draw_legend(struct svg_trace *s, double y)
     FILE *o = s->out;
     fprintf(o, "<g class=\"legend\">\n");
     static const char *const markers[] = {"&#9660; exec", "&#10005; kill (SIGKILL by the policy)",
-                                          "&#9675; migration", "dashed line: cpu offline (red) / online (green)"};
+                                          "&#9675; migration",
+                                          "dashed line: cpu offline (red) / online (green)"};
     for (unsigned i = 0; i < 4; i++)
         fprintf(o, "<text class=\"legend-marker\" x=\"%d\" y=\"%.1f\">%s</text>\n",
                 LEFT + (int)i * LEGEND_COL_W, y, markers[i]);
     for (size_t i = 0; i < s->ntasks; i++) {
-        const struct mevent_task *t = &s->tasks[i].task;
+        const struct mevent_task *t = &s->tasks[i];
         double ly = y + 22 + (double)(i / LEGEND_COLS) * 20;
         int lx = LEFT + (int)(i % LEGEND_COLS) * LEGEND_COL_W;
         char fill[32], comm[MEVENT_COMM_LEN];
         colour(fill, sizeof fill, (int)i);
         trace_text(t->comm, comm, sizeof comm);
-        fprintf(o, "<g class=\"legend-task\"><rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"12\" "
-                   "fill=\"%s\"/><text x=\"%d\" y=\"%.1f\">",
+        fprintf(o,
+                "<g class=\"legend-task\"><rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"12\" "
+                "fill=\"%s\"/><text x=\"%d\" y=\"%.1f\">",
                 lx, ly - 10, fill, lx + 16, ly);
         put_text(o, comm);
         fprintf(o, " pid %d tid %d (%s)</text></g>\n", t->tgid, t->tid, trace_isa(t));
@@ -310,35 +323,41 @@ static void svg_finish(void *state)
     double axis_y = row_y(n) + 6;
     double legend_y = axis_y + 64;
     double height = legend_y + 30 + (double)((s->ntasks + LEGEND_COLS - 1) / LEGEND_COLS) * 20;
-    fprintf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
-               "viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
+    fprintf(o,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
+            "viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
             LEFT + PLOT_W + 40, height, LEFT + PLOT_W + 40, height);
-    fprintf(o, "<title>asymu timeline</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
+    fprintf(
+        o,
+        "<title>asymu timeline</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
     char aarch32[4096];
     cpulist_format(&s->machine.aarch32, aarch32, sizeof aarch32);
-    fprintf(o, "<text x=\"10\" y=\"24\" font-size=\"16\">asymu: %u vCPUs, 32-bit on %s, policy %s, "
-               "seed %llu</text>\n",
+    fprintf(o,
+            "<text x=\"10\" y=\"24\" font-size=\"16\">asymu: %u vCPUs, 32-bit on %s, policy %s, "
+            "seed %llu</text>\n",
             n, aarch32[0] ? aarch32 : "none", s->machine.policy,
             (unsigned long long)s->machine.seed);
     for (unsigned cpu = 0; cpu < n; cpu++) {
         bool is32 = cpumask_test_cpu(cpu, &s->machine.aarch32);
         double y = row_y(cpu);
-        fprintf(o, "<g class=\"row%s\" data-cpu=\"%u\"><rect x=\"%d\" y=\"%.1f\" width=\"%d\" "
-                   "height=\"%d\" fill=\"%s\"/><text x=\"10\" y=\"%.1f\">cpu%u%s</text></g>\n",
+        fprintf(o,
+                "<g class=\"row%s\" data-cpu=\"%u\"><rect x=\"%d\" y=\"%.1f\" width=\"%d\" "
+                "height=\"%d\" fill=\"%s\"/><text x=\"10\" y=\"%.1f\">cpu%u%s</text></g>\n",
                 is32 ? " aarch32" : "", cpu, LEFT, y, PLOT_W, ROW_H, is32 ? "#eef3ff" : "#f6f6f6",
                 y + ROW_H / 2.0 + 4, cpu, is32 ? " (32-bit)" : " (64-bit only)");
     }
     draw_offline(s);
     for (size_t i = 0; i < s->nbars; i++) {
         const struct bar *b = &s->bars[i];
-        const struct mevent_task *t = &s->tasks[b->task].task;
+        const struct mevent_task *t = &s->tasks[b->task];
         char fill[32], comm[MEVENT_COMM_LEN];
         colour(fill, sizeof fill, b->task);
         trace_text(t->comm, comm, sizeof comm);
         double x0 = x_of(s, b->start_ns), w = x_of(s, b->end_ns) - x0;
-        fprintf(o, "<rect class=\"run\" data-tid=\"%d\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
-                   "height=\"%d\" fill=\"%s\"><title>",
+        fprintf(o,
+                "<rect class=\"run\" data-tid=\"%d\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+                "height=\"%d\" fill=\"%s\"><title>",
                 t->tid, x0, row_y(b->cpu) + (ROW_H - BAR_H) / 2.0, w < 0.5 ? 0.5 : w, BAR_H, fill);
         put_text(o, comm);
         fprintf(o, " pid %d tid %d (%s) %.3f-%.3f &#181;s</title></rect>\n", t->tgid, t->tid,

@@ -30,15 +30,14 @@ static void record(void *ctx, const struct mevent *ev)
         break;
     case MEVENT_AFFINITY:
         snprintf(p, left, "affinity %d %s -> %s %s %s\n", ev->task.tid,
-                 list_of(ev->affinity.old_mask), list_of(ev->affinity.new_mask),
-                 ev->affinity.rule, mevent_cause_name(ev->affinity.cause));
+                 list_of(ev->affinity.old_mask), list_of(ev->affinity.new_mask), ev->affinity.rule,
+                 mevent_cause_name(ev->affinity.cause));
         break;
     case MEVENT_KILL:
         snprintf(p, left, "kill %d %s cpu%u\n", ev->task.tid, ev->kill.rule, ev->cpu);
         break;
     case MEVENT_MIGRATE:
-        snprintf(p, left, "migrate %d %u -> %u\n", ev->task.tid, ev->migrate.from,
-                 ev->migrate.to);
+        snprintf(p, left, "migrate %d %u -> %u\n", ev->task.tid, ev->migrate.from, ev->migrate.to);
         break;
     case MEVENT_HOTPLUG:
         snprintf(p, left, "cpu%u %s\n", ev->cpu, ev->hotplug.online ? "online" : "offline");
@@ -148,8 +147,8 @@ static void test_hotplug_migrates(void **state)
     sched_task_init(&vm->s, &t, 1, 1, "init");
     assert_int_equal(setaff(vm, &t, "3,6"), 0);
     got[0] = '\0';
-    assert_int_equal(mevent_subscribe(&vm->s.events, MEVENT_BIT(MEVENT_MIGRATE) |
-                                                         MEVENT_BIT(MEVENT_HOTPLUG),
+    assert_int_equal(mevent_subscribe(&vm->s.events,
+                                      MEVENT_BIT(MEVENT_MIGRATE) | MEVENT_BIT(MEVENT_HOTPLUG),
                                       record, NULL),
                      0);
     assert_int_equal(sched_cpu_offline(&vm->s, t.cpu), 0);
