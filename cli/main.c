@@ -34,6 +34,27 @@ static void warn_old_unicorn(void)
                         "install libunicorn-dev >= 2.1 (scripts/bootstrap)\n", v);
 }
 
+/* Creates --trace and --timeline's files before anything runs (and before
+ * the sandbox, which would not let the emulator create them later). */
+static int open_trace_files(struct emu_config *cfg)
+{
+    const char *paths[2] = {cfg->trace_path, cfg->timeline_path};
+    FILE **files[2] = {&cfg->trace_file, &cfg->timeline_file};
+    for (int i = 0; i < 2; i++) {
+        if (!paths[i])
+            continue;
+        *files[i] = fopen(paths[i], "we");
+        if (!*files[i]) {
+            fprintf(stderr, "asymu run: cannot create %s for %s: %s\n", paths[i],
+                    i == 0 ? "--trace" : "--timeline", strerror(errno));
+            if (i == 1 && cfg->trace_file)
+                fclose(cfg->trace_file);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     struct emu_config cfg;
@@ -41,6 +62,8 @@ static int cmd_run(int argc, char **argv)
     if (r != 0)
         return r > 0 ? 0 : EXIT_USAGE;
     cfg.envp = environ;
+    if (open_trace_files(&cfg) < 0)
+        return EXIT_USAGE;
     warn_old_unicorn();
     int status = emu_run(&cfg);
     if (status >= 0)

@@ -228,6 +228,31 @@ static int opt_check_invariants(struct parse *ps, const char *opt, const char *v
     return 0;
 }
 
+static int opt_trace(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt;
+    ps->cfg->trace_path = val;
+    return 0;
+}
+
+static int opt_trace_format(struct parse *ps, const char *opt, const char *val)
+{
+    if (strcmp(val, "json") == 0)
+        ps->cfg->trace_format = EMU_TRACE_JSON;
+    else if (strcmp(val, "ftrace") == 0)
+        ps->cfg->trace_format = EMU_TRACE_FTRACE;
+    else
+        return bad(opt, val, "json or ftrace");
+    return 0;
+}
+
+static int opt_timeline(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt;
+    ps->cfg->timeline_path = val;
+    return 0;
+}
+
 static int opt_slice(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
@@ -350,6 +375,19 @@ static const struct option_def options[] = {
      "after every switch, check that no 32-bit task runs outside the 32-bit vCPUs, that every "
      "task runs inside its affinity and sits on one runqueue; stop with a report (status 70) if not",
      opt_check_invariants},
+    {"--trace", NULL, "FILE", "none",
+     "write a trace of the run to FILE: which task ran on which vCPU when, exec, fork, exit, "
+     "affinity changes with the rule behind them, migrations, kills, hotplug "
+     "(docs/tracing.md); open it at ui.perfetto.dev",
+     opt_trace},
+    {"--trace-format", NULL, "FORMAT", "json",
+     "format of --trace: json (Chrome Trace Event / Perfetto) or ftrace (the kernel's "
+     "sched events as trace-cmd report prints them)",
+     opt_trace_format},
+    {"--timeline", NULL, "FILE", "none",
+     "draw the run as an SVG timeline in FILE: a row per vCPU, a colour per task, markers for "
+     "exec, kill, migration and hotplug",
+     opt_timeline},
     {"--slice", NULL, "BLOCKS", "10000", "time slice of a task at nice 0, in guest basic blocks",
      opt_slice},
     {"--rw", NULL, NULL, "off", "let the guest write to the sysroot (it is read-only otherwise)",

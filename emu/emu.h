@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cpumask.h"
 
@@ -13,6 +14,12 @@ enum emu_policy {
     EMU_POLICY_KILL,
     EMU_POLICY_FIXUP,
     EMU_POLICY_LINUX66,
+};
+
+/* --trace-format */
+enum emu_trace_format {
+    EMU_TRACE_JSON,   /* Chrome Trace Event / Perfetto JSON */
+    EMU_TRACE_FTRACE, /* the kernel's ftrace text, as trace-cmd report prints it */
 };
 
 struct emu_config {
@@ -37,6 +44,11 @@ struct emu_config {
     unsigned max_procs;     /* live processes, fork fails with EAGAIN beyond */
     uint64_t host_reserve;  /* host memory never taken: ENOMEM in the guest instead */
     unsigned warm_engines;  /* engines kept open for address spaces not running, 0: default */
+    const char *trace_path;    /* --trace: where the trace goes, or NULL */
+    enum emu_trace_format trace_format;
+    const char *timeline_path; /* --timeline: the SVG timeline, or NULL */
+    FILE *trace_file;          /* the two opened for writing (emu_run closes them), or NULL */
+    FILE *timeline_file;
     int argc;               /* guest program (a host path) and its arguments */
     char **argv;
     char **envp;            /* guest environment */

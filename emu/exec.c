@@ -3,6 +3,7 @@
  * and switch the task to it. The old image stays intact until the new one is
  * complete. */
 #include "kernel.h"
+#include "machine_events.h"
 #include "fd_unshare.h"
 #include "flock.h"
 #include "lifetime.h"
@@ -385,12 +386,14 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     mm->brk_start = mm->brk = PAGE_UP(img.hi + bias);
     abi->start(mm->uc, entry, sp);
 
+    int old_tid = t->tid;
     flush_old_exec(t, mm);
     struct process *p = t->proc;
     snprintf(p->exe, sizeof p->exe, "%s", exe);
     const char *base = strrchr(exe, '/');
     sched_task_set_comm(&t->se, base ? base + 1 : exe);
     sched_task_exec(&t->machine->sched, &t->se, img.isa == LOADER_ISA_ARM);
+    mev_exec(t, exe, old_tid);
     t->stop = true; /* the old engine must not run on */
     return 0;
 }

@@ -2,6 +2,8 @@
  * seeded random generator, virtual time, and the run loop of the first
  * process. */
 #include "kernel.h"
+#include "machine_events.h"
+#include "machine_trace.h"
 #include "fifo.h"
 #include "owner.h"
 #include "event.h"
@@ -193,8 +195,10 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
         sched_destroy(&m->sched);
         klog_destroy(&m->klog);
         task_index_destroy(m);
+        return err;
     }
-    return err;
+    machine_events_init(m);
+    return 0;
 }
 
 int machine_host_start(struct machine *m)
@@ -250,12 +254,18 @@ void machine_host_stop(struct machine *m)
 int emu_run(const struct emu_config *cfg)
 {
     struct machine m;
+    struct machine_trace trace;
     int err = machine_boot(&m, cfg);
     if (err < 0)
         return err;
+    if ((err = machine_trace_start(&trace, &m, cfg)) < 0) {
+        machine_shutdown(&m);
+        return err;
+    }
     err = machine_host_start(&m);
     struct task *t = err < 0 ? NULL : task_create_init(&m);
     if (!t) {
+        machine_trace_finish(&trace, &m);
         machine_shutdown(&m);
         crash_guard_stop();
         return err < 0 ? err : -ENOMEM;
@@ -283,6 +293,7 @@ int emu_run(const struct emu_config *cfg)
         fprintf(stderr, "asymu: %s: %s\n", prog, why[0] ? why : strerror(-status));
     else
         status = machine_confine_and_run(&m);
+    machine_trace_finish(&trace, &m);
     machine_host_stop(&m);
     return status;
 }

@@ -2,6 +2,7 @@
  * run the handler inside the interrupt hook, write the result back, trace it
  * with --strace, and park and later complete syscalls that block. */
 #include "kernel.h"
+#include "machine_events.h"
 #include "waitq.h"
 #include "lifetime.h"
 #include "restart.h"
@@ -96,6 +97,7 @@ void syscall_dispatch(struct task *t)
     t->machine->slice_used += SYSCALL_COST_BLOCKS;
     t->sys_ns += SYSCALL_COST_BLOCKS * t->machine->sched.ns_per_block;
     sched_note_time(&t->machine->sched, machine_now(t->machine));
+    mev_syscall_enter(t, nr);
 
     t->write_done = 0;
     const struct syscall_entry *e = lookup(abi, nr);
@@ -124,6 +126,7 @@ void syscall_dispatch(struct task *t)
     }
     if (trace)
         strace_exit(t, e, a, ret, enter);
+    mev_syscall_exit(t, nr, ret);
     if (t->state == TASK_DEAD)
         return;
     /* The engine of a successful execve is new: its registers are set. */

@@ -1,6 +1,7 @@
 /* task.c - processes and threads: creation (the first process, clone, fork,
  * vfork), blocking and waking, exit and exit_group, zombies and reaping. */
 #include "kernel.h"
+#include "machine_events.h"
 #include "sched_attr.h"
 #include "event.h"
 #include "lifetime.h"
@@ -331,6 +332,7 @@ void task_exit(struct task *t, int wait_status)
     vfork_abandon(t);
     if (t->tid != p->pid)
         task_queue_free(t);
+    mev_exit(t, wait_status);
     sched_task_exit(&t->machine->sched, &t->se);
     if (p->mm && p->mm->loaded == t)
         p->mm->loaded = NULL;

@@ -1,6 +1,7 @@
 /* core.c - the policy-free scheduler core: boot, task lifecycle (init, fork,
  * exec, exit, block, wake), affinity syscalls and the kernel log hook. */
 #include "sched-int.h"
+#include "sched_events.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -72,6 +73,7 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     s->slice_jitter_pct = cfg->slice_jitter_pct;
     s->rt_runtime_us = SCHED_RT_RUNTIME_US;
     s->rt_period_us = SCHED_RT_PERIOD_US;
+    s->events.nr_cpus = cfg->nr_cpus;
 
     /* Spec 1.2: without the parameter a mixed machine is 64-bit only for
      * user space; with it, and some but not all CPUs 32-bit, it is mismatched. */
@@ -89,6 +91,7 @@ void sched_destroy(struct sched *s)
 {
     free(s->cpus);
     s->cpus = NULL;
+    mevent_close(&s->events);
 }
 
 static void tasks_add(struct sched *s, struct sched_task *t)
@@ -144,6 +147,7 @@ static void start_task(struct sched *s, struct sched_task *t)
         cpu = sched__select_fallback(s, t, t->cpu);
     t->state = SCHED_TASK_RUNNABLE;
     sched__enqueue(s, t, cpu);
+    sched_ev_wakeup(s, t, cpu, true);
 }
 
 void sched_task_init(struct sched *s, struct sched_task *t, int tid, int tgid, const char *comm)
@@ -175,6 +179,7 @@ int sched_task_fork(struct sched *s, const struct sched_task *parent, struct sch
     sched__fork_class(parent, child);
     child->cpu = parent->cpu; /* where the kernel starts placing it from */
     sched__update_flags(s, child);
+    sched_ev_fork(s, parent, child);
     start_task(s, child);
     return 0;
 }
@@ -189,9 +194,11 @@ int sched_task_exec(struct sched *s, struct sched_task *t, bool compat_image)
     t->compat = compat_image;
     t->check_pending = false;
     sched__update_flags(s, t);
+    struct cpumask old = t->affinity;
     if (s->mismatched ||
         (s->allow_mismatched && symmetric_32bit(s) && s->policy->exec_when_symmetric))
         s->policy->on_exec(s, t);
+    sched_ev_affinity(s, t, &old, &t->affinity, MEVENT_CAUSE_EXEC);
     t->need_resched = true;
     return 0;
 }
@@ -238,6 +245,7 @@ int sched_task_wake(struct sched *s, struct sched_task *t)
         cpu = t->cpu;
     else
         cpu = sched__least_loaded(s, &allowed);
+    sched_ev_wakeup(s, t, cpu, false);
     t->state = SCHED_TASK_RUNNABLE;
     t->slice_left = 0;
     if (t->cls == SCHED_CLASS_DEADLINE) {
@@ -319,9 +327,11 @@ int sched_task_setaffinity(struct sched *s, const struct sched_task *caller,
     /* Permission (EPERM across users) is emu's; the rules here depend only
      * on the target, as the kernel's do. */
     (void)caller;
-    struct cpumask m;
+    struct cpumask m, old = target->affinity;
     cpumask_and(&m, mask, &s->possible);
-    return s->policy->on_setaffinity(s, target, &m);
+    int err = s->policy->on_setaffinity(s, target, &m);
+    sched_ev_affinity(s, target, &old, &target->affinity, MEVENT_CAUSE_SETAFFINITY);
+    return err;
 }
 
 void sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out)

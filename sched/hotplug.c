@@ -1,6 +1,7 @@
 /* hotplug.c - CPU hotplug (H1): the cpuN/online file's offline and online,
  * with the policy's veto and migration in select_fallback_rq order (U6, O3). */
 #include "sched-int.h"
+#include "sched_events.h"
 
 #include <errno.h>
 
@@ -45,6 +46,7 @@ int sched_cpu_offline(struct sched *s, unsigned cpu)
         sched__move(s, t, offline_target(s, t, cpu));
     }
     s->balance_dirty = true;
+    sched_ev_hotplug(s, cpu, false);
     return 0;
 }
 
@@ -60,5 +62,6 @@ int sched_cpu_online(struct sched *s, unsigned cpu)
         rq->clock_ns = s->now_ns;
     rq->last = NULL;
     s->balance_dirty = true;
+    sched_ev_hotplug(s, cpu, true);
     return 0;
 }

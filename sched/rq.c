@@ -2,6 +2,7 @@
  * balancing within affinity, and the machine loop's pick/account with the
  * per-switch check. */
 #include "sched-int.h"
+#include "sched_events.h"
 
 #include <errno.h>
 
@@ -74,6 +75,7 @@ void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu)
     rq->nr_running++;
     t->cpu = cpu;
     s->balance_dirty = true;
+    sched_ev_runqueue(s, cpu);
 }
 
 void sched__dequeue(struct sched *s, struct sched_task *t)
@@ -91,12 +93,14 @@ void sched__dequeue(struct sched *s, struct sched_task *t)
     t->rq_next = t->rq_prev = NULL;
     rq->nr_running--;
     s->balance_dirty = true;
+    sched_ev_runqueue(s, t->cpu);
 }
 
 void sched__move(struct sched *s, struct sched_task *t, unsigned cpu)
 {
     if (s->cpus[t->cpu].last == t)
         s->cpus[t->cpu].last = NULL;
+    sched_ev_migrate(s, t, t->cpu, cpu);
     sched__dequeue(s, t);
     sched__enqueue(s, t, cpu);
     t->nr_migrations++;
@@ -117,6 +121,7 @@ unsigned sched__least_loaded(const struct sched *s, const struct cpumask *mask)
 void sched__fallback_affinity(struct sched *s, struct sched_task *t, const struct cpumask *mask,
                               unsigned from)
 {
+    sched_ev_affinity(s, t, &t->affinity, mask, MEVENT_CAUSE_HOTPLUG);
     t->affinity = *mask;
     if (s->policy->fallback_drops_user_mask)
         t->has_saved_mask = false;
@@ -249,6 +254,8 @@ static enum sched_decision switch_in_check(struct sched *s, struct sched_task *t
     if (!t->check_pending)
         return SCHED_RUN;
     t->check_pending = false;
+    if (sched_ev_check_wanted(s))
+        return sched__return_to_user_traced(s, t, cpu);
     return s->policy->on_return_to_user(s, t, cpu);
 }
 #endif
@@ -286,6 +293,7 @@ int sched_pick(struct sched *s, struct sched_task **task, unsigned *cpu)
     if (t->slice_left == 0 || t->cls == SCHED_CLASS_DEADLINE)
         t->slice_left = new_slice(s, t);
     t->need_resched = false;
+    sched_ev_slice_start(s, t, c);
     return SCHED_RUN;
 }
 
@@ -309,6 +317,7 @@ void sched_account(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t
     struct sched_cpu *rq = &s->cpus[cpu];
     rq->clock_ns += ns;
     rq->busy_ns += ns;
+    sched_ev_run(s, t, cpu, ns);
     t->sum_exec_ns += ns;
     if (t->rr)
         t->rr_left_ns -= ns < t->rr_left_ns ? ns : t->rr_left_ns;

@@ -11,6 +11,7 @@
 
 #include "cpumask.h"
 #include "klog.h"
+#include "mevent.h"
 #include "sched_class.h"
 
 /* Where a task is, when it is nowhere (and "no protected CPU"). */
@@ -147,6 +148,8 @@ struct sched {
     int64_t rt_runtime_us, rt_period_us; /* deadline admission control; -1: off */
     uint64_t dl_total_bw;                /* admitted deadline bandwidth, << 20 */
     unsigned nr_dl_throttled;            /* deadline tasks waiting for their period */
+
+    struct mevent_bus events; /* what happens, for traces and scenarios (mevent.h) */
 };
 
 /* "upstream", "override", "kill", "fixup", "linux-6.6" -> id; -EINVAL otherwise. */
@@ -262,6 +265,9 @@ static inline void sched_note_time(struct sched *s, uint64_t ns)
  * runnable tasks in U6/O3 order. Online: -EINVAL or 0. */
 int sched_cpu_offline(struct sched *s, unsigned cpu);
 int sched_cpu_online(struct sched *s, unsigned cpu);
+
+/* A snapshot of t for an event of the machine's stream (mevent.h). */
+void sched_event_task(const struct sched_task *t, struct mevent_task *out);
 
 /* 3.3 and friends: no compat task placed outside M (except one the kill or
  * fixup check will see before it runs), every runnable task on one online

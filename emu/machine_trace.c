@@ -1,0 +1,54 @@
+/* machine_trace.c - runs the trace writers over the machine's event stream. */
+#include "machine_trace.h"
+
+#include <errno.h>
+#include <string.h>
+
+static int add_writer(struct machine_trace *tr, struct machine *m, enum trace_format format,
+                      FILE *out)
+{
+    const struct trace_machine info = {
+        .nr_cpus = m->sched.nr_cpus,
+        .aarch32 = m->sched.aarch32,
+        .policy = sched_policy_name(m->sched.policy_id),
+        .seed = m->cfg->seed,
+    };
+    struct trace_writer *w = trace_writer_new(format, out, &info);
+    if (!w) {
+        fclose(out);
+        return -ENOMEM;
+    }
+    int err = mevent_subscribe(&m->sched.events, trace_writer_kinds(w), trace_writer_event, w);
+    if (err < 0) {
+        trace_writer_finish(w);
+        return err;
+    }
+    tr->writers[tr->n++] = w;
+    return 0;
+}
+
+int machine_trace_start(struct machine_trace *tr, struct machine *m, const struct emu_config *cfg)
+{
+    tr->n = 0;
+    int err = 0;
+    if (cfg->trace_file)
+        err = add_writer(
+            tr, m, cfg->trace_format == EMU_TRACE_FTRACE ? TRACE_FORMAT_FTRACE : TRACE_FORMAT_JSON,
+            cfg->trace_file);
+    if (cfg->timeline_file) {
+        if (err == 0)
+            err = add_writer(tr, m, TRACE_FORMAT_SVG, cfg->timeline_file);
+        else
+            fclose(cfg->timeline_file);
+    }
+    return err;
+}
+
+void machine_trace_finish(struct machine_trace *tr, struct machine *m)
+{
+    mevent_close(&m->sched.events);
+    for (unsigned i = 0; i < tr->n; i++)
+        if (trace_writer_finish(tr->writers[i]) < 0)
+            fprintf(stderr, "asymu: writing a trace file failed: %s\n", strerror(EIO));
+    tr->n = 0;
+}

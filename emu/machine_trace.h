@@ -1,0 +1,21 @@
+/* machine_trace.h - the trace writers `asymu run` asked for (--trace,
+ * --trace-format, --timeline), subscribed to the machine's event stream
+ * for the whole run. */
+#ifndef ASYMU_MACHINE_TRACE_H
+#define ASYMU_MACHINE_TRACE_H
+
+#include "kernel.h"
+#include "trace.h"
+
+struct machine_trace {
+    struct trace_writer *writers[2];
+    unsigned n;
+};
+
+/* Subscribes a writer for each file of cfg, before the first task exists:
+ * 0, or -ENOMEM (the files are closed then). */
+int machine_trace_start(struct machine_trace *tr, struct machine *m, const struct emu_config *cfg);
+/* Ends the stream (the last switches to idle) and writes the files. */
+void machine_trace_finish(struct machine_trace *tr, struct machine *m);
+
+#endif

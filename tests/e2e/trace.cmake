@@ -1,0 +1,14 @@
+# Traces (docs/tracing.md): trace-demo under --trace (JSON, ftrace) and
+# --timeline, each file parsed and checked by trace_check.py; the SVG also
+# rendered by headless chromium; the same seed twice gives the same bytes.
+if(NOT ASYMU_E2E_RUNNER)
+  foreach(isa aarch64 armhf)
+    foreach(mode json json-kill ftrace svg chromium determinism)
+      add_test(NAME e2e-trace-${mode}-${isa}
+        COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py ${mode}
+                $<TARGET_FILE:asymu> ${CMAKE_BINARY_DIR}/tests/guest ${isa}
+                ${CMAKE_CURRENT_BINARY_DIR}/out/trace)
+      set_tests_properties(e2e-trace-${mode}-${isa} PROPERTIES LABELS e2e TIMEOUT 300)
+    endforeach()
+  endforeach()
+endif()

@@ -1,0 +1,42 @@
+/* trace.h - trace writers fed by the machine's event stream (mevent.h):
+ * Chrome Trace Event / Perfetto JSON, the kernel's ftrace text as
+ * `trace-cmd report` prints it, and an SVG timeline. docs/tracing.md
+ * describes each format. Output is a function of the events only, so the
+ * same run gives the same bytes. */
+#ifndef ASYMU_TRACE_H
+#define ASYMU_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mevent.h"
+
+enum trace_format {
+    TRACE_FORMAT_JSON,   /* --trace F (default) */
+    TRACE_FORMAT_FTRACE, /* --trace F --trace-format ftrace */
+    TRACE_FORMAT_SVG,    /* --timeline F.svg */
+};
+
+/* What every writer states about the machine. */
+struct trace_machine {
+    unsigned nr_cpus;
+    struct cpumask aarch32; /* vCPUs that run 32-bit code */
+    const char *policy;
+    uint64_t seed;
+};
+
+struct trace_writer;
+
+/* A writer of format into out (which it closes when finished), or NULL
+ * without memory. Subscribe it with trace_writer_kinds and trace_writer_event. */
+struct trace_writer *trace_writer_new(enum trace_format format, FILE *out,
+                                      const struct trace_machine *machine);
+/* The event kinds the writer needs. */
+uint32_t trace_writer_kinds(const struct trace_writer *w);
+/* A mevent_fn: ctx is the writer. */
+void trace_writer_event(void *ctx, const struct mevent *ev);
+/* Writes what is left, closes the file and frees the writer: 0, or -EIO if
+ * a write failed. */
+int trace_writer_finish(struct trace_writer *w);
+
+#endif

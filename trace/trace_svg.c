@@ -1,0 +1,384 @@
+/* trace_svg.c - the run as a self-contained SVG timeline: a row per vCPU
+ * (32-bit-capable rows marked), a bar per run in the task's colour, markers
+ * for exec, kill, migration and hotplug (offline time shaded), a time axis
+ * in virtual microseconds and a legend of tasks and markers. Hovering a
+ * shape shows its <title>. Kept in memory and drawn at the end, when the
+ * time range is known. */
+#include "trace-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define LEFT 170    /* the row labels' column */
+#define PLOT_W 1000 /* the time axis' width */
+#define TOP 50
+#define ROW_H 28
+#define BAR_H 18
+#define LEGEND_COL_W 260
+#define LEGEND_COLS 4
+
+enum marker_kind { MARK_EXEC, MARK_KILL, MARK_MIGRATE, MARK_OFFLINE, MARK_ONLINE };
+
+struct marker {
+    enum marker_kind kind;
+    unsigned cpu;
+    uint64_t ts_ns;
+    char title[160];
+};
+
+struct bar {
+    unsigned cpu;
+    uint64_t start_ns, end_ns;
+    int task; /* index into tasks */
+};
+
+struct svg_trace {
+    FILE *out;
+    struct trace_machine machine;
+    struct trace_run *runs; /* per vCPU: the run not drawn yet */
+    struct bar *bars;
+    size_t nbars, bars_cap;
+    struct marker *marks;
+    size_t nmarks, marks_cap;
+    struct mevent_task *tasks; /* in order of first appearance: their colours */
+    size_t ntasks, tasks_cap;
+    uint64_t end_ns;
+};
+
+static bool grow(void **p, size_t *cap, size_t len, size_t size)
+{
+    if (len < *cap)
+        return true;
+    size_t ncap = *cap ? *cap * 2 : 256;
+    void *np = realloc(*p, ncap * size);
+    if (!np)
+        return false;
+    *p = np;
+    *cap = ncap;
+    return true;
+}
+
+static void see_time(struct svg_trace *s, uint64_t ns)
+{
+    if (ns > s->end_ns)
+        s->end_ns = ns;
+}
+
+/* The task's index (and so its colour): one per tid and name, so a task
+ * that execs another program gets a new colour. */
+static int task_index(struct svg_trace *s, const struct mevent_task *t)
+{
+    for (size_t i = s->ntasks; i-- > 0;)
+        if (s->tasks[i].tid == t->tid && strcmp(s->tasks[i].comm, t->comm) == 0 &&
+            s->tasks[i].compat == t->compat)
+            return (int)i;
+    if (!grow((void **)&s->tasks, &s->tasks_cap, s->ntasks, sizeof(*s->tasks)))
+        return -1;
+    s->tasks[s->ntasks] = *t;
+    return (int)s->ntasks++;
+}
+
+static void flush_run(struct svg_trace *s, unsigned cpu)
+{
+    struct trace_run *r = &s->runs[cpu];
+    if (!r->open)
+        return;
+    r->open = false;
+    int task = task_index(s, &r->task);
+    if (r->end_ns == r->start_ns || task < 0 ||
+        !grow((void **)&s->bars, &s->bars_cap, s->nbars, sizeof(*s->bars)))
+        return;
+    s->bars[s->nbars++] = (struct bar){cpu, r->start_ns, r->end_ns, task};
+}
+
+static void mark(struct svg_trace *s, enum marker_kind kind, unsigned cpu, uint64_t ts,
+                 const char *title)
+{
+    if (cpu >= s->machine.nr_cpus ||
+        !grow((void **)&s->marks, &s->marks_cap, s->nmarks, sizeof(*s->marks)))
+        return;
+    struct marker *m = &s->marks[s->nmarks++];
+    m->kind = kind;
+    m->cpu = cpu;
+    m->ts_ns = ts;
+    trace_text(title, m->title, sizeof m->title);
+    see_time(s, ts);
+}
+
+static void svg_event(void *state, const struct mevent *ev)
+{
+    struct svg_trace *s = state;
+    char title[160], comm[MEVENT_COMM_LEN];
+    trace_text(ev->task.comm, comm, sizeof comm);
+    switch (ev->kind) {
+    case MEVENT_RUN:
+        if (ev->cpu >= s->machine.nr_cpus)
+            return;
+        see_time(s, ev->run.end_ns);
+        if (!trace_run_extend(&s->runs[ev->cpu], ev)) {
+            flush_run(s, ev->cpu);
+            trace_run_start(&s->runs[ev->cpu], ev);
+        }
+        return;
+    case MEVENT_EXEC:
+        snprintf(title, sizeof title, "exec %s by %s %d (%s)", ev->exec.path, comm, ev->task.tid,
+                 trace_isa(&ev->task));
+        mark(s, MARK_EXEC, ev->cpu, ev->ts_ns, title);
+        return;
+    case MEVENT_KILL:
+        snprintf(title, sizeof title, "SIGKILL %s %d (rule %s)", comm, ev->task.tid, ev->kill.rule);
+        mark(s, MARK_KILL, ev->cpu, ev->ts_ns, title);
+        return;
+    case MEVENT_MIGRATE:
+        snprintf(title, sizeof title, "%s %d migrated cpu%u to cpu%u", comm, ev->task.tid,
+                 ev->migrate.from, ev->migrate.to);
+        mark(s, MARK_MIGRATE, ev->migrate.to, ev->ts_ns, title);
+        return;
+    case MEVENT_HOTPLUG:
+        snprintf(title, sizeof title, "cpu%u %s", ev->cpu,
+                 ev->hotplug.online ? "online" : "offline");
+        mark(s, ev->hotplug.online ? MARK_ONLINE : MARK_OFFLINE, ev->cpu, ev->ts_ns, title);
+        return;
+    default:
+        return;
+    }
+}
+
+static void *svg_new(FILE *out, const struct trace_machine *machine)
+{
+    struct svg_trace *s = calloc(1, sizeof(*s));
+    if (!s)
+        return NULL;
+    s->runs = calloc(machine->nr_cpus, sizeof(*s->runs));
+    if (!s->runs) {
+        free(s);
+        return NULL;
+    }
+    s->out = out;
+    s->machine = *machine;
+    return s;
+}
+
+/* XML text: &, <, > and quotes escaped. */
+static void put_text(FILE *out, const char *text)
+{
+    for (; *text; text++) {
+        switch (*text) {
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
+        default:
+            fputc(*text, out);
+        }
+    }
+}
+
+static double x_of(const struct svg_trace *s, uint64_t ns)
+{
+    return LEFT + (double)ns * PLOT_W / (double)s->end_ns;
+}
+
+static double row_y(unsigned cpu)
+{
+    return TOP + (double)cpu * ROW_H;
+}
+
+/* A colour per task: hues spread by the golden angle, in order of appearance. */
+static void colour(char *buf, size_t len, int task)
+{
+    snprintf(buf, len, "hsl(%d,65%%,%d%%)", (task * 137) % 360, task % 2 ? 45 : 60);
+}
+
+/* Ticks every 1, 2 or 5 times a power of ten microseconds, at most ten. */
+static uint64_t tick_step_ns(uint64_t span)
+{
+    static const unsigned mult[] = {1, 2, 5};
+    for (uint64_t decade = 1000;; decade *= 10)
+        for (unsigned i = 0; i < 3; i++)
+            if (span / (decade * mult[i]) <= 10)
+                return decade * mult[i];
+}
+
+static void draw_axis(struct svg_trace *s, double y)
+{
+    FILE *o = s->out;
+    fprintf(
+        o,
+        "<g class=\"axis\"><line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000\"/>\n",
+        LEFT, y, LEFT + PLOT_W, y);
+    uint64_t step = tick_step_ns(s->end_ns);
+    for (uint64_t t = 0; t <= s->end_ns; t += step) {
+        double x = x_of(s, t);
+        fprintf(o,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>"
+                "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%llu</text>\n",
+                x, y, x, y + 5, x, y + 18, (unsigned long long)(t / 1000));
+    }
+    fprintf(o,
+            "<text x=\"%d\" y=\"%.1f\" text-anchor=\"middle\">virtual time (&#181;s)</text></g>\n",
+            LEFT + PLOT_W / 2, y + 36);
+}
+
+static void draw_marker(struct svg_trace *s, const struct marker *m)
+{
+    FILE *o = s->out;
+    double x = x_of(s, m->ts_ns), y = row_y(m->cpu);
+    static const char *const cls[] = {"exec", "kill", "migrate", "offline", "online"};
+    fprintf(o, "<g class=\"marker %s\">", cls[m->kind]);
+    switch (m->kind) {
+    case MARK_EXEC:
+        fprintf(o, "<path d=\"M%.1f %.1fl-5 -7h10z\" fill=\"#000\"/>", x, y + 8);
+        break;
+    case MARK_KILL:
+        fprintf(o, "<path d=\"M%.1f %.1fl10 10m0 -10l-10 10\" stroke=\"#d00\" stroke-width=\"3\"/>",
+                x - 5, y + 9);
+        break;
+    case MARK_MIGRATE:
+        fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#fff\" stroke=\"#000\"/>", x,
+                y + ROW_H - 5);
+        break;
+    case MARK_OFFLINE:
+    case MARK_ONLINE:
+        fprintf(o,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                "stroke-width=\"2\" stroke-dasharray=\"3,2\"/>",
+                x, y, x, y + ROW_H, m->kind == MARK_OFFLINE ? "#d00" : "#080");
+        break;
+    }
+    fputs("<title>", o);
+    put_text(o, m->title);
+    fputs("</title></g>\n", o);
+}
+
+/* Grey over the time a vCPU spent offline. */
+static void draw_offline(struct svg_trace *s)
+{
+    for (unsigned cpu = 0; cpu < s->machine.nr_cpus; cpu++) {
+        bool off = false;
+        uint64_t since = 0;
+        for (size_t i = 0; i <= s->nmarks; i++) {
+            const struct marker *m = i < s->nmarks ? &s->marks[i] : NULL;
+            if (m && (m->cpu != cpu || (m->kind != MARK_OFFLINE && m->kind != MARK_ONLINE)))
+                continue;
+            if (m && m->kind == MARK_OFFLINE && !off) {
+                off = true;
+                since = m->ts_ns;
+            } else if (off && (!m || m->kind == MARK_ONLINE)) {
+                off = false;
+                uint64_t until = m ? m->ts_ns : s->end_ns;
+                fprintf(s->out,
+                        "<rect class=\"offline\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                        "height=\"%d\" fill=\"#bbb\" fill-opacity=\"0.6\"/>\n",
+                        x_of(s, since), row_y(cpu), x_of(s, until) - x_of(s, since), ROW_H);
+            }
+        }
+    }
+}
+
+static void draw_legend(struct svg_trace *s, double y)
+{
+    FILE *o = s->out;
+    fprintf(o, "<g class=\"legend\">\n");
+    static const char *const markers[] = {"&#9660; exec", "&#10005; kill (SIGKILL by the policy)",
+                                          "&#9675; migration",
+                                          "dashed line: cpu offline (red) / online (green)"};
+    for (unsigned i = 0; i < 4; i++)
+        fprintf(o, "<text class=\"legend-marker\" x=\"%d\" y=\"%.1f\">%s</text>\n",
+                LEFT + (int)i * LEGEND_COL_W, y, markers[i]);
+    for (size_t i = 0; i < s->ntasks; i++) {
+        const struct mevent_task *t = &s->tasks[i];
+        double ly = y + 22 + (double)(i / LEGEND_COLS) * 20;
+        int lx = LEFT + (int)(i % LEGEND_COLS) * LEGEND_COL_W;
+        char fill[32], comm[MEVENT_COMM_LEN];
+        colour(fill, sizeof fill, (int)i);
+        trace_text(t->comm, comm, sizeof comm);
+        fprintf(o,
+                "<g class=\"legend-task\"><rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"12\" "
+                "fill=\"%s\"/><text x=\"%d\" y=\"%.1f\">",
+                lx, ly - 10, fill, lx + 16, ly);
+        put_text(o, comm);
+        fprintf(o, " pid %d tid %d (%s)</text></g>\n", t->tgid, t->tid, trace_isa(t));
+    }
+    fprintf(o, "</g>\n");
+}
+
+static void svg_finish(void *state)
+{
+    struct svg_trace *s = state;
+    FILE *o = s->out;
+    unsigned n = s->machine.nr_cpus;
+    for (unsigned cpu = 0; cpu < n; cpu++)
+        flush_run(s, cpu);
+    if (s->end_ns == 0)
+        s->end_ns = 1000;
+    double axis_y = row_y(n) + 6;
+    double legend_y = axis_y + 64;
+    double height = legend_y + 30 + (double)((s->ntasks + LEGEND_COLS - 1) / LEGEND_COLS) * 20;
+    fprintf(o,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
+            "viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
+            LEFT + PLOT_W + 40, height, LEFT + PLOT_W + 40, height);
+    fprintf(
+        o,
+        "<title>asymu timeline</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
+    char aarch32[4096];
+    cpulist_format(&s->machine.aarch32, aarch32, sizeof aarch32);
+    fprintf(o,
+            "<text x=\"10\" y=\"24\" font-size=\"16\">asymu: %u vCPUs, 32-bit on %s, policy %s, "
+            "seed %llu</text>\n",
+            n, aarch32[0] ? aarch32 : "none", s->machine.policy,
+            (unsigned long long)s->machine.seed);
+    for (unsigned cpu = 0; cpu < n; cpu++) {
+        bool is32 = cpumask_test_cpu(cpu, &s->machine.aarch32);
+        double y = row_y(cpu);
+        fprintf(o,
+                "<g class=\"row%s\" data-cpu=\"%u\"><rect x=\"%d\" y=\"%.1f\" width=\"%d\" "
+                "height=\"%d\" fill=\"%s\"/><text x=\"10\" y=\"%.1f\">cpu%u%s</text></g>\n",
+                is32 ? " aarch32" : "", cpu, LEFT, y, PLOT_W, ROW_H, is32 ? "#eef3ff" : "#f6f6f6",
+                y + ROW_H / 2.0 + 4, cpu, is32 ? " (32-bit)" : " (64-bit only)");
+    }
+    draw_offline(s);
+    for (size_t i = 0; i < s->nbars; i++) {
+        const struct bar *b = &s->bars[i];
+        const struct mevent_task *t = &s->tasks[b->task];
+        char fill[32], comm[MEVENT_COMM_LEN];
+        colour(fill, sizeof fill, b->task);
+        trace_text(t->comm, comm, sizeof comm);
+        double x0 = x_of(s, b->start_ns), w = x_of(s, b->end_ns) - x0;
+        fprintf(o,
+                "<rect class=\"run\" data-tid=\"%d\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+                "height=\"%d\" fill=\"%s\"><title>",
+                t->tid, x0, row_y(b->cpu) + (ROW_H - BAR_H) / 2.0, w < 0.5 ? 0.5 : w, BAR_H, fill);
+        put_text(o, comm);
+        fprintf(o, " pid %d tid %d (%s) %.3f-%.3f &#181;s</title></rect>\n", t->tgid, t->tid,
+                trace_isa(t), b->start_ns / 1000.0, b->end_ns / 1000.0);
+    }
+    for (size_t i = 0; i < s->nmarks; i++)
+        draw_marker(s, &s->marks[i]);
+    draw_axis(s, axis_y);
+    draw_legend(s, legend_y);
+    fputs("</svg>\n", o);
+    free(s->runs);
+    free(s->bars);
+    free(s->marks);
+    free(s->tasks);
+    free(s);
+}
+
+const struct trace_format_ops trace_svg_ops = {
+    .kinds = MEVENT_BIT(MEVENT_RUN) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_KILL) |
+             MEVENT_BIT(MEVENT_MIGRATE) | MEVENT_BIT(MEVENT_HOTPLUG),
+    .new = svg_new,
+    .event = svg_event,
+    .finish = svg_finish,
+};
