@@ -5,6 +5,7 @@
  * accounts it. Ends when the first process (pid 1) has exited. */
 #include "kernel.h"
 #include "lifetime.h"
+#include "mm_window.h"
 #include "rlimit.h"
 #include "timers.h"
 #include "waitq.h"
@@ -119,6 +120,8 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     m->running_uc = NULL;
     if (m->bus_fault_host)
         deliver_bus_fault(m, t);
+    if (window_fault_pending(m))
+        window_fault_deliver(m, t);
     m->current = NULL;
     free_deferred_mms(m);
     return m->slice_used;
