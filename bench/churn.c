@@ -1,4 +1,5 @@
-/* churn.c - thread creation: N threads created (64 KiB stacks, each with its
+/* churn.c - thread creation: N threads created (128 KiB stacks, glibc's
+ * smallest on arm64 (PTHREAD_STACK_MIN), each with its
  * guard page), all alive at once, then joined. Usage: churn N. */
 #include <pthread.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@ int main(int argc, char **argv)
     pthread_t *th = calloc(n, sizeof *th);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 64 * 1024);
+    pthread_attr_setstacksize(&attr, 128 * 1024);
     for (unsigned long i = 0; i < n; i++)
         if (!th || pthread_create(&th[i], &attr, body, (void *)i)) {
             fprintf(stderr, "churn: pthread_create failed after %lu threads\n", i);

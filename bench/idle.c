@@ -25,7 +25,7 @@ static void start_sleepers(unsigned long k)
 {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 64 * 1024);
+    pthread_attr_setstacksize(&attr, 128 * 1024); /* arm64 glibc's smallest */
     for (unsigned long i = 0; i < k; i++) {
         pthread_t th;
         if (pthread_create(&th, &attr, sleeper, NULL)) {

@@ -278,7 +278,10 @@ fi
 # process's).
 SCALE=$OUT/scale.txt # kind K asymu qemu
 SCALE_THREADS=${SCALE_THREADS:-1000 4000}
-SCALE_IDLE=${SCALE_IDLE:-0 100 1000}
+SCALE_IDLE=${SCALE_IDLE:-0 100 1000 10000}
+# qemu-user runs each guest process as a host process of several MB: beyond
+# this many idle processes only asymu runs (its column alone is printed).
+SCALE_QEMU_PROCS_MAX=${SCALE_QEMU_PROCS_MAX:-1000}
 SCALE_N=100000
 : >"$SCALE"
 # scale_run RUNNER ARGS...: median wall ns in S_WALL, median peak RSS (KiB,
@@ -287,7 +290,11 @@ scale_run() {
     runner=$1
     shift
     tag=$(echo "$*" | tr ' /' '__')
-    if [ "$runner" = asymu ]; then set -- "$ASYMU" run -- "$@"; else set -- qemu-aarch64 "$@"; fi
+    if [ "$runner" = asymu ]; then
+        set -- "$ASYMU" run --max-procs 30000 -- "$@" # 10,000 idle processes and more
+    else
+        set -- qemu-aarch64 "$@"
+    fi
     walls= rsss=
     run=1
     while [ $run -le "$RUNS" ]; do
@@ -316,10 +323,12 @@ if [ -n "$SCALE_PART" ]; then
         scale_run qemu "$OUT/churn-aarch64" "$n"
         echo "churn $n $a $S_WALL" >>"$SCALE"
     done
-    for mode in threads procs; do
+    for mode in threads procs both; do
         for k in $SCALE_IDLE; do
             say "scale: round trips with $k idle $mode"
-            for r in asymu qemu; do
+            runners="asymu qemu" sw_qemu=- rss_qemu=-
+            [ $mode != threads ] && [ "$k" -gt "$SCALE_QEMU_PROCS_MAX" ] && runners=asymu
+            for r in $runners; do
                 scale_run $r "$OUT/idle-aarch64" 0 "$k" $mode
                 w0=$S_WALL rss=$S_RSS
                 scale_run $r "$OUT/idle-aarch64" $SCALE_N "$k" $mode
@@ -394,17 +403,17 @@ report() {
     fi
     if [ -s "$SCALE" ]; then
         echo "scale (aarch64, issue 10): churn = N threads alive at once then joined, wall" \
-            "seconds; switch-MODE = ns per pipe round trip with K idle threads or processes" \
+            "seconds; switch-MODE = ns per pipe round trip with K idle threads, processes or" \
+            "K of each (both)" \
             "($SCALE_N round trips, creation excluded); memory = asymu's peak RSS over K idle" \
             "processes, and one qemu-user process's peak RSS, KiB"
         awk '
             BEGIN { printf "%-15s %6s %12s %12s %11s\n", "kind", "N or K", "asymu", "qemu",
                            "asymu/qemu" }
-            { a = $3; q = $4
-              if ($1 == "churn") { a = sprintf("%.3f s", a / 1e9); q = sprintf("%.3f s", q / 1e9) }
-              else if ($1 == "memory") { a = a " KiB"; q = q " KiB" }
-              else { a = a " ns"; q = q " ns" }
-              printf "%-15s %6s %12s %12s %11.2f\n", $1, $2, a, q, ($4 > 0 ? $3 / $4 : 0) }
+            { a = $3; q = $4; u = $1 == "churn" ? " s" : $1 == "memory" ? " KiB" : " ns"
+              if ($1 == "churn") { a = sprintf("%.3f", a / 1e9); if (q != "-") q = sprintf("%.3f", q / 1e9) }
+              ratio = q == "-" || q <= 0 ? "-" : sprintf("%.2f", $3 / $4)
+              printf "%-15s %6s %12s %12s %11s\n", $1, $2, a u, (q == "-" ? q : q u), ratio }
         ' "$SCALE"
         echo
     fi

@@ -15,6 +15,7 @@
  *   fusermount3, nor remove the /tmp directory itself from its parent. */
 #include "kernel.h"
 #include "crash.h"
+#include "mm_window.h"
 #include "shmem.h"
 
 #include <errno.h>
@@ -90,6 +91,8 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
         }
         return;
     }
+    if (sig == SIGSEGV && info->si_code > 0 && window_fault_recover(crash_machine, info->si_addr))
+        return; /* guest code in an engine window: the guest gets it (run.c) */
     struct line l = {.n = 0};
     put(&l, "asymu: internal error: host ");
     put(&l, host_signal_name(sig));

@@ -2,6 +2,7 @@
  * user mode, hook syscalls and faults, and translate Unicorn errors. This is
  * the one place that knows uc_err. */
 #include "kernel.h"
+#include "mm_window.h"
 #include "sysreg.h"
 
 #include <errno.h>
@@ -82,18 +83,21 @@ static int fault_signal(uc_err err, const char **what)
 }
 
 /* A PROT_NONE VMA has no engine region (mm.c): an access there is a
- * protection fault, not one on unmapped memory. */
+ * protection fault, not one on unmapped memory; and an unmapped gap inside
+ * an engine window (mm_window.h) is in a region: still unmapped memory. */
 static uc_err fault_kind(struct task *t, uc_err err)
 {
-    if (!mm_find_vma(task_mm(t), t->fault_addr))
-        return err;
+    bool mapped = mm_find_vma(task_mm(t), t->fault_addr) != NULL;
     switch (err) {
     case UC_ERR_READ_UNMAPPED:
-        return UC_ERR_READ_PROT;
+    case UC_ERR_READ_PROT:
+        return mapped ? UC_ERR_READ_PROT : UC_ERR_READ_UNMAPPED;
     case UC_ERR_WRITE_UNMAPPED:
-        return UC_ERR_WRITE_PROT;
+    case UC_ERR_WRITE_PROT:
+        return mapped ? UC_ERR_WRITE_PROT : UC_ERR_WRITE_UNMAPPED;
     case UC_ERR_FETCH_UNMAPPED:
-        return UC_ERR_FETCH_PROT;
+    case UC_ERR_FETCH_PROT:
+        return mapped ? UC_ERR_FETCH_PROT : UC_ERR_FETCH_UNMAPPED;
     default:
         return err;
     }
@@ -105,6 +109,12 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     struct task *t = m->current;
     const char *what = NULL;
     int sig = 0;
+    if (window_fault_pending(m)) {
+        /* The block faulted in a window before its last instruction: the
+         * fault comes first, the syscall or exception never happens. */
+        uc_emu_stop(uc);
+        return;
+    }
     switch (intno) {
     case EXCP_SWI:
         syscall_dispatch(t);
@@ -196,8 +206,11 @@ int engine_run(struct task *t)
     if (e == UC_ERR_INSN_INVALID && sysreg_emulate_arm_undef(t))
         return 0;
     const char *what;
-    int sig = fault_signal(fault_kind(t, e), &what);
-    signal_fault(t, sig, abi->get_pc(uc), t->fault_addr, what);
+    uc_err kind = fault_kind(t, e);
+    int sig = fault_signal(kind, &what);
+    bool denied = kind == UC_ERR_READ_PROT || kind == UC_ERR_WRITE_PROT || kind == UC_ERR_FETCH_PROT;
+    signal_fault_code(t, sig, denied ? SEGV_ACCERR : 1 /* SEGV_MAPERR, BUS_ADRALN, ILL_ILLOPC */,
+                      abi->get_pc(uc), t->fault_addr, what);
     return 0;
 }
 

@@ -20,6 +20,8 @@
 
 struct task;
 struct shmem;
+struct mm_window;
+struct window_faults;
 struct abi;
 struct machine;
 struct proc_timers;
@@ -47,6 +49,7 @@ struct vma {
     uint64_t shm_off;    /* its offset at start */
     unsigned fork;       /* VMA_DONTFORK, VMA_WIPEONFORK (madvise) */
     struct vma *next;    /* sorted by start */
+    struct mm_window *win; /* the engine window it lies in (mm_window.h), else NULL */
 };
 
 #define VMA_DONTFORK 1u   /* a forked child does not get the mapping */
@@ -72,6 +75,14 @@ struct mm {
     uint64_t max_as;        /* RLIMIT_AS: bounds total */
     struct mm *next_deferred;
     struct tlb_growth tlb;  /* when to flush the engine's TLB (tlb.h) */
+    struct mm_window *windows; /* sorted by start (mm_window.h) */
+    bool pressure;             /* many regions: new private mappings go into windows */
+    /* The VMAs as an array by address, kept with the list: lookups by
+     * binary search (a list walk if it ever lacked memory). */
+    struct vma **index;
+    size_t nr_vmas, index_cap;
+    bool index_lost;
+    unsigned nr_regions;    /* VMAs with an engine region of their own */
 };
 
 /* A fresh address space on a new engine of abi's ISA: NULL with *err set on failure. */
@@ -110,6 +121,8 @@ int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot);
  * least `prot` access, else NULL. */
 void *mm_host_ptr(struct mm *mm, uint64_t addr, uint64_t len, int prot);
 const struct vma *mm_find_vma(const struct mm *mm, uint64_t addr);
+/* The first VMA that ends after addr (it may start after it), or NULL. */
+struct vma *mm_vma_from(const struct mm *mm, uint64_t addr);
 
 /* Guest memory access for handlers: 0 or -EFAULT. Sizes are bounded by the
  * caller; a range may span VMAs. */
@@ -517,6 +530,7 @@ struct machine {
     volatile uintptr_t bus_fault_host; /* set by the host SIGBUS handler (run.c) */
     struct mm *deferred_mms; /* freed once running_uc has stopped */
     struct mm *engines_lru;  /* address spaces with an open engine, most recently run first */
+    struct window_faults *window_faults; /* guest faults inside engine windows (mm_window.h) */
     unsigned engines_open;
     struct task *tasks;      /* every task, by creation */
     struct task **tasks_tail; /* the last next_all link */

@@ -1,13 +1,15 @@
 /* mm.c - a guest address space: VMAs backed by host memory that the kernel
  * layer owns and hands to Unicorn with uc_mem_map_ptr. Every change (map,
- * unmap, protect) is done here on the VMA list and mirrored into the engine
- * region by region, so a Unicorn region is always exactly one VMA, except
- * that PROT_NONE VMAs have no region: an access there faults as it would on
- * unmapped memory, which is all PROT_NONE means. A VMA's host memory is
+ * unmap, protect) is done here on the VMA list (and its index) and mirrored
+ * into the engine region by region, so a Unicorn region is exactly one VMA,
+ * except that PROT_NONE VMAs have no region (an access there faults as it
+ * would on unmapped memory, which is all PROT_NONE means) and that under
+ * pressure many VMAs share an engine window (mm_window.h). A VMA's host memory is
  * private anonymous memory, or for MAP_SHARED a host mapping of a shared
  * memory object (shmem.c). The engine itself may be parked while no task
  * of the address space runs (mm_engine_acquire). */
 #include "kernel.h"
+#include "mm_window.h"
 #include "shmem.h"
 
 #include <errno.h>
@@ -26,11 +28,11 @@
  * /proc/sys/vm/max_map_count shows), a change that would need more regions
  * than MM_MAX_REGIONS (23 below the abort) or more VMAs than MM_MAX_VMAS
  * fails with ENOMEM before the engine sees it. PROT_NONE VMAs need no
- * region, but each VMA is a host mapping of asymu's, and the host bounds
- * those at its own vm.max_map_count (65530) for asymu and every engine
- * together: hence far fewer than 65530 per process. */
+ * region, nor do windowed ones, but each VMA is a host mapping of asymu's,
+ * and the host bounds those at its own vm.max_map_count (65530) for asymu
+ * and every engine together: hence fewer than 65530 per process. */
 #define MM_MAX_REGIONS 1000u
-#define MM_MAX_VMAS 4000u
+#define MM_MAX_VMAS 30000u
 /* Every so many bytes mapped, the host's free memory is checked. */
 #define HOST_CHECK_MIN (16u << 20)
 
@@ -113,7 +115,6 @@ void mm_engines_trim(struct machine *m, struct mm *keep)
     }
 }
 
-static int vma_to_engine(struct mm *mm, struct vma *v);
 
 int mm_engine_acquire(struct mm *mm)
 {
@@ -126,6 +127,8 @@ int mm_engine_acquire(struct mm *mm)
         return 0;
     }
     int err = engine_open(mm->abi, m, &mm->uc);
+    if (!err)
+        err = windows_to_engine(mm);
     for (struct vma *v = mm->vmas; !err && v; v = v->next)
         err = vma_to_engine(mm, v);
     if (err) {
@@ -161,6 +164,8 @@ static void host_release(const struct vma *v, uint8_t *host, uint64_t len)
 {
     if (v->shm)
         shmem_unmap_host(host, len);
+    else if (v->win)
+        window_host_release(host, len);
     else
         munmap(host, len);
 }
@@ -183,8 +188,13 @@ void mm_free(struct mm *mm)
 {
     for (struct vma *v = mm->vmas, *next; v; v = next) {
         next = v->next;
-        vma_free(v);
+        if (v->win)
+            vma_drop(v); /* its memory goes with its window's */
+        else
+            vma_free(v);
     }
+    windows_free(mm);
+    free(mm->index);
     if (mm->uc) {
         engine_close(mm->uc);
         lru_unlink(mm);
@@ -209,7 +219,7 @@ void mm_put(struct mm *mm)
 /* Copies only the pages holding data: untouched pages of the fresh mapping
  * already read as zero and cost the host nothing, so a forked child takes
  * only the memory its parent really uses. */
-static void copy_nonzero_pages(uint8_t *dst, const uint8_t *src, uint64_t len)
+void copy_nonzero_pages(uint8_t *dst, const uint8_t *src, uint64_t len)
 {
     static const uint8_t zero[PAGE];
     for (uint64_t off = 0; off < len; off += PAGE)
@@ -239,6 +249,10 @@ struct mm *mm_copy(struct mm *src, int *err)
     mm->auxv_end = src->auxv_end;
     mm->env_start = src->env_start;
     mm->env_end = src->env_end;
+    if ((*err = windows_copy(mm, src)) < 0) {
+        mm_free(mm);
+        return NULL;
+    }
     for (const struct vma *v = src->vmas; v; v = v->next) {
         if (v->fork & VMA_DONTFORK)
             continue;
@@ -250,26 +264,127 @@ struct mm *mm_copy(struct mm *src, int *err)
             mm_free(mm);
             return NULL;
         }
-        if (!shm && !wipe)
-            copy_nonzero_pages(mm_host_ptr(mm, v->start, v->end - v->start, 0), v->host,
-                               v->end - v->start);
+        if (!shm && !wipe) {
+            uint64_t len = v->end - v->start;
+            uint8_t *to = mm_host_ptr(mm, v->start, len, 0);
+            /* Host-protected in the windows of both (the same in each). */
+            bool guarded = vma_host_guarded(v);
+            if (guarded)
+                mprotect(v->host, len, PROT_READ), mprotect(to, len, PROT_READ | PROT_WRITE);
+            copy_nonzero_pages(to, v->host, len);
+            if (guarded)
+                mprotect(v->host, len, window_host_prot(v->prot)),
+                    mprotect(to, len, window_host_prot(v->prot));
+        }
     }
     return mm;
 }
 
-const struct vma *mm_find_vma(const struct mm *mm, uint64_t addr)
+/* ---- the index: the VMA list as an array, for lookups in O(log n) with
+ * thousands of mappings (a thread's stack and guard each) ---- */
+
+/* The position of the first VMA ending after addr (nr_vmas if none). */
+static size_t index_from(const struct mm *mm, uint64_t addr)
 {
-    for (const struct vma *v = mm->vmas; v && v->start <= addr; v = v->next)
-        if (addr < v->end)
-            return v;
-    return NULL;
+    size_t lo = 0, hi = mm->nr_vmas;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (mm->index[mid]->end > addr)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
 }
 
-/* Whether v has an engine region (PROT_NONE ones have none). */
-static bool in_engine(const struct vma *v)
+/* v has just been linked into the list. */
+static void index_add(struct mm *mm, struct vma *v)
+{
+    mm->nr_regions += vma_has_region(v);
+    if (mm->index_lost) {
+        mm->nr_vmas++;
+        return;
+    }
+    if (mm->nr_vmas == mm->index_cap) {
+        size_t cap = mm->index_cap ? mm->index_cap * 2 : 64;
+        struct vma **index = realloc(mm->index, cap * sizeof *index);
+        if (!index) {
+            free(mm->index);
+            mm->index = NULL;
+            mm->index_lost = true;
+            mm->nr_vmas++;
+            return;
+        }
+        mm->index = index, mm->index_cap = cap;
+    }
+    size_t i = index_from(mm, v->start);
+    memmove(&mm->index[i + 1], &mm->index[i], (mm->nr_vmas - i) * sizeof *mm->index);
+    mm->index[i] = v;
+    mm->nr_vmas++;
+}
+
+/* v is about to leave the list. */
+static void index_del(struct mm *mm, const struct vma *v)
+{
+    mm->nr_regions -= vma_has_region(v);
+    mm->nr_vmas--;
+    if (mm->index_lost)
+        return;
+    size_t i = index_from(mm, v->start);
+    memmove(&mm->index[i], &mm->index[i + 1], (mm->nr_vmas - i) * sizeof *mm->index);
+}
+
+void mm_vma_recount(struct mm *mm, const struct vma *v, bool counted)
+{
+    if (counted)
+        mm->nr_regions += vma_has_region(v);
+    else
+        mm->nr_regions -= vma_has_region(v);
+}
+
+struct vma *mm_vma_from(const struct mm *mm, uint64_t addr)
+{
+    if (!mm->index_lost) {
+        size_t i = index_from(mm, addr);
+        return i < mm->nr_vmas ? mm->index[i] : NULL;
+    }
+    struct vma *v = mm->vmas;
+    while (v && v->end <= addr)
+        v = v->next;
+    return v;
+}
+
+/* The link that points at mm_vma_from(mm, addr). */
+static struct vma **link_from(struct mm *mm, uint64_t addr)
+{
+    if (!mm->index_lost) {
+        size_t i = index_from(mm, addr);
+        return i ? &mm->index[i - 1]->next : &mm->vmas;
+    }
+    struct vma **link = &mm->vmas;
+    while (*link && (*link)->end <= addr)
+        link = &(*link)->next;
+    return link;
+}
+
+const struct vma *mm_find_vma(const struct mm *mm, uint64_t addr)
+{
+    const struct vma *v = mm_vma_from(mm, addr);
+    return v && v->start <= addr ? v : NULL;
+}
+
+static bool accessible(const struct vma *v)
 {
     return v->prot != PROT_NONE;
 }
+
+/* Whether v is an engine region of its own: PROT_NONE ones have none (an
+ * access faults as on unmapped memory), windowed ones share their window's. */
+bool vma_has_region(const struct vma *v)
+{
+    return accessible(v) && !v->win;
+}
+
 
 /* Whether v's bytes count as the guest's memory (--max-mem): not when they
  * are PROT_NONE, nor a file's own pages (a shared file mapping: the host's
@@ -281,24 +396,24 @@ static bool is_file_shared(const struct vma *v)
 
 static uint64_t usable_bytes(const struct vma *v, uint64_t n)
 {
-    return in_engine(v) && !is_file_shared(v) ? n : 0;
+    return accessible(v) && !is_file_shared(v) ? n : 0;
 }
 
-static int vma_to_engine(struct mm *mm, struct vma *v)
+int vma_to_engine(struct mm *mm, struct vma *v)
 {
-    if (!in_engine(v))
+    if (!vma_has_region(v))
         return 0;
     uc_err e = uc_mem_map_ptr(mm->uc, v->start, v->end - v->start, (uint32_t)v->prot, v->host);
     return e == UC_ERR_OK ? 0 : engine_errno(e);
 }
 
+/* nv overlaps no VMA of mm. */
 static void vma_insert(struct mm *mm, struct vma *nv)
 {
-    struct vma **pp = &mm->vmas;
-    while (*pp && (*pp)->start < nv->start)
-        pp = &(*pp)->next;
+    struct vma **pp = link_from(mm, nv->start);
     nv->next = *pp;
     *pp = nv;
+    index_add(mm, nv);
 }
 
 static struct vma *vma_new(uint64_t start, uint64_t end, int prot, uint8_t *host)
@@ -320,6 +435,7 @@ static struct vma *vma_tail(const struct vma *v, uint64_t at)
     if (tail) {
         origin_split(v, tail);
         tail->fork = v->fork;
+        tail->win = v->win;
         if (v->shm) {
             tail->shm = shmem_get(v->shm);
             tail->shm_off = v->shm_off + (at - v->start);
@@ -330,12 +446,27 @@ static struct vma *vma_tail(const struct vma *v, uint64_t at)
 
 /* Whether the address space may grow by more_vmas VMAs of which
  * more_regions need engine regions: 0 or -ENOMEM (see MM_MAX_REGIONS). */
-static int room_for(const struct mm *mm, int more_vmas, int more_regions)
+unsigned mm_region_count(const struct mm *mm)
 {
-    long vmas = more_vmas, regions = more_regions;
-    for (const struct vma *v = mm->vmas; v; v = v->next)
-        vmas++, regions += in_engine(v);
+    unsigned regions = mm->nr_regions;
+    for (const struct mm_window *w = mm->windows; w; w = w->next)
+        regions++;
+    return regions;
+}
+
+int mm_room_for(const struct mm *mm, int more_vmas, int more_regions)
+{
+    long vmas = (long)mm->nr_vmas + more_vmas;
+    long regions = (long)mm_region_count(mm) + more_regions;
     return vmas > (long)MM_MAX_VMAS || regions > (long)MM_MAX_REGIONS ? -ENOMEM : 0;
+}
+
+/* Enough regions to need windows (mm_window.h): from now on, mappings that
+ * may lie in windows go into them. */
+static void check_pressure(struct mm *mm)
+{
+    if (!mm->pressure && mm_region_count(mm) >= WINDOW_PRESSURE)
+        windows_enter_pressure(mm);
 }
 
 /* Cuts [lo, hi) out of v (which overlaps it): re-registers the parts of v
@@ -347,26 +478,32 @@ static int vma_cut(struct mm *mm, struct vma **link, uint64_t lo, uint64_t hi)
     uint64_t cut_lo = lo > v->start ? lo : v->start;
     uint64_t cut_hi = hi < v->end ? hi : v->end;
     /* A hole in the middle leaves two pieces where there was one. */
-    if (cut_lo > v->start && cut_hi < v->end && room_for(mm, 1, in_engine(v)) < 0)
+    if (cut_lo > v->start && cut_hi < v->end && mm_room_for(mm, 1, vma_has_region(v)) < 0)
         return -ENOMEM;
-    uc_mem_unmap(mm->uc, v->start, v->end - v->start);
-    if (v->prot & PROT_EXEC)
-        uc_ctl_remove_cache(mm->uc, v->start, v->end);
-
     struct vma *tail = NULL;
     if (cut_hi < v->end && !(tail = vma_tail(v, cut_hi)))
         return -ENOMEM;
+    if (vma_has_region(v))
+        uc_mem_unmap(mm->uc, v->start, v->end - v->start);
+    if (vma_has_region(v) && (v->prot & PROT_EXEC))
+        uc_ctl_remove_cache(mm->uc, v->start, v->end);
     host_release(v, v->host + (cut_lo - v->start), cut_hi - cut_lo);
     mm->total -= cut_hi - cut_lo;
     mm->usable -= usable_bytes(v, cut_hi - cut_lo);
+    index_del(mm, v);
+    bool keep_head = cut_lo > v->start;
+    if (keep_head) {
+        v->end = cut_lo;
+        index_add(mm, v);
+    }
     int err = 0;
     if (tail) {
         tail->next = v->next;
         v->next = tail;
+        index_add(mm, tail);
         err = vma_to_engine(mm, tail);
     }
-    if (cut_lo > v->start) {
-        v->end = cut_lo;
+    if (keep_head) {
         int e2 = vma_to_engine(mm, v);
         return err ? err : e2;
     }
@@ -382,7 +519,7 @@ int mm_unmap(struct mm *mm, uint64_t addr, uint64_t len)
     uint64_t end = addr + PAGE_ALIGN(len);
     if (end < addr)
         return -EINVAL;
-    struct vma **link = &mm->vmas;
+    struct vma **link = link_from(mm, addr);
     while (*link && (*link)->start < end) {
         struct vma *v = *link;
         if (v->end <= addr) {
@@ -422,8 +559,11 @@ static uint8_t *host_alloc(const struct vma *prev, const struct vma *next, uint6
 /* Joins b (just after a, host memory contiguous, same rights) into a. */
 static void vma_merge(struct mm *mm, struct vma *a, struct vma *b)
 {
-    uc_mem_unmap(mm->uc, a->start, a->end - a->start);
-    uc_mem_unmap(mm->uc, b->start, b->end - b->start);
+    index_del(mm, b);
+    if (vma_has_region(a))
+        uc_mem_unmap(mm->uc, a->start, a->end - a->start);
+    if (vma_has_region(b))
+        uc_mem_unmap(mm->uc, b->start, b->end - b->start);
     a->end = b->end;
     a->next = b->next;
     free((char *)b->origin.path);
@@ -449,7 +589,8 @@ static bool same_origin(const struct vma *a, const struct vma *b)
 /* Shared mappings are never joined: each is a host mapping of its own. */
 static bool mergeable(const struct vma *a, const struct vma *b)
 {
-    return a && b && !a->shm && !b->shm && a->fork == b->fork && a->end == b->start &&
+    return a && b && !a->shm && !b->shm && a->win == b->win && a->fork == b->fork &&
+           a->end == b->start &&
            a->prot == b->prot &&
            a->host + (a->end - a->start) == b->host && b->end - a->start <= MERGE_MAX &&
            same_origin(a, b);
@@ -475,18 +616,19 @@ int mm_map_shared(struct mm *mm, uint64_t addr, uint64_t len, int prot,
 /* What mapping [addr, end) afresh adds to the address space: the VMAs and
  * regions (the new one, and pieces of the ones it cuts) and the bytes it
  * replaces (which it then no longer counts). */
-static void map_cost(const struct mm *mm, uint64_t addr, uint64_t end, int prot, int *more_vmas,
-                     int *more_regions, uint64_t *old_total, uint64_t *old_usable)
+static void map_cost(const struct mm *mm, uint64_t addr, uint64_t end, int prot, bool windowed,
+                     int *more_vmas, int *more_regions, uint64_t *old_total,
+                     uint64_t *old_usable)
 {
-    *more_vmas = 1, *more_regions = prot != PROT_NONE;
+    *more_vmas = 1, *more_regions = prot != PROT_NONE && !windowed;
     *old_total = *old_usable = 0;
-    for (const struct vma *v = mm->vmas; v && v->start < end; v = v->next) {
+    for (const struct vma *v = mm_vma_from(mm, addr); v && v->start < end; v = v->next) {
         if (v->end <= addr)
             continue;
         uint64_t lo = addr > v->start ? addr : v->start, hi = end < v->end ? end : v->end;
         int pieces = (addr > v->start) + (end < v->end);
         *more_vmas += pieces - 1;
-        *more_regions += (pieces - 1) * in_engine(v);
+        *more_regions += (pieces - 1) * vma_has_region(v);
         *old_total += hi - lo;
         *old_usable += usable_bytes(v, hi - lo);
     }
@@ -502,16 +644,23 @@ static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     len = PAGE_ALIGN(len);
     if (addr % PAGE || len == 0 || addr + len < addr)
         return -EINVAL;
+    /* Where the mapping goes in the engine: its window, else its own region
+     * (then no window may hold [addr, addr+len) any more). */
+    check_pressure(mm);
+    struct mm_window *win = window_eligible(prot, shm) ? window_open(mm, addr, addr + len) : NULL;
+    int err = win ? 0 : window_carve(mm, addr, addr + len);
+    if (err)
+        return err;
     int more_vmas, more_regions;
     uint64_t old_total, old_usable;
-    map_cost(mm, addr, addr + len, prot, &more_vmas, &more_regions, &old_total, &old_usable);
+    map_cost(mm, addr, addr + len, prot, win, &more_vmas, &more_regions, &old_total, &old_usable);
     /* PROT_NONE reservations (glibc's 64 MiB malloc arenas, thread stack
      * guards) cost the host nothing until made accessible: --max-mem counts
      * only usable bytes, RLIMIT_AS every byte, as Linux's does. */
     bool file_shared = shm && origin && origin->path;
     uint64_t usable = prot != PROT_NONE && !file_shared ? len : 0;
     if (mm->usable - old_usable + usable > mm->max_total ||
-        mm->total - old_total + len > mm->max_as || room_for(mm, more_vmas, more_regions) < 0)
+        mm->total - old_total + len > mm->max_as || mm_room_for(mm, more_vmas, more_regions) < 0)
         return -ENOMEM;
     /* Mappings are lazily backed, but may soon be touched: every 16 MiB
      * mapped (by any process) asks the host what it has left. */
@@ -524,31 +673,42 @@ static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
             return -ENOMEM;
     }
     struct vma *prev = NULL, *next = NULL;
-    for (struct vma *v = mm->vmas; v && v->start <= addr + len; v = v->next) {
+    for (struct vma *v = mm_vma_from(mm, addr ? addr - 1 : 0); v && v->start <= addr + len;
+         v = v->next) {
         if (v->end == addr && v->prot == prot)
             prev = v;
         if (v->start == addr + len && v->prot == prot)
             next = v;
     }
     bool writable = !(origin && origin->shared_ro);
-    uint8_t *host = shm ? shmem_map_host(shm, shm_off, len, writable) : host_alloc(prev, next, len);
-    if (!host)
+    /* A window's memory is the old mappings' own: taken once they are gone. */
+    uint8_t *host = win  ? NULL
+                    : shm ? shmem_map_host(shm, shm_off, len, writable)
+                          : host_alloc(prev, next, len);
+    if (!host && !win)
         return -ENOMEM;
     struct vma *v = vma_new(addr, addr + len, prot, host);
     if (!v) {
         struct vma bare = {.shm = shm};
-        host_release(&bare, host, len);
+        if (host)
+            host_release(&bare, host, len);
         return -ENOMEM;
     }
     v->shm = shm ? shmem_get(shm) : NULL;
     v->shm_off = shm_off;
     v->fork = fork;
     origin_set(v, origin, origin ? origin->pgoff : 0);
-    int err = mm_unmap(mm, addr, len);
+    err = mm_unmap(mm, addr, len);
+    if (!err && win && !(v->host = window_host_map(win, addr, len, prot)))
+        err = -ENOMEM;
     if (err) {
-        vma_free(v);
+        if (host)
+            vma_free(v);
+        else
+            vma_drop(v);
         return err;
     }
+    v->win = win;
     vma_insert(mm, v);
     if (mergeable(prev, v)) {
         vma_merge(mm, prev, v);
@@ -567,10 +727,8 @@ static bool range_free(const struct mm *mm, uint64_t addr, uint64_t len)
 {
     if (addr + len < addr || addr + len > mm->limit || addr < PAGE * 16)
         return false;
-    for (const struct vma *v = mm->vmas; v && v->start < addr + len; v = v->next)
-        if (v->end > addr)
-            return false;
-    return true;
+    const struct vma *v = mm_vma_from(mm, addr);
+    return !v || v->start >= addr + len;
 }
 
 uint64_t mm_find_free(struct mm *mm, uint64_t hint, uint64_t len)
@@ -580,20 +738,29 @@ uint64_t mm_find_free(struct mm *mm, uint64_t hint, uint64_t len)
         return 0;
     if (hint && hint % PAGE == 0 && range_free(mm, hint, len))
         return hint;
-    /* Top-down: the highest gap below mmap_base that fits. */
-    uint64_t best = 0, prev_end = PAGE * 16;
-    for (const struct vma *v = mm->vmas;; v = v->next) {
-        uint64_t gap_end = v ? v->start : mm->limit;
-        if (gap_end > mm->mmap_base)
-            gap_end = mm->mmap_base;
-        if (gap_end >= prev_end + len)
-            best = gap_end - len;
-        if (!v || v->start >= mm->mmap_base)
-            break;
-        if (v->end > prev_end)
-            prev_end = v->end;
+    /* Top-down: the highest gap below mmap_base that fits, found from the
+     * top (its neighbours are the VMAs around it in the index). */
+    if (mm->index_lost)
+        return 0; /* no memory */
+    uint64_t top = mm->mmap_base < mm->limit ? mm->mmap_base : mm->limit;
+    size_t i = index_from(mm, top);
+    uint64_t gap_end = i < mm->nr_vmas && mm->index[i]->start < top ? mm->index[i]->start : top;
+    for (;;) {
+        uint64_t gap_start = i ? mm->index[i - 1]->end : 0;
+        if (gap_start < PAGE * 16)
+            gap_start = PAGE * 16;
+        if (gap_end >= gap_start && gap_end - gap_start >= len) {
+            /* Under pressure, a mapping that fits in a window's chunk does
+             * not straddle two: it can lie in a window, none is cut. */
+            uint64_t at = gap_end - len, chunk = gap_end & ~(WINDOW_CHUNK - 1);
+            if (!mm->pressure || len > WINDOW_CHUNK || at >= chunk || chunk - gap_start < len)
+                return at;
+            return chunk - len;
+        }
+        if (i == 0)
+            return 0;
+        gap_end = mm->index[--i]->start;
     }
-    return best;
 }
 
 /* What changing [addr, end) to prot adds to the address space: the pieces
@@ -606,53 +773,56 @@ static int protect_cost(const struct mm *mm, uint64_t addr, uint64_t end, int pr
 {
     *more_vmas = *more_regions = 0;
     *more_usable = 0;
-    for (const struct vma *v = mm->vmas; v && v->start < end; v = v->next) {
+    for (const struct vma *v = mm_vma_from(mm, addr); v && v->start < end; v = v->next) {
         if (v->end <= addr || v->prot == prot)
             continue;
         if ((prot & PROT_WRITE) && v->origin.shared_ro)
             return -EACCES;
-        if (!in_engine(v) && prot != PROT_NONE && !is_file_shared(v)) {
+        if (!accessible(v) && prot != PROT_NONE && !is_file_shared(v)) {
             uint64_t lo = addr > v->start ? addr : v->start, hi = end < v->end ? end : v->end;
             *more_usable += hi - lo;
         }
         int pieces = (addr > v->start) + (end < v->end);
         *more_vmas += pieces;
-        *more_regions += pieces * in_engine(v) + (prot != PROT_NONE) - in_engine(v);
+        *more_regions += pieces * vma_has_region(v) + (prot != PROT_NONE && !v->win) -
+                         vma_has_region(v);
     }
     return 0;
 }
 
 /* Gives v new rights in the engine: a region appears or goes when v turns
- * from or to PROT_NONE. */
+ * from or to PROT_NONE. In a window, the host's page rights change instead. */
 static int vma_set_prot(struct mm *mm, struct vma *v, int prot)
 {
-    bool was_exec = in_engine(v) && (v->prot & PROT_EXEC);
+    bool was_exec = vma_has_region(v) && (v->prot & PROT_EXEC);
     uc_err e = UC_ERR_OK;
-    if (in_engine(v) && prot == PROT_NONE)
+    if (v->win)
+        mprotect(v->host, v->end - v->start, window_host_prot(prot));
+    else if (accessible(v) && prot == PROT_NONE)
         e = uc_mem_unmap(mm->uc, v->start, v->end - v->start);
-    else if (in_engine(v))
+    else if (accessible(v))
         e = uc_mem_protect(mm->uc, v->start, v->end - v->start, (uint32_t)prot);
     if (e != UC_ERR_OK)
         return engine_errno(e);
     if (was_exec && !(prot & PROT_EXEC))
         uc_ctl_remove_cache(mm->uc, v->start, v->end);
-    bool was_none = !in_engine(v);
+    bool was_none = !accessible(v);
     uint64_t bytes = is_file_shared(v) ? 0 : v->end - v->start;
     if (was_none && prot != PROT_NONE)
         mm->usable += bytes;
     else if (!was_none && prot == PROT_NONE)
         mm->usable -= bytes;
+    mm_vma_recount(mm, v, false);
     v->prot = prot;
+    mm_vma_recount(mm, v, true);
     return was_none ? vma_to_engine(mm, v) : 0;
 }
 
 /* Joins the VMAs from lo to hi that a change of rights made alike, as Linux
  * does, so that toggling rights back and forth does not pile up VMAs. */
-static int merge_range(struct mm *mm, uint64_t lo, uint64_t hi)
+int mm_merge_range(struct mm *mm, uint64_t lo, uint64_t hi)
 {
-    for (struct vma *v = mm->vmas; v && v->start <= hi; v = v->next) {
-        if (v->end < lo)
-            continue;
+    for (struct vma *v = mm_vma_from(mm, lo ? lo - 1 : 0); v && v->start <= hi; v = v->next) {
         bool merged = false;
         while (v->next && v->next->start <= hi && mergeable(v, v->next)) {
             vma_merge(mm, v, v->next);
@@ -683,22 +853,26 @@ int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
             return -ENOMEM;
         a = v->end;
     }
+    check_pressure(mm);
+    int err = window_eligible(prot, NULL) ? 0 : window_carve(mm, addr, end);
+    if (err)
+        return err;
     int more_vmas, more_regions;
     uint64_t more_usable;
-    int err = protect_cost(mm, addr, end, prot, &more_vmas, &more_regions, &more_usable);
+    err = protect_cost(mm, addr, end, prot, &more_vmas, &more_regions, &more_usable);
     if (!err)
-        err = room_for(mm, more_vmas, more_regions);
+        err = mm_room_for(mm, more_vmas, more_regions);
     if (!err && mm->usable + more_usable > mm->max_total)
         err = -ENOMEM;
     if (err)
         return err;
-    for (struct vma *v = mm->vmas; v && v->start < end; v = v->next) {
-        if (v->end <= addr || v->prot == prot)
+    for (struct vma *v = mm_vma_from(mm, addr); v && v->start < end; v = v->next) {
+        if (v->prot == prot)
             continue;
         if ((err = split_to_range(mm, &v, addr, end)) < 0 || (err = vma_set_prot(mm, v, prot)) < 0)
             return err;
     }
-    return merge_range(mm, addr, end);
+    return mm_merge_range(mm, addr, end);
 }
 
 /* Splits *vp (which overlaps [addr, end)) at addr and end, so that the part
@@ -713,10 +887,14 @@ static int split_to_range(struct mm *mm, struct vma **vp, uint64_t addr, uint64_
         struct vma *tail = vma_tail(v, points[i]);
         if (!tail)
             return -ENOMEM;
-        uc_mem_unmap(mm->uc, v->start, v->end - v->start);
+        if (vma_has_region(v))
+            uc_mem_unmap(mm->uc, v->start, v->end - v->start);
+        index_del(mm, v);
         tail->next = v->next;
         v->next = tail;
         v->end = points[i];
+        index_add(mm, v);
+        index_add(mm, tail);
         int err = vma_to_engine(mm, v);
         if (!err)
             err = vma_to_engine(mm, tail);
@@ -729,22 +907,27 @@ static int split_to_range(struct mm *mm, struct vma **vp, uint64_t addr, uint64_
     return 0;
 }
 
+int mm_split_at(struct mm *mm, uint64_t at)
+{
+    struct vma *v = mm_vma_from(mm, at);
+    return v && v->start < at ? split_to_range(mm, &v, at, v->end) : 0;
+}
+
 int mm_set_fork(struct mm *mm, uint64_t addr, uint64_t len, unsigned set, unsigned clear)
 {
     uint64_t end = addr + len;
     int pieces = 0;
-    for (const struct vma *v = mm->vmas; v && v->start < end; v = v->next)
-        if (v->end > addr)
-            pieces += (addr > v->start) + (end < v->end);
-    int err = room_for(mm, pieces, pieces);
-    for (struct vma *v = mm->vmas; !err && v && v->start < end; v = v->next) {
+    for (const struct vma *v = mm_vma_from(mm, addr); v && v->start < end; v = v->next)
+        pieces += (addr > v->start) + (end < v->end);
+    int err = mm_room_for(mm, pieces, pieces);
+    for (struct vma *v = mm_vma_from(mm, addr); !err && v && v->start < end; v = v->next) {
         unsigned fork = (v->fork | set) & ~clear;
-        if (v->end <= addr || v->fork == fork)
+        if (v->fork == fork)
             continue;
         if ((err = split_to_range(mm, &v, addr, end)) == 0)
             v->fork = fork;
     }
-    return err ? err : merge_range(mm, addr, end);
+    return err ? err : mm_merge_range(mm, addr, end);
 }
 
 void *mm_host_ptr(struct mm *mm, uint64_t addr, uint64_t len, int prot)

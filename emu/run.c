@@ -5,6 +5,7 @@
  * accounts it. Ends when the first process (pid 1) has exited. */
 #include "kernel.h"
 #include "lifetime.h"
+#include "mm_window.h"
 #include "rlimit.h"
 #include "script.h"
 #include "timers.h"
@@ -123,6 +124,8 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     tlb_after_slice(&mm->tlb, mm->uc, m->slice_used >= m->slice_budget);
     if (m->bus_fault_host)
         deliver_bus_fault(m, t);
+    if (window_fault_pending(m))
+        window_fault_deliver(m, t);
     m->current = NULL;
     free_deferred_mms(m);
     return m->slice_used;

@@ -1,6 +1,7 @@
 /* sys_mm.c - memory syscalls: brk, mmap (and mmap2 through do_mmap),
  * munmap, mprotect, mremap, madvise, msync, mincore, memfd_create. */
 #include "file_access.h"
+#include "mm_window.h"
 #include "shmem.h"
 
 #include <errno.h>
@@ -41,16 +42,19 @@ static int64_t fill_from_file(struct task *t, uint64_t addr, uint64_t len, int h
     uint8_t *host = mm_host_ptr(task_mm(t), addr, len, 0);
     if (!host)
         return -ENOMEM;
+    mm_host_writable(task_mm(t), addr, len, true);
     uint64_t done = 0;
+    int64_t err = 0;
     while (done < len) {
         ssize_t n = pread(host_fd, host + done, len - done, (off_t)(off + done));
-        if (n < 0)
-            return -errno;
-        if (n == 0)
+        if (n <= 0) {
+            err = n < 0 ? -errno : 0;
             break;
+        }
         done += (uint64_t)n;
     }
-    return 0;
+    mm_host_writable(task_mm(t), addr, len, false);
+    return err;
 }
 
 /* The object a MAP_SHARED mapping of fd maps: its own file, or a fresh
@@ -226,7 +230,6 @@ SYSCALL_DECL(mremap)
     uint64_t off = v->shm_off + (old - v->start);
     struct vma_origin origin = v->origin;
     origin.pgoff += old - v->start;
-    uint8_t *src = v->host + (old - v->start); /* v itself may merge away below */
     if (old_len && new_len <= old_len) {
         if (new_len < old_len)
             mm_unmap(mm, old + new_len, old_len - new_len);
@@ -249,8 +252,14 @@ SYSCALL_DECL(mremap)
               : mm_map_fixed(mm, dst, new_len, prot);
     if (err < 0)
         return err;
-    if (!shm)
-        memcpy(mm_host_ptr(mm, dst, old_len, 0), src, old_len);
+    if (!shm) {
+        /* Mapping dst may have moved or merged the old mapping's memory. */
+        mm_host_writable(mm, old, old_len, true);
+        mm_host_writable(mm, dst, old_len, true);
+        memcpy(mm_host_ptr(mm, dst, old_len, 0), mm_host_ptr(mm, old, old_len, 0), old_len);
+        mm_host_writable(mm, old, old_len, false);
+        mm_host_writable(mm, dst, old_len, false);
+    }
     if (old_len)
         mm_unmap(mm, old, old_len);
     return (int64_t)dst;
@@ -292,7 +301,12 @@ static int64_t for_each_piece(struct mm *mm, uint64_t start, uint64_t end,
 static int advise_dontneed(const struct vma *v, uint8_t *host, uint64_t n, int advice)
 {
     (void)advice;
-    if ((!v->shm && v->origin.path) || madvise(host, n, MADV_DONTNEED) != 0)
+    /* Windowed memory may be host PROT_NONE, and is anonymous: madvise
+     * alone zeroes it. */
+    bool file_private = !v->shm && v->origin.path;
+    if ((v->win || !file_private) && madvise(host, n, MADV_DONTNEED) == 0)
+        return 0;
+    if (!v->win)
         memset(host, 0, n);
     return 0;
 }

@@ -37,3 +37,29 @@ foreach(isa aarch64 armhf)
                   OPTIONS --warm-engines 1 EXPECT_STDOUT exec-forkchain-${isa}.out
                   GUEST_ARGS forkchain 9 ${GUEST_DIR}/exec-${other} ${GUEST_DIR}/exec-${isa})
 endforeach()
+
+# 10,000 two-page mappings with a PROT_NONE second page (20,000 VMAs, as
+# thread stacks and guards): past a few hundred engine regions they share
+# engine windows (emu/mm_window.h), where the host's page rights keep the
+# guest's. Contents, faults (si_code, si_addr) on guard pages, on a page made
+# PROT_NONE (its bytes kept), on an unmapped hole and on a PROT_READ page,
+# code made executable among them (out of its window), mremap and a fork: the output is Linux's (qemu-user's).
+asymu_e2e_guest(NAME mm-windows PROGRAM windows GUEST_ARGS windows 10000
+                EXPECT_STDOUT_TEXT "mappings: 10000 of 10000, 20000 VMAs
+contents: all there
+read of a guard page: SIGSEGV SEGV_ACCERR at the address
+write to a guard page: SIGSEGV SEGV_ACCERR at the address
+write to a page made PROT_NONE: SIGSEGV SEGV_ACCERR at the address
+its bytes after PROT_READ|PROT_WRITE again: kept
+read of an unmapped page: SIGSEGV SEGV_MAPERR at the address
+mapped again there: yes, reads 0
+write to a PROT_READ page: SIGSEGV SEGV_ACCERR at the address
+it reads 2501
+mprotect PROT_READ|PROT_EXEC: 0, the code returns 42
+write to it: SIGSEGV SEGV_ACCERR at the address
+mremap: moved, reads 2
+child: contents all there
+child: read of a guard page: SIGSEGV SEGV_ACCERR at the address
+child exited with 3
+parent: contents all there
+")
