@@ -287,10 +287,25 @@ int sched__set_affinity(struct sched *s, struct sched_task *t, const struct cpum
     return 0;
 }
 
+void sched__override_affinity(struct sched *s, struct sched_task *t, const struct cpumask *mask)
+{
+    char list[KLOG_TEXT_MAX];
+    cpulist_format(mask, list, sizeof(list));
+    sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_OVERRIDE, t->tid, t->comm, list);
+    sched__set_affinity(s, t, mask);
+}
+
+bool sched__dl_refuses_restrict(const struct sched *s, const struct sched_task *t)
+{
+    return t->cls == SCHED_CLASS_DEADLINE && sched_dl_admission_on(s->rt_runtime_us);
+}
+
 void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_user_mask)
 {
     struct cpumask mask;
-    if (cpumask_and(&mask, &t->affinity, &s->aarch32)) {
+    /* Linux 5.15 refuses to narrow a deadline task (U9) before it saves. */
+    bool refused = save_user_mask && sched__dl_refuses_restrict(s, t);
+    if (!refused && cpumask_and(&mask, &t->affinity, &s->aarch32)) {
         /* The kernel saves before trying, so a narrowing that fails for
          * want of an online CPU still leaves the old A saved. */
         if (save_user_mask && !t->has_saved_mask) {
@@ -301,10 +316,7 @@ void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_us
             return;
     }
     cpumask_and(&mask, &s->aarch32, &s->online);
-    char list[KLOG_TEXT_MAX];
-    cpulist_format(&mask, list, sizeof(list));
-    sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_OVERRIDE, t->tid, t->comm, list);
-    sched__set_affinity(s, t, &mask);
+    sched__override_affinity(s, t, &mask);
 }
 
 enum sched_decision sched__kill(struct sched_task *t)

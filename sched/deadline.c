@@ -205,7 +205,8 @@ int sched_dl_check_affinity(const struct sched *s, const struct sched_task *t,
 
 int sched_dl_exec_check(const struct sched *s, const struct sched_task *t, bool compat_image)
 {
-    if (!compat_image || s->policy_id != SCHED_POLICY_UPSTREAM || !s->mismatched)
+    if (!compat_image || !s->mismatched ||
+        (s->policy_id != SCHED_POLICY_UPSTREAM && s->policy_id != SCHED_POLICY_LINUX66))
         return 0;
     if (t->cls != SCHED_CLASS_DEADLINE || !sched_dl_admission_on(s->rt_runtime_us))
         return 0;

@@ -62,8 +62,17 @@ int sched__set_affinity(struct sched *s, struct sched_task *t, const struct cpum
 
 /* force_compatible_cpus_allowed_ptr() (O1, U1): A = A & M, saving the old A
  * first when save_user_mask and none is saved (U2); if that leaves no online
- * CPU, A = M & online and the "Overriding affinity" line is logged. */
+ * CPU, A = M & online and the "Overriding affinity" line is logged. With
+ * save_user_mask (Linux 5.15) a deadline task is not narrowed but
+ * overridden (sched__dl_refuses_restrict). */
 void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_user_mask);
+/* force_compatible_cpus_allowed_ptr()'s override: logs "Overriding
+ * affinity ... to CPUs <mask>" and sets A = mask. */
+void sched__override_affinity(struct sched *s, struct sched_task *t, const struct cpumask *mask);
+/* restrict_cpus_allowed_ptr() (5.15 and 6.6) fails with -EPERM for a
+ * deadline task while admission control is on (U9): the 32-bit exec then
+ * overrides A instead of narrowing it. */
+bool sched__dl_refuses_restrict(const struct sched *s, const struct sched_task *t);
 
 /* Recomputes the flags derived from compat and A (affinity_in_m, K3's
  * switch_check) after either changed. */

@@ -1,0 +1,42 @@
+# tests/e2e/exact.cmake: what checking the policies against the v5.15 and
+# v6.6 sources found (issue 12): deadline tasks at a 32-bit exec (U9) under
+# both generations, and a hotplug sequence's kernel log line for line.
+# docs/policies.md maps each test to its rule and kernel function. Uses
+# policies.cmake's and generations.cmake's helpers, deadline.cmake's
+# DL_EXEC32/DL_EXEC64.
+
+set(DL_OFF_64BIT_CPUS online:4:0 online:5:0 online:6:0 online:7:0)
+set(DL_ON_64BIT_CPUS online:4:1 online:5:1 online:6:1 online:7:1)
+
+# U9 in 6.6: compat_elf_check_arch() (arch/arm64/kernel/process.c) is 5.15's,
+# so linux-6.6 refuses the 64-bit deadline task's 32-bit exec too.
+asymu_e2e_policy(NAME pol-U9-deadline-exec32-enoexec-linux-6.6 POLICY linux-6.6
+                 RUN ${DL_EXEC64} ${DL_EXEC32} ${DL_EXEC64}
+                 EXPECT_STDOUT_TEXT "aarch64: exec 32-bit: ENOEXEC\naarch64: policy 6 cpus 0 1 2 3 4 5 6 7\n")
+
+# U9/G7: with every 64-bit-only CPU offline the exec is allowed, but
+# restrict_cpus_allowed_ptr() refuses to narrow a deadline task (-EPERM), so
+# force_compatible_cpus_allowed_ptr() overrides A (the "Overriding affinity"
+# line) and saves nothing. The 64-bit exec then keeps 0-3 (5.15: nothing
+# saved) or applies every CPU (6.6: no user mask, task_user_cpus()).
+asymu_e2e_generations(NAME deadline-exec32-overridden
+                      RUN ${SHOW64} deadline ${DL_OFF_64BIT_CPUS} exec:${SHOW32} aff
+                          dmesg:Overriding exec:${SHOW64} ${DL_ON_64BIT_CPUS} aff)
+
+# U9 with sched_rt_runtime_us = -1: dl_bandwidth_enabled() is false, so
+# neither the exec check nor restrict_cpus_allowed_ptr()'s refusal applies:
+# the 32-bit exec narrows A like any other, silently, and the 64-bit exec
+# brings 0-7 back (5.15: the saved mask; 6.6: every CPU).
+foreach(policy upstream linux-6.6)
+  asymu_e2e_policy(NAME pol-U9-admission-off-exec32-narrows-${policy} POLICY ${policy}
+                   RUN ${SHOW64} rt-runtime:-1 deadline exec:${SHOW32} aff dmesg:Overriding
+                       exec:${SHOW64} aff
+                   EXPECT_STDOUT pol-U9-admission-off-exec32-narrows.out)
+  # 1.2 and U9: with every CPU 32-bit and the parameter given, the exec hooks
+  # still run (arm64_mismatched_32bit_el0 is on), so a deadline task's 32-bit
+  # exec is overridden to every online CPU with the log line.
+  asymu_e2e_policy(NAME pol-U9-deadline-exec32-symmetric-${policy} POLICY ${policy}
+                   MACHINE --cpus 8 --aarch32 0-7
+                   RUN ${SHOW64} deadline exec:${SHOW32} aff dmesg:Overriding
+                   EXPECT_STDOUT pol-U9-deadline-exec32-symmetric.out)
+endforeach()
