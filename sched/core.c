@@ -200,9 +200,10 @@ void sched_task_exit(struct sched *s, struct sched_task *t)
 {
     if (t->state == SCHED_TASK_DEAD)
         return;
-    if (t->state == SCHED_TASK_RUNNABLE)
+    bool queued = t->state == SCHED_TASK_RUNNABLE;
+    if (queued)
         sched__dequeue(s, t);
-    sched__dl_release(s, t);
+    sched__dl_release(s, t, queued);
     if (t->cpu < s->nr_cpus && s->cpus[t->cpu].last == t)
         s->cpus[t->cpu].last = NULL;
     tasks_remove(s, t);

@@ -92,14 +92,18 @@ void sched__requeue(struct sched_cpu *rq, struct sched_task *t);
 /* Deadline bookkeeping (deadline.c): the CBS state of t starting at now,
  * for a new deadline task or one waking up; the budget spent after a slice
  * (throttling it); the throttled tasks of cpu whose period began by its
- * clock; a dying task's bandwidth. */
+ * clock; the bandwidth of a task leaving the class or dying, given back at
+ * its 0-lag time if it was queued (task_non_contending()). */
 void sched__dl_start(struct sched_task *t, uint64_t now, bool waking);
 void sched__dl_charge(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t ns);
 void sched__dl_replenish_due(struct sched *s, unsigned cpu);
 /* When cpu can next run a task: its clock, or later if all it has are
  * throttled deadline tasks. */
 uint64_t sched__cpu_ready_time(const struct sched *s, unsigned cpu);
-void sched__dl_release(struct sched *s, struct sched_task *t);
+/* dl_cpu_busy(): -EBUSY if the admitted deadline bandwidth would not fit
+ * on the active CPUs without one more, else 0. */
+int sched__dl_cpu_offline_check(struct sched *s);
+void sched__dl_release(struct sched *s, struct sched_task *t, bool queued);
 
 /* Runqueue mechanics (rq.c). */
 void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu);

@@ -18,6 +18,9 @@
 #define SCHED_COMM_LEN 16
 #define SCHED_DEFAULT_SLICE_BLOCKS 10000u
 #define SCHED_DEFAULT_NS_PER_BLOCK 10u
+/* Deadline bandwidth releases waiting for a 0-lag time; more are released
+ * at once. */
+#define SCHED_DL_LAGGING_MAX 64u
 
 /* The kernel log lines of spec section 6, as printf formats, with the
  * pr_fmt prefix of their source file (cpufeature.c's "CPU features: "). The two SIGKILL
@@ -146,6 +149,12 @@ struct sched {
     /* Deadline admission control and throttling (deadline.c). */
     int64_t rt_runtime_us, rt_period_us; /* deadline admission control; -1: off */
     uint64_t dl_total_bw;                /* admitted deadline bandwidth, << 20 */
+    /* Bandwidth of tasks that left the class (or died) before their 0-lag
+     * time: still in dl_total_bw until then (deadline.c). */
+    struct sched_dl_lagging {
+        uint64_t until_ns, bw;
+    } dl_lagging[SCHED_DL_LAGGING_MAX];
+    unsigned nr_dl_lagging;
     unsigned nr_dl_throttled;            /* deadline tasks waiting for their period */
 };
 

@@ -40,3 +40,12 @@ foreach(policy upstream linux-6.6)
                    RUN ${SHOW64} deadline exec:${SHOW32} aff dmesg:Overriding
                    EXPECT_STDOUT pol-U9-deadline-exec32-symmetric.out)
 endforeach()
+
+# Deadline bandwidth through hotplug (v5.15 kernel/sched/deadline.c): EBUSY
+# while the admitted total does not fit on the CPU left (dl_cpu_busy() from
+# cpuset_cpu_inactive()), and the share of a task that left the class or
+# exited with budget left stays in the total until its 0-lag time
+# (task_non_contending(), inactive_task_timer()).
+asymu_e2e_guest(NAME dl-bandwidth PROGRAM dl-bandwidth MACHINE --cpus 2 OPTIONS --seed 1
+                ASYMU_ONLY REPEAT
+                EXPECT_STDOUT_TEXT "child: sched_setattr(DEADLINE): 0\nparent: sched_setattr(DEADLINE): 0\necho 0 > cpu1/online: EBUSY\nparent: sched_setattr(OTHER): 0\necho 0 > cpu1/online: EBUSY\necho 0 > cpu1/online: 0\necho 1 > cpu1/online: 0\nparent: sched_setattr(DEADLINE): 0\nchild exited 0\necho 0 > cpu1/online: EBUSY\necho 0 > cpu1/online: 0\n")
