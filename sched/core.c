@@ -40,6 +40,14 @@ void sched__log(struct sched *s, int level, const char *fmt, ...)
     va_end(ap);
 }
 
+void sched__warn_once(struct sched *s, const char *msg)
+{
+    if (s->warned_once)
+        return;
+    s->warned_once = true;
+    sched__log(s, KLOG_WARNING, "%s", msg);
+}
+
 /* Every CPU runs 32-bit code. */
 static bool symmetric_32bit(const struct sched *s)
 {

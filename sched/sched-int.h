@@ -51,6 +51,9 @@ void upstream_boot(struct sched *s);
 int upstream_cpu_offline(struct sched *s, unsigned cpu);
 const struct cpumask *upstream_fallback_mask(const struct sched *s, const struct sched_task *t);
 
+/* pr_warn_once(): logs msg at KLOG_WARNING the first time only. */
+void sched__warn_once(struct sched *s, const char *msg);
+
 /* Logs one kernel message at the current virtual time. */
 void sched__log(struct sched *s, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
