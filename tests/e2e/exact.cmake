@@ -49,3 +49,15 @@ endforeach()
 asymu_e2e_guest(NAME dl-bandwidth PROGRAM dl-bandwidth MACHINE --cpus 2 OPTIONS --seed 1
                 ASYMU_ONLY REPEAT
                 EXPECT_STDOUT_TEXT "child: sched_setattr(DEADLINE): 0\nparent: sched_setattr(DEADLINE): 0\necho 0 > cpu1/online: EBUSY\nparent: sched_setattr(OTHER): 0\necho 0 > cpu1/online: EBUSY\necho 0 > cpu1/online: 0\necho 1 > cpu1/online: 0\nparent: sched_setattr(DEADLINE): 0\nchild exited 0\necho 0 > cpu1/online: EBUSY\necho 0 > cpu1/online: 0\n")
+
+# 6: the kernel log of a hotplug sequence, line for line (read back with
+# syslog(2), timestamps cut): a compat task pinned to cpu3 takes cpu3
+# offline (select_fallback_rq()'s "no longer affine", then
+# cpu_psci_cpu_kill(); "CPU3: shutdown" is pr_debug) and back online
+# (cpuinfo_detect_icache_policy(), the GICv3 redistributor, then
+# secondary_start_kernel()). The same texts in 5.15 and 6.6.
+foreach(policy upstream linux-6.6)
+  asymu_e2e_policy(NAME pol-6-hotplug-dmesg-${policy} POLICY ${policy}
+                   RUN ${SHOW32} set:3 online:3:0 aff online:3:1 aff dmesg:
+                   EXPECT_STDOUT pol-6-hotplug-dmesg.out)
+endforeach()
