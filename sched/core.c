@@ -40,6 +40,34 @@ void sched__log(struct sched *s, int level, const char *fmt, ...)
     va_end(ap);
 }
 
+/* lib/ratelimit.c's ___ratelimit() with printk_ratelimit_state
+ * (DEFAULT_RATELIMIT_INTERVAL 5 s, DEFAULT_RATELIMIT_BURST 10). */
+#define PRINTK_RATELIMIT_NS (UINT64_C(5) * 1000000000u)
+#define PRINTK_RATELIMIT_BURST 10u
+
+bool sched__printk_ratelimit(struct sched *s, const char *func)
+{
+    struct sched_ratelimit *rs = &s->printk_ratelimit;
+    uint64_t now = s->log_ns > s->now_ns ? s->log_ns : s->now_ns;
+    if (!rs->started) {
+        rs->started = true;
+        rs->begin_ns = now;
+    }
+    if (now > rs->begin_ns + PRINTK_RATELIMIT_NS) {
+        if (rs->missed)
+            sched__log(s, KLOG_WARNING, "%s: %u callbacks suppressed", func, rs->missed);
+        rs->missed = 0;
+        rs->begin_ns = now;
+        rs->printed = 0;
+    }
+    if (rs->printed < PRINTK_RATELIMIT_BURST) {
+        rs->printed++;
+        return true;
+    }
+    rs->missed++;
+    return false;
+}
+
 void sched__warn_once(struct sched *s, const char *msg)
 {
     if (s->warned_once)
@@ -296,11 +324,18 @@ int sched__set_affinity(struct sched *s, struct sched_task *t, const struct cpum
     return 0;
 }
 
-void sched__override_affinity(struct sched *s, struct sched_task *t, const struct cpumask *mask)
+void sched__log_override(struct sched *s, const struct sched_task *t, const struct cpumask *mask)
 {
+    if (!sched__printk_ratelimit(s, "force_compatible_cpus_allowed_ptr"))
+        return;
     char list[KLOG_TEXT_MAX];
     cpulist_format(mask, list, sizeof(list));
     sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_OVERRIDE, t->tid, t->comm, list);
+}
+
+void sched__override_affinity(struct sched *s, struct sched_task *t, const struct cpumask *mask)
+{
+    sched__log_override(s, t, mask);
     sched__set_affinity(s, t, mask);
 }
 

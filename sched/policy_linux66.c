@@ -63,9 +63,7 @@ static void linux66_force_compatible(struct sched *s, struct sched_task *t)
         set_cpus_allowed(s, t, &m, NULL) == 0)
         return;
     const struct cpumask *override = cpuset_cpus(s, t);
-    char list[KLOG_TEXT_MAX];
-    cpulist_format(override, list, sizeof(list));
-    sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_OVERRIDE, t->tid, t->comm, list);
+    sched__log_override(s, t, override);
     if (t->has_saved_mask && cpumask_and(&m, override, &t->saved_mask) &&
         set_cpus_allowed(s, t, &m, NULL) == 0)
         return;

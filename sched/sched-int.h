@@ -70,8 +70,13 @@ int sched__set_affinity(struct sched *s, struct sched_task *t, const struct cpum
  * overridden (sched__dl_refuses_restrict). */
 void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_user_mask);
 /* force_compatible_cpus_allowed_ptr()'s override: logs "Overriding
- * affinity ... to CPUs <mask>" and sets A = mask. */
+ * affinity ... to CPUs <mask>" (sched__log_override) and sets A = mask. */
 void sched__override_affinity(struct sched *s, struct sched_task *t, const struct cpumask *mask);
+void sched__log_override(struct sched *s, const struct sched_task *t, const struct cpumask *mask);
+/* printk_ratelimit() called from the kernel function func: whether a
+ * message may go to the log now (10 every 5 s, all callers together); the
+ * first call after a suppressed stretch logs "func: N callbacks suppressed". */
+bool sched__printk_ratelimit(struct sched *s, const char *func);
 /* restrict_cpus_allowed_ptr() (5.15 and 6.6) fails with -EPERM for a
  * deadline task while admission control is on (U9): the 32-bit exec then
  * overrides A instead of narrowing it. */

@@ -142,6 +142,12 @@ struct sched {
     unsigned slice_jitter_pct;
     bool balance_dirty; /* something moved since the last idle balance */
     bool warned_once;   /* the policy's pr_warn_once() line is in the log */
+    /* printk_ratelimit()'s state, shared by the lines that use it. */
+    struct sched_ratelimit {
+        bool started;
+        uint64_t begin_ns;
+        unsigned printed, missed;
+    } printk_ratelimit;
 
     /* Deadline admission control and throttling (deadline.c). */
     int64_t rt_runtime_us, rt_period_us; /* deadline admission control; -1: off */

@@ -61,3 +61,16 @@ foreach(policy upstream linux-6.6)
                    RUN ${SHOW32} set:3 online:3:0 aff online:3:1 aff dmesg:
                    EXPECT_STDOUT pol-6-hotplug-dmesg.out)
 endforeach()
+
+# 6: select_fallback_rq() and force_compatible_cpus_allowed_ptr() log through
+# printk_ratelimit(): 10 lines every 5 s, all callers together, then
+# "select_fallback_rq: N callbacks suppressed" before the next line allowed.
+# Eleven sleeping compat tasks pinned to cpu3 fall back as they wake after
+# cpu3 went offline; 6 s later the caller's own fallback is logged.
+set(pol_ratelimit_children)
+foreach(i RANGE 1 11)
+  list(APPEND pol_ratelimit_children spawn:${SHOW32} set:3 sleep:100 --)
+endforeach()
+asymu_e2e_policy(NAME pol-6-printk-ratelimit REPEAT
+                 RUN ${SHOW32} ${pol_ratelimit_children} sleep:10 online:3:0 sleep:6000 set:2
+                     online:2:0 wait dmesg:)
