@@ -152,13 +152,13 @@ struct sched {
     /* Deadline admission control and throttling (deadline.c). */
     int64_t rt_runtime_us, rt_period_us; /* deadline admission control; -1: off */
     uint64_t dl_total_bw;                /* admitted deadline bandwidth, << 20 */
+    unsigned nr_dl_throttled;            /* deadline tasks waiting for their period */
     /* Bandwidth of tasks that left the class (or died) before their 0-lag
      * time: still in dl_total_bw until then (deadline.c). */
     struct sched_dl_lagging {
         uint64_t until_ns, bw;
     } dl_lagging[SCHED_DL_LAGGING_MAX];
     unsigned nr_dl_lagging;
-    unsigned nr_dl_throttled;            /* deadline tasks waiting for their period */
 };
 
 /* "upstream", "override", "kill", "fixup", "linux-6.6" -> id; -EINVAL otherwise. */
