@@ -3,7 +3,7 @@
  * their threads, files and mappings, the command line, the kernel log and
  * the console. ctx is the calling task. */
 #include "kernel.h"
-#include "cpu_model.h"
+#include "hotplug_log.h"
 #include "shmem.h"
 #include "pty.h"
 #include "socket.h"
@@ -71,19 +71,12 @@ static int set_cpu_online(void *ctx, unsigned cpu, bool online)
     bool was_online = cpumask_test_cpu(cpu, &s->online);
     int err = online ? sched_cpu_online(s, cpu) : sched_cpu_offline(s, cpu);
     t->stop = true; /* the scheduler may have moved tasks, this one included */
-    /* What arm64 Linux 5.15 prints by default (its "CPU%u: shutdown" is a
-     * pr_debug): psci's cpu_psci_cpu_kill() on the way down; on the way up,
-     * cpuinfo_detect_icache_policy() (CTR_EL0 says PIPT) and
-     * secondary_start_kernel() with the MPIDR (Aff0 = cpu) and MIDR. */
     struct klog *log = &t->machine->klog;
     uint64_t now = machine_now(t->machine);
-    if (err == 0 && was_online && !online) {
-        klog_printf(log, now, KLOG_INFO, "psci: CPU%u killed (polled 0 ms)", cpu);
-    } else if (err == 0 && !was_online && online) {
-        klog_printf(log, now, KLOG_INFO, "Detected PIPT I-cache on CPU%u", cpu);
-        klog_printf(log, now, KLOG_INFO, "CPU%u: Booted secondary processor 0x%010x [0x%08x]", cpu,
-                    cpu, cpu_model_midr(cpumask_test_cpu(cpu, &s->aarch32)));
-    }
+    if (err == 0 && was_online && !online)
+        hotplug_log_offline(log, now, cpu);
+    else if (err == 0 && !was_online && online)
+        hotplug_log_online(log, now, cpu, cpumask_test_cpu(cpu, &s->aarch32));
     return err;
 }
 

@@ -32,7 +32,7 @@ bool sched__runs_before(const struct sched_task *a, const struct sched_task *b)
 void sched_task_set_class(struct sched *s, struct sched_task *t, enum sched_class cls, int prio,
                           bool rr)
 {
-    sched__dl_release(s, t);
+    sched__dl_release(s, t, t->state == SCHED_TASK_RUNNABLE);
     t->cls = cls;
     t->rt_prio = cls == SCHED_CLASS_RT ? prio : 0;
     t->rr = cls == SCHED_CLASS_RT && rr;

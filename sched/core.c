@@ -41,6 +41,42 @@ void sched__log(struct sched *s, int level, const char *fmt, ...)
     va_end(ap);
 }
 
+/* lib/ratelimit.c's ___ratelimit() with printk_ratelimit_state
+ * (DEFAULT_RATELIMIT_INTERVAL 5 s, DEFAULT_RATELIMIT_BURST 10). */
+#define PRINTK_RATELIMIT_NS (UINT64_C(5) * 1000000000u)
+#define PRINTK_RATELIMIT_BURST 10u
+
+bool sched__printk_ratelimit(struct sched *s, const char *func)
+{
+    struct sched_ratelimit *rs = &s->printk_ratelimit;
+    uint64_t now = s->log_ns > s->now_ns ? s->log_ns : s->now_ns;
+    if (!rs->started) {
+        rs->started = true;
+        rs->begin_ns = now;
+    }
+    if (now > rs->begin_ns + PRINTK_RATELIMIT_NS) {
+        if (rs->missed)
+            sched__log(s, KLOG_WARNING, "%s: %u callbacks suppressed", func, rs->missed);
+        rs->missed = 0;
+        rs->begin_ns = now;
+        rs->printed = 0;
+    }
+    if (rs->printed < PRINTK_RATELIMIT_BURST) {
+        rs->printed++;
+        return true;
+    }
+    rs->missed++;
+    return false;
+}
+
+void sched__warn_once(struct sched *s, const char *msg)
+{
+    if (s->warned_once)
+        return;
+    s->warned_once = true;
+    sched__log(s, KLOG_WARNING, "%s", msg);
+}
+
 /* Every CPU runs 32-bit code. */
 static bool symmetric_32bit(const struct sched *s)
 {
@@ -207,9 +243,10 @@ void sched_task_exit(struct sched *s, struct sched_task *t)
 {
     if (t->state == SCHED_TASK_DEAD)
         return;
-    if (t->state == SCHED_TASK_RUNNABLE)
+    bool queued = t->state == SCHED_TASK_RUNNABLE;
+    if (queued)
         sched__dequeue(s, t);
-    sched__dl_release(s, t);
+    sched__dl_release(s, t, queued);
     if (t->cpu < s->nr_cpus && s->cpus[t->cpu].last == t)
         s->cpus[t->cpu].last = NULL;
     tasks_remove(s, t);
@@ -295,10 +332,32 @@ int sched__set_affinity(struct sched *s, struct sched_task *t, const struct cpum
     return 0;
 }
 
+void sched__log_override(struct sched *s, const struct sched_task *t, const struct cpumask *mask)
+{
+    if (!sched__printk_ratelimit(s, "force_compatible_cpus_allowed_ptr"))
+        return;
+    char list[KLOG_TEXT_MAX];
+    cpulist_format(mask, list, sizeof(list));
+    sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_OVERRIDE, t->tid, t->comm, list);
+}
+
+void sched__override_affinity(struct sched *s, struct sched_task *t, const struct cpumask *mask)
+{
+    sched__log_override(s, t, mask);
+    sched__set_affinity(s, t, mask);
+}
+
+bool sched__dl_refuses_restrict(const struct sched *s, const struct sched_task *t)
+{
+    return t->cls == SCHED_CLASS_DEADLINE && sched_dl_admission_on(s->rt_runtime_us);
+}
+
 void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_user_mask)
 {
     struct cpumask mask;
-    if (cpumask_and(&mask, &t->affinity, &s->aarch32)) {
+    /* Linux 5.15 refuses to narrow a deadline task (U9) before it saves. */
+    bool refused = save_user_mask && sched__dl_refuses_restrict(s, t);
+    if (!refused && cpumask_and(&mask, &t->affinity, &s->aarch32)) {
         /* The kernel saves before trying, so a narrowing that fails for
          * want of an online CPU still leaves the old A saved. */
         if (save_user_mask && !t->has_saved_mask) {
@@ -309,10 +368,7 @@ void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_us
             return;
     }
     cpumask_and(&mask, &s->aarch32, &s->online);
-    char list[KLOG_TEXT_MAX];
-    cpulist_format(&mask, list, sizeof(list));
-    sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_OVERRIDE, t->tid, t->comm, list);
-    sched__set_affinity(s, t, &mask);
+    sched__override_affinity(s, t, &mask);
 }
 
 enum sched_decision sched__kill(struct sched_task *t)

@@ -34,17 +34,44 @@ static unsigned root_domain_cpus(const struct sched *s)
     return cpumask_weight(&s->online);
 }
 
-/* Would total - old + new exceed rt_runtime/rt_period of every CPU? */
-static bool overflows(const struct sched *s, uint64_t old_bw, uint64_t new_bw)
+/* inactive_task_timer(): the bandwidth of tasks whose 0-lag time has come
+ * leaves the total. */
+static void release_lagging(struct sched *s)
+{
+    unsigned kept = 0;
+    for (unsigned i = 0; i < s->nr_dl_lagging; i++) {
+        if (s->dl_lagging[i].until_ns <= s->now_ns)
+            s->dl_total_bw -= s->dl_lagging[i].bw;
+        else
+            s->dl_lagging[kept++] = s->dl_lagging[i];
+    }
+    s->nr_dl_lagging = kept;
+}
+
+/* Would total - old + new exceed rt_runtime/rt_period of cpus CPUs
+ * (__dl_overflow())? */
+static bool overflows_on(struct sched *s, unsigned cpus, uint64_t old_bw, uint64_t new_bw)
 {
     if (!sched_dl_admission_on(s->rt_runtime_us))
         return false;
+    release_lagging(s);
     uint64_t cap = bw_of((uint64_t)s->rt_runtime_us, (uint64_t)s->rt_period_us);
-    return cap * root_domain_cpus(s) < s->dl_total_bw - old_bw + new_bw;
+    return cap * cpus < s->dl_total_bw - old_bw + new_bw;
+}
+
+static bool overflows(struct sched *s, uint64_t old_bw, uint64_t new_bw)
+{
+    return overflows_on(s, root_domain_cpus(s), old_bw, new_bw);
+}
+
+int sched__dl_cpu_offline_check(struct sched *s)
+{
+    return overflows_on(s, root_domain_cpus(s) - 1, 0, 0) ? -EBUSY : 0;
 }
 
 int sched_dl_set_global(struct sched *s, bool period, int64_t value)
 {
+    release_lagging(s);
     int64_t runtime = period ? s->rt_runtime_us : value;
     int64_t per = period ? value : s->rt_period_us;
     if (per < 1 || per > INT32_MAX || runtime < -1 || runtime > per)
@@ -94,11 +121,29 @@ int sched_task_set_deadline(struct sched *s, struct sched_task *t, uint64_t runt
     return 0;
 }
 
-void sched__dl_release(struct sched *s, struct sched_task *t)
+/* When a task's lag is 0: the absolute deadline minus the time its budget
+ * left lasts at its bandwidth (later than the deadline for an overrun). */
+static uint64_t zero_lag_time(const struct sched_task *t)
+{
+    __int128 left = (__int128)t->dl.budget * (__int128)t->dl.period / (__int128)t->dl.runtime;
+    __int128 at = (__int128)t->dl.abs_deadline - left;
+    return at < 0 ? 0 : (uint64_t)at;
+}
+
+void sched__dl_release(struct sched *s, struct sched_task *t, bool queued)
 {
     if (t->cls != SCHED_CLASS_DEADLINE)
         return;
-    s->dl_total_bw -= t->dl.bw;
+    uint64_t now = t->cpu < s->nr_cpus && s->cpus[t->cpu].clock_ns > s->now_ns
+                       ? s->cpus[t->cpu].clock_ns
+                       : s->now_ns;
+    uint64_t until = zero_lag_time(t);
+    /* task_non_contending(): a queued task with lag keeps its share in
+     * the total until its 0-lag time. */
+    if (queued && until > now && s->nr_dl_lagging < SCHED_DL_LAGGING_MAX)
+        s->dl_lagging[s->nr_dl_lagging++] = (struct sched_dl_lagging){until, t->dl.bw};
+    else
+        s->dl_total_bw -= t->dl.bw;
     if (t->dl.throttled)
         s->nr_dl_throttled--;
     t->dl = (struct sched_dl){0};
@@ -205,7 +250,8 @@ int sched_dl_check_affinity(const struct sched *s, const struct sched_task *t,
 
 int sched_dl_exec_check(const struct sched *s, const struct sched_task *t, bool compat_image)
 {
-    if (!compat_image || s->policy_id != SCHED_POLICY_UPSTREAM || !s->mismatched)
+    if (!compat_image || !s->mismatched ||
+        (s->policy_id != SCHED_POLICY_UPSTREAM && s->policy_id != SCHED_POLICY_LINUX66))
         return 0;
     if (t->cls != SCHED_CLASS_DEADLINE || !sched_dl_admission_on(s->rt_runtime_us))
         return 0;

@@ -37,6 +37,11 @@ int sched_cpu_offline(struct sched *s, unsigned cpu)
     }
     if (cpumask_weight(&s->online) == 1)
         return -EBUSY;
+    /* sched_cpu_deactivate() -> cpuset_cpu_inactive() -> dl_cpu_busy():
+     * the admitted deadline bandwidth must fit on the CPUs left. */
+    int err = sched__dl_cpu_offline_check(s);
+    if (err)
+        return err;
     cpumask_clear_cpu(cpu, &s->online);
     struct sched_cpu *rq = &s->cpus[cpu];
     rq->last = NULL;

@@ -33,7 +33,7 @@ static enum sched_decision fixup_return_to_user(struct sched *s, struct sched_ta
         struct cpumask m;
         cpumask_and(&m, &t->affinity, &s->aarch32);
         if (sched__set_affinity(s, t, &m) != 0) {
-            sched__log(s, KLOG_WARNING, SCHED_MSG_FIXUP_KILL, t->tid, t->comm);
+            sched__warn_once(s, SCHED_MSG_FIXUP_KILL);
             return sched__kill(t);
         }
         if (t->cpu != cpu)
@@ -41,7 +41,7 @@ static enum sched_decision fixup_return_to_user(struct sched *s, struct sched_ta
     }
     /* A within M keeps the task inside M; this only guards 3.3. */
     if (!cpumask_test_cpu(cpu, &s->aarch32)) {
-        sched__log(s, KLOG_WARNING, SCHED_MSG_FIXUP_KILL, t->tid, t->comm);
+        sched__warn_once(s, SCHED_MSG_FIXUP_KILL);
         return sched__kill(t);
     }
     return SCHED_RUN;

@@ -27,7 +27,7 @@ static enum sched_decision kill_return_to_user(struct sched *s, struct sched_tas
 {
     if (cpumask_test_cpu(cpu, &s->aarch32))
         return SCHED_RUN;
-    sched__log(s, KLOG_WARNING, SCHED_MSG_KILL, t->tid, t->comm, cpu);
+    sched__warn_once(s, SCHED_MSG_KILL);
     return sched__kill(t);
 }
 

@@ -3,8 +3,9 @@
  * user_cpus_ptr (t->saved_mask here) is the mask sched_setaffinity(2) last
  * asked for, whatever it was trimmed to. A 32-bit exec narrows that mask to
  * M, a 64-bit exec applies it again, and tasks of the root cpuset keep
- * offline CPUs in A. Boot (U5), the hotplug veto and the possible mask are
- * upstream's: 6.6 did not change them. */
+ * offline CPUs in A. Boot (U5), the hotplug veto, the possible mask and
+ * the exec hooks' switch (on with the parameter whenever some CPU runs
+ * 32-bit code, spec 1.2) are upstream's: 6.6 did not change them. */
 #include "sched-int.h"
 
 /* task_user_cpus() (kernel/sched/sched.h): every CPU if the user never asked. */
@@ -51,21 +52,24 @@ static int linux66_setaffinity(struct sched *s, struct sched_task *t, const stru
 }
 
 /* G1, G3: force_compatible_cpus_allowed_ptr(). restrict_cpus_allowed_ptr()
- * narrows the user mask, not A, and saves nothing. If no active CPU is left
- * the override is the cpuset's mask: all of M, offline CPUs included. */
+ * refuses a deadline task (U9) and otherwise narrows the user mask, not A,
+ * and saves nothing. If that fails the override is the cpuset's mask: all
+ * of M, offline CPUs included, which set_cpus_allowed_ptr() cuts to the
+ * user mask when they overlap (G7). */
 static void linux66_force_compatible(struct sched *s, struct sched_task *t)
 {
     struct cpumask m;
-    if (cpumask_and(&m, user_cpus(s, t), &s->aarch32) && set_cpus_allowed(s, t, &m, NULL) == 0)
+    if (!sched__dl_refuses_restrict(s, t) && cpumask_and(&m, user_cpus(s, t), &s->aarch32) &&
+        set_cpus_allowed(s, t, &m, NULL) == 0)
         return;
     const struct cpumask *override = cpuset_cpus(s, t);
-    char list[KLOG_TEXT_MAX];
-    cpulist_format(override, list, sizeof(list));
-    sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_OVERRIDE, t->tid, t->comm, list);
-    /* The kernel's set_cpus_allowed_ptr() would cut M to the user mask, but
-     * we only get here when that is empty or has no active CPU; in the second
-     * case the kernel WARNs and leaves A, asymu takes M (U5's CPU is always
-     * online) so the task never runs outside M (3.3). */
+    sched__log_override(s, t, override);
+    if (t->has_saved_mask && cpumask_and(&m, override, &t->saved_mask) &&
+        set_cpus_allowed(s, t, &m, NULL) == 0)
+        return;
+    /* The kernel WARNs and leaves A when the cut mask has no active CPU;
+     * asymu takes M (U5's CPU is always online) so the task never runs
+     * outside M (3.3). */
     set_cpus_allowed(s, t, override, NULL);
 }
 
@@ -91,4 +95,5 @@ const struct sched_policy sched_policy_linux66 = {
     .on_cpu_offline = upstream_cpu_offline,
     .fallback_mask = upstream_fallback_mask,
     .fallback_drops_user_mask = true,
+    .exec_when_symmetric = true,
 };

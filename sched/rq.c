@@ -126,7 +126,8 @@ void sched__fallback_affinity(struct sched *s, struct sched_task *t, const struc
     if (s->policy->fallback_drops_user_mask)
         t->has_saved_mask = false;
     sched__update_flags(s, t);
-    sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_NO_LONGER_AFFINE, t->tid, t->comm, from);
+    if (sched__printk_ratelimit(s, "select_fallback_rq"))
+        sched__log(s, KLOG_DEFAULT_LEVEL, SCHED_MSG_NO_LONGER_AFFINE, t->tid, t->comm, from);
 }
 
 unsigned sched__select_fallback(struct sched *s, struct sched_task *t, unsigned from)

@@ -51,6 +51,9 @@ void upstream_boot(struct sched *s);
 int upstream_cpu_offline(struct sched *s, unsigned cpu);
 const struct cpumask *upstream_fallback_mask(const struct sched *s, const struct sched_task *t);
 
+/* pr_warn_once(): logs msg at KLOG_WARNING the first time only. */
+void sched__warn_once(struct sched *s, const char *msg);
+
 /* Logs one kernel message at the current virtual time. */
 void sched__log(struct sched *s, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -62,8 +65,22 @@ int sched__set_affinity(struct sched *s, struct sched_task *t, const struct cpum
 
 /* force_compatible_cpus_allowed_ptr() (O1, U1): A = A & M, saving the old A
  * first when save_user_mask and none is saved (U2); if that leaves no online
- * CPU, A = M & online and the "Overriding affinity" line is logged. */
+ * CPU, A = M & online and the "Overriding affinity" line is logged. With
+ * save_user_mask (Linux 5.15) a deadline task is not narrowed but
+ * overridden (sched__dl_refuses_restrict). */
 void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_user_mask);
+/* force_compatible_cpus_allowed_ptr()'s override: logs "Overriding
+ * affinity ... to CPUs <mask>" (sched__log_override) and sets A = mask. */
+void sched__override_affinity(struct sched *s, struct sched_task *t, const struct cpumask *mask);
+void sched__log_override(struct sched *s, const struct sched_task *t, const struct cpumask *mask);
+/* printk_ratelimit() called from the kernel function func: whether a
+ * message may go to the log now (10 every 5 s, all callers together); the
+ * first call after a suppressed stretch logs "func: N callbacks suppressed". */
+bool sched__printk_ratelimit(struct sched *s, const char *func);
+/* restrict_cpus_allowed_ptr() (5.15 and 6.6) fails with -EPERM for a
+ * deadline task while admission control is on (U9): the 32-bit exec then
+ * overrides A instead of narrowing it. */
+bool sched__dl_refuses_restrict(const struct sched *s, const struct sched_task *t);
 
 /* Recomputes the flags derived from compat and A (affinity_in_m, K3's
  * switch_check) after either changed. */
@@ -83,14 +100,18 @@ void sched__requeue(struct sched_cpu *rq, struct sched_task *t);
 /* Deadline bookkeeping (deadline.c): the CBS state of t starting at now,
  * for a new deadline task or one waking up; the budget spent after a slice
  * (throttling it); the throttled tasks of cpu whose period began by its
- * clock; a dying task's bandwidth. */
+ * clock; the bandwidth of a task leaving the class or dying, given back at
+ * its 0-lag time if it was queued (task_non_contending()). */
 void sched__dl_start(struct sched_task *t, uint64_t now, bool waking);
 void sched__dl_charge(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t ns);
 void sched__dl_replenish_due(struct sched *s, unsigned cpu);
 /* When cpu can next run a task: its clock, or later if all it has are
  * throttled deadline tasks. */
 uint64_t sched__cpu_ready_time(const struct sched *s, unsigned cpu);
-void sched__dl_release(struct sched *s, struct sched_task *t);
+/* dl_cpu_busy(): -EBUSY if the admitted deadline bandwidth would not fit
+ * on the active CPUs without one more, else 0. */
+int sched__dl_cpu_offline_check(struct sched *s);
+void sched__dl_release(struct sched *s, struct sched_task *t, bool queued);
 
 /* Runqueue mechanics (rq.c). */
 void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu);

@@ -62,7 +62,9 @@ int sched_task_set_deadline(struct sched *s, struct sched_task *t, uint64_t runt
 int sched_dl_check_affinity(const struct sched *s, const struct sched_task *t,
                             const struct cpumask *mask);
 /* U9: a deadline task under admission control may not exec a 32-bit image
- * on the upstream policy when the root domain has CPUs outside M: -ENOEXEC. */
+ * under upstream or linux-6.6 when the root domain has CPUs outside M:
+ * -ENOEXEC (compat_elf_check_arch(), arch/arm64/kernel/process.c, the same
+ * in 5.15 and 6.6). */
 int sched_dl_exec_check(const struct sched *s, const struct sched_task *t, bool compat_image);
 /* Writes of /proc/sys/kernel/sched_rt_runtime_us (period false) and
  * sched_rt_period_us: -EINVAL for a runtime below -1 or above the period,

@@ -19,22 +19,21 @@
 #define SCHED_COMM_LEN 16
 #define SCHED_DEFAULT_SLICE_BLOCKS 10000u
 #define SCHED_DEFAULT_NS_PER_BLOCK 10u
+/* Deadline bandwidth releases waiting for a 0-lag time; more are released
+ * at once. */
+#define SCHED_DL_LAGGING_MAX 64u
 
 /* The kernel log lines of spec section 6, as printf formats, with the
  * pr_fmt prefix of their source file (cpufeature.c's "CPU features: "). The two SIGKILL
- * lines are asymu's: the seeds only have the pr_warn_once() sentences that
- * start them (Yousef RFC patch 2 for kill, patch 3 for fixup); asymu adds
- * which process died, once per kill. */
+ * lines are the seeds' pr_warn_once() sentences (Yousef RFC patch 2 for
+ * kill, patch 3 for fixup): logged once per boot, whoever dies after. */
 #define SCHED_MSG_OVERRIDE "Overriding affinity for process %d (%s) to CPUs %s"
 #define SCHED_MSG_ASYM_DETECTED                                                                    \
     "CPU features: Asymmetric 32-bit EL0 support detected on CPU %u; "                             \
     "CPU hot-unplug disabled on CPU %u"
 #define SCHED_MSG_NO_LONGER_AFFINE "process %d (%s) no longer affine to cpu%u"
-#define SCHED_MSG_KILL                                                                             \
-    "CPU affinity contains CPUs that are not capable of running 32-bit tasks: "                    \
-    "SIGKILL process %d (%s) on cpu%u"
-#define SCHED_MSG_FIXUP_KILL                                                                       \
-    "Failed to fixup affinity of running 32-bit task: SIGKILL process %d (%s)"
+#define SCHED_MSG_KILL "CPU affinity contains CPUs that are not capable of running 32-bit tasks"
+#define SCHED_MSG_FIXUP_KILL "Failed to fixup affinity of running 32-bit task"
 
 /* --policy; the order matches emu's enum emu_policy. */
 enum sched_policy_id {
@@ -143,11 +142,24 @@ struct sched {
     uint32_t slice_blocks, ns_per_block;
     unsigned slice_jitter_pct;
     bool balance_dirty; /* something moved since the last idle balance */
+    bool warned_once;   /* the policy's pr_warn_once() line is in the log */
+    /* printk_ratelimit()'s state, shared by the lines that use it. */
+    struct sched_ratelimit {
+        bool started;
+        uint64_t begin_ns;
+        unsigned printed, missed;
+    } printk_ratelimit;
 
     /* Deadline admission control and throttling (deadline.c). */
     int64_t rt_runtime_us, rt_period_us; /* deadline admission control; -1: off */
     uint64_t dl_total_bw;                /* admitted deadline bandwidth, << 20 */
     unsigned nr_dl_throttled;            /* deadline tasks waiting for their period */
+    /* Bandwidth of tasks that left the class (or died) before their 0-lag
+     * time: still in dl_total_bw until then (deadline.c). */
+    struct sched_dl_lagging {
+        uint64_t until_ns, bw;
+    } dl_lagging[SCHED_DL_LAGGING_MAX];
+    unsigned nr_dl_lagging;
 
     struct mevent_bus events; /* what happens, for traces and scenarios (mevent.h) */
 };

@@ -22,6 +22,10 @@
  *   cpuinfo           the processor numbers /proc/cpuinfo lists, as a cpulist
  *   status:PID        /proc/PID/status Cpus_allowed(_list)
  *   cat:PATH          the file's contents (newlines as \n), or the errno
+ *   deadline          sched_setattr(SCHED_DEADLINE, 1 ms every 100 ms): 0 or
+ *                     the errno (rule U9)
+ *   rt-runtime:VALUE  writes VALUE to /proc/sys/kernel/sched_rt_runtime_us
+ *                     (-1 turns deadline admission control off)
  *   linux32           personality(PER_LINUX32): the old value or the errno
  *   uname             uname(2)'s machine
  *   platform          getauxval(AT_PLATFORM)
@@ -59,6 +63,7 @@
 #include <unistd.h>
 
 #include "pol-common.h"
+#include "sched-attr.h"
 
 #define MAX_SPAWNED 16
 /* syslog(2) actions (linux/syslog.h names, not in glibc's headers). */
@@ -178,6 +183,29 @@ static void print_file(const char *path)
     }
     out[at] = '\0';
     say("%s: \"%s\"", path, out);
+}
+
+static void become_deadline(void)
+{
+    struct attr a = {.size = sizeof a,
+                     .policy = SCHED_DEADLINE,
+                     .runtime = 1000000,
+                     .deadline = 100000000,
+                     .period = 100000000};
+    say("sched_setattr SCHED_DEADLINE: %s", setattr(0, &a, 0) < 0 ? err_name(errno) : "0");
+}
+
+static void write_rt_runtime(const char *value)
+{
+    int fd = open("/proc/sys/kernel/sched_rt_runtime_us", O_WRONLY);
+    ssize_t n = fd < 0 ? -1 : write(fd, value, strlen(value));
+    int e = errno;
+    if (fd >= 0)
+        close(fd);
+    if (n < 0)
+        say("echo %s > sched_rt_runtime_us: %s", value, err_name(e));
+    else
+        say("echo %s > sched_rt_runtime_us: wrote %zd", value, n);
 }
 
 static void write_online(const char *arg)
@@ -386,6 +414,10 @@ int main(int argc, char **argv)
             print_cpuinfo();
         } else if (strncmp(cmd, "status:", 7) == 0) {
             print_status_cpus(arg);
+        } else if (strcmp(cmd, "deadline") == 0) {
+            become_deadline();
+        } else if (strncmp(cmd, "rt-runtime:", 11) == 0) {
+            write_rt_runtime(arg);
         } else if (strncmp(cmd, "cat:", 4) == 0) {
             print_file(arg);
         } else if (strcmp(cmd, "linux32") == 0) {

@@ -408,7 +408,7 @@ static void test_H2_kill_last_32bit_cpu_offline_kills_when_scheduled(void **stat
     assert_string_equal(dmesg(vm),
                         "[    0.000000] process 100 (prog32) no longer affine to cpu0\n"
                         "[    0.000000] CPU affinity contains CPUs that are not capable of "
-                        "running 32-bit tasks: SIGKILL process 100 (prog32) on cpu5\n");
+                        "running 32-bit tasks\n");
     sched_task_exit(&vm->s, &t);
     assert_int_equal(sched_pick(&vm->s, &p, &cpu), SCHED_RUN);
     assert_ptr_equal(p, &u);
@@ -435,7 +435,7 @@ static void test_H2_fixup_last_32bit_cpu_offline_kills_when_scheduled(void **sta
     assert_string_equal(dmesg(vm), "[    0.000000] process 100 (prog32) no longer affine to "
                                    "cpu3\n"
                                    "[    0.000000] Failed to fixup affinity of running 32-bit "
-                                   "task: SIGKILL process 100 (prog32)\n");
+                                   "task\n");
     assert_invariants(vm);
     shutdown_vm(vm);
 }
@@ -457,7 +457,7 @@ static void test_H2_kill_blocked_compat_killed_when_woken(void **state)
     assert_string_equal(dmesg(vm),
                         "[    0.000000] process 100 (prog32) no longer affine to cpu1\n"
                         "[    0.000000] CPU affinity contains CPUs that are not capable of "
-                        "running 32-bit tasks: SIGKILL process 100 (prog32) on cpu4\n");
+                        "running 32-bit tasks\n");
     shutdown_vm(vm);
 }
 

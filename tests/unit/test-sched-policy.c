@@ -368,8 +368,7 @@ static void test_K2_kill_exec_on_64bit_cpu_sigkills(void **state)
     assert_true(t.kill_pending);
     assert_int_equal(t.nr_switches, 0);
     assert_string_equal(dmesg(vm), "[    2.000001] CPU affinity contains CPUs that are not "
-                                   "capable of running 32-bit tasks: SIGKILL process 100 "
-                                   "(prog32) on cpu5\n");
+                                   "capable of running 32-bit tasks\n");
     assert_int_equal(klog_get(&vm->log, 0)->level, KLOG_WARNING);
     /* Until emu's SIGKILL ends it, it is never run. */
     assert_int_equal(sched_pick(&vm->s, &p, &cpu), SCHED_KILL);
@@ -377,8 +376,7 @@ static void test_K2_kill_exec_on_64bit_cpu_sigkills(void **state)
     sched_task_exit(&vm->s, &t);
     assert_int_equal(sched_pick(&vm->s, &p, &cpu), -EAGAIN);
     assert_string_equal(dmesg(vm), "[    2.000001] CPU affinity contains CPUs that are not "
-                                   "capable of running 32-bit tasks: SIGKILL process 100 "
-                                   "(prog32) on cpu5\n");
+                                   "capable of running 32-bit tasks\n");
     shutdown_vm(vm);
 }
 
@@ -422,8 +420,7 @@ static void test_K2_kill_after_balance_onto_64bit_cpu(void **state)
     assert_ptr_equal(p, &b);
     assert_int_equal(cpu, 6);
     assert_string_equal(dmesg(vm), "[    0.000000] CPU affinity contains CPUs that are not "
-                                   "capable of running 32-bit tasks: SIGKILL process 2 (b32) "
-                                   "on cpu6\n");
+                                   "capable of running 32-bit tasks\n");
     shutdown_vm(vm);
 }
 
@@ -534,7 +531,7 @@ static void test_K2f_no_32bit_cpu_in_A_sigkills(void **state)
     assert_true(t.kill_pending);
     assert_mask(&t.affinity, "5-6");
     assert_string_equal(dmesg(vm), "[    0.000000] Failed to fixup affinity of running 32-bit "
-                                   "task: SIGKILL process 100 (prog32)\n");
+                                   "task\n");
     shutdown_vm(vm);
 }
 
