@@ -1,5 +1,6 @@
 /* options.c - the `asymu run` options as one table (name, argument, default,
  * help, handler) from which parsing, --help and docs/options.md come. */
+#include "emu.h"
 #include "options.h"
 
 #include <ctype.h>

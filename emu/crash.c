@@ -13,9 +13,11 @@
  *   reads as ended. The janitor does it because it stays unconfined: the
  *   sandboxed emulator may neither unmount (Landlock refuses it), run
  *   fusermount3, nor remove the /tmp directory itself from its parent. */
-#include "kernel.h"
+#include "abi.h"
 #include "crash.h"
+#include "machine.h"
 #include "shmem.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,8 @@
 /* dirpos.c - entry numbers as directory positions for 32-bit guests. */
+#include "abi.h"
 #include "dirpos.h"
+#include "file.h"
+#include "task.h"
 
 #include <errno.h>
 #include <string.h>

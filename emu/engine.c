@@ -1,8 +1,16 @@
 /* engine.c - Unicorn engines: open one per guest address space, put it in
  * user mode, hook syscalls and faults, and translate Unicorn errors. This is
  * the one place that knows uc_err. */
-#include "kernel.h"
+#include "abi.h"
+#include "emu.h"
+#include "engine.h"
+#include "loader.h"
+#include "machine.h"
+#include "mm.h"
+#include "signals.h"
+#include "syscalls.h"
 #include "sysreg.h"
+#include "task.h"
 
 #include <errno.h>
 #include <signal.h>

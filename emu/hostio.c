@@ -2,8 +2,11 @@
  * SIGTERM and SIGHUP (an orderly stop at the next slice boundary) and the FUSE
  * export's requests (--sysfs-mount), served between slices so a host write
  * to cpuN/online takes effect at a slice boundary. */
-#include "kernel.h"
 #include "crash.h"
+#include "emu.h"
+#include "file.h"
+#include "machine.h"
+#include "task.h"
 
 #include <poll.h>
 #include <signal.h>

@@ -1,15 +1,24 @@
 /* machine.c - the emulated machine: boot state from the configuration, the
  * seeded random generator, virtual time, and the run loop of the first
  * process. */
-#include "kernel.h"
-#include "fifo.h"
-#include "owner.h"
-#include "event.h"
-#include "waitq.h"
+#include "abi.h"
 #include "crash.h"
+#include "emu.h"
+#include "event.h"
+#include "exec.h"
+#include "fifo.h"
+#include "klog.h"
+#include "ktimer.h"
+#include "loader.h"
+#include "machine.h"
+#include "owner.h"
 #include "sandbox.h"
+#include "scheduler.h"
 #include "sysv_ipc.h"
+#include "task.h"
 #include "uts.h"
+#include "vfs.h"
+#include "waitq.h"
 
 #include <errno.h>
 #include <fcntl.h>

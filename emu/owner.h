@@ -12,7 +12,10 @@
 #ifndef ASYMU_OWNER_H
 #define ASYMU_OWNER_H
 
-#include "kernel.h"
+#include <stdint.h>
+
+struct machine;
+struct task;
 
 #include <sys/stat.h>
 

@@ -2,8 +2,13 @@
  * by F_SETPIPE_SZ), blocking
  * readers and writers woken through the task wait queue, EOF when the last
  * writer goes, EPIPE and SIGPIPE when the last reader goes. */
-#include "kernel.h"
 #include "fifo.h"
+#include "file.h"
+#include "machine.h"
+#include "mm.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +16,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 /* events: what the change can have made true (see file_notify_events). */
 static void pipe_changed(struct pipe *p, unsigned events)

@@ -4,7 +4,12 @@
 #ifndef ASYMU_SOCKET_H
 #define ASYMU_SOCKET_H
 
-#include "kernel.h"
+#include "syscalls.h"
+
+struct file;
+struct file_ops;
+struct machine;
+struct task;
 
 #include <linux/netlink.h>
 #include <netinet/in.h>

@@ -4,7 +4,10 @@
  * SIOCGIF* ioctls on any socket (if_nametoindex). A netlink request's
  * answers are queued on the asking socket as one datagram, from the kernel
  * (port 0). */
+#include "machine.h"
+#include "mm.h"
 #include "socket.h"
+#include "task.h"
 
 #include <errno.h>
 #include <linux/if.h>

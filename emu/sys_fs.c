@@ -1,16 +1,24 @@
 /* sys_fs.c - file syscalls: descriptors, reads and writes, open, stat,
  * links, directories. Paths resolve through sysfs-fs/ (confined root plus
  * the virtual /dev, /proc, /sys). */
+#include "abi.h"
 #include "dirpos.h"
 #include "fifo.h"
+#include "file.h"
 #include "file_access.h"
 #include "file_limits.h"
-#include "pty.h"
-#include "fs_calls.h"
 #include "flock.h"
+#include "fs_calls.h"
+#include "machine.h"
+#include "mm.h"
 #include "owner.h"
+#include "pty.h"
 #include "reopen.h"
 #include "rlimit.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

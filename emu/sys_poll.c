@@ -1,8 +1,14 @@
 /* sys_poll.c - ppoll and pselect6 (and arm's poll): readiness of pipes and
  * files, blocking until a pipe changes, a signal arrives or the timeout
  * passes in virtual time. */
-#include "kernel.h"
+#include "abi.h"
+#include "file.h"
+#include "machine.h"
+#include "mm.h"
 #include "restart.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
 #include "waitq.h"
 
 #include <errno.h>

@@ -1,9 +1,15 @@
 /* sys_sched.c - scheduling syscalls: affinity (the calls the asymmetric
  * policies act on), yield, getcpu, nice and scheduling classes, and syslog
  * (dmesg) for the kernel log. The decisions are sched/'s. */
-#include "kernel.h"
+#include "abi.h"
 #include "fs_calls.h"
+#include "klog.h"
+#include "machine.h"
+#include "mm.h"
 #include "sched_attr.h"
+#include "scheduler.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <string.h>

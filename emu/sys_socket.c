@@ -1,7 +1,13 @@
 /* sys_socket.c - the socket syscalls: descriptors, guest sockaddrs, and the
  * guest's msghdr, iovec, cmsghdr and mmsghdr layouts, which follow the ABI's
  * word (8 bytes on arm64, 4 on armhf). The socket itself is socket.c's. */
+#include "abi.h"
+#include "cred.h"
+#include "file.h"
+#include "mm.h"
 #include "socket.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

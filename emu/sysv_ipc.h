@@ -6,7 +6,11 @@
 #ifndef ASYMU_SYSV_IPC_H
 #define ASYMU_SYSV_IPC_H
 
-#include "kernel.h"
+#include "syscalls.h"
+
+struct machine;
+struct process;
+struct task;
 
 #include <stdio.h>
 

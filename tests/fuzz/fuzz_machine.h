@@ -5,7 +5,11 @@
 #ifndef ASYMU_FUZZ_MACHINE_H
 #define ASYMU_FUZZ_MACHINE_H
 
+#include "emu.h"
 #include "fuzz_entry.h"
+#include "loader.h"
+
+struct machine;
 
 #include <stdlib.h>
 

@@ -1,7 +1,10 @@
 /* signal.c (aarch64) - the arm64 rt_sigframe: siginfo, ucontext with the
  * general registers and an fpsimd_context record, and a frame record; and
  * rt_sigreturn, which restores them. Layout of arch/arm64's uapi headers. */
-#include "kernel.h"
+#include "abi.h"
+#include "mm.h"
+#include "signals.h"
+#include "task.h"
 
 #include <assert.h>
 #include <errno.h>
