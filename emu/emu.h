@@ -6,21 +6,14 @@
 #include <stdint.h>
 
 #include "cpumask.h"
-
-enum emu_policy {
-    EMU_POLICY_UPSTREAM,
-    EMU_POLICY_OVERRIDE,
-    EMU_POLICY_KILL,
-    EMU_POLICY_FIXUP,
-    EMU_POLICY_LINUX66,
-};
+#include "sched_policy.h"
 
 struct emu_config {
     unsigned cpus;          /* number of vCPUs, 1..NR_CPUS_MAX */
     struct cpumask aarch32; /* vCPUs that run AArch32 EL0 */
     uint16_t capacity[NR_CPUS_MAX]; /* cpu_capacity in sysfs (--capacity); 0 reads as 1024 */
     const char *cmdline;    /* emulated kernel command line */
-    enum emu_policy policy;
+    enum sched_policy_id policy; /* --policy */
     uint64_t seed;          /* every random value the guest sees derives from it */
     const char *sysroot;    /* guest "/" (a host directory) */
     bool rw;                /* the guest may write to the sysroot */

@@ -180,7 +180,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
         .nr_cpus = cfg->cpus,
         .aarch32 = cfg->aarch32,
         .allow_mismatched_32bit_el0 = cmdline_has(cfg->cmdline, BOOT_PARAM),
-        .policy = (enum sched_policy_id)cfg->policy,
+        .policy = cfg->policy,
         .seed = cfg->seed,
         .slice_blocks = cfg->slice_blocks,
         .log = &m->klog,
