@@ -162,6 +162,7 @@ int engine_open(const struct abi *abi, struct machine *m, uc_engine **out)
     if (e != UC_ERR_OK)
         return engine_errno(e);
     uc_hook h;
+    int err;
     int model = abi->isa == LOADER_ISA_AARCH64 ? UC_CPU_ARM64_A72 : UC_CPU_ARM_MAX;
     if ((e = uc_ctl_set_cpu_model(uc, model)) != UC_ERR_OK ||
         (e = uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TCG_BUFFER_SIZE, 1), TCG_BUFFER_BYTES)) !=
@@ -170,18 +171,20 @@ int engine_open(const struct abi *abi, struct machine *m, uc_engine **out)
         (e = uc_hook_add(uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_mem_invalid, m, 1, 0)) !=
             UC_ERR_OK ||
         (e = uc_hook_add(uc, &h, UC_HOOK_BLOCK, (void *)hook_block, m, 1, 0)) != UC_ERR_OK) {
-        uc_close(uc);
-        return engine_errno(e);
+        err = engine_errno(e);
+        goto fail_setup;
     }
-    int err = abi->setup_cpu(uc);
+    err = abi->setup_cpu(uc);
     if (!err && abi->isa == LOADER_ISA_AARCH64)
         err = sysreg_setup_aarch64(uc, m);
-    if (err) {
-        uc_close(uc);
-        return err;
-    }
+    if (err)
+        goto fail_setup;
     *out = uc;
     return 0;
+
+fail_setup:
+    uc_close(uc);
+    return err;
 }
 
 void engine_close(uc_engine *uc)

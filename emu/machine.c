@@ -172,10 +172,8 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
     int err = task_index_init(m);
     if (err < 0)
         return err;
-    if ((err = klog_init(&m->klog, 0)) < 0) {
-        task_index_destroy(m);
-        return err;
-    }
+    if ((err = klog_init(&m->klog, 0)) < 0)
+        goto fail_klog_init;
     struct sched_config sc = {
         .nr_cpus = cfg->cpus,
         .aarch32 = cfg->aarch32,
@@ -187,9 +185,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
     };
     if ((err = sched_init(&m->sched, &sc)) < 0) {
         fprintf(stderr, "asymu: cannot boot the scheduler: %s\n", strerror(-err));
-        klog_destroy(&m->klog);
-        task_index_destroy(m);
-        return err;
+        goto fail_sched_init;
     }
     /* The modes of the files the guest creates are its own: the kernel
      * layer applies the guest's umask (fs_calls.h), the host's must not. */
@@ -198,10 +194,16 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
     struct vfs_options vo = {cfg->sysroot, cfg->rw, cfg->libprefix, cfg->keep_tmp, cfg->tmp_size};
     if ((err = vfs_init(&m->vfs, &vo, &vfs_provider_kernel, why, sizeof why)) < 0) {
         fprintf(stderr, "asymu: %s\n", why);
-        sched_destroy(&m->sched);
-        klog_destroy(&m->klog);
-        task_index_destroy(m);
+        goto fail_vfs_init;
     }
+    return 0;
+
+fail_vfs_init:
+    sched_destroy(&m->sched);
+fail_sched_init:
+    klog_destroy(&m->klog);
+fail_klog_init:
+    task_index_destroy(m);
     return err;
 }
 

@@ -26,12 +26,17 @@ static void pipe_changed(struct pipe *p, unsigned events)
 int pipe_create(struct machine *m, struct file **rd, struct file **wr)
 {
     struct pipe *p = calloc(1, sizeof *p);
+    if (!p)
+        goto fail_pipe;
     uint8_t *buf = malloc(PIPE_CAPACITY);
-    struct file *r = file_new(FILE_PIPE), *w = file_new(FILE_PIPE);
-    if (!p || !buf || !r || !w) {
-        free(p), free(buf), free(r), free(w);
-        return -ENOMEM;
-    }
+    if (!buf)
+        goto fail_buf;
+    struct file *r = file_new(FILE_PIPE);
+    if (!r)
+        goto fail_reader;
+    struct file *w = file_new(FILE_PIPE);
+    if (!w)
+        goto fail_writer;
     p->buf = buf;
     p->capacity = PIPE_CAPACITY;
     p->machine = m;
@@ -42,6 +47,15 @@ int pipe_create(struct machine *m, struct file **rd, struct file **wr)
     *rd = r;
     *wr = w;
     return 0;
+
+fail_writer:
+    free(r);
+fail_reader:
+    free(buf);
+fail_buf:
+    free(p);
+fail_pipe:
+    return -ENOMEM;
 }
 
 void pipe_release(struct file *f)

@@ -85,12 +85,14 @@ static void process_link_child(struct process *parent, struct process *child)
 struct task *task_create_init(struct machine *m)
 {
     struct process *p = process_alloc(m);
+    if (!p)
+        goto fail_process;
     struct sighand *sh = calloc(1, sizeof *sh);
+    if (!sh)
+        goto fail_sighand;
     struct fdtable *files = fdtable_new_console();
-    if (!p || !sh || !files) {
-        free(p), free(sh), fdtable_put(files);
-        return NULL;
-    }
+    if (!files)
+        goto fail_files;
     sh->refs = 1;
     p->sighand = sh;
     p->files = files;
@@ -104,6 +106,13 @@ struct task *task_create_init(struct machine *m)
     t->state = TASK_RUNNABLE;
     sched_task_init(&m->sched, &t->se, t->tid, p->pid, "init");
     return t;
+
+fail_files:
+    free(sh);
+fail_sighand:
+    free(p);
+fail_process:
+    return NULL;
 }
 
 /* ---- blocking ---- */
