@@ -417,10 +417,10 @@ void options_usage(FILE *out)
 
 void options_version(FILE *out)
 {
-    char confinement[160];
+    char confinement[160], unicorn[32];
     emu_confinement(confinement, sizeof confinement);
-    fprintf(out, "asymu %s (Unicorn %s)\nconfinement: %s\n", ASYMU_VERSION, emu_unicorn_version(),
-            confinement);
+    emu_unicorn_version(unicorn, sizeof unicorn);
+    fprintf(out, "asymu %s (Unicorn %s)\nconfinement: %s\n", ASYMU_VERSION, unicorn, confinement);
 }
 
 void options_markdown(FILE *out)

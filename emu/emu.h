@@ -3,6 +3,7 @@
 #define ASYMU_EMU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cpumask.h"
@@ -46,6 +47,6 @@ int emu_run(const struct emu_config *cfg);
 void emu_confinement(char *out, size_t len);
 
 /* The linked Unicorn library's version, "2.1.1". */
-const char *emu_unicorn_version(void);
+void emu_unicorn_version(char *out, size_t len);
 
 #endif

@@ -212,11 +212,9 @@ int engine_run(struct task *t)
     return 0;
 }
 
-const char *emu_unicorn_version(void)
+void emu_unicorn_version(char *out, size_t len)
 {
-    static char buf[32];
     unsigned major, minor;
     unsigned full = uc_version(&major, &minor);
-    snprintf(buf, sizeof buf, "%u.%u.%u", major, minor, (full >> 8) & 0xff);
-    return buf;
+    snprintf(out, len, "%u.%u.%u", major, minor, (full >> 8) & 0xff);
 }

@@ -158,7 +158,7 @@ int64_t netlink_send(struct task *t, struct sock *s, const void *buf, size_t len
 {
     if (!s->bound)
         netlink_autobind(t, s);
-    static struct reply r;
+    struct reply r;
     r.len = 0;
     r.port = s->local.nl.nl_pid;
     const uint8_t *p = buf;

@@ -51,7 +51,7 @@ static int scan_pollfds(struct task *t, struct pollfd_guest *p, unsigned n)
 
 static int64_t poll_once(struct task *t)
 {
-    static struct pollfd_guest fds[POLL_MAX];
+    struct pollfd_guest fds[POLL_MAX];
     unsigned n = (unsigned)t->wait_args[1];
     if (copy_from_guest(task_mm(t), fds, t->wait_args[0], n * sizeof *fds) < 0)
         return -EFAULT;

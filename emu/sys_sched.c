@@ -193,7 +193,7 @@ SYSCALL_DECL(syslog)
     struct machine *m = t->machine;
     int type = (int)a[0];
     int32_t len = (int32_t)a[2];
-    static char text[KLOG_DEFAULT_CAPACITY * 128];
+    char text[KLOG_DEFAULT_CAPACITY * 128];
     switch (type) {
     case SYSLOG_ACTION_READ:
     case SYSLOG_ACTION_READ_ALL:

@@ -96,7 +96,7 @@ static void restore_regs(uc_engine *uc, const struct sigcontext_a64 *sc)
 int aarch64_setup_frame(struct task *t, int sig, const struct sigaction_guest *sa, uint64_t sp)
 {
     uc_engine *uc = task_mm(t)->uc;
-    static struct rt_sigframe_a64 f;
+    struct rt_sigframe_a64 f;
     memset(&f, 0, sizeof f);
     signal_fill_info(t, sig, f.info, 8);
     f.uc.ss_sp = t->altstack_sp;
@@ -127,7 +127,7 @@ int64_t aarch64_sigreturn(struct task *t, bool rt)
 {
     (void)rt;
     uc_engine *uc = task_mm(t)->uc;
-    static struct rt_sigframe_a64 f;
+    struct rt_sigframe_a64 f;
     uint64_t sp = 0;
     uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
     if (sp % 16 || copy_from_guest(task_mm(t), &f, sp, sizeof f) < 0) {
