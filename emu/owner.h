@@ -14,10 +14,10 @@
 
 #include <stdint.h>
 
+#include <sys/stat.h>
+
 struct machine;
 struct task;
-
-#include <sys/stat.h>
 
 /* The owner the guest gave the host file st describes, if it gave one. */
 void owner_apply(const struct machine *m, struct stat *st);

@@ -6,15 +6,15 @@
 
 #include "syscalls.h"
 
-struct file;
-struct file_ops;
-struct machine;
-struct task;
-
 #include <linux/netlink.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+
+struct file;
+struct file_ops;
+struct machine;
+struct task;
 
 /* What Linux 5.15 reports for a fresh socket (net.core.[rw]mem_default, and
  * tcp_wmem[1]/tcp_rmem[1] for TCP); setsockopt doubles what it is given, up

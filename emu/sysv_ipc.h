@@ -8,11 +8,11 @@
 
 #include "syscalls.h"
 
+#include <stdio.h>
+
 struct machine;
 struct process;
 struct task;
-
-#include <stdio.h>
 
 /* Linux's defaults (include/uapi/linux/{sem,msg,shm}.h, ipc/util.h). */
 #define SEM_SEMMSL 32000

@@ -9,9 +9,9 @@
 #include "fuzz_entry.h"
 #include "loader.h"
 
-struct machine;
-
 #include <stdlib.h>
+
+struct machine;
 
 static inline struct machine *fuzz_machine_boot(enum loader_isa isa)
 {
