@@ -28,7 +28,8 @@ static void usage(FILE *out)
 
 static void warn_old_unicorn(void)
 {
-    const char *v = emu_unicorn_version();
+    char v[32];
+    emu_unicorn_version(v, sizeof v);
     if (strncmp(v, "2.0.", 4) == 0)
         fprintf(stderr, "asymu: warning: Unicorn %s runs guest stores about 6x slower than 2.1; "
                         "install libunicorn-dev >= 2.1 (scripts/bootstrap)\n", v);

@@ -1,6 +1,8 @@
 /* options.c - the `asymu run` options as one table (name, argument, default,
  * help, handler) from which parsing, --help and docs/options.md come. */
+#include "emu.h"
 #include "options.h"
+#include "sched_policy.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -161,21 +163,11 @@ static int opt_cmdline(struct parse *ps, const char *opt, const char *val)
 
 static int opt_policy(struct parse *ps, const char *opt, const char *val)
 {
-    static const struct {
-        const char *name;
-        enum emu_policy policy;
-    } names[] = {
-        {"upstream", EMU_POLICY_UPSTREAM}, {"linux-5.15", EMU_POLICY_UPSTREAM},
-        {"linux-6.6", EMU_POLICY_LINUX66}, {"override", EMU_POLICY_OVERRIDE},
-        {"kill", EMU_POLICY_KILL},         {"fixup", EMU_POLICY_FIXUP},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        if (strcmp(val, names[i].name) == 0) {
-            ps->cfg->policy = names[i].policy;
-            return 0;
-        }
-    }
-    return bad(opt, val, "one of upstream (or linux-5.15), linux-6.6, override, kill, fixup");
+    if (sched_policy_from_name(val, &ps->cfg->policy) == 0)
+        return 0;
+    char accepted[256];
+    sched_policy_accepted(accepted, sizeof accepted);
+    return bad(opt, val, accepted);
 }
 
 static int opt_seed(struct parse *ps, const char *opt, const char *val)
@@ -357,9 +349,7 @@ static const struct option_def options[] = {
      "machine runs 64-bit user space only",
      opt_cmdline},
     {"--policy", NULL, "NAME", "upstream",
-     "how the kernel keeps 32-bit tasks on 32-bit vCPUs: upstream (Linux 5.15, also named "
-     "linux-5.15), linux-6.6 (the user's requested mask kept, 6.2+), override, kill or fixup",
-     opt_policy},
+     "how the kernel keeps 32-bit tasks on 32-bit vCPUs: ", opt_policy},
     {"--seed", NULL, "N", "0",
      "seed of every random value the guest sees (AT_RANDOM, getrandom, /dev/urandom)", opt_seed},
     {"--sysroot", NULL, "DIR", "/", "host directory that is the guest's /, read-only",
@@ -426,6 +416,23 @@ static const struct option_def options[] = {
 
 #define NOPTIONS (sizeof options / sizeof *options)
 
+/* Options whose help ends with a list kept where it is defined. */
+static const struct {
+    const char *option;
+    void (*list)(char *buf, size_t len);
+} help_lists[] = {
+    {"--policy", sched_policy_describe},
+};
+
+/* The help text of o, completed by its list if it has one. */
+static void option_help(const struct option_def *o, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%s", o->help);
+    for (size_t i = 0; i < sizeof help_lists / sizeof *help_lists; i++)
+        if (strcmp(o->name, help_lists[i].option) == 0 && n < len)
+            help_lists[i].list(buf + n, len - n);
+}
+
 void options_usage(FILE *out)
 {
     fprintf(out, "usage: asymu run [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -436,7 +443,9 @@ void options_usage(FILE *out)
         char head[64];
         snprintf(head, sizeof head, "%s%s%s", options[i].name, options[i].arg ? " " : "",
                  options[i].arg ? options[i].arg : "");
-        fprintf(out, "  %-18s %s (default: %s)\n", head, options[i].help, options[i].deflt);
+        char help[1024];
+        option_help(&options[i], help, sizeof help);
+        fprintf(out, "  %-18s %s (default: %s)\n", head, help, options[i].deflt);
     }
     fprintf(out, "  %-18s %s\n", "--help", "print this help");
     fprintf(out, "  %-18s %s\n", "--version",
@@ -450,10 +459,10 @@ void options_usage(FILE *out)
 
 void options_version(FILE *out)
 {
-    char confinement[160];
+    char confinement[160], unicorn[32];
     emu_confinement(confinement, sizeof confinement);
-    fprintf(out, "asymu %s (Unicorn %s)\nconfinement: %s\n", ASYMU_VERSION, emu_unicorn_version(),
-            confinement);
+    emu_unicorn_version(unicorn, sizeof unicorn);
+    fprintf(out, "asymu %s (Unicorn %s)\nconfinement: %s\n", ASYMU_VERSION, unicorn, confinement);
 }
 
 void options_markdown(FILE *out)
@@ -463,9 +472,12 @@ void options_markdown(FILE *out)
                  "a test checks that this file is current.\n\n"
                  "`asymu run [OPTIONS] [--] PROGRAM [ARGS...]`\n\n"
                  "| option | default | meaning |\n| --- | --- | --- |\n");
-    for (size_t i = 0; i < NOPTIONS; i++)
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        char help[1024];
+        option_help(&options[i], help, sizeof help);
         fprintf(out, "| `%s%s%s` | %s | %s |\n", options[i].name, options[i].arg ? " " : "",
-                options[i].arg ? options[i].arg : "", options[i].deflt, options[i].help);
+                options[i].arg ? options[i].arg : "", options[i].deflt, help);
+    }
     fprintf(out, "\nA bad value is refused before anything runs, naming the option, the value and\n"
                  "what is allowed; the exit status is then 2. A PROGRAM that does not exist exits\n"
                  "127, one that cannot be executed (not an ELF for arm64/arm, malformed) 126.\n");
@@ -511,7 +523,7 @@ int options_parse(int argc, char **argv, struct emu_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->cpus = DEFAULT_CPUS;
     cfg->cmdline = DEFAULT_CMDLINE;
-    cfg->policy = EMU_POLICY_UPSTREAM;
+    cfg->policy = SCHED_POLICY_UPSTREAM;
     cfg->sysroot = "/";
     cfg->max_procs = 4096;
     cfg->host_reserve = UINT64_C(512) << 20;

@@ -1,6 +1,8 @@
 /* anon_inode.c - installing the file of a kernel object that has no path
  * (Linux's anonymous inodes: eventpoll, eventfd, timerfd, signalfd, pidfd). */
 #include "event.h"
+#include "file.h"
+#include "task.h"
 
 #include <errno.h>
 #include <stdlib.h>

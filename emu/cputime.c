@@ -1,6 +1,12 @@
 /* cputime.c - CPU time on the virtual clock: what each thread has run (the
  * scheduler's sum_exec_ns plus the slice running now), the part spent in
  * syscalls, the CPU clocks of clock_gettime, and times and getrusage. */
+#include "abi.h"
+#include "machine.h"
+#include "mm.h"
+#include "scheduler.h"
+#include "syscalls.h"
+#include "task.h"
 #include "timers.h"
 
 #include <errno.h>

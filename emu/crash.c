@@ -13,10 +13,12 @@
  *   reads as ended. The janitor does it because it stays unconfined: the
  *   sandboxed emulator may neither unmount (Landlock refuses it), run
  *   fusermount3, nor remove the /tmp directory itself from its parent. */
-#include "kernel.h"
+#include "abi.h"
 #include "crash.h"
+#include "machine.h"
 #include "mm_window.h"
 #include "shmem.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +34,9 @@
 #include <unistd.h>
 
 static struct machine *crash_machine;
+/* The stack on_fatal runs on (the host's fault may be a stack overflow):
+ * the process's, as its signal handlers are, not any machine's. */
+static char altstack[64 * 1024];
 static int janitor_fd = -1;   /* asymu's requests to the janitor */
 static int janitor_done = -1; /* the janitor's answer: it has cleaned up */
 
@@ -149,7 +154,6 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
 void crash_guard_start(struct machine *m)
 {
     crash_machine = m;
-    static char altstack[64 * 1024];
     stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
     sigaltstack(&ss, NULL);
     struct sigaction sa = {.sa_sigaction = on_fatal, .sa_flags = SA_SIGINFO | SA_ONSTACK};

@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "kernel.h"
+#include "mm.h"
+#include "syscalls.h"
+#include "task.h"
 
 /* (uid_t)-1: "leave unchanged" to setre*id and setres*id, invalid elsewhere. */
 #define ID_KEEP UINT32_MAX

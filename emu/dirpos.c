@@ -1,5 +1,8 @@
 /* dirpos.c - entry numbers as directory positions for 32-bit guests. */
+#include "abi.h"
 #include "dirpos.h"
+#include "file.h"
+#include "task.h"
 
 #include <errno.h>
 #include <string.h>
@@ -37,7 +40,7 @@ static int skip_entries(struct file *f, uint64_t count)
 {
     if (lseek(f->host_fd, 0, SEEK_SET) < 0)
         return -errno;
-    static uint8_t buf[16384];
+    uint8_t buf[16384];
     uint64_t seen = 0;
     while (seen < count) {
         long n = syscall(SYS_getdents64, f->host_fd, buf, sizeof buf);

@@ -7,7 +7,12 @@
 #ifndef ASYMU_DIRPOS_H
 #define ASYMU_DIRPOS_H
 
-#include "kernel.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct file;
+struct task;
 
 /* Rewrites the d_off of the n bytes of linux_dirent64 records in buf (just
  * read from f's host directory) to entry numbers, continuing f->pos. */

@@ -3,18 +3,12 @@
 #define ASYMU_EMU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "cpumask.h"
-
-enum emu_policy {
-    EMU_POLICY_UPSTREAM,
-    EMU_POLICY_OVERRIDE,
-    EMU_POLICY_KILL,
-    EMU_POLICY_FIXUP,
-    EMU_POLICY_LINUX66,
-};
+#include "sched_policy.h"
 
 /* --trace-format */
 enum emu_trace_format {
@@ -27,7 +21,7 @@ struct emu_config {
     struct cpumask aarch32; /* vCPUs that run AArch32 EL0 */
     uint16_t capacity[NR_CPUS_MAX]; /* cpu_capacity in sysfs (--capacity); 0 reads as 1024 */
     const char *cmdline;    /* emulated kernel command line */
-    enum emu_policy policy;
+    enum sched_policy_id policy; /* --policy */
     uint64_t seed;          /* every random value the guest sees derives from it */
     const char *sysroot;    /* guest "/" (a host directory) */
     bool rw;                /* the guest may write to the sysroot */
@@ -65,6 +59,6 @@ int emu_run(const struct emu_config *cfg);
 void emu_confinement(char *out, size_t len);
 
 /* The linked Unicorn library's version, "2.1.1". */
-const char *emu_unicorn_version(void);
+void emu_unicorn_version(char *out, size_t len);
 
 #endif

@@ -1,9 +1,17 @@
 /* engine.c - Unicorn engines: open one per guest address space, put it in
  * user mode, hook syscalls and faults, and translate Unicorn errors. This is
  * the one place that knows uc_err. */
-#include "kernel.h"
+#include "abi.h"
+#include "emu.h"
+#include "engine.h"
+#include "loader.h"
+#include "machine.h"
+#include "mm.h"
+#include "signals.h"
+#include "syscalls.h"
 #include "mm_window.h"
 #include "sysreg.h"
+#include "task.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -164,6 +172,7 @@ int engine_open(const struct abi *abi, struct machine *m, uc_engine **out)
     if (e != UC_ERR_OK)
         return engine_errno(e);
     uc_hook h;
+    int err;
     int model = abi->isa == LOADER_ISA_AARCH64 ? UC_CPU_ARM64_A72 : UC_CPU_ARM_MAX;
     if ((e = uc_ctl_set_cpu_model(uc, model)) != UC_ERR_OK ||
         (e = uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TCG_BUFFER_SIZE, 1), TCG_BUFFER_BYTES)) !=
@@ -172,18 +181,20 @@ int engine_open(const struct abi *abi, struct machine *m, uc_engine **out)
         (e = uc_hook_add(uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_mem_invalid, m, 1, 0)) !=
             UC_ERR_OK ||
         (e = uc_hook_add(uc, &h, UC_HOOK_BLOCK, (void *)hook_block, m, 1, 0)) != UC_ERR_OK) {
-        uc_close(uc);
-        return engine_errno(e);
+        err = engine_errno(e);
+        goto fail_setup;
     }
-    int err = abi->setup_cpu(uc);
+    err = abi->setup_cpu(uc);
     if (!err && abi->isa == LOADER_ISA_AARCH64)
         err = sysreg_setup_aarch64(uc, m);
-    if (err) {
-        uc_close(uc);
-        return err;
-    }
+    if (err)
+        goto fail_setup;
     *out = uc;
     return 0;
+
+fail_setup:
+    uc_close(uc);
+    return err;
 }
 
 void engine_close(uc_engine *uc)
@@ -214,11 +225,9 @@ int engine_run(struct task *t)
     return 0;
 }
 
-const char *emu_unicorn_version(void)
+void emu_unicorn_version(char *out, size_t len)
 {
-    static char buf[32];
     unsigned major, minor;
     unsigned full = uc_version(&major, &minor);
-    snprintf(buf, sizeof buf, "%u.%u.%u", major, minor, (full >> 8) & 0xff);
-    return buf;
+    snprintf(out, len, "%u.%u.%u", major, minor, (full >> 8) & 0xff);
 }

@@ -6,6 +6,12 @@
  * its object whose events it watches; edge-triggered and oneshot items are
  * reported only when queued, level-triggered ones whenever ready. */
 #include "event.h"
+#include "file.h"
+#include "machine.h"
+#include "mm.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,13 @@
 #ifndef ASYMU_EVENT_H
 #define ASYMU_EVENT_H
 
-#include "kernel.h"
+#include "syscalls.h"
+
+struct file;
+struct file_ops;
+struct machine;
+struct process;
+struct task;
 
 /* A new fd for a file of the object priv (flags: O_* status flags). priv
  * is a malloc'ed object not yet known elsewhere: freed if this fails, by

@@ -2,6 +2,10 @@
  * (all of it, or one with EFD_SEMAPHORE), blocking a reader at zero and a
  * writer that would pass 0xfffffffffffffffe. */
 #include "event.h"
+#include "file.h"
+#include "machine.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,13 +2,21 @@
  * address space on an engine of the image's ISA, lay out the initial stack,
  * and switch the task to it. The old image stays intact until the new one is
  * complete. */
-#include "kernel.h"
+#include "abi.h"
+#include "exec.h"
 #include "machine_events.h"
 #include "fd_unshare.h"
+#include "file.h"
 #include "flock.h"
 #include "lifetime.h"
+#include "loader.h"
+#include "machine.h"
+#include "mm.h"
 #include "rlimit.h"
+#include "scheduler.h"
+#include "task.h"
 #include "timers.h"
+#include "vfs.h"
 #include "waitq.h"
 
 #include <elf.h>

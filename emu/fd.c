@@ -1,9 +1,11 @@
 /* fd.c - open files and per-process descriptor tables. */
-#include "kernel.h"
-#include "fifo.h"
 #include "event.h"
+#include "fifo.h"
+#include "file.h"
 #include "flock.h"
+#include "machine.h"
 #include "rlimit.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

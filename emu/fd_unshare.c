@@ -1,5 +1,7 @@
 /* fd_unshare.c - a private copy of a shared descriptor table (fd_unshare.h). */
 #include "fd_unshare.h"
+#include "file.h"
+#include "task.h"
 
 #include <errno.h>
 

@@ -5,7 +5,7 @@
 #ifndef ASYMU_FD_UNSHARE_H
 #define ASYMU_FD_UNSHARE_H
 
-#include "kernel.h"
+struct process;
 
 /* 0 (a private table already, or now a copy), or -ENOMEM. */
 int fdtable_unshare(struct process *p);

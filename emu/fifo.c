@@ -8,7 +8,11 @@
  * machine ends (a few dozen bytes each): an open woken to complete must
  * find the counters that woke it. */
 #include "fifo.h"
+#include "file.h"
+#include "machine.h"
 #include "restart.h"
+#include "signals.h"
+#include "task.h"
 #include "waitq.h"
 
 #include <errno.h>

@@ -17,7 +17,12 @@
 #ifndef ASYMU_FIFO_H
 #define ASYMU_FIFO_H
 
-#include "kernel.h"
+#include <stddef.h>
+#include <stdint.h>
+
+struct file;
+struct machine;
+struct task;
 
 /* openat's last step: *f and err are what file_open_path gave for path
  * (host O_* flags). An O_WRONLY open the host refused with ENXIO (a fifo

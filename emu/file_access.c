@@ -1,5 +1,7 @@
 /* file_access.c - descriptor rights: O_PATH descriptors and read-only mounts. */
+#include "file.h"
 #include "file_access.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,10 @@
 #ifndef ASYMU_FILE_ACCESS_H
 #define ASYMU_FILE_ACCESS_H
 
-#include "kernel.h"
+#include "syscalls.h"
+
+struct file;
+struct task;
 
 /* The open file behind fd for I/O and for changes through the descriptor:
  * NULL (EBADF) when fd is not open or is an O_PATH descriptor, which Linux

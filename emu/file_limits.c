@@ -1,8 +1,10 @@
 /* file_limits.c - regular files grow only within RLIMIT_FSIZE (rlimit.c)
  * and their mount's budget (sysfs-fs/budget.h). Host files of other kinds
  * (FIFOs, sockets) and files with no limit cost no extra host call. */
+#include "file.h"
 #include "file_limits.h"
 #include "rlimit.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,12 @@
 #ifndef ASYMU_FILE_LIMITS_H
 #define ASYMU_FILE_LIMITS_H
 
-#include "kernel.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct file;
+struct task;
 
 /* write/pwrite of a FILE_HOST file (off < 0: at its position): the bytes
  * written, what fits when the limits cut it short, or -errno. */

@@ -1,5 +1,11 @@
 /* flock.c - advisory file locks kept by the emulated kernel (flock.h). */
+#include "abi.h"
+#include "file.h"
 #include "flock.h"
+#include "machine.h"
+#include "mm.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

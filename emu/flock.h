@@ -7,7 +7,11 @@
 #ifndef ASYMU_FLOCK_H
 #define ASYMU_FLOCK_H
 
-#include "kernel.h"
+#include "syscalls.h"
+
+struct file;
+struct process;
+struct task;
 
 struct file_lock;
 

@@ -5,7 +5,10 @@
 #ifndef ASYMU_FS_CALLS_H
 #define ASYMU_FS_CALLS_H
 
-#include "kernel.h"
+#include <stdint.h>
+
+#include "syscalls.h"
+#include "task.h"
 
 /* The mode a created file or directory gets: the guest's own umask taken
  * from the permission bits, as Linux does (the host's is 0 inside asymu). */

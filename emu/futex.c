@@ -2,10 +2,15 @@
  * timeouts in virtual time. A futex is an address in one address space, or
  * in shared memory a place in the object mapped there, which every process
  * mapping it reaches. */
-#include "kernel.h"
-#include "shmem.h"
-#include "waitq.h"
+#include "abi.h"
+#include "machine.h"
+#include "mm.h"
 #include "restart.h"
+#include "shmem.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
+#include "waitq.h"
 
 #include <errno.h>
 

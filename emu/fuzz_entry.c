@@ -2,8 +2,18 @@
  * executed a real program (its image, stack and auxv are mapped, its
  * registers loaded) but never runs an instruction; the harness issues
  * syscalls into it through syscall_dispatch, as an svc/swi would. */
+#include "abi.h"
+#include "emu.h"
+#include "exec.h"
+#include "file.h"
 #include "fuzz_entry.h"
+#include "loader.h"
+#include "machine.h"
+#include "mm.h"
+#include "scheduler.h"
+#include "syscalls.h"
 #include "sysv_ipc.h"
+#include "task.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -6,7 +6,11 @@
 #ifndef ASYMU_FUZZ_ENTRY_H
 #define ASYMU_FUZZ_ENTRY_H
 
-#include "kernel.h"
+#include <stdint.h>
+
+struct emu_config;
+struct machine;
+struct task;
 
 /* Boots a machine for cfg and executes cfg->argv[0] as pid 1 (its fds 0-2
  * are /dev/null, so the guest's writes stay quiet). NULL with a message on

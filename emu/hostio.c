@@ -2,8 +2,11 @@
  * SIGTERM and SIGHUP (an orderly stop at the next slice boundary) and the FUSE
  * export's requests (--sysfs-mount), served between slices so a host write
  * to cpuN/online takes effect at a slice boundary. */
-#include "kernel.h"
 #include "crash.h"
+#include "emu.h"
+#include "file.h"
+#include "machine.h"
+#include "task.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -85,11 +88,10 @@ static void *init_task(void *arg)
 int hostio_start(struct machine *m, char *why, size_t whylen)
 {
     struct hostio *io = calloc(1, sizeof *io);
-    if (!io || uv_loop_init(&io->loop) < 0) {
-        free(io);
-        snprintf(why, whylen, "cannot start the host event loop");
-        return -ENOMEM;
-    }
+    if (!io)
+        goto fail_alloc;
+    if (uv_loop_init(&io->loop) < 0)
+        goto fail_loop_init;
     io->machine = m;
     m->hostio = io;
     uv_signal_t *stops[] = {&io->sigint, &io->sigterm, &io->sighup};
@@ -110,6 +112,12 @@ int hostio_start(struct machine *m, char *why, size_t whylen)
         crash_janitor_mounted();
     }
     return 0;
+
+fail_loop_init:
+    free(io);
+fail_alloc:
+    snprintf(why, whylen, "cannot start the host event loop");
+    return -ENOMEM;
 }
 
 void hostio_poll(struct machine *m)

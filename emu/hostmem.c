@@ -2,7 +2,8 @@
  * reserve (--host-reserve) is available on the host, a new guest process or
  * more mappings fail with ENOMEM in the guest instead of the host running
  * out of memory (a fork bomb costs about 4 MiB of host memory a process). */
-#include "kernel.h"
+#include "emu.h"
+#include "machine.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -3,6 +3,13 @@
  * SIGVTALRM on the process's user time and ITIMER_PROF SIGPROF on its user
  * and system time (looked at after each slice, rearmed at once). They are
  * kept across execve and not inherited by fork. */
+#include "abi.h"
+#include "ktimer.h"
+#include "machine.h"
+#include "mm.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
 #include "timers.h"
 
 #include <errno.h>

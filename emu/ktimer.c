@@ -2,7 +2,8 @@
  * min-heap ordered by (when, arming order), the earliest fired by the
  * machine loop (run.c) when virtual time reaches it. Arming and cancelling
  * cost O(log n) in the number of armed timers. */
-#include "kernel.h"
+#include "ktimer.h"
+#include "machine.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,7 +19,11 @@
 #ifndef ASYMU_LIFETIME_H
 #define ASYMU_LIFETIME_H
 
-#include "kernel.h"
+#include <stdint.h>
+
+struct machine;
+struct process;
+struct task;
 
 /* Frees the exited threads that are not leaders (their CPU time stays
  * with the process). The machine loop calls it between slices. */

@@ -1,7 +1,7 @@
 /* machine.c - the emulated machine: boot state from the configuration, the
  * seeded random generator, virtual time, and the run loop of the first
  * process. */
-#include "kernel.h"
+#include "abi.h"
 #include "machine_events.h"
 #include "machine_trace.h"
 #include "fifo.h"
@@ -9,9 +9,22 @@
 #include "event.h"
 #include "waitq.h"
 #include "crash.h"
+#include "emu.h"
+#include "event.h"
+#include "exec.h"
+#include "fifo.h"
+#include "klog.h"
+#include "ktimer.h"
+#include "loader.h"
+#include "machine.h"
+#include "owner.h"
 #include "sandbox.h"
+#include "scheduler.h"
 #include "sysv_ipc.h"
+#include "task.h"
 #include "uts.h"
+#include "vfs.h"
+#include "waitq.h"
 #include "script.h"
 
 #include <errno.h>
@@ -166,24 +179,20 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
     int err = task_index_init(m);
     if (err < 0)
         return err;
-    if ((err = klog_init(&m->klog, 0)) < 0) {
-        task_index_destroy(m);
-        return err;
-    }
+    if ((err = klog_init(&m->klog, 0)) < 0)
+        goto fail_klog_init;
     struct sched_config sc = {
         .nr_cpus = cfg->cpus,
         .aarch32 = cfg->aarch32,
         .allow_mismatched_32bit_el0 = cmdline_has(cfg->cmdline, BOOT_PARAM),
-        .policy = (enum sched_policy_id)cfg->policy,
+        .policy = cfg->policy,
         .seed = cfg->seed,
         .slice_blocks = cfg->slice_blocks,
         .log = &m->klog,
     };
     if ((err = sched_init(&m->sched, &sc)) < 0) {
         fprintf(stderr, "asymu: cannot boot the scheduler: %s\n", strerror(-err));
-        klog_destroy(&m->klog);
-        task_index_destroy(m);
-        return err;
+        goto fail_sched_init;
     }
     /* The modes of the files the guest creates are its own: the kernel
      * layer applies the guest's umask (fs_calls.h), the host's must not. */
@@ -192,13 +201,18 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
     struct vfs_options vo = {cfg->sysroot, cfg->rw, cfg->libprefix, cfg->keep_tmp, cfg->tmp_size};
     if ((err = vfs_init(&m->vfs, &vo, &vfs_provider_kernel, why, sizeof why)) < 0) {
         fprintf(stderr, "asymu: %s\n", why);
-        sched_destroy(&m->sched);
-        klog_destroy(&m->klog);
-        task_index_destroy(m);
-        return err;
+        goto fail_vfs_init;
     }
     machine_events_init(m);
     return 0;
+
+fail_vfs_init:
+    sched_destroy(&m->sched);
+fail_sched_init:
+    klog_destroy(&m->klog);
+fail_klog_init:
+    task_index_destroy(m);
+    return err;
 }
 
 int machine_host_start(struct machine *m)

@@ -1,5 +1,6 @@
 /* machine_events.c - builds the kernel layer's events (machine_events.h). */
 #include "machine_events.h"
+#include "abi.h"
 
 static uint64_t machine_clock(void *ctx)
 {

@@ -5,7 +5,9 @@
 #ifndef ASYMU_MACHINE_EVENTS_H
 #define ASYMU_MACHINE_EVENTS_H
 
-#include "kernel.h"
+#include "machine.h"
+#include "mevent.h"
+#include "task.h"
 
 /* Gives the stream the machine's clock (machine_now): events inside a slice
  * carry the time the guest has reached in it. */

@@ -1,5 +1,7 @@
 /* machine_trace.c - runs the trace writers over the machine's event stream. */
 #include "machine_trace.h"
+#include "emu.h"
+#include "machine.h"
 
 #include <errno.h>
 #include <string.h>

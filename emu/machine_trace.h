@@ -4,7 +4,9 @@
 #ifndef ASYMU_MACHINE_TRACE_H
 #define ASYMU_MACHINE_TRACE_H
 
-#include "kernel.h"
+struct emu_config;
+struct machine;
+
 #include "trace.h"
 
 struct machine_trace {

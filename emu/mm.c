@@ -8,9 +8,14 @@
  * private anonymous memory, or for MAP_SHARED a host mapping of a shared
  * memory object (shmem.c). The engine itself may be parked while no task
  * of the address space runs (mm_engine_acquire). */
-#include "kernel.h"
+#include "abi.h"
+#include "emu.h"
+#include "engine.h"
+#include "machine.h"
+#include "mm.h"
 #include "mm_window.h"
 #include "shmem.h"
+#include "task.h"
 
 #include <errno.h>
 #include <stdlib.h>

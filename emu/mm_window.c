@@ -1,7 +1,13 @@
 /* mm_window.c - engine windows (mm_window.h): many private mappings in one
  * Unicorn region, the guest's rights kept by host page protections. */
 #include "mm_window.h"
+#include "abi.h"
+#include "engine.h"
+#include "machine.h"
+#include "mm.h"
 #include "shmem.h"
+#include "signals.h"
+#include "task.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -22,7 +22,14 @@
 #ifndef ASYMU_MM_WINDOW_H
 #define ASYMU_MM_WINDOW_H
 
-#include "kernel.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+struct machine;
+struct mm;
+struct shmem;
+struct task;
+struct vma;
 
 /* Address spaces with this many engine regions go into pressure mode. */
 #define WINDOW_PRESSURE 128u

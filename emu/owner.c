@@ -2,7 +2,11 @@
  * addressing hash table of (dev, ino) -> (uid, gid) that grows by doubling.
  * Entries are never removed: a file the guest creates again on a reused
  * inode number gets a fresh entry at its creation. */
+#include "cred.h"
+#include "machine.h"
 #include "owner.h"
+#include "task.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -12,9 +12,12 @@
 #ifndef ASYMU_OWNER_H
 #define ASYMU_OWNER_H
 
-#include "kernel.h"
+#include <stdint.h>
 
 #include <sys/stat.h>
+
+struct machine;
+struct task;
 
 /* The owner the guest gave the host file st describes, if it gave one. */
 void owner_apply(const struct machine *m, struct stat *st);

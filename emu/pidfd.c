@@ -1,7 +1,13 @@
 /* pidfd.c - pidfds: a file for a process, readable once it has exited,
  * that pidfd_send_signal signals and waitid(P_PIDFD) waits for. */
 #include "event.h"
+#include "file.h"
 #include "file_access.h"
+#include "machine.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

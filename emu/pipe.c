@@ -2,8 +2,13 @@
  * by F_SETPIPE_SZ), blocking
  * readers and writers woken through the task wait queue, EOF when the last
  * writer goes, EPIPE and SIGPIPE when the last reader goes. */
-#include "kernel.h"
 #include "fifo.h"
+#include "file.h"
+#include "machine.h"
+#include "mm.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +16,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 /* events: what the change can have made true (see file_notify_events). */
 static void pipe_changed(struct pipe *p, unsigned events)
@@ -22,12 +26,17 @@ static void pipe_changed(struct pipe *p, unsigned events)
 int pipe_create(struct machine *m, struct file **rd, struct file **wr)
 {
     struct pipe *p = calloc(1, sizeof *p);
+    if (!p)
+        goto fail_pipe;
     uint8_t *buf = malloc(PIPE_CAPACITY);
-    struct file *r = file_new(FILE_PIPE), *w = file_new(FILE_PIPE);
-    if (!p || !buf || !r || !w) {
-        free(p), free(buf), free(r), free(w);
-        return -ENOMEM;
-    }
+    if (!buf)
+        goto fail_buf;
+    struct file *r = file_new(FILE_PIPE);
+    if (!r)
+        goto fail_reader;
+    struct file *w = file_new(FILE_PIPE);
+    if (!w)
+        goto fail_writer;
     p->buf = buf;
     p->capacity = PIPE_CAPACITY;
     p->machine = m;
@@ -38,6 +47,15 @@ int pipe_create(struct machine *m, struct file **rd, struct file **wr)
     *rd = r;
     *wr = w;
     return 0;
+
+fail_writer:
+    free(r);
+fail_reader:
+    free(buf);
+fail_buf:
+    free(p);
+fail_pipe:
+    return -ENOMEM;
 }
 
 void pipe_release(struct file *f)

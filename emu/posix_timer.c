@@ -3,6 +3,13 @@
  * the process runs, cpu_timers_check). As in Linux, an interval timer whose
  * signal is queued is not rearmed until the signal is taken: the expiries
  * missed meanwhile become si_overrun and timer_getoverrun's count. */
+#include "abi.h"
+#include "ktimer.h"
+#include "machine.h"
+#include "mm.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
 #include "timers.h"
 
 #include <errno.h>

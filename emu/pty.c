@@ -1,7 +1,13 @@
 /* pty.c - pseudo-terminal pairs: /dev/ptmx and /dev/pts/N as FILE_OBJECT
  * files, their ioctls (termios, window size, locks, job control), hangup
  * when the master goes, and controlling terminals of sessions. */
+#include "file.h"
+#include "machine.h"
+#include "mm.h"
 #include "pty.h"
+#include "signals.h"
+#include "task.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

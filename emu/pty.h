@@ -6,7 +6,15 @@
 #ifndef ASYMU_PTY_H
 #define ASYMU_PTY_H
 
-#include "kernel.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct file;
+struct machine;
+struct process;
+struct task;
+struct vfs_node;
 
 /* N_TTY_BUF_SIZE: what one side can hold before its writers wait. */
 #define TTY_BUF 4096

@@ -1,5 +1,7 @@
 /* reopen.c - a new open file description of an open file (reopen.h). */
+#include "file.h"
 #include "reopen.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,8 @@
 #ifndef ASYMU_REOPEN_H
 #define ASYMU_REOPEN_H
 
-#include "kernel.h"
+struct file;
+struct task;
 
 /* What descriptor fd of process pid has open, or NULL. */
 struct file *file_of_process(struct task *t, int pid, int fd);

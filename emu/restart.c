@@ -2,7 +2,12 @@
  * (restart.h): the kind is kept from the call's end to the signal
  * delivery, which rewinds the registers onto the svc when the call must run
  * again, or points them at restart_syscall. */
+#include "abi.h"
+#include "loader.h"
+#include "mm.h"
 #include "restart.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 

@@ -30,7 +30,8 @@
 #ifndef ASYMU_RESTART_H
 #define ASYMU_RESTART_H
 
-#include "kernel.h"
+#include "syscalls.h"
+#include "task.h"
 
 #define ERESTARTSYS 512
 #define ERESTARTNOINTR 513

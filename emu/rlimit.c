@@ -5,7 +5,15 @@
  * (SIGXCPU, then SIGKILL). NPROC is kept but, as Linux does for root, not
  * enforced: the guest runs as uid 0 with every capability (--max-procs
  * bounds processes instead). */
+#include "abi.h"
+#include "emu.h"
+#include "file.h"
+#include "machine.h"
+#include "mm.h"
 #include "rlimit.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
 #include "timers.h"
 
 #include <errno.h>

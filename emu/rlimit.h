@@ -4,7 +4,10 @@
 #ifndef ASYMU_RLIMIT_H
 #define ASYMU_RLIMIT_H
 
-#include "kernel.h"
+#include "syscalls.h"
+
+struct process;
+struct task;
 
 /* Linux's fs.nr_open: the highest RLIMIT_NOFILE hard limit (EPERM above). */
 #define RLIMIT_NR_OPEN 1048576u

@@ -3,10 +3,19 @@
  * SIGKILL, or pick again), loads the task's registers into its engine,
  * completes a blocked syscall or delivers signals, runs one slice and
  * accounts it. Ends when the first process (pid 1) has exited. */
-#include "kernel.h"
+#include "abi.h"
+#include "emu.h"
+#include "engine.h"
+#include "ktimer.h"
 #include "lifetime.h"
-#include "mm_window.h"
+#include "machine.h"
+#include "mm.h"
 #include "rlimit.h"
+#include "scheduler.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
+#include "mm_window.h"
 #include "script.h"
 #include "timers.h"
 #include "tlb.h"

@@ -7,7 +7,7 @@
  * only for itself, and no new processes or programs. Any other call stops
  * the emulator with a message naming it (status 70). --no-sandbox turns
  * both off. docs/security.md has the threat model. */
-#include "kernel.h"
+#include "emu.h"
 #include "sandbox.h"
 
 #include <errno.h>

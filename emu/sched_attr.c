@@ -2,7 +2,12 @@
  * sched_setscheduler/sched_setparam, checking in the order Linux 5.15 does:
  * the struct (size protocol), the policy and flags, the priority or the
  * deadline parameters, the clamps, then admission (EPERM, EBUSY). */
+#include "machine.h"
+#include "mm.h"
 #include "sched_attr.h"
+#include "scheduler.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <string.h>

@@ -5,7 +5,9 @@
 #ifndef ASYMU_SCHED_ATTR_H
 #define ASYMU_SCHED_ATTR_H
 
-#include "kernel.h"
+#include "syscalls.h"
+
+struct task;
 
 /* The policies of sched_setscheduler(2)/sched_setattr(2). */
 enum {

@@ -4,7 +4,14 @@
  * ktimers fired by the machine loop with no task loaded. */
 #include "script.h"
 
-#include "kernel.h"
+#include "abi.h"
+#include "exec.h"
+#include "file.h"
+#include "ktimer.h"
+#include "machine.h"
+#include "mm.h"
+#include "signals.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

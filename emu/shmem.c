@@ -16,16 +16,24 @@ static struct shmem *shmem_new(int fd, bool writable, int *err)
 {
     struct stat st;
     struct shmem *s = calloc(1, sizeof *s);
-    if (!s || fstat(fd, &st) != 0) {
-        *err = s ? -errno : -ENOMEM;
-        free(s);
-        close(fd);
-        return NULL;
+    if (!s) {
+        *err = -ENOMEM;
+        goto fail_alloc;
+    }
+    if (fstat(fd, &st) != 0) {
+        *err = -errno;
+        goto fail_fstat;
     }
     *s = (struct shmem){.refs = 1, .fd = fd, .dev = st.st_dev, .ino = st.st_ino,
                         .writable = writable, .next = live};
     live = s;
     return s;
+
+fail_fstat:
+    free(s);
+fail_alloc:
+    close(fd);
+    return NULL;
 }
 
 struct shmem *shmem_anon(uint64_t len, int *err)

@@ -1,10 +1,17 @@
 /* signal.c - signals: dispositions, masks, queueing to processes and
  * threads, delivery on the way back to user mode (default actions or a
  * handler frame built by the ABI), and the signal syscalls. */
-#include "kernel.h"
+#include "abi.h"
 #include "event.h"
 #include "lifetime.h"
+#include "loader.h"
+#include "machine.h"
+#include "mm.h"
 #include "restart.h"
+#include "signals.h"
+#include "strace.h"
+#include "syscalls.h"
+#include "task.h"
 #include "timers.h"
 
 #include <errno.h>

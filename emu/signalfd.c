@@ -4,6 +4,12 @@
  * one is pending. Every queued signal of a mask wakes that signalfd's
  * readers and pollers. */
 #include "event.h"
+#include "file.h"
+#include "machine.h"
+#include "mm.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,8 +3,13 @@
  * with an accept queue, shutdown, poll readiness, and blocking through the
  * task wait queue. Names and ports are socket_name.c's; the syscalls, with
  * their guest structures, are sys_socket.c's. */
-#include "socket.h"
+#include "file.h"
+#include "machine.h"
+#include "mm.h"
 #include "restart.h"
+#include "signals.h"
+#include "socket.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,12 +4,17 @@
 #ifndef ASYMU_SOCKET_H
 #define ASYMU_SOCKET_H
 
-#include "kernel.h"
+#include "syscalls.h"
 
 #include <linux/netlink.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+
+struct file;
+struct file_ops;
+struct machine;
+struct task;
 
 /* What Linux 5.15 reports for a fresh socket (net.core.[rw]mem_default, and
  * tcp_wmem[1]/tcp_rmem[1] for TCP); setsockopt doubles what it is given, up

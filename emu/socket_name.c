@@ -3,9 +3,14 @@
  * its host inode), abstract names and autobind, and AF_INET/AF_INET6 ports on
  * the machine's loopback (127.0.0.0/8, ::1), where anything else is
  * unreachable. */
-#include "socket.h"
 #include "fs_calls.h"
+#include "machine.h"
+#include "mm.h"
 #include "owner.h"
+#include "socket.h"
+#include "syscalls.h"
+#include "task.h"
+#include "vfs.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -4,7 +4,10 @@
  * SIOCGIF* ioctls on any socket (if_nametoindex). A netlink request's
  * answers are queued on the asking socket as one datagram, from the kernel
  * (port 0). */
+#include "machine.h"
+#include "mm.h"
 #include "socket.h"
+#include "task.h"
 
 #include <errno.h>
 #include <linux/if.h>
@@ -155,7 +158,7 @@ int64_t netlink_send(struct task *t, struct sock *s, const void *buf, size_t len
 {
     if (!s->bound)
         netlink_autobind(t, s);
-    static struct reply r;
+    struct reply r;
     r.len = 0;
     r.port = s->local.nl.nl_pid;
     const uint8_t *p = buf;

@@ -5,6 +5,7 @@
  * unix_seq_show). Kernel pointers read as zeros, as for an unprivileged
  * reader; timers and congestion fields are the values of an idle loopback
  * connection. */
+#include "machine.h"
 #include "socket.h"
 
 #include <errno.h>

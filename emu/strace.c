@@ -7,8 +7,15 @@
  *   W whence   C clock id   i ioctl request   M mode, shown only after O_CREAT flags
  *   E epoll_ctl operation   K SysV IPC key   I SysV IPC get flags
  *   c SysV IPC *ctl command (semctl, msgctl, shmctl: by the call's name) */
-#include "kernel.h"
+#include "abi.h"
+#include "emu.h"
+#include "file.h"
+#include "machine.h"
+#include "mm.h"
 #include "restart.h"
+#include "strace.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,11 @@
 /* sys_fallocate.c - fallocate(2): space for a host file the guest may
  * change, with Linux's checks for every other kind of descriptor. */
+#include "abi.h"
+#include "file.h"
 #include "file_access.h"
 #include "file_limits.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

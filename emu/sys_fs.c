@@ -1,16 +1,24 @@
 /* sys_fs.c - file syscalls: descriptors, reads and writes, open, stat,
  * links, directories. Paths resolve through sysfs-fs/ (confined root plus
  * the virtual /dev, /proc, /sys). */
+#include "abi.h"
 #include "dirpos.h"
 #include "fifo.h"
+#include "file.h"
 #include "file_access.h"
 #include "file_limits.h"
-#include "pty.h"
-#include "fs_calls.h"
 #include "flock.h"
+#include "fs_calls.h"
+#include "machine.h"
+#include "mm.h"
 #include "owner.h"
+#include "pty.h"
 #include "reopen.h"
 #include "rlimit.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -159,7 +167,7 @@ static int64_t do_read(struct task *t, int fd, uint64_t ubuf, uint64_t len, int6
     struct file *f = file_get_io(t, fd);
     if (!f)
         return -EBADF;
-    static uint8_t chunk[IO_CHUNK];
+    uint8_t chunk[IO_CHUNK];
     uint64_t done = 0;
     while (done < len) {
         size_t want = len - done < IO_CHUNK ? (size_t)(len - done) : IO_CHUNK;
@@ -186,7 +194,7 @@ static int64_t do_write(struct task *t, int fd, uint64_t ubuf, uint64_t len, int
     /* /dev/null never looks at the buffer. */
     if (f->kind == FILE_VIRTUAL && f->node.kind == VNODE_NULL)
         return (f->flags & O_ACCMODE) == O_RDONLY ? -EBADF : (int64_t)len;
-    static uint8_t chunk[IO_CHUNK];
+    uint8_t chunk[IO_CHUNK];
     /* A blocking pipe write writes everything, waiting for room as often as
      * it must (done carries over the waits), unless a signal comes: then
      * what it wrote, as Linux's pipe_write. */
@@ -249,7 +257,7 @@ SYSCALL_DECL(pwrite64)
 static int64_t copy_between(struct task *t, struct file *in, int64_t *in_off, struct file *out,
                             int64_t *out_off, uint64_t count)
 {
-    static uint8_t chunk[IO_CHUNK];
+    uint8_t chunk[IO_CHUNK];
     uint64_t done = 0;
     while (done < count) {
         size_t want = count - done < IO_CHUNK ? (size_t)(count - done) : IO_CHUNK;
@@ -1058,7 +1066,7 @@ SYSCALL_DECL(getdents64)
     if (!f)
         return -EBADF;
     size_t len = a[2] < IO_CHUNK ? (size_t)a[2] : IO_CHUNK;
-    static uint8_t buf[IO_CHUNK];
+    uint8_t buf[IO_CHUNK];
     if (f->kind == FILE_HOST) {
         /* struct linux_dirent64 is the same on every architecture. */
         long n = syscall(SYS_getdents64, f->host_fd, buf, len);

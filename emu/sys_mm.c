@@ -1,8 +1,15 @@
 /* sys_mm.c - memory syscalls: brk, mmap (and mmap2 through do_mmap),
  * munmap, mprotect, mremap, madvise, msync, mincore, memfd_create. */
+#include "abi.h"
+#include "file.h"
 #include "file_access.h"
+#include "machine.h"
+#include "mm.h"
 #include "mm_window.h"
 #include "shmem.h"
+#include "syscalls.h"
+#include "task.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,11 +3,18 @@
  * directories confined to their mount (sysfs-fs/vfs_parent); the root is
  * read-only without --rw, /tmp is always writable, and the virtual trees
  * refuse them. */
+#include "abi.h"
 #include "fd_unshare.h"
+#include "file.h"
 #include "file_access.h"
 #include "file_limits.h"
 #include "fs_calls.h"
+#include "machine.h"
+#include "mm.h"
 #include "owner.h"
+#include "syscalls.h"
+#include "task.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

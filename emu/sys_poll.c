@@ -1,8 +1,14 @@
 /* sys_poll.c - ppoll and pselect6 (and arm's poll): readiness of pipes and
  * files, blocking until a pipe changes, a signal arrives or the timeout
  * passes in virtual time. */
-#include "kernel.h"
+#include "abi.h"
+#include "file.h"
+#include "machine.h"
+#include "mm.h"
 #include "restart.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
 #include "waitq.h"
 
 #include <errno.h>
@@ -45,7 +51,7 @@ static int scan_pollfds(struct task *t, struct pollfd_guest *p, unsigned n)
 
 static int64_t poll_once(struct task *t)
 {
-    static struct pollfd_guest fds[POLL_MAX];
+    struct pollfd_guest fds[POLL_MAX];
     unsigned n = (unsigned)t->wait_args[1];
     if (copy_from_guest(task_mm(t), fds, t->wait_args[0], n * sizeof *fds) < 0)
         return -EFAULT;

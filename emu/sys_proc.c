@@ -1,5 +1,11 @@
 /* sys_proc.c - process identity and lifetime: exit, ids, uname, personality,
  * limits, prctl, sysinfo, and the basic affinity queries. */
+#include "abi.h"
+#include "machine.h"
+#include "mm.h"
+#include "scheduler.h"
+#include "syscalls.h"
+#include "task.h"
 #include "uts.h"
 
 #include <errno.h>

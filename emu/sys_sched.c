@@ -1,9 +1,15 @@
 /* sys_sched.c - scheduling syscalls: affinity (the calls the asymmetric
  * policies act on), yield, getcpu, nice and scheduling classes, and syslog
  * (dmesg) for the kernel log. The decisions are sched/'s. */
-#include "kernel.h"
+#include "abi.h"
 #include "fs_calls.h"
+#include "klog.h"
+#include "machine.h"
+#include "mm.h"
 #include "sched_attr.h"
+#include "scheduler.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <string.h>
@@ -187,7 +193,7 @@ SYSCALL_DECL(syslog)
     struct machine *m = t->machine;
     int type = (int)a[0];
     int32_t len = (int32_t)a[2];
-    static char text[KLOG_DEFAULT_CAPACITY * 128];
+    char text[KLOG_DEFAULT_CAPACITY * 128];
     switch (type) {
     case SYSLOG_ACTION_READ:
     case SYSLOG_ACTION_READ_ALL:

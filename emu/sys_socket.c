@@ -1,7 +1,13 @@
 /* sys_socket.c - the socket syscalls: descriptors, guest sockaddrs, and the
  * guest's msghdr, iovec, cmsghdr and mmsghdr layouts, which follow the ABI's
  * word (8 bytes on arm64, 4 on armhf). The socket itself is socket.c's. */
+#include "abi.h"
+#include "cred.h"
+#include "file.h"
+#include "mm.h"
 #include "socket.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -296,14 +302,14 @@ static int iov_from_guest(struct task *t, uint64_t uiov, uint64_t cnt, struct io
     return 0;
 }
 
-static struct iov_list *one_iov(uint64_t base, uint64_t len)
+/* Fills l with the one buffer of send, sendto, recv and recvfrom: l. */
+static struct iov_list *one_iov(struct iov_list *l, uint64_t base, uint64_t len)
 {
-    static struct iov_list l;
-    l.n = 1;
-    l.v[0].base = base;
-    l.v[0].len = len;
-    l.total = len;
-    return &l;
+    l->n = 1;
+    l->v[0].base = base;
+    l->v[0].len = len;
+    l->total = len;
+    return l;
 }
 
 /* Copies len bytes at offset `off` of the iovecs out of (or into) guest
@@ -379,7 +385,7 @@ static int anc_add_rights(struct task *t, struct sock_anc *anc, const uint8_t *d
 static int anc_from_guest(struct task *t, const struct sock *s, const struct guest_msghdr *m,
                           struct sock_anc *anc)
 {
-    static uint8_t ctl[OPTMEM_MAX];
+    uint8_t ctl[OPTMEM_MAX];
     unsigned w = task_abi(t)->word;
     size_t hdr = cmsg_hdr(w), len = (size_t)m->controllen;
     if (len == 0)
@@ -544,31 +550,31 @@ static int64_t do_send(struct task *t, int fd, const struct iov_list *l, uint64_
 
 SYSCALL_DECL(sendto)
 {
-    return do_send(t, (int)a[0], one_iov(a[1], a[2]), a[4], a[5], NULL, (int)a[3]);
+    struct iov_list l;
+    return do_send(t, (int)a[0], one_iov(&l, a[1], a[2]), a[4], a[5], NULL, (int)a[3]);
 }
 
 SYSCALL_DECL(send)
 {
-    return do_send(t, (int)a[0], one_iov(a[1], a[2]), 0, 0, NULL, (int)a[3]);
+    struct iov_list l;
+    return do_send(t, (int)a[0], one_iov(&l, a[1], a[2]), 0, 0, NULL, (int)a[3]);
 }
 
 /* A guest msghdr and its iovecs (into one list: a call reads one message
  * at a time). */
 static int msg_from_guest(struct task *t, uint64_t umsg, struct guest_msghdr *m,
-                          struct iov_list **l)
+                          struct iov_list *l)
 {
-    static struct iov_list iov;
-    *l = &iov;
     int err = msghdr_from_guest(t, umsg, m);
-    return err < 0 ? err : iov_from_guest(t, m->iov, m->iovlen, &iov);
+    return err < 0 ? err : iov_from_guest(t, m->iov, m->iovlen, l);
 }
 
 static int64_t sendmsg_one(struct task *t, int fd, uint64_t umsg, int flags)
 {
-    struct iov_list *l;
+    struct iov_list l;
     struct guest_msghdr m;
     int err = msg_from_guest(t, umsg, &m, &l);
-    return err < 0 ? err : do_send(t, fd, l, m.name, m.namelen, &m, flags);
+    return err < 0 ? err : do_send(t, fd, &l, m.name, m.namelen, &m, flags);
 }
 
 SYSCALL_DECL(sendmsg)
@@ -663,22 +669,24 @@ static int64_t do_recv(struct task *t, int fd, const struct iov_list *l, uint64_
 
 SYSCALL_DECL(recvfrom)
 {
-    return do_recv(t, (int)a[0], one_iov(a[1], a[2]), a[4], a[5], NULL, (int)a[3]);
+    struct iov_list l;
+    return do_recv(t, (int)a[0], one_iov(&l, a[1], a[2]), a[4], a[5], NULL, (int)a[3]);
 }
 
 SYSCALL_DECL(recv)
 {
-    return do_recv(t, (int)a[0], one_iov(a[1], a[2]), 0, 0, NULL, (int)a[3]);
+    struct iov_list l;
+    return do_recv(t, (int)a[0], one_iov(&l, a[1], a[2]), 0, 0, NULL, (int)a[3]);
 }
 
 static int64_t recvmsg_one(struct task *t, int fd, uint64_t umsg, int flags)
 {
-    struct iov_list *l;
+    struct iov_list l;
     struct guest_msghdr m;
     int err = msg_from_guest(t, umsg, &m, &l);
     if (err < 0)
         return err;
-    int64_t r = do_recv(t, fd, l, 0, 0, &m, flags);
+    int64_t r = do_recv(t, fd, &l, 0, 0, &m, flags);
     if (r >= 0 && (err = msghdr_to_guest(t, umsg, &m)) < 0)
         return err;
     return r;

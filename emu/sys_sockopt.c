@@ -3,7 +3,11 @@
  * ones. Everything else fails with ENOPROTOOPT (or
  * EOPNOTSUPP below SOL_SOCKET on AF_UNIX), as Linux does for an option it
  * does not know. */
+#include "abi.h"
+#include "mm.h"
 #include "socket.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <netinet/tcp.h>

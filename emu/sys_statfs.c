@@ -3,8 +3,15 @@
  * private /tmp and /dev/shm are tmpfs sharing --tmp-size, /proc, /sys and /dev are the
  * kernel's own, and the root is the host file system under it, read-only
  * (ST_RDONLY) unless --rw. */
+#include "abi.h"
+#include "file.h"
 #include "file_access.h"
 #include "fs_calls.h"
+#include "machine.h"
+#include "mm.h"
+#include "syscalls.h"
+#include "task.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

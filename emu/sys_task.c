@@ -1,10 +1,18 @@
 /* sys_task.c - process lifetime syscalls: clone/clone3/fork/vfork, execve,
  * exit/exit_group, wait4/waitid, sessions and process groups. */
-#include "kernel.h"
+#include "abi.h"
+#include "emu.h"
 #include "event.h"
+#include "exec.h"
+#include "machine.h"
+#include "mm.h"
 #include "pty.h"
 #include "restart.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
 #include "timers.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <limits.h>

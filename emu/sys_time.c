@@ -1,7 +1,12 @@
 /* sys_time.c - clocks and randomness, all virtual: time is the machine's
  * virtual clock, randomness comes from the --seed generator. */
-#include "kernel.h"
+#include "abi.h"
+#include "machine.h"
+#include "mm.h"
 #include "restart.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "task.h"
 #include "timers.h"
 
 #include <errno.h>

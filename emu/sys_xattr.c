@@ -7,8 +7,14 @@
  * and sockets have none, and take none of the user namespace (EPERM). A
  * symlink itself (the l variants) has the host's attributes through the
  * host's *xattrat calls (Linux 6.13); on an older host it has none. */
+#include "file.h"
 #include "file_access.h"
 #include "fs_calls.h"
+#include "machine.h"
+#include "mm.h"
+#include "syscalls.h"
+#include "task.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

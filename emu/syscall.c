@@ -1,11 +1,20 @@
 /* syscall.c - syscall entry: decode the number through the task's ABI table,
  * run the handler inside the interrupt hook, write the result back, trace it
  * with --strace, and park and later complete syscalls that block. */
-#include "kernel.h"
+#include "abi.h"
+#include "emu.h"
 #include "machine_events.h"
 #include "waitq.h"
 #include "lifetime.h"
+#include "machine.h"
+#include "mm.h"
 #include "restart.h"
+#include "scheduler.h"
+#include "signals.h"
+#include "strace.h"
+#include "syscalls.h"
+#include "task.h"
+#include "waitq.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,10 +4,16 @@
  * them), what Linux emulates when EL0 traps (the ID registers through
  * "emulate MRS"), and the translated code a JIT must drop when it rewrites
  * code (IC IVAU, arm's cacheflush). */
+#include "abi.h"
+#include "scheduler.h"
 #include "sysreg.h"
 
 #include "cpu_model.h"
-#include "kernel.h"
+#include "engine.h"
+#include "loader.h"
+#include "machine.h"
+#include "mm.h"
+#include "task.h"
 
 #include <errno.h>
 #include <sys/mman.h>

@@ -2,7 +2,12 @@
  * share: the machine's namespace, ids and keys (Linux's ipcget, with its
  * cyclic index allocation and sequence numbers), permissions, the guest's
  * ipc64_perm and the /proc files. */
+#include "abi.h"
+#include "cred.h"
+#include "machine.h"
+#include "mm.h"
 #include "sysv_ipc.h"
+#include "task.h"
 
 #include <errno.h>
 #include <stdlib.h>

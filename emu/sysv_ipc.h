@@ -6,9 +6,13 @@
 #ifndef ASYMU_SYSV_IPC_H
 #define ASYMU_SYSV_IPC_H
 
-#include "kernel.h"
+#include "syscalls.h"
 
 #include <stdio.h>
+
+struct machine;
+struct process;
+struct task;
 
 /* Linux's defaults (include/uapi/linux/{sem,msg,shm}.h, ipc/util.h). */
 #define SEM_SEMMSL 32000

@@ -4,8 +4,15 @@
  * As in Linux, a message sent while a receiver waits for its type goes
  * straight to that receiver (oldest first), never through the queue; a
  * receive that frees room wakes the blocked senders, which try again. */
-#include "sysv_ipc.h"
+#include "abi.h"
+#include "cred.h"
+#include "machine.h"
+#include "mm.h"
 #include "restart.h"
+#include "signals.h"
+#include "syscalls.h"
+#include "sysv_ipc.h"
+#include "task.h"
 
 #include <errno.h>
 #include <limits.h>

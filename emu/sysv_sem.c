@@ -6,7 +6,13 @@
  * it, in the order they started waiting, on the waiters' behalf: a waiter
  * wakes with its operation done (or failed), so no third task can take
  * the value it was woken for. */
+#include "abi.h"
+#include "machine.h"
+#include "mm.h"
+#include "signals.h"
+#include "syscalls.h"
 #include "sysv_ipc.h"
+#include "task.h"
 
 #include <errno.h>
 #include <stdlib.h>

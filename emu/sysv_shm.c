@@ -2,8 +2,13 @@
  * segments' books (size, owner, times, nattch, SHM_DEST, SHM_LOCKED) and
  * /proc/sysvipc/shm shows them; a segment's memory is a shared memory
  * object (shmem.h) that shmat maps like MAP_SHARED memory. */
+#include "abi.h"
+#include "machine.h"
+#include "mm.h"
 #include "shmem.h"
+#include "syscalls.h"
 #include "sysv_ipc.h"
+#include "task.h"
 
 #include <errno.h>
 #include <stdio.h>

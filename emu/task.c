@@ -1,15 +1,24 @@
 /* task.c - processes and threads: creation (the first process, clone, fork,
  * vfork), blocking and waking, exit and exit_group, zombies and reaping. */
-#include "kernel.h"
+#include "abi.h"
+#include "cred.h"
+#include "emu.h"
 #include "machine_events.h"
 #include "sched_attr.h"
 #include "event.h"
+#include "file.h"
+#include "flock.h"
 #include "lifetime.h"
+#include "machine.h"
+#include "mm.h"
 #include "pty.h"
 #include "rlimit.h"
-#include "cred.h"
-#include "flock.h"
+#include "sched_attr.h"
+#include "scheduler.h"
+#include "signals.h"
+#include "strace.h"
 #include "sysv_ipc.h"
+#include "task.h"
 #include "timers.h"
 #include "waitq.h"
 
@@ -78,12 +87,14 @@ static void process_link_child(struct process *parent, struct process *child)
 struct task *task_create_init(struct machine *m)
 {
     struct process *p = process_alloc(m);
+    if (!p)
+        goto fail_process;
     struct sighand *sh = calloc(1, sizeof *sh);
+    if (!sh)
+        goto fail_sighand;
     struct fdtable *files = fdtable_new_console();
-    if (!p || !sh || !files) {
-        free(p), free(sh), fdtable_put(files);
-        return NULL;
-    }
+    if (!files)
+        goto fail_files;
     sh->refs = 1;
     p->sighand = sh;
     p->files = files;
@@ -97,6 +108,13 @@ struct task *task_create_init(struct machine *m)
     t->state = TASK_RUNNABLE;
     sched_task_init(&m->sched, &t->se, t->tid, p->pid, "init");
     return t;
+
+fail_files:
+    free(sh);
+fail_sighand:
+    free(p);
+fail_process:
+    return NULL;
 }
 
 /* ---- blocking ---- */

@@ -4,7 +4,14 @@
  * look sees every period that has passed (Linux's overruns). The realtime
  * clock is the monotonic one plus the boot epoch, and it is never set, so
  * TFD_TIMER_CANCEL_ON_SET is accepted and never cancels. */
+#include "abi.h"
 #include "event.h"
+#include "file.h"
+#include "ktimer.h"
+#include "machine.h"
+#include "mm.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>

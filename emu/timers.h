@@ -4,7 +4,12 @@
 #ifndef ASYMU_TIMERS_H
 #define ASYMU_TIMERS_H
 
-#include "kernel.h"
+#include "ktimer.h"
+#include "syscalls.h"
+
+struct process;
+struct siginfo_lite;
+struct task;
 
 /* ---- CPU time (cputime.c) ---- */
 

@@ -3,7 +3,10 @@
  * with ERASE, WERASE, KILL and EOF, echo (ECHO, ECHOCTL, ECHOE, ECHOK,
  * ECHOKE, ECHONL) and output processing (OPOST with ONLCR, OCRNL). Not
  * done: IXON flow control, VTIME timeouts, VLNEXT, PARMRK, tab expansion. */
+#include "machine.h"
 #include "pty.h"
+#include "signals.h"
+#include "task.h"
 
 #include <signal.h>
 #include <string.h>

@@ -1,6 +1,10 @@
 /* uts.c - sethostname and setdomainname: the names uname reports
  * (sys_proc.c), kept per machine. The guest runs as root, so it holds
  * CAP_SYS_ADMIN and never gets EPERM. */
+#include "machine.h"
+#include "mm.h"
+#include "syscalls.h"
+#include "task.h"
 #include "uts.h"
 
 #include <errno.h>

@@ -4,7 +4,13 @@
 #ifndef ASYMU_UTS_H
 #define ASYMU_UTS_H
 
-#include "kernel.h"
+#include "syscalls.h"
+
+struct machine;
+
+/* What uname(2) and /proc/version call the emulated kernel. */
+#define KERNEL_RELEASE "5.15.0-asymu"
+#define KERNEL_VERSION "#1 SMP PREEMPT asymu"
 
 /* A utsname field: 64 characters and the NUL (__NEW_UTS_LEN + 1). */
 #define UTS_LEN 65

@@ -4,6 +4,7 @@
  * signals stay pending until vfork returns). The two links between parent
  * and child are cleared by whichever side goes first (lifetime.h). */
 #include "lifetime.h"
+#include "task.h"
 
 static int64_t resume_vfork(struct task *t)
 {

@@ -2,12 +2,25 @@
  * /sys: the vCPUs (with hotplug through cpuN/online), the processes and
  * their threads, files and mappings, the command line, the kernel log and
  * the console. ctx is the calling task. */
-#include "kernel.h"
+#include "abi.h"
+#include "cpu_model.h"
+#include "cred.h"
+#include "emu.h"
+#include "file.h"
+#include "klog.h"
+#include "loader.h"
+#include "machine.h"
+#include "mm.h"
 #include "hotplug_log.h"
 #include "shmem.h"
 #include "pty.h"
+#include "scheduler.h"
+#include "shmem.h"
 #include "socket.h"
 #include "sysv_ipc.h"
+#include "task.h"
+#include "uts.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,6 +2,9 @@
  * queues are chained hash buckets keyed by (object, key), each a FIFO of
  * wait nodes, so a wake-up touches only the tasks that wait on the same
  * thing (and the rare ones hashed alike); a timed wait is a ktimer. */
+#include "ktimer.h"
+#include "machine.h"
+#include "task.h"
 #include "waitq.h"
 
 #include <errno.h>

@@ -4,7 +4,23 @@
 #ifndef ASYMU_WAITQ_H
 #define ASYMU_WAITQ_H
 
-#include "kernel.h"
+#include <stddef.h>
+#include <stdint.h>
+
+struct machine;
+struct task;
+struct wait_bucket;
+
+/* A blocked task's place on one wait queue (waitq.h): its own wait
+ * (wait_obj, wait_key) or one of the extra ones poll and select add for
+ * each descriptor. */
+struct wait_node {
+    struct task *task;
+    const void *obj;
+    uint64_t key;
+    struct wait_bucket *bucket; /* NULL while not queued */
+    struct wait_node *next, *prev, *next_extra;
+};
 
 /* Allocates and frees the machine's tables (machine_boot, machine_shutdown). */
 int task_index_init(struct machine *m);

@@ -27,10 +27,10 @@ static int parse_policies(const char *list, int *out)
     int n = 0;
     for (char *save, *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
         int policy = scenario_policy_parse(p);
-        if (policy < 0 || n == SCENARIO_NPOLICIES) {
+        if (policy < 0 || n == SCHED_NR_POLICIES) {
             fprintf(stderr, "asymu compare: --policies takes up to %d of upstream, linux-6.6, "
                             "override, kill, fixup, comma-separated; not '%s'\n",
-                    SCENARIO_NPOLICIES, p);
+                    SCHED_NR_POLICIES, p);
             return -1;
         }
         out[n++] = policy;
@@ -60,9 +60,9 @@ static void task_cell(json_t *outcome, size_t task, char *out, size_t len)
 
 int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options)
 {
-    int policies[SCENARIO_NPOLICIES] = {EMU_POLICY_UPSTREAM, EMU_POLICY_LINUX66,
-                                        EMU_POLICY_OVERRIDE, EMU_POLICY_KILL, EMU_POLICY_FIXUP};
-    int npolicies = SCENARIO_NPOLICIES;
+    int policies[SCHED_NR_POLICIES] = {SCHED_POLICY_UPSTREAM, SCHED_POLICY_LINUX66,
+                                        SCHED_POLICY_OVERRIDE, SCHED_POLICY_KILL, SCHED_POLICY_FIXUP};
+    int npolicies = SCHED_NR_POLICIES;
     const char *file = NULL;
     unsigned jobs = 1;
     for (int i = 0; i < argc; i++) {
@@ -86,17 +86,17 @@ int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options)
     struct scenario *sc = scenario_load(file, stderr, options);
     if (!sc)
         return SCENARIO_EXIT_BROKEN;
-    struct scenario_job job[SCENARIO_NPOLICIES] = {0};
+    struct scenario_job job[SCHED_NR_POLICIES] = {0};
     for (int p = 0; p < npolicies; p++)
         job[p] = (struct scenario_job){.file = file, .policy = policies[p]};
     scenario_run_jobs(job, (size_t)npolicies, jobs ? jobs : 1, false);
-    json_t *outcome[SCENARIO_NPOLICIES];
+    json_t *outcome[SCHED_NR_POLICIES];
     for (int p = 0; p < npolicies; p++)
         outcome[p] = scenario_job_outcome(&job[p]);
 
     printf("%s\n\n%-16s", file, "task");
     for (int p = 0; p < npolicies; p++)
-        cell(scenario_policy_name(policies[p]), CELL, p == npolicies - 1);
+        cell(sched_policy_name(policies[p]), CELL, p == npolicies - 1);
     printf("\n");
     for (size_t t = 0; t < sc->ntasks; t++) {
         printf("%-16s", sc->tasks[t].name);
@@ -111,7 +111,7 @@ int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options)
     bool all_hold = true;
     printf("\n%-5s %-44s", "line", "expectation");
     for (int p = 0; p < npolicies; p++)
-        cell(scenario_policy_name(policies[p]), 10, p == npolicies - 1);
+        cell(sched_policy_name(policies[p]), 10, p == npolicies - 1);
     printf("\n");
     for (size_t e = 0; e < sc->nexpects; e++) {
         char what[256];

@@ -99,7 +99,7 @@ static json_t *outcome_json(const struct scenario *sc, const struct machine_scri
 {
     json_t *o = json_object();
     json_object_set_new(o, "scenario", json_string(sc->file));
-    json_object_set_new(o, "policy", json_string(scenario_policy_name(sc->cfg.policy)));
+    json_object_set_new(o, "policy", json_string(sched_policy_name(sc->cfg.policy)));
     json_object_set_new(o, "machine", json_string(machine_state(s)));
     json_object_set_new(o, "end_ns", json_integer((json_int_t)s->end_ns));
     json_t *tasks = json_array();
@@ -166,7 +166,7 @@ int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options)
     struct scenario *sc = scenario_load(argv[0], stderr, options);
     if (!sc)
         return SCENARIO_EXIT_BROKEN;
-    sc->cfg.policy = (enum emu_policy)scenario_policy_parse(argv[1]);
+    sc->cfg.policy = (enum sched_policy_id)scenario_policy_parse(argv[1]);
     json_t *o = scenario_execute(sc);
     scenario_free(sc);
     if (!o)

@@ -982,23 +982,8 @@ void scenario_free(struct scenario *sc)
     free(sc);
 }
 
-static const char *const policy_names[SCENARIO_NPOLICIES] = {
-    [EMU_POLICY_UPSTREAM] = "upstream", [EMU_POLICY_OVERRIDE] = "override",
-    [EMU_POLICY_KILL] = "kill",         [EMU_POLICY_FIXUP] = "fixup",
-    [EMU_POLICY_LINUX66] = "linux-6.6",
-};
-
-const char *scenario_policy_name(int policy)
-{
-    return policy_names[policy];
-}
-
 int scenario_policy_parse(const char *name)
 {
-    if (strcmp(name, "linux-5.15") == 0)
-        return EMU_POLICY_UPSTREAM;
-    for (int i = 0; i < SCENARIO_NPOLICIES; i++)
-        if (strcmp(name, policy_names[i]) == 0)
-            return i;
-    return -1;
+    enum sched_policy_id id;
+    return sched_policy_from_name(name, &id) < 0 ? -1 : (int)id;
 }

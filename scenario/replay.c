@@ -174,7 +174,7 @@ static json_t *result_of(const struct scenario *sc, const struct scenario_job *j
 {
     json_t *r = json_object(), *failures = json_array(), *tasks = json_array();
     json_object_set_new(r, "scenario", json_string(sc->file));
-    json_object_set_new(r, "policy", json_string(scenario_policy_name(job->policy)));
+    json_object_set_new(r, "policy", json_string(sched_policy_name(job->policy)));
     json_t *outcome = scenario_job_outcome(job);
     if (outcome) {
         scenario_check(sc, outcome, job->policy, every, failures, NULL);
@@ -223,7 +223,7 @@ int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options)
             bool ok = json_is_true(json_object_get(r, "passed"));
             passed += ok;
             printf("%s %s (%s)\n", ok ? "PASS" : "FAIL", sc[i]->file,
-                   scenario_policy_name(jobs[i].policy));
+                   sched_policy_name(jobs[i].policy));
             json_t *msg;
             size_t k;
             json_array_foreach(json_object_get(r, "failures"), k, msg)

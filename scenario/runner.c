@@ -114,7 +114,7 @@ static int spawn(struct runner *r, struct scenario_job *j)
     c->out.data = c;
     c->proc.data = c;
     char *args[] = {r->exe, "scenario-exec", (char *)j->file,
-                    (char *)scenario_policy_name(j->policy), NULL};
+                    (char *)sched_policy_name(j->policy), NULL};
     uv_stdio_container_t stdio[3] = {
         {.flags = UV_IGNORE},
         {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&c->out},
@@ -172,10 +172,10 @@ json_t *scenario_job_outcome(const struct scenario_job *job)
     if (!o) {
         if (job->term_signal)
             fprintf(stderr, "%s: the run under %s was killed by signal %d\n", job->file,
-                    scenario_policy_name(job->policy), job->term_signal);
+                    sched_policy_name(job->policy), job->term_signal);
         else
             fprintf(stderr, "%s: the run under %s gave no outcome (exit status %lld)\n", job->file,
-                    scenario_policy_name(job->policy), (long long)job->exit_status);
+                    sched_policy_name(job->policy), (long long)job->exit_status);
     }
     return o;
 }

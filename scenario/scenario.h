@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "emu.h"
+#include "sched_policy.h"
 #include "script.h"
 
 /* Exit statuses of replay and compare. */
@@ -20,7 +21,6 @@
 #define SCENARIO_EXIT_FAIL 1
 #define SCENARIO_EXIT_BROKEN 2
 
-#define SCENARIO_NPOLICIES 5
 
 /* What an expectation checks. Each kind is one matcher in expect.c; the
  * kinds that need the machine's event stream (history, triggers) are
@@ -50,7 +50,7 @@ struct expectation {
     size_t ntexts;
     uint64_t ns;            /* time bound */
     int read;               /* EXPECT_FILE: index of its read in the script's actions */
-    unsigned policies;      /* bit per enum emu_policy where it applies; 0: every policy */
+    unsigned policies;      /* bit per enum sched_policy_id where it applies; 0: every policy */
 };
 
 struct scenario_task {
@@ -91,8 +91,7 @@ typedef int (*scenario_options_fn)(int argc, char **argv, struct emu_config *cfg
 struct scenario *scenario_load(const char *path, FILE *errors, scenario_options_fn options);
 void scenario_free(struct scenario *sc);
 
-/* Policy names, by enum emu_policy; scenario_policy_parse: -1 if unknown. */
-const char *scenario_policy_name(int policy);
+/* The policy (enum sched_policy_id) a name or alias names, or -1. */
 int scenario_policy_parse(const char *name);
 
 /* Runs sc under its policy (in this process: call it in a child) and

@@ -8,31 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct sched_policy *const policies[] = {
-    [SCHED_POLICY_UPSTREAM] = &sched_policy_upstream,
-    [SCHED_POLICY_OVERRIDE] = &sched_policy_override,
-    [SCHED_POLICY_KILL] = &sched_policy_kill,
-    [SCHED_POLICY_FIXUP] = &sched_policy_fixup,
-    [SCHED_POLICY_LINUX66] = &sched_policy_linux66,
-};
-#define NR_POLICIES (sizeof(policies) / sizeof(policies[0]))
-
-int sched_policy_from_name(const char *name, enum sched_policy_id *out)
-{
-    for (unsigned i = 0; i < NR_POLICIES; i++) {
-        if (strcmp(name, policies[i]->name) == 0) {
-            *out = (enum sched_policy_id)i;
-            return 0;
-        }
-    }
-    return -EINVAL;
-}
-
-const char *sched_policy_name(enum sched_policy_id id)
-{
-    return (unsigned)id < NR_POLICIES ? policies[id]->name : "?";
-}
-
 void sched__log(struct sched *s, int level, const char *fmt, ...)
 {
     va_list ap;
@@ -86,7 +61,7 @@ static bool symmetric_32bit(const struct sched *s)
 int sched_init(struct sched *s, const struct sched_config *cfg)
 {
     if (cfg->nr_cpus < 1 || cfg->nr_cpus > NR_CPUS_MAX || !cfg->log ||
-        (unsigned)cfg->policy >= NR_POLICIES || cfg->slice_jitter_pct > 50)
+        (unsigned)cfg->policy >= SCHED_NR_POLICIES || cfg->slice_jitter_pct > 50)
         return -EINVAL;
     memset(s, 0, sizeof(*s));
     s->nr_cpus = cfg->nr_cpus;
@@ -100,7 +75,7 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     s->aarch32 = cfg->aarch32;
     s->allow_mismatched = cfg->allow_mismatched_32bit_el0;
     s->policy_id = cfg->policy;
-    s->policy = policies[cfg->policy];
+    s->policy = sched_policies[cfg->policy].ops;
     s->log = cfg->log;
     s->protected_cpu = SCHED_NO_CPU;
     s->rng = cfg->seed;

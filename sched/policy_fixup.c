@@ -54,7 +54,6 @@ static const struct cpumask *fixup_fallback_mask(const struct sched *s, const st
 }
 
 const struct sched_policy sched_policy_fixup = {
-    .name = "fixup",
     .on_exec = fixup_exec,
     .on_setaffinity = fixup_setaffinity,
     .on_switch_in = fixup_switch_in,

@@ -38,7 +38,6 @@ static const struct cpumask *kill_fallback_mask(const struct sched *s, const str
 }
 
 const struct sched_policy sched_policy_kill = {
-    .name = "kill",
     .on_exec = kill_exec,
     .on_setaffinity = kill_setaffinity,
     .on_switch_in = kill_flag_check,

@@ -88,7 +88,6 @@ static void linux66_exec(struct sched *s, struct sched_task *t)
 }
 
 const struct sched_policy sched_policy_linux66 = {
-    .name = "linux-6.6",
     .on_boot = upstream_boot,
     .on_exec = linux66_exec,
     .on_setaffinity = linux66_setaffinity,

@@ -35,7 +35,6 @@ static const struct cpumask *override_fallback_mask(const struct sched *s,
 }
 
 const struct sched_policy sched_policy_override = {
-    .name = "override",
     .on_exec = override_exec,
     .on_setaffinity = override_setaffinity,
     .on_cpu_offline = override_cpu_offline,

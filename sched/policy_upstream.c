@@ -64,7 +64,6 @@ int upstream_cpu_offline(struct sched *s, unsigned cpu)
 }
 
 const struct sched_policy sched_policy_upstream = {
-    .name = "upstream",
     .on_boot = upstream_boot,
     .on_exec = upstream_exec,
     .on_setaffinity = upstream_setaffinity,

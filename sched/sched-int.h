@@ -10,7 +10,6 @@
  * a mismatched machine, so a symmetric one behaves the same under every
  * policy (spec 1.2). */
 struct sched_policy {
-    const char *name;
     /* End of sched_init on a mismatched machine (U5). May be NULL. */
     void (*on_boot)(struct sched *s);
     /* execve; t->compat already says which image. */

@@ -13,6 +13,7 @@
 #include "klog.h"
 #include "mevent.h"
 #include "sched_class.h"
+#include "sched_policy.h"
 
 /* Where a task is, when it is nowhere (and "no protected CPU"). */
 #define SCHED_NO_CPU ((unsigned)NR_CPUS_MAX)
@@ -34,15 +35,6 @@
 #define SCHED_MSG_NO_LONGER_AFFINE "process %d (%s) no longer affine to cpu%u"
 #define SCHED_MSG_KILL "CPU affinity contains CPUs that are not capable of running 32-bit tasks"
 #define SCHED_MSG_FIXUP_KILL "Failed to fixup affinity of running 32-bit task"
-
-/* --policy; the order matches emu's enum emu_policy. */
-enum sched_policy_id {
-    SCHED_POLICY_UPSTREAM, /* Linux 5.15: override + saved mask, trimming, U5 */
-    SCHED_POLICY_OVERRIDE, /* Deacon v3: narrow on exec, reject bad masks */
-    SCHED_POLICY_KILL,     /* Deacon v1 / Yousef RFC 2: SIGKILL outside M */
-    SCHED_POLICY_FIXUP,    /* Yousef RFC 3: narrow A at the check, else SIGKILL */
-    SCHED_POLICY_LINUX66,  /* Linux 6.6: upstream with the user's requested mask kept */
-};
 
 struct sched_config {
     unsigned nr_cpus;                /* 1..NR_CPUS_MAX */
@@ -165,8 +157,6 @@ struct sched {
 };
 
 /* "upstream", "override", "kill", "fixup", "linux-6.6" -> id; -EINVAL otherwise. */
-int sched_policy_from_name(const char *name, enum sched_policy_id *out);
-const char *sched_policy_name(enum sched_policy_id id);
 
 /* Boots the machine: every vCPU online at clock 0, computes
  * aarch32_el0_allowed and mismatched, and under upstream and linux-6.6 on a mismatched

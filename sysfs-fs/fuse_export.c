@@ -248,17 +248,20 @@ int fuse_export_start(struct fuse_export **out, struct vfs *vfs, void *(*ctx)(vo
     struct fuse_args args = FUSE_ARGS_INIT(3, argv);
     e->fuse = fuse_new(&args, &ops, sizeof ops, e);
     fuse_opt_free_args(&args);
-    if (!e->fuse || fuse_mount(e->fuse, dir) != 0) {
-        snprintf(why, whylen, "--sysfs-mount %s: cannot mount (is it an existing directory?)",
-                 dir);
-        if (e->fuse)
-            fuse_destroy(e->fuse);
-        free(e);
-        return -EIO;
-    }
+    if (!e->fuse)
+        goto fail_fuse_new;
+    if (fuse_mount(e->fuse, dir) != 0)
+        goto fail_fuse_mount;
     e->se = fuse_get_session(e->fuse);
     *out = e;
     return 0;
+
+fail_fuse_mount:
+    fuse_destroy(e->fuse);
+fail_fuse_new:
+    free(e);
+    snprintf(why, whylen, "--sysfs-mount %s: cannot mount (is it an existing directory?)", dir);
+    return -EIO;
 }
 
 int fuse_export_fd(const struct fuse_export *e)

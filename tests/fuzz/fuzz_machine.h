@@ -5,9 +5,13 @@
 #ifndef ASYMU_FUZZ_MACHINE_H
 #define ASYMU_FUZZ_MACHINE_H
 
+#include "emu.h"
 #include "fuzz_entry.h"
+#include "loader.h"
 
 #include <stdlib.h>
+
+struct machine;
 
 static inline struct machine *fuzz_machine_boot(enum loader_isa isa)
 {
@@ -19,7 +23,7 @@ static inline struct machine *fuzz_machine_boot(enum loader_isa isa)
     *c = (struct emu_config){
         .cpus = 8,
         .cmdline = "allow_mismatched_32bit_el0",
-        .policy = EMU_POLICY_UPSTREAM,
+        .policy = SCHED_POLICY_UPSTREAM,
         .seed = 1,
         .sysroot = FUZZ_SYSROOT,
         .no_sandbox = true,

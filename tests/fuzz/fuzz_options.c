@@ -1,5 +1,6 @@
 /* fuzz_options.c - options_parse on an argv made of the input split at NUL
  * bytes (each piece an argument, the last one ended by the input's end). */
+#include "emu.h"
 #include "options.h"
 
 #include <stdlib.h>

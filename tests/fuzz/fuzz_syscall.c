@@ -15,8 +15,14 @@
  * If a call ends the process anyway (a SIGKILL to itself), or every
  * REBOOT_EVERY inputs, the machine is booted again; between inputs the
  * descriptors above 2, the signal state and the working directory are reset. */
+#include "abi.h"
+#include "file.h"
 #include "fuzz_input.h"
 #include "fuzz_machine.h"
+#include "loader.h"
+#include "machine.h"
+#include "mm.h"
+#include "task.h"
 
 #include <string.h>
 

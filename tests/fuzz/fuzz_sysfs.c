@@ -11,6 +11,11 @@
  * back online between inputs. */
 #include "fuzz_input.h"
 #include "fuzz_machine.h"
+#include "loader.h"
+#include "machine.h"
+#include "scheduler.h"
+#include "task.h"
+#include "vfs.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* test-cpumask.c - cpumask bit operations, cpulist parse/format and the
- * kernel-style hex mask (sched/cpumask.h). */
+ * kernel-style hex mask (base/cpumask.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* test-klog.c - the kernel log ring (sched/klog.h): printk timestamps,
+/* test-klog.c - the kernel log ring (base/klog.h): printk timestamps,
  * overwrite of the oldest message, syslog(2) and /dev/kmsg formats. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -125,7 +125,7 @@ static void test_defaults(void **state)
     assert_aarch32(&p, "0-3");
     assert_int_equal(cpumask_weight(&p.cfg.aarch32), 4);
     assert_string_equal(p.cfg.cmdline, "allow_mismatched_32bit_el0");
-    assert_int_equal(p.cfg.policy, EMU_POLICY_UPSTREAM);
+    assert_int_equal(p.cfg.policy, SCHED_POLICY_UPSTREAM);
     assert_int_equal(p.cfg.seed, 0);
     assert_string_equal(p.cfg.sysroot, "/");
     assert_null(p.cfg.libprefix);
@@ -251,14 +251,14 @@ static void test_policy(void **state)
     (void)state;
     static const struct {
         const char *name, *eq;
-        enum emu_policy policy;
+        enum sched_policy_id policy;
     } cases[] = {
-        {"upstream", "--policy=upstream", EMU_POLICY_UPSTREAM},
-        {"override", "--policy=override", EMU_POLICY_OVERRIDE},
-        {"kill", "--policy=kill", EMU_POLICY_KILL},
-        {"fixup", "--policy=fixup", EMU_POLICY_FIXUP},
-        {"linux-6.6", "--policy=linux-6.6", EMU_POLICY_LINUX66},
-        {"linux-5.15", "--policy=linux-5.15", EMU_POLICY_UPSTREAM},
+        {"upstream", "--policy=upstream", SCHED_POLICY_UPSTREAM},
+        {"override", "--policy=override", SCHED_POLICY_OVERRIDE},
+        {"kill", "--policy=kill", SCHED_POLICY_KILL},
+        {"fixup", "--policy=fixup", SCHED_POLICY_FIXUP},
+        {"linux-6.6", "--policy=linux-6.6", SCHED_POLICY_LINUX66},
+        {"linux-5.15", "--policy=linux-5.15", SCHED_POLICY_UPSTREAM},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct parsed p;
@@ -339,7 +339,7 @@ static void test_all_options(void **state)
     assert_int_equal(p.cfg.cpus, 6);
     assert_aarch32(&p, "4-5");
     assert_string_equal(p.cfg.cmdline, "quiet");
-    assert_int_equal(p.cfg.policy, EMU_POLICY_KILL);
+    assert_int_equal(p.cfg.policy, SCHED_POLICY_KILL);
     assert_int_equal(p.cfg.seed, 42);
     assert_string_equal(p.cfg.sysroot, tmpdir);
     assert_string_equal(p.cfg.libprefix, tmpdir);
@@ -357,7 +357,7 @@ static void test_all_options(void **state)
     assert_int_equal(p.cfg.cpus, 2);
     assert_aarch32(&p, "1");
     assert_string_equal(p.cfg.cmdline, "quiet");
-    assert_int_equal(p.cfg.policy, EMU_POLICY_FIXUP);
+    assert_int_equal(p.cfg.policy, SCHED_POLICY_FIXUP);
     assert_int_equal(p.cfg.seed, 7);
     assert_string_equal(p.cfg.sysroot, tmpdir);
     assert_string_equal(p.cfg.libprefix, tmpdir);

@@ -168,6 +168,9 @@ static void test_policy_names(void **state)
         assert_string_equal(sched_policy_name(id), names[i]);
     }
     enum sched_policy_id id = SCHED_POLICY_KILL;
+    assert_int_equal(sched_policy_from_name("linux-5.15", &id), 0);
+    assert_int_equal(id, SCHED_POLICY_UPSTREAM);
+    id = SCHED_POLICY_KILL;
     assert_int_equal(sched_policy_from_name("Upstream", &id), -EINVAL);
     assert_int_equal(sched_policy_from_name("", &id), -EINVAL);
     assert_int_equal(id, SCHED_POLICY_KILL);

@@ -1,9 +1,14 @@
 /* abi.c (aarch64) - what is particular to AArch64 EL0: registers, the user
  * address space layout, hwcaps, and the layout of struct stat. */
-#include "kernel.h"
+#include "abi.h"
+#include "engine.h"
+#include "loader.h"
+#include "mm.h"
+#include "task.h"
 
 #include <assert.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "syscall_table.h"
 

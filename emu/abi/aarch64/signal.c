@@ -1,7 +1,10 @@
 /* signal.c (aarch64) - the arm64 rt_sigframe: siginfo, ucontext with the
  * general registers and an fpsimd_context record, and a frame record; and
  * rt_sigreturn, which restores them. Layout of arch/arm64's uapi headers. */
-#include "kernel.h"
+#include "abi.h"
+#include "mm.h"
+#include "signals.h"
+#include "task.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -93,7 +96,7 @@ static void restore_regs(uc_engine *uc, const struct sigcontext_a64 *sc)
 int aarch64_setup_frame(struct task *t, int sig, const struct sigaction_guest *sa, uint64_t sp)
 {
     uc_engine *uc = task_mm(t)->uc;
-    static struct rt_sigframe_a64 f;
+    struct rt_sigframe_a64 f;
     memset(&f, 0, sizeof f);
     signal_fill_info(t, sig, f.info, 8);
     f.uc.ss_sp = t->altstack_sp;
@@ -124,7 +127,7 @@ int64_t aarch64_sigreturn(struct task *t, bool rt)
 {
     (void)rt;
     uc_engine *uc = task_mm(t)->uc;
-    static struct rt_sigframe_a64 f;
+    struct rt_sigframe_a64 f;
     uint64_t sp = 0;
     uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
     if (sp % 16 || copy_from_guest(task_mm(t), &f, sp, sizeof f) < 0) {

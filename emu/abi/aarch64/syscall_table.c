@@ -1,7 +1,8 @@
 /* syscall_table.c (aarch64) - AArch64 syscall numbers (generated from the
  * kernel's uapi headers) to handlers and strace formats (see strace.c). */
-#include "syscall_table.h"
 #include "socket.h"
+#include "syscall_table.h"
+#include "syscalls.h"
 
 #include "file_access.h"
 #include "fs_calls.h"

@@ -1,7 +1,10 @@
 /* syscall_table.h (aarch64) - the AArch64 syscall table. */
 #ifndef ASYMU_SYSCALL_TABLE_AARCH64_H
 #define ASYMU_SYSCALL_TABLE_AARCH64_H
-#include "kernel.h"
+#include "syscalls.h"
+
+struct sigaction_guest;
+struct task;
 #define SYSCALL_TABLE_AARCH64_LEN 512
 extern const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN];
 const char *syscall_name_aarch64(uint64_t nr);

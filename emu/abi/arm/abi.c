@@ -1,9 +1,14 @@
 /* abi.c (arm) - what is particular to AArch32 EL0 (a compat task on arm64
  * Linux): registers, the user address space layout, hwcaps, struct stat64. */
-#include "kernel.h"
+#include "abi.h"
+#include "engine.h"
+#include "loader.h"
+#include "mm.h"
+#include "task.h"
 
 #include <assert.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "syscall_table.h"
 

@@ -2,7 +2,10 @@
  * (ucontext with the core registers and a VFP record in uc_regspace) and
  * rt_sigframe (siginfo first); sigreturn and rt_sigreturn restore them.
  * Layout of arch/arm's uapi headers, which arm64's compat code reproduces. */
-#include "kernel.h"
+#include "abi.h"
+#include "mm.h"
+#include "signals.h"
+#include "task.h"
 
 #include <assert.h>
 #include <errno.h>

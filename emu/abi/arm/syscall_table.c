@@ -2,8 +2,13 @@
  * kernel's uapi headers) to handlers and strace formats (see strace.c). The
  * handlers particular to the 32-bit ABI (mmap2, _llseek, fstat64, set_tls)
  * live here too. */
-#include "syscall_table.h"
+#include "abi.h"
+#include "file.h"
+#include "mm.h"
 #include "socket.h"
+#include "syscall_table.h"
+#include "syscalls.h"
+#include "task.h"
 
 #include "event.h"
 

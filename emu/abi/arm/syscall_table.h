@@ -1,7 +1,10 @@
 /* syscall_table.h (arm) - the AArch32 EABI syscall table. */
 #ifndef ASYMU_SYSCALL_TABLE_ARM_H
 #define ASYMU_SYSCALL_TABLE_ARM_H
-#include "kernel.h"
+#include "syscalls.h"
+
+struct sigaction_guest;
+struct task;
 #define SYSCALL_TABLE_ARM_LEN 512
 extern const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN];
 /* ARM's private syscalls (__ARM_NR_*: set_tls, cacheflush, ...). */

@@ -1,0 +1,64 @@
+/* abi.h - the ABI of one ISA (emu/abi/<isa>/): address space layout,
+ * registers, the syscall table, signal frames, struct stat. */
+#ifndef ASYMU_ABI_H
+#define ASYMU_ABI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <unicorn/unicorn.h>
+
+#include "loader.h"
+
+struct sigaction_guest;
+struct stat;
+struct syscall_entry;
+struct task;
+
+struct abi {
+    enum loader_isa isa;
+    const char *name;     /* "aarch64", "arm" */
+    const char *platform; /* AT_PLATFORM */
+    uint64_t hwcap, hwcap2;
+    unsigned word;        /* 8 or 4 */
+    uc_arch arch;
+    uc_mode mode;
+    uint64_t limit;           /* end of the user address space */
+    uint64_t stack_top;
+    uint64_t mmap_base;
+    uint64_t dyn_base;        /* load address of an ET_DYN main program */
+    uint64_t default_max_mem;
+    uint64_t sigtramp;              /* page holding the sigreturn trampolines */
+    const uint32_t *sigtramp_code;
+    unsigned sigtramp_words;
+    const struct syscall_entry *table;
+    unsigned table_len;
+    /* The kernel's name for a syscall number (also those asymu lacks), or NULL. */
+    const char *(*syscall_name)(uint64_t nr);
+    /* ABI-private syscalls outside the table (ARM's 0xf0000 range), or NULL. */
+    const struct syscall_entry *(*lookup_private)(uint64_t nr);
+    /* Puts a fresh engine into user mode (EL0t / USR) with FP/SIMD enabled. */
+    int (*setup_cpu)(uc_engine *uc);
+    /* Sets pc and sp for a fresh image, and clears the other registers. */
+    void (*start)(uc_engine *uc, uint64_t pc, uint64_t sp);
+    void (*get_syscall)(uc_engine *uc, uint64_t *nr, uint64_t a[6]);
+    void (*set_return)(uc_engine *uc, int64_t ret);
+    uint64_t (*get_pc)(uc_engine *uc);
+    void (*set_tls)(uc_engine *uc, uint64_t tls);
+    /* The same on a saved register context (clone). */
+    void (*ctx_set_return)(uc_context *ctx, int64_t ret);
+    void (*ctx_set_sp)(uc_context *ctx, uint64_t sp);
+    /* Bytes of the syscall instruction before the pc (restarting a syscall). */
+    unsigned (*syscall_insn_size)(uc_engine *uc);
+    /* Signal frames (emu/abi/<isa>/signal.c): builds the frame for a handler
+     * and points the registers at it; sigreturn restores them from it. */
+    int (*setup_frame)(struct task *t, int sig, const struct sigaction_guest *sa, uint64_t sp);
+    int64_t (*sigreturn)(struct task *t, bool rt);
+    /* Size in bytes of the guest struct stat for fstat/newfstatat/fstat64. */
+    int (*put_stat)(struct task *t, uint64_t addr, const struct stat *st);
+};
+
+extern const struct abi abi_aarch64;
+extern const struct abi abi_arm;
+const struct abi *abi_for_isa(enum loader_isa isa);
+
+#endif

@@ -1,0 +1,118 @@
+/* machine.h - the emulated machine (machine.c): every task, the scheduler,
+ * the kernel log, the file namespace, host events (hostio.c) and the loop
+ * that runs it all (run.c). */
+#ifndef ASYMU_MACHINE_H
+#define ASYMU_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unicorn/unicorn.h>
+
+#include "klog.h"
+#include "scheduler.h"
+#include "vfs.h"
+
+struct abi;
+struct emu_config;
+struct epitem;
+struct fifo;
+struct hostio;
+struct ktimer;
+struct mm;
+struct owner_table;
+struct pidfd;
+struct process;
+struct pty;
+struct signalfd;
+struct sock;
+struct sysv_ipc;
+struct task;
+struct task_index;
+struct window_faults;
+
+struct machine {
+    const struct emu_config *cfg;
+    struct task *current;    /* the task whose engine is running */
+    uc_engine *running_uc;   /* engine inside uc_emu_start, or NULL */
+    volatile uintptr_t bus_fault_host; /* set by the host SIGBUS handler (run.c) */
+    struct mm *deferred_mms; /* freed once running_uc has stopped */
+    struct mm *engines_lru;  /* address spaces with an open engine, most recently run first */
+    struct window_faults *window_faults; /* guest faults inside engine windows (mm_window.h) */
+    unsigned engines_open;
+    struct task *tasks;      /* every task, by creation */
+    struct task **tasks_tail; /* the last next_all link */
+    struct task_index *index; /* tasks by tid, wait queues (waitq.c) */
+    struct ktimer **ktimer_heap; /* armed timers, a min-heap (ktimer.c) */
+    size_t ktimers, ktimer_cap;
+    uint64_t ktimer_seq;
+    uint64_t next_ino;       /* inode numbers of object files */
+    struct epitem **epitems; /* epoll items by the object they watch (epoll.c) */
+    struct signalfd *signalfds; /* every signalfd, for queued signals (signalfd.c) */
+    struct pidfd *pidfds;    /* every pidfd, for exits and reaping (pidfd.c) */
+    struct sock *socks;      /* every socket (socket.c) */
+    struct pty *ptys;        /* every pseudo-terminal pair, by index (pty.c) */
+    struct fifo *fifos;      /* every named pipe opened (fifo.c) */
+    struct owner_table *owners; /* owners the guest gave host files (owner.h) */
+    struct sysv_ipc *sysv;   /* System V IPC objects (sysv_ipc.h), made on first use */
+    uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
+    uint32_t sock_next_port; /* where the ephemeral port search starts */
+    char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */
+    struct sched sched;      /* vCPUs, runqueues, policies, virtual clocks */
+    struct klog klog;        /* the kernel log (dmesg) */
+    uint64_t klog_read, klog_cleared; /* syslog(2) positions */
+    struct process *init;
+    struct task *exited;     /* exited threads waiting to be freed (lifetime.h) */
+    int nprocs;
+    uint64_t slice_start;    /* virtual time the running slice started at */
+    uint64_t slice_used;     /* blocks (and syscall costs) of the running slice */
+    uint64_t slice_budget;   /* blocks the running slice may take */
+    unsigned slice_cpu;      /* the vCPU running it */
+    bool in_syscall;         /* a handler is running (strace ordering) */
+    uint64_t mapped_unchecked; /* bytes mapped since the host's memory was checked */
+    int64_t realtime_offset_ns; /* clock_settime(CLOCK_REALTIME) moved the wall clock */
+    struct hostio *hostio;   /* libuv: host signals, the FUSE export */
+    volatile int host_signal; /* SIGINT or SIGTERM from the host: stop */
+    char exit_note[96];      /* strace's +++ line, printed after the syscall's */
+    struct vfs vfs;
+    uint64_t rng[4];    /* xoshiro256** state seeded from --seed */
+    int next_pid;
+    const struct abi *last_syscall_abi; /* the last guest syscall, for a crash report */
+    uint64_t last_syscall_nr;
+    uint64_t unknown_reported[8]; /* syscall numbers reported once as unknown */
+    unsigned nunknown;
+};
+
+/* The kernel state the virtual /dev, /proc and /sys show (vfs_provider.c). */
+extern const struct vfs_provider vfs_provider_kernel;
+
+/* Virtual time now: the running slice's start plus what it has used. */
+uint64_t machine_now(const struct machine *m);
+/* Host events (hostio.c): starts the loop (and the FUSE export), serves
+ * what is ready without waiting, stops and unmounts. */
+int hostio_start(struct machine *m, char *why, size_t whylen);
+void hostio_poll(struct machine *m);
+/* Waits for a host event (stdin, FUSE, a signal) when a task waits for the
+ * emulator's stdin: false when nothing on the host could wake a guest task. */
+bool hostio_wait(struct machine *m);
+void hostio_stop(struct machine *m);
+
+/* Whether taking `more` bytes would leave the host less than --host-reserve
+ * (hostmem.c): new processes and large mappings are refused then. */
+bool host_memory_low(const struct machine *m, uint64_t more);
+/* Opens the host's /proc/meminfo for host_memory_low, before the sandbox. */
+void host_memory_open(void);
+
+/* Sets up an empty machine for cfg (scheduler, kernel log, file namespace)
+ * and frees it again once every process has gone. */
+int machine_boot(struct machine *m, const struct emu_config *cfg);
+void machine_shutdown(struct machine *m);
+/* Runs until pid 1 exits; returns its shell-style status. */
+int machine_run(struct machine *m);
+void free_deferred_mms(struct machine *m);
+uint64_t machine_random(struct machine *m);
+void machine_random_bytes(struct machine *m, void *buf, size_t len);
+/* Wall-clock epoch the guest sees at boot, plus virtual time. */
+uint64_t machine_realtime_ns(struct machine *m);
+
+#endif

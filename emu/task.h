@@ -1,0 +1,189 @@
+/* task.h - processes (thread groups) and tasks (threads) (task.c): their
+ * state, signals pending and actions, blocking and waking, exit, clone. */
+#ifndef ASYMU_TASK_H
+#define ASYMU_TASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cred.h"
+#include "ktimer.h"
+#include "mm.h"
+#include "scheduler.h"
+#include "waitq.h"
+
+struct abi;
+struct fdtable;
+struct machine;
+struct proc_timers;
+struct pty;
+struct syscall_entry;
+
+/* ---- processes and tasks (task.c) ---- */
+
+#define NSIG_GUEST 64
+#define PER_LINUX32 0x0008
+#define COMM_LEN 16
+#define SIGBIT(sig) (UINT64_C(1) << ((sig) - 1))
+
+/* What a queued signal carries into its siginfo. */
+struct siginfo_lite {
+    int code; /* si_code */
+    int pid;  /* sender (SI_USER, SI_TKILL) or child (SIGCHLD) */
+    int status; /* SIGCHLD: exit code or signal */
+    uint64_t addr; /* faults: si_addr */
+    uint64_t value; /* SI_QUEUE and friends: si_value */
+    int uid;
+    int timerid, overrun; /* SI_TIMER: si_timerid, si_overrun */
+};
+
+#define SIGRTMIN_GUEST 32
+#define RTQUEUE_MAX 64
+
+/* Signals waiting for delivery: one instance of each standard signal, and
+ * every instance of a real-time one, in order (the kernel's sigpending). */
+struct sigpending {
+    uint64_t set;
+    struct siginfo_lite info[SIGRTMIN_GUEST]; /* standard signals */
+    struct {
+        int sig;
+        struct siginfo_lite info;
+    } rt[RTQUEUE_MAX];
+    unsigned nrt;
+};
+
+/* A signal's action as the guest sets it (rt_sigaction). */
+struct sigaction_guest {
+    uint64_t handler, flags, restorer, mask;
+};
+
+struct sighand {
+    int refs; /* processes sharing it (CLONE_SIGHAND) */
+    struct sigaction_guest action[NSIG_GUEST + 1];
+};
+
+enum task_state {
+    TASK_RUNNABLE,
+    TASK_BLOCKED,
+    TASK_DEAD, /* exited: a thread is freed soon after, a leader when reaped (lifetime.h) */
+};
+
+/* Re-evaluates a blocked syscall when its task is woken: the result for the
+ * guest, or RESUME_BLOCK to keep waiting. Runs with the task's registers
+ * loaded. */
+typedef int64_t (*resume_fn)(struct task *t);
+#define RESUME_BLOCK INT64_MIN
+/* Returned by a handler that blocked its task (task_block); a handler that
+ * returns it without calling task_block is restarted whole when woken. */
+#define EBLOCK 1000
+
+/* One resource limit: soft and hard (rlimit.h). */
+struct rlimit_pair {
+    uint64_t cur, max;
+};
+#define GUEST_RLIM_NLIMITS 16
+
+/* A thread group: what clone without CLONE_THREAD creates. */
+struct process {
+    struct machine *machine;
+    int pid, pgid, sid;
+    struct process *parent;
+    struct process *children, *next_sibling;
+    struct mm *mm;
+    struct fdtable *files;
+    struct sighand *sighand;
+    unsigned personality;
+    char exe[4096]; /* guest path of the image, for /proc/self/exe */
+    char cwd[4096]; /* guest path */
+    unsigned umask;  /* applied to the modes of what it creates (fs_calls.h) */
+    struct rlimit_pair rlim[GUEST_RLIM_NLIMITS]; /* setrlimit: kept by fork and exec */
+    struct cred cred;        /* user and group ids (cred.h): kept by fork and exec */
+    struct sigpending pending; /* process-directed signals */
+    int exit_signal;         /* sent to the parent at exit (SIGCHLD) */
+    struct task *threads;    /* every live thread, and the leader until reaped */
+    int live_threads;
+    bool exiting;            /* exit_group or a fatal signal is ending it */
+    bool zombie;             /* every thread is dead: the parent may reap it */
+    bool stopped;            /* a stop signal froze it until SIGCONT */
+    int stop_report;         /* the stop signal waitpid(WUNTRACED) has yet to report */
+    bool cont_report;        /* a continue waitpid(WCONTINUED) has yet to report */
+    int wait_status;         /* Linux wait(2) status: code << 8, or the signal */
+    struct task *vfork_waiter; /* the parent task blocked until exec or exit (lifetime.h) */
+    struct proc_timers *timers; /* POSIX timers and itimers (timers.h), or NULL */
+    struct pty *ctty;        /* its controlling terminal if a pty (pty.h), NULL: the console */
+    uint64_t child_cpu_ns, child_sys_ns; /* CPU time of reaped children (times, getrusage) */
+    uint64_t exited_cpu_ns, exited_sys_ns; /* CPU time of its threads already freed */
+};
+
+struct task {
+    int tid;
+    struct process *proc;
+    struct machine *machine;
+    enum task_state state;
+    uc_context *ctx;       /* registers while the engine holds another task's */
+    uint64_t sigmask;
+    struct sigpending pending; /* thread-directed signals */
+    struct siginfo_lite delivering; /* info of the signal whose frame is being built */
+    int restart_kind;     /* an interrupted syscall's ERESTART* code (restart.h), 0 if none */
+    resume_fn restart_fn; /* what restart_syscall continues, with restart_args (restart.h) */
+    uint64_t restart_args[4];
+    uint64_t saved_sigmask; /* restored after a handler interrupted rt_sigsuspend */
+    bool restore_sigmask;
+    uint64_t altstack_sp, altstack_size;
+    int altstack_flags;
+    struct sched_task se; /* affinity, vCPU, compat flag: the scheduler's view */
+    int sched_policy, rt_priority; /* sched_setscheduler's class and priority */
+    uint64_t clear_child_tid;
+    uint64_t new_tls;      /* CLONE_SETTLS: applied when first loaded */
+    bool has_new_tls;
+    uint64_t fault_addr;   /* set by the memory fault hook */
+    bool stop;             /* leave uc_emu_start after this syscall */
+    resume_fn resume;      /* set while blocked in a syscall */
+    const void *wait_obj;  /* what the blocked task waits on (task_wake_all) */
+    uint64_t wait_key;     /* with wait_obj, its wait queue: a futex's address, else 0 */
+    uint64_t wait_args[6]; /* a blocking handler's own state */
+    uint64_t sys_args[6];  /* the blocked syscall's arguments (restart, strace) */
+    const struct syscall_entry *sys_entry; /* the blocked syscall */
+    char *strace_line;     /* its strace text, printed when it completes */
+    uint64_t deadline_ns;  /* wake-up time of a timed wait, 0 if none */
+    bool woken;            /* a futex wake (not a timeout or signal) ended the wait */
+    uint64_t write_done;   /* bytes a blocking pipe write has written before it waited */
+    uint64_t sys_ns;       /* CPU time spent in syscalls (system time) */
+    struct process *vfork_child; /* the child this task waits for in vfork (lifetime.h) */
+    struct task *next_thread, *next_all;
+    /* The machine's indexes (waitq.h): its wait queue while blocked, the
+     * timeout of a timed wait, the tid table, the task list. */
+    struct wait_node wait_node;
+    struct wait_node *extra_waits;
+    struct ktimer timeout;
+    struct task *next_tid, **prev_all;
+    struct task *exited_next, **exited_pprev; /* machine->exited */
+};
+
+static inline struct mm *task_mm(struct task *t) { return t->proc->mm; }
+static inline const struct abi *task_abi(struct task *t) { return t->proc->mm->abi; }
+
+/* The first process (pid 1). */
+struct task *task_create_init(struct machine *m);
+struct task *task_find(struct machine *m, int tid);
+/* task_find, and also a process leader that ended but is not reaped yet. */
+struct task *task_find_unreaped(struct machine *m, int tid);
+struct process *process_find(struct machine *m, int pid);
+/* Blocks t in its current syscall until woken; resume decides the result. */
+void task_block(struct task *t, resume_fn resume, const void *wait_obj, uint64_t deadline_ns);
+void task_wake(struct task *t);
+/* Wakes every task blocked on obj. */
+void task_wake_all(struct machine *m, const void *obj);
+/* Ends one thread (exit) or the whole group (exit_group, fatal signal). */
+void task_exit(struct task *t, int code);
+void process_exit_group(struct process *p, int wait_status);
+/* Frees a zombie once its parent has collected its status. */
+void process_reap(struct process *p);
+/* The exit status of a shell: the code, or 128 + the signal. */
+int wait_status_to_shell(int status);
+
+/* clone/fork/vfork core: flags as clone(2); returns the child's tid or an errno. */
+int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent_tid,
+                 uint64_t tls, uint64_t child_tid);
+
+#endif
