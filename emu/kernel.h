@@ -26,6 +26,7 @@ struct sock;
 struct pty;
 struct owner_table;
 struct sysv_ipc;
+struct ptrace_link;
 
 /* ---- guest address space (mm.c) ---- */
 
@@ -478,6 +479,7 @@ struct task {
     struct ktimer timeout;
     struct task *next_tid, **prev_all;
     struct task *exited_next, **exited_pprev; /* machine->exited */
+    struct ptrace_link *ptrace; /* its tracer and ptrace-stop (ptrace.h), NULL if untraced */
 };
 
 static inline struct mm *task_mm(struct task *t) { return t->proc->mm; }

@@ -5,6 +5,7 @@
  * accounts it. Ends when the first process (pid 1) has exited. */
 #include "kernel.h"
 #include "lifetime.h"
+#include "ptrace.h"
 #include "rlimit.h"
 #include "timers.h"
 #include "waitq.h"
@@ -99,6 +100,8 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     }
     mm_engines_trim(m, task_mm(t));
     load_registers(t);
+    if (ptrace_hold(t))
+        return m->slice_used;
     if (!signal_stopped(t) && t->resume && !syscall_resume(t))
         return m->slice_used;
     if (!signal_stopped(t))

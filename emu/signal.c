@@ -4,6 +4,7 @@
 #include "kernel.h"
 #include "event.h"
 #include "lifetime.h"
+#include "ptrace.h"
 #include "restart.h"
 #include "timers.h"
 
@@ -116,7 +117,7 @@ static void stop_process(struct task *t, int sig)
 
 bool signal_stopped(struct task *t)
 {
-    return t->proc->stopped && !((t->pending.set | t->proc->pending.set) & SIGBIT(SIGKILL));
+    return t->proc->stopped && !ptrace_overrides_group_stop(t) && !((t->pending.set | t->proc->pending.set) & SIGBIT(SIGKILL));
 }
 
 void signal_kill_process(struct task *t, int sig)
@@ -245,7 +246,7 @@ static uint64_t deliverable(const struct task *t)
 
 bool signal_pending(struct task *t)
 {
-    return deliverable(t) != 0;
+    return deliverable(t) != 0 || ptrace_interrupt_pending(t);
 }
 
 int signal_fatal(const struct task *t)
@@ -309,8 +310,13 @@ static uint64_t read_sp(struct task *t)
 void signal_deliver(struct task *t)
 {
     struct process *p = t->proc;
-    /* A fatal signal goes first: Linux has made it a group exit already. */
+    if (ptrace_stopped(t))
+        return;
+    /* A fatal signal goes first: Linux has made it a group exit already
+     * (but a tracee's tracer sees every signal but SIGKILL first). */
     int fatal = signal_fatal(t);
+    if (fatal && t->ptrace && fatal != SIGKILL)
+        fatal = 0;
     if (fatal && t->state == TASK_RUNNABLE) {
         signal_kill_process(t, fatal);
         return;
@@ -321,6 +327,8 @@ void signal_deliver(struct task *t)
         bool from_task = t->pending.set & SIGBIT(sig);
         t->delivering = pend_take(from_task ? &t->pending : &p->pending, sig);
         timer_signal_taken(t, sig, &t->delivering);
+        if (ptrace_signal_stop(t, sig))
+            return;
         struct sigaction_guest *sa = &p->sighand->action[sig];
         if (sig != SIGKILL && sig != SIGSTOP) {
             if (sa->handler == GUEST_SIG_IGN)
@@ -330,6 +338,7 @@ void signal_deliver(struct task *t)
         }
         if (sig == SIGSTOP || (sa->handler == GUEST_SIG_DFL && sig_stops(sig))) {
             stop_process(t, sig);
+            ptrace_group_stop(t, sig);
             return;
         }
         if (sig == SIGKILL || sa->handler == GUEST_SIG_DFL) {

@@ -2,6 +2,7 @@
  * exit/exit_group, wait4/waitid, sessions and process groups. */
 #include "kernel.h"
 #include "event.h"
+#include "ptrace.h"
 #include "pty.h"
 #include "restart.h"
 #include "timers.h"
@@ -92,6 +93,8 @@ static int find_child(struct task *t, int idtype, int id, int options, struct pr
         if (!wait_matches(c, idtype, id))
             continue;
         any = true;
+        if (ptrace_hides_exit(c))
+            continue; /* its tracer collects the exit first */
         if ((c->zombie && (options & GUEST_WEXITED)) ||
             (c->stop_report && (options & GUEST_WUNTRACED)) ||
             (c->cont_report && (options & GUEST_WCONTINUED))) {
@@ -138,9 +141,14 @@ static int64_t do_wait4(struct task *t, const uint64_t a[6])
         return -ESRCH; /* -INT_MIN names no process group (kernel_wait4) */
     int idtype = pid == -1 ? P_ALL : pid > 0 ? P_PID : P_PGID;
     int id = pid > 0 ? pid : pid == 0 ? t->proc->pgid : -pid;
+    struct ptrace_report pr;
+    int traced = ptrace_wait(t, idtype, id, options, &pr);
+    if (traced > 0)
+        return a[1] && copy_to_guest(task_mm(t), a[1], &pr.status, sizeof pr.status) < 0 ? -EFAULT
+                                                                                       : pr.pid;
     struct process *c;
     int err = find_child(t, idtype, id, options | GUEST_WEXITED, &c);
-    if (err < 0)
+    if (err < 0 && traced < 0)
         return err;
     if (!c) {
         if (options & GUEST_WNOHANG)
@@ -185,9 +193,19 @@ SYSCALL_DECL(waitid)
             return id;
         idtype = P_PID;
     }
+    struct ptrace_report pr;
+    int traced = ptrace_wait(t, idtype, id, options, &pr);
+    if (traced > 0) {
+        if (!a[2])
+            return 0;
+        t->delivering = (struct siginfo_lite){.code = pr.code, .pid = pr.pid, .status = pr.child_status};
+        uint8_t info[128];
+        signal_fill_info(t, SIGCHLD, info, task_abi(t)->word);
+        return copy_to_guest(task_mm(t), a[2], info, sizeof info) < 0 ? -EFAULT : 0;
+    }
     struct process *c;
     int err = find_child(t, idtype, id, options, &c);
-    if (err < 0)
+    if (err < 0 && traced < 0)
         return err;
     if (!c) {
         if (nonblock_pidfd && !(options & GUEST_WNOHANG))

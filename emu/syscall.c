@@ -4,6 +4,7 @@
 #include "kernel.h"
 #include "waitq.h"
 #include "lifetime.h"
+#include "ptrace.h"
 #include "restart.h"
 
 #include <errno.h>
@@ -82,6 +83,7 @@ bool syscall_resume(struct task *t)
     }
     if (t->state != TASK_DEAD)
         task_abi(t)->set_return(task_mm(t)->uc, restart_note(t, t->sys_args, r));
+    ptrace_syscall_exit(t, false, r);
     return true;
 }
 
@@ -91,6 +93,8 @@ void syscall_dispatch(struct task *t)
     uc_engine *uc = task_mm(t)->uc;
     uint64_t nr, a[6];
     abi->get_syscall(uc, &nr, a);
+    if (ptrace_syscall_enter(t, nr, a))
+        return; /* its tracer looks first; the svc runs again when restarted */
     t->machine->last_syscall_abi = abi;
     t->machine->last_syscall_nr = nr;
     t->machine->slice_used += SYSCALL_COST_BLOCKS;
@@ -104,6 +108,7 @@ void syscall_dispatch(struct task *t)
         if (t->machine->cfg->strace)
             trace_unknown(t, nr);
         abi->set_return(uc, -ENOSYS);
+        ptrace_syscall_exit(t, false, -ENOSYS);
         return;
     }
     char enter[512];
@@ -140,4 +145,5 @@ void syscall_dispatch(struct task *t)
         t->sigmask = t->saved_sigmask;
         t->restore_sigmask = false;
     }
+    ptrace_syscall_exit(t, e->fn == sys_execve && ret == 0, ret);
 }

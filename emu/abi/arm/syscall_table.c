@@ -4,6 +4,7 @@
  * live here too. */
 #include "syscall_table.h"
 #include "socket.h"
+#include "ptrace.h"
 
 #include "event.h"
 
@@ -242,6 +243,9 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(getpid, getpid, ""),
     E(access, access, "sd"),
     E(kill, kill, "dS"),
+    E(ptrace, ptrace, "ddpp"),
+    E(process_vm_readv, process_vm_readv, "dpdpdx"),
+    E(process_vm_writev, process_vm_writev, "dpdpdx"),
     E(dup, dup, "d"),
     EX(brk, brk, "p"),
     E(ioctl, ioctl, "dip"),
