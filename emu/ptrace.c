@@ -28,6 +28,7 @@ enum {
 #define O_TRACEVFORK 0x4
 #define O_TRACECLONE 0x8
 #define O_TRACEEXEC 0x10
+#define O_TRACEEXIT 0x40
 #define O_MASK 0x3000ff /* every PTRACE_O_* of 5.15 (EXITKILL, SUSPEND_SECCOMP too) */
 #define O_EXITKILL 0x100000
 
@@ -35,6 +36,7 @@ enum {
 #define EV_VFORK 2
 #define EV_CLONE 3
 #define EV_EXEC 4
+#define EV_EXIT 6
 #define EV_STOP 128
 
 #define CLONE_VFORK_ 0x4000
@@ -58,7 +60,9 @@ struct ptrace_link {
     bool syscall_trace;  /* restarted with PTRACE_SYSCALL */
     bool running_in_group_stop; /* restarted while its process is group-stopped */
     bool interrupt;      /* PTRACE_INTERRUPT (or a new seized child) waits to trap */
-    bool skip_enter;     /* re-executing the svc its syscall-enter-stop was at */
+    bool rerun;          /* stopped before its syscall ran: the svc runs again */
+    bool skip_enter;     /* re-executing that svc: no second syscall-enter-stop */
+    bool exit_event_done; /* ... nor a second PTRACE_EVENT_EXIT stop */
     bool exit_stop_after_event; /* the syscall-exit-stop follows the event stop */
     bool exit_report;    /* its exit is for the tracer (not its parent) to collect */
     int event;           /* PTRACE_EVENT_* of the syscall in progress, 0 if none */
@@ -154,6 +158,13 @@ bool ptrace_overrides_group_stop(const struct task *t)
     return t->ptrace && t->ptrace->running_in_group_stop && t->proc->stopped;
 }
 
+/* exit and exit_group: what PTRACE_EVENT_EXIT stops before. */
+static bool ends_task(struct task *t, uint64_t nr)
+{
+    const struct abi *abi = task_abi(t);
+    return nr < abi->table_len && (abi->table[nr].fn == sys_exit_group || abi->table[nr].fn == sys_exit);
+}
+
 static void record_syscall(struct ptrace_link *l, uint64_t nr, const uint64_t a[6])
 {
     l->sc_nr = nr;
@@ -167,12 +178,22 @@ bool ptrace_syscall_enter(struct task *t, uint64_t nr, const uint64_t a[6])
         return false;
     record_syscall(l, nr, a);
     l->event = 0;
-    if (l->skip_enter || !l->syscall_trace) {
-        l->skip_enter = false;
-        return false;
+    if (!l->skip_enter && l->syscall_trace) {
+        syscall_stop(t, PS_SYSCALL_ENTER);
+        l->rerun = true;
+        return true;
     }
-    syscall_stop(t, PS_SYSCALL_ENTER);
-    return true;
+    l->skip_enter = false;
+    if ((l->options & O_TRACEEXIT) && !l->exit_event_done && ends_task(t, nr)) {
+        /* PTRACE_EVENT_EXIT: the tracer sees it before it is gone. */
+        l->event_msg = (a[0] & 0xff) << 8;
+        l->exit_event_done = true;
+        event_stop(t, EV_EXIT);
+        l->rerun = true;
+        return true;
+    }
+    l->exit_event_done = false;
+    return false;
 }
 
 void ptrace_syscall_exit(struct task *t, bool exec_done, int64_t ret)
@@ -249,8 +270,9 @@ bool ptrace_hold(struct task *t)
         l->stop = PS_NONE;
         l->resumed = false;
         l->running_in_group_stop = t->proc->stopped;
-        if (was == PS_SYSCALL_ENTER) {
+        if (l->rerun) {
             /* The syscall runs now, as the registers say: the svc again. */
+            l->rerun = false;
             syscall_rewind_pc(t);
             l->skip_enter = true;
         } else if (was == PS_SIGNAL && l->resume_sig) {
