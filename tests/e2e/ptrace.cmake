@@ -39,3 +39,16 @@ foreach(policy kill fixup)
             ARGS run --cpus 8 --aarch32 0-3 --policy ${policy} --check-invariants
                  -- ${GUEST_DIR}/ptrace-aarch64 syscalls ${GUEST_DIR}/ptrace-armhf)
 endforeach()
+# A tracer that exits without detaching: its stopped tracee runs on
+# (TracerPid 0), or dies with SIGKILL under PTRACE_O_EXITKILL.
+asymu_e2e_guest(NAME ptrace-tracer-death PROGRAM ptrace ASYMU_ONLY GUEST_ARGS tracerdeath
+                EXPECT_STDOUT_TEXT "tracer: exited 0
+TracerPid after the tracer's exit: 0
+tracee: exited 7
+")
+asymu_e2e_guest(NAME ptrace-tracer-death-exitkill PROGRAM ptrace ASYMU_ONLY
+                GUEST_ARGS tracerdeath exitkill
+                EXPECT_STDOUT_TEXT "tracer: exited 0
+TracerPid after the tracer's exit: 0
+tracee: killed by 9
+")

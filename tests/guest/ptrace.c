@@ -8,6 +8,8 @@
  *                  grandchild that execs PROG; the tracer (not the parent)
  *                  collects the grandchild's exit before its parent does
  *   peekpoke       PEEKDATA/POKEDATA, process_vm_readv, PEEKUSR (arm)
+ *   tracerdeath [exitkill]  a tracer exits while its tracee is stopped:
+ *                  the tracee is detached and runs on, or dies (EXITKILL)
  *   hello          writes "hello\n" and exits 3 (the traced program)
  * Output names no pid, so it is the same on every run. */
 #define _GNU_SOURCE
@@ -312,6 +314,49 @@ static int mode_events(const char *prog)
     return 0;
 }
 
+static int tracer_pid_of(pid_t pid)
+{
+    char path[64], line[256];
+    int tracer = -1;
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "TracerPid:", 10))
+            tracer = atoi(line + 10);
+    if (f)
+        fclose(f);
+    return tracer;
+}
+
+static int mode_tracerdeath(bool exitkill)
+{
+    signal(SIGUSR1, on_usr1);
+    pid_t tracee = fork();
+    if (tracee == 0) {
+        while (!usr1_caught)
+            pause();
+        _exit(7);
+    }
+    pid_t tracer = fork();
+    if (tracer == 0) {
+        long opts = exitkill ? PTRACE_O_EXITKILL : 0;
+        if (pt(PTRACE_SEIZE, tracee, 0, (void *)opts) < 0 || pt(PTRACE_INTERRUPT, tracee, 0, 0) < 0)
+            _exit(1);
+        int st;
+        waitpid(tracee, &st, __WALL);
+        _exit(st == 0x80057f ? 0 : 2); /* gone without detaching */
+    }
+    int st;
+    waitpid(tracer, &st, 0);
+    show_status("tracer", st);
+    printf("TracerPid after the tracer's exit: %d\n", tracer_pid_of(tracee));
+    if (!exitkill)
+        kill(tracee, SIGUSR1);
+    waitpid(tracee, &st, 0);
+    show_status("tracee", st);
+    return 0;
+}
+
 static volatile unsigned long cell = (unsigned long)0x11223344;
 
 static int mode_peekpoke(void)
@@ -373,6 +418,8 @@ int main(int argc, char **argv)
         return mode_events(argv[2]);
     if (!strcmp(mode, "peekpoke"))
         return mode_peekpoke();
-    fprintf(stderr, "usage: ptrace syscalls|events PROG | seize | peekpoke | hello\n");
+    if (!strcmp(mode, "tracerdeath"))
+        return mode_tracerdeath(argc > 2 && !strcmp(argv[2], "exitkill"));
+    fprintf(stderr, "usage: ptrace syscalls|events PROG | seize | peekpoke | tracerdeath [exitkill] | hello\n");
     return 2;
 }
