@@ -276,6 +276,9 @@ bool ptrace_hold(struct task *t)
             syscall_rewind_pc(t);
             l->skip_enter = true;
         } else if (was == PS_SIGNAL && l->resume_sig) {
+            /* Another signal than the one stopped for comes from the tracer. */
+            if (l->resume_sig != l->stop_sig)
+                l->info = (struct siginfo_lite){.code = SI_USER, .pid = l->tracer->pid};
             l->inject = l->resume_sig;
             signal_queue_task(t, l->resume_sig, &l->info);
         } else if (was == PS_EVENT && l->exit_stop_after_event) {
@@ -479,8 +482,6 @@ static int64_t restart(struct task *c, uint64_t sig, bool syscall_trace)
     struct ptrace_link *l = c->ptrace;
     l->syscall_trace = syscall_trace;
     l->resume_sig = (int)sig;
-    if (sig)
-        l->info = (struct siginfo_lite){.code = SI_USER};
     l->resumed = true;
     task_wake(c);
     return 0;
