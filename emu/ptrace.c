@@ -420,7 +420,7 @@ int ptrace_wait(struct task *w, int idtype, int id, int options, struct ptrace_r
         if (!l || l->tracer != w->proc || !wait_matches(t, idtype, id))
             continue;
         any = true;
-        if (l->report && l->stop != PS_NONE) {
+        if (l->report && l->stop != PS_NONE && t->state != TASK_DEAD) {
             r->pid = t->tid;
             r->status = l->report;
             r->code = CLD_TRAPPED_;

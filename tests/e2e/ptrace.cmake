@@ -52,3 +52,11 @@ asymu_e2e_guest(NAME ptrace-tracer-death-exitkill PROGRAM ptrace ASYMU_ONLY
 TracerPid after the tracer's exit: 0
 tracee: killed by 9
 ")
+# A tracee's fault stops it for its tracer (SIGSEGV, SEGV_MAPERR, si_addr)
+# instead of killing it; PTRACE_KILL ends it.
+asymu_e2e_guest(NAME ptrace-fault PROGRAM ptrace ASYMU_ONLY GUEST_ARGS fault
+                EXPECT_STDOUT_TEXT "fault: stopped 0xb7f (sig 11, event 0)
+GETSIGINFO: 0 signo 11 code 1 addr 0x10
+KILL: 0
+end: killed by 9
+")

@@ -10,6 +10,7 @@
  *   peekpoke       PEEKDATA/POKEDATA, process_vm_readv, PEEKUSR (arm)
  *   tracerdeath [exitkill]  a tracer exits while its tracee is stopped:
  *                  the tracee is detached and runs on, or dies (EXITKILL)
+ *   fault          a tracee's SIGSEGV is a signal-delivery-stop; PTRACE_KILL
  *   hello          writes "hello\n" and exits 3 (the traced program)
  * Output names no pid, so it is the same on every run. */
 #define _GNU_SOURCE
@@ -357,6 +358,30 @@ static int mode_tracerdeath(bool exitkill)
     return 0;
 }
 
+static int mode_fault(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        pt(PTRACE_TRACEME, 0, 0, 0);
+        raise(SIGSTOP);
+        volatile int *volatile bad = (int *)16; /* an address nothing maps */
+        *bad = 1;
+        _exit(0);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    pt(PTRACE_CONT, pid, 0, 0);
+    waitpid(pid, &st, 0);
+    show_status("fault", st);
+    siginfo_t si;
+    printf("GETSIGINFO: %ld signo %d code %d addr %p\n", pt(PTRACE_GETSIGINFO, pid, 0, &si),
+           si.si_signo, si.si_code, si.si_addr);
+    printf("KILL: %ld\n", pt(PTRACE_KILL, pid, 0, 0));
+    waitpid(pid, &st, 0);
+    show_status("end", st);
+    return 0;
+}
+
 static volatile unsigned long cell = (unsigned long)0x11223344;
 
 static int mode_peekpoke(void)
@@ -418,8 +443,10 @@ int main(int argc, char **argv)
         return mode_events(argv[2]);
     if (!strcmp(mode, "peekpoke"))
         return mode_peekpoke();
+    if (!strcmp(mode, "fault"))
+        return mode_fault();
     if (!strcmp(mode, "tracerdeath"))
         return mode_tracerdeath(argc > 2 && !strcmp(argv[2], "exitkill"));
-    fprintf(stderr, "usage: ptrace syscalls|events PROG | seize | peekpoke | tracerdeath [exitkill] | hello\n");
+    fprintf(stderr, "usage: ptrace syscalls|events PROG | seize | peekpoke | fault | tracerdeath [exitkill] | hello\n");
     return 2;
 }
