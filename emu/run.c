@@ -8,6 +8,7 @@
 #include "engine.h"
 #include "ktimer.h"
 #include "lifetime.h"
+#include "ptrace.h"
 #include "machine.h"
 #include "mm.h"
 #include "rlimit.h"
@@ -111,6 +112,8 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     }
     mm_engines_trim(m, task_mm(t));
     load_registers(t);
+    if (ptrace_hold(t))
+        return m->slice_used;
     if (!signal_stopped(t) && t->resume && !syscall_resume(t))
         return m->slice_used;
     if (!signal_stopped(t))

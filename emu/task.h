@@ -16,6 +16,7 @@ struct abi;
 struct fdtable;
 struct machine;
 struct proc_timers;
+struct ptrace_link;
 struct pty;
 struct syscall_entry;
 
@@ -158,6 +159,7 @@ struct task {
     struct ktimer timeout;
     struct task *next_tid, **prev_all;
     struct task *exited_next, **exited_pprev; /* machine->exited */
+    struct ptrace_link *ptrace; /* its tracer and ptrace-stop (ptrace.h), NULL if untraced */
 };
 
 static inline struct mm *task_mm(struct task *t) { return t->proc->mm; }
