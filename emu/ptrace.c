@@ -7,6 +7,7 @@
 #include "file.h"
 #include "machine.h"
 #include "mm.h"
+#include "mm_window.h"
 #include "signals.h"
 #include "task.h"
 #include "lifetime.h"
@@ -502,6 +503,7 @@ static int poke_peek(struct task *c, uint64_t addr, void *word, unsigned size, b
     uint8_t *host = mm_host_ptr(mm, addr, size, 0);
     if (!host)
         return -EIO;
+    mm_host_writable(mm, addr, size, true); /* a windowed page may be host-protected */
     if (write) {
         memcpy(host, word, size);
         if (mm->uc)
@@ -509,6 +511,7 @@ static int poke_peek(struct task *c, uint64_t addr, void *word, unsigned size, b
     } else {
         memcpy(word, host, size);
     }
+    mm_host_writable(mm, addr, size, false);
     return 0;
 }
 
