@@ -2,6 +2,7 @@
  * seeded random generator, virtual time, and the run loop of the first
  * process. */
 #include "abi.h"
+#include "control.h"
 #include "machine_events.h"
 #include "machine_trace.h"
 #include "fifo.h"
@@ -245,6 +246,7 @@ int machine_confine_and_run(struct machine *m)
                                   .lib_fd = m->vfs.lib_fd,
                                   .tmp_fd = m->vfs.mounts[VFS_MOUNT_TMP].fd,
                                   .shm_fd = m->vfs.mounts[VFS_MOUNT_SHM].fd,
+                                  .control_fd = control_listen_fd(m),
                               }, why, sizeof why)) < 0)) {
         fprintf(stderr, "asymu: %s\n", why);
         return status;
