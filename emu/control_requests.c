@@ -244,7 +244,8 @@ static json_t *req_stop(struct request *r)
     if (r->argc == 1) {
         r->ctl->paused = true;
         r->ctl->steps_left = 0;
-        return json_pack("{s:s}", "machine", "stopped");
+        control_steps_done(r->ctl); /* a step under way ends here */
+        return json_object();
     }
     struct task *t = task_arg(r, 1);
     if (!t)
@@ -258,7 +259,8 @@ static json_t *req_cont(struct request *r)
     if (r->argc == 1) {
         r->ctl->paused = false;
         r->ctl->steps_left = 0;
-        return json_pack("{s:s}", "machine", "running");
+        control_steps_done(r->ctl); /* a step under way ends here */
+        return json_object();
     }
     struct task *t = task_arg(r, 1);
     if (!t)
@@ -435,7 +437,7 @@ void control_request(struct control *ctl, struct control_client *cl, char *line,
 void control_steps_done(struct control *ctl)
 {
     if (ctl->stepper)
-        reply(ctl, ctl->stepper, json_pack("{s:s}", "machine", "stopped"));
+        reply(ctl, ctl->stepper, json_object());
     ctl->stepper = NULL;
 }
 

@@ -228,7 +228,8 @@ int machine_host_start(struct machine *m)
     crash_guard_start(m);
     /* The janitor cleans up at every end: the sandboxed emulator cannot. */
     int err = crash_janitor_start(cfg->keep_tmp ? NULL : m->vfs.tmp_path,
-                                  cfg->keep_tmp ? NULL : m->vfs.shm_path, cfg->sysfs_mount);
+                                  cfg->keep_tmp ? NULL : m->vfs.shm_path, cfg->control_path,
+                                  cfg->sysfs_mount);
     if (err < 0)
         fprintf(stderr, "asymu: cannot start the janitor process: %s\n", strerror(-err));
     return err;

@@ -5,7 +5,8 @@ has the other one, both looping on sched_yield, steered with `asymu ctl`:
 stop, ps, setaffinity, offline 3 (U6: the compat task loses cpu3 and falls
 back to M), the protected cpu refusing to go offline, regs, mem, step,
 holding one task, malformed requests and a client leaving mid-request,
-then SIGUSR1 and cont until the run ends with its expected output."""
+then SIGUSR1 and cont until the run ends with its expected output; and
+SIGINT to a stopped machine."""
 import json
 import os
 import socket
@@ -149,6 +150,21 @@ try:
     check("step 3", (0, "stopped"), (rc, r["machine"]))
     check("step 3: time moved", True, r["time_ns"] > ps2["time_ns"])
 
+    # A long step ends with stop from another client, which it hears of.
+    stepper = subprocess.Popen([asymu, "ctl", sock, "step", "1000000000"], stdout=subprocess.PIPE,
+                               text=True)
+    for _ in range(300):
+        rc, r = ctl("ps")
+        if r["machine"] == "running":
+            break
+        time.sleep(0.1)
+    rc, r = ctl("step", 1)
+    check("a second step meanwhile", (1, "another client's step is running"), (rc, r["error"]))
+    rc, r = ctl("stop")
+    out, _ = stepper.communicate(timeout=60)
+    check("the long step, ended by stop", (0, "stopped"),
+          (stepper.returncode, json.loads(out)["machine"]))
+
     # Hold the compat task, run the machine: the held one never runs.
     rc, r = ctl("stop", compat)
     check("stop compat", (0, "stopped"), (rc, r["state"]))
@@ -198,6 +214,22 @@ try:
     check("stdout", f"child: SIGUSR1 ({bits[other]})\nparent: child exited with 0 ({bits[isa]})\n",
           out)
     check("stderr", "", err)
+    check("the socket is gone at the end", False, os.path.exists(sock))
+
+    # SIGINT reaches a stopped machine: an orderly stop, the socket removed.
+    run = subprocess.Popen([asymu, "run", "--control", sock, "--",
+                            f"{guest_dir}/control-workload-{isa}",
+                            f"{guest_dir}/control-workload-{other}"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(300):
+        if os.path.exists(sock):
+            break
+        time.sleep(0.1)
+    rc, r = ctl("stop")
+    run.send_signal(2)
+    out, err = run.communicate(timeout=60)
+    check("SIGINT while stopped", (130, "", "asymu: stopped by SIGINT\n"), (run.returncode, out, err))
+    check("the socket is gone after SIGINT", False, os.path.exists(sock))
 finally:
     if run.poll() is None:
         run.kill()
