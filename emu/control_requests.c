@@ -28,6 +28,7 @@
 
 struct request {
     struct control *ctl;
+    struct control_client *client;
     struct machine *m;
     int argc;
     char *argv[MAX_ARGS];
@@ -239,10 +240,11 @@ static void release(struct task *t)
         task_wake(t); /* a thread in a syscall finds it still blocks */
 }
 
-static json_t *req_stop(struct request *r)
+/* stop and cont: the whole machine, or one task. */
+static json_t *stop_or_cont(struct request *r, bool stop)
 {
     if (r->argc == 1) {
-        r->ctl->paused = true;
+        r->ctl->paused = stop;
         r->ctl->steps_left = 0;
         control_steps_done(r->ctl); /* a step under way ends here */
         return json_object();
@@ -250,26 +252,24 @@ static json_t *req_stop(struct request *r)
     struct task *t = task_arg(r, 1);
     if (!t)
         return NULL;
-    hold(t);
+    if (stop)
+        hold(t);
+    else
+        release(t);
     return json_pack("{s:i,s:s}", "tid", t->tid, "state", state_name(t));
+}
+
+static json_t *req_stop(struct request *r)
+{
+    return stop_or_cont(r, true);
 }
 
 static json_t *req_cont(struct request *r)
 {
-    if (r->argc == 1) {
-        r->ctl->paused = false;
-        r->ctl->steps_left = 0;
-        control_steps_done(r->ctl); /* a step under way ends here */
-        return json_object();
-    }
-    struct task *t = task_arg(r, 1);
-    if (!t)
-        return NULL;
-    release(t);
-    return json_pack("{s:i,s:s}", "tid", t->tid, "state", state_name(t));
+    return stop_or_cont(r, false);
 }
 
-static json_t *req_step(struct request *r, struct control_client *cl)
+static json_t *req_step(struct request *r)
 {
     uint64_t n;
     if (!parse_u64(r->argv[1], &n) || n == 0 || n > 1000000000)
@@ -278,11 +278,11 @@ static json_t *req_step(struct request *r, struct control_client *cl)
         return fail(r, "another client's step is running");
     r->ctl->steps_left = n;
     r->ctl->paused = false;
-    r->ctl->stepper = cl;
+    r->ctl->stepper = r->client;
     return NULL; /* answered by control_steps_done */
 }
 
-static json_t *req_hotplug(struct request *r, bool online)
+static json_t *hotplug(struct request *r, bool online)
 {
     uint64_t cpu;
     if (!parse_u64(r->argv[1], &cpu) || cpu >= r->m->sched.nr_cpus)
@@ -293,6 +293,16 @@ static json_t *req_hotplug(struct request *r, bool online)
     if (err < 0)
         return fail_errno(r, -err, r->argv[0]);
     return json_pack("{s:i,s:b}", "cpu", (int)cpu, "online", online);
+}
+
+static json_t *req_offline(struct request *r)
+{
+    return hotplug(r, false);
+}
+
+static json_t *req_online(struct request *r)
+{
+    return hotplug(r, true);
 }
 
 static json_t *req_setaffinity(struct request *r)
@@ -341,37 +351,21 @@ static json_t *req_signal(struct request *r)
 static const struct command {
     const char *name;
     int min_args, max_args; /* after the name */
+    json_t *(*serve)(struct request *r); /* the response's keys, or NULL and r->why */
 } commands[] = {
-    {"ps", 0, 0},      {"cpus", 0, 0},       {"dmesg", 0, 0},      {"regs", 1, 1},
-    {"mem", 3, 3},     {"stop", 0, 1},       {"cont", 0, 1},       {"step", 1, 1},
-    {"offline", 1, 1}, {"online", 1, 1},     {"setaffinity", 2, 2}, {"signal", 2, 2},
+    {"ps", 0, 0, req_ps},
+    {"cpus", 0, 0, req_cpus},
+    {"dmesg", 0, 0, req_dmesg},
+    {"regs", 1, 1, req_regs},
+    {"mem", 3, 3, req_mem},
+    {"stop", 0, 1, req_stop},
+    {"cont", 0, 1, req_cont},
+    {"step", 1, 1, req_step},
+    {"offline", 1, 1, req_offline},
+    {"online", 1, 1, req_online},
+    {"setaffinity", 2, 2, req_setaffinity},
+    {"signal", 2, 2, req_signal},
 };
-
-static json_t *dispatch(struct request *r, struct control_client *cl)
-{
-    const char *cmd = r->argv[0];
-    if (strcmp(cmd, "ps") == 0)
-        return req_ps(r);
-    if (strcmp(cmd, "cpus") == 0)
-        return req_cpus(r);
-    if (strcmp(cmd, "dmesg") == 0)
-        return req_dmesg(r);
-    if (strcmp(cmd, "regs") == 0)
-        return req_regs(r);
-    if (strcmp(cmd, "mem") == 0)
-        return req_mem(r);
-    if (strcmp(cmd, "stop") == 0)
-        return req_stop(r);
-    if (strcmp(cmd, "cont") == 0)
-        return req_cont(r);
-    if (strcmp(cmd, "step") == 0)
-        return req_step(r, cl);
-    if (strcmp(cmd, "offline") == 0 || strcmp(cmd, "online") == 0)
-        return req_hotplug(r, cmd[1] == 'n');
-    if (strcmp(cmd, "setaffinity") == 0)
-        return req_setaffinity(r);
-    return req_signal(r);
-}
 
 /* Every response carries the protocol version, whether the machine is
  * stopped and its virtual time (the scheduler's clock). */
@@ -401,7 +395,7 @@ void control_request_too_long(struct control *ctl, struct control_client *cl)
 
 void control_request(struct control *ctl, struct control_client *cl, char *line, size_t len)
 {
-    struct request r = {.ctl = ctl, .m = ctl->m};
+    struct request r = {.ctl = ctl, .client = cl, .m = ctl->m};
     /* Printable ASCII only: the errors quote the request, and JSON strings
      * must be valid UTF-8 without NUL. */
     for (size_t i = 0; i < len; i++)
@@ -427,7 +421,7 @@ void control_request(struct control *ctl, struct control_client *cl, char *line,
                  c->max_args);
         return reply_error(ctl, cl, r.why);
     }
-    json_t *body = dispatch(&r, cl);
+    json_t *body = c->serve(&r);
     if (body)
         reply(ctl, cl, body);
     else if (r.why[0])
