@@ -15,7 +15,7 @@
 #define EXIT_ERROR_RESPONSE 1
 #define EXIT_NO_CONNECTION 2
 
-static int connect_to(const char *path)
+int ctl_connect(const char *path)
 {
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     if (strlen(path) >= sizeof sa.sun_path) {
@@ -33,10 +33,10 @@ static int connect_to(const char *path)
     return fd;
 }
 
-static int send_all(int fd, const char *buf, size_t len)
+int ctl_send(int fd, const char *buf, size_t len)
 {
     while (len) {
-        ssize_t n = write(fd, buf, len);
+        ssize_t n = send(fd, buf, len, MSG_NOSIGNAL); /* a machine that ended: EPIPE */
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -64,8 +64,7 @@ static char *request_line(int argc, char **argv)
     return line;
 }
 
-/* Reads up to the first newline; NULL if the machine closed first. */
-static char *response_line(FILE *in)
+char *ctl_response(FILE *in)
 {
     char *line = NULL;
     size_t cap = 0;
@@ -83,14 +82,14 @@ int ctl_main(int argc, char **argv)
         fprintf(stderr, "usage: asymu ctl PATH COMMAND [ARGS...] (docs/control.md)\n");
         return EXIT_NO_CONNECTION;
     }
-    int fd = connect_to(argv[0]);
+    int fd = ctl_connect(argv[0]);
     if (fd < 0) {
         fprintf(stderr, "asymu ctl: cannot connect to %s: %s\n", argv[0], strerror(errno));
         return EXIT_NO_CONNECTION;
     }
     char *request = request_line(argc - 1, argv + 1);
     FILE *in = fdopen(fd, "r");
-    if (!request || !in || send_all(fd, request, strlen(request)) < 0) {
+    if (!request || !in || ctl_send(fd, request, strlen(request)) < 0) {
         fprintf(stderr, "asymu ctl: cannot send the request: %s\n", strerror(errno));
         free(request);
         if (in)
@@ -100,7 +99,7 @@ int ctl_main(int argc, char **argv)
         return EXIT_NO_CONNECTION;
     }
     free(request);
-    char *response = response_line(in);
+    char *response = ctl_response(in);
     fclose(in);
     if (!response) {
         fprintf(stderr, "asymu ctl: %s closed without a response (the machine ended)\n", argv[0]);

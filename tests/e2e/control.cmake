@@ -7,3 +7,8 @@ foreach(isa aarch64 armhf)
             ${GUEST_DIR} ${isa})
   set_tests_properties(e2e-control-${isa} PROPERTIES TIMEOUT 300)
 endforeach()
+
+# asymu top in a tmux pane, read with capture-pane (control-top.sh).
+add_test(NAME e2e-control-top
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/control-top.sh $<TARGET_FILE:asymu> ${GUEST_DIR})
+set_tests_properties(e2e-control-top PROPERTIES TIMEOUT 300)
