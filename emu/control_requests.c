@@ -73,11 +73,27 @@ static struct task *task_arg(struct request *r, int i)
         return NULL;
     }
     struct task *t = task_find(r->m, (int)tid);
-    if (!t || t->state == TASK_DEAD) {
+    if (!t || t->state == TASK_DEAD || !task_mm(t)) {
         fail(r, "no task %" PRIu64, tid);
         return NULL;
     }
     return t;
+}
+
+/* A JSON string of guest-made text (a task's name, the kernel log that
+ * quotes names): bytes outside printable ASCII, newlines and tabs read as
+ * '?', as ps shows them, since JSON strings must be valid UTF-8. */
+static json_t *guest_text(const char *s)
+{
+    char *copy = strdup(s);
+    if (!copy)
+        return NULL;
+    for (char *p = copy; *p; p++)
+        if ((*p < 0x20 || *p > 0x7e) && *p != '\n' && *p != '\t')
+            *p = '?';
+    json_t *out = json_string(copy);
+    free(copy);
+    return out;
 }
 
 static json_t *cpulist(const struct cpumask *mask)
@@ -107,8 +123,8 @@ static json_t *req_ps(struct request *r)
             continue;
         const struct sched_task *se = &t->se;
         json_array_append_new(
-            tasks, json_pack("{s:i,s:i,s:s,s:s,s:s,s:b,s:i,s:o,s:o,s:I,s:I,s:I}", "pid",
-                             t->proc->pid, "tid", t->tid, "name", se->comm, "isa",
+            tasks, json_pack("{s:i,s:i,s:o,s:s,s:s,s:b,s:i,s:o,s:o,s:I,s:I,s:I}", "pid",
+                             t->proc->pid, "tid", t->tid, "name", guest_text(se->comm), "isa",
                              se->compat ? "aarch32" : "aarch64", "state", state_name(t), "held",
                              t->control_held, "cpu", (int)se->cpu, "affinity",
                              cpulist(&se->affinity), "saved_mask",
@@ -144,7 +160,7 @@ static json_t *req_dmesg(struct request *r)
     if (!text)
         return fail(r, "out of memory");
     klog_read(&r->m->klog, 0, 0, text, n + 1);
-    json_t *out = json_pack("{s:s}", "dmesg", text);
+    json_t *out = json_pack("{s:o}", "dmesg", guest_text(text));
     free(text);
     return out;
 }

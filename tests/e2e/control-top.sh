@@ -31,7 +31,7 @@ wait_re() { wait_lines -E -- "$1"; }
     "$guest_dir/control-workload-armhf" >"$dir/out" 2>"$dir/err" &
 pid=$!
 i=0
-until "$asymu" ctl "$sock" ps 2>/dev/null | grep -q '"isa":"aarch32"' || [ $i -ge 300 ]; do
+until "$asymu" ctl "$sock" ps 2>/dev/null | grep -qF '"name":"wl-?-child"' || [ $i -ge 300 ]; do
     sleep 0.1
     i=$((i + 1))
 done
@@ -45,14 +45,14 @@ check "cpu4: 64-bit" 1 "$(wait_pane "cpu4   online   64-bit  -        0     0.00
 check "cpu1 runs the 32-bit task" 1 "$(wait_re '^cpu1   online   32-bit  2        1     0\.[0-9]{6} s$')"
 check "the 64-bit task" 1 "$(wait_pane "1      1      aarch64  runnable  0    0-7       -         control-workloa")"
 check "the 32-bit task, its mask and saved mask" 1 \
-    "$(wait_pane "2      2      aarch32  runnable  1    0-3       0-7       control-workloa")"
+    "$(wait_pane "2      2      aarch32  runnable  1    0-3       0-7       wl-?-child")"
 check "the boot's log line" 1 "$(wait_re '^\[    0\.000000\] CPU features: Asymmetric 32-bit EL0 support detected on CPU 4; CPU hot-unplug disable$')"
 
 ctl offline 3
 check "cpu3 offline" 1 "$(wait_pane "cpu3   offline  32-bit  -        0     0.000000 s")"
 check "the shutdown's log line" 1 "$(wait_re '^\[    0\.[0-9]{6}\] psci: CPU3 killed \(polled 0 ms\)$')"
 ctl stop 2
-check "a held task" 1 "$(wait_pane "2      2      aarch32  stopped   1    0-3       0-7       control-workloa (held)")"
+check "a held task" 1 "$(wait_pane "2      2      aarch32  stopped   1    0-3       0-7       wl-?-child (held)")"
 
 ctl signal 2 SIGUSR1
 ctl cont 2

@@ -73,7 +73,7 @@ try:
     child_isa = "aarch32" if other == "armhf" else "aarch64"
     for _ in range(300):
         rc, ps = ctl("ps")
-        if len(ps["tasks"]) == 2 and task(ps, 2)["isa"] == child_isa:
+        if len(ps["tasks"]) == 2 and task(ps, 2)["name"] == "wl-?-child":
             break
         time.sleep(0.1)
     rc, r = ctl("stop")
@@ -82,7 +82,7 @@ try:
     check("ps: version", 1, ps["version"])
     check("ps: machine stopped", "stopped", ps["machine"])
     check("ps: the tasks", [(1, 1, "control-workloa", "aarch64" if isa == "aarch64" else "aarch32"),
-                            (2, 2, "control-workloa", child_isa)],
+                            (2, 2, "wl-?-child", child_isa)],
           [(t["pid"], t["tid"], t["name"], t["isa"]) for t in ps["tasks"]])
     compat = 1 if isa == "armhf" else 2
     native = 3 - compat
@@ -116,7 +116,8 @@ try:
     rc, r = ctl("dmesg")
     lines = [line.split("] ", 1)[1] for line in r["dmesg"].splitlines()]
     check("dmesg: U6 line then the shutdown",
-          [f"process {compat} (control-workloa) no longer affine to cpu3",
+          [f"process {compat} ({'control-workloa' if compat == 1 else 'wl-?-child'}) no longer "
+           "affine to cpu3",
            "psci: CPU3 killed (polled 0 ms)"], lines[-2:])
     rc, r = ctl("offline", 0)
     check("offline 0 (the protected cpu)", (1, "offline: EPERM (Operation not permitted)"),

@@ -1,12 +1,14 @@
 /* control-workload.c - a workload to steer through the control socket
  * (tests/e2e/control.py): `control-workload OTHER` forks a child that execs
- * OTHER (this program built for the other ISA) with "child"; both loop on
- * sched_yield. The child ends when it gets SIGUSR1 (sent with `asymu ctl
+ * OTHER (this program built for the other ISA) with "child", which names
+ * itself "wl-\xff-child" (a byte the control socket's JSON shows as '?');
+ * both loop on sched_yield. The child ends when it gets SIGUSR1 (sent with `asymu ctl
  * PATH signal PID SIGUSR1`), the parent once the child has ended. */
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +23,7 @@ static void on_usr1(int sig)
 static int child(void)
 {
     signal(SIGUSR1, on_usr1);
+    prctl(PR_SET_NAME, "wl-\xff-child");
     while (!got_usr1)
         sched_yield();
     printf("child: SIGUSR1 (%zu-bit)\n", sizeof(void *) * 8);
