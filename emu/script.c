@@ -112,7 +112,7 @@ static void fire_start(struct ktimer *k)
     start_task(tm->m, &active->tasks[tm->index]);
 }
 
-static int write_virtual(struct machine *m, const char *path, const char *data, size_t len)
+int script_write_virtual(struct machine *m, const char *path, const char *data, size_t len)
 {
     struct vfs_node node;
     void *caller = vfs_caller(m);
@@ -159,7 +159,7 @@ static int act(struct machine *m, struct script_action *a)
         return -ESRCH;
     switch (a->kind) {
     case SCRIPT_WRITE:
-        return write_virtual(m, a->path, a->data, a->len);
+        return script_write_virtual(m, a->path, a->data, a->len);
     case SCRIPT_READ:
         return read_virtual(m, a);
     case SCRIPT_SETAFFINITY:

@@ -106,6 +106,9 @@ bool script_machine_done(const struct machine *m);
 int machine_host_start(struct machine *m);
 int machine_confine_and_run(struct machine *m);
 void machine_host_stop(struct machine *m);
+/* Writes data to a /sys or /proc file from outside the machine, as the
+ * first task (a script action, a control request): 0 or a negative errno. */
+int script_write_virtual(struct machine *m, const char *path, const char *data, size_t len);
 /* The guest's view of a host path: relative to the sysroot when inside it. */
 void guest_path_of(const char *sysroot, const char *host, char *out, size_t len);
 
