@@ -4,10 +4,17 @@
  *   {"scenario", "policy", "machine": "ok" | "invariant violated" |
  *    "deadlock" | "time limit" | "stopped by the host", "end_ns",
  *    "tasks": [{"name", "pid", "isa": "aarch64" | "arm" | null, "error",
- *               "exit" | "signal", "affinity", "kills", "stdout", "stderr"}],
- *    "actions": [{"at_ns", "what", "error", "content" (reads)}], "kernel_log"}
+ *               "exit" | "signal", "affinity", "kills", "cpus_used",
+ *               "affinity_history": [{"at_ns", "old", "new", "rule", "cause"}],
+ *               "saved_mask" (when it ended; null: none),
+ *               "saved_mask_history": [{"at_ns", "mask"}] (after each execve),
+ *               "stdout", "stderr"}],
+ *    "actions": [{"at_ns" (null: its trigger never came), "what", "error",
+ *                 "content" (reads)}], "kernel_log"}
  */
 #include "scenario.h"
+
+#include "script_events.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -56,6 +63,35 @@ static json_t *kills_of(const char *klog, int pid)
     return kills;
 }
 
+static json_t *history_json(const struct script_task *st)
+{
+    json_t *changes = json_array();
+    for (size_t i = 0; i < st->naffinity; i++) {
+        const struct script_affinity_change *a = &st->affinity_history[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "at_ns", json_integer((json_int_t)a->at_ns));
+        json_object_set_new(j, "old", cpulist_json(&a->old_mask));
+        json_object_set_new(j, "new", cpulist_json(&a->new_mask));
+        json_object_set_new(j, "rule", json_string(a->rule));
+        json_object_set_new(j, "cause", json_string(a->cause));
+        json_array_append_new(changes, j);
+    }
+    return changes;
+}
+
+static json_t *saved_history_json(const struct script_task *st)
+{
+    json_t *saved = json_array();
+    for (size_t i = 0; i < st->nsaved; i++) {
+        const struct script_saved_mask *m = &st->saved_history[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "at_ns", json_integer((json_int_t)m->at_ns));
+        json_object_set_new(j, "mask", m->has_mask ? cpulist_json(&m->mask) : json_null());
+        json_array_append_new(saved, j);
+    }
+    return saved;
+}
+
 static json_t *task_json(const struct script_task *st, const char *klog)
 {
     json_t *t = json_object();
@@ -70,6 +106,11 @@ static json_t *task_json(const struct script_task *st, const char *klog)
         json_object_set_new(t, "signal", json_integer(st->wait_status & 0x7f));
     json_object_set_new(t, "affinity", st->exited ? cpulist_json(&st->final_affinity) : json_null());
     json_object_set_new(t, "kills", kills_of(klog, st->pid));
+    json_object_set_new(t, "cpus_used", cpulist_json(&st->cpus_used));
+    json_object_set_new(t, "affinity_history", history_json(st));
+    json_object_set_new(t, "saved_mask", st->exited && st->has_final_saved
+                                             ? cpulist_json(&st->final_saved) : json_null());
+    json_object_set_new(t, "saved_mask_history", saved_history_json(st));
     json_object_set_new(t, "stdout", memfd_text(st->stdout_fd));
     json_object_set_new(t, "stderr", memfd_text(st->stderr_fd));
     return t;
@@ -110,9 +151,11 @@ static json_t *outcome_json(const struct scenario *sc, const struct machine_scri
     for (size_t i = 0; i < s->nactions; i++) {
         const struct script_action *a = &s->actions[i];
         json_t *j = json_object();
-        json_object_set_new(j, "at_ns", json_integer((json_int_t)a->at_ns));
+        bool timed = a->when == SCRIPT_AT || a->triggered;
+        json_object_set_new(j, "at_ns", timed ? json_integer((json_int_t)a->at_ns) : json_null());
         json_object_set_new(j, "what", json_string(action_name(a->kind)));
-        const char *err = !a->fired ? "not done: every task had ended"
+        const char *err = !timed      ? "not done: its trigger did not happen"
+                          : !a->fired ? "not done: every task had ended"
                           : a->err  ? strerrorname_np(-a->err)
                                     : NULL;
         json_object_set_new(j, "error", err ? json_string(err) : json_null());
@@ -152,6 +195,7 @@ json_t *scenario_execute(struct scenario *sc)
     json_t *o = err < 0 ? NULL : outcome_json(sc, &s);
     for (size_t i = 0; i < s.nactions; i++)
         free(s.actions[i].content);
+    script_events_free(&s);
     free(s.klog);
     free(s.tasks);
     return o;
