@@ -57,6 +57,7 @@ struct script_task {
     struct cpumask final_saved;
     /* What the event stream told of its process (script_events.c). */
     struct cpumask cpus_used;      /* every vCPU one of its threads ran on */
+    struct cpumask cpus_used_isa[2]; /* ... running AArch64 [0], AArch32 [1] code */
     struct script_affinity_change *affinity_history; /* the main thread's, malloc'ed */
     size_t naffinity;
     struct script_saved_mask *saved_history; /* one per execve of the main thread, malloc'ed */

@@ -103,8 +103,10 @@ static void on_event(void *ctx, const struct mevent *ev)
     struct script_watch *w = ctx;
     struct machine_script *s = w->s;
     struct script_task *st = ev->task.tid ? task_of(s, &ev->task) : NULL;
-    if (st && ev->kind == MEVENT_RUN)
+    if (st && ev->kind == MEVENT_RUN) {
         cpumask_set_cpu(ev->cpu, &st->cpus_used);
+        cpumask_set_cpu(ev->cpu, &st->cpus_used_isa[ev->task.compat]);
+    }
     else if (st && ev->kind == MEVENT_AFFINITY)
         record_affinity(st, ev);
     else if (st && ev->kind == MEVENT_EXEC)

@@ -5,6 +5,7 @@
  *    "deadlock" | "time limit" | "stopped by the host", "end_ns",
  *    "tasks": [{"name", "pid", "isa": "aarch64" | "arm" | null, "error",
  *               "exit" | "signal", "affinity", "kills", "cpus_used",
+ *               "cpus_used_aarch64", "cpus_used_arm" (running code of that ISA),
  *               "affinity_history": [{"at_ns", "old", "new", "rule", "cause"}],
  *               "saved_mask" (when it ended; null: none),
  *               "saved_mask_history": [{"at_ns", "mask"}] (after each execve),
@@ -107,6 +108,8 @@ static json_t *task_json(const struct script_task *st, const char *klog)
     json_object_set_new(t, "affinity", st->exited ? cpulist_json(&st->final_affinity) : json_null());
     json_object_set_new(t, "kills", kills_of(klog, st->pid));
     json_object_set_new(t, "cpus_used", cpulist_json(&st->cpus_used));
+    json_object_set_new(t, "cpus_used_aarch64", cpulist_json(&st->cpus_used_isa[0]));
+    json_object_set_new(t, "cpus_used_arm", cpulist_json(&st->cpus_used_isa[1]));
     json_object_set_new(t, "affinity_history", history_json(st));
     json_object_set_new(t, "saved_mask", st->exited && st->has_final_saved
                                              ? cpulist_json(&st->final_saved) : json_null());

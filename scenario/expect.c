@@ -120,12 +120,15 @@ static const char *log_line_with(const char *log, const char *text, size_t *len)
     return NULL;
 }
 
-/* The vCPUs the task's process ran on, as recorded. */
-static struct cpumask cpus_used(const struct scenario *sc, json_t *task)
+/* The vCPUs the task's process ran on (running code of isa, if not NULL),
+ * as recorded. */
+static struct cpumask cpus_used(const struct scenario *sc, json_t *task, const char *isa)
 {
     struct cpumask used;
     cpumask_clear(&used);
-    const char *list = json_string_value(json_object_get(task, "cpus_used"));
+    char key[32];
+    snprintf(key, sizeof key, "cpus_used%s%s", isa ? "_" : "", isa ? isa : "");
+    const char *list = json_string_value(json_object_get(task, key));
     if (list)
         cpulist_parse(list, sc->cfg.cpus, &used, NULL, 0);
     return used;
@@ -197,23 +200,27 @@ static bool history_matches(const struct scenario *sc, const struct expectation 
 {
     char list[4096], used_list[4096];
     cpulist_format(&e->mask, list, sizeof list);
-    struct cpumask used = cpus_used(sc, task), both;
+    struct cpumask used = cpus_used(sc, task, e->isa), both;
+    char as_isa[32] = "";
+    if (e->isa)
+        snprintf(as_isa, sizeof as_isa, " as %s", e->isa);
     cpulist_format(&used, used_list, sizeof used_list);
     switch (e->kind) {
     case EXPECT_ONLY_ON:
         if (cpumask_subset(&used, &e->mask))
             return true;
-        fprintf(f, "expected task %s to run only on %s, got %s", name, list, used_list);
+        fprintf(f, "expected task %s to run%s only on %s, got %s", name, as_isa, list, used_list);
         return false;
     case EXPECT_NEVER_ON:
         if (!cpumask_and(&both, &used, &e->mask))
             return true;
-        fprintf(f, "expected task %s never to run on %s, got %s", name, list, used_list);
+        fprintf(f, "expected task %s never to run%s on %s, got %s", name, as_isa, list,
+                used_list);
         return false;
     case EXPECT_CPUS_USED:
         if (cpumask_equal(&used, &e->mask))
             return true;
-        fprintf(f, "expected task %s to run on %s, got %s", name, list, used_list);
+        fprintf(f, "expected task %s to run%s on %s, got %s", name, as_isa, list, used_list);
         return false;
     default:
         break;
@@ -447,11 +454,11 @@ void scenario_describe(const struct scenario *sc, size_t i, char *out, size_t le
     case EXPECT_NEVER_ON:
     case EXPECT_CPUS_USED:
         cpulist_format(&e->mask, buf, sizeof buf);
-        snprintf(out, len, "%s %s %s", name,
+        snprintf(out, len, "%s %s %s%s%s", name,
                  e->kind == EXPECT_ONLY_ON    ? "runs only on"
                  : e->kind == EXPECT_NEVER_ON ? "never runs on"
                                               : "runs on",
-                 buf);
+                 buf, e->isa ? " as " : "", e->isa ? e->isa : "");
         return;
     case EXPECT_AFFINITY_HISTORY:
         snprintf(out, len, "%s's affinity changes as given", name);

@@ -946,14 +946,15 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
         return false;
     int task = -1;
     unsigned policies = 0;
-    const yaml_node_t *file = NULL;
+    const yaml_node_t *file = NULL, *isa_key = NULL;
+    const char *isa = NULL;
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
         if (!known_key(c, k, "an expectation",
                        "task, policies, exit, signal, affinity, stdout, stdout_contains, "
                        "stdout_matches, kernel_log_contains, kernel_log_lacks, file, at, "
-                       "content, invariants, time_under, only_on, never_on, cpus_used, "
+                       "content, invariants, time_under, only_on, never_on, cpus_used, isa, "
                        "affinity_history, saved_mask"))
             return false;
         if (key_is(k, "task") && (task = task_named(c, v)) < 0)
@@ -962,17 +963,32 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
             return false;
         if (key_is(k, "file"))
             file = k;
+        if (key_is(k, "isa")) {
+            if (!want_scalar(c, v, "an ISA (aarch64 or arm)") ||
+                (strcmp(scalar(v), "aarch64") != 0 && strcmp(scalar(v), "arm") != 0))
+                return fail(c, v, "expected an ISA (aarch64 or arm), found '%s'",
+                            scalar(v) ? scalar(v) : type_name(v));
+            isa = own_str(c->sc, scalar(v));
+            isa_key = k;
+        }
     }
+    if (isa && !lookup(c, map, "only_on") && !lookup(c, map, "never_on") &&
+        !lookup(c, map, "cpus_used"))
+        return fail(c, isa_key, "expected only_on, never_on or cpus_used with 'isa'");
     if ((lookup(c, map, "at") || lookup(c, map, "content")) && !file)
         return fail(c, map, "expected 'file' with 'at' and 'content'");
     size_t before = c->sc->nexpects;
     for_each_pair(c, map, k, v)
     {
         if (key_is(k, "task") || key_is(k, "policies") || key_is(k, "at") ||
-            key_is(k, "content"))
+            key_is(k, "content") || key_is(k, "isa"))
             continue;
         if (!parse_check(c, map, k, v, task, policies))
             return false;
+        struct expectation *e = &c->sc->expects[c->sc->nexpects - 1];
+        if (e->kind == EXPECT_ONLY_ON || e->kind == EXPECT_NEVER_ON ||
+            e->kind == EXPECT_CPUS_USED)
+            e->isa = isa;
     }
     if (c->sc->nexpects == before)
         return fail(c, map, "expected a check in this expectation (%s, kernel_log_contains, "

@@ -161,7 +161,9 @@ static json_t *report_task(json_t *task)
 {
     json_t *t = json_object();
     static const char *const keys[] = {"pid", "name", "isa", "error", "exit", "signal",
-                                       "affinity", "kills"};
+                                       "affinity", "kills", "cpus_used", "cpus_used_aarch64",
+                                       "cpus_used_arm", "affinity_history",
+                                       "saved_mask", "saved_mask_history"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         json_t *v = json_object_get(task, keys[i]);
         if (v)

@@ -54,6 +54,7 @@ struct expectation {
     size_t ntexts;
     uint64_t ns;            /* time bound */
     int read;               /* EXPECT_FILE: index of its read in the script's actions */
+    const char *isa;        /* only_on, never_on, cpus_used: "aarch64", "arm" or NULL (both) */
     unsigned policies;      /* bit per enum sched_policy_id where it applies; 0: every policy */
 };
 
