@@ -49,3 +49,6 @@ asymu_scenario_test(junit junit)
 # start, events timed in slices, the time limit).
 asymu_scenario_test(outside pass tests/e2e/scenarios/outside.yaml upstream)
 asymu_scenario_test(two-tasks pass tests/e2e/scenarios/two-tasks.yaml upstream)
+# Event triggers (exec by comm, a syscall, an exit, one that never comes)
+# and the history expectations.
+asymu_scenario_test(triggers pass tests/e2e/scenarios/triggers.yaml upstream)
