@@ -204,16 +204,50 @@ json_t *scenario_execute(struct scenario *sc)
     return o;
 }
 
+/* The trace options after FILE POLICY: the files are created now, before
+ * the sandbox (which would not let the emulator create them). */
+static bool open_traces(int argc, char **argv, struct emu_config *cfg)
+{
+    for (int i = 2; i + 1 < argc; i += 2) {
+        FILE **f = strcmp(argv[i], "--trace") == 0      ? &cfg->trace_file
+                   : strcmp(argv[i], "--timeline") == 0 ? &cfg->timeline_file
+                                                        : NULL;
+        if (strcmp(argv[i], "--trace-format") == 0) {
+            if (strcmp(argv[i + 1], "json") != 0 && strcmp(argv[i + 1], "ftrace") != 0)
+                return false;
+            cfg->trace_format = argv[i + 1][0] == 'f' ? EMU_TRACE_FTRACE : EMU_TRACE_JSON;
+            continue;
+        }
+        if (!f || *f)
+            return false;
+        if (!(*f = fopen(argv[i + 1], "we"))) {
+            fprintf(stderr, "asymu: cannot create %s: %s\n", argv[i + 1], strerror(errno));
+            return false;
+        }
+    }
+    return argc % 2 == 0;
+}
+
 int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options)
 {
-    if (argc != 2 || scenario_policy_parse(argv[1]) < 0) {
-        fprintf(stderr, "usage: asymu scenario-exec FILE POLICY (used by replay and compare)\n");
+    if (argc < 2 || scenario_policy_parse(argv[1]) < 0) {
+        fprintf(stderr, "usage: asymu scenario-exec FILE POLICY [--trace F] [--trace-format "
+                        "json|ftrace] [--timeline F] (used by replay and compare)\n");
         return SCENARIO_EXIT_BROKEN;
     }
     struct scenario *sc = scenario_load(argv[0], stderr, options);
     if (!sc)
         return SCENARIO_EXIT_BROKEN;
     sc->cfg.policy = (enum sched_policy_id)scenario_policy_parse(argv[1]);
+    if (!open_traces(argc, argv, &sc->cfg)) {
+        fprintf(stderr, "asymu scenario-exec: bad trace options\n");
+        if (sc->cfg.trace_file)
+            fclose(sc->cfg.trace_file);
+        if (sc->cfg.timeline_file)
+            fclose(sc->cfg.timeline_file);
+        scenario_free(sc);
+        return SCENARIO_EXIT_BROKEN;
+    }
     json_t *o = scenario_execute(sc);
     scenario_free(sc);
     if (!o)

@@ -121,6 +121,8 @@ void scenario_task_ending(json_t *task, char *out, size_t len);
 struct scenario_job {
     const char *file;
     int policy;
+    char *trace, *timeline; /* files to write (malloc'ed), or NULL */
+    const char *trace_format; /* "json" or "ftrace" */
     char *out;          /* the child's stdout: the outcome JSON */
     size_t len;
     int64_t exit_status;
@@ -143,7 +145,8 @@ void scenario_describe(const struct scenario *sc, size_t i, char *out, size_t le
  * the command's name. Return the exit status. */
 int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options);
 int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options);
-/* `asymu scenario-exec FILE POLICY`: the child side, outcome JSON on stdout. */
+/* `asymu scenario-exec FILE POLICY [--trace F] [--trace-format json|ftrace]
+ * [--timeline F]`: the child side, outcome JSON on stdout. */
 int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options);
 
 #endif
