@@ -18,7 +18,8 @@ set(SCENARIO_EXAMPLES
   "saved-mask-chain|upstream,linux-6.6,override|override"
   "hotplug-last-32bit|upstream,kill,fixup|kill"
   "fork-inheritance|upstream,linux-6.6,override|kill"
-  "generations|upstream,linux-6.6|upstream")
+  "generations|upstream,linux-6.6|upstream"
+  "busy-mixed|upstream,linux-6.6,override,kill,fixup|kill")
 foreach(example ${SCENARIO_EXAMPLES})
   string(REPLACE "|" ";" parts "${example}")
   list(GET parts 0 name)
