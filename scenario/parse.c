@@ -563,9 +563,6 @@ static bool parse_tasks(struct ctx *c, const yaml_node_t *seq)
 
 /* ---- events ---- */
 
-static const char *const not_yet_note = "not supported yet: it needs the machine's event stream "
-                                        "(docs/scenarios.md, \"Not yet\")";
-
 static bool event_task(struct ctx *c, const yaml_node_t *v, struct script_action *a,
                        const char *keys, const char *what)
 {
@@ -1043,7 +1040,8 @@ static bool parse_root(struct ctx *c, const yaml_node_t *root)
                        "description, machine, files, tasks, events, expect, input"))
             return false;
         if (key_is(k, "input"))
-            return fail(c, k, "key 'input' (recorded host input) is %s", not_yet_note);
+            return fail(c, k, "key 'input' (recorded host input) is not supported yet "
+                              "(docs/scenarios.md, \"Not yet\")");
     }
     const yaml_node_t *tasks = lookup(c, root, "tasks");
     if (!parse_machine(c, lookup(c, root, "machine")))
