@@ -24,16 +24,16 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The script of the machine this process runs (one machine per process),
- * and the timers of its actions (after those of its tasks). */
-static struct machine_script *active;
-static struct script_timer *action_timers;
-
 struct script_timer {
     struct ktimer kt;
     struct machine *m;
     size_t index; /* a task's or an action's */
 };
+
+/* The script of the machine this process runs (one machine per process),
+ * and the timers of its actions (after those of its tasks). */
+static struct machine_script *active;
+static struct script_timer *action_timers;
 
 #define timer_of(k) ((struct script_timer *)(k))
 
@@ -275,8 +275,12 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
         machine_shutdown(&m);
         return err;
     }
-    if ((err = script_events_start(&m, s)) < 0 || (err = machine_host_start(&m)) < 0 ||
-        (err = place_files(&m, s)) < 0) {
+    if ((err = script_events_start(&m, s)) < 0) {
+        machine_trace_finish(&trace, &m);
+        machine_shutdown(&m);
+        return err;
+    }
+    if ((err = machine_host_start(&m)) < 0 || (err = place_files(&m, s)) < 0) {
         if (err != -ENOMEM)
             fprintf(stderr, "asymu: cannot start the scenario's machine: %s\n", strerror(-err));
         machine_trace_finish(&trace, &m);
@@ -294,6 +298,9 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
         return -ENOMEM;
     }
     action_timers = timers + s->ntasks;
+    /* Ready before the first task starts: its exec may fire a trigger. */
+    for (size_t i = 0; i < s->nactions; i++)
+        action_timers[i] = (struct script_timer){.kt.fire = fire_action, .m = &m, .index = i};
     /* Tasks due at 0 start now, in order, so their pids follow the file. */
     for (size_t i = 0; i < s->ntasks; i++) {
         struct script_timer *tm = &timers[i];
@@ -303,12 +310,9 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
         else
             ktimer_arm(&m, &tm->kt, s->tasks[i].start_ns);
     }
-    for (size_t i = 0; i < s->nactions; i++) {
-        struct script_timer *tm = &timers[s->ntasks + i];
-        *tm = (struct script_timer){.kt.fire = fire_action, .m = &m, .index = i};
+    for (size_t i = 0; i < s->nactions; i++)
         if (s->actions[i].when == SCRIPT_AT)
-            ktimer_arm(&m, &tm->kt, s->actions[i].at_ns);
-    }
+            ktimer_arm(&m, &action_timers[i].kt, s->actions[i].at_ns);
     struct script_timer *limit = &timers[ntimers - 1];
     *limit = (struct script_timer){.kt.fire = fire_time_limit, .m = &m};
     ktimer_arm(&m, &limit->kt, s->time_limit_ns);
