@@ -272,13 +272,9 @@ int emu_run(const struct emu_config *cfg)
 {
     struct machine m;
     struct machine_trace trace;
-    int err = machine_boot(&m, cfg);
+    int err = machine_boot_traced(&m, &trace, cfg);
     if (err < 0)
         return err;
-    if ((err = machine_trace_start(&trace, &m, cfg)) < 0) {
-        machine_shutdown(&m);
-        return err;
-    }
     err = machine_host_start(&m);
     struct task *t = err < 0 ? NULL : task_create_init(&m);
     if (!t) {

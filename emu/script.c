@@ -268,13 +268,9 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
 {
     struct machine m;
     struct machine_trace trace;
-    int err = machine_boot(&m, cfg);
+    int err = machine_boot_traced(&m, &trace, cfg);
     if (err < 0)
         return err;
-    if ((err = machine_trace_start(&trace, &m, cfg)) < 0) {
-        machine_shutdown(&m);
-        return err;
-    }
     if ((err = script_events_start(&m, s)) < 0) {
         machine_trace_finish(&trace, &m);
         machine_shutdown(&m);
