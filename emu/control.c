@@ -22,6 +22,10 @@
 
 /* A request line longer than this gets an error and the connection ends. */
 #define LINE_MAX_BYTES 4096
+/* Once this much of a client's output waits unwritten, its next requests
+ * wait too (neither read nor served) until it reads: a client that sends
+ * and never reads costs a bounded amount of memory, and loses nothing. */
+#define OUT_BACKLOG_BYTES (1 << 20)
 
 struct control_client {
     struct control *ctl;
@@ -33,6 +37,7 @@ struct control_client {
     size_t out_len;
     bool closing;
     bool overlong; /* dropping the rest of a line too long, up to its newline */
+    bool read_done; /* the client shut its side: answer what it sent, then close */
     struct control_client *next;
 };
 
@@ -85,10 +90,23 @@ void control_slice_done(struct machine *m)
 
 static void on_client(uv_poll_t *h, int status, int events);
 
+static bool backlogged(const struct control_client *cl)
+{
+    return cl->out_len >= OUT_BACKLOG_BYTES;
+}
+
 static void watch(struct control_client *cl)
 {
-    int events = UV_READABLE | (cl->out_len ? UV_WRITABLE : 0);
+    bool readable = !backlogged(cl) && !cl->read_done;
+    int events = (readable ? UV_READABLE : 0) | (cl->out_len ? UV_WRITABLE : 0);
     uv_poll_start(&cl->poll, events, on_client);
+}
+
+/* A client that has shut its side and has every answer (a request still
+ * running, such as `step`, answers on a connection that stays open). */
+static bool answered(const struct control_client *cl)
+{
+    return cl->read_done && !cl->out_len && !memchr(cl->in, '\n', cl->in_len);
 }
 
 /* Writes what the socket takes now; the rest when it is writable. */
@@ -107,7 +125,11 @@ static void flush(struct control_client *cl)
         memmove(cl->out, cl->out + n, cl->out_len - (size_t)n);
         cl->out_len -= (size_t)n;
     }
-    if (!cl->closing)
+    if (cl->closing)
+        return;
+    if (answered(cl))
+        client_close(cl);
+    else
         watch(cl);
 }
 
@@ -131,7 +153,7 @@ void control_reply(struct control_client *cl, const char *line)
 static void serve_lines(struct control_client *cl)
 {
     char *nl;
-    while (!cl->closing && (nl = memchr(cl->in, '\n', cl->in_len))) {
+    while (!cl->closing && !backlogged(cl) && (nl = memchr(cl->in, '\n', cl->in_len))) {
         *nl = '\0';
         size_t used = (size_t)(nl - cl->in) + 1;
         if (!cl->overlong)
@@ -140,7 +162,7 @@ static void serve_lines(struct control_client *cl)
         memmove(cl->in, cl->in + used, cl->in_len - used);
         cl->in_len -= used;
     }
-    if (!cl->closing && cl->in_len == sizeof cl->in) {
+    if (!cl->closing && cl->in_len == sizeof cl->in && !memchr(cl->in, '\n', cl->in_len)) {
         if (!cl->overlong)
             control_request_too_long(cl->ctl, cl);
         cl->overlong = true;
@@ -155,15 +177,22 @@ static void on_client(uv_poll_t *h, int status, int events)
         client_close(cl);
         return;
     }
-    if (events & UV_WRITABLE)
+    if (events & UV_WRITABLE) {
         flush(cl);
-    if (cl->closing || !(events & UV_READABLE))
+        serve_lines(cl); /* the requests a backlog held back */
+    }
+    if (cl->closing || backlogged(cl) || cl->read_done || !(events & UV_READABLE))
         return;
     ssize_t n = read(cl->fd, cl->in + cl->in_len, sizeof cl->in - cl->in_len);
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
         return;
-    if (n <= 0) { /* the client has gone, maybe mid-request: forget it */
+    if (n < 0) {
         client_close(cl);
+        return;
+    }
+    if (n == 0) { /* a line cut short by the end is forgotten */
+        cl->read_done = true;
+        flush(cl);
         return;
     }
     cl->in_len += (size_t)n;

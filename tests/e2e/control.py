@@ -200,6 +200,23 @@ try:
         s.sendall(b"ps") # and gone before the newline
     rc, r = ctl("ps")
     check("after a client left mid-request", (0, 2), (rc, len(r["tasks"])))
+    # A client that sends 2,000 requests of 8 KiB answers each (16 MiB in
+    # all) before reading any: the machine holds its later requests back
+    # (docs/control.md) and then answers every one.
+    req = f"mem 1 {hex(base[1])} 4096\n".encode()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(60)
+        s.connect(sock)
+        s.sendall(req * 2000)
+        time.sleep(0.5)
+        s.shutdown(socket.SHUT_WR)
+        out = b""
+        while chunk := s.recv(1 << 20):
+            out += chunk
+    got = [json.loads(line) for line in out.decode().splitlines()]
+    check("a client that reads late: every answer",
+          (2000, {"7f454c46"}, {8192}),
+          (len(got), {r["hex"][:8] for r in got}, {len(r["hex"]) for r in got}))
     p = subprocess.run([asymu, "ctl", tmp + "/nothing", "ps"], capture_output=True, text=True)
     check("ctl: no socket", 2, p.returncode)
 
