@@ -263,8 +263,9 @@ static bool apply_due(struct machine *m, bool in_syscall)
     uint64_t now = machine_now(m);
     while (r->next < r->ninputs) {
         const struct input *in = &r->inputs[r->next];
-        if (in->kind == IN_END || in->point > r->point || (in->point == r->point &&
-                                                           in->in_syscall != in_syscall))
+        /* Later at this point: a later syscall of the slice takes it. */
+        if (in->kind == IN_END || in->point > r->point ||
+            (in->point == r->point && (in->in_syscall != in_syscall || in->ns > now)))
             return true;
         if (in->point < r->point) {
             mismatch(r, in, "its input at point %" PRIu64 " was not taken (the run is at point "
@@ -273,7 +274,7 @@ static bool apply_due(struct machine *m, bool in_syscall)
         }
         if (in->ns != now) {
             mismatch(r, in, "its input at point %" PRIu64 " is at %" PRIu64 " ns, the run is "
-                            "there at %" PRIu64 " ns", in->point, in->ns, now);
+                            "past it at %" PRIu64 " ns", in->point, in->ns, now);
             return false;
         }
         r->next++;
