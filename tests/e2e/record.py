@@ -12,7 +12,8 @@ input (docs/recording.md), one CASE per test:
   control      a control session (stop, trace off, step 3, trace on,
                offline 3, signal, cont) recorded and replayed twice to the
                identical trace; `trace off` left the stepped slices out; a
-               replay refuses a client's offline but serves ps;
+               replay refuses a client's offline; `asymu replay --control`
+               serves a scenario's machine (a signal ends its workload);
   broken       broken recordings exit 2 with FILE:LINE and the reason;
   determinism  a recording kept in DATA_DIR replays to the exact stdout kept
                there, twice (the run does not depend on the build's path or
@@ -178,6 +179,26 @@ def case_control():
           (rc, r and r.get("error")))
     out2, err2 = run.communicate(timeout=300)
     check("... and replays as recorded", (0, out, b""), (run.returncode, out2, err2))
+
+    # asymu replay --control: a scenario's machine steered from the socket.
+    scenario = os.path.join(tmp, "workload.yaml")
+    with open(scenario, "w") as f:
+        f.write(f"tasks:\n  - name: wl\n    path: {program[0]}\n    args: [{program[1]}]\n"
+                "expect:\n  - task: wl\n    exit: 0\n")
+    run = subprocess.Popen([asymu, "replay", "--control", sock, scenario], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    wait_for(sock)
+    for _ in range(300):  # the child has exec'd
+        rc, ps = ctl(sock, "ps")
+        if len(ps["tasks"]) == 2 and ps["tasks"][1]["name"] == "wl-?-child":
+            break
+        time.sleep(0.1)
+    check("replay --control: signal", (0, 10), (lambda r: (r[0], r[1]["signal"]))(
+        ctl(sock, "signal", "2", "USR1")))
+    out3, err3 = run.communicate(timeout=300)
+    check("replay --control: the scenario passes", (0, f"PASS {scenario} (upstream)\n1 passed, "
+                                                      "0 failed\n".encode(), b""),
+          (run.returncode, out3, err3))
 
 
 def case_broken():
