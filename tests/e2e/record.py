@@ -128,6 +128,16 @@ def wait_for(path):
         time.sleep(0.1)
 
 
+def wait_for_child(sock):
+    """The workload behind sock has forked and its child has exec'd."""
+    wait_for(sock)
+    for _ in range(300):
+        rc, ps = ctl(sock, "ps")
+        if len(ps["tasks"]) == 2 and ps["tasks"][1]["name"] == "wl-?-child":
+            return
+        time.sleep(0.1)
+
+
 def slices_between(trace, start_ns, end_ns):
     """The trace's slices (complete events) that start in [start_ns, end_ns)."""
     events = json.loads(read(trace))["traceEvents"]
@@ -141,12 +151,7 @@ def case_control():
     run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--record", rec, "--trace",
                             trace, "--control", sock, "--", *program], stdin=subprocess.DEVNULL,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    wait_for(sock)
-    for _ in range(300):  # the child has exec'd
-        rc, ps = ctl(sock, "ps")
-        if len(ps["tasks"]) == 2 and ps["tasks"][1]["name"] == "wl-?-child":
-            break
-        time.sleep(0.1)
+    wait_for_child(sock)
     _, stopped = ctl(sock, "stop")
     check("trace off", (0, False), (lambda r: (r[0], r[1]["trace"]))(ctl(sock, "trace", "off")))
     _, stepped = ctl(sock, "step", "3")
@@ -187,12 +192,7 @@ def case_control():
                 "expect:\n  - task: wl\n    exit: 0\n")
     run = subprocess.Popen([asymu, "replay", "--control", sock, scenario], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
-    wait_for(sock)
-    for _ in range(300):  # the child has exec'd
-        rc, ps = ctl(sock, "ps")
-        if len(ps["tasks"]) == 2 and ps["tasks"][1]["name"] == "wl-?-child":
-            break
-        time.sleep(0.1)
+    wait_for_child(sock)
     check("replay --control: signal", (0, 10), (lambda r: (r[0], r[1]["signal"]))(
         ctl(sock, "signal", "2", "USR1")))
     out3, err3 = run.communicate(timeout=300)
