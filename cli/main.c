@@ -60,13 +60,15 @@ static int open_trace_files(struct emu_config *cfg)
     return 0;
 }
 
-static int cmd_run(int argc, char **argv)
+static int cmd_run(int argc, char **argv, int all_argc, char **all_argv)
 {
     struct emu_config cfg;
     int r = options_parse(argc, argv, &cfg);
     if (r != 0)
         return r > 0 ? 0 : EXIT_USAGE;
     cfg.envp = environ;
+    if (emu_recording_open(&cfg, all_argc, all_argv) < 0)
+        return EXIT_USAGE;
     if (open_trace_files(&cfg) < 0)
         return EXIT_USAGE;
     warn_old_unicorn();
@@ -84,7 +86,7 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "run") == 0)
-        return cmd_run(argc - 2, argv + 2);
+        return cmd_run(argc - 2, argv + 2, argc, argv);
     if (strcmp(cmd, "ctl") == 0)
         return ctl_main(argc - 2, argv + 2);
     if (strcmp(cmd, "top") == 0)

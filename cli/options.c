@@ -261,6 +261,20 @@ static int opt_control(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_record(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt;
+    ps->cfg->record_path = val;
+    return 0;
+}
+
+static int opt_input(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt;
+    ps->cfg->input_path = val;
+    return 0;
+}
+
 static int opt_sysfs_mount(struct parse *ps, const char *opt, const char *val)
 {
     ps->cfg->sysfs_mount = val;
@@ -404,6 +418,17 @@ static const struct option_def options[] = {
      "the kernel log, stop, step and continue the machine or one task, hotplug vCPUs, set "
      "affinities, send signals (`asymu ctl PATH COMMAND`, docs/control.md)",
      opt_control},
+    {"--record", NULL, "FILE", "none",
+     "record every input from outside the machine in FILE (JSON lines), with the point of the "
+     "run that took it: stdin bytes as the guest read them, SIGINT/SIGTERM/SIGHUP to asymu, "
+     "control requests that change the machine, writes through --sysfs-mount "
+     "(docs/recording.md); the console is then not a terminal",
+     opt_record},
+    {"--input", NULL, "FILE", "none",
+     "replay the recording FILE (made by --record for the same program, arguments and machine) "
+     "instead of the host's stdin, signals and control requests: the run repeats byte for byte, "
+     "trace included; a recording that does not match the run stops it with status 2",
+     opt_input},
     {"--keep-tmp", NULL, NULL, "off",
      "keep the host directory behind the guest's private /tmp at exit (its path is printed)",
      opt_keep_tmp},

@@ -61,7 +61,7 @@ bool control_task_held(const struct task *t)
 
 bool control_wait(struct machine *m)
 {
-    if (!m->control)
+    if (!m->control || m->control->listen_fd < 0)
         return false;
     uv_run(m->control->loop, UV_RUN_ONCE);
     return true;
@@ -135,7 +135,7 @@ static void flush(struct control_client *cl)
 
 void control_reply(struct control_client *cl, const char *line)
 {
-    if (cl->closing)
+    if (!cl || cl->closing) /* a replayed request has no client */
         return;
     size_t n = strlen(line);
     char *out = realloc(cl->out, cl->out_len + n + 1);
@@ -309,11 +309,31 @@ static void free_control(uv_handle_t *h)
     free(ctl);
 }
 
+void control_replay_request(struct machine *m, const char *request)
+{
+    if (!m->control) {
+        /* No socket: the state a replay's requests stop and step. */
+        m->control = calloc(1, sizeof *m->control);
+        if (!m->control)
+            return;
+        m->control->m = m;
+        m->control->listen_fd = -1;
+    }
+    char line[LINE_MAX_BYTES];
+    snprintf(line, sizeof line, "%s", request);
+    control_request(m->control, NULL, line, strlen(line));
+}
+
 void control_stop(struct machine *m)
 {
     struct control *ctl = m->control;
     if (!ctl)
         return;
+    if (ctl->listen_fd < 0) { /* a replay's, without a socket */
+        free(ctl);
+        m->control = NULL;
+        return;
+    }
     control_machine_ended(ctl);
     for (struct control_client *cl = ctl->clients; cl; cl = ctl->clients) {
         flush(cl); /* a last response, as far as the socket takes it now */

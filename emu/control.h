@@ -26,6 +26,11 @@ int control_listen_fd(const struct machine *m);
 /* Closes every connection; hostio_stop's loop runs the last callbacks. */
 void control_stop(struct machine *m);
 
+/* Serves a request a replay brings (recording.h) as if a client had sent
+ * it, without a response; makes the socketless control state when the
+ * replay has no --control. */
+void control_replay_request(struct machine *m, const char *request);
+
 /* The whole machine is stopped (`stop`, or the end of `step N`). */
 bool control_paused(const struct machine *m);
 /* Waits for the next host event (a request among them); false without a

@@ -7,7 +7,9 @@
 
 #include "abi.h"
 #include "machine.h"
+#include "machine_trace.h"
 #include "mm.h"
+#include "recording.h"
 #include "script.h"
 #include "signals.h"
 #include "strace.h"
@@ -25,6 +27,7 @@
 
 #define MAX_ARGS 8
 #define MEM_MAX_BYTES 4096
+#define LINE_MAX_BYTES_REQUEST 4096 /* control.c's longest line */
 
 struct request {
     struct control *ctl;
@@ -362,26 +365,69 @@ static json_t *req_signal(struct request *r)
     return json_pack("{s:i,s:i}", "pid", t->proc->pid, "signal", sig);
 }
 
+static json_t *req_trace(struct request *r)
+{
+    bool on = strcmp(r->argv[1], "on") == 0;
+    if (!on && strcmp(r->argv[1], "off") != 0)
+        return fail(r, "usage: trace on|off");
+    if (machine_trace_enable(r->m->trace, on) < 0)
+        return fail(r, "trace: this run writes no --trace or --timeline");
+    return json_pack("{s:b}", "trace", on);
+}
+
 /* ---- dispatch ---- */
+
+/* What a request does to the machine, for recording and replay. */
+enum effect {
+    LOOKS,   /* nothing: not recorded */
+    PAUSES,  /* the whole machine's stop, cont, step: recorded; allowed in a replay */
+    CHANGES, /* recorded; refused in a replay, which brings its own */
+};
 
 static const struct command {
     const char *name;
     int min_args, max_args; /* after the name */
     json_t *(*serve)(struct request *r); /* the response's keys, or NULL and r->why */
+    enum effect effect;
 } commands[] = {
-    {"ps", 0, 0, req_ps},
-    {"cpus", 0, 0, req_cpus},
-    {"dmesg", 0, 0, req_dmesg},
-    {"regs", 1, 1, req_regs},
-    {"mem", 3, 3, req_mem},
-    {"stop", 0, 1, req_stop},
-    {"cont", 0, 1, req_cont},
-    {"step", 1, 1, req_step},
-    {"offline", 1, 1, req_offline},
-    {"online", 1, 1, req_online},
-    {"setaffinity", 2, 2, req_setaffinity},
-    {"signal", 2, 2, req_signal},
+    {"ps", 0, 0, req_ps, LOOKS},
+    {"cpus", 0, 0, req_cpus, LOOKS},
+    {"dmesg", 0, 0, req_dmesg, LOOKS},
+    {"regs", 1, 1, req_regs, LOOKS},
+    {"mem", 3, 3, req_mem, LOOKS},
+    {"stop", 0, 1, req_stop, PAUSES},
+    {"cont", 0, 1, req_cont, PAUSES},
+    {"step", 1, 1, req_step, PAUSES},
+    {"offline", 1, 1, req_offline, CHANGES},
+    {"online", 1, 1, req_online, CHANGES},
+    {"setaffinity", 2, 2, req_setaffinity, CHANGES},
+    {"signal", 2, 2, req_signal, CHANGES},
+    {"trace", 1, 1, req_trace, CHANGES},
 };
+
+/* A client's request that changes the machine: recorded (--record) as its
+ * words joined by spaces; during a replay refused, but for stopping,
+ * stepping and continuing the whole machine. False when refused. */
+static bool record_or_refuse(struct request *r, const struct command *c)
+{
+    enum effect effect = c->effect == PAUSES && r->argc > 1 && strcmp(c->name, "step") != 0
+                             ? CHANGES /* stop PID, cont PID hold a task */
+                             : c->effect;
+    if (!r->client || effect == LOOKS)
+        return true;
+    if (recording_replaying(r->m)) {
+        if (effect == CHANGES)
+            fail(r, "%s: the machine replays a recording; only ps, cpus, dmesg, regs, mem, "
+                    "stop, cont and step are served", c->name);
+        return effect != CHANGES;
+    }
+    char line[LINE_MAX_BYTES_REQUEST];
+    size_t n = 0;
+    for (int i = 0; i < r->argc; i++)
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", i ? " " : "", r->argv[i]);
+    recording_control(r->m, line);
+    return true;
+}
 
 /* Every response carries the protocol version, whether the machine is
  * stopped and its virtual time (the scheduler's clock). */
@@ -431,12 +477,14 @@ void control_request(struct control *ctl, struct control_client *cl, char *line,
             c = &commands[i];
     if (!c)
         return reply_error(ctl, cl, "unknown command (ps, cpus, dmesg, regs, mem, stop, cont, "
-                                    "step, offline, online, setaffinity, signal)");
+                                    "step, offline, online, setaffinity, signal, trace)");
     if (r.argc - 1 < c->min_args || r.argc - 1 > c->max_args) {
         snprintf(r.why, sizeof r.why, "%s takes %d to %d arguments", c->name, c->min_args,
                  c->max_args);
         return reply_error(ctl, cl, r.why);
     }
+    if (!record_or_refuse(&r, c))
+        return reply_error(ctl, cl, r.why);
     json_t *body = c->serve(&r);
     if (body)
         reply(ctl, cl, body);

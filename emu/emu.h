@@ -44,6 +44,9 @@ struct emu_config {
     const char *timeline_path; /* --timeline: the SVG timeline, or NULL */
     FILE *trace_file;          /* the two opened for writing (emu_run closes them), or NULL */
     FILE *timeline_file;
+    const char *record_path;   /* --record: write the host's input here, or NULL */
+    const char *input_path;    /* --input: replay this recording instead, or NULL */
+    struct recording *recording; /* made by emu_recording_open (emu_run frees it) */
     int argc;               /* guest program (a host path) and its arguments */
     char **argv;
     char **envp;            /* guest environment */
@@ -54,6 +57,11 @@ struct emu_config {
  * negative errno if the machine could not start (a message has been printed
  * to stderr naming the program and the reason). */
 int emu_run(const struct emu_config *cfg);
+
+/* Opens --record's file (its header names argv, asymu's command line) or
+ * loads --input's recording and checks it is of this run. 0, or -1 with
+ * the reason on stderr ("FILE:LINE: ..." for a broken recording). */
+int emu_recording_open(struct emu_config *cfg, int argc, char **argv);
 
 /* The confinement the sandbox gives on this kernel, for --version:
  * "seccomp (argument-checked) + landlock ABI 3" (sandbox.c). */

@@ -8,6 +8,7 @@
 #include "emu.h"
 #include "file.h"
 #include "machine.h"
+#include "recording.h"
 #include "task.h"
 
 #include <poll.h>
@@ -50,14 +51,25 @@ static void on_stdin(uv_poll_t *h, int status, int events)
     struct hostio *io = h->data;
     uv_poll_stop(h);
     io->stdin_watched = false;
+    if (recording_owns_console(io->machine)) {
+        recording_console_take(io->machine); /* notifies what it took */
+        return;
+    }
     file_notify_events(io->machine, &console_waitq, POLLIN);
 }
 
 bool console_ready(struct machine *m)
 {
-    struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
-    if (poll(&p, 1, 0) != 0)
-        return true; /* data, its end, or an error the read will report */
+    if (recording_owns_console(m)) {
+        if (recording_console_ready(m))
+            return true;
+        if (recording_replaying(m))
+            return false; /* a replay's console hears only the recording */
+    } else {
+        struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+        if (poll(&p, 1, 0) != 0)
+            return true; /* data, its end, or an error the read will report */
+    }
     struct hostio *io = m->hostio;
     if (io && !io->stdin_watched) {
         /* A file or a device uv_poll cannot watch reads as ready above. */
@@ -78,6 +90,13 @@ bool hostio_wait(struct machine *m)
         return false;
     uv_run(&io->loop, UV_RUN_ONCE);
     return true;
+}
+
+/* A host write through the FUSE export: recorded, since it may change the
+ * machine (a vCPU's online file). */
+static void on_fuse_write(void *arg, const char *path, const char *buf, size_t len)
+{
+    recording_fuse_write(arg, path, buf, len);
 }
 
 /* The FUSE export serves pid 1's view. */
@@ -108,6 +127,7 @@ int hostio_start(struct machine *m, char *why, size_t whylen)
                                     whylen);
         if (err < 0)
             return err;
+        fuse_export_on_write(io->fuse, on_fuse_write);
         uv_poll_init(&io->loop, &io->fuse_poll, fuse_export_fd(io->fuse));
         io->fuse_poll.data = io;
         uv_poll_start(&io->fuse_poll, UV_READABLE, on_fuse);

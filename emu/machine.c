@@ -19,6 +19,7 @@
 #include "loader.h"
 #include "machine.h"
 #include "owner.h"
+#include "recording.h"
 #include "sandbox.h"
 #include "scheduler.h"
 #include "sysv_ipc.h"
@@ -273,14 +274,18 @@ int emu_run(const struct emu_config *cfg)
     struct machine m;
     struct machine_trace trace;
     int err = machine_boot_traced(&m, &trace, cfg);
-    if (err < 0)
+    if (err < 0) {
+        recording_free(cfg->recording);
         return err;
+    }
+    recording_attach(&m);
     err = machine_host_start(&m);
     struct task *t = err < 0 ? NULL : task_create_init(&m);
     if (!t) {
         machine_trace_finish(&trace, &m);
         machine_shutdown(&m);
         crash_guard_stop();
+        recording_free(m.recording);
         return err < 0 ? err : -ENOMEM;
     }
     char cwd[PATH_MAX];
@@ -305,8 +310,9 @@ int emu_run(const struct emu_config *cfg)
     if (status < 0)
         fprintf(stderr, "asymu: %s: %s\n", prog, why[0] ? why : strerror(-status));
     else
-        status = machine_confine_and_run(&m);
+        status = recording_finish(&m, machine_confine_and_run(&m));
     machine_trace_finish(&trace, &m);
     machine_host_stop(&m);
+    recording_free(m.recording);
     return status;
 }

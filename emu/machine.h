@@ -25,6 +25,8 @@ struct owner_table;
 struct pidfd;
 struct process;
 struct pty;
+struct recording;
+struct machine_trace;
 struct signalfd;
 struct sock;
 struct sysv_ipc;
@@ -74,6 +76,8 @@ struct machine {
     int64_t realtime_offset_ns; /* clock_settime(CLOCK_REALTIME) moved the wall clock */
     struct hostio *hostio;   /* libuv: host signals, the FUSE export */
     struct control *control; /* --control's socket and its hold on the machine (control.h) */
+    struct recording *recording; /* --record or --input: host input written or replayed (recording.h) */
+    struct machine_trace *trace; /* the run's trace writers, for `trace on|off` (machine_trace.h) */
     volatile int host_signal; /* SIGINT or SIGTERM from the host: stop */
     char exit_note[96];      /* strace's +++ line, printed after the syscall's */
     struct vfs vfs;

@@ -6,6 +6,21 @@
 #include <errno.h>
 #include <string.h>
 
+static void gated_event(void *ctx, const struct mevent *ev)
+{
+    struct machine_trace_writer *mw = ctx;
+    if (!mw->tr->off)
+        trace_writer_event(mw->w, ev);
+}
+
+int machine_trace_enable(struct machine_trace *tr, bool on)
+{
+    if (!tr || tr->n == 0)
+        return -ENOENT;
+    tr->off = !on;
+    return 0;
+}
+
 static int add_writer(struct machine_trace *tr, struct machine *m, enum trace_format format,
                       FILE *out)
 {
@@ -20,18 +35,22 @@ static int add_writer(struct machine_trace *tr, struct machine *m, enum trace_fo
         fclose(out);
         return -ENOMEM;
     }
-    int err = mevent_subscribe(&m->sched.events, trace_writer_kinds(w), trace_writer_event, w);
+    struct machine_trace_writer *mw = &tr->writers[tr->n];
+    *mw = (struct machine_trace_writer){tr, w};
+    int err = mevent_subscribe(&m->sched.events, trace_writer_kinds(w), gated_event, mw);
     if (err < 0) {
         trace_writer_finish(w);
         return err;
     }
-    tr->writers[tr->n++] = w;
+    tr->n++;
     return 0;
 }
 
 int machine_trace_start(struct machine_trace *tr, struct machine *m, const struct emu_config *cfg)
 {
     tr->n = 0;
+    tr->off = false;
+    m->trace = tr;
     int err = 0;
     if (cfg->trace_file)
         err = add_writer(
@@ -50,7 +69,7 @@ void machine_trace_finish(struct machine_trace *tr, struct machine *m)
 {
     mevent_close(&m->sched.events);
     for (unsigned i = 0; i < tr->n; i++)
-        if (trace_writer_finish(tr->writers[i]) < 0)
+        if (trace_writer_finish(tr->writers[i].w) < 0)
             fprintf(stderr, "asymu: writing a trace file failed: %s\n", strerror(EIO));
     tr->n = 0;
 }

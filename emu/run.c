@@ -11,6 +11,7 @@
 #include "lifetime.h"
 #include "ptrace.h"
 #include "machine.h"
+#include "recording.h"
 #include "mm.h"
 #include "rlimit.h"
 #include "scheduler.h"
@@ -153,20 +154,33 @@ int machine_run(struct machine *m)
     unsigned iterations = 0;
     while (!script_machine_done(m)) {
         task_free_exited(m);
+        /* A replay's inputs of this point; a recording's points. */
+        if (!recording_step(m)) {
+            status = 2;
+            break;
+        }
         /* Host events (signals, FUSE requests) are looked at every few
          * slices: an epoll_wait on every switch costs more than the switch. */
         if (++iterations % HOST_POLL_EVERY == 0)
             hostio_poll(m);
         if (m->host_signal) {
+            recording_host_signal(m, m->host_signal);
             fprintf(stderr, "asymu: stopped by %s\n", m->host_signal == SIGINT ? "SIGINT"
                                                        : m->host_signal == SIGHUP ? "SIGHUP"
                                                                                   : "SIGTERM");
             status = 128 + m->host_signal;
             break;
         }
-        /* Stopped from the control socket: only its requests happen. */
-        if (control_paused(m) && control_wait(m))
+        /* Stopped from the control socket: only its requests happen. A
+         * replay without a socket stopped for good does not match. */
+        if (control_paused(m)) {
+            if (!control_wait(m) && recording_stalled(m)) {
+                status = 2;
+                break;
+            }
+            recording_waited(m);
             continue;
+        }
         /* Timers, timed waits among them, fire before the tasks due later. */
         struct ktimer *kt = ktimer_next(m);
         if (kt && kt->when <= sched_next_time(&m->sched)) {
@@ -180,8 +194,14 @@ int machine_run(struct machine *m)
         int d = sched_pick(&m->sched, &se, &cpu);
         if (d == -EAGAIN) {
             /* Every task waits: for the host (stdin, FUSE), or forever. */
-            if (hostio_wait(m) || control_wait_held(m))
+            if (hostio_wait(m) || control_wait_held(m)) {
+                recording_waited(m);
                 continue;
+            }
+            if (recording_stalled(m)) {
+                status = 2;
+                break;
+            }
             fprintf(stderr, "asymu: every task is blocked and nothing can wake them (deadlock); "
                             "stopping the machine\n");
             break;

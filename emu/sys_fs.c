@@ -13,6 +13,7 @@
 #include "mm.h"
 #include "owner.h"
 #include "pty.h"
+#include "recording.h"
 #include "reopen.h"
 #include "rlimit.h"
 #include "signals.h"
@@ -79,6 +80,8 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
             t->wait_obj = &console_waitq;
             return -EBLOCK;
         }
+        if (recording_owns_console(t->machine))
+            return recording_console_read(t->machine, buf, len);
         ssize_t n = read(STDIN_FILENO, buf, len);
         return n < 0 ? -errno : n;
     }
@@ -780,7 +783,9 @@ SYSCALL_DECL(ioctl)
     }
     if (f->kind == FILE_OBJECT)
         return f->ops->ioctl ? f->ops->ioctl(t, f, req, a[2]) : -ENOTTY;
-    if (f->kind != FILE_CONSOLE || !isatty(f->host_fd))
+    /* Recorded or replayed, the console is not a terminal: the run must not
+     * depend on where the host's stdin and stdout go. */
+    if (f->kind != FILE_CONSOLE || recording_owns_console(t->machine) || !isatty(f->host_fd))
         return -ENOTTY;
     /* struct termios and struct winsize have the same layout on the host and
      * on both guest ABIs, so terminal queries pass through. */

@@ -204,14 +204,19 @@ json_t *scenario_execute(struct scenario *sc)
     return o;
 }
 
-/* The trace options after FILE POLICY: the files are created now, before
- * the sandbox (which would not let the emulator create them). */
+/* The options after FILE POLICY: the trace files are created now, before
+ * the sandbox (which would not let the emulator create them); --control's
+ * socket is made when the machine starts. */
 static bool open_traces(int argc, char **argv, struct emu_config *cfg)
 {
     for (int i = 2; i + 1 < argc; i += 2) {
         FILE **f = strcmp(argv[i], "--trace") == 0      ? &cfg->trace_file
                    : strcmp(argv[i], "--timeline") == 0 ? &cfg->timeline_file
                                                         : NULL;
+        if (strcmp(argv[i], "--control") == 0) {
+            cfg->control_path = argv[i + 1];
+            continue;
+        }
         if (strcmp(argv[i], "--trace-format") == 0) {
             if (strcmp(argv[i + 1], "json") != 0 && strcmp(argv[i + 1], "ftrace") != 0)
                 return false;
@@ -232,7 +237,7 @@ int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options)
 {
     if (argc < 2 || scenario_policy_parse(argv[1]) < 0) {
         fprintf(stderr, "usage: asymu scenario-exec FILE POLICY [--trace F] [--trace-format "
-                        "json|ftrace] [--timeline F] (used by replay and compare)\n");
+                        "json|ftrace] [--timeline F] [--control PATH] (used by replay and compare)\n");
         return SCENARIO_EXIT_BROKEN;
     }
     struct scenario *sc = scenario_load(argv[0], stderr, options);

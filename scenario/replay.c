@@ -1,6 +1,6 @@
 /* replay.c - `asymu replay FILE... [--policy P] [--report F.json] [--jobs N]
  * [--junit F.xml] [--shard I/N] [--all-expectations] [--trace F]
- * [--trace-format json|ftrace] [--timeline F.svg]`: every selected
+ * [--trace-format json|ftrace] [--timeline F.svg] [--control PATH]`: every selected
  * scenario is parsed first (a broken one stops everything with status 2),
  * run in a child process, and its expectations checked; one PASS or FAIL
  * line per scenario in name order, the failures under it, and a last line
@@ -18,6 +18,7 @@ struct replay_args {
     int policy; /* -1: each scenario's own */
     const char *report, *junit;
     const char *trace, *trace_format, *timeline;
+    const char *control; /* --control PATH: the one scenario's machine listens there */
     unsigned jobs;
     unsigned shard, shards; /* 1-based shard of shards */
     bool every_policy;
@@ -28,7 +29,7 @@ static int usage_error(const char *what)
     fprintf(stderr, "asymu replay: %s\n"
                     "usage: asymu replay FILE... [--policy P] [--report F.json] [--jobs N] "
                     "[--junit F.xml] [--shard I/N] [--all-expectations] [--trace F] "
-                    "[--trace-format json|ftrace] [--timeline F.svg]\n", what);
+                    "[--trace-format json|ftrace] [--timeline F.svg] [--control PATH]\n", what);
     return SCENARIO_EXIT_BROKEN;
 }
 
@@ -67,6 +68,8 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
             a->trace = argv[++i];
         } else if (strcmp(arg, "--timeline") == 0) {
             a->timeline = argv[++i];
+        } else if (strcmp(arg, "--control") == 0) {
+            a->control = argv[++i];
         } else if (strcmp(arg, "--trace-format") == 0) {
             a->trace_format = argv[++i];
             if (strcmp(a->trace_format, "json") != 0 && strcmp(a->trace_format, "ftrace") != 0)
@@ -90,6 +93,8 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
     }
     if (a->nfiles == 0)
         return usage_error("no scenario file");
+    if (a->control && a->nfiles > 1)
+        return usage_error("--control steers one scenario's machine: give one FILE");
     return 0;
 }
 
@@ -249,7 +254,7 @@ int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options)
                 .file = a.files[i], .policy = a.policy >= 0 ? a.policy : (int)sc[i]->cfg.policy,
                 .trace = trace_path(a.trace, a.files[i], a.nfiles == 1),
                 .timeline = trace_path(a.timeline, a.files[i], a.nfiles == 1),
-                .trace_format = a.trace_format};
+                .trace_format = a.trace_format, .control = a.control};
     }
     int status = SCENARIO_EXIT_BROKEN;
     if (!broken && scenario_run_jobs(jobs, a.nfiles, a.jobs, isatty(STDOUT_FILENO)) == 0) {

@@ -113,7 +113,7 @@ static int spawn(struct runner *r, struct scenario_job *j)
     uv_pipe_init(&r->loop, &c->out, 0);
     c->out.data = c;
     c->proc.data = c;
-    char *args[11] = {r->exe, "scenario-exec", (char *)j->file,
+    char *args[13] = {r->exe, "scenario-exec", (char *)j->file,
                       (char *)sched_policy_name(j->policy)};
     int n = 4;
     if (j->trace) {
@@ -125,6 +125,10 @@ static int spawn(struct runner *r, struct scenario_job *j)
     if (j->timeline) {
         args[n++] = "--timeline";
         args[n++] = j->timeline;
+    }
+    if (j->control) {
+        args[n++] = "--control";
+        args[n++] = (char *)j->control;
     }
     uv_stdio_container_t stdio[3] = {
         {.flags = UV_IGNORE},

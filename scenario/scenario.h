@@ -123,6 +123,7 @@ struct scenario_job {
     int policy;
     char *trace, *timeline; /* files to write (malloc'ed), or NULL */
     const char *trace_format; /* "json" or "ftrace" */
+    const char *control;      /* replay --control: the socket its machine listens on, or NULL */
     char *out;          /* the child's stdout: the outcome JSON */
     size_t len;
     int64_t exit_status;

@@ -22,6 +22,7 @@ struct fuse_export {
     struct open_file *open; /* files opened and not yet released */
     void *(*ctx)(void *arg); /* the task whose view is served */
     void *arg;
+    void (*on_write)(void *arg, const char *path, const char *buf, size_t len);
     struct fuse *fuse;
     struct fuse_session *se;
     struct fuse_buf buf;
@@ -47,6 +48,12 @@ static void open_file_free(struct fuse_export *e, struct open_file *of)
         of->next->prev = of->prev;
     free(of->data);
     free(of);
+}
+
+void fuse_export_on_write(struct fuse_export *e,
+                          void (*fn)(void *arg, const char *path, const char *buf, size_t len))
+{
+    e->on_write = fn;
 }
 
 static struct fuse_export *self(void)
@@ -177,9 +184,11 @@ static int op_read(const char *path, char *buf, size_t len, off_t off, struct fu
 static int op_write(const char *path, const char *buf, size_t len, off_t off,
                     struct fuse_file_info *fi)
 {
-    (void)path, (void)off;
+    (void)off;
     struct fuse_export *e = self();
     struct open_file *of = (struct open_file *)(uintptr_t)fi->fh;
+    if (e->on_write)
+        e->on_write(e->arg, path, buf, len);
     int64_t r = vfs_write_virtual(e->vfs, e->ctx(e->arg), &of->node, buf, len);
     return (int)r;
 }

@@ -14,6 +14,10 @@ struct fuse_export;
 int fuse_export_start(struct fuse_export **out, struct vfs *vfs, void *(*ctx)(void *), void *arg,
                       const char *dir, char *why, size_t whylen);
 int fuse_export_fd(const struct fuse_export *e);
+/* Calls fn(arg, path, buf, len) before each write from the host is served
+ * (path as the guest names the file): the recording of host input does. */
+void fuse_export_on_write(struct fuse_export *e,
+                          void (*fn)(void *arg, const char *path, const char *buf, size_t len));
 /* Serves one request from the kernel. */
 void fuse_export_process(struct fuse_export *e);
 /* Ends the session and frees (NULL is fine). The mount stays, answering

@@ -1,0 +1,17 @@
+# Record and replay of host input (asymu run --record F / --input F,
+# docs/recording.md), tests/e2e/record.py: stdin fed with pauses, a host
+# SIGINT, a control session with trace off/on, broken recordings, and the
+# recorded-input determinism case (a recording kept in data/ replays to the
+# exact stdout kept there).
+foreach(isa aarch64 armhf)
+  foreach(case stdin sigint control broken)
+    add_test(NAME e2e-record-${case}-${isa}
+      COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/record.py $<TARGET_FILE:asymu>
+              ${GUEST_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/data ${isa} ${case})
+    set_tests_properties(e2e-record-${case}-${isa} PROPERTIES TIMEOUT 300)
+  endforeach()
+  add_test(NAME e2e-determinism-recorded-input-${isa}
+    COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/record.py $<TARGET_FILE:asymu>
+            ${GUEST_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/data ${isa} determinism)
+  set_tests_properties(e2e-determinism-recorded-input-${isa} PROPERTIES TIMEOUT 300)
+endforeach()

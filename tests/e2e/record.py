@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""record.py ASYMU GUEST_DIR DATA_DIR ISA CASE - record and replay of host
+input (docs/recording.md), one CASE per test:
+
+  stdin        `(echo a; sleep 0.3; echo b) |` into a guest that polls and
+               reads stdin and prints what it got and when (virtual clock):
+               the recording holds the two lines and the end of input, and
+               two replays give the recording run's stdout and --trace bytes;
+  sigint       SIGINT to asymu at a wall-clock moment while the guest spins:
+               recorded, and both replays stop at the same virtual time with
+               the same output, status 130 and trace;
+  control      a control session (stop, trace off, step 3, trace on,
+               offline 3, signal, cont) recorded and replayed twice to the
+               identical trace; `trace off` left the stepped slices out; a
+               replay refuses a client's offline; `asymu replay --control`
+               serves a scenario's machine (a signal ends its workload);
+  broken       broken recordings exit 2 with FILE:LINE and the reason;
+  determinism  a recording kept in DATA_DIR replays to the exact stdout kept
+               there, twice (the run does not depend on the build's path or
+               the environment: the guest runs from its directory as sysroot).
+
+Every run is under `env -i`, so the recording run and its replays see the
+same environment."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+asymu, guest_dir, data_dir, isa, case = sys.argv[1:6]
+other = "armhf" if isa == "aarch64" else "aarch64"
+failures = 0
+tmp = tempfile.mkdtemp()
+
+
+def check(what, expected, got):
+    global failures
+    if expected != got:
+        failures += 1
+        print(f"FAIL: {what}: expected {expected!r}, got {got!r}")
+    else:
+        print(f"ok: {what}")
+
+
+def asymu_run(options, program, stdin=subprocess.DEVNULL, cwd=None):
+    """asymu run under env -i: (status, stdout, stderr) as bytes."""
+    p = subprocess.run(["env", "-i", asymu, "run", "--seed", "1", *options, "--", *program],
+                       stdin=stdin, capture_output=True, timeout=300, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def lines(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f]
+
+
+def replays_match(what, recording, program, status, stdout, stderr, trace):
+    """Two replays of recording give the recording run's bytes."""
+    for n in (1, 2):
+        t = os.path.join(tmp, f"replay{n}.json")
+        got = asymu_run(["--input", recording, "--trace", t], program)
+        check(f"{what}: replay {n}'s status, stdout and stderr", (status, stdout, stderr), got)
+        check(f"{what}: replay {n}'s trace is the recording run's", True, read(t) == trace)
+
+
+def case_stdin():
+    rec, trace = os.path.join(tmp, "stdin.rec"), os.path.join(tmp, "stdin.json")
+    program = [f"{guest_dir}/record-reader-{isa}", "read"]
+    feed = subprocess.Popen(["sh", "-c", "echo a; sleep 0.3; echo b"], stdout=subprocess.PIPE)
+    got = asymu_run(["--record", rec, "--trace", trace], program, stdin=feed.stdout)
+    feed.wait()
+    status, out, err = got
+    reads = [line.split(": ", 1)[1] for line in out.decode().splitlines()]
+    check("what the guest read", ['read 2 bytes "a\\n"', 'read 2 bytes "b\\n"', "end of input (0)"],
+          reads)
+    check("status and stderr", (0, b""), (status, err))
+    recorded = lines(rec)
+    check("the header", (1, [asymu, "run"], [f"record-reader-{isa}", "read"]),
+          (recorded[0]["asymu_recording"], recorded[0]["command"][:2],
+           recorded[0]["program"]))
+    check("the header's machine", {"cpus": 8, "aarch32": "0-3", "cmdline":
+                                   "allow_mismatched_32bit_el0", "policy": "upstream",
+                                   "seed": 1, "slice": 10000}, recorded[0]["machine"])
+    inputs = [{k: v for k, v in r.items() if k not in ("point", "ns", "in_syscall")}
+              for r in recorded[1:]]
+    check("the inputs", [{"stdin": "a\n"}, {"stdin": "b\n"}, {"stdin_eof": True}, {"end": 0}],
+          inputs)
+    times = [r["ns"] for r in recorded[1:]]
+    check("their times never go back", sorted(times), times)
+    replays_match("stdin", rec, program, 0, out, err, read(trace))
+
+
+def case_sigint():
+    rec, trace = os.path.join(tmp, "sigint.rec"), os.path.join(tmp, "sigint.json")
+    program = [f"{guest_dir}/record-reader-{isa}", "spin"]
+    run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--record", rec, "--trace",
+                            trace, "--", *program], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.0)
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=300)
+    check("the recording run stopped by SIGINT", (130, b"asymu: stopped by SIGINT\n"),
+          (run.returncode, err))
+    recorded = lines(rec)
+    check("the inputs", [{"signal": "SIGINT"}, {"end": 130}],
+          [{k: v for k, v in r.items() if k not in ("point", "ns")} for r in recorded[1:]])
+    check("the guest printed its clock before the stop", True, out.startswith(b"clock "))
+    replays_match("sigint", rec, program, 130, out, err, read(trace))
+
+
+def ctl(sock, *args):
+    p = subprocess.run([asymu, "ctl", sock, *args], capture_output=True, text=True, timeout=60)
+    return p.returncode, json.loads(p.stdout) if p.stdout else None
+
+
+def wait_for(path):
+    for _ in range(300):
+        if os.path.exists(path):
+            return
+        time.sleep(0.1)
+
+
+def wait_for_child(sock):
+    """The workload behind sock has forked and its child has exec'd."""
+    wait_for(sock)
+    for _ in range(300):
+        rc, ps = ctl(sock, "ps")
+        if len(ps["tasks"]) == 2 and ps["tasks"][1]["name"] == "wl-?-child":
+            return
+        time.sleep(0.1)
+
+
+def slices_between(trace, start_ns, end_ns):
+    """The trace's slices (complete events) that start in [start_ns, end_ns)."""
+    events = json.loads(read(trace))["traceEvents"]
+    return [e for e in events if e.get("ph") == "X" and start_ns <= e["ts"] * 1000 < end_ns]
+
+
+def case_control():
+    rec, trace = os.path.join(tmp, "control.rec"), os.path.join(tmp, "control.json")
+    sock = os.path.join(tmp, "control.sock")
+    program = [f"{guest_dir}/control-workload-{isa}", f"{guest_dir}/control-workload-{other}"]
+    run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--record", rec, "--trace",
+                            trace, "--control", sock, "--", *program], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for_child(sock)
+    _, stopped = ctl(sock, "stop")
+    check("trace off", (0, False), (lambda r: (r[0], r[1]["trace"]))(ctl(sock, "trace", "off")))
+    _, stepped = ctl(sock, "step", "3")
+    check("trace on", (0, True), (lambda r: (r[0], r[1]["trace"]))(ctl(sock, "trace", "on")))
+    check("a look is not recorded", 0, ctl(sock, "ps")[0])
+    check("offline 3", (0, False), (lambda r: (r[0], r[1]["online"]))(ctl(sock, "offline", "3")))
+    check("signal", 0, ctl(sock, "signal", "2", "USR1")[0])
+    check("cont", 0, ctl(sock, "cont")[0])
+    out, err = run.communicate(timeout=300)
+    bits = {"aarch64": "64-bit", "armhf": "32-bit"}
+    check("the recording run's end", (0, f"child: SIGUSR1 ({bits[other]})\nparent: child exited "
+                                         f"with 0 ({bits[isa]})\n".encode(), b""),
+          (run.returncode, out, err))
+    recorded = lines(rec)
+    check("the requests recorded", ["stop", "trace off", "step 3", "trace on", "offline 3",
+                                    "signal 2 USR1", "cont"],
+          [r["control"] for r in recorded[1:] if "control" in r])
+    check("trace off: no slice of the 3 steps in the trace", [],
+          slices_between(trace, stopped["time_ns"], stepped["time_ns"]))
+    replays_match("control", rec, program, 0, out, err, read(trace))
+
+    # A replay with a control socket serves looks and refuses changes.
+    run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--input", rec, "--control",
+                            sock, "--", *program], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for(sock)
+    rc, r = ctl(sock, "offline", "2")
+    check("a replay refuses offline", (1, "offline: the machine replays a recording; only ps, "
+          "cpus, dmesg, regs, mem, stop, cont and step are served"),
+          (rc, r and r.get("error")))
+    out2, err2 = run.communicate(timeout=300)
+    check("... and replays as recorded", (0, out, b""), (run.returncode, out2, err2))
+
+    # asymu replay --control: a scenario's machine steered from the socket.
+    scenario = os.path.join(tmp, "workload.yaml")
+    with open(scenario, "w") as f:
+        f.write(f"tasks:\n  - name: wl\n    path: {program[0]}\n    args: [{program[1]}]\n"
+                "expect:\n  - task: wl\n    exit: 0\n")
+    run = subprocess.Popen([asymu, "replay", "--control", sock, scenario], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    wait_for_child(sock)
+    check("replay --control: signal", (0, 10), (lambda r: (r[0], r[1]["signal"]))(
+        ctl(sock, "signal", "2", "USR1")))
+    out3, err3 = run.communicate(timeout=300)
+    check("replay --control: the scenario passes", (0, f"PASS {scenario} (upstream)\n1 passed, "
+                                                      "0 failed\n".encode(), b""),
+          (run.returncode, out3, err3))
+
+
+def case_broken():
+    program = [f"{guest_dir}/record-reader-{isa}", "read"]
+    rec = os.path.join(tmp, "good.rec")
+    feed = subprocess.Popen(["sh", "-c", "echo a"], stdout=subprocess.PIPE)
+    asymu_run(["--record", rec], program, stdin=feed.stdout)
+    feed.wait()
+    good = read(rec).decode().splitlines(keepends=True)
+    n = len(good)
+    broken = {
+        "garbled": (good[:2] + ['{"point": 2\n'] + good[2:],
+                    "garbled.rec:3: not a JSON object: '}' expected near end of file"),
+        "truncated": (good[:-1], f"truncated.rec:{n - 1}: the recording has no end line (it is "
+                                 "truncated: the recording run did not end)"),
+        "unended": (good[:-1] + [good[-1].rstrip("\n")],
+                    f"unended.rec:{n}: the line does not end (a truncated recording?)"),
+        "unknown-key": (good[:1] + [good[1].replace('"stdin"', '"stdn"')] + good[2:],
+                        "unknown-key.rec:2: unknown key 'stdn' (expected point, ns, in_syscall "
+                        "and one of stdin, stdin_hex, stdin_eof, signal, control, write, end)"),
+        "past": (good[:2] + [good[2].replace(f'"point":{json.loads(good[2])["point"]}',
+                                             '"point":0', 1)] + good[3:],
+                 "past.rec:3: point 0 at"),
+        "not-recording": (['{"hello": 1}\n'], "not-recording.rec:1: not an asymu recording"),
+        "version": ([good[0].replace('"asymu_recording":1', '"asymu_recording":9')] + good[1:],
+                    "version.rec:1: recording format version 9, this asymu reads 1"),
+        "time": (good[:1] + [good[1].replace(f'"ns":{json.loads(good[1])["ns"]}',
+                                             f'"ns":{json.loads(good[1])["ns"] + 1}')] + good[2:],
+                 "time.rec:2: the recording does not match the run: its input at point"),
+    }
+    for name, (text, message) in broken.items():
+        path = os.path.join(tmp, f"{name}.rec")
+        with open(path, "w") as f:
+            f.writelines(text)
+        status, _, err = asymu_run(["--input", path], program, cwd=tmp)
+        err = err.decode().replace(tmp + "/", "")
+        check(f"{name}: status 2 and the message", (2, True, message),
+              (status, err.startswith(f"asymu: {message}"), err.split("\n")[0][7:7 + len(message)]))
+    status, _, err = asymu_run(["--input", rec], [f"{guest_dir}/record-reader-{other}", "read"])
+    check("another program", (2, f"asymu: {rec}:1: the recording is of another program: "
+                                 f'["record-reader-{isa}","read"], this run\'s is '
+                                 f'["record-reader-{other}","read"]\n'), (status, err.decode()))
+    status, _, err = asymu_run(["--input", rec, "--policy", "kill"], program)
+    check("another machine", (2, f"asymu: {rec}:1: the recording is of another machine: its "
+                                 'policy is "upstream", this run\'s is "kill"\n'),
+          (status, err.decode()))
+    status, _, err = asymu_run(["--input", rec, "--record", rec], program)
+    check("--record with --input", (2, b"asymu run: --record and --input: a replay is not "
+                                       b"recorded again\n"), (status, err))
+
+
+def case_determinism():
+    # From the guest directory as sysroot: argv[0], the executable's guest
+    # path and the cwd are the same wherever the build is.
+    program = [f"./record-reader-{isa}", "read"]
+    rec = os.path.join(data_dir, f"record-reader-{isa}.rec")
+    expected = read(os.path.join(data_dir, f"record-reader-{isa}.out"))
+    for n in (1, 2):
+        got = asymu_run(["--sysroot", ".", "--input", rec], program, cwd=guest_dir)
+        check(f"replay {n}", (0, expected, b""), got)
+
+
+{"stdin": case_stdin, "sigint": case_sigint, "control": case_control, "broken": case_broken,
+ "determinism": case_determinism}[case]()
+shutil.rmtree(tmp, ignore_errors=True)
+sys.exit(1 if failures else 0)
