@@ -173,16 +173,23 @@ def case_control():
           slices_between(trace, stopped["time_ns"], stepped["time_ns"]))
     replays_match("control", rec, program, 0, out, err, read(trace))
 
-    # A replay with a control socket serves looks and refuses changes.
-    run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--input", rec, "--control",
-                            sock, "--", *program], stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    wait_for(sock)
-    rc, r = ctl(sock, "offline", "2")
+    # A replay with a control socket serves looks and refuses changes. The
+    # replay does not wait for the client: an attempt whose machine ended
+    # before the request arrived (ctl's status 2) is tried again, on a new
+    # socket (a socket file stays behind when its machine ends).
+    for attempt in range(5):
+        sock = os.path.join(tmp, f"replay-{attempt}.sock")
+        run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--input", rec,
+                                "--control", sock, "--", *program], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        wait_for(sock)
+        rc, r = ctl(sock, "offline", "2")
+        out2, err2 = run.communicate(timeout=300)
+        if rc != 2:
+            break
     check("a replay refuses offline", (1, "offline: the machine replays a recording; only ps, "
           "cpus, dmesg, regs, mem, stop, cont and step are served"),
           (rc, r and r.get("error")))
-    out2, err2 = run.communicate(timeout=300)
     check("... and replays as recorded", (0, out, b""), (run.returncode, out2, err2))
 
     # asymu replay --control: a scenario's machine steered from the socket.
@@ -190,6 +197,7 @@ def case_control():
     with open(scenario, "w") as f:
         f.write(f"tasks:\n  - name: wl\n    path: {program[0]}\n    args: [{program[1]}]\n"
                 "expect:\n  - task: wl\n    exit: 0\n")
+    sock = os.path.join(tmp, "scenario.sock")
     run = subprocess.Popen([asymu, "replay", "--control", sock, scenario], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
     wait_for_child(sock)
