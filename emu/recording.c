@@ -288,6 +288,11 @@ void recording_attach(struct machine *m)
     m->recording = m->cfg->recording;
 }
 
+bool recording_mismatched(const struct machine *m)
+{
+    return m->recording && m->recording->failed;
+}
+
 bool recording_step(struct machine *m)
 {
     struct recording *r = m->recording;

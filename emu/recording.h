@@ -46,6 +46,8 @@ int recording_finish(struct machine *m, int status);
 /* Whether the console's input comes from the recording's buffer (both
  * when recording and when replaying) instead of straight from the host. */
 bool recording_owns_console(const struct machine *m);
+/* A replay stopped because the run did not match its recording. */
+bool recording_mismatched(const struct machine *m);
 bool recording_replaying(const struct machine *m);
 
 /* The machine loop (run.c): a new step begins. A replay applies the

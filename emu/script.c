@@ -11,6 +11,7 @@
 #include "machine.h"
 #include "machine_trace.h"
 #include "mm.h"
+#include "recording.h"
 #include "signals.h"
 #include "script_events.h"
 #include "task.h"
@@ -269,11 +270,15 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
     struct machine m;
     struct machine_trace trace;
     int err = machine_boot_traced(&m, &trace, cfg);
-    if (err < 0)
+    if (err < 0) {
+        recording_free(cfg->recording);
         return err;
+    }
+    recording_attach(&m);
     if ((err = script_events_start(&m, s)) < 0) {
         machine_trace_finish(&trace, &m);
         machine_shutdown(&m);
+        recording_free(m.recording);
         return err;
     }
     if ((err = machine_host_start(&m)) < 0 || (err = place_files(&m, s)) < 0) {
@@ -281,6 +286,7 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
             fprintf(stderr, "asymu: cannot start the scenario's machine: %s\n", strerror(-err));
         machine_trace_finish(&trace, &m);
         machine_host_stop(&m);
+        recording_free(m.recording);
         return err;
     }
     open_programs(&m, s);
@@ -291,6 +297,7 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
         active = NULL;
         machine_trace_finish(&trace, &m);
         machine_host_stop(&m);
+        recording_free(m.recording);
         return -ENOMEM;
     }
     action_timers = timers + s->ntasks;
@@ -312,7 +319,8 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
     struct script_timer *limit = &timers[ntimers - 1];
     *limit = (struct script_timer){.kt.fire = fire_time_limit, .m = &m};
     ktimer_arm(&m, &limit->kt, s->time_limit_ns);
-    int status = machine_confine_and_run(&m);
+    int status = recording_finish(&m, machine_confine_and_run(&m));
+    bool mismatched = recording_mismatched(&m);
     /* machine_run's status is pid 1's when the loop ended normally: the
      * tasks' own statuses say it. Otherwise 70 (an invariant failed),
      * 128+N (a host signal), or a deadlock (SCRIPT_DEADLOCK). */
@@ -329,5 +337,8 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
     active = NULL;
     action_timers = NULL;
     free(timers);
+    recording_free(m.recording);
+    if (mismatched) /* the reason, with the recording's line, is on stderr */
+        return -EPROTO;
     return s->status < 0 ? s->status : 0;
 }

@@ -217,6 +217,10 @@ static bool open_traces(int argc, char **argv, struct emu_config *cfg)
             cfg->control_path = argv[i + 1];
             continue;
         }
+        if (strcmp(argv[i], "--record") == 0 || strcmp(argv[i], "--input") == 0) {
+            *(argv[i][2] == 'r' ? &cfg->record_path : &cfg->input_path) = argv[i + 1];
+            continue;
+        }
         if (strcmp(argv[i], "--trace-format") == 0) {
             if (strcmp(argv[i + 1], "json") != 0 && strcmp(argv[i + 1], "ftrace") != 0)
                 return false;
@@ -237,7 +241,8 @@ int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options)
 {
     if (argc < 2 || scenario_policy_parse(argv[1]) < 0) {
         fprintf(stderr, "usage: asymu scenario-exec FILE POLICY [--trace F] [--trace-format "
-                        "json|ftrace] [--timeline F] [--control PATH] (used by replay and compare)\n");
+                        "json|ftrace] [--timeline F] [--control PATH] [--record F] [--input F] (used by "
+                        "replay and compare)\n");
         return SCENARIO_EXIT_BROKEN;
     }
     struct scenario *sc = scenario_load(argv[0], stderr, options);
@@ -253,10 +258,24 @@ int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options)
         scenario_free(sc);
         return SCENARIO_EXIT_BROKEN;
     }
+    /* The scenario's own input: unless the command line names one. A
+     * recording names the run's program: here the scenario file. */
+    if (!sc->cfg.input_path)
+        sc->cfg.input_path = sc->input;
+    const char *slash = strrchr(sc->file, '/');
+    char *program[] = {slash ? (char *)slash + 1 : sc->file, NULL};
+    sc->cfg.argv = program;
+    sc->cfg.argc = 1;
+    if (emu_recording_open(&sc->cfg, argc, argv) < 0) {
+        scenario_free(sc);
+        return SCENARIO_EXIT_BROKEN;
+    }
     json_t *o = scenario_execute(sc);
+    /* A replay with no outcome stopped where the run left its recording. */
+    bool replayed = sc->cfg.input_path;
     scenario_free(sc);
     if (!o)
-        return SCENARIO_EXIT_FAIL;
+        return replayed ? SCENARIO_EXIT_BROKEN : SCENARIO_EXIT_FAIL;
     json_dumpf(o, stdout, JSON_COMPACT);
     fputc('\n', stdout);
     json_decref(o);

@@ -554,6 +554,19 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
     return true;
 }
 
+/* input: a recording (relative to the scenario) that feeds the machine. */
+static bool parse_input(struct ctx *c, const yaml_node_t *v)
+{
+    if (!want_scalar(c, v, "a recording (asymu replay --record)"))
+        return false;
+    const char *path = relative_to_scenario(c, scalar(v));
+    if (access(path, R_OK) != 0)
+        return fail(c, v, "expected a readable recording, found '%s': %s", scalar(v),
+                    strerror(errno));
+    c->sc->input = path;
+    return true;
+}
+
 static bool parse_tasks(struct ctx *c, const yaml_node_t *seq)
 {
     if (!parse_list(c, seq, "tasks", parse_task))
@@ -1039,9 +1052,8 @@ static bool parse_root(struct ctx *c, const yaml_node_t *root)
         if (!known_key(c, k, "the scenario",
                        "description, machine, files, tasks, events, expect, input"))
             return false;
-        if (key_is(k, "input"))
-            return fail(c, k, "key 'input' (recorded host input) is not supported yet "
-                              "(docs/scenarios.md, \"Not yet\")");
+        if (key_is(k, "input") && !parse_input(c, v))
+            return false;
     }
     const yaml_node_t *tasks = lookup(c, root, "tasks");
     if (!parse_machine(c, lookup(c, root, "machine")))

@@ -1,6 +1,7 @@
 /* replay.c - `asymu replay FILE... [--policy P] [--report F.json] [--jobs N]
  * [--junit F.xml] [--shard I/N] [--all-expectations] [--trace F]
- * [--trace-format json|ftrace] [--timeline F.svg] [--control PATH]`: every selected
+ * [--trace-format json|ftrace] [--timeline F.svg] [--control PATH] [--record F]
+ * [--input F]`: every selected
  * scenario is parsed first (a broken one stops everything with status 2),
  * run in a child process, and its expectations checked; one PASS or FAIL
  * line per scenario in name order, the failures under it, and a last line
@@ -19,6 +20,7 @@ struct replay_args {
     const char *report, *junit;
     const char *trace, *trace_format, *timeline;
     const char *control; /* --control PATH: the one scenario's machine listens there */
+    const char *record, *input; /* --record/--input F: the one scenario's recording */
     unsigned jobs;
     unsigned shard, shards; /* 1-based shard of shards */
     bool every_policy;
@@ -29,7 +31,8 @@ static int usage_error(const char *what)
     fprintf(stderr, "asymu replay: %s\n"
                     "usage: asymu replay FILE... [--policy P] [--report F.json] [--jobs N] "
                     "[--junit F.xml] [--shard I/N] [--all-expectations] [--trace F] "
-                    "[--trace-format json|ftrace] [--timeline F.svg] [--control PATH]\n", what);
+                    "[--trace-format json|ftrace] [--timeline F.svg] [--control PATH] "
+                    "[--record F] [--input F]\n", what);
     return SCENARIO_EXIT_BROKEN;
 }
 
@@ -70,6 +73,10 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
             a->timeline = argv[++i];
         } else if (strcmp(arg, "--control") == 0) {
             a->control = argv[++i];
+        } else if (strcmp(arg, "--record") == 0) {
+            a->record = argv[++i];
+        } else if (strcmp(arg, "--input") == 0) {
+            a->input = argv[++i];
         } else if (strcmp(arg, "--trace-format") == 0) {
             a->trace_format = argv[++i];
             if (strcmp(a->trace_format, "json") != 0 && strcmp(a->trace_format, "ftrace") != 0)
@@ -95,6 +102,10 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
         return usage_error("no scenario file");
     if (a->control && a->nfiles > 1)
         return usage_error("--control steers one scenario's machine: give one FILE");
+    if ((a->record || a->input) && a->nfiles > 1)
+        return usage_error("--record and --input are one scenario's recording: give one FILE");
+    if (a->record && a->input)
+        return usage_error("--record and --input: a replay is not recorded again");
     return 0;
 }
 
@@ -254,7 +265,8 @@ int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options)
                 .file = a.files[i], .policy = a.policy >= 0 ? a.policy : (int)sc[i]->cfg.policy,
                 .trace = trace_path(a.trace, a.files[i], a.nfiles == 1),
                 .timeline = trace_path(a.timeline, a.files[i], a.nfiles == 1),
-                .trace_format = a.trace_format, .control = a.control};
+                .trace_format = a.trace_format, .control = a.control, .record = a.record,
+                .input = a.input};
     }
     int status = SCENARIO_EXIT_BROKEN;
     if (!broken && scenario_run_jobs(jobs, a.nfiles, a.jobs, isatty(STDOUT_FILENO)) == 0) {
@@ -274,6 +286,9 @@ int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options)
         }
         printf("%zu passed, %zu failed\n", passed, a.nfiles - passed);
         status = passed == a.nfiles ? SCENARIO_EXIT_PASS : SCENARIO_EXIT_FAIL;
+        for (size_t i = 0; i < a.nfiles; i++)
+            if (jobs[i].exit_status == SCENARIO_EXIT_BROKEN) /* a recording that does not fit */
+                status = SCENARIO_EXIT_BROKEN;
         int err = 0;
         if (a.junit && (err = write_junit(a.junit, results)) < 0)
             fprintf(stderr, "asymu replay: cannot write %s: %s\n", a.junit, strerror(-err));

@@ -113,7 +113,7 @@ static int spawn(struct runner *r, struct scenario_job *j)
     uv_pipe_init(&r->loop, &c->out, 0);
     c->out.data = c;
     c->proc.data = c;
-    char *args[13] = {r->exe, "scenario-exec", (char *)j->file,
+    char *args[17] = {r->exe, "scenario-exec", (char *)j->file,
                       (char *)sched_policy_name(j->policy)};
     int n = 4;
     if (j->trace) {
@@ -129,6 +129,14 @@ static int spawn(struct runner *r, struct scenario_job *j)
     if (j->control) {
         args[n++] = "--control";
         args[n++] = (char *)j->control;
+    }
+    if (j->record) {
+        args[n++] = "--record";
+        args[n++] = (char *)j->record;
+    }
+    if (j->input) {
+        args[n++] = "--input";
+        args[n++] = (char *)j->input;
     }
     uv_stdio_container_t stdio[3] = {
         {.flags = UV_IGNORE},

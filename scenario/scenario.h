@@ -84,6 +84,7 @@ struct scenario {
     size_t nactions;
     struct expectation *expects;
     size_t nexpects;
+    const char *input; /* input: a recording to feed the machine (docs/recording.md), or NULL */
 };
 
 /* `asymu run`'s option parser (cli/options.c, options_parse_to), given by
@@ -124,6 +125,7 @@ struct scenario_job {
     char *trace, *timeline; /* files to write (malloc'ed), or NULL */
     const char *trace_format; /* "json" or "ftrace" */
     const char *control;      /* replay --control: the socket its machine listens on, or NULL */
+    const char *record, *input; /* replay --record/--input: the recording to write or feed */
     char *out;          /* the child's stdout: the outcome JSON */
     size_t len;
     int64_t exit_status;

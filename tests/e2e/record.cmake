@@ -1,10 +1,11 @@
 # Record and replay of host input (asymu run --record F / --input F,
 # docs/recording.md), tests/e2e/record.py: stdin fed with pauses, a host
-# SIGINT, a control session with trace off/on, broken recordings, and the
+# SIGINT, a control session with trace off/on, broken recordings, a
+# scenario's control session (replay --record, --input, the input: key), and the
 # recorded-input determinism case (a recording kept in data/ replays to the
 # exact stdout kept there).
 foreach(isa aarch64 armhf)
-  foreach(case stdin sigint control broken)
+  foreach(case stdin sigint control broken scenario)
     add_test(NAME e2e-record-${case}-${isa}
       COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/record.py $<TARGET_FILE:asymu>
               ${GUEST_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/data ${isa} ${case})

@@ -258,6 +258,59 @@ def case_broken():
                                        b"recorded again\n"), (status, err))
 
 
+def case_scenario():
+    """asymu replay --record / --input and the scenario's input: key."""
+    program = [f"{guest_dir}/control-workload-{isa}", f"{guest_dir}/control-workload-{other}"]
+    scenario = os.path.join(tmp, "workload.yaml")
+    text = (f"tasks:\n  - name: wl\n    path: {program[0]}\n    args: [{program[1]}]\n"
+            "expect:\n  - task: wl\n    exit: 0\n")
+    with open(scenario, "w") as f:
+        f.write(text)
+    rec, sock = os.path.join(tmp, "scenario.rec"), os.path.join(tmp, "scenario.sock")
+    passed = f"PASS {scenario} (upstream)\n1 passed, 0 failed\n".encode()
+    run = subprocess.Popen([asymu, "replay", "--control", sock, "--record", rec, scenario],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for_child(sock)
+    for req in ("stop", "offline 3", "signal 2 USR1", "cont"):
+        check(f"scenario: {req}", 0, ctl(sock, *req.split())[0])
+    out, err = run.communicate(timeout=300)
+    check("scenario: the recorded run passes", (0, passed, b""), (run.returncode, out, err))
+    check("scenario: the requests recorded", ["stop", "offline 3", "signal 2 USR1", "cont"],
+          [r["control"] for r in lines(rec)[1:] if "control" in r])
+
+    def replay(*args):
+        trace, report = os.path.join(tmp, "replay.json"), os.path.join(tmp, "report.json")
+        p = subprocess.run([asymu, "replay", "--trace", trace, "--report", report, *args],
+                           capture_output=True, timeout=300)
+        return p.returncode, p.stdout, p.stderr, read(trace), read(report)
+
+    first = replay("--input", rec, scenario)
+    check("scenario: replay --input passes", (0, passed, b""), first[:3])
+    check("scenario: the replay took cpu3 offline", True, b'"cpu offline"' in first[3])
+    check("scenario: a second replay, the same trace and report", first, replay("--input", rec,
+                                                                                scenario))
+    with open(scenario, "a") as f:
+        f.write(f"input: {os.path.basename(rec)}\n")
+    check("scenario: the input: key, the same trace and report", first, replay(scenario))
+
+    # A recording the run leaves (its last input one ns late): status 2, the line.
+    good = read(rec).decode().splitlines(keepends=True)
+    i = next(i for i, line in enumerate(good) if '"cont"' in line)
+    ns = json.loads(good[i])["ns"]
+    good[i] = good[i].replace(f'"ns":{ns}', f'"ns":{ns + 1}', 1)
+    with open(rec, "w") as f:
+        f.writelines(good)
+    status, _, err, _, _ = replay(scenario)
+    check("scenario: a recording the run leaves", (2, True), (status, err.decode().startswith(
+        f"asymu: {rec}:{i + 1}: the recording does not match the run: the machine waits at point")))
+    with open(scenario, "w") as f:
+        f.write(text + "input: nothing.rec\n")
+    p = subprocess.run([asymu, "replay", scenario], capture_output=True, timeout=300)
+    check("scenario: input: of no file", (2, f"{scenario}:8:8: expected a readable recording, "
+                                             "found 'nothing.rec': No such file or directory\n"),
+          (p.returncode, p.stderr.decode()))
+
+
 def case_determinism():
     # From the guest directory as sysroot: argv[0], the executable's guest
     # path and the cwd are the same wherever the build is.
@@ -270,6 +323,6 @@ def case_determinism():
 
 
 {"stdin": case_stdin, "sigint": case_sigint, "control": case_control, "broken": case_broken,
- "determinism": case_determinism}[case]()
+ "scenario": case_scenario, "determinism": case_determinism}[case]()
 shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(1 if failures else 0)
