@@ -173,14 +173,23 @@ def case_control():
           slices_between(trace, stopped["time_ns"], stepped["time_ns"]))
     replays_match("control", rec, program, 0, out, err, read(trace))
 
-    # A replay with a control socket serves looks and refuses changes. The
-    # replay does not wait for the client: an attempt whose machine ended
-    # before the request arrived (ctl's status 2) is tried again, on a new
-    # socket (a socket file stays behind when its machine ends).
+    # A replay with a control socket serves looks and refuses changes: the
+    # replay of a second of spinning stopped by SIGINT, so that the machine
+    # is still there when the request comes. An attempt whose machine ended
+    # first (ctl's status 2) is tried again, on a new socket (a socket file
+    # stays behind when its machine ends).
+    spin = [f"{guest_dir}/record-reader-{isa}", "spin"]
+    spin_rec = os.path.join(tmp, "spin.rec")
+    run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--record", spin_rec, "--",
+                            *spin], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    time.sleep(1.0)
+    run.send_signal(signal.SIGINT)
+    spin_out, _ = run.communicate(timeout=300)
     for attempt in range(5):
         sock = os.path.join(tmp, f"replay-{attempt}.sock")
-        run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--input", rec,
-                                "--control", sock, "--", *program], stdin=subprocess.DEVNULL,
+        run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--input", spin_rec,
+                                "--control", sock, "--", *spin], stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         wait_for(sock)
         rc, r = ctl(sock, "offline", "2")
@@ -190,7 +199,8 @@ def case_control():
     check("a replay refuses offline", (1, "offline: the machine replays a recording; only ps, "
           "cpus, dmesg, regs, mem, stop, cont and step are served"),
           (rc, r and r.get("error")))
-    check("... and replays as recorded", (0, out, b""), (run.returncode, out2, err2))
+    check("... and replays as recorded", (130, spin_out, b"asymu: stopped by SIGINT\n"),
+          (run.returncode, out2, err2))
 
     # asymu replay --control: a scenario's machine steered from the socket.
     scenario = os.path.join(tmp, "workload.yaml")
