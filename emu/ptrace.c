@@ -4,6 +4,7 @@
  * siginfo, options, syscall info). Design in ptrace.h and docs/ptrace.md. */
 #include "ptrace.h"
 #include "abi.h"
+#include "breakpoint.h"
 #include "file.h"
 #include "machine.h"
 #include "mm.h"
@@ -65,6 +66,7 @@ struct ptrace_link {
     int report;          /* wait status the tracer has yet to collect, 0 if none */
     bool resumed;        /* the tracer restarted it: applied at its next run */
     bool syscall_trace;  /* restarted with PTRACE_SYSCALL */
+    bool stepping;       /* restarted with PTRACE_SINGLESTEP: one instruction */
     bool running_in_group_stop; /* restarted while its process is group-stopped */
     bool interrupt;      /* PTRACE_INTERRUPT (or a new seized child) waits to trap */
     bool rerun;          /* stopped before its syscall ran: the svc runs again */
@@ -209,6 +211,13 @@ void ptrace_syscall_exit(struct task *t, bool exec_done, int64_t ret)
     if (!l || t->state == TASK_DEAD)
         return;
     l->sc_ret = ret;
+    if (l->stepping) {
+        /* A stepped svc traps once the call is done, with the SIGTRAP
+         * Linux's syscall exit sends a stepping task (SI_USER, no sender). */
+        struct siginfo_lite info = {.code = SI_USER};
+        l->stepping = false;
+        signal_queue_task(t, SIGTRAP, &info);
+    }
     if (exec_done) {
         l->event_msg = (uint64_t)t->tid;
         if (l->options & O_TRACEEXEC) {
@@ -303,6 +312,24 @@ bool ptrace_hold(struct task *t)
         return true;
     }
     return false;
+}
+
+bool ptrace_single_step(const struct task *t)
+{
+    return t->ptrace && t->ptrace->stepping;
+}
+
+void ptrace_step_done(struct task *t)
+{
+    struct ptrace_link *l = t->ptrace;
+    /* Not when the instruction faulted or trapped (its own signal is the
+     * report), stopped the task, or is a call still blocked (it traps
+     * when done, ptrace_syscall_exit). */
+    if (!l || !l->stepping || t->stop || t->resume || t->state != TASK_RUNNABLE)
+        return;
+    struct siginfo_lite info = {.code = TRAP_TRACE_, .addr = ptrace_pc(t) & ~UINT64_C(1)};
+    l->stepping = false;
+    signal_queue_task(t, SIGTRAP, &info);
 }
 
 /* ---- attaching and detaching ---- */
@@ -482,12 +509,13 @@ static int64_t attach(struct task *t, int pid, bool seize, uint64_t flags)
     return 0;
 }
 
-static int64_t restart(struct task *c, uint64_t sig, bool syscall_trace)
+static int64_t restart(struct task *c, uint64_t sig, bool syscall_trace, bool step)
 {
     if (sig > NSIG_GUEST)
         return -EIO;
     struct ptrace_link *l = c->ptrace;
     l->syscall_trace = syscall_trace;
+    l->stepping = step;
     l->resume_sig = (int)sig;
     l->resumed = true;
     task_wake(c);
@@ -660,7 +688,8 @@ SYSCALL_DECL(ptrace)
         return regset(t, c, (unsigned)addr, data, req == PT_SETREGSET);
     case PT_CONT:
     case PT_SYSCALL:
-        return restart(c, data, req == PT_SYSCALL);
+    case PT_SINGLESTEP:
+        return restart(c, data, req == PT_SYSCALL, req == PT_SINGLESTEP);
     case PT_LISTEN:
         if (!l->seized || l->stop != PS_EVENT || !c->proc->stopped)
             return -EIO;

@@ -35,6 +35,11 @@ void ptrace_group_stop(struct task *t, int sig);
 /* run_slice, registers loaded: carries out the tracer's restart, or keeps
  * t stopped (true: it does not run now). */
 bool ptrace_hold(struct task *t);
+/* run_slice: t runs a single instruction (PTRACE_SINGLESTEP), after which
+ * ptrace_step_done queues the step's SIGTRAP (TRAP_TRACE, si_addr the
+ * next pc) unless the instruction raised its own signal or blocks. */
+bool ptrace_single_step(const struct task *t);
+void ptrace_step_done(struct task *t);
 /* Whether t sits in a ptrace-stop, or was restarted by its tracer while its
  * process is group-stopped (then it runs, as on Linux). */
 bool ptrace_stopped(const struct task *t);
