@@ -8,7 +8,7 @@
 #include "file.h"
 #include "machine.h"
 #include "mm.h"
-#include "mm_window.h"
+#include "procmem.h"
 #include "signals.h"
 #include "task.h"
 #include "lifetime.h"
@@ -522,25 +522,10 @@ static int64_t restart(struct task *c, uint64_t sig, bool syscall_trace, bool st
     return 0;
 }
 
-/* Reads or writes one word of the tracee's memory, whatever its
- * protection (the debugger's FOLL_FORCE); code it writes is translated
- * again. */
+/* Reads or writes one word of the tracee's memory (procmem.h). */
 static int poke_peek(struct task *c, uint64_t addr, void *word, unsigned size, bool write)
 {
-    struct mm *mm = task_mm(c);
-    uint8_t *host = mm_host_ptr(mm, addr, size, 0);
-    if (!host)
-        return -EIO;
-    mm_host_writable(mm, addr, size, true); /* a windowed page may be host-protected */
-    if (write) {
-        memcpy(host, word, size);
-        if (mm->uc)
-            uc_ctl_remove_cache(mm->uc, addr, addr + size);
-    } else {
-        memcpy(word, host, size);
-    }
-    mm_host_writable(mm, addr, size, false);
-    return 0;
+    return procmem_access(task_mm(c), addr, word, size, write) == size ? 0 : -EIO;
 }
 
 /* The 32-bit user area PEEKUSR reads: pt_regs first, zeros to its end. */
@@ -599,6 +584,9 @@ static int64_t regset(struct task *t, struct task *c, unsigned type, uint64_t ui
         return -EFAULT;
     memcpy(&iov[0], raw, w);
     memcpy(&iov[1], raw + w, w);
+    /* A 32-bit tracer gets arm's regsets: no debug registers there. */
+    if (w == 4 && (type == NT_ARM_HW_BREAK_ || type == NT_ARM_HW_WATCH_))
+        return -EINVAL;
     uint8_t buf[528];
     struct ptrace_link *l = c->ptrace;
     int size = ptrace_regset_get(c, type, buf, l->sc_args[0], (int)l->sc_nr);

@@ -79,6 +79,8 @@ SYSCALL_DECL(process_vm_writev);
 #define NT_PRFPREG_ 2
 #define NT_ARM_VFP_ 0x400
 #define NT_ARM_TLS_ 0x401
+#define NT_ARM_HW_BREAK_ 0x402
+#define NT_ARM_HW_WATCH_ 0x403
 #define NT_ARM_SYSTEM_CALL_ 0x404
 
 /* The register set `type` of tracee t, in t's ISA's layout (a 32-bit
