@@ -28,7 +28,8 @@ enum {
     PT_SET_SYSCALL_ARM = 23, PT_SYSCALL = 24, PT_GETVFPREGS_ARM = 27, PT_SETVFPREGS_ARM = 28,
     PT_SETOPTIONS = 0x4200, PT_GETEVENTMSG = 0x4201, PT_GETSIGINFO = 0x4202,
     PT_SETSIGINFO = 0x4203, PT_GETREGSET = 0x4204, PT_SETREGSET = 0x4205, PT_SEIZE = 0x4206,
-    PT_INTERRUPT = 0x4207, PT_LISTEN = 0x4208, PT_GET_SYSCALL_INFO = 0x420e,
+    PT_INTERRUPT = 0x4207, PT_LISTEN = 0x4208, PT_PEEKSIGINFO = 0x4209, PT_GETSIGMASK = 0x420a,
+    PT_SETSIGMASK = 0x420b, PT_GET_SYSCALL_INFO = 0x420e, PT_GETHBPREGS_ARM = 29,
 };
 
 #define O_TRACESYSGOOD 0x1
@@ -72,6 +73,7 @@ struct ptrace_link {
     bool rerun;          /* stopped before its syscall ran: the svc runs again */
     bool skip_enter;     /* re-executing that svc: no second syscall-enter-stop */
     bool exit_event_done; /* ... nor a second PTRACE_EVENT_EXIT stop */
+    int dying_status;    /* stopped at PTRACE_EVENT_EXIT on its way to this death */
     bool exit_stop_after_event; /* the syscall-exit-stop follows the event stop */
     bool exit_report;    /* its exit is for the tracer (not its parent) to collect */
     int event;           /* PTRACE_EVENT_* of the syscall in progress, 0 if none */
@@ -253,6 +255,17 @@ bool ptrace_signal_stop(struct task *t, int sig)
     return true;
 }
 
+bool ptrace_exit_stop(struct task *t, int status)
+{
+    struct ptrace_link *l = t->ptrace;
+    if (!l || !(l->options & O_TRACEEXIT) || (status & 0x7f) == SIGKILL || l->dying_status)
+        return false;
+    l->event_msg = (uint64_t)status;
+    l->dying_status = status;
+    event_stop(t, EV_EXIT);
+    return true;
+}
+
 void ptrace_group_stop(struct task *t, int sig)
 {
     struct ptrace_link *l = t->ptrace;
@@ -286,6 +299,10 @@ bool ptrace_hold(struct task *t)
         l->stop = PS_NONE;
         l->resumed = false;
         l->running_in_group_stop = t->proc->stopped;
+        if (l->dying_status) {
+            process_exit_group(t->proc, l->dying_status);
+            return true;
+        }
         if (l->rerun) {
             /* The syscall runs now, as the registers say: the svc again. */
             l->rerun = false;
@@ -563,15 +580,87 @@ static int syscall_info(struct task *t, struct task *c, uint64_t size, uint64_t 
     return (int)len;
 }
 
+/* The siginfo_t of signal sig with info, as the tracer t reads it. */
+static void siginfo_for_tracer(struct task *t, struct task *c, int sig,
+                               const struct siginfo_lite *info, uint8_t out[128])
+{
+    struct siginfo_lite saved = c->delivering;
+    c->delivering = *info;
+    signal_fill_info(c, sig, out, task_abi(t)->word);
+    c->delivering = saved;
+}
+
 static int64_t get_siginfo(struct task *t, struct task *c, uint64_t uaddr)
 {
     struct ptrace_link *l = c->ptrace;
     uint8_t info[128];
-    struct siginfo_lite saved = c->delivering;
-    c->delivering = l->info;
-    signal_fill_info(c, l->stop_sig, info, task_abi(t)->word);
-    c->delivering = saved;
+    siginfo_for_tracer(t, c, l->stop_sig, &l->info, info);
     return copy_to_guest(task_mm(t), uaddr, info, sizeof info);
+}
+
+/* The n-th signal of a pending queue: the standard signals by number (one
+ * instance each; their order of arrival is not kept), then the real-time
+ * ones in order. 0 when the queue is shorter. */
+static int pending_nth(const struct sigpending *sp, uint64_t n, struct siginfo_lite *info)
+{
+    for (int sig = 1; sig < SIGRTMIN_GUEST; sig++)
+        if ((sp->set & SIGBIT(sig)) && n-- == 0) {
+            *info = sp->info[sig];
+            return sig;
+        }
+    if (n >= sp->nrt)
+        return 0;
+    *info = sp->rt[n].info;
+    return sp->rt[n].sig;
+}
+
+#define PEEKSIGINFO_SHARED 1
+
+/* PEEKSIGINFO: struct ptrace_peeksiginfo_args {u64 off; u32 flags; s32 nr}
+ * at uargs; up to nr siginfo_t from the thread's queue (or its process's
+ * with PEEKSIGINFO_SHARED) from position off into ubuf: how many. */
+static int64_t peek_siginfo(struct task *t, struct task *c, uint64_t uargs, uint64_t ubuf)
+{
+    uint8_t raw[16];
+    if (copy_from_guest(task_mm(t), raw, uargs, sizeof raw) < 0)
+        return -EFAULT;
+    uint64_t off;
+    uint32_t flags;
+    int32_t nr;
+    memcpy(&off, raw, 8);
+    memcpy(&flags, raw + 8, 4);
+    memcpy(&nr, raw + 12, 4);
+    if ((flags & ~PEEKSIGINFO_SHARED) || nr < 0)
+        return -EINVAL;
+    const struct sigpending *sp = (flags & PEEKSIGINFO_SHARED) ? &c->proc->pending : &c->pending;
+    int32_t i = 0;
+    for (; i < nr; i++) {
+        struct siginfo_lite info;
+        int sig = pending_nth(sp, off + (uint64_t)i, &info);
+        if (!sig)
+            break;
+        uint8_t out[128];
+        siginfo_for_tracer(t, c, sig, &info, out);
+        if (copy_to_guest(task_mm(t), ubuf + (uint64_t)i * sizeof out, out, sizeof out) < 0)
+            return i ? i : -EFAULT;
+    }
+    return i;
+}
+
+/* GETSIGMASK/SETSIGMASK: a sigset_t of exactly 8 bytes (`size`). */
+static int64_t sigmask_request(struct task *t, struct task *c, uint64_t size, uint64_t uset,
+                               bool set)
+{
+    if (size != 8)
+        return -EINVAL;
+    if (!set)
+        return copy_to_guest(task_mm(t), uset, &c->sigmask, 8);
+    uint64_t mask;
+    if (copy_from_guest(task_mm(t), &mask, uset, 8) < 0)
+        return -EFAULT;
+    c->sigmask = mask & ~(SIGBIT(SIGKILL) | SIGBIT(SIGSTOP));
+    c->restore_sigmask = false; /* the tracer's mask is the one it returns with */
+    return 0;
 }
 
 /* GETREGSET/SETREGSET: the tracer's struct iovec {base, len} in its words. */
@@ -665,6 +754,19 @@ SYSCALL_DECL(ptrace)
         ptrace_regset_get(c, NT_ARM_TLS_, tls, 0, 0);
         return copy_to_guest(task_mm(t), data, tls, 4);
     }
+    case PT_GETHBPREGS_ARM: {
+        /* arm's debug registers, for a 32-bit tracer: 0 is the resource
+         * word (debug architecture << 24, watchpoint length 8 << 16, no
+         * watchpoints << 8, no breakpoints); a slot reads as unused. */
+        if (w != 4 || c64)
+            return -EIO;
+        int32_t num = (int32_t)addr;
+        uint32_t idx = (uint32_t)((num < 0 ? -(int64_t)num : num) - 1) >> 1;
+        if (num != 0 && idx >= 16)
+            return -EINVAL;
+        uint32_t v = num == 0 ? 0x06080000u : 0;
+        return copy_to_guest(task_mm(t), data, &v, 4);
+    }
     case PT_SET_SYSCALL_ARM: {
         if (w != 4 || c64)
             return -EIO;
@@ -723,6 +825,11 @@ SYSCALL_DECL(ptrace)
     }
     case PT_GET_SYSCALL_INFO:
         return syscall_info(t, c, addr, data);
+    case PT_PEEKSIGINFO:
+        return peek_siginfo(t, c, addr, data);
+    case PT_GETSIGMASK:
+    case PT_SETSIGMASK:
+        return sigmask_request(t, c, addr, data, req == PT_SETSIGMASK);
     default:
         return -EIO;
     }

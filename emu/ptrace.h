@@ -30,6 +30,10 @@ void ptrace_syscall_exit(struct task *t, bool exec_done, int64_t ret);
 /* signal_deliver took sig (info in t->delivering): true when t entered a
  * signal-delivery-stop instead (the tracer decides what is delivered). */
 bool ptrace_signal_stop(struct task *t, int sig);
+/* The default action of a signal is to end t's process with wait status
+ * `status`: true when t stops at PTRACE_EVENT_EXIT first (TRACEEXIT; not
+ * for SIGKILL), the process ending when its tracer restarts it. */
+bool ptrace_exit_stop(struct task *t, int status);
 /* The default action of stop signal sig froze t's process: t reports it. */
 void ptrace_group_stop(struct task *t, int sig);
 /* run_slice, registers loaded: carries out the tracer's restart, or keeps
