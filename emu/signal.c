@@ -265,6 +265,8 @@ int signal_fatal(const struct task *t)
     uint64_t ready = deliverable(t);
     if (ready & SIGBIT(SIGKILL))
         return SIGKILL;
+    if (t->ptrace)
+        return 0;
     for (int sig = 1; sig <= NSIG_GUEST; sig++) {
         if (!(ready & SIGBIT(sig)) || t->proc->sighand->action[sig].handler != GUEST_SIG_DFL)
             continue;
@@ -323,11 +325,8 @@ void signal_deliver(struct task *t)
     struct process *p = t->proc;
     if (ptrace_stopped(t))
         return;
-    /* A fatal signal goes first: Linux has made it a group exit already
-     * (but a tracee's tracer sees every signal but SIGKILL first). */
+    /* A fatal signal goes first: Linux has made it a group exit already. */
     int fatal = signal_fatal(t);
-    if (fatal && t->ptrace && fatal != SIGKILL)
-        fatal = 0;
     if (fatal && t->state == TASK_RUNNABLE) {
         signal_kill_process(t, fatal);
         return;

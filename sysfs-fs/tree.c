@@ -435,8 +435,8 @@ static unsigned char dtype(enum vfs_node_kind k)
 {
     return k == VNODE_DIR         ? DT_DIR_
            : k == VNODE_SYMLINK   ? DT_LNK_
-           : k == VNODE_GENERATED ? DT_REG_
-                                  : DT_CHR_;
+           : k == VNODE_GENERATED || k == VNODE_MEM ? DT_REG_
+                                                    : DT_CHR_;
 }
 
 /* Emits the direct children of the directory `prefix` (a path relative to

@@ -14,6 +14,8 @@
  *   signals    PEEKSIGINFO of both queues, GETSIGMASK/SETSIGMASK, an ignored
  *              signal stopping its tracee, PTRACE_EVENT_EXIT before a death
  *              by SIGSEGV
+ *   blocked    a SIGTERM sent to a tracee blocked in read() stops it for its
+ *              tracer instead of killing it; suppressed, the read goes on
  * Output names no pid or address, so it is the same on every run. */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -513,6 +515,32 @@ static void mode_signals(void)
     finish(pid, "tracee");
 }
 
+/* ---- blocked ---- */
+
+static int pipe_fds[2];
+
+static void blocked_child(void)
+{
+    char c = 0;
+    ssize_t n = read(pipe_fds[0], &c, 1);
+    _exit(n == 1 ? c : 100);
+}
+
+static void mode_blocked(void)
+{
+    if (pipe(pipe_fds) < 0)
+        return;
+    pid_t pid = traced_child(blocked_child);
+    PT(PTRACE_CONT, pid, 0, 0);
+    usleep(10000); /* into its read */
+    kill(pid, SIGTERM);
+    show_status("SIGTERM", wait_for(pid));
+    PT(PTRACE_CONT, pid, 0, 0); /* suppressed: the read goes on */
+    if (write(pipe_fds[1], "\x2a", 1) != 1)
+        return;
+    show_status("tracee", wait_for(pid));
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -527,8 +555,10 @@ int main(int argc, char **argv)
         mode_procmem();
     else if (strcmp(mode, "signals") == 0)
         mode_signals();
+    else if (strcmp(mode, "blocked") == 0)
+        mode_blocked();
     else {
-        fprintf(stderr, "usage: ptrace-gdb step|brk|hwdebug|procmem|signals\n");
+        fprintf(stderr, "usage: ptrace-gdb step|brk|hwdebug|procmem|signals|blocked\n");
         return 2;
     }
     return 0;
