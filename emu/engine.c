@@ -2,6 +2,7 @@
  * user mode, hook syscalls and faults, and translate Unicorn errors. This is
  * the one place that knows uc_err. */
 #include "abi.h"
+#include "breakpoint.h"
 #include "emu.h"
 #include "engine.h"
 #include "loader.h"
@@ -133,8 +134,9 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
         sig = SIGILL, what = "undefined instruction";
         break;
     case EXCP_BKPT:
-        sig = SIGTRAP, what = "breakpoint";
-        break;
+        breakpoint_trap(t, task_abi(t)->get_pc(uc));
+        uc_emu_stop(uc);
+        return;
     case EXCP_PREFETCH_ABORT:
     case EXCP_DATA_ABORT:
         sig = SIGSEGV, what = "memory abort";
@@ -202,19 +204,20 @@ void engine_close(uc_engine *uc)
     uc_close(uc);
 }
 
-int engine_run(struct task *t)
+int engine_run(struct task *t, unsigned count)
 {
     struct mm *mm = task_mm(t);
     const struct abi *abi = mm->abi;
     uc_engine *uc = mm->uc;
     uint64_t pc = abi->get_pc(uc);
     t->fault_addr = 0;
-    uc_err e = uc_emu_start(uc, pc, abi->word == 8 ? UINT64_MAX : 0xffffffffu, 0, 0);
+    uc_err e = uc_emu_start(uc, pc, abi->word == 8 ? UINT64_MAX : 0xffffffffu, 0, count);
     if (e == UC_ERR_OK)
         return 0;
     /* An AArch32 undefined instruction ends the run (it reaches no hook):
-     * it may be a register read Linux allows a compat task. */
-    if (e == UC_ERR_INSN_INVALID && sysreg_emulate_arm_undef(t))
+     * it may be a register read Linux allows a compat task, or a
+     * debugger's breakpoint. */
+    if (e == UC_ERR_INSN_INVALID && (sysreg_emulate_arm_undef(t) || breakpoint_arm_undef(t)))
         return 0;
     const char *what;
     uc_err kind = fault_kind(t, e);

@@ -43,7 +43,8 @@ void vfork_abandon(struct task *t);
 /* The signal that kills t's process as soon as t looks at its signals:
  * SIGKILL, or one t does not block whose action is the default and the
  * default terminates without a core dump (Linux turns those into a group
- * SIGKILL when they are sent). 0 when there is none. */
+ * SIGKILL when they are sent, unless the task is traced: its tracer sees
+ * them first). 0 when there is none. */
 int signal_fatal(const struct task *t);
 
 /* p's parent hears of its exit: its exit signal, and its waits look again

@@ -4,10 +4,11 @@
  * siginfo, options, syscall info). Design in ptrace.h and docs/ptrace.md. */
 #include "ptrace.h"
 #include "abi.h"
+#include "breakpoint.h"
 #include "file.h"
 #include "machine.h"
 #include "mm.h"
-#include "mm_window.h"
+#include "procmem.h"
 #include "signals.h"
 #include "task.h"
 #include "lifetime.h"
@@ -27,7 +28,8 @@ enum {
     PT_SET_SYSCALL_ARM = 23, PT_SYSCALL = 24, PT_GETVFPREGS_ARM = 27, PT_SETVFPREGS_ARM = 28,
     PT_SETOPTIONS = 0x4200, PT_GETEVENTMSG = 0x4201, PT_GETSIGINFO = 0x4202,
     PT_SETSIGINFO = 0x4203, PT_GETREGSET = 0x4204, PT_SETREGSET = 0x4205, PT_SEIZE = 0x4206,
-    PT_INTERRUPT = 0x4207, PT_LISTEN = 0x4208, PT_GET_SYSCALL_INFO = 0x420e,
+    PT_INTERRUPT = 0x4207, PT_LISTEN = 0x4208, PT_PEEKSIGINFO = 0x4209, PT_GETSIGMASK = 0x420a,
+    PT_SETSIGMASK = 0x420b, PT_GET_SYSCALL_INFO = 0x420e, PT_GETHBPREGS_ARM = 29,
 };
 
 #define O_TRACESYSGOOD 0x1
@@ -65,11 +67,13 @@ struct ptrace_link {
     int report;          /* wait status the tracer has yet to collect, 0 if none */
     bool resumed;        /* the tracer restarted it: applied at its next run */
     bool syscall_trace;  /* restarted with PTRACE_SYSCALL */
+    bool stepping;       /* restarted with PTRACE_SINGLESTEP: one instruction */
     bool running_in_group_stop; /* restarted while its process is group-stopped */
     bool interrupt;      /* PTRACE_INTERRUPT (or a new seized child) waits to trap */
     bool rerun;          /* stopped before its syscall ran: the svc runs again */
     bool skip_enter;     /* re-executing that svc: no second syscall-enter-stop */
     bool exit_event_done; /* ... nor a second PTRACE_EVENT_EXIT stop */
+    int dying_status;    /* stopped at PTRACE_EVENT_EXIT on its way to this death */
     bool exit_stop_after_event; /* the syscall-exit-stop follows the event stop */
     bool exit_report;    /* its exit is for the tracer (not its parent) to collect */
     int event;           /* PTRACE_EVENT_* of the syscall in progress, 0 if none */
@@ -209,6 +213,13 @@ void ptrace_syscall_exit(struct task *t, bool exec_done, int64_t ret)
     if (!l || t->state == TASK_DEAD)
         return;
     l->sc_ret = ret;
+    if (l->stepping) {
+        /* A stepped svc traps once the call is done, with the SIGTRAP
+         * Linux's syscall exit sends a stepping task (SI_USER, no sender). */
+        struct siginfo_lite info = {.code = SI_USER};
+        l->stepping = false;
+        signal_queue_task(t, SIGTRAP, &info);
+    }
     if (exec_done) {
         l->event_msg = (uint64_t)t->tid;
         if (l->options & O_TRACEEXEC) {
@@ -241,6 +252,17 @@ bool ptrace_signal_stop(struct task *t, int sig)
     }
     l->resume_sig = sig;
     enter_stop(t, PS_SIGNAL, trap_status(sig), sig, &t->delivering);
+    return true;
+}
+
+bool ptrace_exit_stop(struct task *t, int status)
+{
+    struct ptrace_link *l = t->ptrace;
+    if (!l || !(l->options & O_TRACEEXIT) || (status & 0x7f) == SIGKILL || l->dying_status)
+        return false;
+    l->event_msg = (uint64_t)status;
+    l->dying_status = status;
+    event_stop(t, EV_EXIT);
     return true;
 }
 
@@ -277,6 +299,10 @@ bool ptrace_hold(struct task *t)
         l->stop = PS_NONE;
         l->resumed = false;
         l->running_in_group_stop = t->proc->stopped;
+        if (l->dying_status) {
+            process_exit_group(t->proc, l->dying_status);
+            return true;
+        }
         if (l->rerun) {
             /* The syscall runs now, as the registers say: the svc again. */
             l->rerun = false;
@@ -303,6 +329,24 @@ bool ptrace_hold(struct task *t)
         return true;
     }
     return false;
+}
+
+bool ptrace_single_step(const struct task *t)
+{
+    return t->ptrace && t->ptrace->stepping;
+}
+
+void ptrace_step_done(struct task *t)
+{
+    struct ptrace_link *l = t->ptrace;
+    /* Not when the instruction faulted or trapped (its own signal is the
+     * report), stopped the task, or is a call still blocked (it traps
+     * when done, ptrace_syscall_exit). */
+    if (!l || !l->stepping || t->stop || t->resume || t->state != TASK_RUNNABLE)
+        return;
+    struct siginfo_lite info = {.code = TRAP_TRACE_, .addr = ptrace_pc(t) & ~UINT64_C(1)};
+    l->stepping = false;
+    signal_queue_task(t, SIGTRAP, &info);
 }
 
 /* ---- attaching and detaching ---- */
@@ -482,37 +526,23 @@ static int64_t attach(struct task *t, int pid, bool seize, uint64_t flags)
     return 0;
 }
 
-static int64_t restart(struct task *c, uint64_t sig, bool syscall_trace)
+static int64_t restart(struct task *c, uint64_t sig, bool syscall_trace, bool step)
 {
     if (sig > NSIG_GUEST)
         return -EIO;
     struct ptrace_link *l = c->ptrace;
     l->syscall_trace = syscall_trace;
+    l->stepping = step;
     l->resume_sig = (int)sig;
     l->resumed = true;
     task_wake(c);
     return 0;
 }
 
-/* Reads or writes one word of the tracee's memory, whatever its
- * protection (the debugger's FOLL_FORCE); code it writes is translated
- * again. */
+/* Reads or writes one word of the tracee's memory (procmem.h). */
 static int poke_peek(struct task *c, uint64_t addr, void *word, unsigned size, bool write)
 {
-    struct mm *mm = task_mm(c);
-    uint8_t *host = mm_host_ptr(mm, addr, size, 0);
-    if (!host)
-        return -EIO;
-    mm_host_writable(mm, addr, size, true); /* a windowed page may be host-protected */
-    if (write) {
-        memcpy(host, word, size);
-        if (mm->uc)
-            uc_ctl_remove_cache(mm->uc, addr, addr + size);
-    } else {
-        memcpy(word, host, size);
-    }
-    mm_host_writable(mm, addr, size, false);
-    return 0;
+    return procmem_access(task_mm(c), addr, word, size, write) == size ? 0 : -EIO;
 }
 
 /* The 32-bit user area PEEKUSR reads: pt_regs first, zeros to its end. */
@@ -550,15 +580,87 @@ static int syscall_info(struct task *t, struct task *c, uint64_t size, uint64_t 
     return (int)len;
 }
 
+/* The siginfo_t of signal sig with info, as the tracer t reads it. */
+static void siginfo_for_tracer(struct task *t, struct task *c, int sig,
+                               const struct siginfo_lite *info, uint8_t out[128])
+{
+    struct siginfo_lite saved = c->delivering;
+    c->delivering = *info;
+    signal_fill_info(c, sig, out, task_abi(t)->word);
+    c->delivering = saved;
+}
+
 static int64_t get_siginfo(struct task *t, struct task *c, uint64_t uaddr)
 {
     struct ptrace_link *l = c->ptrace;
     uint8_t info[128];
-    struct siginfo_lite saved = c->delivering;
-    c->delivering = l->info;
-    signal_fill_info(c, l->stop_sig, info, task_abi(t)->word);
-    c->delivering = saved;
+    siginfo_for_tracer(t, c, l->stop_sig, &l->info, info);
     return copy_to_guest(task_mm(t), uaddr, info, sizeof info);
+}
+
+/* The n-th signal of a pending queue: the standard signals by number (one
+ * instance each; their order of arrival is not kept), then the real-time
+ * ones in order. 0 when the queue is shorter. */
+static int pending_nth(const struct sigpending *sp, uint64_t n, struct siginfo_lite *info)
+{
+    for (int sig = 1; sig < SIGRTMIN_GUEST; sig++)
+        if ((sp->set & SIGBIT(sig)) && n-- == 0) {
+            *info = sp->info[sig];
+            return sig;
+        }
+    if (n >= sp->nrt)
+        return 0;
+    *info = sp->rt[n].info;
+    return sp->rt[n].sig;
+}
+
+#define PEEKSIGINFO_SHARED 1
+
+/* PEEKSIGINFO: struct ptrace_peeksiginfo_args {u64 off; u32 flags; s32 nr}
+ * at uargs; up to nr siginfo_t from the thread's queue (or its process's
+ * with PEEKSIGINFO_SHARED) from position off into ubuf: how many. */
+static int64_t peek_siginfo(struct task *t, struct task *c, uint64_t uargs, uint64_t ubuf)
+{
+    uint8_t raw[16];
+    if (copy_from_guest(task_mm(t), raw, uargs, sizeof raw) < 0)
+        return -EFAULT;
+    uint64_t off;
+    uint32_t flags;
+    int32_t nr;
+    memcpy(&off, raw, 8);
+    memcpy(&flags, raw + 8, 4);
+    memcpy(&nr, raw + 12, 4);
+    if ((flags & ~PEEKSIGINFO_SHARED) || nr < 0)
+        return -EINVAL;
+    const struct sigpending *sp = (flags & PEEKSIGINFO_SHARED) ? &c->proc->pending : &c->pending;
+    int32_t i = 0;
+    for (; i < nr; i++) {
+        struct siginfo_lite info;
+        int sig = pending_nth(sp, off + (uint64_t)i, &info);
+        if (!sig)
+            break;
+        uint8_t out[128];
+        siginfo_for_tracer(t, c, sig, &info, out);
+        if (copy_to_guest(task_mm(t), ubuf + (uint64_t)i * sizeof out, out, sizeof out) < 0)
+            return i ? i : -EFAULT;
+    }
+    return i;
+}
+
+/* GETSIGMASK/SETSIGMASK: a sigset_t of exactly 8 bytes (`size`). */
+static int64_t sigmask_request(struct task *t, struct task *c, uint64_t size, uint64_t uset,
+                               bool set)
+{
+    if (size != 8)
+        return -EINVAL;
+    if (!set)
+        return copy_to_guest(task_mm(t), uset, &c->sigmask, 8);
+    uint64_t mask;
+    if (copy_from_guest(task_mm(t), &mask, uset, 8) < 0)
+        return -EFAULT;
+    c->sigmask = mask & ~(SIGBIT(SIGKILL) | SIGBIT(SIGSTOP));
+    c->restore_sigmask = false; /* the tracer's mask is the one it returns with */
+    return 0;
 }
 
 /* GETREGSET/SETREGSET: the tracer's struct iovec {base, len} in its words. */
@@ -571,6 +673,9 @@ static int64_t regset(struct task *t, struct task *c, unsigned type, uint64_t ui
         return -EFAULT;
     memcpy(&iov[0], raw, w);
     memcpy(&iov[1], raw + w, w);
+    /* A 32-bit tracer gets arm's regsets: no debug registers there. */
+    if (w == 4 && (type == NT_ARM_HW_BREAK_ || type == NT_ARM_HW_WATCH_))
+        return -EINVAL;
     uint8_t buf[528];
     struct ptrace_link *l = c->ptrace;
     int size = ptrace_regset_get(c, type, buf, l->sc_args[0], (int)l->sc_nr);
@@ -649,6 +754,19 @@ SYSCALL_DECL(ptrace)
         ptrace_regset_get(c, NT_ARM_TLS_, tls, 0, 0);
         return copy_to_guest(task_mm(t), data, tls, 4);
     }
+    case PT_GETHBPREGS_ARM: {
+        /* arm's debug registers, for a 32-bit tracer: 0 is the resource
+         * word (debug architecture << 24, watchpoint length 8 << 16, no
+         * watchpoints << 8, no breakpoints); a slot reads as unused. */
+        if (w != 4 || c64)
+            return -EIO;
+        int32_t num = (int32_t)addr;
+        uint32_t idx = (uint32_t)((num < 0 ? -(int64_t)num : num) - 1) >> 1;
+        if (num != 0 && idx >= 16)
+            return -EINVAL;
+        uint32_t v = num == 0 ? 0x06080000u : 0;
+        return copy_to_guest(task_mm(t), data, &v, 4);
+    }
     case PT_SET_SYSCALL_ARM: {
         if (w != 4 || c64)
             return -EIO;
@@ -660,7 +778,8 @@ SYSCALL_DECL(ptrace)
         return regset(t, c, (unsigned)addr, data, req == PT_SETREGSET);
     case PT_CONT:
     case PT_SYSCALL:
-        return restart(c, data, req == PT_SYSCALL);
+    case PT_SINGLESTEP:
+        return restart(c, data, req == PT_SYSCALL, req == PT_SINGLESTEP);
     case PT_LISTEN:
         if (!l->seized || l->stop != PS_EVENT || !c->proc->stopped)
             return -EIO;
@@ -706,6 +825,11 @@ SYSCALL_DECL(ptrace)
     }
     case PT_GET_SYSCALL_INFO:
         return syscall_info(t, c, addr, data);
+    case PT_PEEKSIGINFO:
+        return peek_siginfo(t, c, addr, data);
+    case PT_GETSIGMASK:
+    case PT_SETSIGMASK:
+        return sigmask_request(t, c, addr, data, req == PT_SETSIGMASK);
     default:
         return -EIO;
     }

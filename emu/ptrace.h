@@ -30,11 +30,20 @@ void ptrace_syscall_exit(struct task *t, bool exec_done, int64_t ret);
 /* signal_deliver took sig (info in t->delivering): true when t entered a
  * signal-delivery-stop instead (the tracer decides what is delivered). */
 bool ptrace_signal_stop(struct task *t, int sig);
+/* The default action of a signal is to end t's process with wait status
+ * `status`: true when t stops at PTRACE_EVENT_EXIT first (TRACEEXIT; not
+ * for SIGKILL), the process ending when its tracer restarts it. */
+bool ptrace_exit_stop(struct task *t, int status);
 /* The default action of stop signal sig froze t's process: t reports it. */
 void ptrace_group_stop(struct task *t, int sig);
 /* run_slice, registers loaded: carries out the tracer's restart, or keeps
  * t stopped (true: it does not run now). */
 bool ptrace_hold(struct task *t);
+/* run_slice: t runs a single instruction (PTRACE_SINGLESTEP), after which
+ * ptrace_step_done queues the step's SIGTRAP (TRAP_TRACE, si_addr the
+ * next pc) unless the instruction raised its own signal or blocks. */
+bool ptrace_single_step(const struct task *t);
+void ptrace_step_done(struct task *t);
 /* Whether t sits in a ptrace-stop, or was restarted by its tracer while its
  * process is group-stopped (then it runs, as on Linux). */
 bool ptrace_stopped(const struct task *t);
@@ -74,6 +83,8 @@ SYSCALL_DECL(process_vm_writev);
 #define NT_PRFPREG_ 2
 #define NT_ARM_VFP_ 0x400
 #define NT_ARM_TLS_ 0x401
+#define NT_ARM_HW_BREAK_ 0x402
+#define NT_ARM_HW_WATCH_ 0x403
 #define NT_ARM_SYSTEM_CALL_ 0x404
 
 /* The register set `type` of tracee t, in t's ISA's layout (a 32-bit

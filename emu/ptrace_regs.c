@@ -2,7 +2,8 @@
  * carry them: AArch64 user_pt_regs, user_fpsimd_state, TLS and syscall
  * number; AArch32 pt_regs (r0-r15, cpsr, orig_r0), user_vfp, TPIDRURO. A
  * 32-bit tracee has the 32-bit layouts whoever reads them, as a 64-bit
- * Linux tracer gets the compat view of a compat task. */
+ * Linux tracer gets the compat view of a compat task. The machine's vCPUs
+ * have no hardware breakpoints or watchpoints: their regsets say so. */
 #include "ptrace.h"
 #include "abi.h"
 #include "file.h"
@@ -81,6 +82,11 @@ static uint64_t tls_value(struct task *t)
     return ptrace_reg_read(t, is64(t) ? UC_ARM64_REG_TPIDR_EL0 : UC_ARM_REG_C13_C0_3);
 }
 
+/* user_hwdebug_state: dbg_info (the debug architecture << 8 | the number
+ * of slots), a pad word, then 16 slots of {addr, ctrl, pad}. */
+#define HWDEBUG_STATE_BYTES 264
+#define DEBUG_ARCH_V8 0x6 /* ID_AA64DFR0_EL1.DebugVer of the Cortex-A72 */
+
 int ptrace_regset_get(struct task *t, unsigned type, uint8_t *buf, uint64_t orig_a0,
                       int syscall_nr)
 {
@@ -134,6 +140,13 @@ int ptrace_regset_get(struct task *t, unsigned type, uint8_t *buf, uint64_t orig
     case NT_ARM_SYSTEM_CALL_:
         memcpy(buf, &syscall_nr, 4);
         return 4;
+    case NT_ARM_HW_BREAK_:
+    case NT_ARM_HW_WATCH_: {
+        uint32_t info = DEBUG_ARCH_V8 << 8; /* and no slots */
+        memset(buf, 0, HWDEBUG_STATE_BYTES);
+        memcpy(buf, &info, 4);
+        return HWDEBUG_STATE_BYTES;
+    }
     default:
         return -EINVAL;
     }
@@ -187,6 +200,10 @@ int ptrace_regset_set(struct task *t, unsigned type, const uint8_t *buf, size_t 
         ptrace_reg_write(t, is64(t) ? UC_ARM64_REG_X8 : UC_ARM_REG_R7, (uint64_t)(int64_t)nr);
         return 0;
     }
+    case NT_ARM_HW_BREAK_:
+    case NT_ARM_HW_WATCH_:
+        /* Past the header every slot is one Linux would have to reserve. */
+        return len > 8 ? -ENOSPC : 0;
     default:
         return -EINVAL;
     }

@@ -135,13 +135,16 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     m->running_uc = task_mm(t)->uc;
     t->stop = false;
     struct mm *mm = task_mm(t);
-    engine_run(t);
+    bool step = ptrace_single_step(t);
+    engine_run(t, step ? 1 : 0);
     m->running_uc = NULL;
     tlb_after_slice(&mm->tlb, mm->uc, m->slice_used >= m->slice_budget);
     if (m->bus_fault_host)
         deliver_bus_fault(m, t);
     if (window_fault_pending(m))
         window_fault_deliver(m, t);
+    if (step)
+        ptrace_step_done(t);
     m->current = NULL;
     free_deferred_mms(m);
     return m->slice_used;

@@ -49,10 +49,11 @@ static bool sig_dumps_core(int sig)
 
 /* Whether sending sig to p would do nothing at all (discarded at send time):
  * never while the target blocks it, as the disposition may change before it
- * is unblocked (and sigwait or a signalfd may take it). */
-static bool sig_discarded(const struct process *p, uint64_t blocked, int sig)
+ * is unblocked (and sigwait or a signalfd may take it), nor when the target
+ * is traced (its tracer sees every signal in a signal-delivery-stop). */
+static bool sig_discarded(const struct process *p, uint64_t blocked, bool traced, int sig)
 {
-    if (sig == SIGKILL || sig == SIGSTOP || (blocked & SIGBIT(sig)))
+    if (sig == SIGKILL || sig == SIGSTOP || (blocked & SIGBIT(sig)) || traced)
         return false;
     uint64_t h = p->sighand->action[sig].handler;
     return h == GUEST_SIG_IGN || (h == GUEST_SIG_DFL && sig_ignored_by_default(sig));
@@ -132,7 +133,10 @@ void signal_kill_process(struct task *t, int sig)
     struct process *p = t->proc;
     if (p->exiting)
         return;
-    process_exit_group(p, sig | (sig_dumps_core(sig) ? CORE_DUMPED : 0));
+    int status = sig | (sig_dumps_core(sig) ? CORE_DUMPED : 0);
+    if (ptrace_exit_stop(t, status))
+        return; /* its tracer sees it about to die: the exit follows the restart */
+    process_exit_group(p, status);
 }
 
 /* Adds an instance: a standard signal already pending is not queued twice. */
@@ -197,7 +201,7 @@ void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
     if (t->state == TASK_DEAD)
         return;
     on_send(t->proc, sig);
-    if (sig_discarded(t->proc, t->sigmask, sig))
+    if (sig_discarded(t->proc, t->sigmask, t->ptrace != NULL, sig))
         return;
     pend_add(&t->pending, sig, info);
     signalfd_signal_queued(t->machine, sig);
@@ -205,14 +209,14 @@ void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
         task_wake(t);
 }
 
-/* The mask of the thread a process-directed signal is sent to (Linux
- * checks the group leader's). */
-static uint64_t leader_sigmask(const struct process *p)
+/* The thread a process-directed signal is sent to, whose mask and tracing
+ * Linux checks: the group leader. */
+static struct task *leader_of(const struct process *p)
 {
-    for (const struct task *t = p->threads; t; t = t->next_thread)
+    for (struct task *t = p->threads; t; t = t->next_thread)
         if (t->tid == p->pid)
-            return t->sigmask;
-    return 0;
+            return t;
+    return NULL;
 }
 
 static bool takes_now(const struct task *t, int sig)
@@ -225,14 +229,14 @@ void signal_queue_process(struct process *p, int sig, const struct siginfo_lite 
     if (p->zombie || p->exiting)
         return;
     on_send(p, sig);
-    if (sig_discarded(p, leader_sigmask(p), sig))
+    struct task *leader = leader_of(p);
+    if (sig_discarded(p, leader ? leader->sigmask : 0, leader && leader->ptrace, sig))
         return;
     pend_add(&p->pending, sig, info);
     signalfd_signal_queued(p->machine, sig);
     /* Wake one thread that can take it now: the leader first, as Linux's
      * complete_signal prefers the task the signal was sent to. */
-    struct task *leader = task_find(p->machine, p->pid);
-    if (leader && leader->proc == p && takes_now(leader, sig)) {
+    if (leader && takes_now(leader, sig)) {
         if (leader->state == TASK_BLOCKED)
             task_wake(leader);
         return;
@@ -261,6 +265,8 @@ int signal_fatal(const struct task *t)
     uint64_t ready = deliverable(t);
     if (ready & SIGBIT(SIGKILL))
         return SIGKILL;
+    if (t->ptrace)
+        return 0;
     for (int sig = 1; sig <= NSIG_GUEST; sig++) {
         if (!(ready & SIGBIT(sig)) || t->proc->sighand->action[sig].handler != GUEST_SIG_DFL)
             continue;
@@ -319,11 +325,8 @@ void signal_deliver(struct task *t)
     struct process *p = t->proc;
     if (ptrace_stopped(t))
         return;
-    /* A fatal signal goes first: Linux has made it a group exit already
-     * (but a tracee's tracer sees every signal but SIGKILL first). */
+    /* A fatal signal goes first: Linux has made it a group exit already. */
     int fatal = signal_fatal(t);
-    if (fatal && t->ptrace && fatal != SIGKILL)
-        fatal = 0;
     if (fatal && t->state == TASK_RUNNABLE) {
         signal_kill_process(t, fatal);
         return;
@@ -520,7 +523,7 @@ SYSCALL_DECL(rt_sigaction)
         nsa.mask &= ~UNBLOCKABLE;
         *cur = nsa;
         /* Setting SIG_IGN (or a default that ignores) discards what is pending. */
-        if (sig_discarded(t->proc, 0, sig)) {
+        if (sig_discarded(t->proc, 0, false, sig)) {
             pend_flush(&t->proc->pending, sig);
             for (struct task *o = t->proc->threads; o; o = o->next_thread)
                 pend_flush(&o->pending, sig);

@@ -12,6 +12,7 @@
 #include "machine.h"
 #include "mm.h"
 #include "owner.h"
+#include "procmem.h"
 #include "pty.h"
 #include "recording.h"
 #include "reopen.h"
@@ -64,6 +65,16 @@ int64_t path_from_guest(struct task *t, int dirfd, uint64_t upath, char *out, si
 
 /* ---- reading and writing ---- */
 
+/* /proc/PID/mem at off, or at the file position (which advances). */
+static int64_t mem_io(struct task *t, struct file *f, void *buf, size_t len, int64_t off,
+                      bool write)
+{
+    int64_t n = procmem_file_io(t, f, buf, len, off < 0 ? f->pos : (uint64_t)off, write);
+    if (n > 0 && off < 0)
+        f->pos += (uint64_t)n;
+    return n;
+}
+
 /* Reads up to len bytes of f into host memory at off (or the file position
  * when off < 0). */
 static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, int64_t off)
@@ -110,6 +121,8 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
             return (int64_t)len;
         case VNODE_DIR:
             return -EISDIR;
+        case VNODE_MEM:
+            return mem_io(t, f, buf, len, off, false);
         default: {
             uint64_t pos = off < 0 ? f->pos : (uint64_t)off;
             if (pos >= f->size)
@@ -154,6 +167,8 @@ static int64_t file_write(struct task *t, struct file *f, const void *buf, size_
         return n < 0 ? -errno : n;
     }
     case FILE_VIRTUAL:
+        if (f->node.kind == VNODE_MEM)
+            return mem_io(t, f, (void *)buf, len, off, true);
         if (f->node.kind == VNODE_FULL)
             return -ENOSPC;
         if (f->node.kind == VNODE_NULL || f->node.kind == VNODE_ZERO ||
@@ -481,6 +496,13 @@ int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
         f->pos = (uint64_t)to;
         f->dir_last_valid = false;
         return to;
+    }
+    if (f->node.kind == VNODE_MEM) {
+        /* Offsets are addresses: any value, SEEK_END has no meaning. */
+        if (whence != SEEK_SET && whence != SEEK_CUR)
+            return -EINVAL;
+        f->pos = (whence == SEEK_CUR ? f->pos : 0) + (uint64_t)off;
+        return (int64_t)f->pos;
     }
     if (f->node.kind != VNODE_GENERATED)
         return 0;

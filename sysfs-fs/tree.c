@@ -69,6 +69,7 @@ enum file_id {
     F_PID_AUXV,
     F_PID_ENVIRON,
     F_PID_MAPS,
+    F_PID_MEM,
     F_PID_PERSONALITY,
     F_PID_FD,
     F_PID_MOUNTS,
@@ -208,6 +209,7 @@ static const struct fixed pid_files[] = {
     {"cmdline", VNODE_GENERATED, 0444, F_PID_CMDLINE, 0},
     {"stat", VNODE_GENERATED, 0444, F_PID_STAT, 0},
     {"maps", VNODE_GENERATED, 0444, F_PID_MAPS, 0},
+    {"mem", VNODE_MEM, 0600, F_PID_MEM, 0},
     {"cwd", VNODE_SYMLINK, 0777, F_PID_CWD, 0},
     {"root", VNODE_SYMLINK, 0777, F_PID_ROOT, 0},
     {"exe", VNODE_SYMLINK, 0777, F_PID_EXE, 0},
@@ -222,6 +224,7 @@ static const struct fixed tid_files[] = {
     {"comm", VNODE_GENERATED, 0644, F_PID_COMM, 0},
     {"cmdline", VNODE_GENERATED, 0444, F_PID_CMDLINE, 0},
     {"stat", VNODE_GENERATED, 0444, F_PID_STAT, 0},
+    {"mem", VNODE_MEM, 0600, F_PID_MEM, 0},
 };
 
 #define TOPO(name, id)                                                                             \
@@ -432,8 +435,8 @@ static unsigned char dtype(enum vfs_node_kind k)
 {
     return k == VNODE_DIR         ? DT_DIR_
            : k == VNODE_SYMLINK   ? DT_LNK_
-           : k == VNODE_GENERATED ? DT_REG_
-                                  : DT_CHR_;
+           : k == VNODE_GENERATED || k == VNODE_MEM ? DT_REG_
+                                                    : DT_CHR_;
 }
 
 /* Emits the direct children of the directory `prefix` (a path relative to
@@ -576,6 +579,9 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
         break;
     case VNODE_GENERATED:
         st->st_mode |= node->file == F_DEV_KMSG ? S_IFCHR : S_IFREG;
+        break;
+    case VNODE_MEM:
+        st->st_mode |= S_IFREG;
         break;
     case VNODE_NULL:
     case VNODE_ZERO:

@@ -27,6 +27,7 @@ enum vfs_node_kind {
     VNODE_CONSOLE,   /* /dev/tty, /dev/console: the emulator's stdin and stdout */
     VNODE_PTMX,      /* /dev/ptmx: opening makes a pseudo-terminal pair (emu/pty.c) */
     VNODE_PTS,       /* /dev/pts/N: the slave of pair N (arg) */
+    VNODE_MEM,       /* /proc/PID/mem: process arg's memory at the file offset (emu/procmem.c) */
 };
 
 /* A node of the virtual trees, by value: which file it is and for what. */

@@ -68,3 +68,22 @@ foreach(isa arm64 armhf)
   set_tests_properties(conformance-strace-${isa} PROPERTIES LABELS conformance TIMEOUT 300
                        SKIP_RETURN_CODE 77 FIXTURES_REQUIRED conformance-roots)
 endforeach()
+
+# Debian's gdb -batch inside the machine (guest ptrace, docs/ptrace.md): a
+# breakpoint at main, print, step, finish, next, continue to the exit, on a
+# 64-bit and a 32-bit program under the arm64 root's gdb and a 32-bit one
+# under the armhf root's (tests/conformance/gdb_check.py; skipped when the
+# roots have no gdb).
+foreach(combo arm64:aarch64 arm64:armhf armhf:armhf)
+  string(REPLACE ":" ";" _pair ${combo})
+  list(GET _pair 0 _root_isa)
+  list(GET _pair 1 _prog_isa)
+  add_test(NAME conformance-gdb-${_root_isa}-${_prog_isa}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/gdb_check.py $<TARGET_FILE:asymu>
+                   ${CMAKE_BINARY_DIR}/conformance/root-${_root_isa}
+                   ${CMAKE_BINARY_DIR}/conformance/gdb-${_root_isa}-${_prog_isa}
+                   ${CMAKE_BINARY_DIR}/tests/guest/gdb-target-${_prog_isa}
+                   ${CMAKE_SOURCE_DIR}/tests/guest/gdb-target.c)
+  set_tests_properties(conformance-gdb-${_root_isa}-${_prog_isa} PROPERTIES LABELS conformance
+                       TIMEOUT 300 SKIP_RETURN_CODE 77 FIXTURES_REQUIRED conformance-roots)
+endforeach()
