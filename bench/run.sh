@@ -278,7 +278,7 @@ fi
 # process's).
 SCALE=$OUT/scale.txt # kind K asymu qemu
 SCALE_THREADS=${SCALE_THREADS:-1000 4000}
-SCALE_IDLE=${SCALE_IDLE:-0 100 1000 10000}
+SCALE_IDLE=${SCALE_IDLE:-0 10 100 1000 10000}
 # qemu-user runs each guest process as a host process of several MB: beyond
 # this many idle processes only asymu runs (its column alone is printed).
 SCALE_QEMU_PROCS_MAX=${SCALE_QEMU_PROCS_MAX:-1000}

@@ -1,9 +1,11 @@
-/* main.c - the asymu command: `asymu run ...`, `asymu options-doc`,
- * `--help`, `--version`. The only place that chooses exit statuses. */
+/* main.c - the asymu command: `asymu run ...`, `asymu ctl ...`, `asymu top
+ * ...`, `asymu options-doc`, `--help`, `--version`. The only place that
+ * chooses exit statuses, but for ctl's and top's own (ctl.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "ctl.h"
 #include "emu.h"
 #include "options.h"
 #include "scenario.h"
@@ -20,6 +22,8 @@ static void usage(FILE *out)
                  "       asymu replay FILE... [--policy P] [--report F.json] [--jobs N]\n"
                  "                    [--junit F.xml] [--shard I/N] [--all-expectations]\n"
                  "       asymu compare FILE [--policies upstream,linux-6.6,override,kill,fixup]\n"
+                 "       asymu ctl PATH COMMAND [ARGS...]   one request to a --control socket\n"
+                 "       asymu top PATH [--interval MS]     a live view through that socket\n"
                  "       asymu options-doc    print the option reference (Markdown)\n"
                  "       asymu --help | --version\n"
                  "asymu runs AArch64 and AArch32 Linux programs on an emulated asymmetric arm64\n"
@@ -81,6 +85,10 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 2, argv + 2);
+    if (strcmp(cmd, "ctl") == 0)
+        return ctl_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "top") == 0)
+        return top_main(argc - 2, argv + 2);
     if (strcmp(cmd, "replay") == 0)
         return scenario_cmd_replay(argc - 2, argv + 2, options_parse_to);
     if (strcmp(cmd, "compare") == 0)

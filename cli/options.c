@@ -254,6 +254,13 @@ static int opt_slice(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_control(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt;
+    ps->cfg->control_path = val;
+    return 0;
+}
+
 static int opt_sysfs_mount(struct parse *ps, const char *opt, const char *val)
 {
     ps->cfg->sysfs_mount = val;
@@ -401,6 +408,12 @@ static const struct option_def options[] = {
      "writing 0 or 1 (or what the kernel's strtobool takes: y, n, on, off) to "
      "DIR/sys/devices/system/cpu/cpuN/online hotplugs vCPU N",
      opt_sysfs_mount},
+    {"--control", NULL, "PATH", "none",
+     "listen on the Unix socket PATH (mode 0600; a socket already there is replaced) for "
+     "control requests while the machine runs: look at tasks, vCPUs, registers, memory and "
+     "the kernel log, stop, step and continue the machine or one task, hotplug vCPUs, set "
+     "affinities, send signals (`asymu ctl PATH COMMAND`, docs/control.md)",
+     opt_control},
     {"--keep-tmp", NULL, NULL, "off",
      "keep the host directory behind the guest's private /tmp at exit (its path is printed)",
      opt_keep_tmp},

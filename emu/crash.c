@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -194,6 +195,7 @@ static void unmount(const char *dir)
 /* The guest's private directories (/tmp, /dev/shm), NULL when kept. */
 struct private_dirs {
     const char *tmp, *shm;
+    const char *control; /* --control's socket, a file next to them */
 };
 
 static void clean_up(bool mounted, const struct private_dirs *dirs, const char *mount)
@@ -204,6 +206,9 @@ static void clean_up(bool mounted, const struct private_dirs *dirs, const char *
     for (size_t i = 0; i < 2; i++)
         if (all[i] && all[i][0])
             nftw(all[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    struct stat st;
+    if (dirs && dirs->control && lstat(dirs->control, &st) == 0 && S_ISSOCK(st.st_mode))
+        unlink(dirs->control);
 }
 
 /* The janitor's life: clean up when asymu asks (and answer on done), or
@@ -235,7 +240,7 @@ static void janitor(int fd, int done, const struct private_dirs *dirs, const cha
     _exit(0);
 }
 
-int crash_janitor_start(const char *tmp, const char *shm, const char *mount)
+int crash_janitor_start(const char *tmp, const char *shm, const char *control, const char *mount)
 {
     int p[2], d[2];
     if (pipe2(p, O_CLOEXEC) < 0)
@@ -261,7 +266,7 @@ int crash_janitor_start(const char *tmp, const char *shm, const char *mount)
         dup2(0, 1);
         dup2(0, 2);
         setsid();
-        janitor(p[0], d[1], &(struct private_dirs){tmp, shm}, mount);
+        janitor(p[0], d[1], &(struct private_dirs){tmp, shm, control}, mount);
     }
     close(p[0]);
     close(d[1]);

@@ -11,9 +11,9 @@ struct machine;
 void crash_guard_start(struct machine *m);
 void crash_guard_stop(void);
 /* Forks the janitor that removes the private directories tmp and shm
- * (NULL: none) and unmounts mount (NULL: none) when asked or once asymu is
- * gone. */
-int crash_janitor_start(const char *tmp, const char *shm, const char *mount);
+ * (NULL: none) and the control socket (--control, if a socket; NULL: none)
+ * and unmounts mount (NULL: none) when asked or once asymu is gone. */
+int crash_janitor_start(const char *tmp, const char *shm, const char *control, const char *mount);
 /* Tells the janitor that the FUSE export is mounted now. */
 void crash_janitor_mounted(void);
 /* Asks the janitor to clean up now and waits until it has: 0, or a

@@ -28,6 +28,7 @@ struct emu_config {
     bool keep_tmp;          /* keep the host directory behind the guest's /tmp */
     uint64_t tmp_size;      /* size limit of the guest's /tmp, 0: a quarter of the free space */
     const char *sysfs_mount; /* host directory for the live /sys and /proc, or NULL */
+    const char *control_path; /* --control: the control socket to listen on, or NULL */
     const char *libprefix;  /* -L: tried first for absolute paths, like qemu-user */
     bool strace;            /* one line per guest syscall on stderr */
     bool dmesg;             /* print the kernel log on stderr at exit */

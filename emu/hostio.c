@@ -1,7 +1,9 @@
 /* hostio.c - what reaches the machine from the host, through libuv: SIGINT,
  * SIGTERM and SIGHUP (an orderly stop at the next slice boundary) and the FUSE
  * export's requests (--sysfs-mount), served between slices so a host write
- * to cpuN/online takes effect at a slice boundary. */
+ * to cpuN/online takes effect at a slice boundary, and the control socket's
+ * requests (--control, control.c), likewise. */
+#include "control.h"
 #include "crash.h"
 #include "emu.h"
 #include "file.h"
@@ -111,6 +113,8 @@ int hostio_start(struct machine *m, char *why, size_t whylen)
         uv_poll_start(&io->fuse_poll, UV_READABLE, on_fuse);
         crash_janitor_mounted();
     }
+    if (m->cfg->control_path)
+        return control_start(m, &io->loop, m->cfg->control_path, why, whylen);
     return 0;
 
 fail_loop_init:
@@ -138,6 +142,7 @@ void hostio_stop(struct machine *m)
     struct hostio *io = m->hostio;
     if (!io)
         return;
+    control_stop(m);
     uv_walk(&io->loop, close_handle, NULL);
     uv_run(&io->loop, UV_RUN_DEFAULT);
     uv_loop_close(&io->loop);

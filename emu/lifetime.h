@@ -46,4 +46,8 @@ void vfork_abandon(struct task *t);
  * SIGKILL when they are sent). 0 when there is none. */
 int signal_fatal(const struct task *t);
 
+/* p's parent hears of its exit: its exit signal, and its waits look again
+ * (at once, or when p's tracer has collected the exit: ptrace.h). */
+void process_notify_parent_exit(struct process *p);
+
 #endif

@@ -2,6 +2,7 @@
  * seeded random generator, virtual time, and the run loop of the first
  * process. */
 #include "abi.h"
+#include "control.h"
 #include "machine_events.h"
 #include "machine_trace.h"
 #include "fifo.h"
@@ -227,7 +228,8 @@ int machine_host_start(struct machine *m)
     crash_guard_start(m);
     /* The janitor cleans up at every end: the sandboxed emulator cannot. */
     int err = crash_janitor_start(cfg->keep_tmp ? NULL : m->vfs.tmp_path,
-                                  cfg->keep_tmp ? NULL : m->vfs.shm_path, cfg->sysfs_mount);
+                                  cfg->keep_tmp ? NULL : m->vfs.shm_path, cfg->control_path,
+                                  cfg->sysfs_mount);
     if (err < 0)
         fprintf(stderr, "asymu: cannot start the janitor process: %s\n", strerror(-err));
     return err;
@@ -245,6 +247,7 @@ int machine_confine_and_run(struct machine *m)
                                   .lib_fd = m->vfs.lib_fd,
                                   .tmp_fd = m->vfs.mounts[VFS_MOUNT_TMP].fd,
                                   .shm_fd = m->vfs.mounts[VFS_MOUNT_SHM].fd,
+                                  .control_fd = control_listen_fd(m),
                               }, why, sizeof why)) < 0)) {
         fprintf(stderr, "asymu: %s\n", why);
         return status;
@@ -269,13 +272,9 @@ int emu_run(const struct emu_config *cfg)
 {
     struct machine m;
     struct machine_trace trace;
-    int err = machine_boot(&m, cfg);
+    int err = machine_boot_traced(&m, &trace, cfg);
     if (err < 0)
         return err;
-    if ((err = machine_trace_start(&trace, &m, cfg)) < 0) {
-        machine_shutdown(&m);
-        return err;
-    }
     err = machine_host_start(&m);
     struct task *t = err < 0 ? NULL : task_create_init(&m);
     if (!t) {

@@ -19,6 +19,7 @@ struct epitem;
 struct fifo;
 struct hostio;
 struct ktimer;
+struct control;
 struct mm;
 struct owner_table;
 struct pidfd;
@@ -72,6 +73,7 @@ struct machine {
     uint64_t mapped_unchecked; /* bytes mapped since the host's memory was checked */
     int64_t realtime_offset_ns; /* clock_settime(CLOCK_REALTIME) moved the wall clock */
     struct hostio *hostio;   /* libuv: host signals, the FUSE export */
+    struct control *control; /* --control's socket and its hold on the machine (control.h) */
     volatile int host_signal; /* SIGINT or SIGTERM from the host: stop */
     char exit_note[96];      /* strace's +++ line, printed after the syscall's */
     struct vfs vfs;

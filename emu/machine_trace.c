@@ -54,3 +54,13 @@ void machine_trace_finish(struct machine_trace *tr, struct machine *m)
             fprintf(stderr, "asymu: writing a trace file failed: %s\n", strerror(EIO));
     tr->n = 0;
 }
+
+int machine_boot_traced(struct machine *m, struct machine_trace *tr, const struct emu_config *cfg)
+{
+    int err = machine_boot(m, cfg);
+    if (err < 0)
+        return err;
+    if ((err = machine_trace_start(tr, m, cfg)) < 0)
+        machine_shutdown(m);
+    return err;
+}

@@ -17,6 +17,9 @@ struct machine_trace {
 /* Subscribes a writer for each file of cfg, before the first task exists:
  * 0, or -ENOMEM (the files are closed then). */
 int machine_trace_start(struct machine_trace *tr, struct machine *m, const struct emu_config *cfg);
+/* machine_boot, then machine_trace_start: 0, or an errno with nothing
+ * left booted. */
+int machine_boot_traced(struct machine *m, struct machine_trace *tr, const struct emu_config *cfg);
 /* Ends the stream (the last switches to idle) and writes the files. */
 void machine_trace_finish(struct machine_trace *tr, struct machine *m);
 

@@ -272,14 +272,13 @@ struct mm *mm_copy(struct mm *src, int *err)
         if (!shm && !wipe) {
             uint64_t len = v->end - v->start;
             uint8_t *to = mm_host_ptr(mm, v->start, len, 0);
-            /* Host-protected in the windows of both (the same in each). */
-            bool guarded = vma_host_guarded(v);
-            if (guarded)
-                mprotect(v->host, len, PROT_READ), mprotect(to, len, PROT_READ | PROT_WRITE);
+            /* Either side may lie in a window (the child's pressure mode
+             * may have opened one where the parent has none). */
+            mm_host_writable(src, v->start, len, true);
+            mm_host_writable(mm, v->start, len, true);
             copy_nonzero_pages(to, v->host, len);
-            if (guarded)
-                mprotect(v->host, len, window_host_prot(v->prot)),
-                    mprotect(to, len, window_host_prot(v->prot));
+            mm_host_writable(src, v->start, len, false);
+            mm_host_writable(mm, v->start, len, false);
         }
     }
     return mm;

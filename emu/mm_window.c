@@ -325,16 +325,18 @@ void windows_free(struct mm *mm)
     }
 }
 
-bool vma_host_guarded(const struct vma *v)
+/* Whether v's host memory forbids writes (a windowed PROT_NONE or
+ * read-only mapping). */
+static bool vma_host_guarded(const struct vma *v)
 {
     return v->win && !(window_host_prot(v->prot) & PROT_WRITE);
 }
 
 void mm_host_writable(struct mm *mm, uint64_t addr, uint64_t len, bool on)
 {
-    for (const struct vma *v = mm_find_vma(mm, addr); v && v->start < addr + len; v = v->next) {
+    for (const struct vma *v = mm_vma_from(mm, addr); v && v->start < addr + len; v = v->next) {
         int prot = window_host_prot(v->prot);
-        if (v->end <= addr || !vma_host_guarded(v))
+        if (!vma_host_guarded(v))
             continue;
         uint64_t lo = addr > v->start ? addr : v->start;
         uint64_t hi = addr + len < v->end ? addr + len : v->end;

@@ -69,9 +69,6 @@ int windows_to_engine(struct mm *mm);
 int windows_copy(struct mm *dst, const struct mm *src);
 void windows_free(struct mm *mm);
 
-/* Whether v's host memory forbids writes (a windowed PROT_NONE or
- * read-only mapping). */
-bool vma_host_guarded(const struct vma *v);
 /* For a kernel-side copy into or out of [addr, addr+len): on, its windowed
  * PROT_NONE and read-only pages are host-writable; off, protected again. */
 void mm_host_writable(struct mm *mm, uint64_t addr, uint64_t len, bool on);

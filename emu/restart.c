@@ -53,9 +53,7 @@ int64_t restart_note(struct task *t, const uint64_t args[6], int64_t ret)
     return -EINTR;
 }
 
-/* Points the registers back at the syscall instruction with its first
- * argument in place: the call runs again. */
-static void rewind_syscall(struct task *t)
+void syscall_rewind_pc(struct task *t)
 {
     const struct abi *abi = task_abi(t);
     uc_engine *uc = task_mm(t)->uc;
@@ -66,7 +64,14 @@ static void rewind_syscall(struct task *t)
         uint32_t pc32 = (uint32_t)back;
         uc_reg_write(uc, UC_ARM_REG_PC, &pc32); /* keeps bit 0: the state */
     }
-    abi->set_return(uc, (int64_t)t->sys_args[0]);
+}
+
+/* Points the registers back at the syscall instruction with its first
+ * argument in place: the call runs again. */
+static void rewind_syscall(struct task *t)
+{
+    syscall_rewind_pc(t);
+    task_abi(t)->set_return(task_mm(t)->uc, (int64_t)t->sys_args[0]);
 }
 
 /* The same, but what runs is restart_syscall (x8 or r7 changed, as Linux

@@ -50,6 +50,9 @@ int64_t restart_note(struct task *t, const uint64_t args[6], int64_t ret);
 /* The signal delivery settles the interrupted call, if any: a handler with
  * sa_flags is about to run (handler true), or no handler ran. */
 void restart_settle(struct task *t, bool handler, uint64_t sa_flags);
+/* Points t's pc (registers loaded) back at its syscall instruction, keeping
+ * the Thumb state. */
+void syscall_rewind_pc(struct task *t);
 /* What restart_syscall will run for t after -ERESTART_RESTARTBLOCK, with
  * its state in t->restart_args. */
 void restart_block_set(struct task *t, resume_fn fn);

@@ -4,10 +4,12 @@
  * completes a blocked syscall or delivers signals, runs one slice and
  * accounts it. Ends when the first process (pid 1) has exited. */
 #include "abi.h"
+#include "control.h"
 #include "emu.h"
 #include "engine.h"
 #include "ktimer.h"
 #include "lifetime.h"
+#include "ptrace.h"
 #include "machine.h"
 #include "mm.h"
 #include "rlimit.h"
@@ -111,12 +113,16 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     }
     mm_engines_trim(m, task_mm(t));
     load_registers(t);
-    if (!signal_stopped(t) && t->resume && !syscall_resume(t))
+    if (ptrace_hold(t))
         return m->slice_used;
-    if (!signal_stopped(t))
+    bool held = control_task_held(t);
+    if (!held && !signal_stopped(t) && t->resume && !syscall_resume(t))
+        return m->slice_used;
+    if (!held && !signal_stopped(t))
         signal_deliver(t);
-    if (signal_stopped(t) && t->state == TASK_RUNNABLE) {
-        /* Stopped: off the runqueue until SIGCONT or SIGKILL wakes it. */
+    if ((held || signal_stopped(t)) && t->state == TASK_RUNNABLE) {
+        /* Stopped: off the runqueue until SIGCONT, SIGKILL or the control
+         * socket's `cont PID` wakes it. */
         t->state = TASK_BLOCKED;
         sched_task_block(&m->sched, &t->se);
         waitq_update(t);
@@ -158,6 +164,9 @@ int machine_run(struct machine *m)
             status = 128 + m->host_signal;
             break;
         }
+        /* Stopped from the control socket: only its requests happen. */
+        if (control_paused(m) && control_wait(m))
+            continue;
         /* Timers, timed waits among them, fire before the tasks due later. */
         struct ktimer *kt = ktimer_next(m);
         if (kt && kt->when <= sched_next_time(&m->sched)) {
@@ -171,7 +180,7 @@ int machine_run(struct machine *m)
         int d = sched_pick(&m->sched, &se, &cpu);
         if (d == -EAGAIN) {
             /* Every task waits: for the host (stdin, FUSE), or forever. */
-            if (hostio_wait(m))
+            if (hostio_wait(m) || control_wait_held(m))
                 continue;
             fprintf(stderr, "asymu: every task is blocked and nothing can wake them (deadlock); "
                             "stopping the machine\n");
@@ -193,6 +202,7 @@ int machine_run(struct machine *m)
         sched_account(&m->sched, se, cpu, used);
         cpu_timers_check(t);
         rlimit_cpu_check(t);
+        control_slice_done(m);
     }
     kill_everything(m);
     return status >= 0 ? status : wait_status_to_shell(init->wait_status);

@@ -103,9 +103,13 @@ static int allow_all(scmp_filter_ctx ctx, const char *const *names, size_t n)
  * so only its low 32 bits count: 0x00000000ffffff9c is AT_FDCWD too. */
 #define DIRFD_ARG(i) SCMP_CMP32(i, SCMP_CMP_NE, (uint32_t)AT_FDCWD)
 
-static int allow_checked(scmp_filter_ctx ctx)
+static int allow_checked(scmp_filter_ctx ctx, const struct sandbox_paths *p)
 {
     int err = 0;
+    /* --control's connections: accepted on its socket, no other. */
+    if (p->control_fd >= 0)
+        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(accept4), 1,
+                               SCMP_A0_32(SCMP_CMP_EQ, (uint32_t)p->control_fd));
     for (size_t i = 0; i < sizeof at_dirfd / sizeof *at_dirfd && err == 0; i++)
         err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, seccomp_syscall_resolve_name(at_dirfd[i]), 1,
                                DIRFD_ARG(0));
@@ -145,7 +149,7 @@ static int allow_checked(scmp_filter_ctx ctx)
     return err;
 }
 
-static int seccomp_confine(char *why, size_t whylen)
+static int seccomp_confine(const struct sandbox_paths *p, char *why, size_t whylen)
 {
     struct sigaction sa = {.sa_sigaction = refused, .sa_flags = SA_SIGINFO};
     sigaction(SIGSYS, &sa, NULL);
@@ -156,7 +160,7 @@ static int seccomp_confine(char *why, size_t whylen)
     }
     int err = allow_all(ctx, allowed, sizeof allowed / sizeof *allowed);
     if (err == 0)
-        err = allow_checked(ctx);
+        err = allow_checked(ctx, p);
 #ifdef ASYMU_SANITIZED
     if (err == 0)
         err = allow_all(ctx, sanitizer, sizeof sanitizer / sizeof *sanitizer);
@@ -179,7 +183,7 @@ int sandbox_enter(const struct sandbox_paths *p, char *why, size_t whylen)
         return -errno;
     }
     int err = landlock_restrict(p, why, whylen);
-    return err < 0 ? err : seccomp_confine(why, whylen);
+    return err < 0 ? err : seccomp_confine(p, why, whylen);
 }
 
 void emu_confinement(char *out, size_t len)

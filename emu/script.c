@@ -9,8 +9,10 @@
 #include "file.h"
 #include "ktimer.h"
 #include "machine.h"
+#include "machine_trace.h"
 #include "mm.h"
 #include "signals.h"
+#include "script_events.h"
 #include "task.h"
 
 #include <errno.h>
@@ -22,14 +24,16 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The script of the machine this process runs (one machine per process). */
-static struct machine_script *active;
-
 struct script_timer {
     struct ktimer kt;
     struct machine *m;
     size_t index; /* a task's or an action's */
 };
+
+/* The script of the machine this process runs (one machine per process),
+ * and the timers of its actions (after those of its tasks). */
+static struct machine_script *active;
+static struct script_timer *action_timers;
 
 #define timer_of(k) ((struct script_timer *)(k))
 
@@ -112,7 +116,7 @@ static void fire_start(struct ktimer *k)
     start_task(tm->m, &active->tasks[tm->index]);
 }
 
-static int write_virtual(struct machine *m, const char *path, const char *data, size_t len)
+int script_write_virtual(struct machine *m, const char *path, const char *data, size_t len)
 {
     struct vfs_node node;
     void *caller = vfs_caller(m);
@@ -159,7 +163,7 @@ static int act(struct machine *m, struct script_action *a)
         return -ESRCH;
     switch (a->kind) {
     case SCRIPT_WRITE:
-        return write_virtual(m, a->path, a->data, a->len);
+        return script_write_virtual(m, a->path, a->data, a->len);
     case SCRIPT_READ:
         return read_virtual(m, a);
     case SCRIPT_SETAFFINITY:
@@ -179,8 +183,15 @@ static void fire_action(struct ktimer *k)
 {
     struct script_timer *tm = timer_of(k);
     struct script_action *a = &active->actions[tm->index];
+    if (a->when != SCRIPT_AT) /* the slice boundary after its trigger */
+        a->at_ns = machine_now(tm->m);
     a->fired = true;
     a->err = act(tm->m, a);
+}
+
+void script__arm_action(struct machine *m, size_t i, uint64_t at)
+{
+    ktimer_arm(m, &action_timers[i].kt, at);
 }
 
 static void fire_time_limit(struct ktimer *k)
@@ -205,6 +216,8 @@ static void collect(struct machine *m, struct machine_script *s)
         st->wait_status = st->proc->wait_status;
         if (st->proc->threads) {
             st->final_affinity = st->proc->threads->se.affinity;
+            st->has_final_saved = st->proc->threads->se.has_saved_mask;
+            st->final_saved = st->proc->threads->se.saved_mask;
             st->compat = st->proc->threads->se.compat;
         }
     }
@@ -254,13 +267,19 @@ static void close_programs(struct machine_script *s)
 int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
 {
     struct machine m;
-    int err = machine_boot(&m, cfg);
+    struct machine_trace trace;
+    int err = machine_boot_traced(&m, &trace, cfg);
     if (err < 0)
         return err;
+    if ((err = script_events_start(&m, s)) < 0) {
+        machine_trace_finish(&trace, &m);
+        machine_shutdown(&m);
+        return err;
+    }
     if ((err = machine_host_start(&m)) < 0 || (err = place_files(&m, s)) < 0) {
         if (err != -ENOMEM)
-            fprintf(stderr, "asymu: cannot place the scenario's files in /tmp: %s\n",
-                    strerror(-err));
+            fprintf(stderr, "asymu: cannot start the scenario's machine: %s\n", strerror(-err));
+        machine_trace_finish(&trace, &m);
         machine_host_stop(&m);
         return err;
     }
@@ -270,9 +289,14 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
     struct script_timer *timers = calloc(ntimers, sizeof *timers);
     if (!timers) {
         active = NULL;
+        machine_trace_finish(&trace, &m);
         machine_host_stop(&m);
         return -ENOMEM;
     }
+    action_timers = timers + s->ntasks;
+    /* Ready before the first task starts: its exec may fire a trigger. */
+    for (size_t i = 0; i < s->nactions; i++)
+        action_timers[i] = (struct script_timer){.kt.fire = fire_action, .m = &m, .index = i};
     /* Tasks due at 0 start now, in order, so their pids follow the file. */
     for (size_t i = 0; i < s->ntasks; i++) {
         struct script_timer *tm = &timers[i];
@@ -282,11 +306,9 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
         else
             ktimer_arm(&m, &tm->kt, s->tasks[i].start_ns);
     }
-    for (size_t i = 0; i < s->nactions; i++) {
-        struct script_timer *tm = &timers[s->ntasks + i];
-        *tm = (struct script_timer){.kt.fire = fire_action, .m = &m, .index = i};
-        ktimer_arm(&m, &tm->kt, s->actions[i].at_ns);
-    }
+    for (size_t i = 0; i < s->nactions; i++)
+        if (s->actions[i].when == SCRIPT_AT)
+            ktimer_arm(&m, &action_timers[i].kt, s->actions[i].at_ns);
     struct script_timer *limit = &timers[ntimers - 1];
     *limit = (struct script_timer){.kt.fire = fire_time_limit, .m = &m};
     ktimer_arm(&m, &limit->kt, s->time_limit_ns);
@@ -301,9 +323,11 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
     collect(&m, s);
     for (size_t i = 0; i < ntimers; i++)
         ktimer_cancel(&m, &timers[i].kt);
+    machine_trace_finish(&trace, &m);
     machine_host_stop(&m);
     close_programs(s);
     active = NULL;
+    action_timers = NULL;
     free(timers);
     return s->status < 0 ? s->status : 0;
 }

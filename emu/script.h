@@ -15,6 +15,21 @@
 
 struct machine;
 
+/* An affinity change of a task's main thread, from the event stream. */
+struct script_affinity_change {
+    uint64_t at_ns;
+    struct cpumask old_mask, new_mask;
+    const char *rule;  /* docs/policies.md's id (static text) */
+    const char *cause; /* mevent_cause_name's */
+};
+
+/* The saved mask (the kernel's user_cpus_ptr) right after one execve. */
+struct script_saved_mask {
+    uint64_t at_ns;
+    bool has_mask;
+    struct cpumask mask;
+};
+
 struct script_task {
     /* What to start. */
     const char *name;       /* the scenario's name for it (not the comm) */
@@ -38,6 +53,15 @@ struct script_task {
     bool exited;
     int wait_status;        /* wait(2) status */
     struct cpumask final_affinity; /* the leader's affinity when the process ended */
+    bool has_final_saved;          /* and its saved mask */
+    struct cpumask final_saved;
+    /* What the event stream told of its process (script_events.c). */
+    struct cpumask cpus_used;      /* every vCPU one of its threads ran on */
+    struct cpumask cpus_used_isa[2]; /* ... running AArch64 [0], AArch32 [1] code */
+    struct script_affinity_change *affinity_history; /* the main thread's, malloc'ed */
+    size_t naffinity;
+    struct script_saved_mask *saved_history; /* one per execve of the main thread, malloc'ed */
+    size_t nsaved;
 };
 
 /* A file placed in the guest's private /tmp before the first task starts. */
@@ -55,9 +79,22 @@ enum script_action_kind {
     SCRIPT_STDIN,       /* bytes into a task's stdin */
 };
 
+/* When an action happens: at a virtual time, or at the next slice
+ * boundary after the first event of the stream that matches its trigger. */
+enum script_when {
+    SCRIPT_AT,
+    SCRIPT_ON_EXEC,    /* a matching task's execve (a task's own start excluded) */
+    SCRIPT_ON_EXIT,    /* a matching task's main thread ends */
+    SCRIPT_ON_SYSCALL, /* a matching task enters syscall on_syscall */
+};
+
 struct script_action {
     enum script_action_kind kind;
-    uint64_t at_ns;
+    enum script_when when;
+    uint64_t at_ns;        /* SCRIPT_AT's time; a trigger's: when it fired */
+    int on_task;           /* trigger: the task (index in tasks) it watches, or -1: */
+    const char *on_comm;   /* ... any process whose comm is this */
+    const char *on_syscall; /* SCRIPT_ON_SYSCALL: the syscall's name */
     int task;              /* index in tasks (setaffinity, signal, stdin) */
     const char *path;      /* write, read */
     const char *data;      /* write, stdin */
@@ -66,6 +103,7 @@ struct script_action {
     struct cpumask mask;   /* setaffinity */
     int sig;               /* signal */
     /* Result. */
+    bool triggered;        /* a trigger's event happened (at_ns is set) */
     bool fired;            /* false: every task had ended before at_ns */
     int err;               /* 0 or a negative errno */
     char *content;         /* read: the file's bytes (malloc'ed) */
@@ -106,6 +144,9 @@ bool script_machine_done(const struct machine *m);
 int machine_host_start(struct machine *m);
 int machine_confine_and_run(struct machine *m);
 void machine_host_stop(struct machine *m);
+/* Writes data to a /sys or /proc file from outside the machine, as the
+ * first task (a script action, a control request): 0 or a negative errno. */
+int script_write_virtual(struct machine *m, const char *path, const char *data, size_t len);
 /* The guest's view of a host path: relative to the sysroot when inside it. */
 void guest_path_of(const char *sysroot, const char *host, char *out, size_t len);
 

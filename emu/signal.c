@@ -4,6 +4,7 @@
 #include "abi.h"
 #include "event.h"
 #include "lifetime.h"
+#include "ptrace.h"
 #include "loader.h"
 #include "machine.h"
 #include "mm.h"
@@ -123,7 +124,7 @@ static void stop_process(struct task *t, int sig)
 
 bool signal_stopped(struct task *t)
 {
-    return t->proc->stopped && !((t->pending.set | t->proc->pending.set) & SIGBIT(SIGKILL));
+    return t->proc->stopped && !ptrace_overrides_group_stop(t) && !((t->pending.set | t->proc->pending.set) & SIGBIT(SIGKILL));
 }
 
 void signal_kill_process(struct task *t, int sig)
@@ -252,7 +253,7 @@ static uint64_t deliverable(const struct task *t)
 
 bool signal_pending(struct task *t)
 {
-    return deliverable(t) != 0;
+    return deliverable(t) != 0 || ptrace_interrupt_pending(t);
 }
 
 int signal_fatal(const struct task *t)
@@ -316,8 +317,13 @@ static uint64_t read_sp(struct task *t)
 void signal_deliver(struct task *t)
 {
     struct process *p = t->proc;
-    /* A fatal signal goes first: Linux has made it a group exit already. */
+    if (ptrace_stopped(t))
+        return;
+    /* A fatal signal goes first: Linux has made it a group exit already
+     * (but a tracee's tracer sees every signal but SIGKILL first). */
     int fatal = signal_fatal(t);
+    if (fatal && t->ptrace && fatal != SIGKILL)
+        fatal = 0;
     if (fatal && t->state == TASK_RUNNABLE) {
         signal_kill_process(t, fatal);
         return;
@@ -328,6 +334,8 @@ void signal_deliver(struct task *t)
         bool from_task = t->pending.set & SIGBIT(sig);
         t->delivering = pend_take(from_task ? &t->pending : &p->pending, sig);
         timer_signal_taken(t, sig, &t->delivering);
+        if (ptrace_signal_stop(t, sig))
+            return;
         struct sigaction_guest *sa = &p->sighand->action[sig];
         if (sig != SIGKILL && sig != SIGSTOP) {
             if (sa->handler == GUEST_SIG_IGN)
@@ -337,6 +345,7 @@ void signal_deliver(struct task *t)
         }
         if (sig == SIGSTOP || (sa->handler == GUEST_SIG_DFL && sig_stops(sig))) {
             stop_process(t, sig);
+            ptrace_group_stop(t, sig);
             return;
         }
         if (sig == SIGKILL || sa->handler == GUEST_SIG_DFL) {
@@ -373,7 +382,8 @@ void signal_fault_code(struct task *t, int sig, int code, uint64_t pc, uint64_t 
                        const char *what)
 {
     const struct sigaction_guest *sa = &t->proc->sighand->action[sig];
-    bool caught = sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig));
+    /* A tracee's tracer sees the fault first (a signal-delivery-stop). */
+    bool caught = (sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig))) || t->ptrace;
     if (!caught) {
         fprintf(stderr, "asymu: [pid %d] %s: %s at pc 0x%llx, fault address 0x%llx\n",
                 t->proc->pid, signal_name(sig), what, (unsigned long long)pc,

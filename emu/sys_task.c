@@ -3,6 +3,7 @@
 #include "abi.h"
 #include "emu.h"
 #include "event.h"
+#include "ptrace.h"
 #include "exec.h"
 #include "machine.h"
 #include "mm.h"
@@ -100,6 +101,8 @@ static int find_child(struct task *t, int idtype, int id, int options, struct pr
         if (!wait_matches(c, idtype, id))
             continue;
         any = true;
+        if (ptrace_hides_exit(c))
+            continue; /* its tracer collects the exit first */
         if ((c->zombie && (options & GUEST_WEXITED)) ||
             (c->stop_report && (options & GUEST_WUNTRACED)) ||
             (c->cont_report && (options & GUEST_WCONTINUED))) {
@@ -146,9 +149,14 @@ static int64_t do_wait4(struct task *t, const uint64_t a[6])
         return -ESRCH; /* -INT_MIN names no process group (kernel_wait4) */
     int idtype = pid == -1 ? P_ALL : pid > 0 ? P_PID : P_PGID;
     int id = pid > 0 ? pid : pid == 0 ? t->proc->pgid : -pid;
+    struct ptrace_report pr;
+    int traced = ptrace_wait(t, idtype, id, options, &pr);
+    if (traced > 0)
+        return a[1] && copy_to_guest(task_mm(t), a[1], &pr.status, sizeof pr.status) < 0 ? -EFAULT
+                                                                                       : pr.pid;
     struct process *c;
     int err = find_child(t, idtype, id, options | GUEST_WEXITED, &c);
-    if (err < 0)
+    if (err < 0 && traced < 0)
         return err;
     if (!c) {
         if (options & GUEST_WNOHANG)
@@ -193,9 +201,19 @@ SYSCALL_DECL(waitid)
             return id;
         idtype = P_PID;
     }
+    struct ptrace_report pr;
+    int traced = ptrace_wait(t, idtype, id, options, &pr);
+    if (traced > 0) {
+        if (!a[2])
+            return 0;
+        t->delivering = (struct siginfo_lite){.code = pr.code, .pid = pr.pid, .status = pr.child_status};
+        uint8_t info[128];
+        signal_fill_info(t, SIGCHLD, info, task_abi(t)->word);
+        return copy_to_guest(task_mm(t), a[2], info, sizeof info) < 0 ? -EFAULT : 0;
+    }
     struct process *c;
     int err = find_child(t, idtype, id, options, &c);
-    if (err < 0)
+    if (err < 0 && traced < 0)
         return err;
     if (!c) {
         if (nonblock_pidfd && !(options & GUEST_WNOHANG))

@@ -6,6 +6,7 @@
 #include "machine_events.h"
 #include "waitq.h"
 #include "lifetime.h"
+#include "ptrace.h"
 #include "machine.h"
 #include "mm.h"
 #include "restart.h"
@@ -92,6 +93,7 @@ bool syscall_resume(struct task *t)
     }
     if (t->state != TASK_DEAD)
         task_abi(t)->set_return(task_mm(t)->uc, restart_note(t, t->sys_args, r));
+    ptrace_syscall_exit(t, false, r);
     return true;
 }
 
@@ -101,6 +103,8 @@ void syscall_dispatch(struct task *t)
     uc_engine *uc = task_mm(t)->uc;
     uint64_t nr, a[6];
     abi->get_syscall(uc, &nr, a);
+    if (ptrace_syscall_enter(t, nr, a))
+        return; /* its tracer looks first; the svc runs again when restarted */
     t->machine->last_syscall_abi = abi;
     t->machine->last_syscall_nr = nr;
     t->machine->slice_used += SYSCALL_COST_BLOCKS;
@@ -115,6 +119,7 @@ void syscall_dispatch(struct task *t)
         if (t->machine->cfg->strace)
             trace_unknown(t, nr);
         abi->set_return(uc, -ENOSYS);
+        ptrace_syscall_exit(t, false, -ENOSYS);
         return;
     }
     char enter[512];
@@ -152,4 +157,5 @@ void syscall_dispatch(struct task *t)
         t->sigmask = t->saved_sigmask;
         t->restore_sigmask = false;
     }
+    ptrace_syscall_exit(t, e->fn == sys_execve && ret == 0, ret);
 }

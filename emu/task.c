@@ -9,6 +9,7 @@
 #include "file.h"
 #include "flock.h"
 #include "lifetime.h"
+#include "ptrace.h"
 #include "machine.h"
 #include "mm.h"
 #include "pty.h"
@@ -265,6 +266,7 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     c->state = TASK_RUNNABLE;
     sched_advance(&m->sched, machine_now(m));
     sched_task_fork(&m->sched, &t->se, &c->se, c->tid, cp->pid);
+    ptrace_clone(t, c, flags);
 
     if ((flags & CLONE_VFORK) && !thread)
         return vfork_wait(t, cp, c->tid);
@@ -304,21 +306,26 @@ static void process_became_zombie(struct process *p)
             c->parent = NULL;
         }
     }
-    if (p->parent) {
-        /* clone accepts any exit signal up to 255; Linux sends only valid
-         * ones, and wakes the parent either way. */
-        if (p->exit_signal > 0 && p->exit_signal <= NSIG_GUEST) {
-            int st = p->wait_status;
-            bool exited = (st & 0x7f) == 0;
-            struct siginfo_lite info = {
-                .code = exited ? 1 /* CLD_EXITED */ : (st & 0x80) ? 3 /* CLD_DUMPED */ : 2,
-                .pid = p->pid,
-                .status = exited ? (st >> 8) & 0xff : st & 0x7f,
-            };
-            signal_queue_process(p->parent, p->exit_signal, &info);
-        }
-        task_wake_all(m, p->parent);
+    ptrace_process_exit(p);
+    if (p->parent && !ptrace_hides_exit(p))
+        process_notify_parent_exit(p);
+}
+
+void process_notify_parent_exit(struct process *p)
+{
+    /* clone accepts any exit signal up to 255; Linux sends only valid
+     * ones, and wakes the parent either way. */
+    if (p->exit_signal > 0 && p->exit_signal <= NSIG_GUEST) {
+        int st = p->wait_status;
+        bool exited = (st & 0x7f) == 0;
+        struct siginfo_lite info = {
+            .code = exited ? 1 /* CLD_EXITED */ : (st & 0x80) ? 3 /* CLD_DUMPED */ : 2,
+            .pid = p->pid,
+            .status = exited ? (st >> 8) & 0xff : st & 0x7f,
+        };
+        signal_queue_process(p->parent, p->exit_signal, &info);
     }
+    task_wake_all(p->machine, p->parent);
 }
 
 void task_queue_free(struct task *t)
@@ -387,6 +394,7 @@ static void task_free(struct task *t)
             t->exited_next->exited_pprev = t->exited_pprev;
     }
     task_index_remove(t);
+    ptrace_task_free(t);
     if (t->ctx)
         uc_context_free(t->ctx);
     free(t->strace_line);

@@ -16,6 +16,7 @@ struct abi;
 struct fdtable;
 struct machine;
 struct proc_timers;
+struct ptrace_link;
 struct pty;
 struct syscall_entry;
 
@@ -138,6 +139,7 @@ struct task {
     bool has_new_tls;
     uint64_t fault_addr;   /* set by the memory fault hook */
     bool stop;             /* leave uc_emu_start after this syscall */
+    bool control_held;     /* stopped by the control socket's `stop PID` (control.h) */
     resume_fn resume;      /* set while blocked in a syscall */
     const void *wait_obj;  /* what the blocked task waits on (task_wake_all) */
     uint64_t wait_key;     /* with wait_obj, its wait queue: a futex's address, else 0 */
@@ -158,6 +160,7 @@ struct task {
     struct ktimer timeout;
     struct task *next_tid, **prev_all;
     struct task *exited_next, **exited_pprev; /* machine->exited */
+    struct ptrace_link *ptrace; /* its tracer and ptrace-stop (ptrace.h), NULL if untraced */
 };
 
 static inline struct mm *task_mm(struct task *t) { return t->proc->mm; }

@@ -13,6 +13,7 @@
 #include "mm.h"
 #include "hotplug_log.h"
 #include "shmem.h"
+#include "ptrace.h"
 #include "pty.h"
 #include "scheduler.h"
 #include "shmem.h"
@@ -139,6 +140,8 @@ static char thread_state(const struct process *p, const struct task *th)
 {
     if (p->zombie || !th || th->state == TASK_DEAD)
         return 'Z'; /* a main thread that ended before the others is a zombie */
+    if (ptrace_stopped(th))
+        return 't';
     if (p->stopped)
         return 'T';
     return th->state == TASK_BLOCKED ? 'S' : 'R';
@@ -161,6 +164,7 @@ static int thread_info(void *ctx, int pid, int tid, struct vfs_task_info *out)
     out->pid = p->pid;
     out->tid = tid;
     out->ppid = p->parent ? p->parent->pid : 0;
+    out->tracer_pid = th ? ptrace_tracer_pid(th) : 0;
     out->pgid = p->pgid;
     out->sid = p->sid;
     out->state = thread_state(p, th);

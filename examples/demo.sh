@@ -25,3 +25,14 @@ run --cmdline quiet -- "$build/examples/whereami-armhf"
 echo "# A scenario (examples/scenarios/article-execve.yaml, docs/scenarios.md) under every policy:"
 echo "\$ asymu compare examples/scenarios/article-execve.yaml"
 "$asymu" compare "$(dirname "$0")/scenarios/article-execve.yaml"
+echo
+out=$build/demo
+mkdir -p "$out"
+echo "# The same scenario replayed with a trace and a timeline:"
+echo "\$ asymu replay --trace $out/article-execve.json --timeline $out/article-execve.svg examples/scenarios/article-execve.yaml"
+"$asymu" replay --trace "$out/article-execve.json" --timeline "$out/article-execve.svg" \
+    "$(dirname "$0")/scenarios/article-execve.yaml"
+echo
+echo "The trace is in $out/article-execve.json: open https://ui.perfetto.dev, click"
+echo "\"Open trace file\" and pick it (one track per vCPU; exec, affinity and kill events)."
+echo "The timeline is in $out/article-execve.svg: open it in any browser."

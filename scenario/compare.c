@@ -1,6 +1,6 @@
 /* compare.c - `asymu compare FILE [--policies P,...] [--jobs N]`: one run of
  * the scenario per policy, then two tables: how each task ended under each
- * policy (exit status or signal, final affinity), and which expectations
+ * policy (exit status or signal, final affinity, the vCPUs it ran on), and which expectations
  * hold under which policy ("yes", "NO", with "*" where the scenario scopes
  * the expectation to that policy). Exits 1 when a scoped expectation fails
  * under one of its policies. */
@@ -55,7 +55,9 @@ static void task_cell(json_t *outcome, size_t task, char *out, size_t len)
     else
         scenario_task_ending(t, ending, sizeof ending);
     const char *aff = json_string_value(json_object_get(t, "affinity"));
-    snprintf(out, len, "%s%s%s", ending, aff ? ", " : "", aff ? aff : "");
+    const char *used = json_string_value(json_object_get(t, "cpus_used"));
+    snprintf(out, len, "%s%s%s, on %s", ending, aff ? ", " : "", aff ? aff : "",
+             used && *used ? used : "none");
 }
 
 int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options)

@@ -4,10 +4,18 @@
  *   {"scenario", "policy", "machine": "ok" | "invariant violated" |
  *    "deadlock" | "time limit" | "stopped by the host", "end_ns",
  *    "tasks": [{"name", "pid", "isa": "aarch64" | "arm" | null, "error",
- *               "exit" | "signal", "affinity", "kills", "stdout", "stderr"}],
- *    "actions": [{"at_ns", "what", "error", "content" (reads)}], "kernel_log"}
+ *               "exit" | "signal", "affinity", "kills", "cpus_used",
+ *               "cpus_used_aarch64", "cpus_used_arm" (running code of that ISA),
+ *               "affinity_history": [{"at_ns", "old", "new", "rule", "cause"}],
+ *               "saved_mask" (when it ended; null: none),
+ *               "saved_mask_history": [{"at_ns", "mask"}] (after each execve),
+ *               "stdout", "stderr"}],
+ *    "actions": [{"at_ns" (null: its trigger never came), "what", "error",
+ *                 "content" (reads)}], "kernel_log"}
  */
 #include "scenario.h"
+
+#include "script_events.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -56,6 +64,35 @@ static json_t *kills_of(const char *klog, int pid)
     return kills;
 }
 
+static json_t *history_json(const struct script_task *st)
+{
+    json_t *changes = json_array();
+    for (size_t i = 0; i < st->naffinity; i++) {
+        const struct script_affinity_change *a = &st->affinity_history[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "at_ns", json_integer((json_int_t)a->at_ns));
+        json_object_set_new(j, "old", cpulist_json(&a->old_mask));
+        json_object_set_new(j, "new", cpulist_json(&a->new_mask));
+        json_object_set_new(j, "rule", json_string(a->rule));
+        json_object_set_new(j, "cause", json_string(a->cause));
+        json_array_append_new(changes, j);
+    }
+    return changes;
+}
+
+static json_t *saved_history_json(const struct script_task *st)
+{
+    json_t *saved = json_array();
+    for (size_t i = 0; i < st->nsaved; i++) {
+        const struct script_saved_mask *m = &st->saved_history[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "at_ns", json_integer((json_int_t)m->at_ns));
+        json_object_set_new(j, "mask", m->has_mask ? cpulist_json(&m->mask) : json_null());
+        json_array_append_new(saved, j);
+    }
+    return saved;
+}
+
 static json_t *task_json(const struct script_task *st, const char *klog)
 {
     json_t *t = json_object();
@@ -70,6 +107,13 @@ static json_t *task_json(const struct script_task *st, const char *klog)
         json_object_set_new(t, "signal", json_integer(st->wait_status & 0x7f));
     json_object_set_new(t, "affinity", st->exited ? cpulist_json(&st->final_affinity) : json_null());
     json_object_set_new(t, "kills", kills_of(klog, st->pid));
+    json_object_set_new(t, "cpus_used", cpulist_json(&st->cpus_used));
+    json_object_set_new(t, "cpus_used_aarch64", cpulist_json(&st->cpus_used_isa[0]));
+    json_object_set_new(t, "cpus_used_arm", cpulist_json(&st->cpus_used_isa[1]));
+    json_object_set_new(t, "affinity_history", history_json(st));
+    json_object_set_new(t, "saved_mask", st->exited && st->has_final_saved
+                                             ? cpulist_json(&st->final_saved) : json_null());
+    json_object_set_new(t, "saved_mask_history", saved_history_json(st));
     json_object_set_new(t, "stdout", memfd_text(st->stdout_fd));
     json_object_set_new(t, "stderr", memfd_text(st->stderr_fd));
     return t;
@@ -110,9 +154,11 @@ static json_t *outcome_json(const struct scenario *sc, const struct machine_scri
     for (size_t i = 0; i < s->nactions; i++) {
         const struct script_action *a = &s->actions[i];
         json_t *j = json_object();
-        json_object_set_new(j, "at_ns", json_integer((json_int_t)a->at_ns));
+        bool timed = a->when == SCRIPT_AT || a->triggered;
+        json_object_set_new(j, "at_ns", timed ? json_integer((json_int_t)a->at_ns) : json_null());
         json_object_set_new(j, "what", json_string(action_name(a->kind)));
-        const char *err = !a->fired ? "not done: every task had ended"
+        const char *err = !timed      ? "not done: its trigger did not happen"
+                          : !a->fired ? "not done: every task had ended"
                           : a->err  ? strerrorname_np(-a->err)
                                     : NULL;
         json_object_set_new(j, "error", err ? json_string(err) : json_null());
@@ -152,21 +198,56 @@ json_t *scenario_execute(struct scenario *sc)
     json_t *o = err < 0 ? NULL : outcome_json(sc, &s);
     for (size_t i = 0; i < s.nactions; i++)
         free(s.actions[i].content);
+    script_events_free(&s);
     free(s.klog);
     free(s.tasks);
     return o;
 }
 
+/* The trace options after FILE POLICY: the files are created now, before
+ * the sandbox (which would not let the emulator create them). */
+static bool open_traces(int argc, char **argv, struct emu_config *cfg)
+{
+    for (int i = 2; i + 1 < argc; i += 2) {
+        FILE **f = strcmp(argv[i], "--trace") == 0      ? &cfg->trace_file
+                   : strcmp(argv[i], "--timeline") == 0 ? &cfg->timeline_file
+                                                        : NULL;
+        if (strcmp(argv[i], "--trace-format") == 0) {
+            if (strcmp(argv[i + 1], "json") != 0 && strcmp(argv[i + 1], "ftrace") != 0)
+                return false;
+            cfg->trace_format = argv[i + 1][0] == 'f' ? EMU_TRACE_FTRACE : EMU_TRACE_JSON;
+            continue;
+        }
+        if (!f || *f)
+            return false;
+        if (!(*f = fopen(argv[i + 1], "we"))) {
+            fprintf(stderr, "asymu: cannot create %s: %s\n", argv[i + 1], strerror(errno));
+            return false;
+        }
+    }
+    return argc % 2 == 0;
+}
+
 int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options)
 {
-    if (argc != 2 || scenario_policy_parse(argv[1]) < 0) {
-        fprintf(stderr, "usage: asymu scenario-exec FILE POLICY (used by replay and compare)\n");
+    if (argc < 2 || scenario_policy_parse(argv[1]) < 0) {
+        fprintf(stderr, "usage: asymu scenario-exec FILE POLICY [--trace F] [--trace-format "
+                        "json|ftrace] [--timeline F] (used by replay and compare)\n");
         return SCENARIO_EXIT_BROKEN;
     }
     struct scenario *sc = scenario_load(argv[0], stderr, options);
     if (!sc)
         return SCENARIO_EXIT_BROKEN;
     sc->cfg.policy = (enum sched_policy_id)scenario_policy_parse(argv[1]);
+    if (!open_traces(argc, argv, &sc->cfg)) {
+        fprintf(stderr, "asymu scenario-exec: bad trace options\n");
+        if (sc->cfg.trace_file)
+            fclose(sc->cfg.trace_file);
+        if (sc->cfg.timeline_file)
+            fclose(sc->cfg.timeline_file);
+        scenario_free(sc);
+        return SCENARIO_EXIT_BROKEN;
+    }
     json_t *o = scenario_execute(sc);
     scenario_free(sc);
     if (!o)

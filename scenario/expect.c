@@ -1,7 +1,7 @@
 /* expect.c - the verdict of each expectation on a run's outcome (exec.c's
  * JSON): one matcher per kind, each saying what it expected and what it
- * got. History expectations (only_on, never_on, affinity history) will be
- * one more matcher each once the machine's event stream records them. */
+ * got. The history ones (only_on, never_on, cpus_used, affinity_history,
+ * saved_mask) read what the machine's event stream recorded per task. */
 #include "scenario.h"
 
 #include <regex.h>
@@ -120,6 +120,135 @@ static const char *log_line_with(const char *log, const char *text, size_t *len)
     return NULL;
 }
 
+/* The vCPUs the task's process ran on (running code of isa, if not NULL),
+ * as recorded. */
+static struct cpumask cpus_used(const struct scenario *sc, json_t *task, const char *isa)
+{
+    struct cpumask used;
+    cpumask_clear(&used);
+    char key[32];
+    snprintf(key, sizeof key, "cpus_used%s%s", isa ? "_" : "", isa ? isa : "");
+    const char *list = json_string_value(json_object_get(task, key));
+    if (list)
+        cpulist_parse(list, sc->cfg.cpus, &used, NULL, 0);
+    return used;
+}
+
+/* The task's affinity changes, "OLD -> NEW (RULE)" each, as a JSON array. */
+static json_t *affinity_changes(json_t *task)
+{
+    json_t *out = json_array(), *change;
+    size_t i;
+    json_array_foreach(json_object_get(task, "affinity_history"), i, change)
+    {
+        char line[8300];
+        snprintf(line, sizeof line, "%s -> %s (%s)",
+                 json_string_value(json_object_get(change, "old")),
+                 json_string_value(json_object_get(change, "new")),
+                 json_string_value(json_object_get(change, "rule")));
+        json_array_append_new(out, json_string(line));
+    }
+    return out;
+}
+
+static const char *mask_or_none(json_t *mask)
+{
+    return json_is_string(mask) ? json_string_value(mask) : "none";
+}
+
+/* The task's saved masks after each execve, each a cpulist or "none". */
+static json_t *saved_masks(json_t *task)
+{
+    json_t *out = json_array(), *entry;
+    size_t i;
+    json_array_foreach(json_object_get(task, "saved_mask_history"), i, entry)
+        json_array_append_new(out, json_string(mask_or_none(json_object_get(entry, "mask"))));
+    return out;
+}
+
+/* Whether a list of strings equals texts; else writes it as ["a", "b"]. */
+static bool same_list(json_t *have, char *const *texts, size_t n, FILE *f)
+{
+    bool same = json_array_size(have) == n;
+    for (size_t i = 0; same && i < n; i++)
+        same = strcmp(json_string_value(json_array_get(have, i)), texts[i]) == 0;
+    if (same)
+        return true;
+    fputc('[', f);
+    for (size_t i = 0; i < json_array_size(have); i++) {
+        fputs(i ? ", " : "", f);
+        quote(f, json_string_value(json_array_get(have, i)));
+    }
+    fputc(']', f);
+    return false;
+}
+
+static void quote_list(FILE *f, char *const *texts, size_t n)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i ? ", " : "", f);
+        quote(f, texts[i]);
+    }
+    fputc(']', f);
+}
+
+/* The history matchers: the vCPUs used, the affinity changes, the saved
+ * masks. */
+static bool history_matches(const struct scenario *sc, const struct expectation *e, json_t *task,
+                            const char *name, FILE *f)
+{
+    char list[4096], used_list[4096];
+    cpulist_format(&e->mask, list, sizeof list);
+    struct cpumask used = cpus_used(sc, task, e->isa), both;
+    char as_isa[32] = "";
+    if (e->isa)
+        snprintf(as_isa, sizeof as_isa, " as %s", e->isa);
+    cpulist_format(&used, used_list, sizeof used_list);
+    switch (e->kind) {
+    case EXPECT_ONLY_ON:
+        if (cpumask_subset(&used, &e->mask))
+            return true;
+        fprintf(f, "expected task %s to run%s only on %s, got %s", name, as_isa, list, used_list);
+        return false;
+    case EXPECT_NEVER_ON:
+        if (!cpumask_and(&both, &used, &e->mask))
+            return true;
+        fprintf(f, "expected task %s never to run%s on %s, got %s", name, as_isa, list,
+                used_list);
+        return false;
+    case EXPECT_CPUS_USED:
+        if (cpumask_equal(&used, &e->mask))
+            return true;
+        fprintf(f, "expected task %s to run%s on %s, got %s", name, as_isa, list, used_list);
+        return false;
+    default:
+        break;
+    }
+    if (e->kind == EXPECT_SAVED_MASK && e->text) {
+        const char *have = mask_or_none(json_object_get(task, "saved_mask"));
+        if (strcmp(have, e->text) == 0)
+            return true;
+        fprintf(f, "expected task %s's final saved mask %s, got %s", name, e->text, have);
+        return false;
+    }
+    bool changes = e->kind == EXPECT_AFFINITY_HISTORY;
+    json_t *have = changes ? affinity_changes(task) : saved_masks(task);
+    struct text got;
+    text_open(&got);
+    bool ok = same_list(have, e->texts, e->ntexts, got.f);
+    char *got_text = text_close(&got);
+    json_decref(have);
+    if (!ok) {
+        fprintf(f, "expected task %s's %s ", name,
+                changes ? "affinity changes" : "saved masks after each execve");
+        quote_list(f, e->texts, e->ntexts);
+        fprintf(f, ", got %s", got_text);
+    }
+    free(got_text);
+    return ok;
+}
+
 /* One matcher: whether e holds on outcome; if not, writes "expected ...,
  * got ..." to f. */
 static bool matches(const struct scenario *sc, const struct expectation *e, json_t *outcome,
@@ -236,6 +365,12 @@ static bool matches(const struct scenario *sc, const struct expectation *e, json
               "which)", f);
         return false;
     }
+    case EXPECT_ONLY_ON:
+    case EXPECT_NEVER_ON:
+    case EXPECT_CPUS_USED:
+    case EXPECT_AFFINITY_HISTORY:
+    case EXPECT_SAVED_MASK:
+        return history_matches(sc, e, task, name, f);
     case EXPECT_TIME_UNDER: {
         uint64_t end = (uint64_t)json_integer_value(json_object_get(outcome, "end_ns"));
         const char *state = json_string_value(json_object_get(outcome, "machine"));
@@ -314,6 +449,25 @@ void scenario_describe(const struct scenario *sc, size_t i, char *out, size_t le
     case EXPECT_TIME_UNDER:
         scenario_format_ns(e->ns, buf, sizeof buf);
         snprintf(out, len, "ends before %s", buf);
+        return;
+    case EXPECT_ONLY_ON:
+    case EXPECT_NEVER_ON:
+    case EXPECT_CPUS_USED:
+        cpulist_format(&e->mask, buf, sizeof buf);
+        snprintf(out, len, "%s %s %s%s%s", name,
+                 e->kind == EXPECT_ONLY_ON    ? "runs only on"
+                 : e->kind == EXPECT_NEVER_ON ? "never runs on"
+                                              : "runs on",
+                 buf, e->isa ? " as " : "", e->isa ? e->isa : "");
+        return;
+    case EXPECT_AFFINITY_HISTORY:
+        snprintf(out, len, "%s's affinity changes as given", name);
+        return;
+    case EXPECT_SAVED_MASK:
+        if (e->text)
+            snprintf(out, len, "%s ends with saved mask %s", name, e->text);
+        else
+            snprintf(out, len, "%s's saved masks as given", name);
         return;
     }
 }

@@ -4,6 +4,7 @@
  * is reported as "FILE:LINE:COLUMN: what was expected there". */
 #include "scenario.h"
 
+#include "mevent.h"
 #include "scheduler.h"
 
 #include <errno.h>
@@ -562,9 +563,6 @@ static bool parse_tasks(struct ctx *c, const yaml_node_t *seq)
 
 /* ---- events ---- */
 
-static const char *const not_yet_note = "not supported yet: it needs the machine's event stream "
-                                        "(docs/scenarios.md, \"Not yet\")";
-
 static bool event_task(struct ctx *c, const yaml_node_t *v, struct script_action *a,
                        const char *keys, const char *what)
 {
@@ -623,6 +621,36 @@ static bool event_cpu(struct ctx *c, const yaml_node_t *v, struct script_action 
     return true;
 }
 
+/* "exec of NAME", "exit of NAME", "syscall S by NAME": NAME is a task's
+ * name, or else the comm of any process (a program's name, 15 bytes). */
+static bool parse_trigger(struct ctx *c, const yaml_node_t *v, struct script_action *a)
+{
+    static const char *const usage = "a trigger (exec of NAME, exit of NAME, syscall S by NAME)";
+    if (!want_scalar(c, v, usage))
+        return false;
+    char what[16], syscall[64], name[256], tail;
+    const char *s = scalar(v);
+    if (sscanf(s, "exec of %255s %c", name, &tail) == 1 && strncmp(s, "exec ", 5) == 0) {
+        a->when = SCRIPT_ON_EXEC;
+    } else if (sscanf(s, "exit of %255s %c", name, &tail) == 1 && strncmp(s, "exit ", 5) == 0) {
+        a->when = SCRIPT_ON_EXIT;
+    } else if (sscanf(s, "%15s %63s by %255s %c", what, syscall, name, &tail) == 3 &&
+               strcmp(what, "syscall") == 0) {
+        a->when = SCRIPT_ON_SYSCALL;
+        a->on_syscall = own_str(c->sc, syscall);
+    } else {
+        return fail(c, v, "expected %s, found '%s'", usage, s);
+    }
+    for (size_t i = 0; i < c->sc->ntasks; i++)
+        if (strcmp(c->sc->tasks[i].name, name) == 0)
+            a->on_task = (int)i;
+    if (a->on_task < 0 && strlen(name) >= MEVENT_COMM_LEN)
+        return fail(c, v, "expected a task's name or a comm (at most %d bytes), found '%s'",
+                    MEVENT_COMM_LEN - 1, name);
+    a->on_comm = own_str(c->sc, name);
+    return true;
+}
+
 static bool parse_event(struct ctx *c, const yaml_node_t *map)
 {
     struct scenario *sc = c->sc;
@@ -635,11 +663,10 @@ static bool parse_event(struct ctx *c, const yaml_node_t *map)
         if (!known_key(c, k, "an event",
                        "at, after, on, offline, online, write, setaffinity, signal, stdin"))
             return false;
-        if (key_is(k, "on"))
-            return fail(c, k, "event trigger 'on' is %s", not_yet_note);
-        if (key_is(k, "at") || key_is(k, "after")) {
+        if (key_is(k, "at") || key_is(k, "after") || key_is(k, "on")) {
             if (when)
-                return fail(c, k, "expected one of at and after, found both");
+                return fail(c, k, "expected one of at, after and on, found '%s' after '%s'",
+                            scalar(k), scalar(when));
             when = k;
         } else if (action) {
             return fail(c, k, "expected one action in this event, found '%s' after '%s'",
@@ -650,13 +677,19 @@ static bool parse_event(struct ctx *c, const yaml_node_t *map)
         }
     }
     if (!when)
-        return fail(c, map, "expected 'at: TIME' or 'after: N slices' in this event");
+        return fail(c, map, "expected 'at: TIME', 'after: N slices' or 'on: TRIGGER' in this "
+                            "event");
     if (!action)
         return fail(c, map, "expected an action (offline, online, write, setaffinity, signal, "
                             "stdin) in this event");
     uint64_t at = 0;
     const yaml_node_t *tv = lookup(c, map, scalar(when));
-    if (key_is(when, "at")) {
+    struct script_action trigger = {.when = SCRIPT_AT, .on_task = -1};
+    if (key_is(when, "on")) {
+        if (!parse_trigger(c, tv, &trigger))
+            return false;
+        at = UINT64_MAX; /* triggered events sort after the timed ones */
+    } else if (key_is(when, "at")) {
         if (!parse_time(c, tv, &at))
             return false;
     } else {
@@ -669,11 +702,14 @@ static bool parse_event(struct ctx *c, const yaml_node_t *map)
         unsigned blocks = sc->cfg.slice_blocks ? sc->cfg.slice_blocks : SCHED_DEFAULT_SLICE_BLOCKS;
         at = (uint64_t)n * blocks * SCHED_DEFAULT_NS_PER_BLOCK;
     }
-    if (at < c->last_event_ns)
-        return fail(c, tv, "expected a time not before the previous event's, found '%s' (in the "
-                           "past)", scalar(tv));
-    c->last_event_ns = at;
+    if (trigger.when == SCRIPT_AT) {
+        if (at < c->last_event_ns)
+            return fail(c, tv, "expected a time not before the previous event's, found '%s' (in "
+                               "the past)", scalar(tv));
+        c->last_event_ns = at;
+    }
     struct script_action *a = grow(sc, (void **)&sc->actions, &sc->nactions, sizeof *a);
+    *a = trigger;
     a->at_ns = at;
     a->task = -1;
     if (key_is(action_key, "offline") || key_is(action_key, "online"))
@@ -765,7 +801,73 @@ static bool add_read(struct ctx *c, const yaml_node_t *map, struct expectation *
     return true;
 }
 
-static const char *const per_task = "exit, signal, affinity, stdout, stdout_contains, stdout_matches";
+/* A cpulist in its canonical form (as the outcome writes it), or "none". */
+static char *canonical_mask(struct ctx *c, const yaml_node_t *n, bool none_allowed)
+{
+    if (none_allowed && scalar(n) && strcmp(scalar(n), "none") == 0)
+        return own_str(c->sc, "none");
+    struct cpumask mask;
+    if (!parse_cpulist(c, n, &mask))
+        return NULL;
+    char buf[4096];
+    cpulist_format(&mask, buf, sizeof buf);
+    return own_str(c->sc, buf);
+}
+
+/* affinity_history: a list of "OLD -> NEW (RULE)", the cpulists canonical. */
+static bool parse_history(struct ctx *c, const yaml_node_t *seq, struct expectation *e)
+{
+    if (!want_seq(c, seq, "affinity changes like \"0-7 -> 0-3 (U1)\""))
+        return false;
+    yaml_node_t *item;
+    size_t n = 0;
+    for_each_item(c, seq, item)
+    {
+        char old[256], new_list[256], rule[32], tail;
+        struct cpumask a, b;
+        const char *s = scalar(item);
+        if (!s || sscanf(s, "%255s -> %255s (%31[^)]) %c", old, new_list, rule, &tail) != 3 ||
+            s[strlen(s) - 1] != ')' ||
+            cpulist_parse(old, c->sc->cfg.cpus, &a, NULL, 0) < 0 ||
+            cpulist_parse(new_list, c->sc->cfg.cpus, &b, NULL, 0) < 0)
+            return fail(c, item, "expected an affinity change like \"0-7 -> 0-3 (U1)\", found %s%s%s",
+                        s ? "'" : "", s ? s : type_name(item), s ? "'" : "");
+        cpulist_format(&a, old, sizeof old);
+        cpulist_format(&b, new_list, sizeof new_list);
+        char *text = own(c->sc, malloc(strlen(old) + strlen(new_list) + strlen(rule) + 8));
+        sprintf(text, "%s -> %s (%s)", old, new_list, rule);
+        *(char **)grow(c->sc, (void **)&e->texts, &n, sizeof *e->texts) = text;
+    }
+    e->ntexts = n;
+    return true;
+}
+
+/* saved_mask: LIST or none (when the task ended), or a list of them (after
+ * each of its execve calls, its start included). */
+static bool parse_saved_masks(struct ctx *c, const yaml_node_t *v, struct expectation *e)
+{
+    if (scalar(v)) {
+        e->text = canonical_mask(c, v, true);
+        return e->text != NULL;
+    }
+    if (!want_seq(c, v, "a cpulist, none, or a list of them"))
+        return false;
+    yaml_node_t *item;
+    size_t n = 0;
+    for_each_item(c, v, item)
+    {
+        char *text = canonical_mask(c, item, true);
+        if (!text)
+            return false;
+        *(char **)grow(c->sc, (void **)&e->texts, &n, sizeof *e->texts) = text;
+    }
+    e->ntexts = n;
+    return true;
+}
+
+static const char *const per_task = "exit, signal, affinity, stdout, stdout_contains, "
+                                    "stdout_matches, only_on, never_on, cpus_used, "
+                                    "affinity_history, saved_mask";
 
 static bool parse_check(struct ctx *c, const yaml_node_t *map, const yaml_node_t *k,
                         const yaml_node_t *v, int task, unsigned policies)
@@ -776,6 +878,9 @@ static bool parse_check(struct ctx *c, const yaml_node_t *map, const yaml_node_t
         [EXPECT_STDOUT_MATCHES] = "stdout_matches", [EXPECT_KLOG_CONTAINS] = "kernel_log_contains",
         [EXPECT_KLOG_LACKS] = "kernel_log_lacks", [EXPECT_FILE] = "file",
         [EXPECT_INVARIANTS] = "invariants", [EXPECT_TIME_UNDER] = "time_under",
+        [EXPECT_ONLY_ON] = "only_on", [EXPECT_NEVER_ON] = "never_on",
+        [EXPECT_CPUS_USED] = "cpus_used", [EXPECT_AFFINITY_HISTORY] = "affinity_history",
+        [EXPECT_SAVED_MASK] = "saved_mask",
     };
     enum expect_kind kind = 0;
     while (strcmp(names[kind], scalar(k)) != 0)
@@ -792,7 +897,14 @@ static bool parse_check(struct ctx *c, const yaml_node_t *map, const yaml_node_t
     case EXPECT_SIGNAL:
         return parse_signal(c, v, &e->number);
     case EXPECT_AFFINITY:
+    case EXPECT_ONLY_ON:
+    case EXPECT_NEVER_ON:
+    case EXPECT_CPUS_USED:
         return parse_cpulist(c, v, &e->mask);
+    case EXPECT_AFFINITY_HISTORY:
+        return parse_history(c, v, e);
+    case EXPECT_SAVED_MASK:
+        return parse_saved_masks(c, v, e);
     case EXPECT_KLOG_CONTAINS:
     case EXPECT_KLOG_LACKS:
         return parse_texts(c, v, e);
@@ -831,38 +943,49 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
         return false;
     int task = -1;
     unsigned policies = 0;
-    const yaml_node_t *file = NULL;
+    const yaml_node_t *file = NULL, *isa_key = NULL;
+    const char *isa = NULL;
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
         if (!known_key(c, k, "an expectation",
                        "task, policies, exit, signal, affinity, stdout, stdout_contains, "
                        "stdout_matches, kernel_log_contains, kernel_log_lacks, file, at, "
-                       "content, invariants, time_under, only_on, never_on, cpus_used, "
+                       "content, invariants, time_under, only_on, never_on, cpus_used, isa, "
                        "affinity_history, saved_mask"))
             return false;
-        const char *name = scalar(k);
-        if (strcmp(name, "only_on") == 0 || strcmp(name, "never_on") == 0 ||
-            strcmp(name, "cpus_used") == 0 || strcmp(name, "affinity_history") == 0 ||
-            strcmp(name, "saved_mask") == 0)
-            return fail(c, k, "expectation '%s' is %s", name, not_yet_note);
         if (key_is(k, "task") && (task = task_named(c, v)) < 0)
             return false;
         if (key_is(k, "policies") && !parse_policies(c, v, &policies))
             return false;
         if (key_is(k, "file"))
             file = k;
+        if (key_is(k, "isa")) {
+            if (!want_scalar(c, v, "an ISA (aarch64 or arm)") ||
+                (strcmp(scalar(v), "aarch64") != 0 && strcmp(scalar(v), "arm") != 0))
+                return fail(c, v, "expected an ISA (aarch64 or arm), found '%s'",
+                            scalar(v) ? scalar(v) : type_name(v));
+            isa = own_str(c->sc, scalar(v));
+            isa_key = k;
+        }
     }
+    if (isa && !lookup(c, map, "only_on") && !lookup(c, map, "never_on") &&
+        !lookup(c, map, "cpus_used"))
+        return fail(c, isa_key, "expected only_on, never_on or cpus_used with 'isa'");
     if ((lookup(c, map, "at") || lookup(c, map, "content")) && !file)
         return fail(c, map, "expected 'file' with 'at' and 'content'");
     size_t before = c->sc->nexpects;
     for_each_pair(c, map, k, v)
     {
         if (key_is(k, "task") || key_is(k, "policies") || key_is(k, "at") ||
-            key_is(k, "content"))
+            key_is(k, "content") || key_is(k, "isa"))
             continue;
         if (!parse_check(c, map, k, v, task, policies))
             return false;
+        struct expectation *e = &c->sc->expects[c->sc->nexpects - 1];
+        if (e->kind == EXPECT_ONLY_ON || e->kind == EXPECT_NEVER_ON ||
+            e->kind == EXPECT_CPUS_USED)
+            e->isa = isa;
     }
     if (c->sc->nexpects == before)
         return fail(c, map, "expected a check in this expectation (%s, kernel_log_contains, "
@@ -917,7 +1040,8 @@ static bool parse_root(struct ctx *c, const yaml_node_t *root)
                        "description, machine, files, tasks, events, expect, input"))
             return false;
         if (key_is(k, "input"))
-            return fail(c, k, "key 'input' (recorded host input) is %s", not_yet_note);
+            return fail(c, k, "key 'input' (recorded host input) is not supported yet "
+                              "(docs/scenarios.md, \"Not yet\")");
     }
     const yaml_node_t *tasks = lookup(c, root, "tasks");
     if (!parse_machine(c, lookup(c, root, "machine")))

@@ -1,5 +1,6 @@
 /* replay.c - `asymu replay FILE... [--policy P] [--report F.json] [--jobs N]
- * [--junit F.xml] [--shard I/N] [--all-expectations]`: every selected
+ * [--junit F.xml] [--shard I/N] [--all-expectations] [--trace F]
+ * [--trace-format json|ftrace] [--timeline F.svg]`: every selected
  * scenario is parsed first (a broken one stops everything with status 2),
  * run in a child process, and its expectations checked; one PASS or FAIL
  * line per scenario in name order, the failures under it, and a last line
@@ -16,6 +17,7 @@ struct replay_args {
     size_t nfiles;
     int policy; /* -1: each scenario's own */
     const char *report, *junit;
+    const char *trace, *trace_format, *timeline;
     unsigned jobs;
     unsigned shard, shards; /* 1-based shard of shards */
     bool every_policy;
@@ -25,7 +27,8 @@ static int usage_error(const char *what)
 {
     fprintf(stderr, "asymu replay: %s\n"
                     "usage: asymu replay FILE... [--policy P] [--report F.json] [--jobs N] "
-                    "[--junit F.xml] [--shard I/N] [--all-expectations]\n", what);
+                    "[--junit F.xml] [--shard I/N] [--all-expectations] [--trace F] "
+                    "[--trace-format json|ftrace] [--timeline F.svg]\n", what);
     return SCENARIO_EXIT_BROKEN;
 }
 
@@ -42,7 +45,8 @@ static bool parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
 
 static int parse_args(int argc, char **argv, struct replay_args *a)
 {
-    *a = (struct replay_args){.policy = -1, .jobs = 1, .shard = 1, .shards = 1};
+    *a = (struct replay_args){.policy = -1, .jobs = 1, .shard = 1, .shards = 1,
+                              .trace_format = "json"};
     a->files = calloc((size_t)argc + 1, sizeof *a->files);
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
@@ -59,6 +63,14 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
             a->report = argv[++i];
         } else if (strcmp(arg, "--junit") == 0) {
             a->junit = argv[++i];
+        } else if (strcmp(arg, "--trace") == 0) {
+            a->trace = argv[++i];
+        } else if (strcmp(arg, "--timeline") == 0) {
+            a->timeline = argv[++i];
+        } else if (strcmp(arg, "--trace-format") == 0) {
+            a->trace_format = argv[++i];
+            if (strcmp(a->trace_format, "json") != 0 && strcmp(a->trace_format, "ftrace") != 0)
+                return usage_error("--trace-format takes json or ftrace");
         } else if (strcmp(arg, "--jobs") == 0) {
             if (!parse_uint(argv[++i], 1, 256, &a->jobs))
                 return usage_error("--jobs takes a number from 1 to 256");
@@ -96,6 +108,26 @@ static void select_shard(struct replay_args *a)
         if (i % a->shards == a->shard - 1)
             a->files[kept++] = a->files[i];
     a->nfiles = kept;
+}
+
+/* A trace file of one scenario: path itself for a lone scenario, else path
+ * with the scenario's name before its extension (trace.json ->
+ * trace.article-execve.json), so that every scenario has its own. */
+static char *trace_path(const char *path, const char *scenario, bool alone)
+{
+    if (!path)
+        return NULL;
+    if (alone)
+        return strdup(path);
+    const char *base = strrchr(scenario, '/') ? strrchr(scenario, '/') + 1 : scenario;
+    size_t name_len = strcspn(base, ".");
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash : path, '.');
+    size_t head = dot && dot != (slash ? slash + 1 : path) ? (size_t)(dot - path) : strlen(path);
+    char *out = malloc(strlen(path) + name_len + 2);
+    if (out)
+        sprintf(out, "%.*s.%.*s%s", (int)head, path, (int)name_len, base, path + head);
+    return out;
 }
 
 static void xml_escaped(FILE *f, const char *s)
@@ -161,7 +193,9 @@ static json_t *report_task(json_t *task)
 {
     json_t *t = json_object();
     static const char *const keys[] = {"pid", "name", "isa", "error", "exit", "signal",
-                                       "affinity", "kills"};
+                                       "affinity", "kills", "cpus_used", "cpus_used_aarch64",
+                                       "cpus_used_arm", "affinity_history",
+                                       "saved_mask", "saved_mask_history"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         json_t *v = json_object_get(task, keys[i]);
         if (v)
@@ -212,7 +246,10 @@ int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options)
         broken |= !sc[i];
         if (sc[i])
             jobs[i] = (struct scenario_job){
-                .file = a.files[i], .policy = a.policy >= 0 ? a.policy : (int)sc[i]->cfg.policy};
+                .file = a.files[i], .policy = a.policy >= 0 ? a.policy : (int)sc[i]->cfg.policy,
+                .trace = trace_path(a.trace, a.files[i], a.nfiles == 1),
+                .timeline = trace_path(a.timeline, a.files[i], a.nfiles == 1),
+                .trace_format = a.trace_format};
     }
     int status = SCENARIO_EXIT_BROKEN;
     if (!broken && scenario_run_jobs(jobs, a.nfiles, a.jobs, isatty(STDOUT_FILENO)) == 0) {
@@ -244,6 +281,8 @@ int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options)
     for (size_t i = 0; i < a.nfiles; i++) {
         scenario_free(sc[i]);
         free(jobs[i].out);
+        free(jobs[i].trace);
+        free(jobs[i].timeline);
     }
     free(sc);
     free(jobs);

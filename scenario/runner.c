@@ -113,8 +113,19 @@ static int spawn(struct runner *r, struct scenario_job *j)
     uv_pipe_init(&r->loop, &c->out, 0);
     c->out.data = c;
     c->proc.data = c;
-    char *args[] = {r->exe, "scenario-exec", (char *)j->file,
-                    (char *)sched_policy_name(j->policy), NULL};
+    char *args[11] = {r->exe, "scenario-exec", (char *)j->file,
+                      (char *)sched_policy_name(j->policy)};
+    int n = 4;
+    if (j->trace) {
+        args[n++] = "--trace";
+        args[n++] = j->trace;
+        args[n++] = "--trace-format";
+        args[n++] = (char *)j->trace_format;
+    }
+    if (j->timeline) {
+        args[n++] = "--timeline";
+        args[n++] = j->timeline;
+    }
     uv_stdio_container_t stdio[3] = {
         {.flags = UV_IGNORE},
         {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&c->out},

@@ -22,9 +22,7 @@
 #define SCENARIO_EXIT_BROKEN 2
 
 
-/* What an expectation checks. Each kind is one matcher in expect.c; the
- * kinds that need the machine's event stream (history, triggers) are
- * refused by the parser until it exists (docs/scenarios.md, "Not yet"). */
+/* What an expectation checks. Each kind is one matcher in expect.c. */
 enum expect_kind {
     EXPECT_EXIT,            /* task's exit status */
     EXPECT_SIGNAL,          /* task killed by a signal */
@@ -37,6 +35,12 @@ enum expect_kind {
     EXPECT_FILE,            /* a /sys or /proc file's content at a time */
     EXPECT_INVARIANTS,      /* --check-invariants found nothing */
     EXPECT_TIME_UNDER,      /* every task ended before this virtual time */
+    /* From the machine's event stream (the task's process). */
+    EXPECT_ONLY_ON,         /* every vCPU it ran on is in mask */
+    EXPECT_NEVER_ON,        /* no vCPU it ran on is in mask */
+    EXPECT_CPUS_USED,       /* the vCPUs it ran on are mask */
+    EXPECT_AFFINITY_HISTORY, /* its affinity changes, "OLD -> NEW (RULE)" each */
+    EXPECT_SAVED_MASK,      /* its saved mask when it ended, or after each execve */
 };
 
 struct expectation {
@@ -46,10 +50,11 @@ struct expectation {
     long number;            /* exit status, signal */
     struct cpumask mask;    /* affinity */
     char *text;             /* stdout, file content, regex */
-    char **texts;           /* kernel log texts */
+    char **texts;           /* kernel log texts, affinity changes, saved masks */
     size_t ntexts;
     uint64_t ns;            /* time bound */
     int read;               /* EXPECT_FILE: index of its read in the script's actions */
+    const char *isa;        /* only_on, never_on, cpus_used: "aarch64", "arm" or NULL (both) */
     unsigned policies;      /* bit per enum sched_policy_id where it applies; 0: every policy */
 };
 
@@ -116,6 +121,8 @@ void scenario_task_ending(json_t *task, char *out, size_t len);
 struct scenario_job {
     const char *file;
     int policy;
+    char *trace, *timeline; /* files to write (malloc'ed), or NULL */
+    const char *trace_format; /* "json" or "ftrace" */
     char *out;          /* the child's stdout: the outcome JSON */
     size_t len;
     int64_t exit_status;
@@ -138,7 +145,8 @@ void scenario_describe(const struct scenario *sc, size_t i, char *out, size_t le
  * the command's name. Return the exit status. */
 int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options);
 int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options);
-/* `asymu scenario-exec FILE POLICY`: the child side, outcome JSON on stdout. */
+/* `asymu scenario-exec FILE POLICY [--trace F] [--trace-format json|ftrace]
+ * [--timeline F]`: the child side, outcome JSON on stdout. */
 int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options);
 
 #endif

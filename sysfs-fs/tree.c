@@ -783,6 +783,8 @@ static const char *state_name(char state)
         return "S (sleeping)";
     case 'T':
         return "T (stopped)";
+    case 't':
+        return "t (tracing stop)";
     case 'Z':
         return "Z (zombie)";
     default:
@@ -798,8 +800,8 @@ static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned n
     cpulist_format(&i->allowed, list, sizeof list);
     add(t,
         "Name:\t%s\nUmask:\t%04o\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
-        "TracerPid:\t0\nUid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nGroups:\t",
-        i->comm, i->umask, state_name(i->state), i->pid, i->tid, i->ppid, i->uid[0], i->uid[1],
+        "TracerPid:\t%d\nUid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nGroups:\t",
+        i->comm, i->umask, state_name(i->state), i->pid, i->tid, i->ppid, i->tracer_pid, i->uid[0], i->uid[1],
         i->uid[2], i->uid[3], i->gid[0], i->gid[1], i->gid[2], i->gid[3]);
     for (unsigned g = 0; g < i->ngroups; g++)
         add(t, g ? " %u" : "%u", i->groups[g]);

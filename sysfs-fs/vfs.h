@@ -56,6 +56,7 @@ struct vfs_cpus {
  * /proc/PID/task/TID. */
 struct vfs_task_info {
     int pid, ppid, threads;
+    int tracer_pid;          /* the pid of its ptrace tracer, 0 if none */
     char state;              /* 'R', 'S', 'T', 'Z' */
     char comm[16];
     struct cpumask allowed;  /* its affinity (the main thread's for a process) */

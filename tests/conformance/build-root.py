@@ -23,7 +23,7 @@ import apt_pkg
 
 ROOT_PACKAGES = [
     "python3.11", "libpython3.11-testsuite", "bash", "coreutils", "util-linux",
-    "procps", "sqlite3", "perl-base",
+    "procps", "sqlite3", "perl-base", "strace",
     # What every Debian system has (Essential or Priority: important) and the
     # tests look at: /bin/sh, /etc/passwd templates, the C.UTF-8 locale,
     # /etc/services, zoneinfo.

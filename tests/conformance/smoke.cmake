@@ -54,3 +54,17 @@ foreach(isa arm64 armhf)
   set_tests_properties(conformance-sqlite3-${isa} PROPERTIES LABELS conformance TIMEOUT 300
                        FIXTURES_REQUIRED conformance-roots)
 endforeach()
+
+# Debian's strace -f inside the machine (guest ptrace, docs/ptrace.md) on a
+# shell pipeline that execs a 32-bit program (under the 64-bit strace of the
+# arm64 root, and the 32-bit one of the armhf root): the same calls per
+# process as asymu's own --strace, the same output and status.
+foreach(isa arm64 armhf)
+  set(_other ${CMAKE_BINARY_DIR}/tests/guest/ptrace-armhf)
+  add_test(NAME conformance-strace-${isa}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/strace_check.py $<TARGET_FILE:asymu>
+                   ${CMAKE_BINARY_DIR}/conformance/root-${isa}
+                   ${CMAKE_BINARY_DIR}/conformance/strace-${isa} ${_other})
+  set_tests_properties(conformance-strace-${isa} PROPERTIES LABELS conformance TIMEOUT 300
+                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED conformance-roots)
+endforeach()

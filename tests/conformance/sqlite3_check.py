@@ -45,14 +45,14 @@ def in_root(root, rel):
     sys.exit(f"sqlite3_check: too many links at {rel}")
 
 
-def small_root(root, scratch):
-    """A root holding usr/bin/sqlite3, its interpreter and libraries, each
-    a plain file at the path the loader looks for."""
+def small_root(root, scratch, programs=("usr/bin/sqlite3",)):
+    """A root holding programs (paths in root), their interpreter and
+    libraries, each a plain file at the path the loader looks for."""
     shutil.rmtree(scratch, ignore_errors=True)
     os.makedirs(scratch)
     libdirs = [d for t in ("aarch64-linux-gnu", "arm-linux-gnueabihf")
                for d in ("lib/" + t, "usr/lib/" + t) if os.path.isdir(os.path.join(root, d))]
-    todo, seen = ["usr/bin/sqlite3"], set()
+    todo, seen = list(programs), set()
     while todo:
         rel = todo.pop()
         if rel in seen:

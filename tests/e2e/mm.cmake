@@ -43,7 +43,8 @@ endforeach()
 # engine windows (emu/mm_window.h), where the host's page rights keep the
 # guest's. Contents, faults (si_code, si_addr) on guard pages, on a page made
 # PROT_NONE (its bytes kept), on an unmapped hole and on a PROT_READ page,
-# code made executable among them (out of its window), mremap and a fork: the output is Linux's (qemu-user's).
+# code made executable among them (out of its window), mremap and a fork
+# (whose copy of a lone PROT_NONE page the parent keeps outside windows): the output is Linux's (qemu-user's).
 asymu_e2e_guest(NAME mm-windows PROGRAM windows GUEST_ARGS windows 10000
                 EXPECT_STDOUT_TEXT "mappings: 10000 of 10000, 20000 VMAs
 contents: all there
@@ -60,6 +61,7 @@ write to it: SIGSEGV SEGV_ACCERR at the address
 mremap: moved, reads 2
 child: contents all there
 child: read of a guard page: SIGSEGV SEGV_ACCERR at the address
+child: the PROT_NONE page alone holds \"lone bytes\"
 child exited with 3
 parent: contents all there
 ")

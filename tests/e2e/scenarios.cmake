@@ -11,6 +11,9 @@ endfunction()
 # Each example: the policies its expectations name (it passes under each),
 # then one policy it excludes (it fails there, with the messages of
 # tests/e2e/expected/scenario-NAME-POLICY.out, under --all-expectations).
+# busy-mixed has none: which of its tasks the kill policy ends differed
+# between the normal and the sanitized build (host timing reaches the run
+# somewhere: an open defect, see the issue notes), so no exact list.
 set(SCENARIO_EXAMPLES
   "article-execve|upstream,linux-6.6,override,kill,fixup|kill"
   "partial-overlap|upstream,linux-6.6,override,kill,fixup|kill"
@@ -18,7 +21,8 @@ set(SCENARIO_EXAMPLES
   "saved-mask-chain|upstream,linux-6.6,override|override"
   "hotplug-last-32bit|upstream,kill,fixup|kill"
   "fork-inheritance|upstream,linux-6.6,override|kill"
-  "generations|upstream,linux-6.6|upstream")
+  "generations|upstream,linux-6.6|upstream"
+  "busy-mixed|upstream,linux-6.6,override,kill,fixup|")
 foreach(example ${SCENARIO_EXAMPLES})
   string(REPLACE "|" ";" parts "${example}")
   list(GET parts 0 name)
@@ -29,8 +33,10 @@ foreach(example ${SCENARIO_EXAMPLES})
   foreach(policy ${policies})
     asymu_scenario_test(${name}-${policy} pass ${file} ${policy})
   endforeach()
-  asymu_scenario_test(${name}-fails-${excluded} fail ${file} ${excluded}
-    ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-${name}-${excluded}.out)
+  if(excluded)
+    asymu_scenario_test(${name}-fails-${excluded} fail ${file} ${excluded}
+      ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-${name}-${excluded}.out)
+  endif()
 endforeach()
 
 file(GLOB broken_scenarios ${CMAKE_CURRENT_SOURCE_DIR}/scenarios/broken/*.yaml)
@@ -49,3 +55,13 @@ asymu_scenario_test(junit junit)
 # start, events timed in slices, the time limit).
 asymu_scenario_test(outside pass tests/e2e/scenarios/outside.yaml upstream)
 asymu_scenario_test(two-tasks pass tests/e2e/scenarios/two-tasks.yaml upstream)
+# Event triggers (exec by comm, a syscall, an exit, one that never comes)
+# and the history expectations.
+asymu_scenario_test(triggers pass tests/e2e/scenarios/triggers.yaml upstream)
+
+# replay --trace / --timeline / --trace-format ftrace: one file per
+# scenario, parsed, the same bytes twice.
+add_test(NAME e2e-scenario-trace
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/scenario_trace_check.py
+          $<TARGET_FILE:asymu> ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/out)
+set_tests_properties(e2e-scenario-trace PROPERTIES LABELS e2e TIMEOUT 300)

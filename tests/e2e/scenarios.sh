@@ -55,7 +55,7 @@ determinism)
     cmp "$tmp/report1.json" "$tmp/report2.json" || fail "reports differ"
     cmp "$tmp/replay1" "$tmp/replay2" || fail "replay outputs differ"
     cmp "$tmp/compare1" "$tmp/compare2" || fail "compare outputs differ"
-    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert len(r) == 7, len(r); \
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert len(r) == 8, len(r); \
 assert all(set(t) >= {"pid","name","isa","exit" if "exit" in t else "signal","affinity","kills"} \
 for x in r for t in x["tasks"]), r' "$tmp/report1.json" || fail "report fields"
     ;;
@@ -65,7 +65,7 @@ counts)
         fail "--jobs 2"
     [ "$("$asymu" replay --shard 1/2 examples/scenarios/*.yaml | tail -1)" = "4 passed, 0 failed" ] ||
         fail "--shard 1/2"
-    [ "$("$asymu" replay --shard 2/2 examples/scenarios/*.yaml | tail -1)" = "3 passed, 0 failed" ] ||
+    [ "$("$asymu" replay --shard 2/2 examples/scenarios/*.yaml | tail -1)" = "4 passed, 0 failed" ] ||
         fail "--shard 2/2"
     "$asymu" replay --jobs 2 examples/scenarios/*.yaml tests/e2e/scenarios/failing.yaml \
         > "$tmp/out"
@@ -75,7 +75,7 @@ counts)
 junit)
     "$asymu" replay --jobs 2 --junit "$tmp/junit.xml" examples/scenarios/*.yaml \
         tests/e2e/scenarios/failing.yaml > /dev/null
-    python3 "$junit_check" "$tmp/junit.xml" 8 1 || fail "JUnit file"
+    python3 "$junit_check" "$tmp/junit.xml" 9 1 || fail "JUnit file"
     ;;
 *)
     fail "unknown mode $mode"

@@ -67,6 +67,14 @@ static int windows(unsigned n)
     char **maps = calloc(n, sizeof *maps);
     if (!maps)
         return 2;
+    /* A PROT_NONE page with bytes, alone in its part of the address space:
+     * no window holds it in this process; a forked child may put it in one. */
+    char *lone = mmap((void *)0x40000000, PAGE, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (lone == MAP_FAILED)
+        return 2;
+    strcpy(lone, "lone bytes");
+    mprotect(lone, PAGE, PROT_NONE);
     unsigned made = 0;
     for (; made < n; made++) {
         char *p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -141,6 +149,8 @@ static int windows(unsigned n)
     if (pid == 0) {
         printf("child: contents %s\n", sum_of(maps, made) == want ? "all there" : "WRONG");
         touch("child: read of a guard page", maps[made - 1] + PAGE, 0);
+        mprotect(lone, PAGE, PROT_READ);
+        printf("child: the PROT_NONE page alone holds \"%s\"\n", lone);
         fflush(stdout);
         _exit(3);
     }

@@ -1,6 +1,7 @@
 /* syscall_table.c (aarch64) - AArch64 syscall numbers (generated from the
  * kernel's uapi headers) to handlers and strace formats (see strace.c). */
 #include "socket.h"
+#include "ptrace.h"
 #include "syscall_table.h"
 #include "syscalls.h"
 
@@ -66,6 +67,9 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(sched_getattr, sched_getattr, "dpux"),
     E(syslog, syslog, "dpd"),
     E(kill, kill, "dS"),
+    E(ptrace, ptrace, "ddpp"),
+    E(process_vm_readv, process_vm_readv, "dpdpdx"),
+    E(process_vm_writev, process_vm_writev, "dpdpdx"),
     E(tkill, tkill, "dS"),
     E(tgkill, tgkill, "ddS"),
     E(rt_sigaction, rt_sigaction, "Sppu"),

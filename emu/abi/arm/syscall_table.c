@@ -6,6 +6,7 @@
 #include "file.h"
 #include "mm.h"
 #include "socket.h"
+#include "ptrace.h"
 #include "syscall_table.h"
 #include "syscalls.h"
 #include "task.h"
@@ -247,6 +248,9 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(getpid, getpid, ""),
     E(access, access, "sd"),
     E(kill, kill, "dS"),
+    E(ptrace, ptrace, "ddpp"),
+    E(process_vm_readv, process_vm_readv, "dpdpdx"),
+    E(process_vm_writev, process_vm_writev, "dpdpdx"),
     E(dup, dup, "d"),
     EX(brk, brk, "p"),
     E(ioctl, ioctl, "dip"),

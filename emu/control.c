@@ -1,0 +1,295 @@
+/* control.c - the control socket's server (control.h): the listening Unix
+ * socket, its connections on the host event loop, and the machine loop's
+ * hooks (pause, `step N`, held tasks). The requests themselves are in
+ * control_requests.c. */
+#include "control.h"
+#include "control_requests.h"
+
+#include "machine.h"
+#include "task.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <jansson.h>
+#include <uv.h>
+
+/* A request line longer than this gets an error and the connection ends. */
+#define LINE_MAX_BYTES 4096
+
+struct control_client {
+    struct control *ctl;
+    int fd;
+    uv_poll_t poll;
+    char in[LINE_MAX_BYTES];
+    size_t in_len;
+    char *out; /* responses not written yet */
+    size_t out_len;
+    bool closing;
+    bool overlong; /* dropping the rest of a line too long, up to its newline */
+    struct control_client *next;
+};
+
+static void client_close(struct control_client *cl);
+
+int control_listen_fd(const struct machine *m)
+{
+    return m->control ? m->control->listen_fd : -1;
+}
+
+bool control_paused(const struct machine *m)
+{
+    return m->control && m->control->paused;
+}
+
+bool control_task_held(const struct task *t)
+{
+    return t->control_held &&
+           !((t->pending.set | t->proc->pending.set) & SIGBIT(SIGKILL));
+}
+
+bool control_wait(struct machine *m)
+{
+    if (!m->control)
+        return false;
+    uv_run(m->control->loop, UV_RUN_ONCE);
+    return true;
+}
+
+bool control_wait_held(struct machine *m)
+{
+    if (!m->control)
+        return false;
+    for (struct task *t = m->tasks; t; t = t->next_all)
+        if (t->state != TASK_DEAD && control_task_held(t))
+            return control_wait(m);
+    return false;
+}
+
+void control_slice_done(struct machine *m)
+{
+    struct control *ctl = m->control;
+    if (!ctl || !ctl->steps_left || --ctl->steps_left)
+        return;
+    ctl->paused = true;
+    control_steps_done(ctl);
+}
+
+/* ---- connections ---- */
+
+static void on_client(uv_poll_t *h, int status, int events);
+
+static void watch(struct control_client *cl)
+{
+    int events = UV_READABLE | (cl->out_len ? UV_WRITABLE : 0);
+    uv_poll_start(&cl->poll, events, on_client);
+}
+
+/* Writes what the socket takes now; the rest when it is writable. */
+static void flush(struct control_client *cl)
+{
+    while (cl->out_len) {
+        ssize_t n = write(cl->fd, cl->out, cl->out_len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            break;
+        if (n <= 0) {
+            client_close(cl);
+            return;
+        }
+        memmove(cl->out, cl->out + n, cl->out_len - (size_t)n);
+        cl->out_len -= (size_t)n;
+    }
+    if (!cl->closing)
+        watch(cl);
+}
+
+void control_reply(struct control_client *cl, const char *line)
+{
+    if (cl->closing)
+        return;
+    size_t n = strlen(line);
+    char *out = realloc(cl->out, cl->out_len + n + 1);
+    if (!out) {
+        client_close(cl);
+        return;
+    }
+    memcpy(out + cl->out_len, line, n);
+    out[cl->out_len + n] = '\n';
+    cl->out = out;
+    cl->out_len += n + 1;
+    flush(cl);
+}
+
+static void serve_lines(struct control_client *cl)
+{
+    char *nl;
+    while (!cl->closing && (nl = memchr(cl->in, '\n', cl->in_len))) {
+        *nl = '\0';
+        size_t used = (size_t)(nl - cl->in) + 1;
+        if (!cl->overlong)
+            control_request(cl->ctl, cl, cl->in, used - 1);
+        cl->overlong = false;
+        memmove(cl->in, cl->in + used, cl->in_len - used);
+        cl->in_len -= used;
+    }
+    if (!cl->closing && cl->in_len == sizeof cl->in) {
+        if (!cl->overlong)
+            control_request_too_long(cl->ctl, cl);
+        cl->overlong = true;
+        cl->in_len = 0;
+    }
+}
+
+static void on_client(uv_poll_t *h, int status, int events)
+{
+    struct control_client *cl = h->data;
+    if (status < 0) {
+        client_close(cl);
+        return;
+    }
+    if (events & UV_WRITABLE)
+        flush(cl);
+    if (cl->closing || !(events & UV_READABLE))
+        return;
+    ssize_t n = read(cl->fd, cl->in + cl->in_len, sizeof cl->in - cl->in_len);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+    if (n <= 0) { /* the client has gone, maybe mid-request: forget it */
+        client_close(cl);
+        return;
+    }
+    cl->in_len += (size_t)n;
+    serve_lines(cl);
+}
+
+static void free_client(uv_handle_t *h)
+{
+    struct control_client *cl = h->data;
+    close(cl->fd);
+    free(cl->out);
+    free(cl);
+}
+
+static void client_close(struct control_client *cl)
+{
+    if (cl->closing)
+        return;
+    cl->closing = true;
+    control_forget_client(cl->ctl, cl);
+    for (struct control_client **pp = &cl->ctl->clients; *pp; pp = &(*pp)->next)
+        if (*pp == cl) {
+            *pp = cl->next;
+            break;
+        }
+    uv_close((uv_handle_t *)&cl->poll, free_client);
+}
+
+static void on_listen(uv_poll_t *h, int status, int events)
+{
+    (void)events;
+    struct control *ctl = h->data;
+    if (status < 0)
+        return;
+    int fd = accept4(ctl->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct control_client *cl = calloc(1, sizeof *cl);
+    if (!cl || uv_poll_init(ctl->loop, &cl->poll, fd) < 0) {
+        free(cl);
+        close(fd);
+        return;
+    }
+    cl->ctl = ctl;
+    cl->fd = fd;
+    cl->poll.data = cl;
+    cl->next = ctl->clients;
+    ctl->clients = cl;
+    watch(cl);
+}
+
+/* Binds path with mode 0600 from the start: no moment where another user
+ * could connect. A socket left by an earlier run is replaced; anything else
+ * at path is an error. */
+static int bind_socket(const char *path, char *why, size_t whylen)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    if (strlen(path) >= sizeof sa.sun_path) {
+        snprintf(why, whylen, "--control %s: path longer than %zu bytes", path,
+                 sizeof sa.sun_path - 1);
+        return -ENAMETOOLONG;
+    }
+    strcpy(sa.sun_path, path);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+        unlink(path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        goto fail;
+    mode_t old = umask(0177);
+    int r = bind(fd, (struct sockaddr *)&sa, sizeof sa);
+    umask(old);
+    if (r < 0 || listen(fd, 16) < 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        goto fail;
+    }
+    return fd;
+
+fail:
+    snprintf(why, whylen, "--control %s: %s", path, strerror(errno));
+    return -errno;
+}
+
+int control_start(struct machine *m, void *loop, const char *path, char *why, size_t whylen)
+{
+    int fd = bind_socket(path, why, whylen);
+    if (fd < 0)
+        return fd;
+    /* jansson seeds its hash tables from /dev/urandom on first use: now,
+     * while the sandbox still lets it open the file. */
+    json_object_seed(0);
+    struct control *ctl = calloc(1, sizeof *ctl);
+    if (!ctl) {
+        close(fd);
+        snprintf(why, whylen, "--control: out of memory");
+        return -ENOMEM;
+    }
+    ctl->m = m;
+    ctl->loop = loop;
+    ctl->listen_fd = fd;
+    uv_poll_init(ctl->loop, &ctl->listen_poll, fd);
+    ctl->listen_poll.data = ctl;
+    uv_poll_start(&ctl->listen_poll, UV_READABLE, on_listen);
+    m->control = ctl;
+    return 0;
+}
+
+static void free_control(uv_handle_t *h)
+{
+    struct control *ctl = h->data;
+    close(ctl->listen_fd);
+    free(ctl);
+}
+
+void control_stop(struct machine *m)
+{
+    struct control *ctl = m->control;
+    if (!ctl)
+        return;
+    control_machine_ended(ctl);
+    for (struct control_client *cl = ctl->clients; cl; cl = ctl->clients) {
+        flush(cl); /* a last response, as far as the socket takes it now */
+        client_close(cl);
+    }
+    m->control = NULL;
+    uv_close((uv_handle_t *)&ctl->listen_poll, free_control); /* hostio_stop runs it */
+}

@@ -1,0 +1,93 @@
+/* ptrace.h - guest ptrace(2): a tracer process, its tracees (tasks), the
+ * ptrace-stops they enter (signal-delivery, syscall-enter/exit, event,
+ * group and interrupt stops), and what wait4/waitid report of them.
+ *
+ * A tracee in a ptrace-stop is TASK_BLOCKED and off its runqueue: it runs
+ * again only through the scheduler, on its vCPUs, once the tracer restarts
+ * it (so a 32-bit tracee never runs outside the 32-bit vCPUs). The hooks
+ * below are what the rest of emu/ calls; each is a no-op for a task nobody
+ * traces (t->ptrace == NULL). See docs/ptrace.md. */
+#ifndef ASYMU_PTRACE_H
+#define ASYMU_PTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "syscalls.h"
+
+struct process;
+struct task;
+
+struct ptrace_link;
+
+/* syscall_dispatch, before decoding: true when t stopped at syscall entry
+ * (it re-executes the svc when restarted, with what the tracer changed). */
+bool ptrace_syscall_enter(struct task *t, uint64_t nr, const uint64_t a[6]);
+/* A syscall finished with ret (its result is in the registers): event and
+ * syscall-exit stops. From syscall_dispatch and syscall_resume. */
+void ptrace_syscall_exit(struct task *t, bool exec_done, int64_t ret);
+/* signal_deliver took sig (info in t->delivering): true when t entered a
+ * signal-delivery-stop instead (the tracer decides what is delivered). */
+bool ptrace_signal_stop(struct task *t, int sig);
+/* The default action of stop signal sig froze t's process: t reports it. */
+void ptrace_group_stop(struct task *t, int sig);
+/* run_slice, registers loaded: carries out the tracer's restart, or keeps
+ * t stopped (true: it does not run now). */
+bool ptrace_hold(struct task *t);
+/* Whether t sits in a ptrace-stop, or was restarted by its tracer while its
+ * process is group-stopped (then it runs, as on Linux). */
+bool ptrace_stopped(const struct task *t);
+bool ptrace_overrides_group_stop(const struct task *t);
+/* PTRACE_INTERRUPT waits for t to trap: its blocking wait ends as a
+ * signal's would (signal_pending is true), with the call's own restart code. */
+bool ptrace_interrupt_pending(const struct task *t);
+/* do_clone made child from parent: the fork/vfork/clone events. */
+void ptrace_clone(struct task *parent, struct task *child, uint64_t flags);
+/* p became a zombie: its tracees are detached (or killed with EXITKILL),
+ * its tracer hears of its exit. */
+void ptrace_process_exit(struct process *p);
+/* t is being freed. */
+void ptrace_task_free(struct task *t);
+/* The exit of c is for its tracer to report first (c's parent waits). */
+bool ptrace_hides_exit(const struct process *c);
+/* wait4/waitid: a tracee of t's process with something to report. */
+struct ptrace_report {
+    int pid;    /* its tid */
+    int status; /* wait4's status word */
+    int code;   /* waitid's si_code: CLD_TRAPPED, CLD_EXITED, ... */
+    int child_status;
+};
+/* 1 with *r filled, 0 when tracees match but none has news, -ECHILD when
+ * no tracee matches (idtype and id as waitid's). */
+int ptrace_wait(struct task *t, int idtype, int id, int options, struct ptrace_report *r);
+/* /proc/PID/status TracerPid: the tracer's pid, or 0. */
+int ptrace_tracer_pid(const struct task *t);
+
+SYSCALL_DECL(ptrace);
+SYSCALL_DECL(process_vm_readv);
+SYSCALL_DECL(process_vm_writev);
+
+/* ---- register sets (ptrace_regs.c) ---- */
+
+#define NT_PRSTATUS_ 1
+#define NT_PRFPREG_ 2
+#define NT_ARM_VFP_ 0x400
+#define NT_ARM_TLS_ 0x401
+#define NT_ARM_SYSTEM_CALL_ 0x404
+
+/* The register set `type` of tracee t, in t's ISA's layout (a 32-bit
+ * tracee's NT_PRSTATUS is the 18-word compat set, whoever reads it):
+ * its size in bytes written to buf (at least 528 bytes), or -EINVAL. */
+int ptrace_regset_get(struct task *t, unsigned type, uint8_t *buf, uint64_t orig_a0,
+                      int syscall_nr);
+/* Writes the first len bytes of register set `type`: 0 or -EINVAL. */
+int ptrace_regset_set(struct task *t, unsigned type, const uint8_t *buf, size_t len);
+/* One register of the tracee: from the engine when loaded, else its context. */
+uint64_t ptrace_reg_read(struct task *t, int regid);
+void ptrace_reg_write(struct task *t, int regid, uint64_t v);
+/* The tracee's pc and sp, for PTRACE_GET_SYSCALL_INFO. */
+uint64_t ptrace_pc(struct task *t);
+uint64_t ptrace_sp(struct task *t);
+
+#endif

@@ -1,0 +1,193 @@
+/* ptrace_regs.c - a tracee's register sets as PTRACE_GETREGSET/SETREGSET
+ * carry them: AArch64 user_pt_regs, user_fpsimd_state, TLS and syscall
+ * number; AArch32 pt_regs (r0-r15, cpsr, orig_r0), user_vfp, TPIDRURO. A
+ * 32-bit tracee has the 32-bit layouts whoever reads them, as a 64-bit
+ * Linux tracer gets the compat view of a compat task. */
+#include "ptrace.h"
+#include "abi.h"
+#include "file.h"
+#include "machine.h"
+#include "mm.h"
+#include "signals.h"
+#include "task.h"
+
+#include <errno.h>
+#include <string.h>
+
+static bool is64(struct task *t)
+{
+    return task_abi(t)->isa == LOADER_ISA_AARCH64;
+}
+
+/* Registers live in the engine while t is its loaded task, else in t->ctx. */
+static void reg_access(struct task *t, int regid, void *v, bool write)
+{
+    struct mm *mm = task_mm(t);
+    if (mm->uc && mm->loaded == t) {
+        if (write)
+            uc_reg_write(mm->uc, regid, v);
+        else
+            uc_reg_read(mm->uc, regid, v);
+    } else if (write) {
+        uc_context_reg_write(t->ctx, regid, v);
+    } else {
+        uc_context_reg_read(t->ctx, regid, v);
+    }
+}
+
+uint64_t ptrace_reg_read(struct task *t, int regid)
+{
+    uint64_t v = 0;
+    reg_access(t, regid, &v, false);
+    return is64(t) ? v : (uint32_t)v;
+}
+
+void ptrace_reg_write(struct task *t, int regid, uint64_t v)
+{
+    if (!is64(t))
+        v = (uint32_t)v;
+    /* Unicorn takes bit 0 of an AArch32 pc as the Thumb state: keep it. */
+    if (!is64(t) && regid == UC_ARM_REG_PC && (ptrace_reg_read(t, UC_ARM_REG_CPSR) & 0x20))
+        v |= 1;
+    reg_access(t, regid, &v, true);
+}
+
+static int a64_gpr(unsigned i)
+{
+    return i < 29 ? UC_ARM64_REG_X0 + (int)i : i == 29 ? UC_ARM64_REG_X29 : UC_ARM64_REG_X30;
+}
+
+/* AArch32 pt_regs order: r0-r12, sp, lr, pc, cpsr (orig_r0 is the 18th). */
+static int a32_reg(unsigned i)
+{
+    static const int tail[4] = {UC_ARM_REG_SP, UC_ARM_REG_LR, UC_ARM_REG_PC, UC_ARM_REG_CPSR};
+    return i < 13 ? UC_ARM_REG_R0 + (int)i : tail[i - 13];
+}
+
+uint64_t ptrace_pc(struct task *t)
+{
+    return ptrace_reg_read(t, is64(t) ? UC_ARM64_REG_PC : UC_ARM_REG_PC);
+}
+
+uint64_t ptrace_sp(struct task *t)
+{
+    return ptrace_reg_read(t, is64(t) ? UC_ARM64_REG_SP : UC_ARM_REG_SP);
+}
+
+static uint64_t tls_value(struct task *t)
+{
+    if (t->has_new_tls) /* CLONE_SETTLS not applied yet: the child never ran */
+        return t->new_tls;
+    return ptrace_reg_read(t, is64(t) ? UC_ARM64_REG_TPIDR_EL0 : UC_ARM_REG_C13_C0_3);
+}
+
+int ptrace_regset_get(struct task *t, unsigned type, uint8_t *buf, uint64_t orig_a0,
+                      int syscall_nr)
+{
+    switch (type) {
+    case NT_PRSTATUS_:
+        if (is64(t)) {
+            uint64_t r[34];
+            for (unsigned i = 0; i < 31; i++)
+                r[i] = ptrace_reg_read(t, a64_gpr(i));
+            r[31] = ptrace_reg_read(t, UC_ARM64_REG_SP);
+            r[32] = ptrace_reg_read(t, UC_ARM64_REG_PC);
+            r[33] = (uint32_t)ptrace_reg_read(t, UC_ARM64_REG_PSTATE);
+            memcpy(buf, r, sizeof r);
+            return sizeof r;
+        } else {
+            uint32_t r[18];
+            for (unsigned i = 0; i < 17; i++)
+                r[i] = (uint32_t)ptrace_reg_read(t, a32_reg(i));
+            r[17] = (uint32_t)orig_a0;
+            memcpy(buf, r, sizeof r);
+            return sizeof r;
+        }
+    case NT_PRFPREG_:
+        if (!is64(t))
+            return -EINVAL;
+        memset(buf, 0, 528);
+        for (unsigned i = 0; i < 32; i++)
+            reg_access(t, UC_ARM64_REG_Q0 + (int)i, buf + 16 * i, false);
+        {
+            uint32_t fpsr = (uint32_t)ptrace_reg_read(t, UC_ARM64_REG_FPSR);
+            uint32_t fpcr = (uint32_t)ptrace_reg_read(t, UC_ARM64_REG_FPCR);
+            memcpy(buf + 512, &fpsr, 4);
+            memcpy(buf + 516, &fpcr, 4);
+        }
+        return 528;
+    case NT_ARM_VFP_:
+        if (is64(t))
+            return -EINVAL;
+        for (unsigned i = 0; i < 32; i++)
+            reg_access(t, UC_ARM_REG_D0 + (int)i, buf + 8 * i, false);
+        {
+            uint32_t fpscr = (uint32_t)ptrace_reg_read(t, UC_ARM_REG_FPSCR);
+            memcpy(buf + 256, &fpscr, 4);
+        }
+        return 260;
+    case NT_ARM_TLS_: {
+        uint64_t v = tls_value(t);
+        memcpy(buf, &v, 8);
+        return is64(t) ? 8 : 4;
+    }
+    case NT_ARM_SYSTEM_CALL_:
+        memcpy(buf, &syscall_nr, 4);
+        return 4;
+    default:
+        return -EINVAL;
+    }
+}
+
+int ptrace_regset_set(struct task *t, unsigned type, const uint8_t *buf, size_t len)
+{
+    unsigned w = is64(t) ? 8 : 4;
+    switch (type) {
+    case NT_PRSTATUS_: {
+        unsigned n = (unsigned)(len / w);
+        for (unsigned i = 0; i < n && i < (is64(t) ? 34u : 17u); i++) {
+            uint64_t v = 0;
+            memcpy(&v, buf + i * w, w);
+            int reg = is64(t) ? (i < 31 ? a64_gpr(i) : i == 31 ? UC_ARM64_REG_SP
+                                                     : i == 32 ? UC_ARM64_REG_PC
+                                                               : UC_ARM64_REG_PSTATE)
+                              : a32_reg(i);
+            ptrace_reg_write(t, reg, v);
+        }
+        return 0;
+    }
+    case NT_PRFPREG_:
+        if (!is64(t))
+            return -EINVAL;
+        for (unsigned i = 0; i < 32 && 16 * (i + 1) <= len; i++) {
+            uint8_t q[16];
+            memcpy(q, buf + 16 * i, 16);
+            reg_access(t, UC_ARM64_REG_Q0 + (int)i, q, true);
+        }
+        return 0;
+    case NT_ARM_VFP_:
+        if (is64(t))
+            return -EINVAL;
+        for (unsigned i = 0; i < 32 && 8 * (i + 1) <= len; i++) {
+            uint64_t d;
+            memcpy(&d, buf + 8 * i, 8);
+            reg_access(t, UC_ARM_REG_D0 + (int)i, &d, true);
+        }
+        return 0;
+    case NT_ARM_TLS_: {
+        uint64_t v = 0;
+        memcpy(&v, buf, len < w ? len : w);
+        t->has_new_tls = false;
+        ptrace_reg_write(t, is64(t) ? UC_ARM64_REG_TPIDR_EL0 : UC_ARM_REG_C13_C0_3, v);
+        return 0;
+    }
+    case NT_ARM_SYSTEM_CALL_: {
+        int32_t nr = 0;
+        memcpy(&nr, buf, len < 4 ? len : 4);
+        ptrace_reg_write(t, is64(t) ? UC_ARM64_REG_X8 : UC_ARM_REG_R7, (uint64_t)(int64_t)nr);
+        return 0;
+    }
+    default:
+        return -EINVAL;
+    }
+}

@@ -1,0 +1,144 @@
+/* script_events.c - a script's subscriber on the machine's event stream:
+ * records each task's history and fires the triggers of its actions. A
+ * trigger only arms its action (script__arm_action): the action happens
+ * between two slices, as a timed one does, so a run stays deterministic. */
+#include "script_events.h"
+
+#include "machine.h"
+#include "script.h"
+#include "task.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct script_watch {
+    struct machine *m;
+    struct machine_script *s;
+};
+
+/* One watch per process: one machine per process. */
+static struct script_watch watch;
+
+/* The script task whose process (its pid) ev's task belongs to, or NULL. */
+static struct script_task *task_of(struct machine_script *s, const struct mevent_task *t)
+{
+    for (size_t i = 0; i < s->ntasks; i++)
+        if (s->tasks[i].started && s->tasks[i].pid == t->tgid)
+            return &s->tasks[i];
+    return NULL;
+}
+
+static bool grow(void **array, size_t n, size_t size)
+{
+    if (n & (n - 1)) /* capacity: the next power of two */
+        return true;
+    void *p = realloc(*array, (n ? 2 * n : 1) * size);
+    if (!p)
+        return false;
+    *array = p;
+    return true;
+}
+
+static void record_affinity(struct script_task *st, const struct mevent *ev)
+{
+    if (ev->task.tid != st->pid || !grow((void **)&st->affinity_history, st->naffinity,
+                                         sizeof *st->affinity_history))
+        return;
+    st->affinity_history[st->naffinity++] = (struct script_affinity_change){
+        .at_ns = ev->ts_ns, .old_mask = *ev->affinity.old_mask,
+        .new_mask = *ev->affinity.new_mask, .rule = ev->affinity.rule,
+        .cause = mevent_cause_name(ev->affinity.cause),
+    };
+}
+
+/* The exec event comes once the policy has decided: the saved mask is set. */
+static void record_exec(struct machine *m, struct script_task *st, const struct mevent *ev)
+{
+    struct task *t = task_find(m, ev->task.tid);
+    if (ev->task.tid != st->pid || !t ||
+        !grow((void **)&st->saved_history, st->nsaved, sizeof *st->saved_history))
+        return;
+    st->saved_history[st->nsaved++] = (struct script_saved_mask){
+        .at_ns = ev->ts_ns, .has_mask = t->se.has_saved_mask, .mask = t->se.saved_mask,
+    };
+}
+
+/* Whether ev's task is the one trigger a watches: the task's process (its
+ * main thread for an exit), or any process with the comm it names. */
+static bool watched(const struct machine_script *s, const struct script_action *a,
+                    const struct mevent *ev)
+{
+    bool thread_ok = a->when != SCRIPT_ON_EXIT || ev->task.tid == ev->task.tgid;
+    if (a->on_task >= 0) {
+        const struct script_task *st = &s->tasks[a->on_task];
+        return thread_ok && st->started && ev->task.tgid == st->pid;
+    }
+    return thread_ok && strcmp(ev->task.comm, a->on_comm) == 0;
+}
+
+static bool matches(const struct machine_script *s, const struct script_action *a,
+                    const struct mevent *ev)
+{
+    switch (a->when) {
+    case SCRIPT_AT:
+        return false;
+    case SCRIPT_ON_EXEC:
+        if (ev->kind != MEVENT_EXEC || !watched(s, a, ev))
+            return false;
+        /* A task's own start is its first execve, not an event of the run. */
+        return a->on_task < 0 || s->tasks[a->on_task].nsaved > 1 ||
+               ev->task.tid != s->tasks[a->on_task].pid;
+    case SCRIPT_ON_EXIT:
+        return ev->kind == MEVENT_EXIT && watched(s, a, ev);
+    case SCRIPT_ON_SYSCALL:
+        return ev->kind == MEVENT_SYSCALL_ENTER && ev->syscall.name &&
+               strcmp(ev->syscall.name, a->on_syscall) == 0 && watched(s, a, ev);
+    }
+    return false;
+}
+
+static void on_event(void *ctx, const struct mevent *ev)
+{
+    struct script_watch *w = ctx;
+    struct machine_script *s = w->s;
+    struct script_task *st = ev->task.tid ? task_of(s, &ev->task) : NULL;
+    if (st && ev->kind == MEVENT_RUN) {
+        cpumask_set_cpu(ev->cpu, &st->cpus_used);
+        cpumask_set_cpu(ev->cpu, &st->cpus_used_isa[ev->task.compat]);
+    }
+    else if (st && ev->kind == MEVENT_AFFINITY)
+        record_affinity(st, ev);
+    else if (st && ev->kind == MEVENT_EXEC)
+        record_exec(w->m, st, ev);
+    for (size_t i = 0; i < s->nactions; i++) {
+        struct script_action *a = &s->actions[i];
+        if (a->when != SCRIPT_AT && !a->triggered && matches(s, a, ev)) {
+            a->triggered = true;
+            a->at_ns = ev->ts_ns;
+            script__arm_action(w->m, i, ev->ts_ns);
+        }
+    }
+}
+
+int script_events_start(struct machine *m, struct machine_script *s)
+{
+    watch = (struct script_watch){.m = m, .s = s};
+    uint32_t kinds = MEVENT_BIT(MEVENT_RUN) | MEVENT_BIT(MEVENT_AFFINITY) |
+                     MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT);
+    /* Syscall events cost one call per syscall: only when a trigger needs them. */
+    for (size_t i = 0; i < s->nactions; i++)
+        if (s->actions[i].when == SCRIPT_ON_SYSCALL)
+            kinds |= MEVENT_BIT(MEVENT_SYSCALL_ENTER);
+    return mevent_subscribe(&m->sched.events, kinds, on_event, &watch);
+}
+
+void script_events_free(struct machine_script *s)
+{
+    for (size_t i = 0; i < s->ntasks; i++) {
+        free(s->tasks[i].affinity_history);
+        free(s->tasks[i].saved_history);
+        s->tasks[i].affinity_history = NULL;
+        s->tasks[i].saved_history = NULL;
+    }
+}

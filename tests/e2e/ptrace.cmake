@@ -1,0 +1,62 @@
+# Guest ptrace(2) (issue 15 item 1, docs/ptrace.md): a tracer of either ISA
+# on tracees of either ISA. asymu only: qemu-user forwards ptrace to the
+# host, where it would trace qemu itself.
+
+# PTRACE_TRACEME + execve (the legacy SIGTRAP), PTRACE_SYSCALL stops with
+# TRACESYSGOOD, the syscall number from the NT_PRSTATUS regset (272 bytes for
+# a 64-bit tracee, the 18-word compat set for a 32-bit one) and
+# PTRACE_GET_SYSCALL_INFO at the write and exit_group of the traced program.
+foreach(isa aarch64 armhf)
+  if(isa STREQUAL aarch64)
+    set(other armhf)
+  else()
+    set(other aarch64)
+  endif()
+  asymu_e2e_guest(NAME ptrace-syscalls ISAS ${isa} PROGRAM ptrace ASYMU_ONLY REPEAT
+                  GUEST_ARGS syscalls ${GUEST_DIR}/ptrace-${isa})
+  # A 64-bit tracer of a 32-bit tracee, and the other way round.
+  asymu_e2e_guest(NAME ptrace-syscalls-cross ISAS ${isa} PROGRAM ptrace ASYMU_ONLY
+                  GUEST_ARGS syscalls ${GUEST_DIR}/ptrace-${other}
+                  EXPECT_STDOUT ptrace-syscalls-${other}.out)
+  # TRACEFORK and TRACEEXEC event stops (status words 0x1057f, 0x4057f), the
+  # auto-attached grandchild's SIGSTOP, an exec across ISAs; the tracer
+  # collects the grandchild's exit before its real parent does.
+  asymu_e2e_guest(NAME ptrace-events ISAS ${isa} PROGRAM ptrace ASYMU_ONLY
+                  GUEST_ARGS events ${GUEST_DIR}/ptrace-${other})
+endforeach()
+# SEIZE + INTERRUPT (0x80057f, si_code 0x8005) of a child in pause(),
+# /proc/PID/status while it is stopped, a signal-delivery-stop and the
+# signal delivered by PTRACE_CONT; EPERM/ESRCH/EINVAL/EIO cases.
+asymu_e2e_guest(NAME ptrace-seize PROGRAM ptrace ASYMU_ONLY GUEST_ARGS seize
+                EXPECT_STDOUT ptrace-seize.out)
+# PEEKDATA/POKEDATA (EIO on unmapped memory), process_vm_readv, PEEKUSR.
+asymu_e2e_guest(NAME ptrace-peekpoke PROGRAM ptrace ASYMU_ONLY GUEST_ARGS peekpoke)
+# A traced 32-bit task obeys the policy: PTRACE_SYSCALL never lets it run
+# outside the 32-bit vCPUs (--check-invariants stops the run with 70 if it did).
+foreach(policy kill fixup)
+  asymu_e2e(NAME ptrace-syscalls-policy-${policy} ASYMU_ONLY
+            EXPECT_STDOUT ptrace-syscalls-armhf.out
+            ARGS run --cpus 8 --aarch32 0-3 --policy ${policy} --check-invariants
+                 -- ${GUEST_DIR}/ptrace-aarch64 syscalls ${GUEST_DIR}/ptrace-armhf)
+endforeach()
+# A tracer that exits without detaching: its stopped tracee runs on
+# (TracerPid 0), or dies with SIGKILL under PTRACE_O_EXITKILL.
+asymu_e2e_guest(NAME ptrace-tracer-death PROGRAM ptrace ASYMU_ONLY GUEST_ARGS tracerdeath
+                EXPECT_STDOUT_TEXT "tracer: exited 0
+TracerPid after the tracer's exit: 0
+tracee: exited 7
+")
+asymu_e2e_guest(NAME ptrace-tracer-death-exitkill PROGRAM ptrace ASYMU_ONLY
+                GUEST_ARGS tracerdeath exitkill
+                EXPECT_STDOUT_TEXT "tracer: exited 0
+TracerPid after the tracer's exit: 0
+tracee: killed by 9
+")
+# A tracee's fault stops it for its tracer (SIGSEGV, SEGV_MAPERR, si_addr)
+# instead of killing it; PTRACE_KILL ends it.
+asymu_e2e_guest(NAME ptrace-fault PROGRAM ptrace ASYMU_ONLY GUEST_ARGS fault
+                EXPECT_STDOUT_TEXT "fault: stopped 0xb7f (sig 11, event 0)
+GETSIGINFO: 0 signo 11 code 1 addr 0x10
+KILL: 0
+end: killed by 9
+")
