@@ -217,6 +217,8 @@ static int64_t vcpu_init(struct task *t, struct kvm_vcpu *v, uint64_t arg)
 static int64_t vcpu_ioctl(struct task *t, struct file *f, unsigned long req, uint64_t arg)
 {
     struct kvm_vcpu *v = f->priv;
+    if (task_mm(t) != v->vm->mm) /* a forked child's, or after an execve */
+        return -EIO;
     switch (req) {
     case KVM_RUN:
         return kvm_vcpu_run(t, f);
@@ -229,7 +231,7 @@ static int64_t vcpu_ioctl(struct task *t, struct file *f, unsigned long req, uin
     case KVM_GET_REG_LIST:
         return reg_list(t, v, arg);
     }
-    return -ENOTTY;
+    return -EINVAL; /* what arm64's KVM answers any other request */
 }
 
 static struct shmem *vcpu_mmap(struct file *f, uint64_t off, uint64_t len, int *err)
@@ -304,6 +306,8 @@ static int64_t set_memory_region(struct task *t, struct kvm_vm *vm, uint64_t arg
     if (r.flags || r.slot >= KVM_SLOTS || (r.gpa | r.size | r.uaddr) % 4096 ||
         r.gpa + r.size < r.gpa)
         return -EINVAL;
+    if (r.gpa + r.size > KVM_IPA_LIMIT) /* beyond the VM's physical address space */
+        return -EFAULT;
     struct kvm_slot *s = &vm->slots[r.slot];
     if (r.size == 0) { /* deletes the slot */
         s->used = false;
@@ -328,6 +332,8 @@ static int64_t create_vcpu(struct task *t, struct kvm_vm *vm, uint64_t id)
         return -EINVAL;
     if (vm->nr_vcpus >= KVM_VCPUS)
         return -EINVAL;
+    if (vm->vcpu_ids & (1u << id))
+        return -EEXIST;
     struct kvm_vcpu *v = calloc(1, sizeof *v);
     if (!v)
         return -ENOMEM;
@@ -349,6 +355,7 @@ static int64_t create_vcpu(struct task *t, struct kvm_vm *vm, uint64_t id)
         goto fail;
     }
     vm->nr_vcpus++;
+    vm->vcpu_ids |= 1u << id;
     return fd_install_new(t, f, true);
 
 fail:
@@ -359,6 +366,8 @@ fail:
 static int64_t vm_ioctl(struct task *t, struct file *f, unsigned long req, uint64_t arg)
 {
     struct kvm_vm *vm = f->priv;
+    if (task_mm(t) != vm->mm)
+        return -EIO;
     switch (req) {
     case KVM_CHECK_EXTENSION:
         return check_extension(t->machine, arg);
@@ -371,7 +380,7 @@ static int64_t vm_ioctl(struct task *t, struct file *f, unsigned long req, uint6
         return copy_to_guest(task_mm(t), arg, init, sizeof init) ? -EFAULT : 0;
     }
     }
-    return -ENOTTY;
+    return -EINVAL;
 }
 
 static void vm_release(struct file *f)
@@ -412,7 +421,7 @@ static int64_t system_ioctl(struct task *t, struct file *f, unsigned long req, u
         return anon_inode_fd(t, &vm_ops, vm, O_RDWR, true);
     }
     }
-    return -ENOTTY;
+    return -EINVAL;
 }
 
 static const struct file_ops system_ops = {

@@ -61,6 +61,7 @@ struct task;
 
 #define KVM_SLOTS 32 /* KVM_CAP_NR_MEMSLOTS */
 #define KVM_VCPUS 8  /* KVM_CAP_MAX_VCPUS */
+#define KVM_IPA_LIMIT (UINT64_C(1) << 40) /* arm64's default 40-bit IPA space */
 
 struct kvm_slot {
     bool used;
@@ -73,6 +74,7 @@ struct kvm_vm {
     const struct mm *mm; /* the VMM's address space: only compared, never used */
     struct kvm_slot slots[KVM_SLOTS];
     int nr_vcpus;
+    uint32_t vcpu_ids; /* bit n: vCPU id n exists (KVM_CREATE_VCPU's EEXIST) */
 };
 
 struct kvm_vcpu {

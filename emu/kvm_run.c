@@ -22,6 +22,10 @@
 
 #define PAGE_BYTES 4096u
 #define NESTED_TCG_BYTES (32u << 20)
+/* uc_emu_start's `until`: an address the VM's pc never reaches (0 would
+ * stop a VM whose code starts at guest physical 0 before its first
+ * instruction, and it often does). */
+#define NEVER_REACHED UINT64_MAX
 
 #define INSN_ERET 0xd69f03e0u
 #define HVC_MASK 0xffe0001fu
@@ -177,6 +181,16 @@ static uint32_t hook_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg 
     return 1;
 }
 
+/* Unicorn writes the pc back only at block ends and before hooks: an
+ * access outside the slots stops the engine with the pc of the block's
+ * start, the instructions before it already done. With an instruction
+ * hook the pc is exact, so the MMIO access alone runs again when the VMM
+ * answered. The hook itself has nothing to do. */
+static void hook_insn_pc(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    (void)uc, (void)addr, (void)size, (void)user;
+}
+
 int kvm_vcpu_engine_open(struct kvm_vcpu *v)
 {
     uc_engine *uc;
@@ -186,6 +200,7 @@ int kvm_vcpu_engine_open(struct kvm_vcpu *v)
     if (uc_ctl_set_cpu_model(uc, UC_CPU_ARM64_A72) != UC_ERR_OK ||
         uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TCG_BUFFER_SIZE, 1), NESTED_TCG_BYTES) != UC_ERR_OK ||
         uc_hook_add(uc, &h, UC_HOOK_BLOCK, (void *)hook_block, v, 1, 0) != UC_ERR_OK ||
+        uc_hook_add(uc, &h, UC_HOOK_CODE, (void *)hook_insn_pc, v, 1, 0) != UC_ERR_OK ||
         uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hook_unmapped, v, 1, 0) != UC_ERR_OK ||
         uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)hook_intr, v, 1, 0) != UC_ERR_OK ||
         uc_hook_add(uc, &h, UC_HOOK_INSN, (void *)hook_mrs, v, 1, 0, UC_ARM64_INS_MRS) != UC_ERR_OK) {
@@ -260,6 +275,7 @@ static int complete_mmio(struct kvm_vcpu *v)
     uint64_t page = v->mmio_addr & ~(uint64_t)(PAGE_BYTES - 1), pc = 0;
     uint64_t off = v->mmio_addr - page;
     v->mmio_pending = false;
+    v->exit = 0;
     if (uc_mem_map(v->uc, page, PAGE_BYTES, UC_PROT_READ | UC_PROT_WRITE) != UC_ERR_OK)
         return -EFAULT;
     if (off + v->mmio_len <= PAGE_BYTES)
@@ -267,7 +283,7 @@ static int complete_mmio(struct kvm_vcpu *v)
     uc_reg_read(v->uc, UC_ARM64_REG_PC, &pc);
     uint64_t saved = v->vm->machine->slice_budget;
     v->vm->machine->slice_budget = UINT64_MAX; /* the one instruction is not cut */
-    uc_err e = uc_emu_start(v->uc, pc, 0, 0, 1);
+    uc_err e = uc_emu_start(v->uc, pc, NEVER_REACHED, 0, 1);
     v->vm->machine->slice_budget = saved;
     uc_mem_unmap(v->uc, page, PAGE_BYTES);
     return e == UC_ERR_OK && v->exit == 0 ? 0 : -EFAULT;
@@ -332,6 +348,10 @@ static int64_t enter(struct task *t, struct kvm_vcpu *v)
     int64_t ret = map_slots(v, task_mm(t));
     if (ret == 0 && v->mmio_pending)
         ret = complete_mmio(v);
+    if (ret == 0 && v->run[KVM_RUN_IMMEDIATE_EXIT])
+        ret = -EINTR; /* the MMIO read completed, exit_reason untouched */
+    else if (ret == 0)
+        run_put32(v, KVM_RUN_EXIT_REASON, 0);
     while (ret == 0) {
         if (signal_pending(t)) {
             run_put32(v, KVM_RUN_EXIT_REASON, KVM_EXIT_INTR);
@@ -347,7 +367,7 @@ static int64_t enter(struct task *t, struct kvm_vcpu *v)
         v->exit = 0;
         v->last_block_size = 0;
         uint64_t used = m->slice_used;
-        uc_err e = uc_emu_start(v->uc, pc, 0, 0, 0);
+        uc_err e = uc_emu_start(v->uc, pc, NEVER_REACHED, 0, 0);
         /* An engine error no hook saw, or a stop that ran nothing: never
          * spin here. */
         if (v->exit == 0 && (e != UC_ERR_OK || m->slice_used == used))
@@ -361,25 +381,9 @@ static int64_t enter(struct task *t, struct kvm_vcpu *v)
     return ret;
 }
 
-/* A KVM_RUN that used its slice up goes on here in the task's next one. */
-static int64_t run_resume(struct task *t)
+/* The checks before the first entry: 0 to run. */
+static int64_t may_enter(struct task *t, struct kvm_vcpu *v)
 {
-    struct file *f = (struct file *)t->wait_obj;
-    struct machine *m = t->machine;
-    /* run.c sets the budget after a resume; this one runs guest code first. */
-    m->slice_budget = t->se.slice_left ? t->se.slice_left : 1;
-    int64_t ret = enter(t, f->priv);
-    if (ret == 1) {
-        t->deadline_ns = machine_now(m);
-        return RESUME_BLOCK;
-    }
-    file_put(f);
-    return ret;
-}
-
-int64_t kvm_vcpu_run(struct task *t, struct file *f)
-{
-    struct kvm_vcpu *v = f->priv;
     struct machine *m = t->machine;
     /* Yousef: a vCPU already in AArch32 is not entered at all. */
     if (policy_is_fixup(m) && v->aarch32 && !kvm_aarch32_el0_ok(m)) {
@@ -389,15 +393,33 @@ int64_t kvm_vcpu_run(struct task *t, struct file *f)
     }
     if (!v->initialized)
         return -ENOEXEC;
-    if (task_mm(t) != v->vm->mm)
-        return -EIO;
     if (v->run[KVM_RUN_IMMEDIATE_EXIT] && !v->mmio_pending)
         return -EINTR;
-    run_put32(v, KVM_RUN_EXIT_REASON, 0);
-    /* The vCPU runs from the task's next slice on, before its own engine
-     * resumes: a Unicorn engine must not run inside another one's hook.
-     * The file stays alive until the run ends. */
-    file_ref(f);
-    task_block(t, run_resume, f, machine_now(m));
+    return 0;
+}
+
+/* The task waits for its next slice, where the handler runs again (the
+ * pipe pattern: no reference held, a killed task leaves nothing behind). */
+static int64_t wait_next_slice(struct task *t, struct kvm_vcpu *v)
+{
+    t->wait_obj = v;
+    t->deadline_ns = machine_now(t->machine);
     return -EBLOCK;
+}
+
+int64_t kvm_vcpu_run(struct task *t, struct file *f)
+{
+    struct kvm_vcpu *v = f->priv;
+    struct machine *m = t->machine;
+    /* Called from the task's own engine (a syscall hook): a Unicorn engine
+     * must not run inside another one's hook, so the vCPU runs from the
+     * task's next slice on, before its own engine resumes. */
+    if (m->running_uc) {
+        int64_t err = may_enter(t, v);
+        return err ? err : wait_next_slice(t, v);
+    }
+    /* run.c sets the budget after a resume; this one runs guest code first. */
+    m->slice_budget = t->se.slice_left ? t->se.slice_left : 1;
+    int64_t ret = enter(t, v);
+    return ret == 1 ? wait_next_slice(t, v) : ret;
 }
