@@ -24,6 +24,8 @@ bool kvm_aarch32_el0_ok(const struct machine *m)
 
 /* ---- registers: the core ones of struct kvm_regs ---- */
 
+#define KVM_REG_ARM64 UINT64_C(0x6000000000000000)
+#define KVM_REG_SIZE_MASK UINT64_C(0x00f0000000000000)
 #define KVM_REG_ARM64_CORE_U64 UINT64_C(0x6030000000100000)
 /* Offsets in 32-bit words of struct kvm_regs: regs[31], sp, pc, pstate,
  * sp_el1, elr_el1, spsr[0] (SPSR_EL1). */
@@ -130,16 +132,19 @@ static int core_set(struct kvm_vcpu *v, unsigned off, uint64_t val)
     return -ENOENT;
 }
 
-/* The offset of a core register id, or -ENOENT (another class, or no
- * register there), -EINVAL (the right place but not 64 bits). */
+/* The offset of a core register id, or -EINVAL (not an arm64 id, or the
+ * right place but not 64 bits), -ENOENT (another class, or no register
+ * there). */
 static int core_offset(uint64_t id)
 {
-    if ((id & ~UINT64_C(0x00f000000000ffff)) != (KVM_REG_ARM64_CORE_U64 & ~UINT64_C(0x00f0000000000000)))
+    if ((id & ~KVM_REG_SIZE_MASK) >> 32 != KVM_REG_ARM64 >> 32)
+        return -EINVAL;
+    if ((id & ~(KVM_REG_SIZE_MASK | 0xffff)) != (KVM_REG_ARM64_CORE_U64 & ~KVM_REG_SIZE_MASK))
         return -ENOENT;
     unsigned off = (unsigned)(id & 0xffff);
     if (off > CORE_LAST || off % 2)
         return -ENOENT;
-    if ((id & UINT64_C(0x00f0000000000000)) != (KVM_REG_ARM64_CORE_U64 & UINT64_C(0x00f0000000000000)))
+    if ((id & KVM_REG_SIZE_MASK) != (KVM_REG_ARM64_CORE_U64 & KVM_REG_SIZE_MASK))
         return -EINVAL;
     return (int)off;
 }
@@ -303,25 +308,28 @@ static int64_t set_memory_region(struct task *t, struct kvm_vm *vm, uint64_t arg
     } r;
     if (copy_from_guest(task_mm(t), &r, arg, sizeof r))
         return -EFAULT;
-    if (r.flags || r.slot >= KVM_SLOTS || (r.gpa | r.size | r.uaddr) % 4096 ||
-        r.gpa + r.size < r.gpa)
+    /* No dirty logging, no read-only slots: flags are EINVAL. The VMM's
+     * memory need not be mapped yet, as on Linux: KVM_RUN gives EFAULT
+     * when it is not (kvm_run.c). */
+    if (r.flags || (r.gpa | r.size | r.uaddr) % 4096 || r.uaddr + r.size < r.uaddr ||
+        r.uaddr + r.size > KVM_VMM_VA_LIMIT || r.slot >= KVM_SLOTS || r.gpa + r.size < r.gpa)
         return -EINVAL;
-    if (r.gpa + r.size > KVM_IPA_LIMIT) /* beyond the VM's physical address space */
-        return -EFAULT;
     struct kvm_slot *s = &vm->slots[r.slot];
     if (r.size == 0) { /* deletes the slot */
+        if (!s->used)
+            return -EINVAL;
         s->used = false;
         return 0;
     }
-    if (s->used && (s->gpa != r.gpa || s->size != r.size))
-        return -EINVAL; /* Linux moves or resizes no slot in place */
-    if (!mm_host_ptr(task_mm(t), r.uaddr, r.size, PROT_READ | PROT_WRITE))
-        return -EFAULT;
+    if (s->used && (s->uaddr != r.uaddr || s->size != r.size))
+        return -EINVAL; /* a slot moves (a new gpa) but keeps its memory */
     for (int i = 0; i < KVM_SLOTS; i++) {
         const struct kvm_slot *o = &vm->slots[i];
         if (i != (int)r.slot && o->used && r.gpa < o->gpa + o->size && o->gpa < r.gpa + r.size)
             return -EEXIST;
     }
+    if (r.gpa + r.size > KVM_IPA_LIMIT) /* beyond the VM's physical address space */
+        return -EFAULT;
     *s = (struct kvm_slot){true, r.gpa, r.size, r.uaddr};
     return 0;
 }

@@ -62,6 +62,7 @@ struct task;
 #define KVM_SLOTS 32 /* KVM_CAP_NR_MEMSLOTS */
 #define KVM_VCPUS 8  /* KVM_CAP_MAX_VCPUS */
 #define KVM_IPA_LIMIT (UINT64_C(1) << 40) /* arm64's default 40-bit IPA space */
+#define KVM_VMM_VA_LIMIT (UINT64_C(1) << 48) /* the VMM's user address space */
 
 struct kvm_slot {
     bool used;

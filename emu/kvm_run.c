@@ -250,22 +250,44 @@ void kvm_vcpu_reset(struct kvm_vcpu *v)
 
 /* ---- one entry ---- */
 
-static int map_slots(struct kvm_vcpu *v, struct mm *mm)
+/* Maps a slot into the engine, one piece per VMA of the VMM's memory
+ * behind it (their host memory need not be contiguous). */
+static int map_slot(struct kvm_vcpu *v, struct mm *mm, const struct kvm_slot *s)
 {
-    for (int i = 0; i < KVM_SLOTS; i++) {
-        const struct kvm_slot *s = &v->vm->slots[i];
-        void *host = s->used ? mm_host_ptr(mm, s->uaddr, s->size, PROT_READ | PROT_WRITE) : NULL;
-        if (s->used && (!host || uc_mem_map_ptr(v->uc, s->gpa, s->size, UC_PROT_ALL, host)))
-            return -EFAULT; /* the VMM unmapped its memory */
+    for (uint64_t off = 0; off < s->size;) {
+        const struct vma *vma = mm_find_vma(mm, s->uaddr + off);
+        uint64_t len = vma ? vma->end - (s->uaddr + off) : 0;
+        if (len > s->size - off)
+            len = s->size - off;
+        void *host = vma ? mm_host_ptr(mm, s->uaddr + off, len, PROT_READ | PROT_WRITE) : NULL;
+        if (!host || uc_mem_map_ptr(v->uc, s->gpa + off, len, UC_PROT_ALL, host) != UC_ERR_OK)
+            return -EFAULT; /* the VMM unmapped its memory, or made it read-only */
+        off += len;
     }
     return 0;
 }
 
-static void unmap_slots(struct kvm_vcpu *v)
+static int map_slots(struct kvm_vcpu *v, struct mm *mm)
 {
-    for (int i = 0; i < KVM_SLOTS; i++)
-        if (v->vm->slots[i].used)
-            uc_mem_unmap(v->uc, v->vm->slots[i].gpa, v->vm->slots[i].size);
+    for (int i = 0; i < KVM_SLOTS; i++) {
+        int err = v->vm->slots[i].used ? map_slot(v, mm, &v->vm->slots[i]) : 0;
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+/* Unmaps whatever the engine has mapped, a slot's pieces that a failed
+ * map_slots left too: between entries it holds no host pointer. */
+static void unmap_all(struct kvm_vcpu *v)
+{
+    uc_mem_region *regions;
+    uint32_t n;
+    if (uc_mem_regions(v->uc, &regions, &n) != UC_ERR_OK)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        uc_mem_unmap(v->uc, regions[i].begin, regions[i].end - regions[i].begin + 1);
+    uc_free(regions);
 }
 
 /* Runs the MMIO access the last exit stopped at once more, against a
@@ -377,7 +399,7 @@ static int64_t enter(struct task *t, struct kvm_vcpu *v)
         else if (exit_to_vmm(v) == 0)
             break;
     }
-    unmap_slots(v);
+    unmap_all(v);
     return ret;
 }
 

@@ -5,7 +5,8 @@
  *   +0x08  8-byte write: a value to print in hex
  *   +0x10  4-byte read: the VMM answers 42
  *   +0x18  4-byte write: a value to print in decimal
- *   +0x20  any write: the payload is done (used from AArch32 EL0) */
+ *   +0x20  any write: the payload is done (used from AArch32 EL0)
+ * spin never stops: the VMM's KVM_RUN ends only on a signal. */
         .section .rodata
         .balign 4
 
@@ -54,3 +55,8 @@ payload_aarch32:
         .word   0xe5823020      /* str   r3, [r2, #0x20] */
         .word   0xeafffffe      /* b     . */
 payload_aarch32_end:
+
+        .globl payload_spin, payload_spin_end
+payload_spin:
+        b       .
+payload_spin_end:

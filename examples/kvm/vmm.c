@@ -6,6 +6,10 @@
  *   kvm-vmm aarch32  boots the payload that drops to AArch32 EL0 (spec V1)
  *                    and shows what each KVM call gives afterwards
  *   kvm-vmm checks   the ioctls' answers and refusals (V3, 32-bit PSTATE)
+ *   kvm-vmm spin     a VM that never stops: KVM_RUN ends with EINTR at a
+ *                    signal, and a child (on a one-CPU machine) runs meanwhile
+ *   kvm-vmm hostile  bad slots, bad pointers, unknown requests, a vCPU
+ *                    outliving its VM fd, KVM_RUN from another process
  *
  * Every line it prints is deterministic, to be compared byte for byte. */
 #include <errno.h>
@@ -17,15 +21,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 extern const uint8_t payload_hello[], payload_hello_end[];
 extern const uint8_t payload_aarch32[], payload_aarch32_end[];
+extern const uint8_t payload_spin[], payload_spin_end[];
 
 #define MEM_SIZE 0x10000
 #define HELLO_AT 0x0
 #define AARCH32_AT 0x1000
+#define SPIN_AT 0x2000
 #define MMIO_BASE 0x09000000
 #define PSTATE_EL1H 0x3c5
 
@@ -48,6 +57,8 @@ static const char *errno_name(int e)
     case E2BIG: return "E2BIG";
     case EINTR: return "EINTR";
     case EFAULT: return "EFAULT";
+    case EEXIST: return "EEXIST";
+    case EIO: return "EIO";
     case ENOTTY: return "ENOTTY";
     default: return strerror(e);
     }
@@ -102,6 +113,7 @@ static void vm_create(struct vm *v)
         die("mmap memory");
     memcpy(v->mem + HELLO_AT, payload_hello, (size_t)(payload_hello_end - payload_hello));
     memcpy(v->mem + AARCH32_AT, payload_aarch32, (size_t)(payload_aarch32_end - payload_aarch32));
+    memcpy(v->mem + SPIN_AT, payload_spin, (size_t)(payload_spin_end - payload_spin));
     struct kvm_userspace_memory_region region = {
         .slot = 0, .guest_phys_addr = 0, .memory_size = MEM_SIZE,
         .userspace_addr = (uint64_t)(uintptr_t)v->mem};
@@ -265,6 +277,113 @@ static int cmd_checks(void)
     return 0;
 }
 
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    alarms++;
+}
+
+/* The VM spins for 100 ms of virtual time until SIGALRM; a child that
+ * sleeps 10 ms first writes to a pipe meanwhile. On a one-CPU machine it
+ * can do so only if the VMM's task is preempted while its VM runs. */
+static int cmd_spin(void)
+{
+    struct vm v;
+    int pipefd[2];
+    char c;
+    vm_create(&v);
+    if (vcpu_init(&v, 0) < 0 || set_reg(&v, CORE_REG(regs.pc), SPIN_AT) < 0)
+        die("vCPU setup");
+    if (pipe(pipefd) < 0)
+        die("pipe");
+    pid_t child = fork();
+    if (child == 0) {
+        usleep(10000);
+        write(pipefd[1], "x", 1);
+        _exit(0);
+    }
+    struct sigaction sa = {.sa_handler = on_alarm};
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval it = {.it_value = {.tv_usec = 100000}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    long r = ioctl(v.vcpu, KVM_RUN, 0);
+    printf("KVM_RUN: %s, exit_reason %u, SIGALRM handled %d time(s)\n", result(r),
+           v.run->exit_reason, (int)alarms);
+    fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+    printf("the child wrote while the VM ran: %s\n", read(pipefd[0], &c, 1) == 1 ? "yes" : "no");
+    waitpid(child, NULL, 0);
+    return 0;
+}
+
+/* Every refusal a careless or hostile VMM meets; nothing may crash. */
+static int cmd_hostile(void)
+{
+    struct vm v;
+    vm_create(&v);
+    struct kvm_userspace_memory_region r = {.slot = 1, .guest_phys_addr = 0x100000,
+                                            .memory_size = 0x1000,
+                                            .userspace_addr = (uint64_t)(uintptr_t)v.mem};
+#define REGION(what, field, value)                                                          \
+    do {                                                                                    \
+        struct kvm_userspace_memory_region bad = r;                                         \
+        bad.field = value;                                                                  \
+        printf("KVM_SET_USER_MEMORY_REGION %s: %s\n", what,                                 \
+               result(ioctl(v.vm, KVM_SET_USER_MEMORY_REGION, &bad)));                      \
+    } while (0)
+    REGION("unaligned gpa", guest_phys_addr, 0x100800);
+    REGION("unaligned size", memory_size, 0x1800);
+    REGION("unaligned uaddr", userspace_addr, r.userspace_addr + 8);
+    REGION("slot 40000", slot, 40000);
+    REGION("kernel uaddr", userspace_addr, 0xffff000000000000ull);
+    REGION("wrapping gpa", guest_phys_addr, 0xfffffffffffff000ull);
+    REGION("gpa past the IPA space", guest_phys_addr, 1ull << 41);
+    REGION("overlapping slot 0", guest_phys_addr, 0x8000);
+    REGION("deleting an empty slot", memory_size, 0);
+    printf("KVM_SET_USER_MEMORY_REGION bad pointer: %s\n",
+           result(ioctl(v.vm, KVM_SET_USER_MEMORY_REGION, (void *)16)));
+    printf("KVM_CREATE_VCPU id 0 again: %s\n", result(ioctl(v.vm, KVM_CREATE_VCPU, 0)));
+    printf("KVM_CREATE_VCPU id 1000: %s\n", result(ioctl(v.vm, KVM_CREATE_VCPU, 1000)));
+    printf("unknown /dev/kvm request: %s\n", result(ioctl(v.kvm, _IO(KVMIO, 0x7f), 0)));
+    printf("unknown VM request: %s\n", result(ioctl(v.vm, _IO(KVMIO, 0x7f), 0)));
+    printf("unknown vCPU request: %s\n", result(ioctl(v.vcpu, _IO(KVMIO, 0x7f), 0)));
+    printf("TCGETS on the vCPU: %s\n", result(ioctl(v.vcpu, 0x5401, 0)));
+    printf("KVM_ARM_VCPU_INIT bad pointer: %s\n", result(ioctl(v.vcpu, KVM_ARM_VCPU_INIT, (void *)16)));
+    if (vcpu_init(&v, 0) < 0)
+        die("KVM_ARM_VCPU_INIT");
+    struct kvm_one_reg bad_reg = {.id = CORE_REG(regs.pc), .addr = 16};
+    printf("KVM_GET_ONE_REG bad address: %s\n", result(ioctl(v.vcpu, KVM_GET_ONE_REG, &bad_reg)));
+    printf("KVM_SET_ONE_REG bad address: %s\n", result(ioctl(v.vcpu, KVM_SET_ONE_REG, &bad_reg)));
+    bad_reg.id = 0;
+    printf("KVM_GET_ONE_REG id 0: %s\n", result(ioctl(v.vcpu, KVM_GET_ONE_REG, &bad_reg)));
+    printf("KVM_GET_REG_LIST bad pointer: %s\n", result(ioctl(v.vcpu, KVM_GET_REG_LIST, (void *)16)));
+    /* A slot whose memory the VMM unmaps: KVM_RUN fails, the VM is intact. */
+    uint8_t *gone = mmap(NULL, 0x1000, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    r.userspace_addr = (uint64_t)(uintptr_t)gone;
+    printf("KVM_SET_USER_MEMORY_REGION slot 1: %s\n", result(ioctl(v.vm, KVM_SET_USER_MEMORY_REGION, &r)));
+    munmap(gone, 0x1000);
+    set_reg(&v, CORE_REG(regs.pc), HELLO_AT);
+    printf("KVM_RUN with slot 1 unmapped: %s\n", result(ioctl(v.vcpu, KVM_RUN, 0)));
+    r.memory_size = 0;
+    printf("KVM_SET_USER_MEMORY_REGION deleting slot 1: %s\n",
+           result(ioctl(v.vm, KVM_SET_USER_MEMORY_REGION, &r)));
+    /* KVM_RUN from a forked child: the VM belongs to its parent's mm. */
+    pid_t child = fork();
+    if (child == 0) {
+        printf("KVM_RUN in a child: %s\n", result(ioctl(v.vcpu, KVM_RUN, 0)));
+        printf("KVM_CREATE_VCPU in a child: %s\n", result(ioctl(v.vm, KVM_CREATE_VCPU, 1)));
+        _exit(0);
+    }
+    waitpid(child, NULL, 0);
+    /* The vCPU keeps its VM alive after the VM's fd is closed. */
+    close(v.vm);
+    close(v.kvm);
+    printf("after closing the VM fd:\n");
+    report_run(&v, "KVM_RUN");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -274,6 +393,10 @@ int main(int argc, char **argv)
         return cmd_aarch32();
     if (argc == 2 && strcmp(argv[1], "checks") == 0)
         return cmd_checks();
-    fprintf(stderr, "usage: %s hello|aarch32|checks\n", argv[0]);
+    if (argc == 2 && strcmp(argv[1], "spin") == 0)
+        return cmd_spin();
+    if (argc == 2 && strcmp(argv[1], "hostile") == 0)
+        return cmd_hostile();
+    fprintf(stderr, "usage: %s hello|aarch32|checks|spin|hostile\n", argv[0]);
     return 2;
 }
