@@ -79,12 +79,7 @@ static int core_get(struct kvm_vcpu *v, unsigned off, uint64_t *val)
     return -ENOENT;
 }
 
-/* A PSTATE a VMM may set on this 64-bit-EL1 vCPU: EL0t, EL1t or EL1h.
- * An AArch32 mode is EINVAL: on a mismatched machine as Linux's
- * set_core_reg gives it (Yousef RFC patch 1), and on a symmetric one
- * because the nested engine cannot be put into AArch32 from outside
- * (docs/kvm.md). */
-static bool pstate_valid(uint64_t ps)
+bool kvm_pstate_valid(uint64_t ps)
 {
     unsigned mode = (unsigned)ps & 0x1f;
     if ((ps >> 32) || (ps & PSR_MODE32))
@@ -110,7 +105,7 @@ static int core_set(struct kvm_vcpu *v, unsigned off, uint64_t val)
         uc_reg_write(uc, UC_ARM64_REG_PC, &val);
         return 0;
     case CORE_PSTATE: {
-        if (!pstate_valid(val))
+        if (!kvm_pstate_valid(val))
             return -EINVAL;
         if (v->aarch32)
             kvm_vcpu_leave_aarch32(v);
@@ -194,26 +189,31 @@ static int64_t reg_list(struct task *t, struct kvm_vcpu *v, uint64_t arg)
     return 0;
 }
 
-/* KVM_ARM_VCPU_INIT: the generic target, features PSCI 0.2 only; the
- * 32-bit EL1 feature is EINVAL (V3: asymu's CPUs have AArch64-only EL1,
- * and on a mismatched machine Linux refuses it anyway). */
+int kvm_vcpu_init_check(uint32_t target, const uint32_t features[KVM_INIT_FEATURE_WORDS])
+{
+    if (target != KVM_ARM_TARGET_GENERIC_V8)
+        return -EINVAL;
+    if (features[0] & (1u << KVM_ARM_VCPU_EL1_32BIT))
+        return -EINVAL;
+    if (features[0] & ~(1u << KVM_ARM_VCPU_PSCI_0_2))
+        return -ENOENT;
+    for (int i = 1; i < KVM_INIT_FEATURE_WORDS; i++)
+        if (features[i])
+            return -ENOENT;
+    return 0;
+}
+
 static int64_t vcpu_init(struct task *t, struct kvm_vcpu *v, uint64_t arg)
 {
     struct {
         uint32_t target;
-        uint32_t features[7];
+        uint32_t features[KVM_INIT_FEATURE_WORDS];
     } init;
     if (copy_from_guest(task_mm(t), &init, arg, sizeof init))
         return -EFAULT;
-    if (init.target != KVM_ARM_TARGET_GENERIC_V8)
-        return -EINVAL;
-    if (init.features[0] & (1u << KVM_ARM_VCPU_EL1_32BIT))
-        return -EINVAL;
-    if (init.features[0] & ~(1u << KVM_ARM_VCPU_PSCI_0_2))
-        return -ENOENT;
-    for (int i = 1; i < 7; i++)
-        if (init.features[i])
-            return -ENOENT;
+    int err = kvm_vcpu_init_check(init.target, init.features);
+    if (err)
+        return err;
     kvm_vcpu_reset(v);
     v->initialized = true;
     return 0;

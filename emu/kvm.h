@@ -104,6 +104,21 @@ struct kvm_vcpu {
     struct mm *running_mm; /* the VMM's, while the vCPU runs */
 };
 
+#define KVM_INIT_FEATURE_WORDS 7 /* struct kvm_vcpu_init's features[] */
+
+/* KVM_ARM_VCPU_INIT's answer to a target and features: 0, or -EINVAL for
+ * another target or the 32-bit EL1 feature (spec V3: asymu's CPUs have
+ * AArch64-only EL1, and on a mismatched machine Linux refuses it anyway),
+ * -ENOENT for a feature asymu lacks (only PSCI 0.2 exists). */
+int kvm_vcpu_init_check(uint32_t target, const uint32_t features[KVM_INIT_FEATURE_WORDS]);
+
+/* Whether a VMM may set PSTATE to ps through KVM_SET_ONE_REG: EL0t, EL1t
+ * or EL1h. An AArch32 mode is refused (EINVAL): on a mismatched machine as
+ * Linux's set_core_reg does (Yousef RFC patch 1), and on a symmetric one
+ * because the nested engine cannot be put into AArch32 from outside
+ * (docs/kvm.md). */
+bool kvm_pstate_valid(uint64_t ps);
+
 /* Opens /dev/kvm. */
 int kvm_open(struct task *t, int flags, struct file **out);
 
