@@ -17,6 +17,13 @@
 #include <string.h>
 #include <sys/mman.h>
 
+/* arm64 Linux builds KVM without its compat ioctls: a 32-bit task cannot
+ * open /dev/kvm (ENODEV) and its ioctls on an inherited KVM fd are EINVAL. */
+static bool compat_task(struct task *t)
+{
+    return task_abi(t)->word != 8;
+}
+
 bool kvm_aarch32_el0_ok(const struct machine *m)
 {
     return cpumask_weight(&m->sched.aarch32) == m->sched.nr_cpus;
@@ -222,6 +229,8 @@ static int64_t vcpu_init(struct task *t, struct kvm_vcpu *v, uint64_t arg)
 static int64_t vcpu_ioctl(struct task *t, struct file *f, unsigned long req, uint64_t arg)
 {
     struct kvm_vcpu *v = f->priv;
+    if (compat_task(t))
+        return -EINVAL;
     if (task_mm(t) != v->vm->mm) /* a forked child's, or after an execve */
         return -EIO;
     switch (req) {
@@ -374,6 +383,8 @@ fail:
 static int64_t vm_ioctl(struct task *t, struct file *f, unsigned long req, uint64_t arg)
 {
     struct kvm_vm *vm = f->priv;
+    if (compat_task(t))
+        return -EINVAL;
     if (task_mm(t) != vm->mm)
         return -EIO;
     switch (req) {
@@ -408,6 +419,8 @@ static const struct file_ops vm_ops = {
 static int64_t system_ioctl(struct task *t, struct file *f, unsigned long req, uint64_t arg)
 {
     (void)f;
+    if (compat_task(t))
+        return -EINVAL;
     switch (req) {
     case KVM_GET_API_VERSION:
         return arg ? -EINVAL : KVM_API_VERSION;
@@ -417,8 +430,6 @@ static int64_t system_ioctl(struct task *t, struct file *f, unsigned long req, u
         return arg ? -EINVAL : KVM_RUN_PAGE;
     case KVM_CREATE_VM: {
         if (arg) /* no IPA size to choose: KVM_CAP_ARM_VM_IPA_SIZE is 0 */
-            return -EINVAL;
-        if (task_abi(t)->word != 8) /* KVM for 64-bit VMMs only (docs/kvm.md) */
             return -EINVAL;
         struct kvm_vm *vm = calloc(1, sizeof *vm);
         if (!vm)
@@ -440,6 +451,8 @@ static const struct file_ops system_ops = {
 
 int kvm_open(struct task *t, int flags, struct file **out)
 {
+    if (compat_task(t))
+        return -ENODEV;
     struct file *f = file_new_object(t->machine, &system_ops, NULL, flags & (O_ACCMODE | O_NONBLOCK));
     if (!f)
         return -ENOMEM;

@@ -137,3 +137,17 @@ asymu_e2e(NAME kvm-none ASYMU_ONLY
   EXPECT_STATUS 1
   EXPECT_STDOUT_TEXT "open /dev/kvm: ENOENT
 ")
+
+# The device node, and what each ISA's process gets from it: arm64 Linux
+# has no compat KVM, so a 32-bit process cannot open it (ENODEV).
+asymu_e2e_guest(NAME kvm-open PROGRAM kvm-open ISAS aarch64 ASYMU_ONLY
+  EXPECT_STDOUT_TEXT "character device yes 10,232 mode 0660
+KVM_GET_API_VERSION: 12
+")
+asymu_e2e_guest(NAME kvm-open PROGRAM kvm-open ISAS armhf ASYMU_ONLY
+  EXPECT_STDOUT_TEXT "character device yes 10,232 mode 0660
+open: ENODEV
+")
+asymu_e2e_guest(NAME kvm-open-none PROGRAM kvm-open ISAS aarch64 ASYMU_ONLY OPTIONS --no-kvm
+  EXPECT_STDOUT_TEXT "stat: ENOENT
+")
