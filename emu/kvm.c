@@ -269,8 +269,10 @@ static void vcpu_release(struct file *f)
     struct kvm_vcpu *v = f->priv;
     if (v->reset_ctx)
         uc_context_free(v->reset_ctx);
-    if (v->uc)
+    if (v->uc) {
         uc_close(v->uc);
+        v->vm->machine->kvm_vcpus--;
+    }
     if (v->run)
         shmem_unmap_host(v->run, KVM_RUN_PAGE);
     if (v->run_shm)
@@ -351,6 +353,8 @@ static int64_t create_vcpu(struct task *t, struct kvm_vm *vm, uint64_t id)
         return -EINVAL;
     if (vm->vcpu_ids & (1u << id))
         return -EEXIST;
+    if (t->machine->kvm_vcpus >= KVM_MACHINE_VCPUS)
+        return -ENOMEM;
     struct kvm_vcpu *v = calloc(1, sizeof *v);
     if (!v)
         return -ENOMEM;
@@ -366,14 +370,22 @@ static int64_t create_vcpu(struct task *t, struct kvm_vm *vm, uint64_t id)
     }
     if ((err = kvm_vcpu_engine_open(v)) < 0)
         goto fail;
+    t->machine->kvm_vcpus++;
     struct file *f = file_new_object(t->machine, &vcpu_ops, v, O_RDWR);
     if (!f) {
         err = -ENOMEM;
         goto fail;
     }
+    /* The id stays taken when the fd is closed (Linux keeps the vCPU in
+     * its VM), not when there was no fd for it. */
     vm->nr_vcpus++;
     vm->vcpu_ids |= 1u << id;
-    return fd_install_new(t, f, true);
+    int fd = fd_install_new(t, f, true);
+    if (fd < 0) {
+        vm->nr_vcpus--;
+        vm->vcpu_ids &= ~(1u << id);
+    }
+    return fd;
 
 fail:
     vcpu_release(&(struct file){.priv = v});

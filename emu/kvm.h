@@ -61,6 +61,9 @@ struct task;
 
 #define KVM_SLOTS 32 /* KVM_CAP_NR_MEMSLOTS */
 #define KVM_VCPUS 8  /* KVM_CAP_MAX_VCPUS */
+/* Live vCPUs in the whole machine: each engine costs the host about 10 MB,
+ * and a guest must not make it run out of memory (ENOMEM beyond). */
+#define KVM_MACHINE_VCPUS 16
 #define KVM_IPA_LIMIT (UINT64_C(1) << 40) /* arm64's default 40-bit IPA space */
 #define KVM_VMM_VA_LIMIT (UINT64_C(1) << 48) /* the VMM's user address space */
 

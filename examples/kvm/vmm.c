@@ -59,6 +59,7 @@ static const char *errno_name(int e)
     case EFAULT: return "EFAULT";
     case EEXIST: return "EEXIST";
     case EIO: return "EIO";
+    case ENOMEM: return "ENOMEM";
     case ENOTTY: return "ENOTTY";
     default: return strerror(e);
     }
@@ -376,6 +377,23 @@ static int cmd_hostile(void)
         _exit(0);
     }
     waitpid(child, NULL, 0);
+    /* The machine's budget of vCPUs (each is an engine in the emulator):
+     * the VMM has one, makes more in new VMs until ENOMEM, and may make
+     * one again once it closes one. */
+    int made = 0, last = -1, extra_vm = -1;
+    long err = 0;
+    for (int id = 0; err >= 0; id = (id + 1) % 8) {
+        if (id == 0 && (extra_vm = ioctl(v.kvm, KVM_CREATE_VM, 0)) < 0)
+            die("KVM_CREATE_VM");
+        if ((err = ioctl(extra_vm, KVM_CREATE_VCPU, id)) >= 0) {
+            last = (int)err;
+            made++;
+        }
+    }
+    printf("more vCPUs: %d, then %s\n", made, errno_name(errno));
+    close(last);
+    printf("KVM_CREATE_VCPU after closing one: %s\n",
+           ioctl(v.vm, KVM_CREATE_VCPU, 2) >= 0 ? "made" : errno_name(errno));
     /* The vCPU keeps its VM alive after the VM's fd is closed. */
     close(v.vm);
     close(v.kvm);

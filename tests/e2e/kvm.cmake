@@ -128,6 +128,8 @@ KVM_RUN with slot 1 unmapped: EFAULT
 KVM_SET_USER_MEMORY_REGION deleting slot 1: 0
 KVM_RUN in a child: EIO
 KVM_CREATE_VCPU in a child: EIO
+more vCPUs: 15, then ENOMEM
+KVM_CREATE_VCPU after closing one: made
 after closing the VM fd:
 ${KVM_HELLO}")
 
