@@ -292,6 +292,13 @@ static int opt_sysfs_mount(struct parse *ps, const char *opt, const char *val)
     return need_dir(opt, val);
 }
 
+static int opt_no_kvm(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt, (void)val;
+    ps->cfg->no_kvm = true;
+    return 0;
+}
+
 static int opt_no_sandbox(struct parse *ps, const char *opt, const char *val)
 {
     (void)opt, (void)val;
@@ -407,6 +414,9 @@ static const struct option_def options[] = {
      "do not confine the emulator once it runs: Landlock to the guest's host directories, "
      "seccomp with argument checks to the host syscalls it needs",
      opt_no_sandbox},
+    {"--no-kvm", NULL, NULL, "off",
+     "remove /dev/kvm: guest VMMs find no KVM, as on a kernel without it (docs/kvm.md)",
+     opt_no_kvm},
     {"--sysfs-mount", NULL, "DIR", "none",
      "mount the machine's live /sys and /proc at the host directory DIR (FUSE) while it runs; "
      "writing 0 or 1 (or what the kernel's strtobool takes: y, n, on, off) to "

@@ -34,6 +34,7 @@ struct emu_config {
     bool dmesg;             /* print the kernel log on stderr at exit */
     bool check_invariants;  /* check the scheduler's invariants after every switch */
     bool no_sandbox;        /* do not confine the emulator (Landlock and seccomp) */
+    bool no_kvm;            /* --no-kvm: the machine has no /dev/kvm */
     unsigned slice_blocks;  /* time slice in guest basic blocks, 0: default */
     uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */
     unsigned max_procs;     /* live processes, fork fails with EAGAIN beyond */

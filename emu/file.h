@@ -12,6 +12,7 @@
 struct epitem;
 struct fifo;
 struct machine;
+struct shmem;
 struct stat;
 struct task;
 struct vfs_budget;
@@ -51,6 +52,9 @@ struct file_ops {
     int64_t (*ioctl)(struct task *t, struct file *f, unsigned long req, uint64_t arg);
     void (*release)(struct file *f); /* the last reference went */
     int (*stat)(struct file *f, struct stat *st); /* fstat; NULL: an anonymous inode of `mode` */
+    /* MAP_SHARED of [off, off+len): the object mapped, or NULL with *err
+     * set; NULL member: ENODEV, as for most such files. */
+    struct shmem *(*mmap)(struct file *f, uint64_t off, uint64_t len, int *err);
     unsigned mode; /* S_IFSOCK | 0777, or 0600 for anonymous inodes (fstat) */
 };
 

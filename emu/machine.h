@@ -63,6 +63,7 @@ struct machine {
     char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */
     struct sched sched;      /* vCPUs, runqueues, policies, virtual clocks */
     struct klog klog;        /* the kernel log (dmesg) */
+    unsigned kvm_vcpus;      /* live KVM vCPUs, each a Unicorn engine (kvm.c) */
     uint64_t klog_read, klog_cleared; /* syslog(2) positions */
     struct process *init;
     struct task *exited;     /* exited threads waiting to be freed (lifetime.h) */

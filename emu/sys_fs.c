@@ -12,6 +12,7 @@
 #include "machine.h"
 #include "mm.h"
 #include "owner.h"
+#include "kvm.h"
 #include "procmem.h"
 #include "pty.h"
 #include "recording.h"
@@ -534,6 +535,8 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
     bool opens = !(flags & O_PATH); /* O_PATH only names the node */
     if (opens && (node->kind == VNODE_PTMX || node->kind == VNODE_PTS))
         return pty_open_node(t, node, flags, out);
+    if (opens && node->kind == VNODE_KVM)
+        return kvm_open(t, flags, out);
     int err = 0;
     if (opens && node->kind == VNODE_CONSOLE && strcmp(abspath, "/dev/tty") == 0 &&
         pty_open_ctty(t, flags, out, &err))

@@ -79,6 +79,8 @@ static struct shmem *shared_object(struct task *t, int fd, uint64_t off, uint64_
     }
     if (f->kind == FILE_VIRTUAL && f->node.kind == VNODE_ZERO)
         return shmem_anon(len, err);
+    if (f->kind == FILE_OBJECT && f->ops->mmap)
+        return f->ops->mmap(f, off, len, err);
     if (f->kind != FILE_HOST || fstat(f->host_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         *err = -ENODEV;
         return NULL;

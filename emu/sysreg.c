@@ -100,7 +100,7 @@ static bool mrs_value(const struct machine *m, unsigned reg, uint64_t *v)
         *v = 0; /* IMPLEMENTATION DEFINED: Linux emulates it as 0 */
         return true;
     case ID_AA64PFR0_EL1:
-        *v = runs_aarch32(m) ? PFR0_EL0_BOTH : PFR0_EL0_64ONLY;
+        *v = sysreg_id_aa64pfr0(runs_aarch32(m));
         return true;
     case ID_AA64DFR0_EL1:
         *v = DFR0_USER;
@@ -121,6 +121,11 @@ static bool mrs_value(const struct machine *m, unsigned reg, uint64_t *v)
         return true;
     }
     return false;
+}
+
+uint64_t sysreg_id_aa64pfr0(bool el0_aarch32)
+{
+    return el0_aarch32 ? PFR0_EL0_BOTH : PFR0_EL0_64ONLY;
 }
 
 static uint32_t hook_mrs(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp, void *user)

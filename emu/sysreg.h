@@ -22,6 +22,11 @@ struct task;
  * MRS and the cache instructions; the engine is at EL0t already. */
 int sysreg_setup_aarch64(uc_engine *uc, struct machine *m);
 
+/* ID_AA64PFR0_EL1 as a CPU reads it: EL0 AArch64 and AArch32 when
+ * el0_aarch32, else AArch64 only (also what a KVM guest on a mismatched
+ * machine sees, spec V2). */
+uint64_t sysreg_id_aa64pfr0(bool el0_aarch32);
+
 /* An AArch32 undefined-instruction exception at t's pc: when it is an
  * MRC/MRRC of a register Linux lets a compat task read (CTR, CNTFRQ,
  * CNTVCT), does the read, steps over it and returns true. */

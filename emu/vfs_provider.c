@@ -45,6 +45,7 @@ static void cpus(void *ctx, struct vfs_cpus *out)
     out->online = s->online;
     out->aarch32 = s->aarch32;
     out->aarch32_file = s->allow_mismatched;
+    out->kvm = !t->machine->cfg->no_kvm;
     out->hwcap = abi_aarch64.hwcap;
     out->hwcap2 = abi_aarch64.hwcap2;
     out->compat_hwcap = (uint32_t)abi_arm.hwcap;

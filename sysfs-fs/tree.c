@@ -33,6 +33,7 @@ enum file_id {
     F_DEV_TTY,
     F_DEV_CONSOLE,
     F_DEV_PTMX,
+    F_DEV_KVM,
     F_DEV_PTS, /* /dev/pts/N: arg N */
     F_DEV_FD,
     F_DEV_STDIN,
@@ -105,6 +106,7 @@ enum file_id {
 enum {
     FL_PARAM = 1,  /* only with allow_mismatched_32bit_el0 (spec 2.1) */
     FL_ONLINE = 2, /* only while its vCPU is online (hotplug removes it) */
+    FL_KVM = 4,    /* only without --no-kvm */
 };
 
 /* A fixed entry: path (absolute, or relative to its table's directory),
@@ -125,6 +127,7 @@ static const struct fixed fixed[] = {
     {"/dev/fd", VNODE_SYMLINK, 0777, F_DEV_FD, 0},
     {"/dev/full", VNODE_FULL, 0666, F_DEV_FULL, 0},
     {"/dev/kmsg", VNODE_GENERATED, 0644, F_DEV_KMSG, 0},
+    {"/dev/kvm", VNODE_KVM, 0660, F_DEV_KVM, FL_KVM},
     {"/dev/null", VNODE_NULL, 0666, F_DEV_NULL, 0},
     {"/dev/ptmx", VNODE_PTMX, 0666, F_DEV_PTMX, 0},
     {"/dev/pts", VNODE_DIR, 0755, F_DIR, 0},
@@ -269,6 +272,8 @@ static bool under(const char *path, const char *dir)
 static unsigned hidden_flags(const struct vfs_cpus *c, int cpu)
 {
     unsigned hide = c->aarch32_file ? 0 : FL_PARAM;
+    if (!c->kvm)
+        hide |= FL_KVM;
     if (cpu >= 0 && !cpumask_test_cpu((unsigned)cpu, &c->online))
         hide |= FL_ONLINE;
     return hide;
@@ -550,6 +555,8 @@ static dev_t device_number(const struct vfs_node *node)
         return makedev(5, 1);
     case F_DEV_PTMX:
         return makedev(5, 2);
+    case F_DEV_KVM:
+        return makedev(10, 232);
     case F_DEV_PTS:
         return makedev(136, (unsigned)node->arg);
     default:
@@ -589,6 +596,7 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
     case VNODE_FULL:
     case VNODE_CONSOLE:
     case VNODE_PTMX:
+    case VNODE_KVM:
         st->st_mode |= S_IFCHR;
         break;
     case VNODE_PTS:

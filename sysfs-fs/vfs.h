@@ -26,6 +26,7 @@ enum vfs_node_kind {
     VNODE_FULL,      /* /dev/full: reads zeros, writes fail with ENOSPC */
     VNODE_CONSOLE,   /* /dev/tty, /dev/console: the emulator's stdin and stdout */
     VNODE_PTMX,      /* /dev/ptmx: opening makes a pseudo-terminal pair (emu/pty.c) */
+    VNODE_KVM,       /* /dev/kvm: opening gives the KVM system file (emu/kvm.c) */
     VNODE_PTS,       /* /dev/pts/N: the slave of pair N (arg) */
     VNODE_MEM,       /* /proc/PID/mem: process arg's memory at the file offset (emu/procmem.c) */
 };
@@ -47,6 +48,7 @@ struct vfs_cpus {
     struct cpumask online;
     struct cpumask aarch32;  /* M */
     bool aarch32_file;       /* allow_mismatched_32bit_el0 is on the command line */
+    bool kvm;                /* /dev/kvm exists (not --no-kvm) */
     uint64_t hwcap, hwcap2;  /* AT_HWCAP, AT_HWCAP2 of a 64-bit task */
     uint32_t compat_hwcap, compat_hwcap2; /* the same for a 32-bit task */
 };
