@@ -20,6 +20,7 @@ struct fifo;
 struct hostio;
 struct ktimer;
 struct control;
+struct gdbstub;
 struct mm;
 struct owner_table;
 struct pidfd;
@@ -74,6 +75,7 @@ struct machine {
     int64_t realtime_offset_ns; /* clock_settime(CLOCK_REALTIME) moved the wall clock */
     struct hostio *hostio;   /* libuv: host signals, the FUSE export */
     struct control *control; /* --control's socket and its hold on the machine (control.h) */
+    struct gdbstub *gdb;     /* --gdb's stub and its hold on the machine (gdbstub.h) */
     volatile int host_signal; /* SIGINT or SIGTERM from the host: stop */
     char exit_note[96];      /* strace's +++ line, printed after the syscall's */
     struct vfs vfs;

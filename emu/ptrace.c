@@ -3,6 +3,7 @@
  * requests a tracer makes of a stopped tracee (restart, registers, memory,
  * siginfo, options, syscall info). Design in ptrace.h and docs/ptrace.md. */
 #include "ptrace.h"
+#include "mm_debug.h"
 #include "abi.h"
 #include "file.h"
 #include "machine.h"
@@ -499,20 +500,7 @@ static int64_t restart(struct task *c, uint64_t sig, bool syscall_trace)
  * again. */
 static int poke_peek(struct task *c, uint64_t addr, void *word, unsigned size, bool write)
 {
-    struct mm *mm = task_mm(c);
-    uint8_t *host = mm_host_ptr(mm, addr, size, 0);
-    if (!host)
-        return -EIO;
-    mm_host_writable(mm, addr, size, true); /* a windowed page may be host-protected */
-    if (write) {
-        memcpy(host, word, size);
-        if (mm->uc)
-            uc_ctl_remove_cache(mm->uc, addr, addr + size);
-    } else {
-        memcpy(word, host, size);
-    }
-    mm_host_writable(mm, addr, size, false);
-    return 0;
+    return mm_debug_access(task_mm(c), addr, word, size, write) == size ? 0 : -EIO;
 }
 
 /* The 32-bit user area PEEKUSR reads: pt_regs first, zeros to its end. */

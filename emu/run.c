@@ -5,6 +5,7 @@
  * accounts it. Ends when the first process (pid 1) has exited. */
 #include "abi.h"
 #include "control.h"
+#include "gdbstub.h"
 #include "emu.h"
 #include "engine.h"
 #include "ktimer.h"
@@ -127,14 +128,16 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
         sched_task_block(&m->sched, &t->se);
         waitq_update(t);
     }
-    if (t->state != TASK_RUNNABLE)
+    if (t->state != TASK_RUNNABLE || gdbstub_stopping(m))
         return m->slice_used;
     m->slice_budget = t->se.slice_left ? t->se.slice_left : 1;
     m->current = t;
     m->running_uc = task_mm(t)->uc;
     t->stop = false;
     struct mm *mm = task_mm(t);
+    gdbstub_before_slice(t);
     engine_run(t);
+    gdbstub_after_slice(t);
     m->running_uc = NULL;
     tlb_after_slice(&mm->tlb, mm->uc, m->slice_used >= m->slice_budget);
     if (m->bus_fault_host)
@@ -166,6 +169,9 @@ int machine_run(struct machine *m)
         }
         /* Stopped from the control socket: only its requests happen. */
         if (control_paused(m) && control_wait(m))
+            continue;
+        /* Held by gdb: only its packets happen. */
+        if (gdbstub_paused(m) && gdbstub_wait(m))
             continue;
         /* Timers, timed waits among them, fire before the tasks due later. */
         struct ktimer *kt = ktimer_next(m);

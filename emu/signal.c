@@ -4,6 +4,7 @@
 #include "abi.h"
 #include "event.h"
 #include "lifetime.h"
+#include "gdbstub.h"
 #include "ptrace.h"
 #include "loader.h"
 #include "machine.h"
@@ -322,7 +323,7 @@ void signal_deliver(struct task *t)
     /* A fatal signal goes first: Linux has made it a group exit already
      * (but a tracee's tracer sees every signal but SIGKILL first). */
     int fatal = signal_fatal(t);
-    if (fatal && t->ptrace && fatal != SIGKILL)
+    if (fatal && (t->ptrace || gdbstub_traces(t)) && fatal != SIGKILL)
         fatal = 0;
     if (fatal && t->state == TASK_RUNNABLE) {
         signal_kill_process(t, fatal);
@@ -334,7 +335,7 @@ void signal_deliver(struct task *t)
         bool from_task = t->pending.set & SIGBIT(sig);
         t->delivering = pend_take(from_task ? &t->pending : &p->pending, sig);
         timer_signal_taken(t, sig, &t->delivering);
-        if (ptrace_signal_stop(t, sig))
+        if (ptrace_signal_stop(t, sig) || gdbstub_signal_stop(t, sig))
             return;
         struct sigaction_guest *sa = &p->sighand->action[sig];
         if (sig != SIGKILL && sig != SIGSTOP) {

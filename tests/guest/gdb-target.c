@@ -1,0 +1,35 @@
+/* gdb-target.c - the program the gdb stub's tests debug
+ * (tests/e2e/gdbstub.cmake), built with symbols and without optimisation:
+ * a global to print, a call to step over, an exit code to see. With
+ * `fork-exec PROGRAM` the child of a fork executes PROGRAM (the other
+ * ISA's build) and the parent waits for it. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int counter = 41;
+
+static int add(int a, int b)
+{
+    return a + b;
+}
+
+int main(int argc, char **argv)
+{
+    counter = add(counter, 1);
+    printf("counter %d (%d-bit)\n", counter, (int)sizeof(long) * 8);
+    if (argc == 3 && strcmp(argv[1], "fork-exec") == 0) {
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            execl(argv[2], argv[2], (char *)NULL);
+            _exit(127);
+        }
+        int status;
+        waitpid(pid, &status, 0);
+        printf("child exited with %d\n", WEXITSTATUS(status));
+        return 5;
+    }
+    return 3;
+}
