@@ -113,7 +113,7 @@ static void q_xfer_threads(struct gdbstub *gs, const char *range)
     for (struct task *t = gs->m->tasks; doc && t; t = t->next_all) {
         if (live_task(gs, t->tid) != t)
             continue;
-        char id[48], line[256];
+        char id[48], line[512];
         gdb_format_tid(gs, t, id, sizeof id);
         /* the name as ps shows it: XML-safe bytes only */
         char name[COMM_LEN];
@@ -123,8 +123,10 @@ static void q_xfer_threads(struct gdbstub *gs, const char *range)
             name[i] = (c >= 0x20 && c < 0x7f && c != '<' && c != '>' && c != '&' && c != '"') ? c : '?';
         }
         name[i] = '\0';
-        int w = snprintf(line, sizeof line, "<thread id=\"%s\" core=\"%u\" name=\"%s\"/>\n", id,
-                         t->se.cpu, name);
+        char extra[300];
+        thread_extra(t, extra, sizeof extra);
+        int w = snprintf(line, sizeof line, "<thread id=\"%s\" core=\"%u\" name=\"%s\">%s</thread>\n",
+                         id, t->se.cpu, name, extra);
         if (n + (size_t)w + 32 > cap) {
             char *d = realloc(doc, cap = 2 * (n + (size_t)w + 32));
             if (!d) {
