@@ -2,13 +2,22 @@
  * (tests/e2e/gdbstub.cmake), built with symbols and without optimisation:
  * a global to print, a call to step over, an exit code to see. With
  * `fork-exec PROGRAM` the child of a fork executes PROGRAM (the other
- * ISA's build) and the parent waits for it. */
+ * ISA's build) and the parent waits for it; with `signal` it raises
+ * SIGUSR1, which a handler catches. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 int counter = 41;
+
+static volatile sig_atomic_t caught;
+
+static void on_usr1(int sig)
+{
+    caught = sig;
+}
 
 static int add(int a, int b)
 {
@@ -30,6 +39,11 @@ int main(int argc, char **argv)
         waitpid(pid, &status, 0);
         printf("child exited with %d\n", WEXITSTATUS(status));
         return 5;
+    }
+    if (argc == 2 && strcmp(argv[1], "signal") == 0) {
+        signal(SIGUSR1, on_usr1);
+        raise(SIGUSR1);
+        printf("handler caught %d\n", (int)caught);
     }
     return 3;
 }
