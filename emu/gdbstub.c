@@ -406,21 +406,41 @@ static void on_breakpoint(uc_engine *uc, uint64_t addr, uint32_t size, void *use
         }
 }
 
-static void on_step(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+/* The stepping task has executed its instruction: it stops before the
+ * next one. */
+static bool step_done(struct gdbstub *gs, struct task *t, uc_engine *uc)
 {
-    (void)addr, (void)size;
-    struct machine *m = user;
-    struct task *t = m->current;
-    struct gdbstub *gs = t ? stub_of(t) : NULL;
-    if (!gs || gs->stopping || t->tid != gs->step_tid)
-        return;
-    if (!gs->step_moved) { /* the instruction it steps over */
-        gs->step_moved = true;
-        return;
-    }
+    if (!gs->step_moved)
+        return false;
     gs->step_tid = 0;
     stop_event(gs, t, "T05");
     uc_emu_stop(uc);
+    return true;
+}
+
+static struct gdbstub *stepping(struct machine *m, struct task **t)
+{
+    *t = m->current;
+    struct gdbstub *gs = *t ? stub_of(*t) : NULL;
+    return gs && !gs->stopping && (*t)->tid == gs->step_tid ? gs : NULL;
+}
+
+/* Each instruction of a block translated while the task steps. */
+static void on_step(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    (void)addr, (void)size;
+    struct task *t;
+    struct gdbstub *gs = stepping(user, &t);
+    if (gs && !step_done(gs, t, uc))
+        gs->step_moved = true; /* the instruction it steps over runs now */
+}
+
+void gdbstub_block(struct machine *m)
+{
+    struct task *t;
+    struct gdbstub *gs = stepping(m, &t);
+    if (gs)
+        step_done(gs, t, m->running_uc);
 }
 
 bool gdbstub_stopping(const struct machine *m)
@@ -445,12 +465,17 @@ void gdbstub_before_slice(struct task *t)
             gs->nhooks++;
             uc_ctl_remove_cache(uc, b->addr, b->addr + 4);
         }
-    gs->step_hooked = gs->step_tid && gs->step_tid == t->tid &&
-                      uc_hook_add(uc, &gs->hooks[gs->nhooks], UC_HOOK_CODE, (void *)on_step,
-                                  t->machine, 1, 0) == UC_ERR_OK;
-    if (gs->step_hooked) {
+    /* A step: every instruction of the block it starts in calls on_step
+     * (that block is translated again; flushing every block would cost
+     * seconds with a 1 GiB translation buffer); any other block it reaches
+     * is seen by the engine's block hook (gdbstub_block). */
+    if (gs->step_tid == t->tid &&
+        uc_hook_add(uc, &gs->hooks[gs->nhooks], UC_HOOK_CODE, (void *)on_step, t->machine, 1, 0) ==
+            UC_ERR_OK) {
         gs->nhooks++;
-        uc_ctl_flush_tb(uc);
+        gs->step_pc = task_abi(t)->get_pc(uc);
+        uc_ctl_remove_cache(uc, gs->step_pc, gs->step_pc + 1);
+        gs->step_hooked = true;
     }
 }
 
@@ -463,12 +488,13 @@ void gdbstub_after_slice(struct task *t)
      * hook stays in an engine between slices. */
     for (unsigned i = 0; i < gs->nhooks; i++)
         uc_hook_del(gs->hooked_uc, gs->hooks[i]);
+    /* Blocks translated during the step keep their calls of on_step, which
+     * return at once; the one it started in is translated again. */
     if (gs->step_hooked)
-        uc_ctl_flush_tb(gs->hooked_uc); /* every block had the step's call */
-    else
-        for (struct gdb_breakpoint *b = gs->breakpoints; b; b = b->next)
-            if (b->pid == t->proc->pid)
-                uc_ctl_remove_cache(gs->hooked_uc, b->addr, b->addr + 4);
+        uc_ctl_remove_cache(gs->hooked_uc, gs->step_pc, gs->step_pc + 1);
+    for (struct gdb_breakpoint *b = gs->breakpoints; b; b = b->next)
+        if (b->pid == t->proc->pid)
+            uc_ctl_remove_cache(gs->hooked_uc, b->addr, b->addr + 4);
     gs->hooked_uc = NULL;
     gs->nhooks = 0;
     gs->step_hooked = false;

@@ -66,6 +66,7 @@ struct gdbstub {
     uc_hook hooks[GDB_SLICE_HOOKS + 1];
     unsigned nhooks;
     bool step_hooked;
+    uint64_t step_pc; /* where the step's slice began */
 };
 
 /* ---- gdbstub.c ---- */
