@@ -553,6 +553,10 @@ static int finish(struct parse *ps)
                  cfg->cpus - 1);
         return bad("--capacity", ps->capacity, allowed);
     }
+    if (cfg->gdb_wait && !cfg->gdb) {
+        fprintf(stderr, "asymu run: option --gdb-wait needs --gdb PORT\n");
+        return -1;
+    }
     return 0;
 }
 
