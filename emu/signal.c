@@ -383,8 +383,10 @@ void signal_fault_code(struct task *t, int sig, int code, uint64_t pc, uint64_t 
                        const char *what)
 {
     const struct sigaction_guest *sa = &t->proc->sighand->action[sig];
-    /* A tracee's tracer sees the fault first (a signal-delivery-stop). */
-    bool caught = (sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig))) || t->ptrace;
+    /* A tracee's tracer sees the fault first (a signal-delivery-stop), and
+     * so does gdb. */
+    bool caught = (sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig))) || t->ptrace ||
+                  gdbstub_traces(t);
     if (!caught) {
         fprintf(stderr, "asymu: [pid %d] %s: %s at pc 0x%llx, fault address 0x%llx\n",
                 t->proc->pid, signal_name(sig), what, (unsigned long long)pc,

@@ -2,7 +2,8 @@
 """gdbstub.py ASYMU GUEST_DIR ISA CASE [GDB] - the gdb stub end to end
 (docs/ptrace.md): asymu runs tests/guest/gdb-target-ISA under
 `--gdb 0 --gdb-wait`, this script reads the port it printed and either
-drives Debian's gdb-multiarch in batch mode (CASE break, fork-exec, signal)
+drives Debian's gdb-multiarch in batch mode (CASE break, fork-exec, signal,
+fault)
 or speaks the protocol itself with malformed and hostile packets (CASE
 packets). Each check compares an exact value; the run's own output and
 exit status are checked too."""
@@ -125,6 +126,15 @@ def case_signal():
     find(r"^Program received signal SIGUSR1, User defined signal 1\.$", out, "stops on SIGUSR1")
     find(r"^\[Inferior 1 \(process 1\) exited with code 03\]$", out, "exit code")
     finish(run, 3, f"counter 42 ({bits[isa]}-bit)\nhandler caught 10\n")
+
+
+def case_fault():
+    run, port = start("fault")
+    out = run_gdb(port, "continue", "continue")
+    find(r"^Program received signal SIGSEGV, Segmentation fault\.$", out, "stops on the fault")
+    find(r"^Program terminated with signal SIGSEGV, Segmentation fault\.$", out,
+         "the fault ends it")
+    finish(run, 139, f"counter 42 ({bits[isa]}-bit)\n")
 
 
 class Client:
@@ -251,6 +261,6 @@ def case_packets():
 
 
 {"break": case_break, "fork-exec": case_fork_exec, "signal": case_signal,
- "packets": case_packets}[case]()
+ "fault": case_fault, "packets": case_packets}[case]()
 print("FAILURES:", failures)
 sys.exit(1 if failures else 0)

@@ -3,7 +3,7 @@
  * a global to print, a call to step over, an exit code to see. With
  * `fork-exec PROGRAM` the child of a fork executes PROGRAM (the other
  * ISA's build) and the parent waits for it; with `signal` it raises
- * SIGUSR1, which a handler catches. */
+ * SIGUSR1, which a handler catches; with `fault` it writes to address 8. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,6 +44,10 @@ int main(int argc, char **argv)
         signal(SIGUSR1, on_usr1);
         raise(SIGUSR1);
         printf("handler caught %d\n", (int)caught);
+    }
+    if (argc == 2 && strcmp(argv[1], "fault") == 0) {
+        fflush(stdout);
+        *(volatile int *)8 = 1;
     }
     return 3;
 }
