@@ -9,10 +9,8 @@
 
 #include "abi.h"
 #include "emu.h"
-#include "loader.h"
 #include "machine.h"
 #include "mm.h"
-#include "signals.h"
 #include "task.h"
 
 #include <arpa/inet.h>
@@ -20,6 +18,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
