@@ -275,6 +275,23 @@ static int opt_input(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_gdb(struct parse *ps, const char *opt, const char *val)
+{
+    uint64_t v;
+    if (!parse_u64(val, &v) || v > 65535)
+        return bad(opt, val, "a TCP port from 0 (any free one) to 65535");
+    ps->cfg->gdb = true;
+    ps->cfg->gdb_port = (int)v;
+    return 0;
+}
+
+static int opt_gdb_wait(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt, (void)val;
+    ps->cfg->gdb_wait = true;
+    return 0;
+}
+
 static int opt_sysfs_mount(struct parse *ps, const char *opt, const char *val)
 {
     ps->cfg->sysfs_mount = val;
@@ -439,6 +456,14 @@ static const struct option_def options[] = {
      "instead of the host's stdin, signals and control requests: the run repeats byte for byte, "
      "trace included; a recording that does not match the run stops it with status 2",
      opt_input},
+    {"--gdb", NULL, "PORT", "none",
+     "serve the GDB remote protocol on 127.0.0.1:PORT (0: a free port, printed on stderr) for "
+     "the guest processes of either ISA; each stop of gdb's stops the whole machine "
+     "(docs/ptrace.md)",
+     opt_gdb},
+    {"--gdb-wait", NULL, NULL, "off",
+     "with --gdb: run no guest instruction until gdb has connected and continues",
+     opt_gdb_wait},
     {"--keep-tmp", NULL, NULL, "off",
      "keep the host directory behind the guest's private /tmp at exit (its path is printed)",
      opt_keep_tmp},
@@ -562,6 +587,10 @@ static int finish(struct parse *ps)
         snprintf(allowed, sizeof allowed, "%s (LIST=VALUE,... with cpulists within 0-%u)", why,
                  cfg->cpus - 1);
         return bad("--capacity", ps->capacity, allowed);
+    }
+    if (cfg->gdb_wait && !cfg->gdb) {
+        fprintf(stderr, "asymu run: option --gdb-wait needs --gdb PORT\n");
+        return -1;
     }
     return 0;
 }

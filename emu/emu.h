@@ -29,6 +29,9 @@ struct emu_config {
     uint64_t tmp_size;      /* size limit of the guest's /tmp, 0: a quarter of the free space */
     const char *sysfs_mount; /* host directory for the live /sys and /proc, or NULL */
     const char *control_path; /* --control: the control socket to listen on, or NULL */
+    bool gdb;               /* --gdb: serve the gdb stub */
+    int gdb_port;           /* its TCP port on 127.0.0.1, 0: one the host picks */
+    bool gdb_wait;          /* --gdb-wait: no instruction runs before gdb continues */
     const char *libprefix;  /* -L: tried first for absolute paths, like qemu-user */
     bool strace;            /* one line per guest syscall on stderr */
     bool dmesg;             /* print the kernel log on stderr at exit */

@@ -5,6 +5,7 @@
 #include "breakpoint.h"
 #include "emu.h"
 #include "engine.h"
+#include "gdbstub.h"
 #include "loader.h"
 #include "machine.h"
 #include "mm.h"
@@ -154,6 +155,8 @@ static void hook_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
     (void)addr, (void)size;
     struct machine *m = user;
+    if (m->gdb)
+        gdbstub_block(m);
     if (++m->slice_used >= m->slice_budget)
         uc_emu_stop(uc);
 }

@@ -4,6 +4,7 @@
  * to cpuN/online takes effect at a slice boundary, and the control socket's
  * requests (--control, control.c), likewise. */
 #include "control.h"
+#include "gdbstub.h"
 #include "crash.h"
 #include "emu.h"
 #include "file.h"
@@ -133,6 +134,11 @@ int hostio_start(struct machine *m, char *why, size_t whylen)
         uv_poll_start(&io->fuse_poll, UV_READABLE, on_fuse);
         crash_janitor_mounted();
     }
+    if (m->cfg->gdb) {
+        int err = gdbstub_start(m, &io->loop, why, whylen);
+        if (err < 0)
+            return err;
+    }
     if (m->cfg->control_path)
         return control_start(m, &io->loop, m->cfg->control_path, why, whylen);
     return 0;
@@ -163,6 +169,7 @@ void hostio_stop(struct machine *m)
     if (!io)
         return;
     control_stop(m);
+    gdbstub_stop(m);
     uv_walk(&io->loop, close_handle, NULL);
     uv_run(&io->loop, UV_RUN_DEFAULT);
     uv_loop_close(&io->loop);

@@ -3,6 +3,7 @@
  * process. */
 #include "abi.h"
 #include "control.h"
+#include "gdbstub.h"
 #include "machine_events.h"
 #include "machine_trace.h"
 #include "fifo.h"
@@ -249,6 +250,7 @@ int machine_confine_and_run(struct machine *m)
                                   .tmp_fd = m->vfs.mounts[VFS_MOUNT_TMP].fd,
                                   .shm_fd = m->vfs.mounts[VFS_MOUNT_SHM].fd,
                                   .control_fd = control_listen_fd(m),
+                                  .gdb_fd = gdbstub_listen_fd(m),
                               }, why, sizeof why)) < 0)) {
         fprintf(stderr, "asymu: %s\n", why);
         return status;

@@ -20,6 +20,7 @@ struct fifo;
 struct hostio;
 struct ktimer;
 struct control;
+struct gdbstub;
 struct mm;
 struct owner_table;
 struct pidfd;
@@ -79,6 +80,7 @@ struct machine {
     struct control *control; /* --control's socket and its hold on the machine (control.h) */
     struct recording *recording; /* --record or --input: host input written or replayed (recording.h) */
     struct machine_trace *trace; /* the run's trace writers, for `trace on|off` (machine_trace.h) */
+    struct gdbstub *gdb;     /* --gdb's stub and its hold on the machine (gdbstub.h) */
     volatile int host_signal; /* SIGINT or SIGTERM from the host: stop */
     char exit_note[96];      /* strace's +++ line, printed after the syscall's */
     struct vfs vfs;

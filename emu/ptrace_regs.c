@@ -20,11 +20,42 @@ static bool is64(struct task *t)
     return task_abi(t)->isa == LOADER_ISA_AARCH64;
 }
 
+/* Unicorn 2.1 reaches the floating-point status registers of a context
+ * through a CPU object the context has not got (a host crash): they are
+ * read and written through the engine, whose own registers are put back. */
+static bool fp_status(int regid, bool is64)
+{
+    return is64 ? regid == UC_ARM64_REG_FPSR || regid == UC_ARM64_REG_FPCR
+                : regid == UC_ARM_REG_FPSCR;
+}
+
+static void context_fp_status(struct mm *mm, uc_context *ctx, int regid, void *v, bool write)
+{
+    uc_context *engine_regs;
+    if (!mm->uc || uc_context_alloc(mm->uc, &engine_regs) != UC_ERR_OK) {
+        if (!write)
+            memset(v, 0, 4); /* a parked engine: the status reads as its reset value */
+        return;
+    }
+    uc_context_save(mm->uc, engine_regs);
+    uc_context_restore(mm->uc, ctx);
+    if (write) {
+        uc_reg_write(mm->uc, regid, v);
+        uc_context_save(mm->uc, ctx);
+    } else {
+        uc_reg_read(mm->uc, regid, v);
+    }
+    uc_context_restore(mm->uc, engine_regs);
+    uc_context_free(engine_regs);
+}
+
 /* Registers live in the engine while t is its loaded task, else in t->ctx. */
 static void reg_access(struct task *t, int regid, void *v, bool write)
 {
     struct mm *mm = task_mm(t);
-    if (mm->uc && mm->loaded == t) {
+    if (!(mm->uc && mm->loaded == t) && fp_status(regid, is64(t))) {
+        context_fp_status(mm, t->ctx, regid, v, write);
+    } else if (mm->uc && mm->loaded == t) {
         if (write)
             uc_reg_write(mm->uc, regid, v);
         else

@@ -5,6 +5,7 @@
  * accounts it. Ends when the first process (pid 1) has exited. */
 #include "abi.h"
 #include "control.h"
+#include "gdbstub.h"
 #include "emu.h"
 #include "engine.h"
 #include "ktimer.h"
@@ -128,7 +129,7 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
         sched_task_block(&m->sched, &t->se);
         waitq_update(t);
     }
-    if (t->state != TASK_RUNNABLE)
+    if (t->state != TASK_RUNNABLE || gdbstub_stopping(m))
         return m->slice_used;
     m->slice_budget = t->se.slice_left ? t->se.slice_left : 1;
     m->current = t;
@@ -136,7 +137,9 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     t->stop = false;
     struct mm *mm = task_mm(t);
     bool step = ptrace_single_step(t);
+    gdbstub_before_slice(t);
     engine_run(t, step ? 1 : 0);
+    gdbstub_after_slice(t);
     m->running_uc = NULL;
     tlb_after_slice(&mm->tlb, mm->uc, m->slice_used >= m->slice_budget);
     if (m->bus_fault_host)
@@ -181,6 +184,11 @@ int machine_run(struct machine *m)
                 status = 2;
                 break;
             }
+            recording_waited(m);
+            continue;
+        }
+        /* Held by gdb: only its packets happen (a wait for the host). */
+        if (gdbstub_paused(m) && gdbstub_wait(m)) {
             recording_waited(m);
             continue;
         }

@@ -110,6 +110,10 @@ static int allow_checked(scmp_filter_ctx ctx, const struct sandbox_paths *p)
     if (p->control_fd >= 0)
         err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(accept4), 1,
                                SCMP_A0_32(SCMP_CMP_EQ, (uint32_t)p->control_fd));
+    /* --gdb's connection likewise, on its socket alone. */
+    if (p->gdb_fd >= 0 && err == 0)
+        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(accept4), 1,
+                               SCMP_A0_32(SCMP_CMP_EQ, (uint32_t)p->gdb_fd));
     for (size_t i = 0; i < sizeof at_dirfd / sizeof *at_dirfd && err == 0; i++)
         err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, seccomp_syscall_resolve_name(at_dirfd[i]), 1,
                                DIRFD_ARG(0));

@@ -17,6 +17,7 @@ struct sandbox_paths {
     int tmp_fd;         /* the guest's private /tmp: read and written */
     int shm_fd;         /* the guest's private /dev/shm: read and written */
     int control_fd;     /* --control's listening socket: accepted on */
+    int gdb_fd;         /* --gdb's listening socket: accepted on */
 };
 
 /* The kernel's Landlock ABI version (>= 1), or a negative errno: -ENOSYS

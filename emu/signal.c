@@ -4,6 +4,7 @@
 #include "abi.h"
 #include "event.h"
 #include "lifetime.h"
+#include "gdbstub.h"
 #include "ptrace.h"
 #include "loader.h"
 #include "machine.h"
@@ -265,7 +266,7 @@ int signal_fatal(const struct task *t)
     uint64_t ready = deliverable(t);
     if (ready & SIGBIT(SIGKILL))
         return SIGKILL;
-    if (t->ptrace)
+    if (t->ptrace || gdbstub_traces(t)) /* the debugger sees the signal first */
         return 0;
     for (int sig = 1; sig <= NSIG_GUEST; sig++) {
         if (!(ready & SIGBIT(sig)) || t->proc->sighand->action[sig].handler != GUEST_SIG_DFL)
@@ -337,7 +338,7 @@ void signal_deliver(struct task *t)
         bool from_task = t->pending.set & SIGBIT(sig);
         t->delivering = pend_take(from_task ? &t->pending : &p->pending, sig);
         timer_signal_taken(t, sig, &t->delivering);
-        if (ptrace_signal_stop(t, sig))
+        if (ptrace_signal_stop(t, sig) || gdbstub_signal_stop(t, sig))
             return;
         struct sigaction_guest *sa = &p->sighand->action[sig];
         if (sig != SIGKILL && sig != SIGSTOP) {
@@ -385,8 +386,10 @@ void signal_fault_code(struct task *t, int sig, int code, uint64_t pc, uint64_t 
                        const char *what)
 {
     const struct sigaction_guest *sa = &t->proc->sighand->action[sig];
-    /* A tracee's tracer sees the fault first (a signal-delivery-stop). */
-    bool caught = (sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig))) || t->ptrace;
+    /* A tracee's tracer sees the fault first (a signal-delivery-stop), and
+     * so does gdb. */
+    bool caught = (sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig))) || t->ptrace ||
+                  gdbstub_traces(t);
     if (!caught) {
         fprintf(stderr, "asymu: [pid %d] %s: %s at pc 0x%llx, fault address 0x%llx\n",
                 t->proc->pid, signal_name(sig), what, (unsigned long long)pc,

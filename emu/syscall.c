@@ -6,6 +6,7 @@
 #include "machine_events.h"
 #include "waitq.h"
 #include "lifetime.h"
+#include "gdbstub.h"
 #include "ptrace.h"
 #include "machine.h"
 #include "mm.h"
@@ -158,4 +159,6 @@ void syscall_dispatch(struct task *t)
         t->restore_sigmask = false;
     }
     ptrace_syscall_exit(t, e->fn == sys_execve && ret == 0, ret);
+    if (e->fn == sys_execve && ret == 0)
+        gdbstub_exec(t);
 }

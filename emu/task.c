@@ -9,6 +9,7 @@
 #include "file.h"
 #include "flock.h"
 #include "lifetime.h"
+#include "gdbstub.h"
 #include "ptrace.h"
 #include "machine.h"
 #include "mm.h"
@@ -267,6 +268,7 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     sched_advance(&m->sched, machine_now(m));
     sched_task_fork(&m->sched, &t->se, &c->se, c->tid, cp->pid);
     ptrace_clone(t, c, flags);
+    gdbstub_clone(t, c, flags);
 
     if ((flags & CLONE_VFORK) && !thread)
         return vfork_wait(t, cp, c->tid);
@@ -307,6 +309,7 @@ static void process_became_zombie(struct process *p)
         }
     }
     ptrace_process_exit(p);
+    gdbstub_process_exit(p);
     if (p->parent && !ptrace_hides_exit(p))
         process_notify_parent_exit(p);
 }

@@ -475,6 +475,32 @@ static void test_limits_and_tmp_options(void **state)
     assert_int_equal(p.rc, -1);
 }
 
+/* --gdb PORT (0 for any) and --gdb-wait, which needs it. */
+static void test_gdb(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "prog");
+    assert_false(p.cfg.gdb);
+    assert_false(p.cfg.gdb_wait);
+    PARSE(&p, "--gdb", "1234", "--gdb-wait", "prog");
+    assert_accepted(&p, 3);
+    assert_true(p.cfg.gdb);
+    assert_int_equal(p.cfg.gdb_port, 1234);
+    assert_true(p.cfg.gdb_wait);
+    PARSE(&p, "--gdb=0", "prog");
+    assert_accepted(&p, 1);
+    assert_true(p.cfg.gdb);
+    assert_int_equal(p.cfg.gdb_port, 0);
+    PARSE(&p, "--gdb", "65536", "prog");
+    assert_int_equal(p.rc, -1);
+    assert_string_equal(p.err, "asymu run: invalid value '65536' for --gdb: a TCP port from 0 "
+                               "(any free one) to 65535\n");
+    PARSE(&p, "--gdb-wait", "prog");
+    assert_int_equal(p.rc, -1);
+    assert_string_equal(p.err, "asymu run: option --gdb-wait needs --gdb PORT\n");
+}
+
 /* The usage text lists every option with its argument. */
 static void test_usage_lists_every_option(void **state)
 {
@@ -644,6 +670,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_gdb),
         cmocka_unit_test(test_default_aarch32_follows_cpus),
         cmocka_unit_test(test_cpus),
         cmocka_unit_test(test_aarch32),
