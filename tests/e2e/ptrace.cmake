@@ -33,7 +33,7 @@ asymu_e2e_guest(NAME ptrace-seize PROGRAM ptrace ASYMU_ONLY GUEST_ARGS seize
 asymu_e2e_guest(NAME ptrace-peekpoke PROGRAM ptrace ASYMU_ONLY GUEST_ARGS peekpoke)
 # A traced 32-bit task obeys the policy: PTRACE_SYSCALL never lets it run
 # outside the 32-bit vCPUs (--check-invariants stops the run with 70 if it did).
-foreach(policy kill fixup)
+foreach(policy upstream linux-6.6 override kill fixup)
   asymu_e2e(NAME ptrace-syscalls-policy-${policy} ASYMU_ONLY
             EXPECT_STDOUT ptrace-syscalls-armhf.out
             ARGS run --cpus 8 --aarch32 0-3 --policy ${policy} --check-invariants
