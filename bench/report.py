@@ -3,7 +3,7 @@
 and the run's JSON and SVG chart (Python standard library only).
 
 Usage: report.py --samples SAMPLES --results DIR --asymu ASYMU --runs N
-                 [--smoke] [--pinned CPU]
+                 --commit COMMIT [--smoke] [--pinned CPU] [--count NAME=N...]
 
 SAMPLES has one line per run: "workload isa runner round wall_ns cpu_ns"
 (cpu_ns "-" without GNU time). The table and the ratios use CPU seconds
@@ -206,6 +206,7 @@ def main():
     p.add_argument("--asymu", required=True)
     p.add_argument("--runs", type=int, required=True)
     p.add_argument("--pinned", default="none")
+    p.add_argument("--commit", required=True, help="the commit measured (git describe)")
     p.add_argument("--smoke", action="store_true")
     p.add_argument("--count", action="append", default=[], metavar="NAME=N",
                    help="a workload's iteration count, recorded in the JSON")
@@ -216,13 +217,12 @@ def main():
         sys.exit("report.py: no samples")
     metric, rows = build_rows(cells, counts)
     now = datetime.datetime.now(datetime.timezone.utc)
-    commit = command_line("git", "-C", SOURCE, "describe", "--always", "--dirty", "--abbrev=7")
     cpu = ""
     with open("/proc/cpuinfo") as f:
         cpu = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), "")
     meta = {
         "date": now.strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": commit or "unknown",
+        "commit": a.commit,
         "host": {"cpus": os.cpu_count(), "model": cpu, "pinned_cpu": a.pinned},
         "versions": {"asymu": command_line(a.asymu, "--version"),
                      "qemu-user": command_line("qemu-aarch64", "--version")},

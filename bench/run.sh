@@ -38,6 +38,8 @@ LOGS=$OUT/logs
 RUNS=${BENCH_RUNS:-3}
 CPU=${BENCH_CPU:-$(($(nproc) - 1))}
 GNU_TIME=/usr/bin/time # GNU time, for CPU seconds; optional
+# The commit measured, taken now: the tree may change while the run goes on.
+COMMIT=$(git -C "$ROOT" describe --always --dirty --abbrev=7 2>/dev/null || echo unknown)
 
 # Iteration counts, chosen so every cell runs long enough (>= ~0.15 s) that
 # process start-up is noise, except the start-up rows themselves. One round
@@ -485,7 +487,7 @@ report() {
         smoke=
         [ -z "$SMOKE" ] || smoke=--smoke
         python3 "$ROOT/bench/report.py" --samples "$SAMPLES" --results "$RESULTS" \
-            --asymu "$ASYMU" --runs "$RUNS" --pinned "$CPU" $smoke --count fork=$FORK_N ||
+            --asymu "$ASYMU" --runs "$RUNS" --pinned "$CPU" --commit "$COMMIT" $smoke --count fork=$FORK_N ||
             die "bench/report.py failed"
         echo
     fi
