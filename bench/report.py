@@ -20,8 +20,6 @@ import subprocess
 import sys
 from xml.sax.saxutils import escape
 
-SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
 # Runner names in the samples file -> names in the JSON and the table.
 RUNNERS = {"asymu": "asymu", "qemu": "qemu-user", "raw": "unicorn", "raw-b": "unicorn+hook"}
 

@@ -18,7 +18,9 @@
 #              BENCH_SMOKE  1: every workload once, tiny, under asymu only
 #                           (tests/bench/smoke.cmake: the script cannot rot)
 #              BENCH_RESULTS directory for the run's JSON and SVG (default
-#                           bench/results; BUILD/bench/smoke with BENCH_SMOKE)
+#                           bench/results; OUT/smoke with BENCH_SMOKE)
+#              BENCH_OUT    where the binaries, inputs, samples and logs go
+#                           (OUT, default BUILD/bench)
 #              BENCH_CPU    host CPU every run is pinned to with taskset (default:
 #                           the last one), or "none". asymu runs the whole machine
 #                           on one host thread; pinning gives qemu-user the same
@@ -33,7 +35,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 ASYMU=$BUILD/asymu
-OUT=$BUILD/bench
+OUT=${BENCH_OUT:-$BUILD/bench}
 LOGS=$OUT/logs
 RUNS=${BENCH_RUNS:-3}
 CPU=${BENCH_CPU:-$(($(nproc) - 1))}
