@@ -23,7 +23,9 @@ import apt_pkg
 
 ROOT_PACKAGES = [
     "python3.11", "libpython3.11-testsuite", "bash", "coreutils", "util-linux",
-    "procps", "sqlite3", "perl-base", "strace",
+    "procps", "sqlite3", "perl-base", "strace", "gdb",
+    # Real programs for bench/ (issue 14).
+    "gzip", "xz-utils", "bzip2",
     # What every Debian system has (Essential or Priority: important) and the
     # tests look at: /bin/sh, /etc/passwd templates, the C.UTF-8 locale,
     # /etc/services, zoneinfo.
