@@ -16,18 +16,10 @@ import sys
 import tempfile
 import time
 
+from checks import check, exit_with_verdict
+
 asymu, guest_dir, isa = sys.argv[1:4]
 other = "armhf" if isa == "aarch64" else "aarch64"
-failures = 0
-
-
-def check(what, expected, got):
-    global failures
-    if expected != got:
-        failures += 1
-        print(f"FAIL: {what}: expected {expected!r}, got {got!r}")
-    else:
-        print(f"ok: {what}")
 
 
 def ctl(*args):
@@ -255,4 +247,4 @@ finally:
     for f in os.listdir(tmp):
         os.unlink(os.path.join(tmp, f))
     os.rmdir(tmp)
-sys.exit(1 if failures else 0)
+exit_with_verdict()

@@ -13,22 +13,14 @@ import socket
 import subprocess
 import sys
 
+from checks import check, exit_with_verdict
+
 asymu, guest_dir, isa, case = sys.argv[1:5]
 guest_dir = os.path.abspath(guest_dir)  # asymu reports the absolute path of an exec
 gdb = sys.argv[5] if len(sys.argv) > 5 else "gdb-multiarch"
 other = "armhf" if isa == "aarch64" else "aarch64"
 program = f"{guest_dir}/stub-target-{isa}"
 bits = {"aarch64": 64, "armhf": 32}
-failures = 0
-
-
-def check(what, expected, got):
-    global failures
-    if expected != got:
-        failures += 1
-        print(f"FAIL: {what}: expected {expected!r}, got {got!r}")
-    else:
-        print(f"ok: {what}")
 
 
 def start(*guest_args):
@@ -262,5 +254,4 @@ def case_packets():
 
 {"break": case_break, "fork-exec": case_fork_exec, "signal": case_signal,
  "fault": case_fault, "packets": case_packets}[case]()
-print("FAILURES:", failures)
-sys.exit(1 if failures else 0)
+exit_with_verdict()

@@ -30,19 +30,11 @@ import sys
 import tempfile
 import time
 
+from checks import check, exit_with_verdict
+
 asymu, guest_dir, data_dir, isa, case = sys.argv[1:6]
 other = "armhf" if isa == "aarch64" else "aarch64"
-failures = 0
 tmp = tempfile.mkdtemp()
-
-
-def check(what, expected, got):
-    global failures
-    if expected != got:
-        failures += 1
-        print(f"FAIL: {what}: expected {expected!r}, got {got!r}")
-    else:
-        print(f"ok: {what}")
 
 
 def asymu_run(options, program, stdin=subprocess.DEVNULL, cwd=None):
@@ -335,4 +327,4 @@ def case_determinism():
 {"stdin": case_stdin, "sigint": case_sigint, "control": case_control, "broken": case_broken,
  "scenario": case_scenario, "determinism": case_determinism}[case]()
 shutil.rmtree(tmp, ignore_errors=True)
-sys.exit(1 if failures else 0)
+exit_with_verdict()
