@@ -337,7 +337,10 @@ case ${BENCH_ONLY:-} in
 switch | scale) WORKLOADS= ;;
 *)
     for w in $BENCH_ONLY; do
-        case " $WORKLOADS " in *" $w "*) ;; *) die "BENCH_ONLY: no workload '$w' (of: $WORKLOADS)" ;; esac
+        case " $(echo $WORKLOADS) " in
+        *" $w "*) ;;
+        *) die "BENCH_ONLY: no workload '$w' (of: $(echo $WORKLOADS))" ;;
+        esac
     done
     WORKLOADS=$BENCH_ONLY
     ;;
