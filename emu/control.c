@@ -6,6 +6,7 @@
 #include "control_requests.h"
 
 #include "machine.h"
+#include "outbuf.h"
 #include "task.h"
 
 #include <errno.h>
@@ -33,8 +34,7 @@ struct control_client {
     uv_poll_t poll;
     char in[LINE_MAX_BYTES];
     size_t in_len;
-    char *out; /* responses not written yet */
-    size_t out_len;
+    struct outbuf out; /* responses not written yet */
     bool closing;
     bool overlong; /* dropping the rest of a line too long, up to its newline */
     bool read_done; /* the client shut its side: answer what it sent, then close */
@@ -92,13 +92,13 @@ static void on_client(uv_poll_t *h, int status, int events);
 
 static bool backlogged(const struct control_client *cl)
 {
-    return cl->out_len >= OUT_BACKLOG_BYTES;
+    return cl->out.len >= OUT_BACKLOG_BYTES;
 }
 
 static void watch(struct control_client *cl)
 {
     bool readable = !backlogged(cl) && !cl->read_done;
-    int events = (readable ? UV_READABLE : 0) | (cl->out_len ? UV_WRITABLE : 0);
+    int events = (readable ? UV_READABLE : 0) | (cl->out.len ? UV_WRITABLE : 0);
     uv_poll_start(&cl->poll, events, on_client);
 }
 
@@ -106,24 +106,15 @@ static void watch(struct control_client *cl)
  * running, such as `step`, answers on a connection that stays open). */
 static bool answered(const struct control_client *cl)
 {
-    return cl->read_done && !cl->out_len && !memchr(cl->in, '\n', cl->in_len);
+    return cl->read_done && !cl->out.len && !memchr(cl->in, '\n', cl->in_len);
 }
 
 /* Writes what the socket takes now; the rest when it is writable. */
 static void flush(struct control_client *cl)
 {
-    while (cl->out_len) {
-        ssize_t n = write(cl->fd, cl->out, cl->out_len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && errno == EAGAIN)
-            break;
-        if (n <= 0) {
-            client_close(cl);
-            return;
-        }
-        memmove(cl->out, cl->out + n, cl->out_len - (size_t)n);
-        cl->out_len -= (size_t)n;
+    if (outbuf_flush(&cl->out, cl->fd) < 0) {
+        client_close(cl);
+        return;
     }
     if (cl->closing)
         return;
@@ -137,16 +128,10 @@ void control_reply(struct control_client *cl, const char *line)
 {
     if (!cl || cl->closing) /* a replayed request has no client */
         return;
-    size_t n = strlen(line);
-    char *out = realloc(cl->out, cl->out_len + n + 1);
-    if (!out) {
+    if (outbuf_add(&cl->out, line, strlen(line)) < 0 || outbuf_add(&cl->out, "\n", 1) < 0) {
         client_close(cl);
         return;
     }
-    memcpy(out + cl->out_len, line, n);
-    out[cl->out_len + n] = '\n';
-    cl->out = out;
-    cl->out_len += n + 1;
     flush(cl);
 }
 
@@ -203,7 +188,7 @@ static void free_client(uv_handle_t *h)
 {
     struct control_client *cl = h->data;
     close(cl->fd);
-    free(cl->out);
+    outbuf_free(&cl->out);
     free(cl);
 }
 

@@ -93,23 +93,14 @@ static void on_client(uv_poll_t *h, int status, int events);
 
 static void watch(struct gdbstub *gs)
 {
-    uv_poll_start(gs->poll, UV_READABLE | (gs->out_len ? UV_WRITABLE : 0), on_client);
+    uv_poll_start(gs->poll, UV_READABLE | (gs->out.len ? UV_WRITABLE : 0), on_client);
 }
 
 static void flush(struct gdbstub *gs)
 {
-    while (gs->out_len) {
-        ssize_t n = write(gs->fd, gs->out, gs->out_len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && errno == EAGAIN)
-            break;
-        if (n <= 0) {
-            gdb_forget_client(gs);
-            return;
-        }
-        memmove(gs->out, gs->out + n, gs->out_len - (size_t)n);
-        gs->out_len -= (size_t)n;
+    if (outbuf_flush(&gs->out, gs->fd) < 0) {
+        gdb_forget_client(gs);
+        return;
     }
     watch(gs);
 }
@@ -118,14 +109,10 @@ static void queue_bytes(struct gdbstub *gs, const char *bytes, size_t len)
 {
     if (gs->fd < 0)
         return;
-    char *out = realloc(gs->out, gs->out_len + len);
-    if (!out) {
+    if (outbuf_add(&gs->out, bytes, len) < 0) {
         gdb_forget_client(gs);
         return;
     }
-    memcpy(out + gs->out_len, bytes, len);
-    gs->out = out;
-    gs->out_len += len;
     flush(gs);
 }
 
@@ -237,7 +224,7 @@ void gdb_forget_client(struct gdbstub *gs)
     uv_close((uv_handle_t *)gs->poll, free_handle);
     gs->poll = NULL;
     gs->fd = -1;
-    gs->out_len = 0;
+    gs->out.len = 0;
     gs->nattached = 0;
     while (gs->breakpoints) {
         struct gdb_breakpoint *b = gs->breakpoints;
@@ -328,7 +315,7 @@ static void free_stub(uv_handle_t *h)
     struct gdbstub *gs = h->data;
     close(gs->listen_fd);
     free(gs->attached);
-    free(gs->out);
+    outbuf_free(&gs->out);
     free(gs->last);
     free(gs);
 }

@@ -4,6 +4,8 @@
 #ifndef ASYMU_GDBSTUB_INT_H
 #define ASYMU_GDBSTUB_INT_H
 
+#include "outbuf.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,8 +39,7 @@ struct gdbstub {
     int fd;
     uv_poll_t *poll;
     struct gdb_rx rx;
-    char *out; /* framed bytes not written yet */
-    size_t out_len;
+    struct outbuf out; /* framed bytes not written yet */
     char *last;  /* the last packet sent, for a '-' */
     size_t last_len;
     bool no_ack;         /* QStartNoAckMode */
