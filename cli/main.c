@@ -2,7 +2,9 @@
  * ...`, `asymu options-doc`, `--help`, `--version`. The only place that
  * chooses exit statuses, but for ctl's and top's own (ctl.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctl.h"
@@ -60,13 +62,41 @@ static int open_trace_files(struct emu_config *cfg)
     return 0;
 }
 
+/* The guest's environment is asymu's (as qemu-user's is), except, in a
+ * sanitizer build, the sanitizer runtime's own variables: they are the
+ * host's, and a guest that saw them would start differently from the same
+ * run of a normal build. */
+static char **guest_environment(void)
+{
+#ifdef ASYMU_SANITIZED
+    static const char *const host_only[] = {"ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS="};
+    static char **kept; /* for the life of the run */
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    if (!kept && !(kept = calloc(n + 1, sizeof *kept)))
+        return environ;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool drop = false;
+        for (size_t h = 0; h < sizeof host_only / sizeof *host_only; h++)
+            drop |= strncmp(environ[i], host_only[h], strlen(host_only[h])) == 0;
+        if (!drop)
+            kept[k++] = environ[i];
+    }
+    return kept;
+#else
+    return environ;
+#endif
+}
+
 static int cmd_run(int argc, char **argv, int all_argc, char **all_argv)
 {
     struct emu_config cfg;
     int r = options_parse(argc, argv, &cfg);
     if (r != 0)
         return r > 0 ? 0 : EXIT_USAGE;
-    cfg.envp = environ;
+    cfg.envp = guest_environment();
     if (emu_recording_open(&cfg, all_argc, all_argv) < 0)
         return EXIT_USAGE;
     if (open_trace_files(&cfg) < 0)

@@ -51,7 +51,7 @@ enum gdb_rx_event gdb_rx_byte(struct gdb_rx *rx, uint8_t c)
         return GDB_RX_NONE;
     case RX_CSUM1:
         rx->bad_digit = hex_digit(c) < 0;
-        rx->given = (uint8_t)(hex_digit(c) << 4);
+        rx->given = rx->bad_digit ? 0 : (uint8_t)(hex_digit(c) << 4);
         rx->state = RX_CSUM2;
         return GDB_RX_NONE;
     default:

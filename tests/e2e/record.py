@@ -20,7 +20,8 @@ input (docs/recording.md), one CASE per test:
                the environment: the guest runs from its directory as sysroot).
 
 Every run is under `env -i`, so the recording run and its replays see the
-same environment."""
+same environment; a sanitizer build's own variables pass (asymu keeps them
+from the guest)."""
 import json
 import os
 import shutil
@@ -35,11 +36,15 @@ from checks import check, exit_with_verdict
 asymu, guest_dir, data_dir, isa, case = sys.argv[1:6]
 other = "armhf" if isa == "aarch64" else "aarch64"
 tmp = tempfile.mkdtemp()
+# env -i, but for the sanitizer runtime's options (a sanitizer build's asymu
+# does not hand them to the guest).
+ENV_I = ["env", "-i"] + [f"{k}={os.environ[k]}" for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS",
+                                                            "LSAN_OPTIONS") if k in os.environ]
 
 
 def asymu_run(options, program, stdin=subprocess.DEVNULL, cwd=None):
     """asymu run under env -i: (status, stdout, stderr) as bytes."""
-    p = subprocess.run(["env", "-i", asymu, "run", "--seed", "1", *options, "--", *program],
+    p = subprocess.run([*ENV_I, asymu, "run", "--seed", "1", *options, "--", *program],
                        stdin=stdin, capture_output=True, timeout=300, cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
@@ -93,7 +98,7 @@ def case_stdin():
 def case_sigint():
     rec, trace = os.path.join(tmp, "sigint.rec"), os.path.join(tmp, "sigint.json")
     program = [f"{guest_dir}/record-reader-{isa}", "spin"]
-    run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--record", rec, "--trace",
+    run = subprocess.Popen([*ENV_I, asymu, "run", "--seed", "1", "--record", rec, "--trace",
                             trace, "--", *program], stdin=subprocess.DEVNULL,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(1.0)
@@ -140,7 +145,7 @@ def case_control():
     rec, trace = os.path.join(tmp, "control.rec"), os.path.join(tmp, "control.json")
     sock = os.path.join(tmp, "control.sock")
     program = [f"{guest_dir}/control-workload-{isa}", f"{guest_dir}/control-workload-{other}"]
-    run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--record", rec, "--trace",
+    run = subprocess.Popen([*ENV_I, asymu, "run", "--seed", "1", "--record", rec, "--trace",
                             trace, "--control", sock, "--", *program], stdin=subprocess.DEVNULL,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     wait_for_child(sock)
@@ -172,7 +177,7 @@ def case_control():
     # stays behind when its machine ends).
     spin = [f"{guest_dir}/record-reader-{isa}", "spin"]
     spin_rec = os.path.join(tmp, "spin.rec")
-    run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--record", spin_rec, "--",
+    run = subprocess.Popen([*ENV_I, asymu, "run", "--seed", "1", "--record", spin_rec, "--",
                             *spin], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
     time.sleep(1.0)
@@ -180,7 +185,7 @@ def case_control():
     spin_out, _ = run.communicate(timeout=300)
     for attempt in range(5):
         sock = os.path.join(tmp, f"replay-{attempt}.sock")
-        run = subprocess.Popen(["env", "-i", asymu, "run", "--seed", "1", "--input", spin_rec,
+        run = subprocess.Popen([*ENV_I, asymu, "run", "--seed", "1", "--input", spin_rec,
                                 "--control", sock, "--", *spin], stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         wait_for(sock)
