@@ -192,29 +192,27 @@ static void unmount(const char *dir)
         waitpid(pid, NULL, 0);
 }
 
-/* The guest's private directories (/tmp, /dev/shm), NULL when kept. */
-struct private_dirs {
-    const char *tmp, *shm;
-    const char *control; /* --control's socket, a file next to them */
-};
-
-static void clean_up(bool mounted, const struct private_dirs *dirs, const char *mount)
+/* The mount point is unmounted only once asymu said it mounted it; p is
+ * NULL once cleaned. */
+static void clean_up(bool mounted, const struct janitor_paths *p, const char *mount)
 {
     if (mounted && mount)
         unmount(mount);
-    const char *const all[] = {dirs ? dirs->tmp : NULL, dirs ? dirs->shm : NULL};
-    for (size_t i = 0; i < 2; i++)
-        if (all[i] && all[i][0])
-            nftw(all[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (!p)
+        return;
+    for (size_t i = 0; i < sizeof p->dirs / sizeof *p->dirs; i++)
+        if (p->dirs[i] && p->dirs[i][0])
+            nftw(p->dirs[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     struct stat st;
-    if (dirs && dirs->control && lstat(dirs->control, &st) == 0 && S_ISSOCK(st.st_mode))
-        unlink(dirs->control);
+    if (p->control && lstat(p->control, &st) == 0 && S_ISSOCK(st.st_mode))
+        unlink(p->control);
 }
 
 /* The janitor's life: clean up when asymu asks (and answer on done), or
  * when it is gone. It ends only then, so asymu never sees it exit. */
-static void janitor(int fd, int done, const struct private_dirs *dirs, const char *mount)
+static void janitor(int fd, int done, const struct janitor_paths *dirs)
 {
+    const char *mount = dirs->mount;
     prctl(PR_SET_NAME, "asymu-janitor");
     /* A Ctrl-C reaches the whole process group: the janitor outlives asymu. */
     signal(SIGINT, SIG_IGN);
@@ -240,7 +238,7 @@ static void janitor(int fd, int done, const struct private_dirs *dirs, const cha
     _exit(0);
 }
 
-int crash_janitor_start(const char *tmp, const char *shm, const char *control, const char *mount)
+int crash_janitor_start(const struct janitor_paths *paths)
 {
     int p[2], d[2];
     if (pipe2(p, O_CLOEXEC) < 0)
@@ -266,7 +264,7 @@ int crash_janitor_start(const char *tmp, const char *shm, const char *control, c
         dup2(0, 1);
         dup2(0, 2);
         setsid();
-        janitor(p[0], d[1], &(struct private_dirs){tmp, shm, control}, mount);
+        janitor(p[0], d[1], paths);
     }
     close(p[0]);
     close(d[1]);

@@ -10,10 +10,17 @@ struct machine;
 /* Reports a fatal host signal (and exits) from now on. */
 void crash_guard_start(struct machine *m);
 void crash_guard_stop(void);
-/* Forks the janitor that removes the private directories tmp and shm
- * (NULL: none) and the control socket (--control, if a socket; NULL: none)
- * and unmounts mount (NULL: none) when asked or once asymu is gone. */
-int crash_janitor_start(const char *tmp, const char *shm, const char *control, const char *mount);
+/* What the janitor cleans up: the guest's private host directories (/tmp,
+ * /dev/shm, a scenario's programs; NULL or "": none or kept), the control
+ * socket (--control, if a socket; NULL: none) and the FUSE mount point
+ * (NULL: none). */
+struct janitor_paths {
+    const char *dirs[3];
+    const char *control;
+    const char *mount;
+};
+/* Forks the janitor that cleans up p when asked or once asymu is gone. */
+int crash_janitor_start(const struct janitor_paths *p);
 /* Tells the janitor that the FUSE export is mounted now. */
 void crash_janitor_mounted(void);
 /* Asks the janitor to clean up now and waits until it has: 0, or a

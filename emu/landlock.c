@@ -118,6 +118,8 @@ static int add_rules(int ruleset, const struct sandbox_paths *p, uint64_t handle
         err = allow_beneath(ruleset, p->tmp_fd, (READ | WRITE) & handled);
     if (err == 0)
         err = allow_beneath(ruleset, p->shm_fd, (READ | WRITE) & handled);
+    if (err == 0)
+        err = allow_beneath(ruleset, p->programs_fd, READ);
 #ifdef ASYMU_SANITIZED
     if (err == 0)
         err = allow_sanitizer(ruleset);

@@ -229,9 +229,12 @@ int machine_host_start(struct machine *m)
     host_memory_open();
     crash_guard_start(m);
     /* The janitor cleans up at every end: the sandboxed emulator cannot. */
-    int err = crash_janitor_start(cfg->keep_tmp ? NULL : m->vfs.tmp_path,
-                                  cfg->keep_tmp ? NULL : m->vfs.shm_path, cfg->control_path,
-                                  cfg->sysfs_mount);
+    int err = crash_janitor_start(&(struct janitor_paths){
+        .dirs = {cfg->keep_tmp ? NULL : m->vfs.tmp_path, cfg->keep_tmp ? NULL : m->vfs.shm_path,
+                 m->vfs.programs_path},
+        .control = cfg->control_path,
+        .mount = cfg->sysfs_mount,
+    });
     if (err < 0)
         fprintf(stderr, "asymu: cannot start the janitor process: %s\n", strerror(-err));
     return err;
@@ -248,6 +251,7 @@ int machine_confine_and_run(struct machine *m)
                                   .root_writable = cfg->rw,
                                   .lib_fd = m->vfs.lib_fd,
                                   .tmp_fd = m->vfs.mounts[VFS_MOUNT_TMP].fd,
+                                  .programs_fd = m->vfs.mounts[VFS_MOUNT_PROGRAMS].fd,
                                   .shm_fd = m->vfs.mounts[VFS_MOUNT_SHM].fd,
                                   .control_fd = control_listen_fd(m),
                                   .gdb_fd = gdbstub_listen_fd(m),
@@ -265,8 +269,10 @@ void machine_host_stop(struct machine *m)
     if (crash_janitor_clean() < 0)
         fprintf(stderr, "asymu: warning: the janitor process did not answer: %s and %s may "
                         "stay behind\n", m->vfs.tmp_path, m->vfs.shm_path);
-    if (!cfg->keep_tmp) /* the janitor's to remove: the sandbox cannot */
+    /* The janitor's to remove: the sandbox cannot. */
+    if (!cfg->keep_tmp)
         m->vfs.tmp_path[0] = m->vfs.shm_path[0] = '\0';
+    m->vfs.programs_path[0] = '\0';
     machine_shutdown(m);
     crash_guard_stop();
 }

@@ -16,6 +16,7 @@ struct sandbox_paths {
     int lib_fd;         /* -L: read */
     int tmp_fd;         /* the guest's private /tmp: read and written */
     int shm_fd;         /* the guest's private /dev/shm: read and written */
+    int programs_fd;    /* a scenario's programs (VFS_PROGRAMS_DIR): read */
     int control_fd;     /* --control's listening socket: accepted on */
     int gdb_fd;         /* --gdb's listening socket: accepted on */
 };

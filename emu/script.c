@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,13 +246,55 @@ static int place_files(struct machine *m, const struct machine_script *s)
     return 0;
 }
 
+/* Copies one program into the programs' directory, with its mode. */
+static int copy_program(int dir_fd, const struct script_program *p)
+{
+    int in = open(p->host_path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (in < 0 || fstat(in, &st) < 0) {
+        int err = -errno;
+        if (in >= 0)
+            close(in);
+        return err;
+    }
+    int out = openat(dir_fd, p->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 0555);
+    int err = out < 0 ? -errno : 0;
+    char buf[1 << 16];
+    ssize_t n = 0;
+    while (err == 0 && (n = read(in, buf, sizeof buf)) > 0) {
+        ssize_t w = write(out, buf, (size_t)n);
+        if (w != n)
+            err = w < 0 ? -errno : -ENOSPC;
+    }
+    if (err == 0 && n < 0)
+        err = -errno;
+    close(in);
+    if (out >= 0)
+        close(out);
+    return err;
+}
+
+/* The programs the guest knows by VFS_PROGRAMS_DIR/NAME, copied there. */
+static int place_programs(struct machine *m, const struct machine_script *s)
+{
+    int err = 0;
+    for (size_t i = 0; i < s->nprograms && err == 0; i++)
+        if ((err = copy_program(m->vfs.mounts[VFS_MOUNT_PROGRAMS].fd, &s->programs[i])) < 0)
+            fprintf(stderr, "asymu: cannot copy the program %s: %s\n", s->programs[i].host_path,
+                    strerror(-err));
+    return err;
+}
+
 /* Each program is opened (and its guest path found) now: once confined
  * the emulator may not see it. */
 static void open_programs(struct machine *m, struct machine_script *s)
 {
     for (size_t i = 0; i < s->ntasks; i++) {
         struct script_task *st = &s->tasks[i];
-        guest_path_of(m->cfg->sysroot, st->path, st->exe, sizeof st->exe);
+        if (st->guest_path)
+            snprintf(st->exe, sizeof st->exe, "%s", st->guest_path);
+        else
+            guest_path_of(m->cfg->sysroot, st->path, st->exe, sizeof st->exe);
         st->program_fd = open(st->path, O_RDONLY | O_CLOEXEC);
         if (st->program_fd < 0)
             st->program_fd = -errno;
@@ -275,13 +318,17 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
         return err;
     }
     recording_attach(&m);
-    if ((err = script_events_start(&m, s)) < 0) {
+    char why[512];
+    if (s->nprograms && (err = vfs_mount_programs(&m.vfs, why, sizeof why)) < 0)
+        fprintf(stderr, "asymu: %s\n", why);
+    if (err < 0 || (err = script_events_start(&m, s)) < 0) {
         machine_trace_finish(&trace, &m);
         machine_shutdown(&m);
         recording_free(m.recording);
         return err;
     }
-    if ((err = machine_host_start(&m)) < 0 || (err = place_files(&m, s)) < 0) {
+    if ((err = machine_host_start(&m)) < 0 || (err = place_files(&m, s)) < 0 ||
+        (err = place_programs(&m, s)) < 0) {
         if (err != -ENOMEM)
             fprintf(stderr, "asymu: cannot start the scenario's machine: %s\n", strerror(-err));
         machine_trace_finish(&trace, &m);

@@ -34,6 +34,8 @@ struct script_task {
     /* What to start. */
     const char *name;       /* the scenario's name for it (not the comm) */
     const char *path;       /* host path of the ELF */
+    const char *guest_path; /* path the guest knows it by (in VFS_PROGRAMS_DIR), or
+                             * NULL: its host path as the guest sees it */
     int argc;
     char **argv;            /* argv[0] included */
     char **envp;
@@ -69,6 +71,13 @@ struct script_file {
     const char *name; /* no '/' */
     const char *data;
     size_t len;
+};
+
+/* A program shown to the guest in VFS_PROGRAMS_DIR: a copy of the host
+ * file, made before the first task starts. */
+struct script_program {
+    const char *name; /* no '/' */
+    const char *host_path;
 };
 
 enum script_action_kind {
@@ -115,6 +124,8 @@ struct script_action {
 struct machine_script {
     struct script_file *files;
     size_t nfiles;
+    struct script_program *programs;
+    size_t nprograms;
     struct script_task *tasks;
     size_t ntasks;
     struct script_action *actions; /* sorted by at_ns, stable */

@@ -175,7 +175,8 @@ static json_t *outcome_json(const struct scenario *sc, const struct machine_scri
 json_t *scenario_execute(struct scenario *sc)
 {
     struct machine_script s = {
-        .files = sc->files, .nfiles = sc->nfiles, .actions = sc->actions,
+        .files = sc->files, .nfiles = sc->nfiles, .programs = sc->programs,
+        .nprograms = sc->nprograms, .actions = sc->actions,
         .nactions = sc->nactions, .time_limit_ns = sc->time_limit_ns,
     };
     s.tasks = calloc(sc->ntasks + 1, sizeof *s.tasks);
@@ -185,7 +186,8 @@ json_t *scenario_execute(struct scenario *sc)
     for (size_t i = 0; i < sc->ntasks; i++) {
         const struct scenario_task *t = &sc->tasks[i];
         s.tasks[i] = (struct script_task){
-            .name = t->name, .path = t->path, .argc = t->argc, .argv = t->argv, .envp = t->envp,
+            .name = t->name, .path = t->path, .guest_path = t->exe,
+            .argc = t->argc, .argv = t->argv, .envp = t->envp,
             .has_affinity = t->has_affinity, .affinity = t->affinity, .start_ns = t->start_ns,
             .stdout_fd = memfd_create("stdout", MFD_CLOEXEC),
             .stderr_fd = memfd_create("stderr", MFD_CLOEXEC),

@@ -6,6 +6,7 @@
 
 #include "mevent.h"
 #include "scheduler.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -293,6 +294,40 @@ static const char *find_program(struct ctx *c, const yaml_node_t *n, const char 
     return NULL;
 }
 
+/* A program as the guest knows it: one found by name or relative to the
+ * scenario is shown at VFS_PROGRAMS_DIR/BASENAME, so its path (argv[0],
+ * AT_EXECFN), and with it virtual time, is the same wherever the scenario
+ * and the programs lie; one written as an absolute path keeps it (*guest
+ * NULL). Two different programs may not share a base name. */
+static bool find_guest_program(struct ctx *c, const yaml_node_t *n, const char *written,
+                               const char **host, const char **guest)
+{
+    if (!(*host = find_program(c, n, written)))
+        return false;
+    *guest = NULL;
+    if (written[0] == '/')
+        return true;
+    char real[PATH_MAX];
+    if (!realpath(*host, real))
+        return fail(c, n, "expected a program, found '%s': %s", written, strerror(errno));
+    const char *name = strrchr(real, '/') + 1;
+    struct scenario *sc = c->sc;
+    size_t i = 0;
+    while (i < sc->nprograms && strcmp(sc->programs[i].name, name) != 0)
+        i++;
+    if (i == sc->nprograms)
+        *(struct script_program *)grow(sc, (void **)&sc->programs, &sc->nprograms,
+                                       sizeof *sc->programs) =
+            (struct script_program){own_str(sc, name), own_str(sc, real)};
+    else if (strcmp(sc->programs[i].host_path, real) != 0)
+        return fail(c, n, "expected one program named '%s', found '%s', another file of that name",
+                    name, written);
+    char *path = own(sc, malloc(sizeof VFS_PROGRAMS_DIR + strlen(name) + 1));
+    sprintf(path, "%s/%s", VFS_PROGRAMS_DIR, name);
+    *guest = path;
+    return true;
+}
+
 /* An argument: "{{NAME}}" anywhere in it becomes program NAME's path. */
 static const char *expand_arg(struct ctx *c, const yaml_node_t *n)
 {
@@ -304,9 +339,10 @@ static const char *expand_arg(struct ctx *c, const yaml_node_t *n)
         return fail(c, n, "expected '}}' after '{{' in '%s'", s), NULL;
     char name[256];
     snprintf(name, sizeof name, "%.*s", (int)(close - open - 2), open + 2);
-    const char *path = find_program(c, n, name);
-    if (!path)
+    const char *host, *guest;
+    if (!find_guest_program(c, n, name, &host, &guest))
         return NULL;
+    const char *path = guest ? guest : host;
     char *out = own(c->sc, malloc(strlen(s) + strlen(path) + 1));
     sprintf(out, "%.*s%s%s", (int)(open - s), s, path, close + 2);
     return out;
@@ -523,8 +559,11 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
                                 scalar(v));
             t->name = own_str(sc, scalar(v));
         } else if (key_is(k, "path")) {
-            if (!want_scalar(c, v, "a program") || !(t->path = (char *)find_program(c, v, scalar(v))))
+            const char *host;
+            if (!want_scalar(c, v, "a program") ||
+                !find_guest_program(c, v, scalar(v), &host, &t->exe))
                 return false;
+            t->path = (char *)host;
         } else if (key_is(k, "args")) {
             args = v;
         } else if (key_is(k, "env")) {
@@ -542,7 +581,8 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
         return fail(c, map, "expected a 'name' in this task");
     if (!t->path)
         return fail(c, map, "expected a 'path' in this task");
-    *(const char **)grow(sc, (void **)&t->argv, &(size_t){0}, sizeof *t->argv) = t->path;
+    *(const char **)grow(sc, (void **)&t->argv, &(size_t){0}, sizeof *t->argv) =
+        t->exe ? t->exe : t->path;
     t->argc = 1;
     if (args && !parse_strings(c, args, &t->argv, &t->argc, true))
         return false;

@@ -60,7 +60,8 @@ struct expectation {
 
 struct scenario_task {
     char *name;
-    char *path;
+    char *path;             /* host path */
+    const char *exe;        /* guest path (in VFS_PROGRAMS_DIR), or NULL: path as the guest sees it */
     char **argv;
     int argc;
     char **envp;
@@ -78,6 +79,8 @@ struct scenario {
     uint64_t time_limit_ns;
     struct script_file *files; /* placed in the guest's /tmp */
     size_t nfiles;
+    struct script_program *programs; /* shown to the guest in VFS_PROGRAMS_DIR */
+    size_t nprograms;
     struct scenario_task *tasks;
     size_t ntasks;
     struct script_action *actions; /* events and file reads, sorted by time */

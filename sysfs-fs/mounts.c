@@ -1,7 +1,8 @@
 /* mounts.c - /proc/PID/mounts and /proc/PID/mountinfo: the guest's own
  * mounts, not the host's. The root is the sysroot (read-only unless --rw),
  * /tmp and /dev/shm the private tmpfs directories sharing --tmp-size,
- * /proc, /sys, /dev and /dev/pts the emulated kernel's trees. The device
+ * /proc, /sys, /dev and /dev/pts the emulated kernel's trees, and for a
+ * scenario its programs' read-only directory (VFS_PROGRAMS_DIR). The device
  * numbers are those stat reports for each mount point, so a program can
  * match a file to its mount. */
 #include "vfs.h"
@@ -57,6 +58,7 @@ int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
     char tmpfs_opts[48];
     snprintf(tmpfs_opts, sizeof tmpfs_opts, "size=%" PRIu64 "k", v->tmp_budget.limit / 1024);
     const struct vfs_mount *root = &v->mounts[VFS_MOUNT_ROOT];
+    const struct vfs_mount *programs = &v->mounts[VFS_MOUNT_PROGRAMS];
     const struct guest_mount table[] = {
         {"/", host_fstype(root->fd), "/dev/root", "relatime", "", !root->writable,
          dev_of(root->fd), -1},
@@ -70,12 +72,16 @@ int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
          dev_of(v->mounts[VFS_MOUNT_SHM].fd), 3},
         {"/tmp", "tmpfs", "tmpfs", "nosuid,nodev,relatime", tmpfs_opts, false,
          dev_of(v->mounts[VFS_MOUNT_TMP].fd), 0},
+        /* last: only when there is one */
+        {VFS_PROGRAMS_DIR, "tmpfs", "asymu-programs", "nosuid,nodev,relatime", "", true,
+         dev_of(programs->fd), 0},
     };
+    size_t count = sizeof table / sizeof *table - (programs->fd < 0);
     enum { FIRST_ID = 21, ROOT_PARENT_ID = 1 };
     FILE *out = open_memstream(data, size);
     if (!out)
         return -ENOMEM;
-    for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+    for (size_t i = 0; i < count; i++) {
         const struct guest_mount *m = &table[i];
         const char *rw = m->readonly ? "ro" : "rw";
         const char *comma = *m->superopts ? "," : "";

@@ -39,9 +39,10 @@ static int open_dir(const char *path, const char *what, char *why, size_t whylen
 }
 
 /* Makes the host directory behind private mount idx: host_path gets
- * $TMPDIR/asymu-NAME-XXXXXX, mode 1777. */
+ * $TMPDIR/asymu-NAME-XXXXXX, mode 1777 when the guest writes it (under the
+ * size limit of /tmp), else 0755. */
 static int make_private(struct vfs *v, int idx, const char *prefix, const char *name,
-                        char *host_path, char *why, size_t whylen)
+                        bool guest_writes, char *host_path, char *why, size_t whylen)
 {
     const char *base = getenv("TMPDIR");
     base = base && *base ? base : "/tmp";
@@ -53,18 +54,19 @@ static int make_private(struct vfs *v, int idx, const char *prefix, const char *
         host_path[0] = '\0';
         return -err;
     }
-    chmod(host_path, 01777);
-    v->mounts[idx] = (struct vfs_mount){prefix, -1, true, &v->tmp_budget};
+    chmod(host_path, guest_writes ? 01777 : 0755);
+    v->mounts[idx] =
+        (struct vfs_mount){prefix, -1, guest_writes, guest_writes ? &v->tmp_budget : NULL};
     return v->mounts[idx].fd = open_dir(host_path, prefix, why, whylen);
 }
 
 /* /tmp and /dev/shm, with the size limit they share. */
 static int make_private_mounts(struct vfs *v, uint64_t tmp_size, char *why, size_t whylen)
 {
-    int tmp = make_private(v, VFS_MOUNT_TMP, "/tmp", "tmp", v->tmp_path, why, whylen);
+    int tmp = make_private(v, VFS_MOUNT_TMP, "/tmp", "tmp", true, v->tmp_path, why, whylen);
     if (tmp < 0)
         return tmp;
-    int shm = make_private(v, VFS_MOUNT_SHM, "/dev/shm", "shm", v->shm_path, why, whylen);
+    int shm = make_private(v, VFS_MOUNT_SHM, "/dev/shm", "shm", true, v->shm_path, why, whylen);
     if (shm < 0)
         return shm;
     budget_init(&v->tmp_budget, tmp, tmp_size ? tmp_size : budget_default(v->tmp_path));
@@ -102,6 +104,15 @@ int vfs_init(struct vfs *v, const struct vfs_options *o, const struct vfs_provid
     return 0;
 }
 
+int vfs_mount_programs(struct vfs *v, char *why, size_t whylen)
+{
+    int fd = make_private(v, VFS_MOUNT_PROGRAMS, VFS_PROGRAMS_DIR, "programs", false,
+                          v->programs_path, why, whylen);
+    if (fd < 0)
+        return fd;
+    return realpath(v->programs_path, v->programs_real) ? 0 : -errno;
+}
+
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
     (void)st, (void)type, (void)ftw;
@@ -117,11 +128,12 @@ void vfs_destroy(struct vfs *v)
     for (int i = 0; i < VFS_NMOUNTS; i++)
         if (v->mounts[i].fd >= 0)
             close(v->mounts[i].fd);
-    const char *const private[][2] = {{"/tmp", v->tmp_path}, {"/dev/shm", v->shm_path}};
-    for (size_t i = 0; i < 2; i++) {
+    const char *const private[][2] = {
+        {"/tmp", v->tmp_path}, {"/dev/shm", v->shm_path}, {VFS_PROGRAMS_DIR, v->programs_path}};
+    for (size_t i = 0; i < sizeof private / sizeof *private; i++) {
         if (!private[i][1][0])
             continue;
-        if (v->keep_tmp)
+        if (v->keep_tmp && private[i][1] != v->programs_path)
             fprintf(stderr, "asymu: the guest's %s is kept in %s\n", private[i][0], private[i][1]);
         else
             nftw(private[i][1], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
@@ -183,12 +195,14 @@ static bool is_virtual(const char *path)
 /* The guest path of a host directory, through the mount that holds it. */
 static int guest_path_of_host(const struct vfs *v, const char *host, char *out, size_t len)
 {
-    size_t tl = strlen(v->tmp_real), sl = strlen(v->shm_real);
+    const char *const private[][2] = {
+        {"/tmp", v->tmp_real}, {"/dev/shm", v->shm_real}, {VFS_PROGRAMS_DIR, v->programs_real}};
+    for (size_t i = 0; i < sizeof private / sizeof *private; i++)
+        if (private[i][1][0] && under(host, private[i][1]))
+            return snprintf(out, len, "%s%s", private[i][0], host + strlen(private[i][1])) < (int)len
+                       ? 0
+                       : -ENAMETOOLONG;
     size_t rl = strcmp(v->root_real, "/") == 0 ? 0 : strlen(v->root_real);
-    if (under(host, v->tmp_real))
-        return snprintf(out, len, "/tmp%s", host + tl) < (int)len ? 0 : -ENAMETOOLONG;
-    if (under(host, v->shm_real))
-        return snprintf(out, len, "/dev/shm%s", host + sl) < (int)len ? 0 : -ENAMETOOLONG;
     if (strncmp(host, v->root_real, rl) == 0 && (host[rl] == '\0' || host[rl] == '/'))
         return snprintf(out, len, "%s", host[rl] ? host + rl : "/") < (int)len ? 0 : -ENAMETOOLONG;
     return -ENOENT;

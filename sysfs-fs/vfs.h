@@ -170,15 +170,22 @@ struct vfs_provider {
 
 /* A host directory mounted in the guest tree. */
 struct vfs_mount {
-    const char *prefix; /* "/", "/tmp" or "/dev/shm" */
+    const char *prefix; /* "/", "/tmp", "/dev/shm" or VFS_PROGRAMS_DIR */
     int fd;             /* O_PATH directory, or -1 */
     bool writable;
     struct vfs_budget *budget; /* its size limit, or NULL */
 };
 
 /* The private mounts (TMP, SHM) are fresh host directories made for the
- * run, always writable, sharing one size limit (--tmp-size). */
-enum { VFS_MOUNT_ROOT, VFS_MOUNT_TMP, VFS_MOUNT_SHM, VFS_NMOUNTS };
+ * run, always writable, sharing one size limit (--tmp-size). PROGRAMS, a
+ * scenario's programs (vfs_mount_programs), is a fresh host directory too,
+ * read-only for the guest, and absent (fd -1) in other runs. */
+enum { VFS_MOUNT_ROOT, VFS_MOUNT_TMP, VFS_MOUNT_SHM, VFS_MOUNT_PROGRAMS, VFS_NMOUNTS };
+
+/* Where a scenario's programs appear in the guest, whatever their host
+ * directory: their paths (argv[0], AT_EXECFN) are then the same on every
+ * machine, and so is virtual time (docs/scenarios.md, "Programs"). */
+#define VFS_PROGRAMS_DIR "/.asymu/programs"
 
 struct vfs {
     struct vfs_mount mounts[VFS_NMOUNTS];
@@ -188,8 +195,10 @@ struct vfs {
                      the sandbox allows no path outside the guest's places */
     char tmp_path[VFS_PATH_MAX]; /* host directory behind /tmp */
     char shm_path[VFS_PATH_MAX]; /* host directory behind /dev/shm */
+    char programs_path[VFS_PATH_MAX]; /* host directory behind VFS_PROGRAMS_DIR, or "" */
     /* their canonical host paths */
     char root_real[VFS_PATH_MAX], tmp_real[VFS_PATH_MAX], shm_real[VFS_PATH_MAX];
+    char programs_real[VFS_PATH_MAX];
     bool keep_tmp;
     dev_t banned[VFS_MAX_BANNED_DEVS]; /* host pseudo filesystems never shown */
     unsigned nbanned;
@@ -209,7 +218,12 @@ struct vfs_options {
  * for /tmp and /dev/shm. Returns 0, or a negative errno with a reason naming the directory. */
 int vfs_init(struct vfs *v, const struct vfs_options *o, const struct vfs_provider *provider,
              char *why, size_t whylen);
-/* Closes everything and removes the private directories unless kept. */
+/* Makes the read-only mount VFS_PROGRAMS_DIR over a fresh, empty host
+ * directory (programs_path), which the caller fills before the guest runs.
+ * 0, or a negative errno with a reason. */
+int vfs_mount_programs(struct vfs *v, char *why, size_t whylen);
+/* Closes everything and removes the private directories unless kept (the
+ * programs' always). */
 void vfs_destroy(struct vfs *v);
 /* The size limit of the mount holding abspath, or NULL if it has none. */
 struct vfs_budget *vfs_budget_of(struct vfs *v, const char *abspath);

@@ -11,6 +11,10 @@
 #                            compare): byte-identical
 #   counts                   --jobs 2 and --shard 1/2, 2/2 summaries
 #   junit                    the JUnit file of a run with failures
+#   anywhere                 busy-mixed under kill and programs.yaml with their
+#                            programs in asymu's build and in two directories of
+#                            other path lengths ($ASYMU_PROGRAMS): the same
+#                            output and report, byte for byte
 set -u
 asymu=$1
 junit_check=$(cd "$(dirname "$0")" && pwd)/check-junit.py
@@ -19,20 +23,7 @@ mode=$3
 unset ASYMU_PROGRAMS
 shift 3
 tmp=$(mktemp -d)
-# The scenarios' programs are run from a copy in a directory whose path has
-# the same length on every machine and in every build: a task sees its
-# program's path (argv[0], AT_EXECFN), and that length moves virtual time
-# (docs/scenarios.md, "Determinism"). The broken kinds keep asymu's search.
-progs=$(mktemp -d /tmp/asymu-programs.XXXXXX)
-trap 'rm -rf "$tmp" "$progs"' EXIT
-build=$(dirname "$asymu")
-for name in $(grep -ho 'path: [a-z0-9-]*\|{{[a-z0-9-]*}}' examples/scenarios/*.yaml \
-                  tests/e2e/scenarios/*.yaml | sed 's/path: //; s/[{}]//g' | sort -u); do
-    for dir in "$build/tests/guest" "$build/examples"; do
-        [ -f "$dir/$name" ] && cp "$dir/$name" "$progs/"
-    done
-done
-[ "$mode" = broken ] || export ASYMU_PROGRAMS="$progs"
+trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 case $mode in
@@ -89,6 +80,32 @@ junit)
     "$asymu" replay --jobs 2 --junit "$tmp/junit.xml" examples/scenarios/*.yaml \
         tests/e2e/scenarios/failing.yaml > /dev/null
     python3 "$junit_check" "$tmp/junit.xml" 9 1 || fail "JUnit file"
+    ;;
+anywhere)
+    build=$(dirname "$asymu")
+    short=$(mktemp -d /tmp/p.XXXXXX)
+    long=$(mktemp -d /tmp/asymu-programs-in-a-directory-with-a-much-longer-path.XXXXXX)
+    trap 'rm -rf "$tmp" "$short" "$long"' EXIT
+    for dir in "$short" "$long/deeper/still"; do
+        mkdir -p "$dir"
+        cp "$build"/examples/pingpong-* "$build"/tests/guest/args-* \
+            "$build"/tests/guest/sysfs-read-aarch64 "$dir/"
+    done
+    i=0
+    for programs in "" "$short" "$long/deeper/still"; do
+        i=$((i + 1))
+        ASYMU_PROGRAMS=$programs
+        [ -n "$programs" ] && export ASYMU_PROGRAMS
+        "$asymu" replay --all-expectations --policy kill --report "$tmp/report$i.json" \
+            examples/scenarios/busy-mixed.yaml tests/e2e/scenarios/programs.yaml > "$tmp/out$i"
+        [ $? -eq 1 ] || fail "exit status of run $i (busy-mixed fails under kill)"
+        unset ASYMU_PROGRAMS
+    done
+    for i in 2 3; do
+        cmp "$tmp/out1" "$tmp/out$i" || fail "output of run $i differs"
+        cmp "$tmp/report1.json" "$tmp/report$i.json" || fail "report of run $i differs"
+    done
+    grep -q '^PASS tests/e2e/scenarios/programs.yaml (kill)$' "$tmp/out1" || fail "programs.yaml"
     ;;
 *)
     fail "unknown mode $mode"

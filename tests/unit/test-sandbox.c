@@ -101,6 +101,7 @@ static struct outcome run_confined(bool rw, int (*act)(const struct sandbox_path
             .lib_fd = open(lib, O_PATH | O_DIRECTORY | O_CLOEXEC),
             .tmp_fd = open(tmp, O_PATH | O_DIRECTORY | O_CLOEXEC),
             .shm_fd = -1,
+            .programs_fd = -1,
         };
         int outside_fd = open(outside, O_PATH | O_DIRECTORY | O_CLOEXEC);
         char why[256];
