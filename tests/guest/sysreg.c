@@ -246,6 +246,15 @@ static void jit(void)
     emit(wx + 8, return_2);
     mprotect(wx, 4096, PROT_READ | PROT_EXEC);
     printf(" then %d\n", ((int (*)(void))(wx + 8))());
+    /* Written while RW (so the TLB already holds the page for writing),
+     * then made RWX and rewritten in place: the second write must still be
+     * seen. A Unicorn that marks only executable pages for self-modifying
+     * code checks (upstream PR #2337) missed it until PR #2414. */
+    char *late = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    emit(late + 8, return_1);
+    mprotect(late, 4096, PROT_READ | PROT_WRITE | PROT_EXEC);
+    printf("rw then rwx: %d", ((int (*)(void))(late + 8))());
+    printf(" then %d\n", emit(late + 8, return_2)());
     /* Two mappings of one memfd, as libffi's closures: written through the
      * writable one, flushed there, run through the executable one. */
     int fd = memfd_create("jit", MFD_CLOEXEC);
