@@ -19,6 +19,7 @@
 #include "ktimer.h"
 #include "loader.h"
 #include "machine.h"
+#include "pagecopy.h"
 #include "owner.h"
 #include "recording.h"
 #include "sandbox.h"
@@ -227,6 +228,7 @@ int machine_host_start(struct machine *m)
      * half of a fork's cost, and of an idle process's memory). */
     prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
     host_memory_open();
+    pagecopy_open();
     crash_guard_start(m);
     /* The janitor cleans up at every end: the sandboxed emulator cannot. */
     int err = crash_janitor_start(cfg->keep_tmp ? NULL : m->vfs.tmp_path,

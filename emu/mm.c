@@ -14,6 +14,7 @@
 #include "machine.h"
 #include "mm.h"
 #include "mm_window.h"
+#include "pagecopy.h"
 #include "shmem.h"
 #include "task.h"
 
@@ -219,17 +220,6 @@ void mm_put(struct mm *mm)
         return;
     }
     mm_free(mm);
-}
-
-/* Copies only the pages holding data: untouched pages of the fresh mapping
- * already read as zero and cost the host nothing, so a forked child takes
- * only the memory its parent really uses. */
-void copy_nonzero_pages(uint8_t *dst, const uint8_t *src, uint64_t len)
-{
-    static const uint8_t zero[PAGE];
-    for (uint64_t off = 0; off < len; off += PAGE)
-        if (memcmp(src + off, zero, PAGE) != 0)
-            memcpy(dst + off, src + off, PAGE);
 }
 
 static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
