@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +228,15 @@ int machine_host_start(struct machine *m)
      * each new process then zeroes 2 MiB pages it barely uses (more than
      * half of a fork's cost, and of an idle process's memory). */
     prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    /* Each engine allocates megabytes (Unicorn's 512 KiB translation hash
+     * table, its soft TLB, CPU state) and frees them when its process ends.
+     * By default glibc serves large blocks with their own mmap and gives a
+     * freed heap top back beyond 128 KiB, so every new process faulted all
+     * of them in again, zeroed by the host: a fourth of fork+_exit+wait
+     * (bench/README.md, "Process creation"). Kept in the heap, the next
+     * engine reuses them. */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
     host_memory_open();
     pagecopy_open();
     crash_guard_start(m);
