@@ -18,6 +18,7 @@
 #include "klog.h"
 #include "ktimer.h"
 #include "loader.h"
+#include "hostblock.h"
 #include "machine.h"
 #include "pagecopy.h"
 #include "owner.h"
@@ -161,6 +162,7 @@ void machine_shutdown(struct machine *m)
         process_reap(p);
     }
     free_deferred_mms(m);
+    host_blocks_free(m);
     vfs_destroy(&m->vfs);
     sched_destroy(&m->sched);
     klog_destroy(&m->klog);

@@ -55,22 +55,36 @@ static bool page_is_zero(const uint8_t *page)
     return memcmp(page, zero, PAGE) == 0;
 }
 
+bool pagecopy_sees_pages(void)
+{
+    return pagemap_fd >= 0 && getpid() == pagemap_pid;
+}
+
+/* Reads the pagemap entries of n pages from p on: false when it cannot. */
+static bool read_pagemap(const uint8_t *p, uint64_t n, uint64_t *entries)
+{
+    off_t at = (off_t)((uintptr_t)p / PAGE * sizeof entries[0]);
+    return pread(pagemap_fd, entries, n * sizeof entries[0], at) == (ssize_t)(n * sizeof entries[0]);
+}
+
+static bool held(uint64_t entry)
+{
+    return entry & (PM_PRESENT | PM_SWAPPED);
+}
+
 void copy_nonzero_pages(uint8_t *dst, const uint8_t *src, uint64_t len)
 {
     uint64_t pages = len / PAGE;
-    bool pagemap = pagemap_fd >= 0 && getpid() == pagemap_pid;
+    bool pagemap = pagecopy_sees_pages();
     uint64_t entries[PM_BATCH];
     uint64_t run = 0; /* the pending run of pages to copy starts here */
     for (uint64_t done = 0; done < pages;) {
         uint64_t n = pages - done < PM_BATCH ? pages - done : PM_BATCH;
-        off_t at = (off_t)((uintptr_t)(src + done * PAGE) / PAGE * sizeof entries[0]);
         /* Without the pagemap's word, every page may hold data. */
-        bool known = pagemap && pread(pagemap_fd, entries, n * sizeof entries[0], at) ==
-                     (ssize_t)(n * sizeof entries[0]);
+        bool known = pagemap && read_pagemap(src + done * PAGE, n, entries);
         for (uint64_t i = 0; i < n; i++) {
             uint64_t p = done + i;
-            bool held = !known || (entries[i] & (PM_PRESENT | PM_SWAPPED));
-            if (!held || page_is_zero(src + p * PAGE)) {
+            if ((known && !held(entries[i])) || page_is_zero(src + p * PAGE)) {
                 copy_run(dst, src, run, p);
                 run = p + 1;
             }
@@ -78,6 +92,24 @@ void copy_nonzero_pages(uint8_t *dst, const uint8_t *src, uint64_t len)
         done += n;
     }
     copy_run(dst, src, run, pages);
+}
+
+bool zero_held_pages(uint8_t *p, uint64_t len)
+{
+    uint64_t pages = len / PAGE;
+    uint64_t entries[PM_BATCH];
+    if (!pagecopy_sees_pages())
+        return false;
+    for (uint64_t done = 0; done < pages;) {
+        uint64_t n = pages - done < PM_BATCH ? pages - done : PM_BATCH;
+        if (!read_pagemap(p + done * PAGE, n, entries))
+            return false;
+        for (uint64_t i = 0; i < n; i++)
+            if (held(entries[i]))
+                memset(p + (done + i) * PAGE, 0, PAGE);
+        done += n;
+    }
+    return true;
 }
 
 /* madvise wants a page-aligned start: the whole pages holding [p, p+len). */
