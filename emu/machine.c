@@ -234,9 +234,9 @@ int machine_host_start(struct machine *m)
      * table, its soft TLB, CPU state) and frees them when its process ends.
      * By default glibc serves large blocks with their own mmap and gives a
      * freed heap top back beyond 128 KiB, so every new process faulted all
-     * of them in again, zeroed by the host: a fourth of fork+_exit+wait
-     * (bench/README.md, "Process creation"). Kept in the heap, the next
-     * engine reuses them. */
+     * of them in again, zeroed by the host. Kept in the heap, the next
+     * engine reuses them: fork+_exit+wait took 40% less CPU time
+     * (bench/README.md, "Process creation"). */
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 64 << 20);
     host_memory_open();

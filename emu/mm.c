@@ -533,8 +533,8 @@ int mm_unmap(struct mm *mm, uint64_t addr, uint64_t len)
 
 /* Host memory for guest [addr, addr+len): placed right after or before a
  * neighbour's host memory when that is free, so the two can become one
- * engine region (top-down mmap and brk growth make neighbours); else a
- * kept block of that size (hostblock.h); else new memory. */
+ * engine region (top-down mmap and brk growth make neighbours); else kept
+ * memory of an ended mapping (hostblock.h); else new memory. */
 static uint8_t *host_alloc(struct machine *m, const struct vma *prev, const struct vma *next,
                            uint64_t len)
 {
