@@ -12,6 +12,7 @@
 #include "loader.h"
 #include "machine.h"
 #include "mm.h"
+#include "pagecopy.h"
 #include "rlimit.h"
 #include "scheduler.h"
 #include "task.h"
@@ -93,7 +94,7 @@ static int load_segments(struct mm *mm, const struct loader_image *img,
     int prot_of_page_run[LOADER_MAX_SEGMENTS];
     for (unsigned i = 0; i < img->nseg; i++) {
         const struct loader_segment *s = &img->seg[i];
-        memcpy(host + (s->vaddr + bias - lo), file->data + s->offset, (size_t)s->filesz);
+        copy_to_fresh(host + (s->vaddr + bias - lo), file->data + s->offset, s->filesz);
         prot_of_page_run[i] = s->prot;
     }
     uint64_t prev_end = lo;

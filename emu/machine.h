@@ -33,6 +33,7 @@ struct sock;
 struct sysv_ipc;
 struct task;
 struct task_index;
+struct host_blocks;
 struct window_faults;
 
 struct machine {
@@ -43,6 +44,7 @@ struct machine {
     struct mm *deferred_mms; /* freed once running_uc has stopped */
     struct mm *engines_lru;  /* address spaces with an open engine, most recently run first */
     struct window_faults *window_faults; /* guest faults inside engine windows (mm_window.h) */
+    struct host_blocks *host_blocks; /* host memory kept for reuse (hostblock.h) */
     unsigned engines_open;
     struct task *tasks;      /* every task, by creation */
     struct task **tasks_tail; /* the last next_all link */

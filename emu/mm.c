@@ -11,9 +11,11 @@
 #include "abi.h"
 #include "emu.h"
 #include "engine.h"
+#include "hostblock.h"
 #include "machine.h"
 #include "mm.h"
 #include "mm_window.h"
+#include "pagecopy.h"
 #include "shmem.h"
 #include "task.h"
 
@@ -164,15 +166,16 @@ static void origin_split(const struct vma *v, struct vma *piece)
     origin_set(piece, &v->origin, v->origin.pgoff + (piece->start - v->start));
 }
 
-/* Returns [host, host+len) of v's host memory to the host. */
-static void host_release(const struct vma *v, uint8_t *host, uint64_t len)
+/* Returns [host, host+len) of v's host memory to the host, or keeps
+ * private memory for the next mapping (hostblock.h). */
+static void host_release(struct mm *mm, const struct vma *v, uint8_t *host, uint64_t len)
 {
     if (v->shm)
         shmem_unmap_host(host, len);
     else if (v->win)
         window_host_release(host, len);
     else
-        munmap(host, len);
+        host_block_release(mm->machine, host, len);
 }
 
 /* Frees v's bookkeeping (not its host memory). */
@@ -183,9 +186,9 @@ static void vma_drop(struct vma *v)
     free(v);
 }
 
-static void vma_free(struct vma *v)
+static void vma_free(struct mm *mm, struct vma *v)
 {
-    host_release(v, v->host, v->end - v->start);
+    host_release(mm, v, v->host, v->end - v->start);
     vma_drop(v);
 }
 
@@ -196,7 +199,7 @@ void mm_free(struct mm *mm)
         if (v->win)
             vma_drop(v); /* its memory goes with its window's */
         else
-            vma_free(v);
+            vma_free(mm, v);
     }
     windows_free(mm);
     free(mm->index);
@@ -219,17 +222,6 @@ void mm_put(struct mm *mm)
         return;
     }
     mm_free(mm);
-}
-
-/* Copies only the pages holding data: untouched pages of the fresh mapping
- * already read as zero and cost the host nothing, so a forked child takes
- * only the memory its parent really uses. */
-void copy_nonzero_pages(uint8_t *dst, const uint8_t *src, uint64_t len)
-{
-    static const uint8_t zero[PAGE];
-    for (uint64_t off = 0; off < len; off += PAGE)
-        if (memcmp(src + off, zero, PAGE) != 0)
-            memcpy(dst + off, src + off, PAGE);
 }
 
 static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
@@ -491,7 +483,7 @@ static int vma_cut(struct mm *mm, struct vma **link, uint64_t lo, uint64_t hi)
         uc_mem_unmap(mm->uc, v->start, v->end - v->start);
     if (vma_has_region(v) && (v->prot & PROT_EXEC))
         uc_ctl_remove_cache(mm->uc, v->start, v->end);
-    host_release(v, v->host + (cut_lo - v->start), cut_hi - cut_lo);
+    host_release(mm, v, v->host + (cut_lo - v->start), cut_hi - cut_lo);
     mm->total -= cut_hi - cut_lo;
     mm->usable -= usable_bytes(v, cut_hi - cut_lo);
     index_del(mm, v);
@@ -541,8 +533,10 @@ int mm_unmap(struct mm *mm, uint64_t addr, uint64_t len)
 
 /* Host memory for guest [addr, addr+len): placed right after or before a
  * neighbour's host memory when that is free, so the two can become one
- * engine region (top-down mmap and brk growth make neighbours). */
-static uint8_t *host_alloc(const struct vma *prev, const struct vma *next, uint64_t len)
+ * engine region (top-down mmap and brk growth make neighbours); else kept
+ * memory of an ended mapping (hostblock.h); else new memory. */
+static uint8_t *host_alloc(struct machine *m, const struct vma *prev, const struct vma *next,
+                           uint64_t len)
 {
     static const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
     uint8_t *hints[2] = {prev ? prev->host + (prev->end - prev->start) : NULL,
@@ -556,6 +550,9 @@ static uint8_t *host_alloc(const struct vma *prev, const struct vma *next, uint6
         if (p != MAP_FAILED)
             munmap(p, len);
     }
+    uint8_t *kept = host_block_take(m, len);
+    if (kept)
+        return kept;
     void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
     return p == MAP_FAILED ? NULL : p;
 }
@@ -688,14 +685,14 @@ static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     /* A window's memory is the old mappings' own: taken once they are gone. */
     uint8_t *host = win  ? NULL
                     : shm ? shmem_map_host(shm, shm_off, len, writable)
-                          : host_alloc(prev, next, len);
+                          : host_alloc(mm->machine, prev, next, len);
     if (!host && !win)
         return -ENOMEM;
     struct vma *v = vma_new(addr, addr + len, prot, host);
     if (!v) {
         struct vma bare = {.shm = shm};
         if (host)
-            host_release(&bare, host, len);
+            host_release(mm, &bare, host, len);
         return -ENOMEM;
     }
     v->shm = shm ? shmem_get(shm) : NULL;
@@ -707,7 +704,7 @@ static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
         err = -ENOMEM;
     if (err) {
         if (host)
-            vma_free(v);
+            vma_free(mm, v);
         else
             vma_drop(v);
         return err;

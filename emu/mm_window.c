@@ -1,6 +1,7 @@
 /* mm_window.c - engine windows (mm_window.h): many private mappings in one
  * Unicorn region, the guest's rights kept by host page protections. */
 #include "mm_window.h"
+#include "pagecopy.h"
 #include "abi.h"
 #include "engine.h"
 #include "machine.h"

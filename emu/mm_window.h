@@ -81,8 +81,6 @@ bool vma_has_region(const struct vma *v);
 int vma_to_engine(struct mm *mm, struct vma *v);
 int mm_room_for(const struct mm *mm, int more_vmas, int more_regions);
 unsigned mm_region_count(const struct mm *mm);
-/* Copies the pages of src that are not all zero to dst. */
-void copy_nonzero_pages(uint8_t *dst, const uint8_t *src, uint64_t len);
 /* Splits the VMA that straddles at, if one does: 0 or -ENOMEM. */
 int mm_split_at(struct mm *mm, uint64_t at);
 /* Joins the VMAs of [lo, hi] that became alike. */

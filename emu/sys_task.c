@@ -293,47 +293,61 @@ SYSCALL_DECL(getpgrp)
 #define ARG_MAX_GUEST (2u << 20)
 #define MAX_ARGS 65536
 
-/* Copies a NULL-terminated guest array of strings (argv, envp) into one
- * host allocation. */
+/* Copies a NULL-terminated guest array of strings (argv, envp) into a
+ * NULL-terminated host array. The array grows as it fills: allocated at its
+ * limit (MAX_ARGS, 512 KiB) and zeroed, it cost every execve a tenth of a
+ * fork+exec+wait in host page faults. */
 static int64_t strings_from_guest(struct task *t, uint64_t uarr, char ***out, size_t *total)
 {
     unsigned w = task_abi(t)->word;
-    char **v = calloc(MAX_ARGS + 1, sizeof *v);
+    size_t cap = 16;
+    char **v = malloc(cap * sizeof *v);
     if (!v)
         return -ENOMEM;
+    int64_t err = 0;
     int n = 0;
     for (; uarr && n < MAX_ARGS; n++) {
+        v[n] = NULL;
         uint64_t ptr = 0;
-        if (copy_from_guest(task_mm(t), &ptr, uarr + (uint64_t)n * w, w) < 0)
-            goto fault;
+        if (copy_from_guest(task_mm(t), &ptr, uarr + (uint64_t)n * w, w) < 0) {
+            err = -EFAULT;
+            goto fail;
+        }
         if (!ptr)
             break;
         char buf[VFS_PATH_MAX * 32];
         int64_t len = strncpy_from_guest(task_mm(t), buf, ptr, sizeof buf);
         if (len < 0) {
-            for (int i = 0; i < n; i++)
-                free(v[i]);
-            free(v);
-            return len == -ENAMETOOLONG ? -E2BIG : len;
+            err = len == -ENAMETOOLONG ? -E2BIG : len;
+            goto fail;
         }
         *total += (size_t)len + 1 + w;
-        if (*total > ARG_MAX_GUEST || !(v[n] = strdup(buf)))
-            goto toobig;
+        if (*total > ARG_MAX_GUEST || !(v[n] = strdup(buf))) {
+            err = -E2BIG;
+            goto fail;
+        }
+        if ((size_t)n + 1 == cap) {
+            char **more = realloc(v, cap * 2 * sizeof *v);
+            if (!more) {
+                n++;
+                err = -ENOMEM;
+                goto fail;
+            }
+            v = more, cap *= 2;
+        }
     }
-    if (n == MAX_ARGS)
-        goto toobig;
+    if (n == MAX_ARGS) {
+        err = -E2BIG;
+        goto fail;
+    }
+    v[n] = NULL;
     *out = v;
     return n;
-toobig:
-    for (int i = 0; i <= n && i < MAX_ARGS; i++)
-        free(v[i]);
-    free(v);
-    return -E2BIG;
-fault:
+fail:
     for (int i = 0; i < n; i++)
         free(v[i]);
     free(v);
-    return -EFAULT;
+    return err;
 }
 
 static void strings_free(char **v)

@@ -9,13 +9,18 @@
  *   vfork PROG    vfork + _exit, vfork + execv(PROG, 9)
  *   pgrp          setpgid/getpgid/setsid in children, kill(-pgid)
  *   stop          SIGSTOP/SIGCONT seen through WUNTRACED/WCONTINUED
- *   maxprocs      forks until fork fails; prints the errno and the count */
+ *   maxprocs      forks until fork fails; prints the errno and the count
+ *   fresh N       N rounds: the parent writes over mappings and unmaps
+ *                 them, a child maps the same sizes and finds them all zero
+ *                 (asymu reuses the host memory of ended mappings, and of
+ *                 ended children: hostblock.h); then the parent does too */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -238,6 +243,45 @@ static int run_maxprocs(void)
     return 0;
 }
 
+static const size_t fresh_sizes[] = {4096, 65536, 512 * 1024, 3 * 1024 * 1024};
+#define FRESH_KINDS (sizeof fresh_sizes / sizeof fresh_sizes[0])
+
+/* Maps every size and counts the mappings that are not all zero; writes
+ * over them with fill, and unmaps them when told to. */
+static int map_dirty(unsigned char fill, int unmap)
+{
+    int dirty = 0;
+    for (unsigned k = 0; k < FRESH_KINDS; k++) {
+        size_t len = fresh_sizes[k];
+        unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return -1;
+        for (size_t i = 0; i < len; i++)
+            if (p[i]) {
+                dirty++;
+                break;
+            }
+        memset(p, fill, len);
+        if (unmap)
+            munmap(p, len);
+    }
+    return dirty;
+}
+
+static int run_fresh(int n)
+{
+    for (int round = 0; round < n; round++) {
+        map_dirty((unsigned char)(0xa5 + round), 1);
+        pid_t pid = fork_or_die();
+        if (pid == 0)
+            _exit(map_dirty(0x5a, 0)); /* left mapped: they end with the child */
+        /* The child's exit status is the count of mappings not zero. */
+        printf("round %d: child %s\n", round, describe(wait_status(pid, 0)));
+    }
+    printf("parent: %d mappings not zero\n", map_dirty(0x3c, 1));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -256,6 +300,8 @@ int main(int argc, char **argv)
         return run_stop();
     if (strcmp(mode, "maxprocs") == 0)
         return run_maxprocs();
-    printf("usage: proc wait N | pids N | vfork PROG | pgrp | stop | maxprocs\n");
+    if (strcmp(mode, "fresh") == 0)
+        return run_fresh(n);
+    printf("usage: proc wait N | pids N | vfork PROG | pgrp | stop | maxprocs | fresh N\n");
     return 2;
 }
