@@ -47,10 +47,12 @@ static void drop(struct host_blocks *hb, unsigned i)
 uint8_t *host_block_take(struct machine *m, uint64_t len)
 {
     struct host_blocks *hb = m->host_blocks;
+    if (!hb)
+        return NULL;
     /* The newest block of exactly len bytes, else the head of the smallest
      * larger one (its tail stays kept). */
-    unsigned best = hb ? hb->n : 0;
-    for (unsigned i = hb ? hb->n : 0; i-- > 0;) {
+    unsigned best = hb->n;
+    for (unsigned i = hb->n; i-- > 0;) {
         if (hb->b[i].len == len) {
             best = i;
             break;
@@ -58,7 +60,7 @@ uint8_t *host_block_take(struct machine *m, uint64_t len)
         if (hb->b[i].len > len && (best == hb->n || hb->b[i].len < hb->b[best].len))
             best = i;
     }
-    if (!hb || best == hb->n)
+    if (best == hb->n)
         return NULL;
     uint8_t *p = hb->b[best].p;
     if (hb->b[best].len == len) {
