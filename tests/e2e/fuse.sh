@@ -17,6 +17,21 @@ wait_mount() {
     while [ ! -e "$dir/sys/devices/system/cpu/online" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 }
 mounted() { grep -q " $dir fuse" /proc/mounts && echo yes || echo no; }
+# guard PID WHAT: a background watchdog that ends asymu (PID) if it still
+# runs after 60 s, with a failure naming WHAT, so a regression fails the
+# check that follows instead of hanging the test; unguard stops it.
+guard() {
+    (
+        i=0
+        while kill -0 "$1" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+        if kill -0 "$1" 2>/dev/null; then
+            echo "FAIL: $2: asymu still runs after 60 s; killed"
+            kill -KILL "$1"
+        fi
+    ) &
+    watchdog=$!
+}
+unguard() { kill "$watchdog" 2>/dev/null; wait "$watchdog" 2>/dev/null; }
 cleanup() { fusermount3 -u "$dir" 2>/dev/null; rm -rf "$dir" "$dir.out" "$dir.err"; }
 trap cleanup EXIT
 
@@ -37,8 +52,10 @@ i=0
 while ! grep -q "^offline 2" "$dir.out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 check "the host reads vCPU 2 offline" "0" "$(cat "$dir/sys/devices/system/cpu/cpu2/online")"
 echo 1 > "$dir/sys/devices/system/cpu/cpu2/online"
+guard $pid "the guest waiting for the host's hotplug"
 wait $pid
 check "guest exit status" "0" "$?"
+unguard
 check "guest saw the host's hotplug, both ways" "offline 2
 online 0-1,3-7
 offline 
@@ -54,8 +71,10 @@ pid=$!
 wait_mount
 check "--no-sandbox: no seccomp filter" "0" "$(awk '/^Seccomp:/ { print $2 }' /proc/$pid/status)"
 kill -TERM $pid
+guard $pid "SIGTERM"
 wait $pid
 check "SIGTERM status" "143" "$?"
+unguard
 check "unmounted after SIGTERM" "no" "$(mounted)"
 
 # 3. SIGKILL: the janitor process asymu forked at boot unmounts the export
@@ -82,8 +101,10 @@ TMPDIR=$tmpbase "$asymu" run --sysfs-mount "$dir" -- "$guest" >/dev/null 2>"$dir
 pid=$!
 wait_mount
 kill -SEGV $pid
+guard $pid "SIGSEGV"
 wait $pid
 check "SIGSEGV status" "125" "$?"
+unguard
 check "SIGSEGV report" "1" "$(grep -c "^asymu: internal error: host SIGSEGV at host pc 0x[0-9a-f]*, sent by host pid $$; .*last guest syscall [a-z_0-9]* (aarch64 [0-9]*)\$" "$dir.err")"
 gone
 check "SIGSEGV: unmounted" "no" "$(mounted)"
@@ -97,10 +118,15 @@ tmpbase=$(mktemp -d)
 TMPDIR=$tmpbase "$asymu" run --sysfs-mount "$dir" -- "$guest" >/dev/null 2>&1 &
 pid=$!
 wait_mount
-janitor=$(pgrep -P $pid asymu-janitor)
+i=0 janitor=
+while [ -z "$janitor" ] && [ $i -lt 100 ]; do
+    janitor=$(pgrep -P $pid asymu-janitor) || sleep 0.1
+    i=$((i + 1))
+done
+check "the janitor runs" "yes" "$([ -n "$janitor" ] && echo yes || echo no)"
 kill -KILL $janitor $pid
 wait $pid 2>/dev/null
-"$asymu" run --sysfs-mount "$dir" -- "$guest" >/dev/null 2>"$dir.err"
+timeout -s KILL 60 "$asymu" run --sysfs-mount "$dir" -- "$guest" >/dev/null 2>"$dir.err"
 check "leftover mount refused" "2" "$?"
 check "leftover mount message" "1" "$(grep -c "fusermount3 -u $dir" "$dir.err")"
 fusermount3 -u "$dir"
