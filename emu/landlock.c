@@ -93,11 +93,15 @@ static int allow_path(int ruleset, const char *path, uint64_t access)
 }
 
 /* Sanitizer builds only: LeakSanitizer reads /proc/self/maps, lists
- * /proc/self/task and reads its suppressions file (LSAN_OPTIONS
- * suppressions=FILE) at exit. Release builds never read these. */
+ * /proc/self/task, reads its suppressions file (LSAN_OPTIONS
+ * suppressions=FILE) and the executable's symbols at exit (Unicorn is
+ * linked in: its frames are named from there). Release builds never read
+ * these. */
 static int allow_sanitizer(int ruleset)
 {
     int err = allow_path(ruleset, "/proc/self", READ);
+    if (err == 0)
+        err = allow_path(ruleset, "/proc/self/exe", LANDLOCK_ACCESS_FS_READ_FILE);
     const char *opts = getenv("LSAN_OPTIONS");
     const char *supp = opts ? strstr(opts, "suppressions=") : NULL;
     if (err == 0 && supp) {

@@ -6,10 +6,6 @@
 #include "gdbstub.h"
 #include "machine_events.h"
 #include "machine_trace.h"
-#include "fifo.h"
-#include "owner.h"
-#include "event.h"
-#include "waitq.h"
 #include "crash.h"
 #include "emu.h"
 #include "event.h"
@@ -20,6 +16,7 @@
 #include "loader.h"
 #include "hostblock.h"
 #include "machine.h"
+#include "mm_window.h"
 #include "pagecopy.h"
 #include "owner.h"
 #include "recording.h"
@@ -163,6 +160,7 @@ void machine_shutdown(struct machine *m)
     }
     free_deferred_mms(m);
     host_blocks_free(m);
+    window_faults_free(m);
     vfs_destroy(&m->vfs);
     sched_destroy(&m->sched);
     klog_destroy(&m->klog);

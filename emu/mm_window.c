@@ -402,3 +402,9 @@ void window_fault_deliver(struct machine *m, struct task *t)
                       f->code == SEGV_ACCERR ? "access to a protected page"
                                              : "access to unmapped memory");
 }
+
+void window_faults_free(struct machine *m)
+{
+    free(m->window_faults);
+    m->window_faults = NULL;
+}

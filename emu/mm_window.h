@@ -94,5 +94,7 @@ bool window_fault_recover(struct machine *m, void *host_addr);
 bool window_fault_pending(const struct machine *m);
 /* Restores the pages the faulting block touched and gives t its SIGSEGV. */
 void window_fault_deliver(struct machine *m, struct task *t);
+/* Frees what window_fault_recover needs, at the machine's end. */
+void window_faults_free(struct machine *m);
 
 #endif
