@@ -170,6 +170,12 @@ static bool hook_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int
     return false;
 }
 
+/* A run ends only when asymu stops it (a syscall, the slice's budget, a
+ * fault), never at an address: the engine uses Unicorn's exit set, left
+ * empty, instead of uc_emu_start's `until`. Unicorn invalidates the
+ * translation at `until` after every run, a failed soft-TLB fill of an
+ * unmapped page each time: 11% of a sched_yield ping-pong between two
+ * threads (bench/README.md, "Every run's end"). */
 int engine_open(const struct abi *abi, struct machine *m, uc_engine **out)
 {
     uc_engine *uc;
@@ -182,6 +188,7 @@ int engine_open(const struct abi *abi, struct machine *m, uc_engine **out)
     if ((e = uc_ctl_set_cpu_model(uc, model)) != UC_ERR_OK ||
         (e = uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TCG_BUFFER_SIZE, 1), TCG_BUFFER_BYTES)) !=
             UC_ERR_OK ||
+        (e = uc_ctl_exits_enable(uc)) != UC_ERR_OK ||
         (e = uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)hook_intr, m, 1, 0)) != UC_ERR_OK ||
         (e = uc_hook_add(uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_mem_invalid, m, 1, 0)) !=
             UC_ERR_OK ||
@@ -214,7 +221,7 @@ int engine_run(struct task *t, unsigned count)
     uc_engine *uc = mm->uc;
     uint64_t pc = abi->get_pc(uc);
     t->fault_addr = 0;
-    uc_err e = uc_emu_start(uc, pc, abi->word == 8 ? UINT64_MAX : 0xffffffffu, 0, count);
+    uc_err e = uc_emu_start(uc, pc, 0 /* no `until`: engine_open */, 0, count);
     if (e == UC_ERR_OK)
         return 0;
     /* An AArch32 undefined instruction ends the run (it reaches no hook):
