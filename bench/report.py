@@ -48,6 +48,35 @@ TARGETS = {
     "py-start": (1.0, "qemu", "derived"),
     "py-loop": (1.5, "qemu", "derived"),
 }
+# Why a row misses its target, printed under the table for the rows this
+# run missed: what the profiles showed (bench/README.md, "Why rows miss
+# their targets"), and what was tried.
+MISSED_BECAUSE = {
+    "store": "every guest load and store checks Unicorn's soft TLB inline; the slice "
+             "counter is a UC_HOOK_BLOCK call per block (a patched Unicorn: blocked here)",
+    "hook": "the slice counter, a UC_HOOK_BLOCK call per block (an inline counter needs a "
+            "patched Unicorn: blocked here)",
+    "guest": "Unicorn's lookup for every branch to another page (qemu-user chains them) and "
+             "the slice counter, a UC_HOOK_BLOCK call per block (a patched Unicorn: blocked "
+             "here)",
+    "start": "Unicorn walks its whole soft TLB for every new translation "
+             "(tlb_reset_dirty_by_vaddr, 10-27%; one-slot walk measured 0.79x: a patched "
+             "Unicorn, blocked here)",
+    "engine": "a Unicorn engine opened and closed per process (tcg_exec_init, the CPU's "
+              "init, AArch32's coprocessor register table alone 12%, uc_close), each region "
+              "mapped into it rebuilding Unicorn's memory map (phys_page_compact 5-8%), its "
+              "code translated again",
+    "switch": "qemu-user's time is the host kernel's syscall and thread switch cost, so the "
+              "ratio moves with the host; asymu's thread switch copies Unicorn's whole CPU "
+              "state (12.6 KB, a third of yield)",
+}
+WHY_MISSED = {
+    "store": "store", "store-raw": "store", "store-hot": "hook",
+    "getpid": "switch", "pingpong": "switch", "yield": "switch",
+    "fork": "engine", "spawn": "engine",
+    "hello-static": "start", "hello-dynamic": "start", "py-start-S": "start", "py-start": "start",
+    "gzip": "guest", "xz": "guest", "bzip2": "guest", "sqlite": "guest", "py-loop": "guest",
+}
 # fork's target is also a rate: fork+_exit+wait per second of asymu.
 FORK_RATE = {"aarch64": 2000, "armhf": 1500}
 
@@ -135,6 +164,18 @@ def table(metric, rows):
             note = f"{a['per_second']}/s (target {a['target_per_second']}/s)"
         out.append(f"{w:<14}{isa:<9}{m('asymu'):>9}{m('qemu-user'):>9}{m('unicorn'):>9}  "
                    f"{ratio:<12}{target:<14}{result:<9}{note}".rstrip())
+    missed = {}
+    for w, isa in seen:
+        a = by.get((w, isa, "asymu"), {})
+        slow = a.get("per_second", 0) < a.get("target_per_second", 0)
+        if (a.get("met") is False or slow) and w in WHY_MISSED:
+            rows_of = missed.setdefault(WHY_MISSED[w], [])
+            if w not in rows_of:
+                rows_of.append(w)
+    if missed:
+        out.append('not met, and why (profiles: bench/README.md, "Why rows miss their targets"):')
+        for cause, names in missed.items():
+            out.append(f"  {', '.join(names)}: {MISSED_BECAUSE[cause]}")
     return "\n".join(out)
 
 
