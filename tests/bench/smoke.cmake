@@ -13,3 +13,8 @@ add_test(NAME bench-smoke
                  ${CMAKE_BINARY_DIR})
 set_tests_properties(bench-smoke PROPERTIES LABELS bench TIMEOUT 600
                      FIXTURES_REQUIRED conformance-roots)
+
+# bench-report-why: the table's "not met, and why" lines (bench/report.py).
+add_test(NAME bench-report-why
+         COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/bench/test_report.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(bench-report-why PROPERTIES LABELS bench TIMEOUT 60)
