@@ -18,14 +18,18 @@ wait_mount() {
 }
 mounted() { grep -q " $dir fuse" /proc/mounts && echo yes || echo no; }
 # guard PID WHAT: a background watchdog that ends asymu (PID) if it still
-# runs after 60 s, with a failure naming WHAT, so a regression fails the
-# check that follows instead of hanging the test; unguard stops it.
+# runs after 60 s, with a failure naming WHAT and where asymu and its
+# janitor were (state, kernel wait channel, the end of asymu's output), so
+# a regression fails the check that follows instead of hanging the test;
+# unguard stops it.
 guard() {
     (
         i=0
         while kill -0 "$1" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
         if kill -0 "$1" 2>/dev/null; then
-            echo "FAIL: $2: asymu still runs after 60 s; killed"
+            echo "FAIL: $2: asymu still runs after 60 s; killed. Its processes:"
+            ps -o pid,ppid,stat,wchan:32,time,comm -p "$1" --ppid "$1"
+            tail -c 2000 "$dir.out" "$dir.err" 2>/dev/null
             kill -KILL "$1"
         fi
     ) &
