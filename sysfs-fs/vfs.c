@@ -110,7 +110,11 @@ int vfs_mount_programs(struct vfs *v, char *why, size_t whylen)
                           v->programs_path, why, whylen);
     if (fd < 0)
         return fd;
-    return realpath(v->programs_path, v->programs_real) ? 0 : -errno;
+    if (realpath(v->programs_path, v->programs_real))
+        return 0;
+    int err = errno;
+    snprintf(why, whylen, "cannot resolve %s: %s", v->programs_path, strerror(err));
+    return -err;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
