@@ -14,7 +14,10 @@
  * waits is resumed once and then abandoned (nothing else runs to wake it).
  * If a call ends the process anyway (a SIGKILL to itself), or every
  * REBOOT_EVERY inputs, the machine is booted again; between inputs the
- * descriptors above 2, the signal state and the working directory are reset. */
+ * descriptors above 2, the signal state, the resource limits and the
+ * working directory are reset. If the scratch buffer still cannot be
+ * mapped (a limit earlier inputs reached, such as the mapping count), the
+ * machine is booted again for that input. */
 #include "abi.h"
 #include "file.h"
 #include "fuzz_input.h"
@@ -22,7 +25,10 @@
 #include "loader.h"
 #include "machine.h"
 #include "mm.h"
+#include "rlimit.h"
 #include "task.h"
+
+#include <sys/resource.h>
 
 #include <string.h>
 
@@ -66,12 +72,12 @@ static uint64_t stack_pointer(struct task *t)
     return sp;
 }
 
-static struct fuzz_state *machine_for(unsigned isa_bit)
+static struct fuzz_state *machine_for(unsigned isa_bit, bool reboot)
 {
     struct fuzz_state *s = &machines[isa_bit];
     struct task *t = s->m ? emu_fuzz_task(s->m) : NULL;
     bool dead = t && (t->state == TASK_DEAD || t->proc->exiting || t->proc->zombie);
-    if (s->m && (dead || s->inputs >= REBOOT_EVERY)) {
+    if (s->m && (reboot || dead || s->inputs >= REBOOT_EVERY)) {
         emu_fuzz_shutdown(s->m);
         s->m = NULL;
     }
@@ -85,7 +91,8 @@ static struct fuzz_state *machine_for(unsigned isa_bit)
 }
 
 /* The state one input leaves that would make the next one behave
- * differently: its descriptors, signals and working directory. */
+ * differently: its descriptors, signals, limits and working directory.
+ * (An RLIMIT_AS below what is mapped made the scratch mapping fail.) */
 static void reset_task(struct task *t)
 {
     for (int fd = 3; fd < FD_MAX; fd++)
@@ -96,6 +103,22 @@ static void reset_task(struct task *t)
     memset(&t->pending, 0, sizeof t->pending);
     memset(&t->proc->pending, 0, sizeof t->proc->pending);
     strcpy(t->proc->cwd, "/");
+    rlimit_init(t->proc);
+    task_mm(t)->max_as = rlimit_cur(t->proc, RLIMIT_AS);
+}
+
+/* Pid 1 of the machine for the input's ISA, reset, with the scratch
+ * buffer mapped afresh (zeroed). */
+static struct task *prepare_task(struct fuzz_state **s, unsigned isa_bit)
+{
+    for (int attempt = 0; attempt < 2; attempt++) {
+        *s = machine_for(isa_bit, attempt > 0);
+        struct task *t = emu_fuzz_task((*s)->m);
+        reset_task(t);
+        if (mm_map_fixed(task_mm(t), SCRATCH_ADDR, SCRATCH_SIZE, 3 /* PROT_READ | PROT_WRITE */) == 0)
+            return t;
+    }
+    abort(); /* not even a machine just booted can map it */
 }
 
 static uint64_t argument(struct fuzz_input *in, const struct fuzz_state *s,
@@ -129,13 +152,9 @@ static uint64_t argument(struct fuzz_input *in, const struct fuzz_state *s,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_input in = {data, size, 0};
-    struct fuzz_state *s = machine_for(fuzz_take(&in, 1) & 1);
-    struct task *t = emu_fuzz_task(s->m);
-    reset_task(t);
-
+    struct fuzz_state *s;
+    struct task *t = prepare_task(&s, fuzz_take(&in, 1) & 1);
     struct mm *mm = task_mm(t);
-    if (mm_map_fixed(mm, SCRATCH_ADDR, SCRATCH_SIZE, 3 /* PROT_READ | PROT_WRITE */) < 0)
-        abort();
     size_t memlen = fuzz_take(&in, 1) * 16;
     if (memlen > in.size - in.pos)
         memlen = in.size - in.pos;

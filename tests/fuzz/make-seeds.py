@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """make-seeds.py - writes the seed corpora of tests/fuzz/corpus/ (committed;
 run again after changing an input format): small, valid inputs that reach
-deep into each harness, from which libFuzzer mutates.
-    tests/fuzz/make-seeds.py [CORPUS-DIR]"""
+deep into each harness, from which libFuzzer mutates; and the input
+sequences of tests/fuzz/regress/, which fuzz-NAME-regress replays in order.
+    tests/fuzz/make-seeds.py [CORPUS-DIR [REGRESS-DIR]]"""
 import os
 import struct
 import sys
 
-out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus")
+here = os.path.dirname(__file__)
+out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
+regress = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "regress")
 
 
-def write(harness, name, data):
-    os.makedirs(os.path.join(out, harness), exist_ok=True)
-    with open(os.path.join(out, harness, name), "wb") as f:
+def write(harness, name, data, root=None):
+    os.makedirs(os.path.join(root or out, harness), exist_ok=True)
+    with open(os.path.join(root or out, harness, name), "wb") as f:
         f.write(data)
 
 
@@ -111,9 +114,10 @@ def calls(isa, mem, *cs):
 
 path = b"/proc/self/status\0"
 NR = {0: dict(openat=56, read=63, write=64, close=57, pipe2=59, getpid=172, mmap=222,
-              socket=198, epoll_create1=20, eventfd2=19, ppoll=73),
+              socket=198, epoll_create1=20, eventfd2=19, ppoll=73, prlimit64=261),
       1: dict(openat=322, read=3, write=4, close=6, pipe2=359, getpid=20, mmap=192,
-              socket=281, epoll_create1=357, eventfd2=356, ppoll=336)}
+              socket=281, epoll_create1=357, eventfd2=356, ppoll=336, prlimit64=369)}
+RLIMIT_AS = 9
 for isa, name in ((0, "aarch64"), (1, "armhf")):
     n = NR[isa]
     write("syscall", name + "-getpid", calls(isa, b"", (n["getpid"],)))
@@ -127,3 +131,8 @@ for isa, name in ((0, "aarch64"), (1, "armhf")):
                                               (n["eventfd2"], small(3), small(0)),
                                               (n["mmap"], small(0), word(4096), small(3),
                                                small(0x22), small(-1), small(0))))
+    # An input leaving RLIMIT_AS at 0 (the zeroed scratch buffer as the new
+    # limit) made the next input's scratch mapping fail: the harness aborted.
+    write("syscall", name + "-01-rlimit-as-zero",
+          calls(isa, b"", (n["prlimit64"], small(0), small(RLIMIT_AS), scratch(0), small(0))), regress)
+    write("syscall", name + "-02-getpid", calls(isa, b"", (n["getpid"],)), regress)
