@@ -9,6 +9,7 @@
 #include "file_limits.h"
 #include "flock.h"
 #include "fs_calls.h"
+#include "iovec.h"
 #include "machine.h"
 #include "mm.h"
 #include "owner.h"
@@ -180,12 +181,34 @@ static int64_t file_write(struct task *t, struct file *f, const void *buf, size_
     return -EINVAL;
 }
 
+/* vfs_read's and vfs_write's checks, in their order, before len bytes
+ * move at off (or the file position when off < 0): the descriptor's access
+ * mode (EBADF), the buffer inside the user address space (access_ok:
+ * EFAULT), an end not past the largest offset (rw_verify_area: EINVAL).
+ * Then len is cut to MAX_RW_COUNT. */
+static int rw_verify(const struct file *f, bool is_write, uint64_t ubuf, uint64_t *len,
+                     int64_t off)
+{
+    if ((f->flags & O_ACCMODE) == (is_write ? O_RDONLY : O_WRONLY))
+        return -EBADF;
+    if (!user_range_ok(ubuf, *len))
+        return -EFAULT;
+    if (off >= 0 && *len > (uint64_t)(INT64_MAX - off))
+        return -EINVAL;
+    if (*len > MAX_RW_COUNT)
+        *len = MAX_RW_COUNT;
+    return 0;
+}
+
 /* read/pread into guest memory, chunk by chunk; a short read ends it. */
 static int64_t do_read(struct task *t, int fd, uint64_t ubuf, uint64_t len, int64_t off)
 {
     struct file *f = file_get_io(t, fd);
     if (!f)
         return -EBADF;
+    int err = rw_verify(f, false, ubuf, &len, off);
+    if (err < 0)
+        return err;
     uint8_t chunk[IO_CHUNK];
     uint64_t done = 0;
     while (done < len) {
@@ -210,9 +233,12 @@ static int64_t do_write(struct task *t, int fd, uint64_t ubuf, uint64_t len, int
     struct file *f = file_get_io(t, fd);
     if (!f)
         return -EBADF;
+    int err = rw_verify(f, true, ubuf, &len, off);
+    if (err < 0)
+        return err;
     /* /dev/null never looks at the buffer. */
     if (f->kind == FILE_VIRTUAL && f->node.kind == VNODE_NULL)
-        return (f->flags & O_ACCMODE) == O_RDONLY ? -EBADF : (int64_t)len;
+        return (int64_t)len;
     uint8_t chunk[IO_CHUNK];
     /* A blocking pipe write writes everything, waiting for room as often as
      * it must (done carries over the waits), unless a signal comes: then
@@ -316,7 +342,13 @@ int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
         if (off < 0)
             return -EINVAL;
     }
-    int64_t done = copy_between(t, in, a[2] ? &off : NULL, out, NULL, a[3]);
+    /* rw_verify_area on in's range, then the cut to MAX_RW_COUNT. */
+    uint64_t count = a[3];
+    if ((int64_t)count < 0 || count > (uint64_t)(INT64_MAX - off))
+        return -EINVAL;
+    if (count > MAX_RW_COUNT)
+        count = MAX_RW_COUNT;
+    int64_t done = copy_between(t, in, a[2] ? &off : NULL, out, NULL, count);
     if (a[2] && done >= 0 && copy_to_guest(task_mm(t), a[2], &off, offset_word) < 0)
         return -EFAULT;
     return done;
@@ -390,29 +422,35 @@ SYSCALL_DECL(sendfile)
     return do_sendfile(t, a, task_abi(t)->word);
 }
 
-#define IOV_MAX_GUEST 1024
-
-/* readv and writev, at the file position (off < 0) or at off. */
+/* readv and writev, at the file position (off < 0) or at off: the
+ * vector checked whole first, as do_readv and vfs_readv check it. */
 static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool is_write,
                       int64_t off)
 {
-    if (cnt > IOV_MAX_GUEST)
+    struct file *f = file_get_io(t, fd);
+    if (!f)
+        return -EBADF;
+    if (cnt > UIO_MAXIOV)
         return -EINVAL;
-    unsigned w = task_abi(t)->word;
-    int64_t total = 0;
-    for (uint64_t i = 0; i < cnt; i++) {
-        uint64_t base = 0, len = 0;
-        if (copy_from_guest(task_mm(t), &base, uiov + i * 2 * w, w) < 0 ||
-            copy_from_guest(task_mm(t), &len, uiov + i * 2 * w + w, w) < 0)
-            return total ? total : -EFAULT;
-        if (len == 0)
+    struct iov_list l;
+    uint64_t want = 0;
+    int64_t total = iov_import(t, uiov, cnt, &l);
+    if (total == 0) {
+        want = l.total;
+        total = rw_verify(f, is_write, 0, &want, off);
+    }
+    for (unsigned i = 0; total >= 0 && want && i < l.n; i++) {
+        if (l.v[i].len == 0)
             continue;
         int64_t at = off < 0 ? -1 : off + total;
-        int64_t n = is_write ? do_write(t, fd, base, len, at) : do_read(t, fd, base, len, at);
-        if (n < 0)
-            return total ? total : n;
+        int64_t n = is_write ? do_write(t, fd, l.v[i].base, l.v[i].len, at)
+                             : do_read(t, fd, l.v[i].base, l.v[i].len, at);
+        if (n < 0) {
+            total = total ? total : n;
+            break;
+        }
         total += n;
-        if ((uint64_t)n < len)
+        if ((uint64_t)n < l.v[i].len)
             break;
     }
     return total;

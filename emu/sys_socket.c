@@ -4,6 +4,7 @@
 #include "abi.h"
 #include "cred.h"
 #include "file.h"
+#include "iovec.h"
 #include "mm.h"
 #include "socket.h"
 #include "syscalls.h"
@@ -17,7 +18,6 @@
 #define GUEST_SOCK_NONBLOCK 04000
 #define GUEST_SOCK_CLOEXEC 02000000
 #define GUEST_MSG_CMSG_CLOEXEC 0x40000000
-#define UIO_MAXIOV 1024
 #define SCM_MAX_FD 253
 #define OPTMEM_MAX 20480
 
@@ -276,35 +276,17 @@ static int msghdr_to_guest(struct task *t, uint64_t addr, const struct guest_msg
     return 0;
 }
 
-struct iov_list {
-    unsigned n;
-    uint64_t total;
-    struct {
-        uint64_t base, len;
-    } v[UIO_MAXIOV];
-};
-
 static int iov_from_guest(struct task *t, uint64_t uiov, uint64_t cnt, struct iov_list *l)
 {
-    if (cnt > UIO_MAXIOV)
-        return -EMSGSIZE;
-    unsigned w = task_abi(t)->word;
-    l->n = (unsigned)cnt;
-    l->total = 0;
-    for (unsigned i = 0; i < l->n; i++) {
-        l->v[i].base = l->v[i].len = 0;
-        if (copy_from_guest(task_mm(t), &l->v[i].base, uiov + i * 2 * w, w) < 0 ||
-            copy_from_guest(task_mm(t), &l->v[i].len, uiov + i * 2 * w + w, w) < 0)
-            return -EFAULT;
-        if (l->v[i].len > INT32_MAX || (l->total += l->v[i].len) > INT32_MAX)
-            return -EINVAL;
-    }
-    return 0;
+    return cnt > UIO_MAXIOV ? -EMSGSIZE : iov_import(t, uiov, cnt, l);
 }
 
-/* Fills l with the one buffer of send, sendto, recv and recvfrom: l. */
+/* Fills l with the one buffer of send, sendto, recv and recvfrom (cut to
+ * MAX_RW_COUNT, as import_single_range): l. */
 static struct iov_list *one_iov(struct iov_list *l, uint64_t base, uint64_t len)
 {
+    if (len > MAX_RW_COUNT)
+        len = MAX_RW_COUNT;
     l->n = 1;
     l->v[0].base = base;
     l->v[0].len = len;

@@ -9,13 +9,17 @@
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #ifdef __aarch64__
 #define SYS_ppoll_64 SYS_ppoll
+#define SYS_sendfile_64 SYS_sendfile
 #else
 #define SYS_ppoll_64 SYS_ppoll_time64
+#define SYS_sendfile_64 SYS_sendfile64
 #endif
 
 /* The kernel's struct __kernel_timespec on both ISAs. */
@@ -62,6 +66,28 @@ int main(int argc, char **argv)
         struct timespec64 bad = {9223372036, 1000000000};
         report("ppoll(ready, {9223372036, 1000000000})",
                syscall(SYS_ppoll_64, &fd, 1, &bad, NULL, 8));
+        return 0;
+    }
+    if (strcmp(c, "rw-limits") == 0) {
+        /* fuzz-syscall: pwritev to /dev/null (which never reads the
+         * buffers) summed lengths past INT64_MAX. Linux checks the whole
+         * vector first and cuts what one call moves to MAX_RW_COUNT. */
+        int null = open("/dev/null", O_WRONLY), zero = open("/dev/zero", O_RDONLY);
+        static char buf[16];
+        struct iovec big[2] = {{buf, 0x7fff0000}, {buf, 0x7fff0000}};
+        report("writev(null, 2 x 0x7fff0000)", writev(null, big, 2));
+        report("write(null, 0x80000000)", syscall(SYS_write, null, buf, 0x80000000u));
+        struct iovec one = {buf, sizeof buf};
+        report("pwritev(null, 16, INT64_MAX - 8)", pwritev64(null, &one, 1, INT64_MAX - 8));
+        report("preadv(zero, 16, INT64_MAX - 8)", preadv64(zero, &one, 1, INT64_MAX - 8));
+        report("pread(zero, 16, INT64_MAX - 8)", pread64(zero, buf, sizeof buf, INT64_MAX - 8));
+        report("pread(zero, 16, INT64_MAX - 16)", pread64(zero, buf, sizeof buf, INT64_MAX - 16));
+        struct iovec negative = {buf, (size_t)SSIZE_MAX + 1};
+        report("readv(zero, SSIZE_MAX + 1)", readv(zero, &negative, 1));
+        report("readv(null, none)", readv(null, NULL, 0));
+        int64_t off = INT64_MAX - 8;
+        report("sendfile(null, zero, INT64_MAX - 8, 16)",
+               syscall(SYS_sendfile_64, null, zero, &off, 16));
         return 0;
     }
     fprintf(stderr, "fuzzfound: unknown case %s\n", c);
