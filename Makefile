@@ -7,9 +7,11 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 # tests/fuzz/README.md: the libFuzzer harnesses, built by clang in their own
-# tree, each fuzzing FUZZ_SECONDS (`make test` runs them 60 s each).
+# tree, each fuzzing FUZZ_SECONDS from FUZZ_SEED (0: libFuzzer picks one).
+# `make test` runs them 60 s each from seed 1, so that its verdict repeats.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_SEED ?= 0
 
 
 SANITIZE ?=
@@ -56,15 +58,16 @@ endif
 
 test-normal: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	@$(MAKE) --no-print-directory fuzz-run FUZZ_SECONDS=60
+	@$(MAKE) --no-print-directory fuzz-run FUZZ_SECONDS=60 FUZZ_SEED=1
 
 fuzz: bootstrap
 	@$(MAKE) --no-print-directory fuzz-run
 
-# Configures every time: FUZZ_SECONDS is a cache variable of the fuzz tree.
+# Configures every time: FUZZ_SECONDS and FUZZ_SEED are cache variables of
+# the fuzz tree.
 fuzz-run:
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	    -DASYMU_FUZZ=ON -DASYMU_FUZZ_SECONDS=$(FUZZ_SECONDS)
+	    -DASYMU_FUZZ=ON -DASYMU_FUZZ_SECONDS=$(FUZZ_SECONDS) -DASYMU_FUZZ_SEED=$(FUZZ_SEED)
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	cd $(FUZZ_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz
 
