@@ -279,8 +279,9 @@ void machine_host_stop(struct machine *m)
     const struct emu_config *cfg = m->cfg;
     hostio_stop(m); /* closes the FUSE session; the janitor unmounts it */
     if (crash_janitor_clean() < 0)
-        fprintf(stderr, "asymu: warning: the janitor process did not answer: %s and %s may "
-                        "stay behind\n", m->vfs.tmp_path, m->vfs.shm_path);
+        fprintf(stderr, "asymu: warning: the janitor process did not answer; these may stay "
+                        "behind: %s %s%s%s\n", m->vfs.tmp_path, m->vfs.shm_path,
+                m->vfs.programs_path[0] ? " " : "", m->vfs.programs_path);
     /* The janitor's to remove: the sandbox cannot. */
     if (!cfg->keep_tmp)
         m->vfs.tmp_path[0] = m->vfs.shm_path[0] = '\0';
