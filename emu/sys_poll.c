@@ -64,7 +64,7 @@ static int64_t poll_once(struct task *t)
     return ready;
 }
 
-static int64_t do_poll(struct task *t, uint64_t ufds, uint64_t nfds, int64_t timeout_ns,
+static int64_t do_poll(struct task *t, uint64_t ufds, unsigned nfds, int64_t timeout_ns,
                        unsigned flags, uint64_t uts);
 
 /* restart_syscall after poll with a timeout was interrupted: on to the same
@@ -139,7 +139,7 @@ static int64_t wait_ready(struct task *t, int64_t timeout_ns, resume_fn resume)
 }
 
 /* flags: WAIT_*; uts: the timespec that gets the time left, or 0. */
-static int64_t do_poll(struct task *t, uint64_t ufds, uint64_t nfds, int64_t timeout_ns,
+static int64_t do_poll(struct task *t, uint64_t ufds, unsigned nfds, int64_t timeout_ns,
                        unsigned flags, uint64_t uts)
 {
     if (nfds > POLL_MAX)
@@ -176,7 +176,7 @@ int64_t do_ppoll(struct task *t, const uint64_t a[6], unsigned field)
     int err = wait_with_mask(t, a[3], a[4]);
     if (err < 0)
         return err;
-    return do_poll(t, a[0], a[1], ns, field == 8 ? WAIT_TIMESPEC64 : 0, a[2]);
+    return do_poll(t, a[0], (unsigned)a[1], ns, field == 8 ? WAIT_TIMESPEC64 : 0, a[2]);
 }
 
 SYSCALL_DECL(ppoll)
@@ -188,17 +188,24 @@ SYSCALL_DECL(poll)
 {
     int32_t ms = (int32_t)a[2];
     if (ms < 0)
-        return do_poll(t, a[0], a[1], -1, 0, 0);
-    return do_poll(t, a[0], a[1], (int64_t)ms * 1000000, WAIT_RESTART_BLOCK, 0);
+        return do_poll(t, a[0], (unsigned)a[1], -1, 0, 0);
+    return do_poll(t, a[0], (unsigned)a[1], (int64_t)ms * 1000000, WAIT_RESTART_BLOCK, 0);
 }
 
 /* ---- select: fd_set bitmaps of longs ---- */
 
+/* The bytes of each fd_set select reads and writes: nfds bits
+ * (wait_args[0], at most FD_MAX) in whole longs of the ABI. */
+static size_t fd_set_bytes(struct task *t)
+{
+    unsigned w = task_abi(t)->word;
+    return ((size_t)t->wait_args[0] + 8 * w - 1) / (8 * w) * w;
+}
+
 static int64_t select_once(struct task *t)
 {
     int nfds = (int)t->wait_args[0];
-    unsigned w = task_abi(t)->word;
-    size_t bytes = ((size_t)nfds + 8 * w - 1) / (8 * w) * w;
+    size_t bytes = fd_set_bytes(t);
     uint8_t in[FD_MAX / 8] = {0}, out[FD_MAX / 8] = {0}, ex[FD_MAX / 8] = {0};
     uint8_t rin[FD_MAX / 8] = {0}, rout[FD_MAX / 8] = {0};
     struct mm *mm = task_mm(t);
@@ -242,20 +249,22 @@ static int64_t resume_select(struct task *t)
     if (r == 0) {
         /* Timed out: every set comes back empty. */
         uint8_t zero[FD_MAX / 8] = {0};
-        unsigned w = task_abi(t)->word;
-        size_t bytes = ((size_t)t->wait_args[0] + 8 * w - 1) / (8 * w) * w;
         for (int i = 1; i <= 3; i++)
             if (t->wait_args[i])
-                copy_to_guest(task_mm(t), t->wait_args[i], zero, bytes);
+                copy_to_guest(task_mm(t), t->wait_args[i], zero, fd_set_bytes(t));
     }
     return r;
 }
 
+/* nfds is an int: a negative one is EINVAL, one past the descriptor table
+ * is cut to it (core_sys_select). */
 int64_t do_pselect6(struct task *t, const uint64_t a[6], unsigned field)
 {
     int nfds = (int)a[0];
-    if (nfds < 0 || nfds > FD_MAX)
+    if (nfds < 0)
         return -EINVAL;
+    if (nfds > FD_MAX)
+        nfds = FD_MAX;
     int64_t ns = -1;
     if (a[4] && (ns = timespec_from_guest(t, a[4], field)) < 0)
         return ns;
@@ -272,7 +281,8 @@ int64_t do_pselect6(struct task *t, const uint64_t a[6], unsigned field)
         if (err < 0)
             return err;
     }
-    for (int i = 0; i < 4; i++)
+    t->wait_args[0] = (uint64_t)nfds;
+    for (int i = 1; i < 4; i++)
         t->wait_args[i] = a[i];
     t->wait_args[4] = a[4];
     t->wait_args[5] = field == 8 ? WAIT_TIMESPEC64 : 0;

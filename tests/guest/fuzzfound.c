@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <fcntl.h>
+#include <sys/select.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -17,9 +18,11 @@
 #ifdef __aarch64__
 #define SYS_ppoll_64 SYS_ppoll
 #define SYS_sendfile_64 SYS_sendfile
+#define SYS_pselect6_64 SYS_pselect6
 #else
 #define SYS_ppoll_64 SYS_ppoll_time64
 #define SYS_sendfile_64 SYS_sendfile64
+#define SYS_pselect6_64 SYS_pselect6_time64
 #endif
 
 /* The kernel's struct __kernel_timespec on both ISAs. */
@@ -88,6 +91,28 @@ int main(int argc, char **argv)
         int64_t off = INT64_MAX - 8;
         report("sendfile(null, zero, INT64_MAX - 8, 16)",
                syscall(SYS_sendfile_64, null, zero, &off, 16));
+        return 0;
+    }
+    if (strcmp(c, "select-nfds") == 0) {
+        /* fuzz-syscall: pselect6 checked nfds as an int but sized its
+         * fd_set copies from the whole register (0x100000005 on arm64):
+         * a host stack overflow. Linux takes the int (5 here) and cuts one
+         * past the descriptor table to the table's size. */
+        int p[2];
+        if (pipe(p) != 0 || p[0] != 3 || write(p[1], "x", 1) != 1)
+            return 1;
+        static unsigned long set[2048 / (8 * sizeof(long))];
+        struct timespec64 zero = {0, 0};
+        volatile uint64_t wide = 0x100000005ull;
+        set[0] = 1ul << p[0];
+        report("pselect6(0x100000005, {3}, zero timeout)",
+               syscall(SYS_pselect6_64, (unsigned long)wide, set, NULL, NULL, &zero, NULL));
+        printf("set[0] %#lx\n", set[0]);
+        set[0] = 1ul << p[0];
+        report("pselect6(2048, {3}, zero timeout)",
+               syscall(SYS_pselect6_64, 2048, set, NULL, NULL, &zero, NULL));
+        printf("set[0] %#lx\n", set[0]);
+        report("pselect6(-1)", syscall(SYS_pselect6_64, -1, set, NULL, NULL, &zero, NULL));
         return 0;
     }
     fprintf(stderr, "fuzzfound: unknown case %s\n", c);
