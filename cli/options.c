@@ -479,7 +479,8 @@ static const struct option_def options[] = {
      "fail with ENOMEM in the guest",
      opt_host_reserve},
     {"--max-mem", NULL, "SIZE", "4G (64-bit), 3G (32-bit)",
-     "memory one guest process may map; beyond, mmap and brk fail with ENOMEM", opt_max_mem},
+     "memory one guest process may map; beyond, mmap and brk fail with ENOMEM (shared "
+     "mappings of files and segments: up to 16 times SIZE)", opt_max_mem},
     {"--warm-engines", NULL, "N", "64",
      "Unicorn engines kept open for address spaces that are not running; the least recently "
      "run beyond N are closed (about 2 MB each) and reopened, their code translated again, "

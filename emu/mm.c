@@ -395,6 +395,18 @@ static uint64_t usable_bytes(const struct vma *v, uint64_t n)
     return accessible(v) && !is_file_shared(v) ? n : 0;
 }
 
+/* What those shared file mappings may add up to in one address space, as a
+ * multiple of --max-mem (64 GiB by default). Linux has no such bound, but
+ * Unicorn removes a region page by page, about 0.2 s per GiB (measured on
+ * 2.1.1): a guest that mapped terabytes of a sparse file or a SysV segment
+ * would stall every task for minutes when it unmapped them. */
+#define MM_SHARED_FACTOR 16
+
+static uint64_t shared_bytes(const struct vma *v, uint64_t n)
+{
+    return accessible(v) && is_file_shared(v) ? n : 0;
+}
+
 int vma_to_engine(struct mm *mm, struct vma *v)
 {
     if (!vma_has_region(v))
@@ -486,6 +498,7 @@ static int vma_cut(struct mm *mm, struct vma **link, uint64_t lo, uint64_t hi)
     host_release(mm, v, v->host + (cut_lo - v->start), cut_hi - cut_lo);
     mm->total -= cut_hi - cut_lo;
     mm->usable -= usable_bytes(v, cut_hi - cut_lo);
+    mm->shared -= shared_bytes(v, cut_hi - cut_lo);
     index_del(mm, v);
     bool keep_head = cut_lo > v->start;
     if (keep_head) {
@@ -619,10 +632,10 @@ int mm_map_shared(struct mm *mm, uint64_t addr, uint64_t len, int prot,
  * replaces (which it then no longer counts). */
 static void map_cost(const struct mm *mm, uint64_t addr, uint64_t end, int prot, bool windowed,
                      int *more_vmas, int *more_regions, uint64_t *old_total,
-                     uint64_t *old_usable)
+                     uint64_t *old_usable, uint64_t *old_shared)
 {
     *more_vmas = 1, *more_regions = prot != PROT_NONE && !windowed;
-    *old_total = *old_usable = 0;
+    *old_total = *old_usable = *old_shared = 0;
     for (const struct vma *v = mm_vma_from(mm, addr); v && v->start < end; v = v->next) {
         if (v->end <= addr)
             continue;
@@ -632,6 +645,7 @@ static void map_cost(const struct mm *mm, uint64_t addr, uint64_t end, int prot,
         *more_regions += (pieces - 1) * vma_has_region(v);
         *old_total += hi - lo;
         *old_usable += usable_bytes(v, hi - lo);
+        *old_shared += shared_bytes(v, hi - lo);
     }
 }
 
@@ -653,14 +667,17 @@ static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     if (err)
         return err;
     int more_vmas, more_regions;
-    uint64_t old_total, old_usable;
-    map_cost(mm, addr, addr + len, prot, win, &more_vmas, &more_regions, &old_total, &old_usable);
+    uint64_t old_total, old_usable, old_shared;
+    map_cost(mm, addr, addr + len, prot, win, &more_vmas, &more_regions, &old_total, &old_usable,
+             &old_shared);
     /* PROT_NONE reservations (glibc's 64 MiB malloc arenas, thread stack
      * guards) cost the host nothing until made accessible: --max-mem counts
      * only usable bytes, RLIMIT_AS every byte, as Linux's does. */
     bool file_shared = shm && origin && origin->path;
     uint64_t usable = prot != PROT_NONE && !file_shared ? len : 0;
+    uint64_t shared = prot != PROT_NONE && file_shared ? len : 0;
     if (mm->usable - old_usable + usable > mm->max_total ||
+        mm->shared - old_shared + shared > mm->max_total * MM_SHARED_FACTOR ||
         mm->total - old_total + len > mm->max_as || mm_room_for(mm, more_vmas, more_regions) < 0)
         return -ENOMEM;
     /* Mappings are lazily backed, but may soon be touched: every 16 MiB
@@ -721,6 +738,7 @@ static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
         return err;
     mm->total += len;
     mm->usable += usable;
+    mm->shared += shared;
     return 0;
 }
 
@@ -770,18 +788,18 @@ uint64_t mm_find_free(struct mm *mm, uint64_t hint, uint64_t len)
  * that stop being PROT_NONE (--max-mem counts them). -EACCES when it
  * would make a read-only shared file mapping writable. */
 static int protect_cost(const struct mm *mm, uint64_t addr, uint64_t end, int prot, int *more_vmas,
-                        int *more_regions, uint64_t *more_usable)
+                        int *more_regions, uint64_t *more_usable, uint64_t *more_shared)
 {
     *more_vmas = *more_regions = 0;
-    *more_usable = 0;
+    *more_usable = *more_shared = 0;
     for (const struct vma *v = mm_vma_from(mm, addr); v && v->start < end; v = v->next) {
         if (v->end <= addr || v->prot == prot)
             continue;
         if ((prot & PROT_WRITE) && v->origin.shared_ro)
             return -EACCES;
-        if (!accessible(v) && prot != PROT_NONE && !is_file_shared(v)) {
+        if (!accessible(v) && prot != PROT_NONE) {
             uint64_t lo = addr > v->start ? addr : v->start, hi = end < v->end ? end : v->end;
-            *more_usable += hi - lo;
+            *(is_file_shared(v) ? more_shared : more_usable) += hi - lo;
         }
         int pieces = (addr > v->start) + (end < v->end);
         *more_vmas += pieces;
@@ -808,11 +826,11 @@ static int vma_set_prot(struct mm *mm, struct vma *v, int prot)
     if (was_exec && !(prot & PROT_EXEC))
         uc_ctl_remove_cache(mm->uc, v->start, v->end);
     bool was_none = !accessible(v);
-    uint64_t bytes = is_file_shared(v) ? 0 : v->end - v->start;
+    uint64_t *count = is_file_shared(v) ? &mm->shared : &mm->usable;
     if (was_none && prot != PROT_NONE)
-        mm->usable += bytes;
+        *count += v->end - v->start;
     else if (!was_none && prot == PROT_NONE)
-        mm->usable -= bytes;
+        *count -= v->end - v->start;
     mm_vma_recount(mm, v, false);
     v->prot = prot;
     mm_vma_recount(mm, v, true);
@@ -859,11 +877,12 @@ int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
     if (err)
         return err;
     int more_vmas, more_regions;
-    uint64_t more_usable;
-    err = protect_cost(mm, addr, end, prot, &more_vmas, &more_regions, &more_usable);
+    uint64_t more_usable, more_shared;
+    err = protect_cost(mm, addr, end, prot, &more_vmas, &more_regions, &more_usable, &more_shared);
     if (!err)
         err = mm_room_for(mm, more_vmas, more_regions);
-    if (!err && mm->usable + more_usable > mm->max_total)
+    if (!err && (mm->usable + more_usable > mm->max_total ||
+                 mm->shared + more_shared > mm->max_total * MM_SHARED_FACTOR))
         err = -ENOMEM;
     if (err)
         return err;

@@ -55,6 +55,7 @@ struct mm {
     uint64_t env_start, env_end;   /* the environment strings (/proc/PID/environ) */
     uint64_t total;         /* bytes mapped (RLIMIT_AS counts these) */
     uint64_t usable;        /* of them, bytes not PROT_NONE (--max-mem counts these) */
+    uint64_t shared;        /* and accessible bytes of shared objects (MM_SHARED_FACTOR) */
     uint64_t max_total;     /* --max-mem: bounds usable */
     uint64_t max_as;        /* RLIMIT_AS: bounds total */
     struct mm *next_deferred;

@@ -59,3 +59,23 @@ pselect6(2048, {3}, zero timeout) 1
 set[0] 0x8
 pselect6(-1) -1 EINVAL
 ")
+
+# A hang: a 64 TiB SysV segment (SHM_NORESERVE) attached and then unmapped
+# stalled asymu for hours, as Unicorn removes a region page by page (about
+# 0.2 s per GiB). asymu's own bound, not Linux's (which maps them): shared
+# mappings of files and segments add up to at most 16 times --max-mem per
+# process (4 GiB here), beyond which mmap, shmat and mprotect fail with
+# ENOMEM, as for --max-mem itself. arm64 only: an armhf process cannot map
+# that much.
+asymu_e2e_fuzzfound(shared-huge
+  "shmget(64 TiB) 0
+shmat(64 TiB) -1 ENOMEM
+shmat(1 GiB) 0
+shmdt(1 GiB) 0
+ftruncate(1 MiB) 0
+mmap(file, 4 GiB + 4 KiB) -1 ENOMEM
+mmap(file, 1 GiB) 0
+mmap(file, 3 GiB + 4 KiB, PROT_NONE) 0
+mprotect(3 GiB + 4 KiB, PROT_READ) -1 ENOMEM
+mprotect(3 GiB, PROT_READ) 0
+" ISAS aarch64 OPTIONS --max-mem 256M ASYMU_ONLY)

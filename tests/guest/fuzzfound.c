@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/select.h>
+#include <sys/shm.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -115,6 +117,35 @@ int main(int argc, char **argv)
         report("pselect6(-1)", syscall(SYS_pselect6_64, -1, set, NULL, NULL, &zero, NULL));
         return 0;
     }
+#ifdef __aarch64__
+    if (strcmp(c, "shared-huge") == 0) {
+        /* fuzz-syscall: a 64 TiB SysV segment attached, then unmapped:
+         * Unicorn removes a region page by page, and asymu stalled for
+         * hours. Shared mappings of files and segments now add up to at
+         * most 16 times --max-mem (this test runs with 256M: 4 GiB). */
+        int big = shmget(IPC_PRIVATE, (size_t)1 << 46, IPC_CREAT | SHM_NORESERVE | 0600);
+        report("shmget(64 TiB)", big < 0 ? -1 : 0);
+        void *at = shmat(big, NULL, SHM_RDONLY);
+        report("shmat(64 TiB)", at == (void *)-1 ? -1 : 0);
+        int gib = shmget(IPC_PRIVATE, (size_t)1 << 30, IPC_CREAT | 0600);
+        at = shmat(gib, NULL, 0);
+        report("shmat(1 GiB)", at == (void *)-1 ? -1 : 0);
+        report("shmdt(1 GiB)", shmdt(at));
+        /* A mapping may reach past the file's end (touching there is SIGBUS). */
+        int fd = open("/tmp/small", O_RDWR | O_CREAT | O_TRUNC, 0600);
+        report("ftruncate(1 MiB)", ftruncate(fd, 1 << 20));
+        void *m = mmap(NULL, ((size_t)4 << 30) + 4096, PROT_READ, MAP_SHARED, fd, 0);
+        report("mmap(file, 4 GiB + 4 KiB)", m == MAP_FAILED ? -1 : 0);
+        m = mmap(NULL, (size_t)1 << 30, PROT_READ, MAP_SHARED, fd, 0);
+        report("mmap(file, 1 GiB)", m == MAP_FAILED ? -1 : 0);
+        m = mmap(NULL, ((size_t)3 << 30) + 4096, PROT_NONE, MAP_SHARED, fd, 0);
+        report("mmap(file, 3 GiB + 4 KiB, PROT_NONE)", m == MAP_FAILED ? -1 : 0);
+        report("mprotect(3 GiB + 4 KiB, PROT_READ)",
+               mprotect(m, ((size_t)3 << 30) + 4096, PROT_READ));
+        report("mprotect(3 GiB, PROT_READ)", mprotect(m, (size_t)3 << 30, PROT_READ));
+        return 0;
+    }
+#endif
     fprintf(stderr, "fuzzfound: unknown case %s\n", c);
     return 2;
 }
