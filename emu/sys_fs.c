@@ -344,7 +344,7 @@ int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
     }
     /* rw_verify_area on in's range, then the cut to MAX_RW_COUNT. */
     uint64_t count = a[3];
-    if ((int64_t)count < 0 || count > (uint64_t)(INT64_MAX - off))
+    if (count > (uint64_t)(INT64_MAX - off))
         return -EINVAL;
     if (count > MAX_RW_COUNT)
         count = MAX_RW_COUNT;
@@ -433,22 +433,21 @@ static int64_t do_iov(struct task *t, int fd, uint64_t uiov, uint64_t cnt, bool 
     if (cnt > UIO_MAXIOV)
         return -EINVAL;
     struct iov_list l;
-    uint64_t want = 0;
-    int64_t total = iov_import(t, uiov, cnt, &l);
-    if (total == 0) {
-        want = l.total;
-        total = rw_verify(f, is_write, 0, &want, off);
-    }
-    for (unsigned i = 0; total >= 0 && want && i < l.n; i++) {
+    int err = iov_import(t, uiov, cnt, &l);
+    uint64_t want = l.total;
+    if (err == 0)
+        err = rw_verify(f, is_write, 0, &want, off);
+    if (err < 0)
+        return err;
+    int64_t total = 0;
+    for (unsigned i = 0; want && i < l.n; i++) {
         if (l.v[i].len == 0)
             continue;
         int64_t at = off < 0 ? -1 : off + total;
         int64_t n = is_write ? do_write(t, fd, l.v[i].base, l.v[i].len, at)
                              : do_read(t, fd, l.v[i].base, l.v[i].len, at);
-        if (n < 0) {
-            total = total ? total : n;
-            break;
-        }
+        if (n < 0)
+            return total ? total : n;
         total += n;
         if ((uint64_t)n < l.v[i].len)
             break;
