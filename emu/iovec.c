@@ -14,7 +14,7 @@ bool user_range_ok(uint64_t addr, uint64_t len)
     return addr <= TASK_SIZE_MAX && len <= TASK_SIZE_MAX - addr;
 }
 
-int iov_import(struct task *t, uint64_t uiov, uint64_t cnt, struct iov_list *l)
+int iov_read(struct task *t, uint64_t uiov, uint64_t cnt, struct iov_list *l)
 {
     unsigned w = task_abi(t)->word;
     l->n = (unsigned)cnt;
@@ -32,6 +32,14 @@ int iov_import(struct task *t, uint64_t uiov, uint64_t cnt, struct iov_list *l)
     for (unsigned i = 0; i < l->n; i++)
         if ((int64_t)l->v[i].len < 0)
             return -EINVAL;
+    return 0;
+}
+
+int iov_import(struct task *t, uint64_t uiov, uint64_t cnt, struct iov_list *l)
+{
+    int err = iov_read(t, uiov, cnt, l);
+    if (err < 0)
+        return err;
     for (unsigned i = 0; i < l->n; i++) {
         if (!user_range_ok(l->v[i].base, l->v[i].len))
             return -EFAULT;

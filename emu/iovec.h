@@ -26,11 +26,15 @@ struct iov_list {
  * addresses, for compat tasks too). Mapped or not is found later. */
 bool user_range_ok(uint64_t addr, uint64_t len);
 
-/* Linux's import_iovec for cnt (<= UIO_MAXIOV, which callers check: each
- * call names its own error) iovecs of t's ABI at uiov: EFAULT when the
- * array cannot be read, EINVAL for a length negative as the ABI's
- * ssize_t, EFAULT for a buffer outside the user address space; lengths
- * past MAX_RW_COUNT in all are cut (later ones to 0). 0 or the error. */
+/* Linux's iovec_from_user for cnt (<= UIO_MAXIOV, which callers check:
+ * each call names its own error) iovecs of t's ABI at uiov: EFAULT when
+ * the array cannot be read, EINVAL for a length negative as the ABI's
+ * ssize_t. 0 or the error; l->total is left 0. */
+int iov_read(struct task *t, uint64_t uiov, uint64_t cnt, struct iov_list *l);
+
+/* Linux's import_iovec: iov_read, then EFAULT for a buffer outside the
+ * user address space; lengths past MAX_RW_COUNT in all are cut (later ones
+ * to 0), l->total is their sum. 0 or the error. */
 int iov_import(struct task *t, uint64_t uiov, uint64_t cnt, struct iov_list *l);
 
 #endif

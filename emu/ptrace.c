@@ -6,6 +6,7 @@
 #include "abi.h"
 #include "breakpoint.h"
 #include "file.h"
+#include "iovec.h"
 #include "machine.h"
 #include "mm.h"
 #include "procmem.h"
@@ -837,54 +838,38 @@ SYSCALL_DECL(ptrace)
 
 /* ---- process_vm_readv / process_vm_writev ---- */
 
-#define IOV_MAX_ 1024
-
-/* Reads an iovec array of the caller (its word size). */
-static int read_iov(struct task *t, uint64_t uiov, uint64_t n, uint64_t (*iov)[2])
-{
-    unsigned w = task_abi(t)->word;
-    for (uint64_t i = 0; i < n; i++) {
-        uint8_t raw[16];
-        if (copy_from_guest(task_mm(t), raw, uiov + i * 2 * w, 2 * w) < 0)
-            return -EFAULT;
-        iov[i][0] = iov[i][1] = 0;
-        memcpy(&iov[i][0], raw, w);
-        memcpy(&iov[i][1], raw + w, w);
-    }
-    return 0;
-}
-
 /* Copies between the caller's local iovecs and pid's remote ones, in
  * order, until either runs out or a remote address faults: the bytes
- * copied, or -EFAULT/-ESRCH/-EINVAL when nothing was. */
+ * copied, or the error when nothing was. Linux's order: the local vector
+ * checked whole (import_iovec), nothing to copy is 0, then the remote
+ * vector (lengths only), then the process. */
 static int64_t process_vm(struct task *t, const uint64_t a[6], bool write)
 {
     uint64_t nl = a[2], nr = a[4];
-    if (a[5] || nl > IOV_MAX_ || nr > IOV_MAX_)
+    if (a[5])
         return -EINVAL;
-    struct process *p = process_find(mach(t), (int)a[0]);
-    if (!p || !p->mm)
-        return -ESRCH;
-    uint64_t (*liov)[2] = calloc(nl + 1, sizeof *liov), (*riov)[2] = calloc(nr + 1, sizeof *riov);
-    int64_t done = 0;
-    if (!liov || !riov) {
-        done = -ENOMEM;
+    struct iov_list *l = malloc(sizeof *l), *r = malloc(sizeof *r);
+    struct process *p = NULL;
+    int64_t done = !l || !r           ? -ENOMEM
+                   : nl > UIO_MAXIOV ? -EINVAL
+                                     : iov_import(t, a[1], nl, l);
+    if (done < 0 || l->total == 0)
         goto out;
-    }
-    if (read_iov(t, a[1], nl, liov) < 0 || read_iov(t, a[3], nr, riov) < 0) {
-        done = -EFAULT;
+    done = nr > UIO_MAXIOV ? -EINVAL : iov_read(t, a[3], nr, r);
+    if (done == 0 && (!(p = process_find(mach(t), (int)a[0])) || !p->mm))
+        done = -ESRCH;
+    if (done < 0)
         goto out;
-    }
     uint64_t li = 0, loff = 0, ri = 0, roff = 0;
     uint8_t buf[4096];
-    while (li < nl && ri < nr) {
-        uint64_t n = liov[li][1] - loff;
-        if (riov[ri][1] - roff < n)
-            n = riov[ri][1] - roff;
+    while (li < l->n && ri < r->n) {
+        uint64_t n = l->v[li].len - loff;
+        if (r->v[ri].len - roff < n)
+            n = r->v[ri].len - roff;
         if (n > sizeof buf)
             n = sizeof buf;
         if (n) {
-            uint64_t la = liov[li][0] + loff, ra = riov[ri][0] + roff;
+            uint64_t la = l->v[li].base + loff, ra = r->v[ri].base + roff;
             int err = write ? copy_from_guest(task_mm(t), buf, la, n) : copy_from_guest(p->mm, buf, ra, n);
             if (!err)
                 err = write ? copy_to_guest(p->mm, ra, buf, n) : copy_to_guest(task_mm(t), la, buf, n);
@@ -897,14 +882,14 @@ static int64_t process_vm(struct task *t, const uint64_t a[6], bool write)
             loff += n;
             roff += n;
         }
-        if (loff == liov[li][1])
+        if (loff == l->v[li].len)
             li++, loff = 0;
-        if (roff == riov[ri][1])
+        if (roff == r->v[ri].len)
             ri++, roff = 0;
     }
 out:
-    free(liov);
-    free(riov);
+    free(l);
+    free(r);
     return done;
 }
 

@@ -29,7 +29,8 @@ endforeach()
 # signal delivered by PTRACE_CONT; EPERM/ESRCH/EINVAL/EIO cases.
 asymu_e2e_guest(NAME ptrace-seize PROGRAM ptrace ASYMU_ONLY GUEST_ARGS seize
                 EXPECT_STDOUT ptrace-seize.out)
-# PEEKDATA/POKEDATA (EIO on unmapped memory), process_vm_readv, PEEKUSR.
+# PEEKDATA/POKEDATA (EIO on unmapped memory), process_vm_readv (its checks in
+# Linux's order, as the host kernel answers them), PEEKUSR.
 asymu_e2e_guest(NAME ptrace-peekpoke PROGRAM ptrace ASYMU_ONLY GUEST_ARGS peekpoke)
 # A traced 32-bit task obeys the policy: PTRACE_SYSCALL never lets it run
 # outside the 32-bit vCPUs (--check-invariants stops the run with 70 if it did).

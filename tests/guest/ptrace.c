@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -384,6 +385,15 @@ static int mode_fault(void)
 
 static volatile unsigned long cell = (unsigned long)0x11223344;
 
+/* Prints "WHAT: R" or "WHAT: -1 ERRNO" (errno read after the call). */
+static void show_result(const char *what, long r)
+{
+    if (r < 0)
+        printf("%s: %ld %s\n", what, r, err_name(errno));
+    else
+        printf("%s: %ld\n", what, r);
+}
+
 static int mode_peekpoke(void)
 {
     pid_t pid = fork();
@@ -409,6 +419,19 @@ static int mode_peekpoke(void)
     remote.iov_base = (void *)16;
     printf("process_vm_readv at 16: %zd %s\n", process_vm_readv(pid, &local, 1, &remote, 1, 0),
            err_name(errno));
+    /* Linux's order: flags, the local vector, nothing to copy, the remote
+     * vector's lengths, then the process. */
+    remote.iov_base = (void *)&cell;
+    struct iovec negative = {(void *)&cell, (size_t)SSIZE_MAX + 1};
+    show_result("process_vm_readv flags 1", process_vm_readv(pid, &local, 1, &remote, 1, 1));
+    show_result("process_vm_readv 1025 local", process_vm_readv(pid, &local, 1025, &remote, 1, 0));
+    show_result("process_vm_readv negative local",
+                process_vm_readv(pid, &negative, 1, &remote, 1, 0));
+    show_result("process_vm_readv no local, no such pid",
+                process_vm_readv(999999, &local, 0, &remote, 1, 0));
+    show_result("process_vm_readv negative remote",
+                process_vm_readv(pid, &local, 1, &negative, 1, 0));
+    show_result("process_vm_readv no such pid", process_vm_readv(999999, &local, 1, &remote, 1, 0));
 #ifdef __arm__
     unsigned long regs[18];
     errno = 0;
