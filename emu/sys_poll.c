@@ -138,7 +138,8 @@ static int64_t wait_ready(struct task *t, int64_t timeout_ns, resume_fn resume)
     return -EBLOCK;
 }
 
-/* flags: WAIT_*; uts: the timespec that gets the time left, or 0. */
+/* nfds is Linux's unsigned int (the register's upper half is not looked
+ * at); flags: WAIT_*; uts: the timespec that gets the time left, or 0. */
 static int64_t do_poll(struct task *t, uint64_t ufds, unsigned nfds, int64_t timeout_ns,
                        unsigned flags, uint64_t uts)
 {
@@ -176,7 +177,7 @@ int64_t do_ppoll(struct task *t, const uint64_t a[6], unsigned field)
     int err = wait_with_mask(t, a[3], a[4]);
     if (err < 0)
         return err;
-    return do_poll(t, a[0], (unsigned)a[1], ns, field == 8 ? WAIT_TIMESPEC64 : 0, a[2]);
+    return do_poll(t, a[0], a[1], ns, field == 8 ? WAIT_TIMESPEC64 : 0, a[2]);
 }
 
 SYSCALL_DECL(ppoll)
@@ -188,8 +189,8 @@ SYSCALL_DECL(poll)
 {
     int32_t ms = (int32_t)a[2];
     if (ms < 0)
-        return do_poll(t, a[0], (unsigned)a[1], -1, 0, 0);
-    return do_poll(t, a[0], (unsigned)a[1], (int64_t)ms * 1000000, WAIT_RESTART_BLOCK, 0);
+        return do_poll(t, a[0], a[1], -1, 0, 0);
+    return do_poll(t, a[0], a[1], (int64_t)ms * 1000000, WAIT_RESTART_BLOCK, 0);
 }
 
 /* ---- select: fd_set bitmaps of longs ---- */

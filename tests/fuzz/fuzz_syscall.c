@@ -28,9 +28,8 @@
 #include "rlimit.h"
 #include "task.h"
 
-#include <sys/resource.h>
-
 #include <string.h>
+#include <sys/resource.h>
 
 #define SCRATCH_ADDR 0x20000000u
 #define SCRATCH_SIZE 0x10000u
