@@ -62,7 +62,7 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     uc_emu_stop(uc);
 }
 
-/* The work asymu's slice counter (emu/engine.c) does per block; the budget
+/* The work asymu's slice counter (emu/machine/engine.c) does per block; the budget
  * is never reached, so the run is not cut into slices. */
 static void hook_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
@@ -194,7 +194,7 @@ static int run_image(const struct loader_image *img, const uint8_t *file, int bl
     r->slice_budget = UINT64_MAX;
     uint8_t *stack =
         mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    /* The same CPU models as asymu (emu/engine.c), so both translate alike. */
+    /* The same CPU models as asymu (emu/machine/engine.c), so both translate alike. */
     if ((e = uc_ctl_set_cpu_model(uc, a64 ? UC_CPU_ARM64_A72 : UC_CPU_ARM_MAX)) != UC_ERR_OK ||
         (e = stack == MAP_FAILED ? UC_ERR_NOMEM : UC_ERR_OK) != UC_ERR_OK ||
         (e = map_image(uc, img, file, bias)) != UC_ERR_OK ||

@@ -143,6 +143,9 @@ struct machine_script {
  * task has ended, and fills in the results. Returns 0, or a negative errno
  * when the machine could not start (a message is on stderr). */
 int emu_run_script(const struct emu_config *cfg, struct machine_script *s);
+/* Frees the histories emu_run_script recorded into s's tasks
+ * (script_events.c), once the caller has read them. */
+void script_events_free(struct machine_script *s);
 
 /* The machine loop's end: pid 1 has exited, or, for a script, every task
  * has ended and none is still to start. */

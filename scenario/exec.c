@@ -15,7 +15,6 @@
  */
 #include "scenario.h"
 
-#include "script_events.h"
 
 #include <errno.h>
 #include <signal.h>

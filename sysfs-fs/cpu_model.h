@@ -1,5 +1,5 @@
 /* cpu_model.h - what the machine's vCPUs are, shared by /proc/cpuinfo and
- * sysfs (sysfs-fs/tree.c) and by the registers EL0 reads (emu/sysreg.c), so
+ * sysfs (sysfs-fs/tree.c) and by the registers EL0 reads (emu/arch/sysreg.c), so
  * that all three tell the same story. */
 #ifndef ASYMU_CPU_MODEL_H
 #define ASYMU_CPU_MODEL_H

@@ -22,7 +22,7 @@ void fuse_export_on_write(struct fuse_export *e,
 void fuse_export_process(struct fuse_export *e);
 /* Ends the session and frees (NULL is fine). The mount stays, answering
  * ENOTCONN, until the caller unmounts it: asymu's janitor process does
- * (emu/crash.c), since the sandboxed emulator cannot. */
+ * (emu/machine/crash.c), since the sandboxed emulator cannot. */
 void fuse_export_stop(struct fuse_export *e);
 
 #endif

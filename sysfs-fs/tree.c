@@ -1121,7 +1121,7 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         add(&t, "0\n");
         break;
     case F_SYSCTL_MAX_MAP_COUNT:
-        /* Linux's DEFAULT_MAX_MAP_COUNT; emu/mm.c allows fewer (see there). */
+        /* Linux's DEFAULT_MAX_MAP_COUNT; emu/mm/mm.c allows fewer (see there). */
         add(&t, "65530\n");
         break;
     case F_CPU_POSSIBLE:

@@ -412,7 +412,7 @@ static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, i
 {
     /* Non-blocking, so that the open of a fifo (the guest may make them in
      * a writable place) never stalls the whole emulator; the guest's own
-     * O_NONBLOCK is kept apart (struct file's flags), and emu/fifo.c makes
+     * O_NONBLOCK is kept apart (struct file's flags), and emu/fs/fifo.c makes
      * the guest's opens and reads wait as Linux's do. */
     struct open_how how = {
         .flags = (uint64_t)(flags | O_CLOEXEC | (flags & O_PATH ? 0 : O_NONBLOCK)),

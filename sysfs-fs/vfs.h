@@ -25,10 +25,10 @@ enum vfs_node_kind {
     VNODE_SYMLINK,   /* target made by tree.c */
     VNODE_FULL,      /* /dev/full: reads zeros, writes fail with ENOSPC */
     VNODE_CONSOLE,   /* /dev/tty, /dev/console: the emulator's stdin and stdout */
-    VNODE_PTMX,      /* /dev/ptmx: opening makes a pseudo-terminal pair (emu/pty.c) */
-    VNODE_KVM,       /* /dev/kvm: opening gives the KVM system file (emu/kvm.c) */
+    VNODE_PTMX,      /* /dev/ptmx: opening makes a pseudo-terminal pair (emu/drivers/pty.c) */
+    VNODE_KVM,       /* /dev/kvm: opening gives the KVM system file (emu/drivers/kvm.c) */
     VNODE_PTS,       /* /dev/pts/N: the slave of pair N (arg) */
-    VNODE_MEM,       /* /proc/PID/mem: process arg's memory at the file offset (emu/procmem.c) */
+    VNODE_MEM,       /* /proc/PID/mem: process arg's memory at the file offset (emu/kernel/procmem.c) */
 };
 
 /* A node of the virtual trees, by value: which file it is and for what. */

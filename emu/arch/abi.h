@@ -1,4 +1,4 @@
-/* abi.h - the ABI of one ISA (emu/abi/<isa>/): address space layout,
+/* abi.h - the ABI of one ISA (emu/arch/<isa>/): address space layout,
  * registers, the syscall table, signal frames, struct stat. */
 #ifndef ASYMU_ABI_H
 #define ASYMU_ABI_H
@@ -49,7 +49,7 @@ struct abi {
     void (*ctx_set_sp)(uc_context *ctx, uint64_t sp);
     /* Bytes of the syscall instruction before the pc (restarting a syscall). */
     unsigned (*syscall_insn_size)(uc_engine *uc);
-    /* Signal frames (emu/abi/<isa>/signal.c): builds the frame for a handler
+    /* Signal frames (emu/arch/<isa>/signal.c): builds the frame for a handler
      * and points the registers at it; sigreturn restores them from it. */
     int (*setup_frame)(struct task *t, int sig, const struct sigaction_guest *sa, uint64_t sp);
     int64_t (*sigreturn)(struct task *t, bool rt);

@@ -14,8 +14,7 @@ struct machine_script;
 /* Subscribes the recorder and the trigger matchers, before the first task
  * starts: 0, or a negative errno. */
 int script_events_start(struct machine *m, struct machine_script *s);
-/* Frees the histories recorded into s's tasks. */
-void script_events_free(struct machine_script *s);
+/* script_events_free, which the scenario runner calls, is in script.h. */
 
 /* script.c's: arms action i to happen at virtual time `at` (its trigger's
  * event happened then; the machine loop fires it at the next slice

@@ -13,7 +13,7 @@ set_tests_properties(conformance-smoke PROPERTIES LABELS conformance TIMEOUT 900
 
 # test_random with a cold byte-code cache translates more code than the old
 # 32 MiB translation buffer held; Unicorn 2.1.1 then crashed (SIGSEGV in
-# tb_set_jmp_target) flushing it mid-run (emu/engine.c, TCG_BUFFER_BYTES).
+# tb_set_jmp_target) flushing it mid-run (emu/machine/engine.c, TCG_BUFFER_BYTES).
 set_tests_properties(conformance-smoke PROPERTIES FIXTURES_SETUP conformance-roots)
 set(_root ${CMAKE_BINARY_DIR}/conformance/root-arm64)
 add_test(NAME conformance-cold-cache-arm64
@@ -33,7 +33,7 @@ set_tests_properties(conformance-report PROPERTIES LABELS conformance)
 
 # CPython's GIL handed over while a daemon thread writes in a loop: the
 # waiter starved for ever until a futex wake made the waker pay for it
-# (emu/futex.c, FUTEX_WAKE_COST_BLOCKS).
+# (emu/kernel/futex.c, FUTEX_WAKE_COST_BLOCKS).
 add_test(NAME conformance-gil-handover-arm64
          COMMAND $<TARGET_FILE:asymu> run --sysroot ${_root} --seed 1 -- ${_root}/usr/bin/env
                  HOME=/root LANG=C.UTF-8 PYTHONHASHSEED=0

@@ -48,7 +48,7 @@ tmpfs /dev/shm tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
 tmpfs /tmp tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
 ")
 
-# Named pipes with Linux's open and blocking rules (emu/fifo.c); the same
+# Named pipes with Linux's open and blocking rules (emu/fs/fifo.c); the same
 # output as under qemu-user.
 asymu_e2e_guest(NAME fifo-rules PROGRAM fifo
                 EXPECT_STDOUT_TEXT "O_WRONLY|O_NONBLOCK, no reader: ENXIO

@@ -40,7 +40,7 @@ endforeach()
 
 # 10,000 two-page mappings with a PROT_NONE second page (20,000 VMAs, as
 # thread stacks and guards): past a few hundred engine regions they share
-# engine windows (emu/mm_window.h), where the host's page rights keep the
+# engine windows (emu/mm/mm_window.h), where the host's page rights keep the
 # guest's. Contents, faults (si_code, si_addr) on guard pages, on a page made
 # PROT_NONE (its bytes kept), on an unmapped hole and on a PROT_READ page,
 # code made executable among them (out of its window), mremap and a fork

@@ -46,7 +46,7 @@ asymu_e2e_guest(NAME fdshare PROGRAM fdshare ASYMU_ONLY)
 # (expected/threadexec.out).
 asymu_e2e_guest(NAME threadexec PROGRAM threadexec ASYMU_ONLY)
 
-# File owners the guest gives (emu/owner.c): created files belong to the
+# File owners the guest gives (emu/fs/owner.c): created files belong to the
 # fsuid and fsgid (a set-group-ID directory's group), chown/lchown/fchown/
 # fchownat as root give any owner and clear set-user-ID (and set-group-ID
 # with group execute) of non-directories; without CAP_CHOWN only a group

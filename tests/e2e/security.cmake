@@ -13,7 +13,7 @@ if(NOT ASYMU_E2E_RUNNER)
 endif()
 
 # Splitting one mapping with mprotect into 4,000 VMAs (past Unicorn's bound
-# of about 1,000 regions per engine: engine windows, emu/mm_window.h), a
+# of about 1,000 regions per engine: engine windows, emu/mm/mm_window.h), a
 # hole punched by munmap, mprotect over the hole (ENOMEM, as on Linux), and
 # the process lives on; never Unicorn's abort (status 134). The output is
 # Linux's (qemu-user's).
@@ -27,7 +27,7 @@ mapped, wrote and read back: yes
 # A thread bomb: 256 KiB stacks (a PROT_NONE guard and the stack each)
 # up to the program's own cap of 5,000 threads, all alive at once, then
 # every one joined: past a few hundred, their stacks and guards share
-# engine windows instead of a Unicorn region each (emu/mm_window.h).
+# engine windows instead of a Unicorn region each (emu/mm/mm_window.h).
 asymu_e2e_guest(NAME limits-threads PROGRAM limits GUEST_ARGS threads 262144
                 EXPECT_STDOUT_TEXT "pthread_create: 0 after 5000 threads
 joined all

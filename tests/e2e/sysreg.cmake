@@ -80,7 +80,7 @@ dc zva on a read-only page: SIGSEGV
 # but for the last line: qemu-user runs the stale code through the second
 # mapping of the memfd (1 then 1), which a physically indexed I-cache
 # flushed by the writable alias does not; asymu without its alias flush
-# (emu/sysreg.c) printed the same 1 then 1.
+# (emu/arch/sysreg.c) printed the same 1 then 1.
 asymu_e2e_guest(NAME sysreg-jit PROGRAM sysreg GUEST_ARGS jit
   EXPECT_STDOUT_TEXT "rwx: 1 then 2
 w^x: 1 then 2

@@ -1,6 +1,6 @@
 /* windows.c - tens of thousands of mappings in one process: past a few
  * hundred engine regions, asymu gathers private mappings into engine
- * windows (emu/mm_window.h, docs/processes.md "Many mappings"). Whatever the
+ * windows (emu/mm/mm_window.h, docs/processes.md "Many mappings"). Whatever the
  * engine's layout, the guest must see Linux's answers: the same contents,
  * the same faults with the same si_code and address, across fork, mremap
  * and mprotect.

@@ -1,4 +1,4 @@
-/* test-gdbstub-packet.c - the gdb stub's framing (emu/gdbstub_packet.h):
+/* test-gdbstub-packet.c - the gdb stub's framing (emu/tools/gdbstub_packet.h):
  * packets and their checksums, acknowledgements and the interrupt byte,
  * overlong packets, the binary escape, hex, thread ids and GDB's signal
  * numbers. */

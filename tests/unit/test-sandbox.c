@@ -1,4 +1,4 @@
-/* test-sandbox.c - the confinement asymu loads (emu/sandbox.c, emu/landlock.c),
+/* test-sandbox.c - the confinement asymu loads (emu/machine/sandbox.c, emu/machine/landlock.c),
  * proved from inside: a forked child enters the same sandbox_enter() the
  * emulator calls, on a scratch sysroot, -L and /tmp, then tries one host
  * operation. Refused syscalls end the child with status 70 and a message
@@ -251,7 +251,7 @@ static int work_in_tmp(const struct sandbox_paths *p, int outside_fd)
     int fd = openat(p->tmp_fd, "f", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0 || write(fd, "x", 1) != 1 || ftruncate(fd, 0) < 0)
         return -1;
-    /* renameat2, as emu/sys_path.c calls it (glibc's renameat is another syscall). */
+    /* renameat2, as emu/fs/sys_path.c calls it (glibc's renameat is another syscall). */
     if (mkdirat(p->tmp_fd, "d", 0755) < 0 ||
         syscall(SYS_renameat2, p->tmp_fd, "f", p->tmp_fd, "d/g", 0) < 0)
         return -1;
