@@ -15,6 +15,7 @@
  *   fusermount3, nor remove the /tmp directory itself from its parent. */
 #include "abi.h"
 #include "crash.h"
+#include "engine_exact.h"
 #include "machine.h"
 #include "mm_window.h"
 #include "shmem.h"
@@ -84,30 +85,45 @@ static const char *host_signal_name(int sig)
     }
 }
 
+/* The host instruction a fault signal came from. */
+static uintptr_t host_pc_of(const void *uctx)
+{
+#if defined(__x86_64__)
+    return (uintptr_t)((const ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP];
+#else
+    (void)uctx;
+    return 0;
+#endif
+}
+
 static void on_fatal(int sig, siginfo_t *info, void *uctx)
 {
-    if (sig == SIGBUS && info->si_code == BUS_ADRERR && shmem_bus_recover(info->si_addr)) {
-        /* Guest code touched it: the engine stops at the end of the block
-         * (uc_emu_stop only sets flags, as qemu's own kicks from signal
-         * handlers do) and the guest gets the SIGBUS (run.c). */
-        struct machine *m = crash_machine;
-        if (m && m->running_uc) {
+    struct machine *m = crash_machine;
+    if (sig == SIGBUS && info->si_code == BUS_ADRERR && shmem_bus_owned(info->si_addr)) {
+        /* Guest code touched it and gets the SIGBUS (run.c): at the
+         * instruction that did (engine_exact_abort, which does not
+         * return), else at the end of the block, the page replaced by
+         * zeros for the access to finish (uc_emu_stop only sets flags, as
+         * qemu's own kicks from signal handlers do). */
+        if (m && m->running_uc && m->current) {
             m->bus_fault_host = (uintptr_t)info->si_addr;
-            uc_emu_stop(m->running_uc);
+            engine_exact_abort(m->running_uc, task_abi(m->current), sig, host_pc_of(uctx));
         }
-        return;
+        if (shmem_bus_recover(info->si_addr)) {
+            if (m && m->running_uc)
+                uc_emu_stop(m->running_uc);
+            return;
+        }
     }
-    if (sig == SIGSEGV && info->si_code > 0 && window_fault_recover(crash_machine, info->si_addr))
+    if (sig == SIGSEGV && info->si_code > 0 &&
+        window_fault_recover(m, info->si_addr, host_pc_of(uctx)))
         return; /* guest code in an engine window: the guest gets it (run.c) */
     struct line l = {.n = 0};
     put(&l, "asymu: internal error: host ");
     put(&l, host_signal_name(sig));
-    const ucontext_t *uc = uctx;
 #if defined(__x86_64__)
     put(&l, " at host pc ");
-    put_num(&l, (uint64_t)uc->uc_mcontext.gregs[REG_RIP], 16);
-#else
-    (void)uc;
+    put_num(&l, (uint64_t)host_pc_of(uctx), 16);
 #endif
     if ((sig == SIGSEGV || sig == SIGBUS) && info->si_code > 0 /* from the kernel */) {
         put(&l, ", address ");
@@ -117,7 +133,6 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
         put(&l, ", sent by host pid ");
         put_num(&l, (uint64_t)info->si_pid, 10);
     }
-    struct machine *m = crash_machine;
     struct task *t = m ? m->current : NULL;
     if (t) {
         put(&l, "; guest pid ");

@@ -5,6 +5,7 @@
 #include "breakpoint.h"
 #include "emu.h"
 #include "engine.h"
+#include "engine_exact.h"
 #include "gdbstub.h"
 #include "loader.h"
 #include "machine.h"
@@ -164,9 +165,14 @@ static void hook_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 static bool hook_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
                              int64_t value, void *user)
 {
-    (void)uc, (void)type, (void)size, (void)value;
+    (void)size, (void)value;
     struct machine *m = user;
     m->current->fault_addr = addr;
+    /* A data access: the PC of the instruction that made it, not of its
+     * block (engine_exact.h). An instruction fetch stops at its block's
+     * start, which is the PC already. */
+    if (type != UC_MEM_FETCH_UNMAPPED && type != UC_MEM_FETCH_PROT)
+        engine_exact_restore_caller(uc, task_abi(m->current));
     return false;
 }
 
@@ -201,6 +207,7 @@ int engine_open(const struct abi *abi, struct machine *m, uc_engine **out)
         err = sysreg_setup_aarch64(uc, m);
     if (err)
         goto fail_setup;
+    engine_exact_find(uc, abi);
     *out = uc;
     return 0;
 

@@ -8,6 +8,7 @@
 #include "machine_trace.h"
 #include "crash.h"
 #include "emu.h"
+#include "engine_exact.h"
 #include "event.h"
 #include "exec.h"
 #include "fifo.h"
@@ -239,6 +240,7 @@ int machine_host_start(struct machine *m)
     mallopt(M_TRIM_THRESHOLD, 64 << 20);
     host_memory_open();
     pagecopy_open();
+    engine_exact_open();
     crash_guard_start(m);
     /* The janitor cleans up at every end: the sandboxed emulator cannot. */
     int err = crash_janitor_start(&(struct janitor_paths){

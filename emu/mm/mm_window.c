@@ -1,6 +1,7 @@
 /* mm_window.c - engine windows (mm_window.h): many private mappings in one
  * Unicorn region, the guest's rights kept by host page protections. */
 #include "mm_window.h"
+#include "engine_exact.h"
 #include "pagecopy.h"
 #include "abi.h"
 #include "engine.h"
@@ -347,7 +348,7 @@ void mm_host_writable(struct mm *mm, uint64_t addr, uint64_t len, bool on)
 
 /* ---- guest faults inside windows ---- */
 
-bool window_fault_recover(struct machine *m, void *host_addr)
+bool window_fault_recover(struct machine *m, void *host_addr, uintptr_t host_pc)
 {
     struct window_faults *f = m ? m->window_faults : NULL;
     struct task *t = m ? m->current : NULL;
@@ -367,6 +368,11 @@ bool window_fault_recover(struct machine *m, void *host_addr)
         if (f->n == 0) {
             f->addr = guest;
             f->code = v ? SEGV_ACCERR : SEGV_MAPERR;
+            /* Nothing to restore: the access does not happen. */
+            f->page[0].page = NULL;
+            f->n = 1;
+            engine_exact_abort(m->running_uc, task_abi(t), SIGSEGV, host_pc);
+            f->n = 0;
         }
         unsigned i = f->n++;
         f->page[i].page = page;
@@ -390,6 +396,8 @@ void window_fault_deliver(struct machine *m, struct task *t)
 {
     struct window_faults *f = m->window_faults;
     for (unsigned i = 0; i < f->n; i++) {
+        if (!f->page[i].page)
+            continue; /* an exact fault (window_fault_recover) */
         if (f->page[i].gap) {
             window_host_release(f->page[i].page, PAGE);
             continue;

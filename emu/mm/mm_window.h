@@ -86,10 +86,13 @@ int mm_split_at(struct mm *mm, uint64_t at);
 /* Joins the VMAs of [lo, hi] that became alike. */
 int mm_merge_range(struct mm *mm, uint64_t lo, uint64_t hi);
 
-/* Host SIGSEGV at host_addr: true when it was guest code touching a
- * protected page of a window of the running task (the access may go on;
- * the engine stops at the end of the block). Async-signal-safe. */
-bool window_fault_recover(struct machine *m, void *host_addr);
+/* Host SIGSEGV at host_addr, raised by the host instruction host_pc: true
+ * when it was guest code touching a protected page of a window of the
+ * running task. When host_pc is the access in translated code, the run
+ * ends at the guest instruction that made it (engine_exact_abort: this
+ * does not return); otherwise the access goes on and the engine stops at
+ * the end of the block. Async-signal-safe. */
+bool window_fault_recover(struct machine *m, void *host_addr, uintptr_t host_pc);
 /* Whether a window fault waits for delivery. */
 bool window_fault_pending(const struct machine *m);
 /* Restores the pages the faulting block touched and gives t its SIGSEGV. */

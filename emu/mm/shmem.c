@@ -145,15 +145,21 @@ void shmem_unmap_host(void *host, uint64_t len)
     }
 }
 
+bool shmem_bus_owned(const void *addr)
+{
+    uintptr_t a = (uintptr_t)addr;
+    for (size_t i = 0; i < n_ranges; i++)
+        if (a >= ranges[i].start && a < ranges[i].end)
+            return true;
+    return false;
+}
+
 bool shmem_bus_recover(void *addr)
 {
     uintptr_t a = (uintptr_t)addr & ~(uintptr_t)(PAGE - 1);
-    for (size_t i = 0; i < n_ranges; i++) {
-        if (a < ranges[i].start || a >= ranges[i].end)
-            continue;
-        void *p = mmap((void *)a, PAGE, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-        return p == (void *)a;
-    }
-    return false;
+    if (!shmem_bus_owned((void *)a))
+        return false;
+    void *p = mmap((void *)a, PAGE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    return p == (void *)a;
 }

@@ -45,5 +45,7 @@ void shmem_unmap_host(void *host, uint64_t len);
  * instead and the access retried. True when addr was such a page. Called
  * in a signal handler: async-signal-safe. */
 bool shmem_bus_recover(void *addr);
+/* Whether addr lies in a mapping shmem_map_host made. Async-signal-safe. */
+bool shmem_bus_owned(const void *addr);
 
 #endif
