@@ -1,15 +1,16 @@
 /* sandbox.c - once the machine is up (its root, /tmp, the FUSE mount and the
- * first program open), asymu confines itself: Landlock to the guest's host
- * directories (landlock.c), then a seccomp filter to the host syscalls its
- * own work needs, with their arguments checked where a syscall could reach
- * beyond that work: paths only relative to descriptors it holds (never
- * AT_FDCWD), a file's mode, times and extended attributes changed through a
- * descriptor only (Landlock has no right for them, so no path-based call
- * that changes them is allowed), only the ioctl requests it issues, signals
- * and resource limits
- * only for itself, and no new processes or programs. Any other call stops
- * the emulator with a message naming it (status 70). --no-sandbox turns
- * both off. docs/security.md has the threat model. */
+ * first program open), asymu confines itself: as root, a mount namespace
+ * where only the guest's writable places are writable (mountns.c), then
+ * Landlock to the guest's host directories (landlock.c), then a seccomp
+ * filter to the host syscalls its own work needs, with their arguments
+ * checked where a syscall could reach beyond that work: paths only relative
+ * to descriptors it holds (never AT_FDCWD), a file's mode, times and
+ * extended attributes changed through a descriptor only (Landlock has no
+ * right for them, so no path-based call that changes them is allowed), only
+ * the ioctl requests it issues, signals and resource limits only for
+ * itself, and no new processes or programs. Any other call stops the
+ * emulator with a message naming it (status 70). --no-sandbox turns all
+ * off. docs/security.md has the threat model. */
 #include "emu.h"
 #include "sandbox.h"
 
@@ -205,7 +206,10 @@ int sandbox_enter(const struct sandbox_paths *p, char *why, size_t whylen)
         snprintf(why, whylen, "cannot set no_new_privs: %s (use --no-sandbox)", strerror(errno));
         return -errno;
     }
-    int err = landlock_restrict(p, why, whylen);
+    /* Mounting is refused once Landlock is in force: the namespace first. */
+    int err = mountns_readonly(p, why, whylen);
+    if (err >= 0)
+        err = landlock_restrict(p, why, whylen);
     return err < 0 ? err : seccomp_confine(p, why, whylen);
 }
 

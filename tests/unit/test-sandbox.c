@@ -36,6 +36,8 @@
 /* Scratch host directories: the guest's places and one outside them. */
 static char base[256], root[PATH_MAX], lib[PATH_MAX], tmp[PATH_MAX], outside[PATH_MAX];
 static pid_t parent;
+/* The sysroot the child confines itself to: root, or "/" (asymu's default). */
+static const char *sysroot_dir = root;
 /* The child's O_PATH /proc/self/fd, as the emulator holds it (vfs_init). */
 static int self_fds = -1;
 
@@ -101,7 +103,7 @@ static struct outcome run_confined(bool rw, int (*act)(const struct sandbox_path
         dup2(errpipe[1], STDERR_FILENO);
         close(errpipe[0]);
         struct sandbox_paths p = {
-            .root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC),
+            .root_fd = open(sysroot_dir, O_PATH | O_DIRECTORY | O_CLOEXEC),
             .root_writable = rw,
             .lib_fd = open(lib, O_PATH | O_DIRECTORY | O_CLOEXEC),
             .tmp_fd = open(tmp, O_PATH | O_DIRECTORY | O_CLOEXEC),
@@ -153,6 +155,13 @@ static void result_at(struct outcome o, int errnum, const char *file, int line)
 static bool have_landlock(void)
 {
     return landlock_abi() > 0;
+}
+
+/* A change outside the writable places: the read-only mount namespace's
+ * EROFS comes first where asymu may set it up (root), else Landlock's. */
+static int denied_change(void)
+{
+    return geteuid() == 0 ? EROFS : EACCES;
 }
 
 /* ---- seccomp: paths only relative to descriptors ---- */
@@ -366,8 +375,9 @@ ACT(mkdir_absolute, mkdirat(p->tmp_fd, new_abs, 0755))
 ACT(mkdir_proc_route, mkdirat(self_fds, new_proc_route, 0755))
 ACT(unlink_absolute, unlinkat(p->tmp_fd, secret_abs, 0))
 /* Hard links of the outside file into /tmp, where it could then be opened:
- * Landlock's refer rule (EXDEV, the link would gain rights); renames in or
- * out: removing or making a file outside (EACCES). */
+ * Landlock's refer rule or, as root, the read-only namespace's separate
+ * mounts (EXDEV); renames in or out: removing or making a file outside
+ * (EACCES), or, as root, across mounts (EXDEV). */
 ACT(link_outside_into_tmp, linkat(outside_fd, "secret", p->tmp_fd, "l", 0))
 ACT(link_opath_into_tmp, linkat(outside_opath(outside_fd), "", p->tmp_fd, "l", AT_EMPTY_PATH))
 ACT(rename_outside_into_tmp, syscall(SYS_renameat2, outside_fd, "secret", p->tmp_fd, "r", 0))
@@ -391,20 +401,20 @@ static void test_descriptors_on_outside_files(void **state)
         return;
     assert_result(run_confined(false, reopen_outside), EACCES);
     assert_result(run_confined(false, open_proc_route), EACCES);
-    assert_result(run_confined(false, open_proc_route_write), EACCES);
+    assert_result(run_confined(false, open_proc_route_write), denied_change());
     assert_result(run_confined(false, open_absolute_via_tmp), EACCES);
-    assert_result(run_confined(false, openat2_absolute), EACCES);
-    assert_result(run_confined(false, mknod_fifo_outside), EACCES);
-    assert_result(run_confined(false, mknod_fifo_absolute), EACCES);
-    assert_result(run_confined(false, mknod_fifo_proc_route), EACCES);
+    assert_result(run_confined(false, openat2_absolute), denied_change());
+    assert_result(run_confined(false, mknod_fifo_outside), denied_change());
+    assert_result(run_confined(false, mknod_fifo_absolute), denied_change());
+    assert_result(run_confined(false, mknod_fifo_proc_route), denied_change());
     assert_result(run_confined(false, mknod_device_in_tmp), EACCES);
-    assert_result(run_confined(false, mkdir_absolute), EACCES);
-    assert_result(run_confined(false, mkdir_proc_route), EACCES);
-    assert_result(run_confined(false, unlink_absolute), EACCES);
+    assert_result(run_confined(false, mkdir_absolute), denied_change());
+    assert_result(run_confined(false, mkdir_proc_route), denied_change());
+    assert_result(run_confined(false, unlink_absolute), denied_change());
     assert_result(run_confined(false, link_outside_into_tmp), EXDEV);
     assert_result(run_confined(false, link_opath_into_tmp), EXDEV);
-    assert_result(run_confined(false, rename_outside_into_tmp), EACCES);
-    assert_result(run_confined(false, rename_tmp_to_outside), EACCES);
+    assert_result(run_confined(false, rename_outside_into_tmp), geteuid() == 0 ? EXDEV : EACCES);
+    assert_result(run_confined(false, rename_tmp_to_outside), geteuid() == 0 ? EXDEV : EACCES);
     assert_result(run_confined(false, open_high_garbage), 0);
     assert_result(run_confined(false, open_high_garbage_outside), EACCES);
     struct stat st;
@@ -443,6 +453,55 @@ static void test_metadata_by_descriptor_in_tmp(void **state)
     assert_int_equal(st.st_mtim.tv_nsec, 7);
     assert_int_equal(getxattr(f, "user.asymu", v, sizeof v), 1);
     assert_int_equal(v[0], 'v');
+    assert_int_equal(chmod(f, 0644), 0);
+}
+
+/* With the default --sysroot / Landlock lets every host file be opened for
+ * reading, and fchmod, futimens and fsetxattr do not care how a file was
+ * opened: the read-only mount namespace (mountns.c, root only) makes them
+ * EROFS on every file but the writable places'. */
+static int change_opened(int fd, int which)
+{
+    if (fd < 0)
+        return -1;
+    struct timespec ts[2] = {{1, 0}, {1, 0}};
+    return which == 0 ? fchmod(fd, 04777)
+           : which == 1 ? futimens(fd, ts)
+                        : fsetxattr(fd, "security.capability", "v", 1, 0);
+}
+ACT(read_then_chmod, change_opened(openat(p->tmp_fd, secret_abs, O_RDONLY | O_CLOEXEC), 0))
+ACT(read_then_utimens, change_opened(openat(p->tmp_fd, secret_abs, O_RDONLY | O_CLOEXEC), 1))
+ACT(read_then_setxattr, change_opened(openat(p->tmp_fd, secret_abs, O_RDONLY | O_CLOEXEC), 2))
+ACT(climb_then_chmod,
+    change_opened(openat(p->tmp_fd, "../outside/secret", O_RDONLY | O_CLOEXEC), 0))
+ACT(outside_fd_then_chmod, change_opened(openat(outside_fd, "secret", O_RDONLY | O_CLOEXEC), 0))
+ACT(proc_route_then_chmod, change_opened(openat(self_fds, proc_route, O_RDONLY | O_CLOEXEC), 0))
+ACT(root_file_then_chmod, change_opened(openat(p->root_fd, "file", O_RDONLY | O_CLOEXEC), 0))
+ACT(tmp_file_then_chmod, change_opened(openat(p->tmp_fd, "guestfile", O_RDONLY | O_CLOEXEC), 0))
+
+static void test_readonly_host(void **state)
+{
+    (void)state;
+    if (!have_landlock() || geteuid() != 0)
+        skip();
+    hostile_paths();
+    assert_result(run_confined(false, root_file_then_chmod), EROFS);
+    sysroot_dir = "/";
+    assert_result(run_confined(false, read_then_chmod), EROFS);
+    assert_result(run_confined(false, read_then_utimens), EROFS);
+    assert_result(run_confined(false, read_then_setxattr), EROFS);
+    assert_result(run_confined(false, climb_then_chmod), EROFS);
+    assert_result(run_confined(false, outside_fd_then_chmod), EROFS);
+    assert_result(run_confined(false, proc_route_then_chmod), EROFS);
+    assert_result(run_confined(false, tmp_file_then_chmod), 0);
+    sysroot_dir = root;
+    struct stat st;
+    assert_int_equal(stat(secret_abs, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0644);
+    char f[PATH_MAX + 16];
+    snprintf(f, sizeof f, "%s/guestfile", tmp);
+    assert_int_equal(stat(f, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 04777);
     assert_int_equal(chmod(f, 0644), 0);
 }
 
@@ -571,9 +630,9 @@ static void test_landlock_places(void **state)
     assert_result(run_confined(false, read_root_file), 0);
     assert_result(run_confined(false, read_outside_file), EACCES);
     assert_result(run_confined(false, climb_out_of_root), EACCES);
-    assert_result(run_confined(false, write_root_file), EACCES);
-    assert_result(run_confined(false, make_root_dir), EACCES);
-    assert_result(run_confined(true, write_lib_file), EACCES);
+    assert_result(run_confined(false, write_root_file), denied_change());
+    assert_result(run_confined(false, make_root_dir), denied_change());
+    assert_result(run_confined(true, write_lib_file), denied_change());
     assert_result(run_confined(false, work_in_tmp), 0);
     struct stat st;
     char d[PATH_MAX + 8];
@@ -705,6 +764,7 @@ int main(void)
         cmocka_unit_test(test_at_fdcwd_both_extensions),
         cmocka_unit_test(test_descriptors_on_outside_files),
         cmocka_unit_test(test_metadata_by_descriptor_in_tmp),
+        cmocka_unit_test(test_readonly_host),
         cmocka_unit_test(test_lookups_reach_host_paths),
         cmocka_unit_test(test_libc_slow_paths),
         cmocka_unit_test(test_landlock_places),
