@@ -87,10 +87,13 @@ int mountns_readonly(const struct sandbox_paths *p, char *why, size_t whylen)
     path_of(p->shm_fd, shm);
     if (p->root_writable && strcmp(root, "/") == 0)
         return 0; /* --rw on the whole host: nothing to keep read-only */
-    if (unshare(CLONE_NEWNS) < 0)
-        return errno == EPERM ? 0 : (snprintf(why, whylen, "cannot unshare the mount namespace: %s "
-                                                           "(use --no-sandbox)", strerror(errno)),
-                                     -errno);
+    if (unshare(CLONE_NEWNS) < 0) {
+        if (errno == EPERM)
+            return 0; /* not root: the layer is left out */
+        snprintf(why, whylen, "cannot unshare the mount namespace: %s (use --no-sandbox)",
+                 strerror(errno));
+        return -errno;
+    }
     /* Private first: nothing done here may reach the host's namespace.
      * Either step failing (a kernel before 5.12 has no mount_setattr; it
      * changes all mounts or none) leaves the copy as the host's: the
@@ -108,7 +111,9 @@ int mountns_readonly(const struct sandbox_paths *p, char *why, size_t whylen)
     if (err == 0 && (err = reopen_directories()) < 0)
         step = "open the places again";
     if (err < 0)
-        snprintf(why, whylen, "cannot set up the read-only mount namespace (%s): %s "
-                              "(use --no-sandbox)", step, strerror(-err));
+        snprintf(why, whylen,
+                 "cannot set up the read-only mount namespace (%s): %s "
+                 "(use --no-sandbox)",
+                 step, strerror(-err));
     return err < 0 ? err : 1;
 }

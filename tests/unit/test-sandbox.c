@@ -93,7 +93,8 @@ struct outcome {
  * writable if rw) and exits with act's result: 0, or the errno it failed
  * with. fds opened before the sandbox are passed to act: the outside
  * directory's, as an emulator holding it would. */
-static struct outcome run_confined(bool rw, int (*act)(const struct sandbox_paths *p, int outside_fd))
+static struct outcome run_confined(bool rw,
+                                   int (*act)(const struct sandbox_paths *p, int outside_fd))
 {
     int errpipe[2];
     assert_int_equal(pipe(errpipe), 0);
@@ -235,8 +236,8 @@ static void hostile_paths(void)
 }
 
 /* The kernel reads a directory argument as an int: these are AT_FDCWD. */
-#define CWD_SIGN_EXTENDED ((long)(int)AT_FDCWD)              /* 0xffffffffffffff9c */
-#define CWD_ZERO_EXTENDED ((long)(uint32_t)AT_FDCWD)         /* 0x00000000ffffff9c */
+#define CWD_SIGN_EXTENDED ((long)(int)AT_FDCWD)      /* 0xffffffffffffff9c */
+#define CWD_ZERO_EXTENDED ((long)(uint32_t)AT_FDCWD) /* 0x00000000ffffff9c */
 #define HIGH_GARBAGE(fd) ((long)(((uint64_t)0xabcd << 32) | (uint32_t)(fd)))
 
 #ifndef SYS_fchmodat2
@@ -254,26 +255,29 @@ static int outside_opath(int outside_fd)
     return openat(outside_fd, "secret", O_PATH | O_CLOEXEC);
 }
 
-#define ACT(name, expr)                                                                         \
-    static int name(const struct sandbox_paths *p, int outside_fd)                             \
-    {                                                                                           \
-        (void)p, (void)outside_fd;                                                              \
-        return (int)(expr);                                                                     \
+#define ACT(name, expr)                                                                            \
+    static int name(const struct sandbox_paths *p, int outside_fd)                                 \
+    {                                                                                              \
+        (void)p, (void)outside_fd;                                                                 \
+        return (int)(expr);                                                                        \
     }
 
 /* Path-based metadata changes: none is allowed, whatever the directory. */
 ACT(chmodat_absolute, syscall(SYS_fchmodat, p->tmp_fd, secret_abs, 04755, 0))
 ACT(chmodat_outside_fd, syscall(SYS_fchmodat, outside_fd, "secret", 04755, 0))
 ACT(chmodat_proc_route, syscall(SYS_fchmodat, self_fds, proc_route, 04755, 0))
-ACT(chmodat2_empty_path, syscall(SYS_fchmodat2, outside_opath(outside_fd), "", 04755, AT_EMPTY_PATH))
+ACT(chmodat2_empty_path,
+    syscall(SYS_fchmodat2, outside_opath(outside_fd), "", 04755, AT_EMPTY_PATH))
 ACT(chmod_path, syscall(SYS_chmod, secret_abs, 04755))
 ACT(utimensat_absolute, syscall(SYS_utimensat, p->tmp_fd, secret_abs, NULL, 0))
 ACT(utimensat_proc_route, syscall(SYS_utimensat, self_fds, proc_route, NULL, 0))
-ACT(utimensat_empty_path, syscall(SYS_utimensat, outside_opath(outside_fd), "", NULL, AT_EMPTY_PATH))
+ACT(utimensat_empty_path,
+    syscall(SYS_utimensat, outside_opath(outside_fd), "", NULL, AT_EMPTY_PATH))
 ACT(utimensat_nofollow, syscall(SYS_utimensat, p->tmp_fd, secret_abs, NULL, AT_SYMLINK_NOFOLLOW))
 ACT(futimesat_path, syscall(SYS_futimesat, p->tmp_fd, secret_abs, NULL))
 ACT(utimes_path, syscall(SYS_utimes, secret_abs, NULL))
-ACT(setxattrat_absolute, syscall(SYS_setxattrat_, p->tmp_fd, secret_abs, 0, "security.capability", NULL, 0))
+ACT(setxattrat_absolute,
+    syscall(SYS_setxattrat_, p->tmp_fd, secret_abs, 0, "security.capability", NULL, 0))
 ACT(getxattrat_absolute, syscall(SYS_getxattrat_, p->tmp_fd, secret_abs, 0, "user.x", NULL, 0))
 ACT(listxattrat_absolute, syscall(SYS_listxattrat_, p->tmp_fd, secret_abs, 0, NULL, 0))
 ACT(removexattrat_absolute, syscall(SYS_removexattrat_, p->tmp_fd, secret_abs, 0, "user.x"))
@@ -359,8 +363,8 @@ static int reopen_outside(const struct sandbox_paths *p, int outside_fd)
 ACT(open_proc_route, openat(self_fds, proc_route, O_RDONLY | O_CLOEXEC))
 ACT(open_proc_route_write, openat(self_fds, proc_route, O_WRONLY | O_CLOEXEC))
 ACT(open_absolute_via_tmp, openat(p->tmp_fd, secret_abs, O_RDONLY | O_CLOEXEC))
-ACT(openat2_absolute, syscall(SYS_openat2, p->tmp_fd, secret_abs,
-                              &(struct {uint64_t f, m, r;}){O_RDWR, 0, 0}, 24))
+ACT(openat2_absolute,
+    syscall(SYS_openat2, p->tmp_fd, secret_abs, &(struct { uint64_t f, m, r; }){O_RDWR, 0, 0}, 24))
 ACT(fchmod_opath, fchmod(outside_opath(outside_fd), 04755))
 ACT(futimens_opath, futimens(outside_opath(outside_fd), NULL))
 ACT(fsetxattr_opath, fsetxattr(outside_opath(outside_fd), "security.capability", "v", 1, 0))
@@ -465,7 +469,7 @@ static int change_opened(int fd, int which)
     if (fd < 0)
         return -1;
     struct timespec ts[2] = {{1, 0}, {1, 0}};
-    return which == 0 ? fchmod(fd, 04777)
+    return which == 0   ? fchmod(fd, 04777)
            : which == 1 ? futimens(fd, ts)
                         : fsetxattr(fd, "security.capability", "v", 1, 0);
 }
