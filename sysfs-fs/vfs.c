@@ -212,6 +212,24 @@ static int guest_path_of_host(const struct vfs *v, const char *host, char *out, 
     return -ENOENT;
 }
 
+int vfs_reopen(const struct vfs *v, int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0)
+        return -errno;
+    if (!(fl & O_PATH)) {
+        int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        return copy < 0 ? -errno : copy;
+    }
+    char name[16];
+    snprintf(name, sizeof name, "%d", fd);
+    const int how = O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+    int r = openat(v->self_fds, name, O_RDONLY | how);
+    if (r < 0 && errno == EACCES) /* a file its owner may write, not read */
+        r = openat(v->self_fds, name, O_WRONLY | how);
+    return r < 0 ? -errno : r;
+}
+
 /* Replaces the guest path in cur by its canonical form (symlinks resolved). */
 static int canonicalize(struct vfs *v, char *cur, size_t len)
 {

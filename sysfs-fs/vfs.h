@@ -190,9 +190,9 @@ enum { VFS_MOUNT_ROOT, VFS_MOUNT_TMP, VFS_MOUNT_SHM, VFS_MOUNT_PROGRAMS, VFS_NMO
 struct vfs {
     struct vfs_mount mounts[VFS_NMOUNTS];
     int lib_fd;  /* O_PATH directory for -L, or -1 */
-    int self_fds; /* O_PATH /proc/self/fd: a host fd's link, for the calls
-                     that take a path and no descriptor (readlink, chmod);
-                     the sandbox allows no path outside the guest's places */
+    int self_fds; /* O_PATH /proc/self/fd: a host fd's link, read
+                     (readlink) or opened again (vfs_reopen), never
+                     changed through a path (docs/security.md) */
     char tmp_path[VFS_PATH_MAX]; /* host directory behind /tmp */
     char shm_path[VFS_PATH_MAX]; /* host directory behind /dev/shm */
     char programs_path[VFS_PATH_MAX]; /* host directory behind VFS_PROGRAMS_DIR, or "" */
@@ -275,6 +275,15 @@ int vfs_open_host(struct vfs *v, const char *abspath, int flags, int mode);
  * rule is the one vfs_parent() applies to paths. */
 int vfs_open_host_writable(struct vfs *v, const char *abspath, int flags, int mode,
                            bool *writable);
+/* A descriptor open for real on the file of host descriptor fd (an O_PATH
+ * one included), for the host's fchmod, futimens and f*xattr, which take no
+ * O_PATH descriptor: a copy of fd when it is open for real, else the file
+ * opened again through its /proc/self/fd link, O_RDONLY (O_WRONLY when
+ * reading is refused) and O_NONBLOCK (a fifo does not wait for a writer).
+ * The open is under the sandbox's Landlock rules, so nothing outside the
+ * guest's places is reached; a socket node (ENXIO) or a symlink itself
+ * (ELOOP) cannot be opened. The caller closes it; -errno. */
+int vfs_reopen(const struct vfs *v, int fd);
 /* stat/lstat of an absolute guest path, virtual or host. */
 int vfs_stat(struct vfs *v, void *ctx, const char *abspath, bool follow, struct stat *st);
 int vfs_readlink(struct vfs *v, void *ctx, const char *abspath, char *buf, size_t len);

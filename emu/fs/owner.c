@@ -147,13 +147,17 @@ int64_t owner_chown(struct task *t, int fd, uint32_t uid, uint32_t gid)
         mode &= ~(mode_t)S_ISUID;
         if ((mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
             mode &= ~(mode_t)S_ISGID;
-        /* fd may be O_PATH, which fchmod refuses: chmod its /proc/self/fd
-         * link (not a symlink's: Linux keeps no such bits on one). */
-        char link[16];
-        snprintf(link, sizeof link, "%d", fd);
-        if (mode != (st.st_mode & 07777) && !S_ISLNK(st.st_mode) &&
-            fchmodat(t->machine->vfs.self_fds, link, mode, 0) < 0)
-            return -errno;
+        /* fd may be O_PATH, which fchmod refuses: chmod the file opened
+         * again (vfs_reopen; not a symlink: Linux keeps no such bits on
+         * one, nor a socket node, which cannot be opened). */
+        if (mode != (st.st_mode & 07777) && !S_ISLNK(st.st_mode) && !S_ISSOCK(st.st_mode)) {
+            int rfd = vfs_reopen(&t->machine->vfs, fd);
+            int err = rfd < 0 ? rfd : fchmod(rfd, mode) < 0 ? -errno : 0;
+            if (rfd >= 0)
+                close(rfd);
+            if (err < 0)
+                return err;
+        }
     }
     set_owner(t->machine, &st, uid == NO_ID ? st.st_uid : uid, gid == NO_ID ? st.st_gid : gid);
     return 0;

@@ -238,6 +238,16 @@ static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, b
     return r;
 }
 
+/* Mode and times change by descriptor only (fchmod, futimens): the sandbox
+ * allows no path-based change (docs/security.md), so the file is opened
+ * again for real under Landlock (vfs_reopen). What cannot be opened, a
+ * symlink itself (utimensat with AT_SYMLINK_NOFOLLOW) or a socket node,
+ * answers EOPNOTSUPP, as a file system that cannot change it. */
+static int64_t unopenable(int err)
+{
+    return err == -ELOOP || err == -ENXIO ? -EOPNOTSUPP : err;
+}
+
 /* "Now" is the guest's clock (virtual CLOCK_REALTIME), not the host's:
  * a NULL times and UTIME_NOW become that time. */
 static int64_t op_utimens(struct task *t, int fd, const uint64_t *a)
@@ -249,7 +259,12 @@ static int64_t op_utimens(struct task *t, int fd, const uint64_t *a)
         if (!a[2] || ts[i].tv_nsec == UTIME_NOW)
             ts[i].tv_sec = (time_t)(now / 1000000000), ts[i].tv_nsec = (long)(now % 1000000000);
     }
-    return result(utimensat(fd, "", ts, AT_EMPTY_PATH));
+    int rfd = vfs_reopen(&t->machine->vfs, fd);
+    if (rfd < 0)
+        return unopenable(rfd);
+    int64_t r = result(futimens(rfd, ts));
+    close(rfd);
+    return r;
 }
 
 /* utimensat(dirfd, path, times[2], flags); times in guest timespecs. A NULL
@@ -295,11 +310,12 @@ SYSCALL_DECL(utimensat)
 
 static int64_t op_chmod(struct task *t, int fd, const uint64_t *a)
 {
-    /* fd may be O_PATH, which fchmod refuses, and fchmodat has no
-     * AT_EMPTY_PATH before Linux 6.6: chmod its /proc/self/fd link. */
-    char name[16];
-    snprintf(name, sizeof name, "%d", fd);
-    return result(fchmodat(t->machine->vfs.self_fds, name, (mode_t)(a[2] & 07777), 0));
+    int rfd = vfs_reopen(&t->machine->vfs, fd);
+    if (rfd < 0)
+        return unopenable(rfd);
+    int64_t r = result(fchmod(rfd, (mode_t)(a[2] & 07777)));
+    close(rfd);
+    return r;
 }
 
 /* fchmodat has no flags on Linux 5.15: an empty path is ENOENT. */

@@ -4,9 +4,13 @@
  * --rw) has the host file's own attributes, changed under the write rule
  * of file_access.h; the read-only places and the virtual trees support
  * none (EOPNOTSUPP; an empty list), as a file system without them; pipes
- * and sockets have none, and take none of the user namespace (EPERM). A
- * symlink itself (the l variants) has the host's attributes through the
- * host's *xattrat calls (Linux 6.13); on an older host it has none. */
+ * and sockets have none, and take none of the user namespace (EPERM). The
+ * host's calls are the f* ones on a descriptor open for real (vfs_reopen):
+ * the sandbox allows no path-based change (docs/security.md). So a
+ * symlink itself (the l variants on a link) has none and takes none, as
+ * for user.* on Linux (the trusted.* and security.* a link could carry on
+ * Linux would need the host's path-based *xattrat); a socket node, which
+ * cannot be opened, is answered as a socket. */
 #include "file.h"
 #include "file_access.h"
 #include "fs_calls.h"
@@ -26,18 +30,6 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-/* Linux 6.13's calls on a symlink itself (x86-64 numbers; glibc 2.36 has
- * no wrappers). */
-#ifndef SYS_setxattrat
-#define SYS_setxattrat 463
-#define SYS_getxattrat 464
-#define SYS_listxattrat 465
-#define SYS_removexattrat 466
-#endif
-struct host_xattr_args {
-    uint64_t value;
-    uint32_t size, flags;
-};
 #define GUEST_XATTR_CREATE 1
 #define GUEST_XATTR_REPLACE 2
 #define NAME_MAX_XATTR 255
@@ -61,11 +53,8 @@ static int name_from_guest(struct task *t, uint64_t uname, char name[NAME_MAX_XA
 /* A host descriptor open on the file (close it) on which the host's
  * f*xattr calls work, or -errno; -EOPNOTSUPP where the guest's file has
  * no attributes, -EPIPE for a descriptor of no file system's file (a
- * pipe, a socket). For a symlink itself (BY_LINK) in a writable place,
- * its directory's descriptor and its name in leaf (the host's *xattrat
- * calls take no O_PATH descriptor). */
-static int open_target(struct task *t, enum xattr_target how, uint64_t arg,
-                       char leaf[NAME_MAX + 1])
+ * pipe, a socket, a socket node) and -ELOOP for a symlink itself. */
+static int open_target(struct task *t, enum xattr_target how, uint64_t arg)
 {
     if (how == BY_FD) {
         struct file *f = file_get_io(t, (int)arg);
@@ -98,18 +87,11 @@ static int open_target(struct task *t, enum xattr_target how, uint64_t arg,
         close(opath);
         return refuse;
     }
-    if (S_ISLNK(st.st_mode)) {
-        close(opath);
-        return vfs_parent(&t->machine->vfs, path, false, leaf, NAME_MAX + 1);
-    }
-    /* The host calls need a descriptor open for real: reopen it through
-     * its /proc/self/fd link. */
-    char name[16];
-    snprintf(name, sizeof name, "%d", opath);
-    int fd = openat(t->machine->vfs.self_fds, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    int open_err = errno;
+    int fd = S_ISLNK(st.st_mode)    ? -ELOOP
+             : S_ISSOCK(st.st_mode) ? -EPIPE
+                                    : vfs_reopen(&t->machine->vfs, opath);
     close(opath);
-    return fd < 0 ? -open_err : fd;
+    return fd;
 }
 
 /* The answer for a file without attributes (open_target's error). */
@@ -117,36 +99,11 @@ static int64_t without_xattrs(enum xattr_op op, int err)
 {
     if (op == XA_LIST && (err == -EOPNOTSUPP || err == -EPIPE))
         return 0;
+    if (err == -ELOOP) /* a symlink itself: none, and none taken */
+        return op == XA_LIST ? 0 : op == XA_GET ? -ENODATA : -EPERM;
     if (err == -EPIPE) /* a pipe, a socket: user.* only on files */
         return op == XA_GET ? -ENODATA : -EPERM;
     return err;
-}
-
-/* op on the symlink leaf of directory dirfd, through the host's *xattrat
- * calls; on a host without them a symlink has none and takes none. */
-static ssize_t link_xattr(int dirfd, const char *leaf, enum xattr_op op, const char *name,
-                          uint8_t *buf, uint64_t size, int flags)
-{
-    const int at = AT_SYMLINK_NOFOLLOW;
-    struct host_xattr_args args = {(uint64_t)(uintptr_t)buf, (uint32_t)size, (uint32_t)flags};
-    long n = 0;
-    switch (op) {
-    case XA_GET:
-        n = syscall(SYS_getxattrat, dirfd, leaf, at, name, &args, sizeof args);
-        break;
-    case XA_SET:
-        n = syscall(SYS_setxattrat, dirfd, leaf, at, name, &args, sizeof args);
-        break;
-    case XA_LIST:
-        n = syscall(SYS_listxattrat, dirfd, leaf, at, buf, (size_t)size);
-        break;
-    case XA_REMOVE:
-        n = syscall(SYS_removexattrat, dirfd, leaf, at, name);
-        break;
-    }
-    if (n < 0 && errno == ENOSYS) /* none: user.* is refused on links anyway */
-        return op == XA_LIST ? 0 : op == XA_GET ? -ENODATA : -EPERM;
-    return n < 0 ? -errno : n;
 }
 
 static int64_t do_xattr(struct task *t, enum xattr_op op, enum xattr_target how,
@@ -171,16 +128,12 @@ static int64_t do_xattr(struct task *t, enum xattr_op op, enum xattr_target how,
     int64_t r = 0;
     if (op == XA_SET && size && copy_from_guest(task_mm(t), buf, value, size) < 0)
         r = -EFAULT;
-    char leaf[NAME_MAX + 1] = "";
-    int fd = r < 0 ? -1 : open_target(t, how, a[0], leaf);
+    int fd = r < 0 ? -1 : open_target(t, how, a[0]);
     if (r == 0 && fd < 0)
         r = without_xattrs(op, fd);
     int set_flags = (a[4] & GUEST_XATTR_CREATE ? XATTR_CREATE : 0) |
                     (a[4] & GUEST_XATTR_REPLACE ? XATTR_REPLACE : 0);
-    if (fd >= 0 && leaf[0]) {
-        r = link_xattr(fd, leaf, op, name, buf, size, op == XA_SET ? set_flags : 0);
-        close(fd);
-    } else if (fd >= 0) {
+    if (fd >= 0) {
         ssize_t n = 0;
         switch (op) {
         case XA_GET:

@@ -1,12 +1,16 @@
 /* sandbox.c - once the machine is up (its root, /tmp, the FUSE mount and the
- * first program open), asymu confines itself: Landlock to the guest's host
- * directories (landlock.c), then a seccomp filter to the host syscalls its
- * own work needs, with their arguments checked where a syscall could reach
- * beyond that work: paths only relative to descriptors it holds (never
- * AT_FDCWD), only the ioctl requests it issues, signals and resource limits
- * only for itself, and no new processes or programs. Any other call stops
- * the emulator with a message naming it (status 70). --no-sandbox turns
- * both off. docs/security.md has the threat model. */
+ * first program open), asymu confines itself: as root, a mount namespace
+ * where only the guest's writable places are writable (mountns.c), then
+ * Landlock to the guest's host directories (landlock.c), then a seccomp
+ * filter to the host syscalls its own work needs, with their arguments
+ * checked where a syscall could reach beyond that work: paths only relative
+ * to descriptors it holds (never AT_FDCWD), a file's mode, times and
+ * extended attributes changed through a descriptor only (Landlock has no
+ * right for them, so no path-based call that changes them is allowed), only
+ * the ioctl requests it issues, signals and resource limits only for
+ * itself, and no new processes or programs. Any other call stops the
+ * emulator with a message naming it (status 70). --no-sandbox turns all
+ * off. docs/security.md has the threat model. */
 #include "emu.h"
 #include "sandbox.h"
 
@@ -24,8 +28,10 @@
 static const char *const allowed[] = {
     /* descriptors the emulator holds */
     "read", "write", "readv", "writev", "pread64", "pwrite64", "lseek", "close", "dup", "dup3",
-    "fstat", "fstatfs", "getdents64", "ftruncate", "fallocate", "fgetxattr", "fsetxattr",
-    "flistxattr", "fremovexattr",
+    "fstat", "fstatfs", "getdents64", "ftruncate", "fallocate",
+    /* metadata through a descriptor open for real (vfs_reopen opens it under
+     * Landlock; O_PATH descriptors are EBADF to these) */
+    "fchmod", "fgetxattr", "fsetxattr", "flistxattr", "fremovexattr",
     /* memory: guest memory and Unicorn's engines and translation buffers */
     "mmap", "munmap", "mprotect", "mremap", "madvise", "brk",
     /* the guest's shared memory (shmem.c, MAP_SHARED, memfd_create) */
@@ -37,14 +43,22 @@ static const char *const allowed[] = {
     "futex", "getpid", "gettid", "getuid", "geteuid", "getgid", "getegid", "clock_gettime",
     "clock_nanosleep", "nanosleep", "getrandom", "exit", "exit_group", "sched_yield",
     "restart_syscall",
+    /* glibc's qsort of more than 1 KiB asks the RAM size once (msort.c,
+     * sysconf(_SC_PHYS_PAGES)); it only fills a struct, and tells nothing
+     * /proc/meminfo, held open, does not */
+    "sysinfo",
 };
 
 /* Allowed only relative to a directory descriptor: the directories of the
  * guest's places (openat2 with RESOLVE_IN_ROOT, sysfs-fs/vfs.c) and the
- * parents vfs_parent opens in them. Argument 0 is the directory. */
+ * parents vfs_parent opens in them. Argument 0 is the directory. Landlock
+ * bounds what the opens (not O_PATH ones) and changes reach; the look-ups
+ * (stat, readlink, access) reach any host path (docs/security.md, "Known
+ * limits"). No fchmodat, fchmodat2, utimensat with a path or *xattrat:
+ * Landlock does not cover them. */
 static const char *const at_dirfd[] = {
     "openat", "openat2", "newfstatat", "statx", "readlinkat", "faccessat", "faccessat2",
-    "mkdirat", "unlinkat", "utimensat", "fchmodat",
+    "mkdirat", "unlinkat",
     "mknodat", /* the node of a guest AF_UNIX socket bound to a path: never a host socket */
 };
 
@@ -99,9 +113,14 @@ static int allow_all(scmp_filter_ctx ctx, const char *const *names, size_t n)
     return err;
 }
 
-/* A directory argument that is not AT_FDCWD. The kernel reads it as an int,
- * so only its low 32 bits count: 0x00000000ffffff9c is AT_FDCWD too. */
-#define DIRFD_ARG(i) SCMP_CMP32(i, SCMP_CMP_NE, (uint32_t)AT_FDCWD)
+/* A directory argument that is a descriptor, never AT_FDCWD. The kernel
+ * reads it as an int (the syscalls' `int dfd`), so only its low 32 bits
+ * count: 0x00000000ffffff9c and the sign-extended 0xffffffffffffff9c are
+ * both AT_FDCWD. libseccomp's SCMP_CMP32 only truncates the datum and
+ * still compares 64 bits, so an NE test would let one of them through:
+ * require instead that bit 31 is clear (a non-negative int), whatever the
+ * upper half holds. Any other negative value is EBADF to the kernel. */
+#define DIRFD_ARG(i) SCMP_CMP64(i, SCMP_CMP_MASKED_EQ, (uint64_t)0x80000000u, 0)
 
 static int allow_checked(scmp_filter_ctx ctx, const struct sandbox_paths *p)
 {
@@ -117,10 +136,11 @@ static int allow_checked(scmp_filter_ctx ctx, const struct sandbox_paths *p)
     for (size_t i = 0; i < sizeof at_dirfd / sizeof *at_dirfd && err == 0; i++)
         err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, seccomp_syscall_resolve_name(at_dirfd[i]), 1,
                                DIRFD_ARG(0));
-    /* Linux 6.13's *xattrat, on a symlink in its directory (sys_xattr.c), by
-     * number: Debian 12's libseccomp does not know their names. */
-    for (int nr = 463; nr <= 466 && err == 0; nr++)
-        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, DIRFD_ARG(0));
+    /* futimens: utimensat with a NULL path changes the file of the
+     * descriptor itself, never one a path names. */
+    if (err == 0)
+        err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(utimensat), 1,
+                               SCMP_A1_64(SCMP_CMP_EQ, 0));
     /* Two directories each; symlinkat's is its second argument. */
     if (err == 0)
         err = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(renameat2), 2, DIRFD_ARG(0),
@@ -186,7 +206,10 @@ int sandbox_enter(const struct sandbox_paths *p, char *why, size_t whylen)
         snprintf(why, whylen, "cannot set no_new_privs: %s (use --no-sandbox)", strerror(errno));
         return -errno;
     }
-    int err = landlock_restrict(p, why, whylen);
+    /* Mounting is refused once Landlock is in force: the namespace first. */
+    int err = mountns_readonly(p, why, whylen);
+    if (err >= 0)
+        err = landlock_restrict(p, why, whylen);
     return err < 0 ? err : seccomp_confine(p, why, whylen);
 }
 

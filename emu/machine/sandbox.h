@@ -31,7 +31,15 @@ int landlock_abi(void);
  * PR_SET_NO_NEW_PRIVS first. */
 int landlock_restrict(const struct sandbox_paths *p, char *why, size_t whylen);
 
-/* Confines the calling process for good: Landlock to p, then the seccomp
+/* Where the caller may (root): moves it into a private mount namespace in
+ * which every host mount is read-only but p's writable places (bound
+ * read-write at their own paths), and opens its directory descriptors
+ * again there (mountns.c). 1 when done, 0 when not permitted (EPERM, or
+ * --rw on /), or a negative errno with why set. */
+int mountns_readonly(const struct sandbox_paths *p, char *why, size_t whylen);
+
+/* Confines the calling process for good: the read-only mount namespace
+ * where it may, Landlock to p, then the seccomp
  * filter. A refused syscall prints its number and exits with status 70.
  * 0, or a negative errno with why set. */
 int sandbox_enter(const struct sandbox_paths *p, char *why, size_t whylen);

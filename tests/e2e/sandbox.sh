@@ -5,7 +5,8 @@
 # no_new_privs (which Landlock needs), and its janitor child is not confined
 # (it must be able to unmount and remove the private /tmp); the confined
 # emulator still serves the console, and at exit the janitor has removed the
-# private /tmp. --no-sandbox leaves the emulator unconfined. What the loaded
+# private /tmp; as root, the emulator has its own read-only mount namespace.
+# --no-sandbox leaves the emulator unconfined. What the loaded
 # policy refuses is proved by the unit test unit-sandbox (tests/unit/test-sandbox.c).
 set -u
 asymu=$1 guest=$2
@@ -31,6 +32,17 @@ check "confined: no_new_privs" "1" "$(field NoNewPrivs $pid)"
 j=$(janitor)
 check "the janitor is asymu's child" "asymu-janitor" "$(field Name "$j")"
 check "the janitor is not confined" "0 0" "$(field Seccomp "$j") $(field NoNewPrivs "$j")"
+# As root: its own mount namespace, every mount read-only but the private
+# /tmp and /dev/shm (emu/machine/mountns.c); the janitor stays in the host's.
+if [ "$(id -u)" = 0 ]; then
+    check "own mount namespace" "yes" \
+        "$([ "$(readlink /proc/$pid/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] && echo yes)"
+    check "the janitor in the host's" "$(readlink /proc/self/ns/mnt)" "$(readlink /proc/$j/ns/mnt)"
+    check "every mount read-only but /tmp's and /dev/shm's" "2" \
+        "$(awk '$6 !~ /(^|,)ro(,|$)/' /proc/$pid/mountinfo | wc -l)"
+    check "the private /tmp read-write" "1" \
+        "$(awk -v d="$(ls -d "$base"/*tmp* | head -1)" '$5 == d && $6 ~ /^rw/' /proc/$pid/mountinfo | wc -l)"
+fi
 echo hi >&3
 finish
 check "the confined emulator serves the console: status" "0" "$status"
@@ -43,6 +55,8 @@ check "the janitor removed the private /tmp before asymu exited" "" "$(ls "$base
 start --no-sandbox
 check "--no-sandbox: no seccomp filter" "0" "$(field Seccomp $pid)"
 check "--no-sandbox: no no_new_privs" "0" "$(field NoNewPrivs $pid)"
+check "--no-sandbox: the host's mount namespace" "$(readlink /proc/self/ns/mnt)" \
+    "$(readlink /proc/$pid/ns/mnt)"
 echo hi >&3
 finish
 check "--no-sandbox: status" "0" "$status"
