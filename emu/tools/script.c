@@ -67,12 +67,17 @@ static bool has_stdin_events(const struct script_task *st)
 
 static void close_stdin(struct script_task *st);
 
+/* A task is a new process like a fork's child: past --max-procs live
+ * processes, or with the host below --host-reserve, it does not start, and
+ * its error (EAGAIN, ENOMEM: what fork would return) is in the outcome. */
 static void start_task(struct machine *m, struct script_task *st)
 {
     struct process *first = m->init;
-    struct task *t = task_create_init(m);
+    int refused = process_limits_check(m);
+    struct task *t = refused < 0 ? NULL : task_create_init(m);
     if (!t) {
-        snprintf(st->start_error, sizeof st->start_error, "%s", strerror(ENOMEM));
+        snprintf(st->start_error, sizeof st->start_error, "%s",
+                 strerror(refused < 0 ? -refused : ENOMEM));
         return;
     }
     if (first) /* pid 1 stays the first task: orphans go to it */
