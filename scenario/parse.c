@@ -1022,6 +1022,82 @@ static bool parse_saved_masks(struct ctx *c, const yaml_node_t *v, struct expect
     return true;
 }
 
+/* glibc's regcomp writes a bounded repetition out as copies of what it
+ * repeats, so "((a{255}){255}){255}" is 16 million pieces: minutes and
+ * gigabytes. The pieces a regex would become, each atom one, a group the sum
+ * of its contents, "{M,N}" multiplying the item before it by its larger
+ * bound; saturated at REGEX_SATURATED, as is a regex nesting more than
+ * SCENARIO_MAX_DEPTH groups. Sets *backref when the regex has a
+ * back-reference (\1..\9: not POSIX ERE, but glibc takes them, and
+ * matching with them can take exponential time). */
+#define REGEX_MAX_PIECES 100000
+#define REGEX_SATURATED (UINT64_C(1) << 40)
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a + b > REGEX_SATURATED ? REGEX_SATURATED : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return a && b > REGEX_SATURATED / a ? REGEX_SATURATED : a * b;
+}
+
+static uint64_t regex_pieces(const char *re, bool *backref)
+{
+    uint64_t sum[SCENARIO_MAX_DEPTH + 1] = {0};
+    int depth = 0;
+    uint64_t last = 0; /* the item before: what a repetition repeats */
+    for (const char *p = re; *p; p++) {
+        uint64_t item = 1;
+        if (*p == '\\' && p[1]) {
+            p++;
+            *backref |= *p >= '1' && *p <= '9';
+        } else if (*p == '[') { /* a bracket expression, one atom: to its ']' */
+            const char *q = p + 1;
+            q += *q == '^';
+            q += *q == ']';
+            while (*q && *q != ']') {
+                const char *close = q[0] == '[' && strchr(":.=", q[1]) && q[1] ? strchr(q + 2, q[1])
+                                                                               : NULL;
+                q = close && close[1] == ']' ? close + 2 : q + 1;
+            }
+            p = *q ? q : q - 1;
+        } else if (*p == '(') {
+            if (depth == SCENARIO_MAX_DEPTH)
+                return REGEX_SATURATED;
+            sum[++depth] = 0;
+            last = 0;
+            continue;
+        } else if (*p == ')' && depth > 0) {
+            item = sum[depth--] + 1;
+        } else if (*p == '{') {
+            char *end;
+            unsigned long long lo = strtoull(p + 1, &end, 10), hi = lo;
+            if (*end == ',')
+                hi = end[1] == '}' ? lo : strtoull(end + 1, &end, 10);
+            if (*end == ',')
+                end++;
+            uint64_t times = hi > lo ? hi : lo;
+            if (times > 1)
+                sum[depth] = sat_add(sum[depth], sat_mul(last, times - 1));
+            last = sat_mul(last, times);
+            if (*end == '}')
+                p = end;
+            continue;
+        } else if (strchr("*+?|^$", *p)) {
+            continue;
+        }
+        last = item;
+        sum[depth] = sat_add(sum[depth], item);
+    }
+    while (depth > 0) { /* an unclosed group: regcomp refuses it */
+        uint64_t inner = sum[depth--];
+        sum[depth] = sat_add(sum[depth], inner);
+    }
+    return sum[0];
+}
+
 static const char *const per_task = "exit, signal, affinity, stdout, stdout_contains, "
                                     "stdout_matches, only_on, never_on, cpus_used, "
                                     "affinity_history, saved_mask";
@@ -1082,6 +1158,14 @@ static bool parse_check(struct ctx *c, const yaml_node_t *map, const yaml_node_t
     if (kind == EXPECT_FILE)
         return add_read(c, map, e);
     if (kind == EXPECT_STDOUT_MATCHES) {
+        bool backref = false;
+        if (regex_pieces(e->text, &backref) > REGEX_MAX_PIECES)
+            return fail(c, v, "expected a POSIX extended regex of at most %d pieces with its "
+                              "repetitions written out (and %d nested groups), found '%s'",
+                        REGEX_MAX_PIECES, SCENARIO_MAX_DEPTH, e->text);
+        if (backref)
+            return fail(c, v, "expected a POSIX extended regex, found '%s': back-references "
+                              "(\\1) are not part of it", e->text);
         regex_t re;
         int err = regcomp(&re, e->text, REG_EXTENDED | REG_NOSUB);
         if (err) {
@@ -1372,7 +1456,7 @@ struct scenario *scenario_load(const char *path, FILE *errors, scenario_options_
     else if (!S_ISREG(st.st_mode))
         why = "not a regular file";
     else if ((uint64_t)st.st_size > SCENARIO_MAX_BYTES)
-        why = "larger than 16 MiB";
+        why = "larger than 4 MiB";
     char *text = why ? NULL : malloc((size_t)st.st_size + 1);
     size_t len = 0;
     ssize_t got = 1;

@@ -18,7 +18,7 @@
 
 /* Bounds of a scenario file (docs/scenarios.md "Limits"): what a hostile
  * file may make asymu hold or do is in proportion to these. */
-#define SCENARIO_MAX_BYTES (16u << 20)       /* the YAML file itself */
+#define SCENARIO_MAX_BYTES (4u << 20)        /* the YAML file itself */
 #define SCENARIO_MAX_DEPTH 64                /* nested lists and mappings */
 #define SCENARIO_MAX_TASKS 4096              /* tasks (--max-procs's default) */
 #define SCENARIO_MAX_FILE_BYTES (16u << 20)  /* one files: entry */
