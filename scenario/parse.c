@@ -351,6 +351,12 @@ static bool find_guest_program(struct ctx *c, const yaml_node_t *n, const char *
 {
     if (!(*host = find_program(c, n, written)))
         return false;
+    /* Copied to the programs' directory before the run: a device
+     * (../../dev/zero) would fill the disk. */
+    struct stat st;
+    if (stat(*host, &st) == 0 && !S_ISREG(st.st_mode))
+        return fail(c, n, "expected a program (a regular file), found '%s' (%s)", written,
+                    S_ISDIR(st.st_mode) ? "a directory" : "a device, FIFO or socket");
     *guest = NULL;
     if (written[0] == '/')
         return true;
@@ -484,37 +490,50 @@ static bool parse_machine(struct ctx *c, const yaml_node_t *map)
 
 /* ---- files ---- */
 
-/* from: a regular file inside the scenario's directory, at most
- * SCENARIO_MAX_FILE_BYTES. openat2's RESOLVE_BENEATH refuses (EXDEV) an
- * absolute path, a ".." above the directory and a symbolic link leading out
- * of it, each at every step of the walk, so a scenario cannot hand the guest
- * /etc/shadow; O_NONBLOCK, because opening a FIFO to learn that it is not
- * a regular file would wait for a writer. */
-static bool read_host_file(struct ctx *c, const yaml_node_t *n, struct script_file *f)
+/* A regular file inside the scenario's directory, named by n (from:,
+ * input:): its descriptor, or -1 after an error that calls it a `noun`.
+ * openat2's RESOLVE_BENEATH refuses (EXDEV) an absolute path, a ".." above
+ * the directory and a symbolic link leading out of it, at every step of
+ * the walk, so a scenario cannot hand the guest /etc/shadow; O_NONBLOCK,
+ * because opening a FIFO to learn that it is not a regular file would wait
+ * for a writer. */
+static int open_beneath(struct ctx *c, const yaml_node_t *n, const char *noun, struct stat *st)
 {
     const char *name = scalar(n);
     struct open_how how = {.flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
                            .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
     int fd = c->dir_fd < 0 ? -1 : (int)syscall(SYS_openat2, c->dir_fd, name, &how, sizeof how);
-    if (fd < 0 && (errno == EXDEV || errno == ELOOP || c->dir_fd < 0))
-        return fail(c, n, "expected a file in the scenario's directory, found '%s' (outside it: "
-                          "copy the file there)", name);
-    if (fd < 0)
-        return fail(c, n, "expected a readable file, found '%s': %s", name, strerror(errno));
+    if (fd < 0 && (errno == EXDEV || c->dir_fd < 0)) {
+        fail(c, n, "expected a %s in the scenario's directory, found '%s' (outside it: copy the "
+                   "file there)", noun, name);
+        return -1;
+    }
+    if (fd < 0 || fstat(fd, st) < 0) {
+        fail(c, n, "expected a readable %s, found '%s': %s", noun, name, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st->st_mode)) {
+        close(fd);
+        fail(c, n, "expected a regular file, found '%s' (%s)", name,
+             S_ISDIR(st->st_mode)    ? "a directory"
+             : S_ISFIFO(st->st_mode) ? "a FIFO"
+             : S_ISSOCK(st->st_mode) ? "a socket"
+                                     : "a device");
+        return -1;
+    }
+    return fd;
+}
+
+/* from: the file's bytes, at most SCENARIO_MAX_FILE_BYTES. */
+static bool read_host_file(struct ctx *c, const yaml_node_t *n, struct script_file *f)
+{
+    const char *name = scalar(n);
     struct stat st;
-    if (fstat(fd, &st) < 0) {
-        int err = errno;
-        close(fd);
-        return fail(c, n, "expected a readable file, found '%s': %s", name, strerror(err));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return fail(c, n, "expected a regular file, found '%s' (%s)", name,
-                    S_ISDIR(st.st_mode)    ? "a directory"
-                    : S_ISFIFO(st.st_mode) ? "a FIFO"
-                    : S_ISSOCK(st.st_mode) ? "a socket"
-                                           : "a device");
-    }
+    int fd = open_beneath(c, n, "file", &st);
+    if (fd < 0)
+        return false;
     uint64_t size = (uint64_t)st.st_size;
     if (size > SCENARIO_MAX_FILE_BYTES) {
         close(fd);
@@ -680,16 +699,19 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
     return true;
 }
 
-/* input: a recording (relative to the scenario) that feeds the machine. */
+/* input: a recording that feeds the machine, a regular file beneath the
+ * scenario's directory as from: is (/dev/zero would be read as one endless
+ * line). The run opens it again by this path. */
 static bool parse_input(struct ctx *c, const yaml_node_t *v)
 {
     if (!want_scalar(c, v, "a recording (asymu replay --record)"))
         return false;
-    const char *path = relative_to_scenario(c, scalar(v));
-    if (access(path, R_OK) != 0)
-        return fail(c, v, "expected a readable recording, found '%s': %s", scalar(v),
-                    strerror(errno));
-    c->sc->input = path;
+    struct stat st;
+    int fd = open_beneath(c, v, "recording", &st);
+    if (fd < 0)
+        return false;
+    close(fd);
+    c->sc->input = relative_to_scenario(c, scalar(v));
     return true;
 }
 

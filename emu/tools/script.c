@@ -254,16 +254,18 @@ static int place_files(struct machine *m, const struct machine_script *s)
 /* Copies one program into the programs' directory, with its mode. */
 static int copy_program(int dir_fd, const struct script_program *p)
 {
-    int in = open(p->host_path, O_RDONLY | O_CLOEXEC);
+    /* A regular file only (the scenario's parse checked it by path): a
+     * device would be copied until the disk is full, a FIFO wait. */
+    int in = open(p->host_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
-    if (in < 0 || fstat(in, &st) < 0) {
-        int err = -errno;
+    int err = in < 0 || fstat(in, &st) < 0 ? -errno : S_ISREG(st.st_mode) ? 0 : -EINVAL;
+    if (err < 0) {
         if (in >= 0)
             close(in);
         return err;
     }
     int out = openat(dir_fd, p->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 0555);
-    int err = out < 0 ? -errno : 0;
+    err = out < 0 ? -errno : 0;
     char buf[1 << 16];
     ssize_t n = 0;
     while (err == 0 && (n = read(in, buf, sizeof buf)) > 0) {
