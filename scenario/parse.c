@@ -9,6 +9,7 @@
 #include "vfs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <regex.h>
@@ -16,7 +17,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <yaml.h>
 
@@ -30,6 +33,9 @@ struct ctx {
     yaml_document_t doc;
     char dir[PATH_MAX];    /* the scenario file's directory */
     uint64_t last_event_ns;
+    size_t *by_name;       /* task indexes sorted by name, once the tasks are read */
+    int dir_fd;            /* the scenario's directory (O_PATH), or -1 */
+    uint64_t files_bytes;  /* of every file so far */
     bool failed;
 };
 
@@ -52,16 +58,22 @@ static char *own_str(struct scenario *sc, const char *s)
     return own(sc, strdup(s));
 }
 
-/* Grows an owned array by one zeroed element; returns it. */
+/* Grows an owned array by one zeroed element; returns it. An array of n
+ * elements made here has room for the next power of two >= n (calloc'ed,
+ * so the room is zero): it moves only when n is 0 or a power of two, and a
+ * list of N items costs O(N) time and at most 2N elements of memory (one
+ * new array per item made a 20,000-task scenario quadratic: gigabytes). */
 static void *grow(struct scenario *sc, void **array, size_t *n, size_t size)
 {
-    void *old = *array;
-    void *p = calloc(*n + 1, size);
-    own(sc, p);
-    if (old)
-        memcpy(p, old, *n * size);
-    *array = p;
-    return (char *)p + (*n)++ * size;
+    size_t have = *n;
+    if (have == 0 || (have & (have - 1)) == 0) {
+        void *old = *array;
+        void *p = own(sc, calloc(have ? 2 * have : 1, size));
+        if (old)
+            memcpy(p, old, have * size);
+        *array = p;
+    }
+    return (char *)*array + (*n)++ * size;
 }
 
 static bool fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
@@ -139,22 +151,39 @@ static bool parse_list(struct ctx *c, const yaml_node_t *seq, const char *what,
     return true;
 }
 
-/* A key of map among allowed ("a|b|c"): false after an error otherwise. */
-static bool known_key(struct ctx *c, const yaml_node_t *k, const char *section, const char *allowed)
+/* A key k of map among allowed ("a, b, c"), and its first: false after an
+ * error otherwise. A second key of a name would be lost (lookup finds the
+ * first) or, in the machine section, overflow its argv. Finding the first
+ * costs at most as many steps as there are allowed names: a map gets here
+ * past that many keys only through a duplicate, which stops it. */
+static bool known_key(struct ctx *c, const yaml_node_t *map, const yaml_node_t *k,
+                      const char *section, const char *allowed)
 {
     const char *name = scalar(k);
     if (!name)
         return fail(c, k, "expected a key of %s, found %s", section, type_name(k));
     size_t n = strlen(name);
-    for (const char *p = allowed; *p;) {
+    const char *p = allowed;
+    while (*p) {
         size_t len = strcspn(p, ",");
         if (len == n && strncmp(p, name, n) == 0)
-            return true;
+            break;
         p += len;
         while (*p == ',' || *p == ' ')
             p++;
     }
-    return fail(c, k, "unknown key '%s' in %s (expected one of: %s)", name, section, allowed);
+    if (!*p)
+        return fail(c, k, "unknown key '%s' in %s (expected one of: %s)", name, section, allowed);
+    for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top;
+         pair++) {
+        const yaml_node_t *first = node(c, pair->key);
+        if (first == k)
+            break;
+        if (scalar(first) && strcmp(scalar(first), name) == 0)
+            return fail(c, k, "expected each key once in %s, found '%s' again (first on line %zu)",
+                        section, name, first->start_mark.line + 1);
+    }
+    return true;
 }
 
 static bool key_is(const yaml_node_t *k, const char *name)
@@ -240,15 +269,33 @@ static bool parse_signal(struct ctx *c, const yaml_node_t *n, long *sig)
     return parse_long(c, n, "a signal like SIGKILL or a number from 1 to 64", 1, 64, sig);
 }
 
+/* The index of the task named name, or -1: a binary search of by_name
+ * (every event and expectation names a task; a scan of up to
+ * SCENARIO_MAX_TASKS names each would make a long file quadratic). */
+static int task_index(const struct ctx *c, const char *name)
+{
+    size_t lo = 0, hi = c->sc->ntasks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int order = strcmp(c->sc->tasks[c->by_name[mid]].name, name);
+        if (order == 0)
+            return (int)c->by_name[mid];
+        if (order < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
 static int task_named(struct ctx *c, const yaml_node_t *n)
 {
     if (!want_scalar(c, n, "a task's name"))
         return -1;
-    for (size_t i = 0; i < c->sc->ntasks; i++)
-        if (strcmp(c->sc->tasks[i].name, scalar(n)) == 0)
-            return (int)i;
-    fail(c, n, "expected the name of a task, found '%s' (no task has that name)", scalar(n));
-    return -1;
+    int i = task_index(c, scalar(n));
+    if (i < 0)
+        fail(c, n, "expected the name of a task, found '%s' (no task has that name)", scalar(n));
+    return i;
 }
 
 static const char *relative_to_scenario(struct ctx *c, const char *path)
@@ -304,6 +351,12 @@ static bool find_guest_program(struct ctx *c, const yaml_node_t *n, const char *
 {
     if (!(*host = find_program(c, n, written)))
         return false;
+    /* Copied to the programs' directory before the run: a device
+     * (../../dev/zero) would fill the disk. */
+    struct stat st;
+    if (stat(*host, &st) == 0 && !S_ISREG(st.st_mode))
+        return fail(c, n, "expected a program (a regular file), found '%s' (%s)", written,
+                    S_ISDIR(st.st_mode) ? "a directory" : "a device, FIFO or socket");
     *guest = NULL;
     if (written[0] == '/')
         return true;
@@ -356,6 +409,7 @@ static const char *option_of(const char *key)
         {"cpus", "--cpus"},     {"aarch32", "--aarch32"}, {"capacity", "--capacity"},
         {"cmdline", "--cmdline"}, {"policy", "--policy"}, {"seed", "--seed"},
         {"slice", "--slice"},   {"sysroot", "--sysroot"}, {"-L", "-L"},
+        {"max_procs", "--max-procs"}, {"host_reserve", "--host-reserve"},
     };
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (strcmp(map[i][0], key) == 0)
@@ -376,9 +430,9 @@ static bool parse_machine(struct ctx *c, const yaml_node_t *map)
             return false;
         for_each_pair(c, map, k, v)
         {
-            if (!known_key(c, k, "machine",
+            if (!known_key(c, map, k, "machine",
                            "cpus, aarch32, capacity, cmdline, policy, seed, slice, sysroot, -L, "
-                           "check_invariants, time_limit"))
+                           "max_procs, host_reserve, check_invariants, time_limit"))
                 return false;
             if (key_is(k, "time_limit")) {
                 if (!parse_time(c, v, &sc->time_limit_ns))
@@ -436,23 +490,69 @@ static bool parse_machine(struct ctx *c, const yaml_node_t *map)
 
 /* ---- files ---- */
 
-static bool read_host_file(struct ctx *c, const yaml_node_t *n, const char *path,
-                           struct script_file *f)
+/* A regular file inside the scenario's directory, named by n (from:,
+ * input:): its descriptor, or -1 after an error that calls it a `noun`.
+ * openat2's RESOLVE_BENEATH refuses (EXDEV) an absolute path, a ".." above
+ * the directory and a symbolic link leading out of it, at every step of
+ * the walk, so a scenario cannot hand the guest /etc/shadow; O_NONBLOCK,
+ * because opening a FIFO to learn that it is not a regular file would wait
+ * for a writer. */
+static int open_beneath(struct ctx *c, const yaml_node_t *n, const char *noun, struct stat *st)
 {
-    FILE *in = fopen(path, "rb");
-    if (!in)
-        return fail(c, n, "expected a readable host file, found '%s': %s", scalar(n),
-                    strerror(errno));
-    char *data = NULL;
+    const char *name = scalar(n);
+    struct open_how how = {.flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+                           .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
+    int fd = c->dir_fd < 0 ? -1 : (int)syscall(SYS_openat2, c->dir_fd, name, &how, sizeof how);
+    if (fd < 0 && (errno == EXDEV || c->dir_fd < 0)) {
+        fail(c, n, "expected a %s in the scenario's directory, found '%s' (outside it: copy the "
+                   "file there)", noun, name);
+        return -1;
+    }
+    if (fd < 0 || fstat(fd, st) < 0) {
+        fail(c, n, "expected a readable %s, found '%s': %s", noun, name, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st->st_mode)) {
+        close(fd);
+        fail(c, n, "expected a regular file, found '%s' (%s)", name,
+             S_ISDIR(st->st_mode)    ? "a directory"
+             : S_ISFIFO(st->st_mode) ? "a FIFO"
+             : S_ISSOCK(st->st_mode) ? "a socket"
+                                     : "a device");
+        return -1;
+    }
+    return fd;
+}
+
+/* from: the file's bytes, at most SCENARIO_MAX_FILE_BYTES. */
+static bool read_host_file(struct ctx *c, const yaml_node_t *n, struct script_file *f)
+{
+    const char *name = scalar(n);
+    struct stat st;
+    int fd = open_beneath(c, n, "file", &st);
+    if (fd < 0)
+        return false;
+    uint64_t size = (uint64_t)st.st_size;
+    if (size > SCENARIO_MAX_FILE_BYTES) {
+        close(fd);
+        return fail(c, n, "expected a file of at most 16 MiB, found '%s' (%llu bytes)", name,
+                    (unsigned long long)size);
+    }
+    /* One byte more than fstat said: a file that grew is seen. */
+    char *data = own(c->sc, malloc((size_t)size + 1));
     size_t len = 0;
-    FILE *out = open_memstream(&data, &len);
-    char buf[65536];
-    size_t got;
-    while ((got = fread(buf, 1, sizeof buf, in)) > 0)
-        fwrite(buf, 1, got, out);
-    fclose(in);
-    fclose(out);
-    f->data = own(c->sc, data);
+    ssize_t got = 0;
+    while (len <= size && (got = read(fd, data + len, (size_t)size + 1 - len)) > 0)
+        len += (size_t)got;
+    int err = errno;
+    close(fd);
+    if (got < 0)
+        return fail(c, n, "expected a readable file, found '%s': %s", name, strerror(err));
+    if (len != size)
+        return fail(c, n, "expected a file that does not change while read, found '%s'", name);
+    f->data = data;
     f->len = len;
     return true;
 }
@@ -470,7 +570,7 @@ static bool parse_files(struct ctx *c, const yaml_node_t *seq)
         const yaml_node_t *content = NULL;
         for_each_pair(c, item, k, v)
         {
-            if (!known_key(c, k, "a file", "name, text, from") ||
+            if (!known_key(c, item, k, "a file", "name, text, from") ||
                 !want_scalar(c, v, key_is(k, "name") ? "a file name" : "text or a host path"))
                 return false;
             if (key_is(k, "name")) {
@@ -487,9 +587,12 @@ static bool parse_files(struct ctx *c, const yaml_node_t *seq)
                 f->len = strlen(f->data);
             } else {
                 content = v;
-                if (!read_host_file(c, v, relative_to_scenario(c, scalar(v)), f))
+                if (!read_host_file(c, v, f))
                     return false;
             }
+            if (content == v && (c->files_bytes += f->len) > SCENARIO_MAX_FILES_BYTES)
+                return fail(c, v, "expected at most 64 MiB of files in all, found more with "
+                                  "this one");
         }
         if (!f->name)
             return fail(c, item, "expected a 'name' in this file");
@@ -543,12 +646,14 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
     struct scenario *sc = c->sc;
     if (!want_map(c, map, "a task"))
         return false;
+    if (sc->ntasks == SCENARIO_MAX_TASKS)
+        return fail(c, map, "expected at most %d tasks, found more", SCENARIO_MAX_TASKS);
     struct scenario_task *t = grow(sc, (void **)&sc->tasks, &sc->ntasks, sizeof *t);
     const yaml_node_t *args = NULL;
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
-        if (!known_key(c, k, "a task", "name, path, args, env, affinity, start"))
+        if (!known_key(c, map, k, "a task", "name, path, args, env, affinity, start"))
             return false;
         if (key_is(k, "name")) {
             if (!want_scalar(c, v, "a task's name"))
@@ -594,24 +699,42 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
     return true;
 }
 
-/* input: a recording (relative to the scenario) that feeds the machine. */
+/* input: a recording that feeds the machine, a regular file beneath the
+ * scenario's directory as from: is (/dev/zero would be read as one endless
+ * line). The run opens it again by this path. */
 static bool parse_input(struct ctx *c, const yaml_node_t *v)
 {
     if (!want_scalar(c, v, "a recording (asymu replay --record)"))
         return false;
-    const char *path = relative_to_scenario(c, scalar(v));
-    if (access(path, R_OK) != 0)
-        return fail(c, v, "expected a readable recording, found '%s': %s", scalar(v),
-                    strerror(errno));
-    c->sc->input = path;
+    struct stat st;
+    int fd = open_beneath(c, v, "recording", &st);
+    if (fd < 0)
+        return false;
+    close(fd);
+    c->sc->input = relative_to_scenario(c, scalar(v));
     return true;
+}
+
+static const struct scenario_task *sort_tasks;
+
+static int by_task_name(const void *a, const void *b)
+{
+    return strcmp(sort_tasks[*(const size_t *)a].name, sort_tasks[*(const size_t *)b].name);
 }
 
 static bool parse_tasks(struct ctx *c, const yaml_node_t *seq)
 {
     if (!parse_list(c, seq, "tasks", parse_task))
         return false;
-    return c->sc->ntasks > 0 || fail(c, seq, "expected at least one task");
+    struct scenario *sc = c->sc;
+    if (sc->ntasks == 0)
+        return fail(c, seq, "expected at least one task");
+    c->by_name = own(sc, calloc(sc->ntasks, sizeof *c->by_name));
+    for (size_t i = 0; i < sc->ntasks; i++)
+        c->by_name[i] = i;
+    sort_tasks = sc->tasks;
+    qsort(c->by_name, sc->ntasks, sizeof *c->by_name, by_task_name);
+    return true;
 }
 
 /* ---- events ---- */
@@ -625,7 +748,7 @@ static bool event_task(struct ctx *c, const yaml_node_t *v, struct script_action
     yaml_node_t *k, *x;
     for_each_pair(c, v, k, x)
     {
-        if (!known_key(c, k, what, keys))
+        if (!known_key(c, v, k, what, keys))
             return false;
         if (key_is(k, "task")) {
             if ((a->task = task_named(c, x)) < 0)
@@ -694,9 +817,7 @@ static bool parse_trigger(struct ctx *c, const yaml_node_t *v, struct script_act
     } else {
         return fail(c, v, "expected %s, found '%s'", usage, s);
     }
-    for (size_t i = 0; i < c->sc->ntasks; i++)
-        if (strcmp(c->sc->tasks[i].name, name) == 0)
-            a->on_task = (int)i;
+    a->on_task = task_index(c, name);
     if (a->on_task < 0 && strlen(name) >= MEVENT_COMM_LEN)
         return fail(c, v, "expected a task's name or a comm (at most %d bytes), found '%s'",
                     MEVENT_COMM_LEN - 1, name);
@@ -713,7 +834,7 @@ static bool parse_event(struct ctx *c, const yaml_node_t *map)
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
-        if (!known_key(c, k, "an event",
+        if (!known_key(c, map, k, "an event",
                        "at, after, on, offline, online, write, setaffinity, signal, stdin"))
             return false;
         if (key_is(k, "at") || key_is(k, "after") || key_is(k, "on")) {
@@ -794,14 +915,19 @@ static bool parse_events(struct ctx *c, const yaml_node_t *seq)
 {
     if (!parse_list(c, seq, "events", parse_event))
         return false;
-    /* Each task's stdin closes after its last bytes. */
+    /* Each task's stdin closes after its last bytes: the first stdin event
+     * of each task seen from the end. */
+    bool *later = calloc(c->sc->ntasks + 1, sizeof *later);
+    if (!later)
+        abort();
     for (size_t i = c->sc->nactions; i-- > 0;) {
         struct script_action *a = &c->sc->actions[i];
-        bool later = false;
-        for (size_t j = i + 1; j < c->sc->nactions; j++)
-            later |= c->sc->actions[j].kind == SCRIPT_STDIN && c->sc->actions[j].task == a->task;
-        a->last_stdin = a->kind == SCRIPT_STDIN && !later;
+        if (a->kind != SCRIPT_STDIN)
+            continue;
+        a->last_stdin = !later[a->task];
+        later[a->task] = true;
     }
+    free(later);
     return true;
 }
 
@@ -918,6 +1044,82 @@ static bool parse_saved_masks(struct ctx *c, const yaml_node_t *v, struct expect
     return true;
 }
 
+/* glibc's regcomp writes a bounded repetition out as copies of what it
+ * repeats, so "((a{255}){255}){255}" is 16 million pieces: minutes and
+ * gigabytes. The pieces a regex would become, each atom one, a group the sum
+ * of its contents, "{M,N}" multiplying the item before it by its larger
+ * bound; saturated at REGEX_SATURATED, as is a regex nesting more than
+ * SCENARIO_MAX_DEPTH groups. Sets *backref when the regex has a
+ * back-reference (\1..\9: not POSIX ERE, but glibc takes them, and
+ * matching with them can take exponential time). */
+#define REGEX_MAX_PIECES 100000
+#define REGEX_SATURATED (UINT64_C(1) << 40)
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a + b > REGEX_SATURATED ? REGEX_SATURATED : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return a && b > REGEX_SATURATED / a ? REGEX_SATURATED : a * b;
+}
+
+static uint64_t regex_pieces(const char *re, bool *backref)
+{
+    uint64_t sum[SCENARIO_MAX_DEPTH + 1] = {0};
+    int depth = 0;
+    uint64_t last = 0; /* the item before: what a repetition repeats */
+    for (const char *p = re; *p; p++) {
+        uint64_t item = 1;
+        if (*p == '\\' && p[1]) {
+            p++;
+            *backref |= *p >= '1' && *p <= '9';
+        } else if (*p == '[') { /* a bracket expression, one atom: to its ']' */
+            const char *q = p + 1;
+            q += *q == '^';
+            q += *q == ']';
+            while (*q && *q != ']') {
+                const char *close = q[0] == '[' && strchr(":.=", q[1]) && q[1] ? strchr(q + 2, q[1])
+                                                                               : NULL;
+                q = close && close[1] == ']' ? close + 2 : q + 1;
+            }
+            p = *q ? q : q - 1;
+        } else if (*p == '(') {
+            if (depth == SCENARIO_MAX_DEPTH)
+                return REGEX_SATURATED;
+            sum[++depth] = 0;
+            last = 0;
+            continue;
+        } else if (*p == ')' && depth > 0) {
+            item = sum[depth--] + 1;
+        } else if (*p == '{') {
+            char *end;
+            unsigned long long lo = strtoull(p + 1, &end, 10), hi = lo;
+            if (*end == ',')
+                hi = end[1] == '}' ? lo : strtoull(end + 1, &end, 10);
+            if (*end == ',')
+                end++;
+            uint64_t times = hi > lo ? hi : lo;
+            if (times > 1)
+                sum[depth] = sat_add(sum[depth], sat_mul(last, times - 1));
+            last = sat_mul(last, times);
+            if (*end == '}')
+                p = end;
+            continue;
+        } else if (strchr("*+?|^$", *p)) {
+            continue;
+        }
+        last = item;
+        sum[depth] = sat_add(sum[depth], item);
+    }
+    while (depth > 0) { /* an unclosed group: regcomp refuses it */
+        uint64_t inner = sum[depth--];
+        sum[depth] = sat_add(sum[depth], inner);
+    }
+    return sum[0];
+}
+
 static const char *const per_task = "exit, signal, affinity, stdout, stdout_contains, "
                                     "stdout_matches, only_on, never_on, cpus_used, "
                                     "affinity_history, saved_mask";
@@ -978,6 +1180,14 @@ static bool parse_check(struct ctx *c, const yaml_node_t *map, const yaml_node_t
     if (kind == EXPECT_FILE)
         return add_read(c, map, e);
     if (kind == EXPECT_STDOUT_MATCHES) {
+        bool backref = false;
+        if (regex_pieces(e->text, &backref) > REGEX_MAX_PIECES)
+            return fail(c, v, "expected a POSIX extended regex of at most %d pieces with its "
+                              "repetitions written out (and %d nested groups), found '%s'",
+                        REGEX_MAX_PIECES, SCENARIO_MAX_DEPTH, e->text);
+        if (backref)
+            return fail(c, v, "expected a POSIX extended regex, found '%s': back-references "
+                              "(\\1) are not part of it", e->text);
         regex_t re;
         int err = regcomp(&re, e->text, REG_EXTENDED | REG_NOSUB);
         if (err) {
@@ -1001,7 +1211,7 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
-        if (!known_key(c, k, "an expectation",
+        if (!known_key(c, map, k, "an expectation",
                        "task, policies, exit, signal, affinity, stdout, stdout_contains, "
                        "stdout_matches, kernel_log_contains, kernel_log_lacks, file, at, "
                        "content, invariants, time_under, only_on, never_on, cpus_used, isa, "
@@ -1089,7 +1299,7 @@ static bool parse_root(struct ctx *c, const yaml_node_t *root)
     yaml_node_t *k, *v;
     for_each_pair(c, root, k, v)
     {
-        if (!known_key(c, k, "the scenario",
+        if (!known_key(c, root, k, "the scenario",
                        "description, machine, files, tasks, events, expect, input"))
             return false;
         if (key_is(k, "input") && !parse_input(c, v))
@@ -1113,38 +1323,180 @@ static bool parse_root(struct ctx *c, const yaml_node_t *root)
     return true;
 }
 
-struct scenario *scenario_load(const char *path, FILE *errors, scenario_options_fn options)
+/* ---- the document ---- */
+
+static void yaml_error(struct ctx *c, const yaml_parser_t *parser)
+{
+    yaml_mark_t mark = parser->problem_mark;
+    if (parser->error == YAML_MEMORY_ERROR)
+        abort(); /* as own(): nothing to save */
+    fprintf(c->errors, "%s:%zu:%zu: bad YAML: %s%s%s\n", c->file, mark.line + 1, mark.column + 1,
+            parser->problem ? parser->problem : "unreadable", parser->context ? " " : "",
+            parser->context ? parser->context : "");
+}
+
+static bool load_fail(struct ctx *c, const yaml_event_t *e, const char *what)
+{
+    fprintf(c->errors, "%s:%zu:%zu: %s\n", c->file, e->start_mark.line + 1,
+            e->start_mark.column + 1, what);
+    return false;
+}
+
+/* Adds the node an event starts to the document, under the open collection
+ * (stack[depth - 1]: a sequence, or a mapping whose key *key is pending);
+ * 0 when it was no node's start. */
+static int add_node(struct ctx *c, yaml_event_t *e)
+{
+    yaml_document_t *d = &c->doc;
+    int id = 0;
+    if (e->type == YAML_SCALAR_EVENT)
+        id = yaml_document_add_scalar(d, NULL, e->data.scalar.value, (int)e->data.scalar.length,
+                                      e->data.scalar.style);
+    else if (e->type == YAML_SEQUENCE_START_EVENT)
+        id = yaml_document_add_sequence(d, NULL, e->data.sequence_start.style);
+    else if (e->type == YAML_MAPPING_START_EVENT)
+        id = yaml_document_add_mapping(d, NULL, e->data.mapping_start.style);
+    else
+        return 0;
+    if (!id)
+        abort(); /* out of memory (the parser's text is valid UTF-8) */
+    yaml_node_t *n = yaml_document_get_node(d, id);
+    n->start_mark = e->start_mark;
+    n->end_mark = e->end_mark;
+    return id;
+}
+
+/* The scenario's YAML as a document whose nodes keep their marks, built
+ * from libyaml's events rather than by yaml_parser_load, so that a hostile
+ * file costs time and memory in proportion to its size: nesting stops at
+ * SCENARIO_MAX_DEPTH (libyaml's scanner looks at the possible key of every
+ * open flow level for each token, yaml_parser_fetch_more_tokens: 40,000 '['
+ * took 12 s, twice as many four times as long), and anchors and aliases are
+ * refused (yaml_parser_load matches every alias against every anchor, and an
+ * alias would let a few bytes stand for a large subtree read many times).
+ * Only the first document of the stream is read, as yaml_parser_load does. */
+static bool load_document(struct ctx *c, yaml_parser_t *parser)
+{
+    int stack[SCENARIO_MAX_DEPTH];
+    int key[SCENARIO_MAX_DEPTH]; /* a mapping's pending key, or 0 */
+    int depth = 0;
+    bool ok = true, done = false;
+    if (!yaml_document_initialize(&c->doc, NULL, NULL, NULL, 1, 1))
+        abort();
+    while (ok && !done) {
+        yaml_event_t e;
+        if (!yaml_parser_parse(parser, &e)) {
+            yaml_error(c, parser);
+            ok = false;
+            break;
+        }
+        if (e.type == YAML_ALIAS_EVENT ||
+            (e.type == YAML_SCALAR_EVENT && e.data.scalar.anchor) ||
+            (e.type == YAML_SEQUENCE_START_EVENT && e.data.sequence_start.anchor) ||
+            (e.type == YAML_MAPPING_START_EVENT && e.data.mapping_start.anchor)) {
+            ok = load_fail(c, &e, "expected no anchor or alias (&NAME, *NAME): a scenario "
+                                  "writes each value out");
+        } else if (e.type == YAML_STREAM_END_EVENT || e.type == YAML_DOCUMENT_END_EVENT) {
+            done = true;
+        } else if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT) {
+            depth--;
+        } else if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT ||
+                   e.type == YAML_SCALAR_EVENT) {
+            bool opens = e.type != YAML_SCALAR_EVENT;
+            if (opens && depth == SCENARIO_MAX_DEPTH) {
+                char what[96];
+                snprintf(what, sizeof what, "expected at most %d levels of nesting, found more",
+                         SCENARIO_MAX_DEPTH);
+                ok = load_fail(c, &e, what);
+            } else {
+                int id = add_node(c, &e);
+                if (depth == 0) {
+                    /* the document's first node: its root */
+                } else if (yaml_document_get_node(&c->doc, stack[depth - 1])->type ==
+                           YAML_SEQUENCE_NODE) {
+                    if (!yaml_document_append_sequence_item(&c->doc, stack[depth - 1], id))
+                        abort();
+                } else if (!key[depth - 1]) {
+                    key[depth - 1] = id;
+                } else {
+                    if (!yaml_document_append_mapping_pair(&c->doc, stack[depth - 1],
+                                                           key[depth - 1], id))
+                        abort();
+                    key[depth - 1] = 0;
+                }
+                if (opens) {
+                    stack[depth] = id;
+                    key[depth++] = 0;
+                }
+            }
+        }
+        yaml_event_delete(&e);
+    }
+    if (!ok)
+        yaml_document_delete(&c->doc);
+    return ok;
+}
+
+struct scenario *scenario_parse(const char *name, const char *dir, const char *text, size_t len,
+                                FILE *errors, scenario_options_fn options)
 {
     struct scenario *sc = calloc(1, sizeof *sc);
-    struct ctx c = {.sc = sc, .file = path, .errors = errors, .options = options};
-    sc->file = own_str(sc, path);
-    char copy[PATH_MAX];
-    snprintf(copy, sizeof copy, "%s", path);
-    snprintf(c.dir, sizeof c.dir, "%s", dirname(copy));
-    FILE *in = fopen(path, "rb");
-    if (!in) {
-        fprintf(errors, "%s:1:1: expected a readable scenario file: %s\n", path, strerror(errno));
-        scenario_free(sc);
-        return NULL;
-    }
+    if (!sc)
+        abort();
+    struct ctx c = {.sc = sc, .file = name, .errors = errors, .options = options};
+    sc->file = own_str(sc, name);
+    snprintf(c.dir, sizeof c.dir, "%s", dir);
+    c.dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
     yaml_parser_t parser;
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_file(&parser, in);
-    bool ok = yaml_parser_load(&parser, &c.doc);
-    if (!ok) {
-        yaml_mark_t mark = parser.problem_mark;
-        fprintf(errors, "%s:%zu:%zu: bad YAML: %s%s%s\n", path, mark.line + 1, mark.column + 1,
-                parser.problem, parser.context ? " " : "", parser.context ? parser.context : "");
-    } else {
+    if (!yaml_parser_initialize(&parser))
+        abort();
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    bool ok = load_document(&c, &parser);
+    if (ok) {
         ok = parse_root(&c, yaml_document_get_root_node(&c.doc));
         yaml_document_delete(&c.doc);
     }
     yaml_parser_delete(&parser);
-    fclose(in);
+    if (c.dir_fd >= 0)
+        close(c.dir_fd);
     if (!ok) {
         scenario_free(sc);
         return NULL;
     }
+    return sc;
+}
+
+struct scenario *scenario_load(const char *path, FILE *errors, scenario_options_fn options)
+{
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", path);
+    /* O_NONBLOCK: a FIFO named as a scenario is refused, not waited on. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    const char *why = NULL;
+    if (fd < 0 || fstat(fd, &st) < 0)
+        why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    else if ((uint64_t)st.st_size > SCENARIO_MAX_BYTES)
+        why = "larger than 4 MiB";
+    char *text = why ? NULL : malloc((size_t)st.st_size + 1);
+    size_t len = 0;
+    ssize_t got = 1;
+    while (text && len <= (size_t)st.st_size &&
+           (got = read(fd, text + len, (size_t)st.st_size + 1 - len)) > 0)
+        len += (size_t)got;
+    if (!why && (got < 0 || len != (size_t)st.st_size))
+        why = got < 0 ? strerror(errno) : "changed while read";
+    if (fd >= 0)
+        close(fd);
+    if (why) {
+        fprintf(errors, "%s:1:1: expected a readable scenario file: %s\n", path, why);
+        free(text);
+        return NULL;
+    }
+    struct scenario *sc = scenario_parse(path, dirname(copy), text, len, errors, options);
+    free(text);
     return sc;
 }
 

@@ -16,6 +16,14 @@
 #include "sched_policy.h"
 #include "script.h"
 
+/* Bounds of a scenario file (docs/scenarios.md "Limits"): what a hostile
+ * file may make asymu hold or do is in proportion to these. */
+#define SCENARIO_MAX_BYTES (4u << 20)        /* the YAML file itself */
+#define SCENARIO_MAX_DEPTH 64                /* nested lists and mappings */
+#define SCENARIO_MAX_TASKS 4096              /* tasks (--max-procs's default) */
+#define SCENARIO_MAX_FILE_BYTES (16u << 20)  /* one files: entry */
+#define SCENARIO_MAX_FILES_BYTES (64u << 20) /* all of them */
+
 /* Exit statuses of replay and compare. */
 #define SCENARIO_EXIT_PASS 0
 #define SCENARIO_EXIT_FAIL 1
@@ -98,6 +106,10 @@ typedef int (*scenario_options_fn)(int argc, char **argv, struct emu_config *cfg
 /* Parses path. On error returns NULL after writing one line
  * "FILE:LINE:COLUMN: what was expected there" to errors. */
 struct scenario *scenario_load(const char *path, FILE *errors, scenario_options_fn options);
+/* The same for a scenario's text (len bytes) named name, whose relative
+ * paths are in dir (scenario_load's second half; the fuzzer's entry). */
+struct scenario *scenario_parse(const char *name, const char *dir, const char *text, size_t len,
+                                FILE *errors, scenario_options_fn options);
 void scenario_free(struct scenario *sc);
 
 /* The policy (enum sched_policy_id) a name or alias names, or -1. */

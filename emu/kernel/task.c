@@ -210,6 +210,15 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
     return cp;
 }
 
+int process_limits_check(const struct machine *m)
+{
+    if (m->nprocs >= (int)m->cfg->max_procs)
+        return -EAGAIN;
+    if (host_memory_low(m, HOST_COST_PER_PROCESS))
+        return -ENOMEM;
+    return 0;
+}
+
 int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent_tid,
                  uint64_t tls, uint64_t child_tid)
 {
@@ -223,10 +232,8 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     int refused = sched_fork_check(&t->se); /* a deadline task may not fork */
     if (refused)
         return refused;
-    if (!thread && m->nprocs >= (int)m->cfg->max_procs)
-        return -EAGAIN;
-    if (!thread && host_memory_low(m, HOST_COST_PER_PROCESS))
-        return -ENOMEM;
+    if (!thread && (refused = process_limits_check(m)) < 0)
+        return refused;
 
     struct process *cp = p;
     int err;

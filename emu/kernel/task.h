@@ -168,6 +168,10 @@ static inline const struct abi *task_abi(struct task *t) { return t->proc->mm->a
 
 /* The first process (pid 1). */
 struct task *task_create_init(struct machine *m);
+/* Whether the machine may hold one more process, as copy_process checks
+ * RLIMIT_NPROC: 0, -EAGAIN at --max-procs live processes, -ENOMEM when the
+ * host is below --host-reserve. fork/clone and a scenario's tasks ask it. */
+int process_limits_check(const struct machine *m);
 struct task *task_find(struct machine *m, int tid);
 /* task_find, and also a process leader that ended but is not reaped yet. */
 struct task *task_find_unreaped(struct machine *m, int tid);

@@ -236,5 +236,9 @@ int machine_run(struct machine *m)
         control_slice_done(m);
     }
     kill_everything(m);
+    /* A script whose first task could not start (--host-reserve) has no
+     * pid 1: its tasks' own outcomes say how it went. */
+    if (status < 0 && !init)
+        return 0;
     return status >= 0 ? status : wait_status_to_shell(init->wait_status);
 }

@@ -67,12 +67,17 @@ static bool has_stdin_events(const struct script_task *st)
 
 static void close_stdin(struct script_task *st);
 
+/* A task is a new process like a fork's child: past --max-procs live
+ * processes, or with the host below --host-reserve, it does not start, and
+ * its error (EAGAIN, ENOMEM: what fork would return) is in the outcome. */
 static void start_task(struct machine *m, struct script_task *st)
 {
     struct process *first = m->init;
-    struct task *t = task_create_init(m);
+    int refused = process_limits_check(m);
+    struct task *t = refused < 0 ? NULL : task_create_init(m);
     if (!t) {
-        snprintf(st->start_error, sizeof st->start_error, "%s", strerror(ENOMEM));
+        snprintf(st->start_error, sizeof st->start_error, "%s",
+                 strerror(refused < 0 ? -refused : ENOMEM));
         return;
     }
     if (first) /* pid 1 stays the first task: orphans go to it */
@@ -249,16 +254,18 @@ static int place_files(struct machine *m, const struct machine_script *s)
 /* Copies one program into the programs' directory, with its mode. */
 static int copy_program(int dir_fd, const struct script_program *p)
 {
-    int in = open(p->host_path, O_RDONLY | O_CLOEXEC);
+    /* A regular file only (the scenario's parse checked it by path): a
+     * device would be copied until the disk is full, a FIFO wait. */
+    int in = open(p->host_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
-    if (in < 0 || fstat(in, &st) < 0) {
-        int err = -errno;
+    int err = in < 0 || fstat(in, &st) < 0 ? -errno : S_ISREG(st.st_mode) ? 0 : -EINVAL;
+    if (err < 0) {
         if (in >= 0)
             close(in);
         return err;
     }
     int out = openat(dir_fd, p->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 0555);
-    int err = out < 0 ? -errno : 0;
+    err = out < 0 ? -errno : 0;
     char buf[1 << 16];
     ssize_t n = 0;
     while (err == 0 && (n = read(in, buf, sizeof buf)) > 0) {

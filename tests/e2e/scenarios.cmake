@@ -58,6 +58,21 @@ asymu_scenario_test(triggers pass tests/e2e/scenarios/triggers.yaml upstream)
 asymu_scenario_test(programs pass tests/e2e/scenarios/programs.yaml upstream)
 asymu_scenario_test(anywhere anywhere)
 
+# Issue 24 item 9, a hostile scenario file (docs/security.md): from: only
+# beneath the scenario's directory (broken/from-*.yaml: absolute, '..',
+# /dev/zero), only regular files, bounded sizes, task count and nesting,
+# each refused at once with FILE:LINE:COLUMN and exit 2; what from: still
+# reads; and tasks counted by --max-procs and --host-reserve as fork's
+# children are (the task not started, its error in the verdict).
+foreach(case symlink fifo big total tasks deep size)
+  asymu_scenario_test(hostile-${case} hostile ${case})
+endforeach()
+asymu_scenario_test(from-file pass tests/e2e/scenarios/from-file.yaml upstream)
+foreach(name max-procs host-reserve)
+  asymu_scenario_test(${name} fail tests/e2e/scenarios/${name}.yaml upstream
+    ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-${name}-upstream.out)
+endforeach()
+
 # replay --trace / --timeline / --trace-format ftrace: one file per
 # scenario, parsed, the same bytes twice.
 add_test(NAME e2e-scenario-trace

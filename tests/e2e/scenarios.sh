@@ -11,6 +11,9 @@
 #                            compare): byte-identical
 #   counts                   --jobs 2 and --shard 1/2, 2/2 summaries
 #   junit                    the JUnit file of a run with failures
+#   hostile CASE             a scenario made in a fresh directory (issue 24 item
+#                            9): replay exits 2 at once with the exact message
+#                            (symlink, fifo, big, total, tasks, deep, size)
 #   anywhere                 busy-mixed under kill and programs.yaml with their
 #                            programs in asymu's build and in two directories of
 #                            other path lengths ($ASYMU_PROGRAMS): the same
@@ -80,6 +83,58 @@ junit)
     "$asymu" replay --jobs 2 --junit "$tmp/junit.xml" examples/scenarios/*.yaml \
         tests/e2e/scenarios/failing.yaml > /dev/null
     python3 "$junit_check" "$tmp/junit.xml" 9 1 || fail "JUnit file"
+    ;;
+hostile)
+    # Each case writes s.yaml (and what it names) in $tmp/d and says what
+    # replay must answer; run from there, so the messages name s.yaml.
+    mkdir "$tmp/d" && cd "$tmp/d" || fail "cd"
+    task='tasks:
+  - name: a
+    path: hello-aarch64'
+    case $1 in
+    symlink) # a link inside the directory that leads out of it
+        ln -s /etc/passwd passwd
+        printf 'files:\n  - name: p\n    from: passwd\n%s\n' "$task" > s.yaml
+        want="s.yaml:3:11: expected a file in the scenario's directory, found 'passwd' (outside it: copy the file there)" ;;
+    fifo) # not a regular file: opened without waiting for a writer
+        mkfifo pipe
+        printf 'files:\n  - name: p\n    from: pipe\n%s\n' "$task" > s.yaml
+        want="s.yaml:3:11: expected a regular file, found 'pipe' (a FIFO)" ;;
+    big) # one byte past 16 MiB (sparse: nothing is written)
+        truncate -s 16777217 big
+        printf 'files:\n  - name: b\n    from: big\n%s\n' "$task" > s.yaml
+        want="s.yaml:3:11: expected a file of at most 16 MiB, found 'big' (16777217 bytes)" ;;
+    total) # four files of 16 MiB fill the 64 MiB; the fifth is refused
+        truncate -s 16M big
+        { echo 'files:'
+          for i in 1 2 3 4 5; do printf '  - name: b%s\n    from: big\n' $i; done
+          echo "$task"; } > s.yaml
+        want="s.yaml:11:11: expected at most 64 MiB of files in all, found more with this one" ;;
+    tasks) # 4097 tasks (the 20,000 of the issue took 8 GB)
+        { echo 'tasks:'
+          i=0
+          while [ $i -le 4096 ]; do printf '  - {name: t%s, path: hello-aarch64}\n' $i; i=$((i + 1)); done
+        } > s.yaml
+        want="s.yaml:4098:5: expected at most 4096 tasks, found more" ;;
+    deep) # 100,000 levels: refused at the 65th, in well under a second
+        python3 -c 'import sys; sys.stdout.write("tasks: " + "[" * 100000 + "]" * 100000 + "\n")' > s.yaml
+        want="s.yaml:1:71: expected at most 64 levels of nesting, found more" ;;
+    size) # the scenario itself: at most 4 MiB
+        { echo "$task"; printf '# '; } > s.yaml
+        truncate -s 4194305 s.yaml
+        want="s.yaml:1:1: expected a readable scenario file: larger than 4 MiB" ;;
+    *)
+        fail "unknown case $1" ;;
+    esac
+    start=$(date +%s%N)
+    timeout 20 "$asymu" replay s.yaml > "$tmp/out" 2> "$tmp/err"
+    status=$?
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    echo "$want" > "$tmp/want"
+    diff -u "$tmp/want" "$tmp/err" || fail "message differs"
+    [ ! -s "$tmp/out" ] || fail "stdout not empty"
+    [ $status -eq 2 ] || fail "exit status $status, expected 2"
+    [ $ms -lt 5000 ] || fail "took $ms ms"
     ;;
 anywhere)
     build=$(dirname "$asymu")

@@ -136,3 +136,33 @@ for isa, name in ((0, "aarch64"), (1, "armhf")):
     write("syscall", name + "-01-rlimit-as-zero",
           calls(isa, b"", (n["prlimit64"], small(0), small(RLIMIT_AS), scratch(0), small(0))), regress)
     write("syscall", name + "-02-getpid", calls(isa, b"", (n["getpid"],)), regress)
+
+
+# ---- scenario: the repository's scenarios, broken ones included ----
+# Program names become the harness's two programs (fuzz_scenario.c puts
+# their directory in $ASYMU_PROGRAMS), so that a seed gets past its tasks.
+import glob
+import re
+
+root = os.path.join(here, "..", "..")
+scenarios = sorted(glob.glob(os.path.join(root, "examples", "scenarios", "*.yaml")) +
+                   glob.glob(os.path.join(root, "tests", "e2e", "scenarios", "*.yaml")) +
+                   glob.glob(os.path.join(root, "tests", "e2e", "scenarios", "broken", "*.yaml")))
+for path in scenarios:
+    with open(path) as f:
+        text = f.read()
+    text = re.sub(r"\b[a-z][a-z0-9-]*?-(aarch64|armhf)\b", r"fuzz-target-\1", text)
+    name = os.path.relpath(path, root).replace(os.sep, "-")
+    write("scenario", name, text.encode())
+# from: reads note.txt, which the harness places next to the scenario.
+write("scenario", "from-note.yaml", b"""files:
+  - {name: a, from: note.txt}
+  - {name: b, text: "x"}
+tasks:
+  - {name: t, path: fuzz-target-aarch64, args: ["{{fuzz-target-armhf}}"], env: {A: b}}
+events:
+  - {at: 1ms, stdin: {task: t, data: "x"}}
+  - {on: exit of t, write: {path: /sys/devices/system/cpu/cpu1/online, data: "0"}}
+expect:
+  - {task: t, exit: 0, stdout_matches: "^a+$"}
+""")
