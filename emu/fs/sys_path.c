@@ -299,6 +299,10 @@ static int64_t op_chmod(struct task *t, int fd, const uint64_t *a)
      * AT_EMPTY_PATH before Linux 6.6: chmod its /proc/self/fd link. */
     char name[16];
     snprintf(name, sizeof name, "%d", fd);
+    /* /tmp and /dev/shm keep their host mode 0700 (vfs.h). */
+    struct stat st;
+    if (fstat(fd, &st) == 0 && vfs_private_root_chmod(&t->machine->vfs, &st, (mode_t)a[2]))
+        return 0;
     return result(fchmodat(t->machine->vfs.self_fds, name, (mode_t)(a[2] & 07777), 0));
 }
 
