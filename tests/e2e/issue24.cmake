@@ -14,3 +14,16 @@ if(NOT ASYMU_E2E_RUNNER)
     endforeach()
   endforeach()
 endif()
+
+# Item 10c: a guest's write to a host pipe whose reader has gone gets
+# SIGPIPE with its EPIPE; the default action kills the guest and asymu's
+# status mirrors it, 128 + 13, as Linux's and qemu-user's shells report.
+if(NOT ASYMU_E2E_RUNNER)
+  foreach(arch arm64 armhf)
+    add_test(NAME e2e-issue24-host-sigpipe-${arch}
+      COMMAND bash -c "\"$0\" run -- \"$1\" yes | head -1; echo \"status \${PIPESTATUS[0]}\""
+              $<TARGET_FILE:asymu> ${BUSYBOX_DIR}/${arch}/bin/busybox)
+    set_tests_properties(e2e-issue24-host-sigpipe-${arch} PROPERTIES LABELS e2e TIMEOUT 60
+                         FIXTURES_REQUIRED busybox PASS_REGULAR_EXPRESSION "^y\nstatus 141\n$")
+  endforeach()
+endif()
