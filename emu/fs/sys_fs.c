@@ -712,7 +712,13 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
         return err;
     if (err == 0) {
         bool writable, created = (flags & O_CREAT) && !host_file_exists(t, path, follow);
+        /* A new file is an entry of a size-limited mount (budget.h). */
+        struct vfs_budget *entries = created ? vfs_budget_of(&t->machine->vfs, path) : NULL;
+        if (entries && (err = budget_create(entries)) < 0)
+            return err;
         int fd = vfs_open_host_writable(&t->machine->vfs, path, flags, mode, &writable);
+        if (fd < 0 && entries)
+            budget_uncreate(entries);
         if (fd < 0)
             return fd;
         if (created && writable)

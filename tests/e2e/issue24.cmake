@@ -27,3 +27,19 @@ if(NOT ASYMU_E2E_RUNNER)
                          FIXTURES_REQUIRED busybox PASS_REGULAR_EXPRESSION "^y\nstatus 141\n$")
   endforeach()
 endif()
+
+# Item 10a: --tmp-size counts entries too, one per 4 KiB page as tmpfs's
+# nr_inodes: 64K allows 16 (empty files, a directory, a symlink alike);
+# ENOSPC past them, EEXIST first for a name that is there, and an unlink
+# gives one back.
+asymu_e2e_busybox(NAME issue24-tmp-inodes ASYMU_ONLY OPTIONS --tmp-size 64K
+  ARGS sh ${CMAKE_CURRENT_SOURCE_DIR}/busybox/tmp-inodes.sh
+  EXPECT_STDOUT_TEXT "files 16
+mkdir: can't create directory '/tmp/d': No space left on device
+ln: /tmp/s: No space left on device
+mkfifo: /tmp/p: No space left on device
+touch: /dev/shm/x: No space left on device
+mkdir: can't create directory '/tmp/f1': File exists
+mkdir after rm
+ln: /tmp/s: No space left on device
+")
