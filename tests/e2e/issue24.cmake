@@ -43,3 +43,17 @@ mkdir: can't create directory '/tmp/f1': File exists
 mkdir after rm
 ln: /tmp/s: No space left on device
 ")
+
+# Item 8 (nofile.py): under a host soft limit of 1024, three guest
+# processes hold 1,000 files each; with the host out of descriptors the
+# guest gets ENFILE, and the control socket neither spins nor stays deaf.
+if(NOT ASYMU_E2E_RUNNER)
+  foreach(isa aarch64 armhf)
+    foreach(case three control)
+      add_test(NAME e2e-issue24-nofile-${case}-${isa}
+        COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/nofile.py $<TARGET_FILE:asymu>
+                ${GUEST_DIR} ${isa} ${case})
+      set_tests_properties(e2e-issue24-nofile-${case}-${isa} PROPERTIES LABELS e2e TIMEOUT 300)
+    endforeach()
+  endforeach()
+endif()
