@@ -282,27 +282,32 @@ static bool read_lines(struct loader *l, FILE *f, struct recording *r, const str
     return ok;
 }
 
+struct recording *recording_load_stream(FILE *f, const char *path, const struct emu_config *cfg,
+                                        char *why, size_t whylen)
+{
+    struct loader l = {.path = path, .why = why, .whylen = whylen};
+    struct recording *r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(path))) {
+        free(r);
+        snprintf(why, whylen, "%s: out of memory", path);
+        return NULL;
+    }
+    if (!read_lines(&l, f, r, cfg)) {
+        recording_free(r);
+        return NULL;
+    }
+    return r;
+}
+
 struct recording *recording_load(const char *path, const struct emu_config *cfg, char *why,
                                  size_t whylen)
 {
-    struct loader l = {.path = path, .why = why, .whylen = whylen};
     FILE *f = fopen(path, "re");
     if (!f) {
         snprintf(why, whylen, "%s: %s", path, strerror(errno));
         return NULL;
     }
-    struct recording *r = calloc(1, sizeof *r);
-    if (!r || !(r->path = strdup(path))) {
-        free(r);
-        fclose(f);
-        snprintf(why, whylen, "%s: out of memory", path);
-        return NULL;
-    }
-    bool ok = read_lines(&l, f, r, cfg);
+    struct recording *r = recording_load_stream(f, path, cfg, why, whylen);
     fclose(f);
-    if (!ok) {
-        recording_free(r);
-        return NULL;
-    }
     return r;
 }
