@@ -157,3 +157,8 @@ write("recording", "signal-write", b"H" +
       b'"data_hex":"300a"}}\n'
       b'{"point":2,"ns":100,"in_syscall":true,"stdin_eof":true}\n'
       b'{"point":2,"ns":100,"end":130}\n')
+# issue 24, item 10: control lines a recording does not hold (refused at load)
+write("recording", "control-refused", b"H" +
+      b'{"point":1,"ns":0,"control":"step 1000000001"}\n'
+      b'{"point":1,"ns":0,"control":"halt"}\n'
+      b'{"point":2,"ns":100,"end":0}\n')
