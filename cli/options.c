@@ -470,7 +470,8 @@ static const struct option_def options[] = {
     {"--tmp-size", NULL, "SIZE", "a quarter of the free space where /tmp's host directory is, at "
      "most 16G",
      "size limit of the guest's private /tmp, counted in 4 KiB pages of file sizes; beyond, "
-     "writes fail with ENOSPC, and a file larger than SIZE with EFBIG",
+     "writes fail with ENOSPC, and a file larger than SIZE with EFBIG; also one entry (file, "
+     "directory, symlink) per 4 KiB page, as tmpfs's nr_inodes, creating more fails with ENOSPC",
      opt_tmp_size},
     {"--max-procs", NULL, "N", "4096", "live guest processes; fork beyond fails with EAGAIN",
      opt_max_procs},

@@ -24,6 +24,7 @@ static uint64_t pages(uint64_t bytes)
 void budget_init(struct vfs_budget *b, int dirfd, uint64_t limit)
 {
     *b = (struct vfs_budget){.limit = pages(limit), .dirfds = {dirfd}, .ndirs = 1};
+    b->inodes_limit = b->limit / PAGE;
 }
 
 void budget_add_dir(struct vfs_budget *b, int dirfd)
@@ -54,7 +55,9 @@ static bool seen_before(struct seen *s, ino_t ino)
     return false;
 }
 
-static uint64_t walk(int dirfd, int depth, struct seen *s)
+/* The page-rounded sizes of the files below dirfd; their entries added to
+ * *entries. */
+static uint64_t walk(int dirfd, int depth, struct seen *s, uint64_t *entries)
 {
     DIR *d = fdopendir(dirfd);
     if (!d) {
@@ -69,12 +72,13 @@ static uint64_t walk(int dirfd, int depth, struct seen *s)
         struct stat st;
         if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
             continue;
+        (*entries)++;
         if (S_ISREG(st.st_mode) && (st.st_nlink < 2 || !seen_before(s, st.st_ino)))
             sum += pages((uint64_t)st.st_size);
         if (S_ISDIR(st.st_mode) && depth < WALK_DEPTH) {
             int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (sub >= 0)
-                sum += walk(sub, depth + 1, s);
+                sum += walk(sub, depth + 1, s, entries);
         }
     }
     closedir(d);
@@ -84,11 +88,11 @@ static uint64_t walk(int dirfd, int depth, struct seen *s)
 static void recount(struct vfs_budget *b)
 {
     struct seen s = {0};
-    b->used = 0;
+    b->used = b->inodes = 0;
     for (unsigned i = 0; i < b->ndirs; i++) {
         int fd = openat(b->dirfds[i], ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd >= 0)
-            b->used += walk(fd, 0, &s);
+            b->used += walk(fd, 0, &s, &b->inodes);
     }
     free(s.ino);
     b->stale = false;
@@ -137,6 +141,22 @@ void budget_account(struct vfs_budget *b, uint64_t old_size, uint64_t new_size)
         b->used += after - before;
     else
         b->used -= before - after < b->used ? before - after : b->used;
+}
+
+int budget_create(struct vfs_budget *b)
+{
+    if (b->inodes >= b->inodes_limit && b->stale)
+        recount(b);
+    if (b->inodes >= b->inodes_limit)
+        return -ENOSPC;
+    b->inodes++;
+    return 0;
+}
+
+void budget_uncreate(struct vfs_budget *b)
+{
+    if (b->inodes)
+        b->inodes--;
 }
 
 void budget_mark_stale(struct vfs_budget *b)

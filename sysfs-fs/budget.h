@@ -5,7 +5,13 @@
  * counts as if it held data, so the count never depends on how the host
  * file system allocates. A file can grow no larger than the limit (EFBIG,
  * as a file system's maximum file size), and the files together no larger
- * than the limit (ENOSPC; a write that crosses it writes what fits). */
+ * than the limit (ENOSPC; a write that crosses it writes what fits).
+ *
+ * Entries count too, as tmpfs's nr_inodes (shmem_reserve_inode): every
+ * file, directory, symlink, FIFO and socket node, a file with several
+ * links once per link as Linux 5.15 counts them; one entry per 4 KiB page
+ * of the limit, so that empty files cannot fill the host's file system
+ * with inodes (issue 24, item 10). Past it, creating fails with ENOSPC. */
 #ifndef ASYMU_BUDGET_H
 #define ASYMU_BUDGET_H
 
@@ -18,6 +24,7 @@
 struct vfs_budget {
     uint64_t limit; /* bytes, a whole number of pages */
     uint64_t used;  /* the page-rounded sizes of the mount's files */
+    uint64_t inodes_limit, inodes; /* entries allowed, and made */
     bool stale;     /* files shrank or went away: recount before refusing */
     int dirfds[BUDGET_MAX_DIRS]; /* the host directories of the mounts sharing it */
     unsigned ndirs;
@@ -37,6 +44,12 @@ int budget_fit(struct vfs_budget *b, uint64_t size, uint64_t pos, size_t *len);
 int budget_resize(struct vfs_budget *b, uint64_t size, uint64_t new_size);
 /* A file changed size (after a write, truncate or fallocate). */
 void budget_account(struct vfs_budget *b, uint64_t old_size, uint64_t new_size);
+/* The guest is about to create an entry (a file, a directory, a symlink, a
+ * node, a link): 0 with it counted, or -ENOSPC when the count is at its
+ * limit (shmem_reserve_inode). budget_uncreate gives it back when the host
+ * call failed. */
+int budget_create(struct vfs_budget *b);
+void budget_uncreate(struct vfs_budget *b);
 /* Something may have freed space (unlink, rename over a file, O_TRUNC). */
 void budget_mark_stale(struct vfs_budget *b);
 /* The host file system's free space under dir, a quarter of it, at most

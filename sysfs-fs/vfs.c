@@ -39,8 +39,10 @@ static int open_dir(const char *path, const char *what, char *why, size_t whylen
 }
 
 /* Makes the host directory behind private mount idx: host_path gets
- * $TMPDIR/asymu-NAME-XXXXXX, mode 1777 when the guest writes it (under the
- * size limit of /tmp), else 0755. */
+ * $TMPDIR/asymu-NAME-XXXXXX, mode 0700 when the guest writes it (under the
+ * size limit of /tmp; the guest sees 01777, vfs_private_root_stat), else
+ * 0755 (the scenario's programs, read-only to the guest). 0700: another
+ * host user may neither read the guest's files nor plant one in them. */
 static int make_private(struct vfs *v, int idx, const char *prefix, const char *name,
                         bool guest_writes, char *host_path, char *why, size_t whylen)
 {
@@ -54,7 +56,7 @@ static int make_private(struct vfs *v, int idx, const char *prefix, const char *
         host_path[0] = '\0';
         return -err;
     }
-    chmod(host_path, guest_writes ? 01777 : 0755);
+    chmod(host_path, guest_writes ? 0700 : 0755);
     v->mounts[idx] =
         (struct vfs_mount){prefix, -1, guest_writes, guest_writes ? &v->tmp_budget : NULL};
     return v->mounts[idx].fd = open_dir(host_path, prefix, why, whylen);
@@ -71,7 +73,39 @@ static int make_private_mounts(struct vfs *v, uint64_t tmp_size, char *why, size
         return shm;
     budget_init(&v->tmp_budget, tmp, tmp_size ? tmp_size : budget_default(v->tmp_path));
     budget_add_dir(&v->tmp_budget, shm);
+    int fds[2] = {tmp, shm};
+    for (int i = 0; i < 2; i++) {
+        struct stat st;
+        if (fstat(fds[i], &st) < 0)
+            return -errno;
+        v->private_roots[i] = (struct vfs_private_root){st.st_dev, st.st_ino, 01777};
+    }
     return 0;
+}
+
+static struct vfs_private_root *private_root(const struct vfs *v, const struct stat *st)
+{
+    for (int i = 0; i < 2; i++) {
+        const struct vfs_private_root *r = &v->private_roots[i];
+        if (r->ino && r->dev == st->st_dev && r->ino == st->st_ino)
+            return (struct vfs_private_root *)r;
+    }
+    return NULL;
+}
+
+void vfs_private_root_stat(const struct vfs *v, struct stat *st)
+{
+    const struct vfs_private_root *r = private_root(v, st);
+    if (r)
+        st->st_mode = (st->st_mode & S_IFMT) | r->mode;
+}
+
+bool vfs_private_root_chmod(struct vfs *v, const struct stat *st, mode_t mode)
+{
+    struct vfs_private_root *r = private_root(v, st);
+    if (r)
+        r->mode = mode & 07777;
+    return r != NULL;
 }
 
 int vfs_init(struct vfs *v, const struct vfs_options *o, const struct vfs_provider *provider,

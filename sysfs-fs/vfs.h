@@ -204,7 +204,24 @@ struct vfs {
     unsigned nbanned;
     const struct vfs_provider *provider;
     struct vfs_budget tmp_budget; /* --tmp-size: /tmp and /dev/shm together */
+    /* The host directories of /tmp and /dev/shm are 0700 so that no other
+     * host user reaches the guest's files (issue 24, item 6); the guest
+     * sees, and changes, the mode kept here (01777 at start, as a tmpfs
+     * mounted with mode=1777). */
+    struct vfs_private_root {
+        dev_t dev;
+        ino_t ino;
+        mode_t mode;
+    } private_roots[2];
 };
+
+/* st describes a host file: when it is the directory behind /tmp or
+ * /dev/shm, its mode becomes the one the guest sees. */
+void vfs_private_root_stat(const struct vfs *v, struct stat *st);
+/* chmod of the host file st describes: true when it is the directory behind
+ * /tmp or /dev/shm, whose guest-visible mode is now mode (its host mode
+ * stays 0700). */
+bool vfs_private_root_chmod(struct vfs *v, const struct stat *st, mode_t mode);
 
 struct vfs_options {
     const char *sysroot;   /* guest "/" */

@@ -134,6 +134,7 @@ int fd_install(struct task *t, struct file *f, int min, bool cloexec)
             return fd;
         }
     }
+    t->fd_table_full = true; /* the guest's own EMFILE (syscall.c: host_table_errno) */
     return -EMFILE;
 }
 

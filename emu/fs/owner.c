@@ -95,6 +95,7 @@ static void set_owner(struct machine *m, const struct stat *st, uint32_t uid, ui
 
 void owner_apply(const struct machine *m, struct stat *st)
 {
+    vfs_private_root_stat(&m->vfs, st);
     const struct owner_entry *e = find(m->owners, st->st_dev, st->st_ino);
     if (e) {
         st->st_uid = e->uid;

@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/stat.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -148,6 +149,20 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
     return -EINVAL;
 }
 
+/* A host descriptor (the console, an inherited pipe or socket) whose reader
+ * has gone: the host's EPIPE (asymu ignores SIGPIPE itself) comes with the
+ * guest's SIGPIPE, as Linux's pipe_write and sk_stream_error send it, so
+ * `asymu run -- yes | head -1` ends by SIGPIPE as on Linux (issue 24,
+ * item 10). */
+static int64_t host_broken_pipe(struct task *t, int64_t n)
+{
+    if (n == -EPIPE) {
+        struct siginfo_lite info = {.code = 0, .pid = t->proc->pid};
+        signal_queue_task(t, SIGPIPE, &info);
+    }
+    return n;
+}
+
 static int64_t file_write(struct task *t, struct file *f, const void *buf, size_t len,
                           int64_t off)
 {
@@ -163,10 +178,10 @@ static int64_t file_write(struct task *t, struct file *f, const void *buf, size_
     case FILE_HOST:
         if (f->fifo && off < 0)
             return fifo_write(t, f, buf, len);
-        return file_limited_write(t, f, buf, len, off);
+        return host_broken_pipe(t, file_limited_write(t, f, buf, len, off));
     case FILE_CONSOLE: {
         ssize_t n = off < 0 ? write(f->host_fd, buf, len) : pwrite(f->host_fd, buf, len, off);
-        return n < 0 ? -errno : n;
+        return host_broken_pipe(t, n < 0 ? -errno : n);
     }
     case FILE_VIRTUAL:
         if (f->node.kind == VNODE_MEM)
@@ -697,7 +712,13 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
         return err;
     if (err == 0) {
         bool writable, created = (flags & O_CREAT) && !host_file_exists(t, path, follow);
+        /* A new file is an entry of a size-limited mount (budget.h). */
+        struct vfs_budget *entries = created ? vfs_budget_of(&t->machine->vfs, path) : NULL;
+        if (entries && (err = budget_create(entries)) < 0)
+            return err;
         int fd = vfs_open_host_writable(&t->machine->vfs, path, flags, mode, &writable);
+        if (fd < 0 && entries)
+            budget_uncreate(entries);
         if (fd < 0)
             return fd;
         if (created && writable)

@@ -60,7 +60,7 @@ static int parent_of(struct task *t, int dirfd, uint64_t upath, char *name, size
  * -errno with none open; -EXDEV when they lie in different mounts (/tmp
  * and /dev/shm share a host file system, the guest's mounts do not). */
 static int two_parents(struct task *t, const uint64_t *a, char *oname, char *nname, int *ofd,
-                       int *nfd)
+                       int *nfd, int *mount)
 {
     int omount, nmount;
     *ofd = parent_in(t, (int)a[0], a[1], oname, 256, &omount);
@@ -68,6 +68,7 @@ static int two_parents(struct task *t, const uint64_t *a, char *oname, char *nna
         return *ofd;
     *nfd = parent_in(t, (int)a[2], a[3], nname, 256, &nmount);
     int err = *nfd < 0 ? *nfd : omount != nmount ? -EXDEV : 0;
+    *mount = nmount;
     if (err < 0) {
         close(*ofd);
         if (*nfd >= 0)
@@ -81,13 +82,40 @@ static int64_t result(int r)
     return r < 0 ? -errno : 0;
 }
 
+/* The entry count of a size-limited mount (budget.h, tmpfs's nr_inodes):
+ * one entry taken before name is made in dfd, *b set to give it back if
+ * the host call fails. Full: ENOSPC, but EEXIST first when the name is
+ * there, as Linux's filename_create looks before shmem_reserve_inode. */
+static int take_entry(struct task *t, int mount, int dfd, const char *name,
+                      struct vfs_budget **b)
+{
+    *b = mount >= 0 && mount < VFS_NMOUNTS ? t->machine->vfs.mounts[mount].budget : NULL;
+    int err = *b ? budget_create(*b) : 0;
+    if (err < 0) {
+        struct stat st;
+        *b = NULL;
+        return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST : err;
+    }
+    return 0;
+}
+
+static int64_t entry_made(struct vfs_budget *b, int64_t r)
+{
+    if (r < 0 && b)
+        budget_uncreate(b);
+    return r;
+}
+
 SYSCALL_DECL(mkdirat)
 {
     char name[256];
-    int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
+    struct vfs_budget *b;
+    int mount, dfd = parent_in(t, (int)a[0], a[1], name, sizeof name, &mount);
     if (dfd < 0)
         return dfd;
-    int64_t r = result(mkdirat(dfd, name, creation_mode(t, a[2])));
+    int64_t r = take_entry(t, mount, dfd, name, &b);
+    if (r == 0)
+        r = entry_made(b, result(mkdirat(dfd, name, creation_mode(t, a[2]))));
     if (r == 0)
         owner_created_at(t, dfd, name);
     close(dfd);
@@ -122,7 +150,7 @@ static int64_t do_rename(struct task *t, const uint64_t *a, unsigned flags)
     if (flags & ~(unsigned)GUEST_RENAME_NOREPLACE)
         return -EINVAL;
     char oname[256], nname[256];
-    int ofd, nfd, err = two_parents(t, a, oname, nname, &ofd, &nfd);
+    int mount, ofd, nfd, err = two_parents(t, a, oname, nname, &ofd, &nfd, &mount);
     if (err < 0)
         return err;
     /* The syscall itself: glibc's renameat2() with no flags calls renameat,
@@ -151,10 +179,12 @@ SYSCALL_DECL(symlinkat)
         return n;
     if (n == 0)
         return -ENOENT;
-    int dfd = parent_of(t, (int)a[1], a[2], name, sizeof name);
+    struct vfs_budget *b;
+    int mount, dfd = parent_in(t, (int)a[1], a[2], name, sizeof name, &mount);
     if (dfd < 0)
         return dfd;
-    int64_t r = result(symlinkat(target, dfd, name));
+    n = take_entry(t, mount, dfd, name, &b);
+    int64_t r = n < 0 ? n : entry_made(b, result(symlinkat(target, dfd, name)));
     if (r == 0)
         owner_created_at(t, dfd, name);
     close(dfd);
@@ -164,10 +194,13 @@ SYSCALL_DECL(symlinkat)
 SYSCALL_DECL(linkat)
 {
     char oname[256], nname[256];
-    int ofd, nfd, err = two_parents(t, a, oname, nname, &ofd, &nfd);
+    struct vfs_budget *b;
+    int mount, ofd, nfd, err = two_parents(t, a, oname, nname, &ofd, &nfd, &mount);
     if (err < 0)
         return err;
-    int64_t r = result(linkat(ofd, oname, nfd, nname, 0));
+    int64_t r = take_entry(t, mount, nfd, nname, &b);
+    if (r == 0)
+        r = entry_made(b, result(linkat(ofd, oname, nfd, nname, 0)));
     close(ofd);
     close(nfd);
     return r;
@@ -310,6 +343,10 @@ SYSCALL_DECL(utimensat)
 
 static int64_t op_chmod(struct task *t, int fd, const uint64_t *a)
 {
+    /* /tmp and /dev/shm keep their host mode 0700 (vfs.h). */
+    struct stat st;
+    if (fstat(fd, &st) == 0 && vfs_private_root_chmod(&t->machine->vfs, &st, (mode_t)a[2]))
+        return 0;
     int rfd = vfs_reopen(&t->machine->vfs, fd);
     if (rfd < 0)
         return unopenable(rfd);
@@ -413,12 +450,14 @@ SYSCALL_DECL(mknodat)
         type != S_IFBLK)
         return -EINVAL;
     char name[256];
-    int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
+    struct vfs_budget *b;
+    int mount, dfd = parent_in(t, (int)a[0], a[1], name, sizeof name, &mount);
     if (dfd < 0)
         return dfd;
-    int64_t r = type == S_IFCHR || type == S_IFBLK
-                    ? -EPERM
-                    : result(mknodat(dfd, name, (type ? type : S_IFREG) | creation_mode(t, a[2]), 0));
+    int64_t r = type == S_IFCHR || type == S_IFBLK ? -EPERM : take_entry(t, mount, dfd, name, &b);
+    if (r == 0)
+        r = entry_made(b, result(mknodat(dfd, name, (type ? type : S_IFREG) |
+                                                        creation_mode(t, a[2]), 0)));
     if (r == 0)
         owner_created_at(t, dfd, name);
     close(dfd);

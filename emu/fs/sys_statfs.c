@@ -70,6 +70,8 @@ static int statfs_of(struct task *t, const char *path, int host_fd, bool writabl
         s->f_bsize = s->f_frsize = PAGE;
         s->f_blocks = b->limit / PAGE;
         s->f_bfree = s->f_bavail = left / PAGE;
+        s->f_files = b->inodes_limit; /* tmpfs's nr_inodes */
+        s->f_ffree = b->inodes < b->inodes_limit ? b->inodes_limit - b->inodes : 0;
         s->f_flags = ST_NOSUID | ST_NODEV | ST_RELATIME;
     } else if (!writable)
         s->f_flags |= ST_RDONLY;

@@ -65,6 +65,18 @@ static int64_t resume_restart(struct task *t)
     return signal_pending(t) ? -ERESTARTSYS : RESUME_BLOCK;
 }
 
+/* The host's descriptors are the whole machine's: asymu raises its soft
+ * RLIMIT_NOFILE to the hard limit at start (machine.c), and each guest
+ * process has its own RLIMIT_NOFILE (1024 by default, as Linux) for its own
+ * table, whose EMFILE fd_install reports. An EMFILE of the host's instead
+ * means the machine as a whole ran out, which Linux says with ENFILE (the
+ * system-wide file table, alloc_empty_file): never EMFILE for descriptors
+ * other processes hold (issue 24, item 8). */
+static int64_t host_table_errno(const struct task *t, int64_t r)
+{
+    return r == -EMFILE && !t->fd_table_full ? -ENFILE : r;
+}
+
 bool syscall_resume(struct task *t)
 {
     /* Every wait is killable, whatever its resume function checks: the
@@ -76,7 +88,7 @@ bool syscall_resume(struct task *t)
         t->machine->in_syscall = t->strace_line != NULL;
         signal_kill_process(t, fatal);
         t->machine->in_syscall = false;
-    } else if ((r = t->resume(t)) == RESUME_BLOCK) {
+    } else if ((t->fd_table_full = false, r = host_table_errno(t, t->resume(t))) == RESUME_BLOCK) {
         t->state = TASK_BLOCKED;
         sched_task_block(&t->machine->sched, &t->se);
         waitq_update(t);
@@ -128,7 +140,8 @@ void syscall_dispatch(struct task *t)
     if (trace)
         strace_enter(t, e, a, enter, sizeof enter);
     t->machine->in_syscall = trace;
-    int64_t ret = e->fn(t, a);
+    t->fd_table_full = false;
+    int64_t ret = host_table_errno(t, e->fn(t, a));
     t->machine->in_syscall = false;
     if (ret == -EBLOCK) {
         memcpy(t->sys_args, a, sizeof t->sys_args);

@@ -150,6 +150,7 @@ struct task {
     uint64_t deadline_ns;  /* wake-up time of a timed wait, 0 if none */
     bool woken;            /* a futex wake (not a timeout or signal) ended the wait */
     uint64_t write_done;   /* bytes a blocking pipe write has written before it waited */
+    bool fd_table_full;    /* this call's EMFILE is the process's own (fd_install) */
     uint64_t sys_ns;       /* CPU time spent in syscalls (system time) */
     struct process *vfork_child; /* the child this task waits for in vfork (lifetime.h) */
     struct task *next_thread, *next_all;

@@ -30,6 +30,8 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <ucontext.h>
@@ -223,20 +225,33 @@ static void clean_up(bool mounted, const struct janitor_paths *p, const char *mo
         unlink(p->control);
 }
 
+static volatile sig_atomic_t janitor_stop;
+
+static void on_janitor_stop(int sig)
+{
+    (void)sig;
+    janitor_stop = 1;
+}
+
 /* The janitor's life: clean up when asymu asks (and answer on done), or
- * when it is gone. It ends only then, so asymu never sees it exit. */
+ * when it is gone, or when someone sends it SIGTERM (its owner wants it
+ * gone: it cleans up and ends as if asymu had). It ends only then, so
+ * asymu never sees it exit. */
 static void janitor(int fd, int done, const struct janitor_paths *dirs)
 {
     const char *mount = dirs->mount;
     prctl(PR_SET_NAME, "asymu-janitor");
-    /* A Ctrl-C reaches the whole process group: the janitor outlives asymu. */
+    /* A Ctrl-C reaches the whole process group: the janitor outlives asymu
+     * (setsid below already takes it out of the group; this covers the
+     * moment before). SIGTERM is no group signal: kill(1)'s default. */
     signal(SIGINT, SIG_IGN);
-    signal(SIGTERM, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
+    /* No SA_RESTART: the read below returns EINTR and the loop sees it. */
+    sigaction(SIGTERM, &(struct sigaction){.sa_handler = on_janitor_stop}, NULL);
     bool mounted = false;
     char c;
     ssize_t n;
-    while ((n = read(fd, &c, 1)) != 0) {
+    while (!janitor_stop && (n = read(fd, &c, 1)) != 0) {
         if (n < 0 && errno != EINTR)
             break;
         if (n == 1 && c == JANITOR_MOUNTED)
@@ -251,6 +266,32 @@ static void janitor(int fd, int done, const struct janitor_paths *dirs)
     }
     clean_up(mounted, dirs, mount);
     _exit(0);
+}
+
+/* Closes descriptors lo to hi: close_range (Linux 5.9) in one call, else
+ * one by one up to the descriptor limit. */
+static void close_span(unsigned lo, unsigned hi)
+{
+    if (lo > hi || syscall(SYS_close_range, lo, hi, 0) == 0)
+        return;
+    struct rlimit rl;
+    unsigned long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY
+                            ? (unsigned long)rl.rlim_max
+                            : 1UL << 20;
+    for (unsigned long fd = lo; fd <= hi && fd < max; fd++)
+        close((int)fd);
+}
+
+/* Closes every descriptor but a and b (a < b), however many asymu holds:
+ * with a bound of 1024, the write end of the janitor's own pipe (past it
+ * when asymu inherited or opened 1,024 descriptors) stayed open here, and
+ * the janitor never saw asymu end (issue 24, item 7). */
+static void close_all_but(unsigned a, unsigned b)
+{
+    if (a > 0)
+        close_span(0, a - 1);
+    close_span(a + 1, b - 1);
+    close_span(b + 1, ~0U);
 }
 
 int crash_janitor_start(const struct janitor_paths *paths)
@@ -272,9 +313,10 @@ int crash_janitor_start(const struct janitor_paths *paths)
     if (pid == 0) {
         /* Nothing of asymu's may stay open here: a reader of asymu's stdout
          * must see its end when asymu ends, not when the janitor does. */
-        for (int fd = 0; fd < 1024; fd++)
-            if (fd != p[0] && fd != d[1])
-                close(fd);
+        if (p[0] < d[1])
+            close_all_but((unsigned)p[0], (unsigned)d[1]);
+        else
+            close_all_but((unsigned)d[1], (unsigned)p[0]);
         open("/dev/null", O_RDWR);
         dup2(0, 1);
         dup2(0, 2);

@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* 2025-01-01T00:00:00Z: the wall clock the guest sees at boot. */
@@ -221,10 +222,26 @@ fail_klog_init:
     return err;
 }
 
+/* Every guest process's files are asymu's host descriptors, and Debian's
+ * default soft limit of 1024 let two guest processes with 1,000 files each
+ * starve a third (issue 24, item 8). The soft limit goes up to the hard one
+ * (Linux's default hard limit, 4096, or what the user allows); each guest
+ * process keeps its own RLIMIT_NOFILE (kernel/rlimit.c), and the machine
+ * out of host descriptors is ENFILE to the guest (kernel/syscall.c). */
+static void raise_nofile(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
 int machine_host_start(struct machine *m)
 {
     const struct emu_config *cfg = m->cfg;
     signal(SIGPIPE, SIG_IGN);
+    raise_nofile();
     /* Unicorn asks for huge pages for every engine's translation buffer:
      * each new process then zeroes 2 MiB pages it barely uses (more than
      * half of a fork's cost, and of an idle process's memory). */

@@ -325,7 +325,19 @@ static int unix_bind_path(struct task *t, struct sock *s, const struct sock_addr
     if (dfd < 0)
         return dfd;
     struct stat st;
-    err = mknodat(dfd, name, S_IFSOCK | creation_mode(t, 0777), 0) < 0 ? -errno : 0;
+    /* The node is an entry of a size-limited /tmp (budget.h); a name there
+     * already is EADDRINUSE first, as unix_bind's mknod says EEXIST. */
+    struct vfs_budget *b = vfs_budget_of(&t->machine->vfs, path);
+    err = b ? budget_create(b) : 0;
+    if (err < 0) {
+        b = NULL;
+        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+            err = -EEXIST;
+    }
+    if (err == 0)
+        err = mknodat(dfd, name, S_IFSOCK | creation_mode(t, 0777), 0) < 0 ? -errno : 0;
+    if (err < 0 && b)
+        budget_uncreate(b);
     if (err == 0 && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
         err = -errno;
     if (err == 0)

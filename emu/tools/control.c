@@ -4,6 +4,7 @@
  * control_requests.c. */
 #include "control.h"
 #include "control_requests.h"
+#include "listen_pause.h"
 
 #include "machine.h"
 #include "outbuf.h"
@@ -213,8 +214,10 @@ static void on_listen(uv_poll_t *h, int status, int events)
     if (status < 0)
         return;
     int fd = accept4(ctl->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0)
+    if (fd < 0) {
+        listen_pause_after(ctl->listen_pause, errno);
         return;
+    }
     struct control_client *cl = calloc(1, sizeof *cl);
     if (!cl || uv_poll_init(ctl->loop, &cl->poll, fd) < 0) {
         free(cl);
@@ -283,6 +286,7 @@ int control_start(struct machine *m, void *loop, const char *path, char *why, si
     uv_poll_init(ctl->loop, &ctl->listen_poll, fd);
     ctl->listen_poll.data = ctl;
     uv_poll_start(&ctl->listen_poll, UV_READABLE, on_listen);
+    ctl->listen_pause = listen_pause_new(ctl->loop, &ctl->listen_poll, on_listen);
     m->control = ctl;
     return 0;
 }
@@ -325,5 +329,6 @@ void control_stop(struct machine *m)
         client_close(cl);
     }
     m->control = NULL;
+    listen_pause_free(ctl->listen_pause);
     uv_close((uv_handle_t *)&ctl->listen_poll, free_control); /* hostio_stop runs it */
 }

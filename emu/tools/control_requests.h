@@ -17,6 +17,7 @@ struct control {
     uv_loop_t *loop;
     int listen_fd;
     uv_poll_t listen_poll;
+    struct listen_pause *listen_pause; /* accept short of descriptors */
     struct control_client *clients;
     bool paused;         /* the whole machine is stopped */
     uint64_t steps_left; /* slices `step N` still runs before pausing */

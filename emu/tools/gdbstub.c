@@ -6,6 +6,7 @@
  * until gdb continues. The packets themselves are in gdbstub_cmds.c. */
 #include "gdbstub.h"
 #include "gdbstub_int.h"
+#include "listen_pause.h"
 
 #include "abi.h"
 #include "emu.h"
@@ -242,8 +243,10 @@ static void on_listen(uv_poll_t *h, int status, int events)
     if (status < 0)
         return;
     int fd = accept4(gs->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0)
+    if (fd < 0) {
+        listen_pause_after(gs->listen_pause, errno);
         return;
+    }
     uv_poll_t *poll = gs->fd < 0 ? malloc(sizeof *poll) : NULL;
     if (!poll || uv_poll_init(gs->loop, poll, fd) < 0) {
         free(poll);
@@ -297,6 +300,7 @@ int gdbstub_start(struct machine *m, void *loop, char *why, size_t whylen)
     uv_poll_init(gs->loop, &gs->listen_poll, fd);
     gs->listen_poll.data = gs;
     uv_poll_start(&gs->listen_poll, UV_READABLE, on_listen);
+    gs->listen_pause = listen_pause_new(gs->loop, &gs->listen_poll, on_listen);
     m->gdb = gs;
     fprintf(stderr, "asymu: gdb stub listening on 127.0.0.1:%u\n", (unsigned)ntohs(sa.sin_port));
     return 0;
@@ -332,6 +336,7 @@ void gdbstub_stop(struct machine *m)
     }
     gdb_forget_client(gs);
     m->gdb = NULL;
+    listen_pause_free(gs->listen_pause);
     uv_close((uv_handle_t *)&gs->listen_poll, free_stub); /* hostio_stop runs it */
 }
 

@@ -35,6 +35,7 @@ struct gdbstub {
     uv_loop_t *loop;
     int listen_fd;
     uv_poll_t listen_poll;
+    struct listen_pause *listen_pause; /* accept short of descriptors */
     /* the one connection (-1: none) */
     int fd;
     uv_poll_t *poll;

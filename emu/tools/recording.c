@@ -263,6 +263,16 @@ static bool apply_due(struct machine *m, bool in_syscall)
     uint64_t now = machine_now(m);
     while (r->next < r->ninputs) {
         const struct input *in = &r->inputs[r->next];
+        /* The recorded run ended at the end line's point: a replay past it
+         * never matches, and stopping here bounds every replay by the
+         * recording's own length, whatever its control lines ask (a held
+         * task, `step 1000000000`, issue 24 item 10). */
+        if (in->kind == IN_END && in->point < r->point) {
+            mismatch(r, in, "the run goes on at point %" PRIu64 " (%" PRIu64 " ns), past the "
+                            "point %" PRIu64 " where the recorded run ended",
+                     r->point, now, in->point);
+            return false;
+        }
         /* Later at this point: a later syscall of the slice takes it. */
         if (in->kind == IN_END || in->point > r->point ||
             (in->point == r->point && (in->in_syscall != in_syscall || in->ns > now)))

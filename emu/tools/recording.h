@@ -30,6 +30,10 @@ struct recording;
  * (program and arguments, or a machine setting, differ from cfg's). */
 struct recording *recording_load(const char *path, const struct emu_config *cfg, char *why,
                                  size_t whylen);
+/* The same from an open stream f, read whole, named path in messages (the
+ * recording fuzzer, tests/fuzz/fuzz_recording.c, feeds memory). */
+struct recording *recording_load_stream(FILE *f, const char *path, const struct emu_config *cfg,
+                                        char *why, size_t whylen);
 /* Starts writing a recording (--record) to out: its header names asymu's
  * version, the command line (argc/argv) and the machine. NULL without memory. */
 struct recording *recording_create(FILE *out, const char *path, const struct emu_config *cfg,

@@ -118,6 +118,52 @@ static bool bytes_of(struct loader *l, json_t *obj, const char *key, char **out,
     return fail(l, "expected \"%s\" (a string) or \"%s\" (hex bytes)", key, hexkey);
 }
 
+/* A control line is one of the requests a recording holds (those that
+ * change the machine, control_requests.c's commands), with as many words as
+ * it takes: a crafted line is refused here, with its line, rather than
+ * served. How long the requests can hold the machine is bounded by the
+ * replay itself: it stops, as a mismatch, past the end line's point. */
+static bool check_control(struct loader *l, const char *line)
+{
+    static const struct {
+        const char *name;
+        int min_args, max_args;
+    } recorded[] = {{"stop", 0, 1},   {"cont", 0, 1},        {"step", 1, 1},   {"offline", 1, 1},
+                    {"online", 1, 1}, {"setaffinity", 2, 2}, {"signal", 2, 2}, {"trace", 1, 1}};
+    char name[16] = "";
+    int words = 0;
+    for (const char *p = line; *p;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        size_t n = strcspn(p, " ");
+        if (words++ == 0 && n < sizeof name)
+            memcpy(name, p, n);
+        p += n;
+    }
+    for (size_t i = 0; i < sizeof recorded / sizeof *recorded; i++) {
+        if (strcmp(name, recorded[i].name) != 0)
+            continue;
+        if (words - 1 < recorded[i].min_args || words - 1 > recorded[i].max_args)
+            return fail(l, "control request '%s': %s takes %d to %d arguments", line, name,
+                        recorded[i].min_args, recorded[i].max_args);
+        if (strcmp(name, "step") == 0) {
+            char *end;
+            const char *arg = line + strspn(line, " ") + 4;
+            arg += strspn(arg, " ");
+            errno = 0;
+            unsigned long long steps = strtoull(arg, &end, 10);
+            if (errno || end == arg || (*end && *end != ' ') || *arg == '-' || steps == 0 ||
+                steps > 1000000000)
+                return fail(l, "control request '%s': step takes 1 to 1000000000 slices", line);
+        }
+        return true;
+    }
+    return fail(l, "control request '%s': not one a recording holds (stop, cont, step, offline, "
+                   "online, setaffinity, signal, trace)", line);
+}
+
 static bool parse_input(struct loader *l, json_t *obj, struct input *in)
 {
     static const char *const keys[] = {"point", "ns", "in_syscall", "stdin", "stdin_hex",
@@ -159,7 +205,7 @@ static bool parse_input(struct loader *l, json_t *obj, struct input *in)
         in->kind = IN_CONTROL;
         if (!json_is_string(v) || !(in->data = strdup(json_string_value(v))))
             return fail(l, "expected \"control\": a request line");
-        return true;
+        return check_control(l, in->data);
     }
     if ((v = json_object_get(obj, "write"))) {
         in->kind = IN_WRITE;
@@ -236,27 +282,32 @@ static bool read_lines(struct loader *l, FILE *f, struct recording *r, const str
     return ok;
 }
 
+struct recording *recording_load_stream(FILE *f, const char *path, const struct emu_config *cfg,
+                                        char *why, size_t whylen)
+{
+    struct loader l = {.path = path, .why = why, .whylen = whylen};
+    struct recording *r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(path))) {
+        free(r);
+        snprintf(why, whylen, "%s: out of memory", path);
+        return NULL;
+    }
+    if (!read_lines(&l, f, r, cfg)) {
+        recording_free(r);
+        return NULL;
+    }
+    return r;
+}
+
 struct recording *recording_load(const char *path, const struct emu_config *cfg, char *why,
                                  size_t whylen)
 {
-    struct loader l = {.path = path, .why = why, .whylen = whylen};
     FILE *f = fopen(path, "re");
     if (!f) {
         snprintf(why, whylen, "%s: %s", path, strerror(errno));
         return NULL;
     }
-    struct recording *r = calloc(1, sizeof *r);
-    if (!r || !(r->path = strdup(path))) {
-        free(r);
-        fclose(f);
-        snprintf(why, whylen, "%s: out of memory", path);
-        return NULL;
-    }
-    bool ok = read_lines(&l, f, r, cfg);
+    struct recording *r = recording_load_stream(f, path, cfg, why, whylen);
     fclose(f);
-    if (!ok) {
-        recording_free(r);
-        return NULL;
-    }
     return r;
 }

@@ -5,7 +5,7 @@
 # recorded-input determinism case (a recording kept in data/ replays to the
 # exact stdout kept there).
 foreach(isa aarch64 armhf)
-  foreach(case stdin sigint control broken scenario)
+  foreach(case stdin sigint control broken crafted scenario)
     add_test(NAME e2e-record-${case}-${isa}
       COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/record.py $<TARGET_FILE:asymu>
               ${GUEST_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/data ${isa} ${case})

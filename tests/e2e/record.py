@@ -15,6 +15,11 @@ input (docs/recording.md), one CASE per test:
                replay refuses a client's offline; `asymu replay --control`
                serves a scenario's machine (a signal ends its workload);
   broken       broken recordings exit 2 with FILE:LINE and the reason;
+  crafted      crafted control lines (issue 24, item 10) in place of a
+               spinning run's SIGINT: `step 1000000000` stops the replay past
+               the end line's point, `stop 1` and `stop` where the machine
+               waits (exit 2 with the end line, within a minute); a request
+               no recording holds is refused at load;
   determinism  a recording kept in DATA_DIR replays to the exact stdout kept
                there, twice (the run does not depend on the build's path or
                the environment: the guest runs from its directory as sysroot).
@@ -265,6 +270,49 @@ def case_broken():
                                        b"recorded again\n"), (status, err))
 
 
+def case_crafted():
+    rec = os.path.join(tmp, "spin.rec")
+    program = [f"{guest_dir}/record-reader-{isa}", "spin"]
+    run = subprocess.Popen([*ENV_I, asymu, "run", "--seed", "1", "--record", rec, "--",
+                            *program], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    run.send_signal(signal.SIGINT)
+    run.communicate(timeout=300)
+    good = read(rec).decode().splitlines(keepends=True)
+    check("the recording: header, SIGINT, end", 3, len(good))
+    end = json.loads(good[2])["point"]
+    for request in ("stop 1", "step 1000000000", "stop"):
+        path = os.path.join(tmp, "crafted.rec")
+        with open(path, "w") as f:
+            f.writelines([good[0], json.dumps({"point": 1, "ns": 0, "control": request}) + "\n",
+                          good[2]])
+        t0 = time.time()
+        status, _, err = asymu_run(["--input", path], program, cwd=tmp)
+        message = (f"asymu: crafted.rec:3: the recording does not match the run: the run goes on "
+                   f"at point {end + 1} (")
+        if request != "step 1000000000":  # the machine, or its only task, held for good
+            message = ("asymu: crafted.rec:3: the recording does not match the run: the machine "
+                       "waits at point 1 (0 ns) and the recording has no input left for it")
+        check(f"{request}: status 2 and the end line", (2, True, True),
+              (status, err.decode().replace(tmp + "/", "").startswith(message),
+               time.time() - t0 < 60))
+    for request, why in (("halt", "not one a recording holds (stop, cont, step, offline, online, "
+                                  "setaffinity, signal, trace)"),
+                         ("step 0", "step takes 1 to 1000000000 slices"),
+                         ("step 1000000001", "step takes 1 to 1000000000 slices"),
+                         ("step -1", "step takes 1 to 1000000000 slices"),
+                         ("signal 1", "signal takes 2 to 2 arguments")):
+        path = os.path.join(tmp, "refused.rec")
+        with open(path, "w") as f:
+            f.writelines([good[0], json.dumps({"point": 1, "ns": 0, "control": request}) + "\n",
+                          good[2]])
+        status, _, err = asymu_run(["--input", path], program, cwd=tmp)
+        check(f"{request}: refused at load", (2, f"asymu: refused.rec:2: control request "
+                                                 f"'{request}': {why}\n"),
+              (status, err.decode().replace(tmp + "/", "")))
+
+
 def case_scenario():
     """asymu replay --record / --input and the scenario's input: key."""
     program = [f"{guest_dir}/control-workload-{isa}", f"{guest_dir}/control-workload-{other}"]
@@ -330,6 +378,6 @@ def case_determinism():
 
 
 {"stdin": case_stdin, "sigint": case_sigint, "control": case_control, "broken": case_broken,
- "scenario": case_scenario, "determinism": case_determinism}[case]()
+ "crafted": case_crafted, "scenario": case_scenario, "determinism": case_determinism}[case]()
 shutil.rmtree(tmp, ignore_errors=True)
 exit_with_verdict()

@@ -166,3 +166,29 @@ events:
 expect:
   - {task: t, exit: 0, stdout_matches: "^a+$"}
 """)
+
+# ---- recording: 'H' and input lines after this run's header, as
+# fuzz_recording.c makes it; the lines of the e2e tests' recordings
+# (tests/e2e/data/record-reader-*.rec, record.py's control session) ----
+data = os.path.join(here, "..", "e2e", "data")
+with open(os.path.join(data, "record-reader-aarch64.rec"), "rb") as f:
+    kept = f.read().splitlines(keepends=True)
+write("recording", "reader", b"H" + b"".join(kept[1:]))
+write("recording", "whole-file", b"".join(kept))  # another run's header: refused
+write("recording", "control", b"H" + b"".join(
+    b'{"point":%d,"ns":%d,"control":"%s"}\n' % (p, ns, req)
+    for p, ns, req in ((1, 0, b"stop"), (1, 0, b"trace off"), (1, 0, b"step 3"),
+                       (4, 40000, b"trace on"), (4, 40000, b"offline 3"),
+                       (4, 40000, b"signal 1 SIGTERM"), (4, 40000, b"cont"))) +
+    b'{"point":9,"ns":90000,"end":143}\n')
+write("recording", "signal-write", b"H" +
+      b'{"point":2,"ns":100,"signal":"SIGINT"}\n'
+      b'{"point":2,"ns":100,"write":{"path":"/sys/devices/system/cpu/cpu2/online",'
+      b'"data_hex":"300a"}}\n'
+      b'{"point":2,"ns":100,"in_syscall":true,"stdin_eof":true}\n'
+      b'{"point":2,"ns":100,"end":130}\n')
+# issue 24, item 10: control lines a recording does not hold (refused at load)
+write("recording", "control-refused", b"H" +
+      b'{"point":1,"ns":0,"control":"step 1000000001"}\n'
+      b'{"point":1,"ns":0,"control":"halt"}\n'
+      b'{"point":2,"ns":100,"end":0}\n')
