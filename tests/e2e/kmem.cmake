@@ -58,3 +58,18 @@ asymu_e2e_guest(NAME kmem-sockfill-issue24 PROGRAM kmem GUEST_ARGS sockfill ASYM
 read back all of it: yes
 send after: 65536
 ")
+# Engines and their translation buffers (up to 1 GiB of translated code
+# each, emu/machine/engine.c) count against --host-reserve: every 1,024
+# slices asymu checks the host, and below the reserve it closes every
+# engine, freeing its code. A reserve no host has makes that happen on
+# every check: the process runs on through 3,000 slices, its engine closed
+# and reopened between them, and computes what it does without (the hash
+# is the same as in a normal run).
+asymu_e2e_guest(NAME kmem-engines-reclaimed-issue24 PROGRAM kmem GUEST_ARGS yield ASYMU_ONLY
+                OPTIONS --host-reserve 1000000G
+                EXPECT_STDERR_CONTAINS "closing every engine to free its translated code"
+                EXPECT_STDOUT_TEXT "3000 slices, hash 75489bb5da41aa83
+")
+asymu_e2e_guest(NAME kmem-engines-kept PROGRAM kmem GUEST_ARGS yield
+                EXPECT_STDOUT_TEXT "3000 slices, hash 75489bb5da41aa83
+")

@@ -11,10 +11,13 @@
  *   kmem sockopt   SO_RCVBUF/SO_SNDBUF clamp to net.core.[rw]mem_max and
  *                  double; the FORCE options (root) skip that clamp
  *   kmem sockfill  an AF_UNIX stream pair with 1 GiB buffers (FORCE) fills
- *                  until send fails; reading drains it and sends go again */
+ *                  until send fails; reading drains it and sends go again
+ *   kmem yield     3,000 slices (sched_yield) of a computation in one
+ *                  process, whose engine asymu may close between them */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +174,20 @@ static int sockfill(void)
     return 0;
 }
 
+#define YIELDS 3000
+
+static int yield(void)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    for (int i = 0; i < YIELDS; i++) {
+        for (int j = 0; j < 100; j++)
+            h = (h ^ (unsigned)(i * 100 + j)) * 1099511628211ULL;
+        sched_yield();
+    }
+    printf("%d slices, hash %016llx\n", YIELDS, h);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -183,6 +200,8 @@ int main(int argc, char **argv)
         return sockopt();
     if (!strcmp(c, "sockfill"))
         return sockfill();
-    fprintf(stderr, "usage: kmem msgq|pipes|sockopt|sockfill\n");
+    if (!strcmp(c, "yield"))
+        return yield();
+    fprintf(stderr, "usage: kmem msgq|pipes|sockopt|sockfill|yield\n");
     return 2;
 }
