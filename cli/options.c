@@ -485,7 +485,8 @@ static const struct option_def options[] = {
      opt_max_procs},
     {"--host-reserve", NULL, "SIZE", "512M",
      "host memory asymu leaves alone: with less available, new guest processes and mappings "
-     "fail with ENOMEM in the guest",
+     "fail with ENOMEM in the guest, kernel buffers as past --max-kmem, and every Unicorn "
+     "engine is closed to free its translated code (checked every 1,024 slices)",
      opt_host_reserve},
     {"--max-kmem", NULL, "SIZE", "256M",
      "kernel memory of the whole machine: queued System V messages, pipe buffers, socket "
