@@ -58,6 +58,14 @@ asymu_e2e_guest(NAME kmem-sockfill-issue24 PROGRAM kmem GUEST_ARGS sockfill ASYM
 read back all of it: yes
 send after: 65536
 ")
+# Pseudo-terminal pairs (two rings each) count too: opening /dev/ptmx
+# fails with ENOMEM (ptmx_open when alloc_tty_struct cannot allocate) at
+# --max-kmem, and closing a master gives its pair's bytes back.
+asymu_e2e_guest(NAME kmem-ptys-issue24 PROGRAM kmem GUEST_ARGS ptys ASYMU_ONLY
+                OPTIONS --max-kmem 1M --host-reserve 0
+                EXPECT_STDOUT_TEXT "open /dev/ptmx: ENOMEM after 16-64 pairs: yes
+after closing one: opened
+")
 # Engines and their translation buffers (up to 1 GiB of translated code
 # each, emu/machine/engine.c) count against --host-reserve: every 1,024
 # slices asymu checks the host, and below the reserve it closes every

@@ -12,6 +12,8 @@
  *                  double; the FORCE options (root) skip that clamp
  *   kmem sockfill  an AF_UNIX stream pair with 1 GiB buffers (FORCE) fills
  *                  until send fails; reading drains it and sends go again
+
+ *   kmem ptys      opens /dev/ptmx until it fails; closing one makes room
  *   kmem yield     3,000 slices (sched_yield) of a computation in one
  *                  process, whose engine asymu may close between them */
 #define _GNU_SOURCE
@@ -174,6 +176,25 @@ static int sockfill(void)
     return 0;
 }
 
+#define MAX_PTYS 512
+
+static int ptys(void)
+{
+    static int fds[MAX_PTYS];
+    int n = 0;
+    while (n < MAX_PTYS && (fds[n] = open("/dev/ptmx", O_RDWR | O_NOCTTY)) >= 0)
+        n++;
+    /* A pair holds two 4 KiB rings of 16-bit cells: more than 16 KiB. */
+    printf("open /dev/ptmx: %s after 16-64 pairs: %s\n", err_name(errno),
+           n >= 16 && n <= 64 ? "yes" : "no");
+    if (n == 0)
+        return 1;
+    close(fds[n - 1]);
+    int fd = open("/dev/ptmx", O_RDWR | O_NOCTTY);
+    printf("after closing one: %s\n", fd < 0 ? err_name(errno) : "opened");
+    return 0;
+}
+
 #define YIELDS 3000
 
 static int yield(void)
@@ -202,6 +223,8 @@ int main(int argc, char **argv)
         return sockfill();
     if (!strcmp(c, "yield"))
         return yield();
-    fprintf(stderr, "usage: kmem msgq|pipes|sockopt|sockfill|yield\n");
+    if (!strcmp(c, "ptys"))
+        return ptys();
+    fprintf(stderr, "usage: kmem msgq|pipes|sockopt|sockfill|ptys|yield\n");
     return 2;
 }
