@@ -81,3 +81,20 @@ asymu_e2e_guest(NAME kmem-engines-reclaimed-issue24 PROGRAM kmem GUEST_ARGS yiel
 asymu_e2e_guest(NAME kmem-engines-kept PROGRAM kmem GUEST_ARGS yield
                 EXPECT_STDOUT_TEXT "3000 slices, hash 75489bb5da41aa83
 ")
+# The host side of the message-queue case: with the default --max-kmem
+# (256 MiB), a guest that tries to queue 1 GiB stops at ENOMEM and asymu's
+# peak resident memory stays under 400 MB (it reached 1 GiB before, and the
+# guest deadlocked with every task blocked). GNU time measures the peak.
+if(NOT ASYMU_E2E_RUNNER AND EXISTS /usr/bin/time)
+  foreach(isa aarch64 armhf)
+    add_test(NAME e2e-kmem-msgq-host-rss-issue24-${isa}
+      COMMAND sh -c [=[
+out=$(/usr/bin/time -f 'maxrss %M' "$1" run --max-mem 64M --host-reserve 0 -- "$2" msgq 2>&1) || exit 1
+echo "$out"
+echo "$out" | grep -q '^msgsnd IPC_NOWAIT: ENOMEM' || exit 1
+kb=$(echo "$out" | sed -n 's/^maxrss //p')
+[ -n "$kb" ] && [ "$kb" -lt 400000 ]
+]=] sh $<TARGET_FILE:asymu> ${GUEST_DIR}/kmem-${isa})
+    set_tests_properties(e2e-kmem-msgq-host-rss-issue24-${isa} PROPERTIES LABELS e2e TIMEOUT 120)
+  endforeach()
+endif()
