@@ -66,6 +66,14 @@ asymu_e2e_guest(NAME kmem-ptys-issue24 PROGRAM kmem GUEST_ARGS ptys ASYMU_ONLY
                 EXPECT_STDOUT_TEXT "open /dev/ptmx: ENOMEM after 16-64 pairs: yes
 after closing one: opened
 ")
+# kernel.pty.max: five processes open 4096 pairs between them (the
+# default --max-kmem holds them), then /dev/ptmx fails with ENOSPC, as
+# Linux's devpts_new_index does on the initial devpts instance. Before,
+# only descriptors bounded the number of pairs.
+asymu_e2e_guest(NAME kmem-ptymax-issue24 PROGRAM kmem GUEST_ARGS ptymax ASYMU_ONLY
+                OPTIONS --host-reserve 0
+                EXPECT_STDOUT_TEXT "opened 4096 pairs, then ENOSPC
+")
 # Engines and their translation buffers (up to 1 GiB of translated code
 # each, emu/machine/engine.c) count against --host-reserve: every 1,024
 # slices asymu checks the host, and below the reserve it closes every

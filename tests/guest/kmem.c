@@ -14,6 +14,8 @@
  *                  until send fails; reading drains it and sends go again
 
  *   kmem ptys      opens /dev/ptmx until it fails; closing one makes room
+ *   kmem ptymax    five processes open /dev/ptmx, up to 900 each, until it
+ *                  fails: kernel.pty.max (4096) is the bound
  *   kmem yield     3,000 slices (sched_yield) of a computation in one
  *                  process, whose engine asymu may close between them */
 #define _GNU_SOURCE
@@ -25,6 +27,7 @@
 #include <string.h>
 #include <sys/msg.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "guest.h"
@@ -195,6 +198,43 @@ static int ptys(void)
     return 0;
 }
 
+#define PTY_CHILDREN 5
+#define PTYS_EACH 900
+
+static int ptymax(void)
+{
+    int report[2], hold[2];
+    if (pipe(report) < 0 || pipe(hold) < 0)
+        return 1;
+    int total = 0, last = 0;
+    for (int c = 0; c < PTY_CHILDREN; c++) {
+        if (fork() == 0) {
+            close(hold[1]); /* EOF on hold once the parent closes its end */
+            int n = 0, err = 0;
+            while (n < PTYS_EACH && open("/dev/ptmx", O_RDWR | O_NOCTTY) >= 0)
+                n++;
+            if (n < PTYS_EACH)
+                err = errno;
+            int msg[2] = {n, err};
+            write(report[1], msg, sizeof msg);
+            char b;
+            read(hold[0], &b, 1); /* keep them open until the parent has seen all */
+            _exit(0);
+        }
+        int msg[2];
+        if (read(report[0], msg, sizeof msg) != sizeof msg)
+            return 1;
+        total += msg[0];
+        if (msg[1])
+            last = msg[1];
+    }
+    printf("opened %d pairs, then %s\n", total, err_name(last));
+    close(hold[1]);
+    for (int c = 0; c < PTY_CHILDREN; c++)
+        wait(NULL);
+    return 0;
+}
+
 #define YIELDS 3000
 
 static int yield(void)
@@ -225,6 +265,8 @@ int main(int argc, char **argv)
         return yield();
     if (!strcmp(c, "ptys"))
         return ptys();
+    if (!strcmp(c, "ptymax"))
+        return ptymax();
     fprintf(stderr, "usage: kmem msgq|pipes|sockopt|sockfill|ptys|yield\n");
     return 2;
 }
