@@ -362,6 +362,15 @@ static int opt_host_reserve(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+static int opt_max_kmem(struct parse *ps, const char *opt, const char *val)
+{
+    uint64_t v;
+    if (!parse_size(val, &v) || v < (1u << 20) || v > (UINT64_C(1) << 40))
+        return bad(opt, val, "a size from 1M to 1024G, like 256M or 2G");
+    ps->cfg->max_kmem = v;
+    return 0;
+}
+
 static int opt_warm_engines(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
@@ -477,8 +486,15 @@ static const struct option_def options[] = {
      opt_max_procs},
     {"--host-reserve", NULL, "SIZE", "512M",
      "host memory asymu leaves alone: with less available, new guest processes and mappings "
-     "fail with ENOMEM in the guest",
+     "fail with ENOMEM in the guest, kernel buffers as past --max-kmem, and every Unicorn "
+     "engine is closed to free its translated code (checked every 1,024 slices)",
      opt_host_reserve},
+    {"--max-kmem", NULL, "SIZE", "256M",
+     "kernel memory of the whole machine: queued System V messages, pipe buffers, socket "
+     "queues and pseudo-terminals together; beyond (or below --host-reserve), the call that "
+     "wanted more fails as in Linux when the kernel cannot allocate (msgsnd ENOMEM, pipe "
+     "ENFILE, F_SETPIPE_SZ ENOMEM, send ENOBUFS, opening /dev/ptmx ENOMEM)",
+     opt_max_kmem},
     {"--max-mem", NULL, "SIZE", "4G (64-bit), 3G (32-bit)",
      "memory one guest process may map; beyond, mmap and brk fail with ENOMEM (shared "
      "mappings of files and segments: up to 16 times SIZE)", opt_max_mem},

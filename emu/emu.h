@@ -42,6 +42,7 @@ struct emu_config {
     uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */
     unsigned max_procs;     /* live processes, fork fails with EAGAIN beyond */
     uint64_t host_reserve;  /* host memory never taken: ENOMEM in the guest instead */
+    uint64_t max_kmem;      /* kernel-side buffers of the machine (kmem.h), 0: default */
     unsigned warm_engines;  /* engines kept open for address spaces not running, 0: default */
     const char *trace_path;    /* --trace: where the trace goes, or NULL */
     enum emu_trace_format trace_format;

@@ -4,8 +4,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "trace.h"
+
+/* What a writer that can only write at the end (ftrace sorts its lines by
+ * time, SVG needs the whole time range) keeps in memory: the guest decides
+ * how many events there are, so past max bytes new events are dropped and
+ * counted (as Linux's ring buffer drops them when it is full and not in
+ * overwrite mode) instead of holding host memory without end. */
+struct trace_keep {
+    uint64_t bytes, max, dropped;
+};
+/* Whether bytes more may be kept; if not, the event is counted dropped. */
+bool trace_keep(struct trace_keep *k, uint64_t bytes);
 
 struct trace_format_ops {
     uint32_t kinds;
@@ -13,6 +25,8 @@ struct trace_format_ops {
     void (*event)(void *state, const struct mevent *ev);
     /* Writes the rest and frees state (not out). */
     void (*finish)(void *state);
+    /* The state's budget, for writers that keep events (else NULL). */
+    struct trace_keep *(*keep)(void *state);
 };
 
 extern const struct trace_format_ops trace_json_ops;

@@ -29,7 +29,31 @@ struct trace_writer *trace_writer_new(enum trace_format format, FILE *out,
         free(w);
         return NULL;
     }
+    trace_writer_keep_max(w, TRACE_KEEP_MAX);
     return w;
+}
+
+void trace_writer_keep_max(struct trace_writer *w, uint64_t bytes)
+{
+    struct trace_keep *k = w->ops->keep ? w->ops->keep(w->state) : NULL;
+    if (k)
+        k->max = bytes;
+}
+
+uint64_t trace_writer_dropped(const struct trace_writer *w)
+{
+    struct trace_keep *k = w->ops->keep ? w->ops->keep(w->state) : NULL;
+    return k ? k->dropped : 0;
+}
+
+bool trace_keep(struct trace_keep *k, uint64_t bytes)
+{
+    if (k->dropped || bytes > k->max || k->bytes > k->max - bytes) {
+        k->dropped++;
+        return false;
+    }
+    k->bytes += bytes;
+    return true;
 }
 
 uint32_t trace_writer_kinds(const struct trace_writer *w)

@@ -27,6 +27,9 @@ struct trace_machine {
 
 struct trace_writer;
 
+/* What the ftrace and SVG writers keep in memory until the end, at most. */
+#define TRACE_KEEP_MAX (UINT64_C(256) << 20)
+
 /* A writer of format into out (which it closes when finished), or NULL
  * without memory. Subscribe it with trace_writer_kinds and trace_writer_event. */
 struct trace_writer *trace_writer_new(enum trace_format format, FILE *out,
@@ -38,5 +41,9 @@ void trace_writer_event(void *ctx, const struct mevent *ev);
 /* Writes what is left, closes the file and frees the writer: 0, or -EIO if
  * a write failed. */
 int trace_writer_finish(struct trace_writer *w);
+/* The most a writer keeps in memory until the end (ftrace, SVG; default
+ * TRACE_KEEP_MAX), and how many events it dropped past that. */
+void trace_writer_keep_max(struct trace_writer *w, uint64_t bytes);
+uint64_t trace_writer_dropped(const struct trace_writer *w);
 
 #endif

@@ -26,6 +26,7 @@ struct ftrace_trace {
     unsigned nr_cpus;
     struct ftrace_line *lines;
     size_t len, cap;
+    struct trace_keep keep; /* lines kept until the end, to be sorted */
 };
 
 /* The comm, pid and prio a task shows; pid 0 is the vCPU's idle task. */
@@ -48,6 +49,10 @@ static __attribute__((format(printf, 6, 7))) void line(struct ftrace_trace *f, u
                                                        const struct shown *who, unsigned cpu,
                                                        const char *event, const char *fmt, ...)
 {
+    if (f->keep.dropped) { /* the trace is what came before the first dropped line */
+        f->keep.dropped++;
+        return;
+    }
     if (f->len == f->cap) {
         size_t cap = f->cap ? f->cap * 2 : 1024;
         struct ftrace_line *lines = realloc(f->lines, cap * sizeof(*lines));
@@ -68,6 +73,10 @@ static __attribute__((format(printf, 6, 7))) void line(struct ftrace_trace *f, u
                  (unsigned long long)(ts / 1000000000), (unsigned long long)(ts / 1000 % 1000000),
                  name, fields) < 0)
         return;
+    if (!trace_keep(&f->keep, sizeof(*f->lines) + strlen(text) + 1)) {
+        free(text);
+        return;
+    }
     f->lines[f->len] = (struct ftrace_line){.ts_ns = ts, .seq = f->len, .text = text};
     f->len++;
 }
@@ -143,6 +152,11 @@ static void ftrace_event(void *state, const struct mevent *ev)
     }
 }
 
+static struct trace_keep *ftrace_keep(void *state)
+{
+    return &((struct ftrace_trace *)state)->keep;
+}
+
 static void *ftrace_new(FILE *out, const struct trace_machine *machine)
 {
     struct ftrace_trace *f = calloc(1, sizeof(*f));
@@ -181,4 +195,5 @@ const struct trace_format_ops trace_ftrace_ops = {
     .new = ftrace_new,
     .event = ftrace_event,
     .finish = ftrace_finish,
+    .keep = ftrace_keep,
 };

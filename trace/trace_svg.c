@@ -42,6 +42,7 @@ struct svg_trace {
     size_t nmarks, marks_cap;
     struct mevent_task *tasks; /* in order of first appearance: their colours */
     size_t ntasks, tasks_cap;
+    struct trace_keep keep; /* bars, markers and tasks kept until the end */
     uint64_t end_ns;
 };
 
@@ -72,7 +73,8 @@ static int task_index(struct svg_trace *s, const struct mevent_task *t)
         if (s->tasks[i].tid == t->tid && strcmp(s->tasks[i].comm, t->comm) == 0 &&
             s->tasks[i].compat == t->compat)
             return (int)i;
-    if (!grow((void **)&s->tasks, &s->tasks_cap, s->ntasks, sizeof(*s->tasks)))
+    if (!trace_keep(&s->keep, sizeof(*s->tasks)) ||
+        !grow((void **)&s->tasks, &s->tasks_cap, s->ntasks, sizeof(*s->tasks)))
         return -1;
     s->tasks[s->ntasks] = *t;
     return (int)s->ntasks++;
@@ -84,8 +86,10 @@ static void flush_run(struct svg_trace *s, unsigned cpu)
     if (!r->open)
         return;
     r->open = false;
+    if (r->end_ns == r->start_ns || !trace_keep(&s->keep, sizeof(struct bar)))
+        return;
     int task = task_index(s, &r->task);
-    if (r->end_ns == r->start_ns || task < 0 ||
+    if (task < 0 ||
         !grow((void **)&s->bars, &s->bars_cap, s->nbars, sizeof(*s->bars)))
         return;
     s->bars[s->nbars++] = (struct bar){cpu, r->start_ns, r->end_ns, task};
@@ -94,7 +98,7 @@ static void flush_run(struct svg_trace *s, unsigned cpu)
 static void mark(struct svg_trace *s, enum marker_kind kind, unsigned cpu, uint64_t ts,
                  const char *title)
 {
-    if (cpu >= s->machine.nr_cpus ||
+    if (cpu >= s->machine.nr_cpus || !trace_keep(&s->keep, sizeof(struct marker)) ||
         !grow((void **)&s->marks, &s->marks_cap, s->nmarks, sizeof(*s->marks)))
         return;
     struct marker *m = &s->marks[s->nmarks++];
@@ -142,6 +146,11 @@ static void svg_event(void *state, const struct mevent *ev)
     default:
         return;
     }
+}
+
+static struct trace_keep *svg_keep(void *state)
+{
+    return &((struct svg_trace *)state)->keep;
 }
 
 static void *svg_new(FILE *out, const struct trace_machine *machine)
@@ -381,4 +390,5 @@ const struct trace_format_ops trace_svg_ops = {
     .new = svg_new,
     .event = svg_event,
     .finish = svg_finish,
+    .keep = svg_keep,
 };

@@ -2,6 +2,7 @@
  * files, their ioctls (termios, window size, locks, job control), hangup
  * when the master goes, and controlling terminals of sessions. */
 #include "file.h"
+#include "kmem.h"
 #include "machine.h"
 #include "mm.h"
 #include "pty.h"
@@ -44,20 +45,35 @@ static void pty_maybe_free(struct pty *p)
             break;
         }
     }
+    kmem_uncharge(m, sizeof *p);
     free(p);
 }
 
-/* Linux's devpts hands out the lowest free index. */
-static struct pty *pty_alloc(struct machine *m)
+/* Linux's devpts hands out the lowest free index, below kernel.pty.max
+ * (4096; devpts_new_index fails with ENOSPC beyond). A pair and its two
+ * rings count as the machine's kernel memory (kmem.h): when there is none,
+ * opening /dev/ptmx fails with ENOMEM, as Linux's ptmx_open does when
+ * alloc_tty_struct cannot allocate. */
+#define PTY_MAX 4096
+
+static struct pty *pty_alloc(struct machine *m, int *err)
 {
-    struct pty *p = calloc(1, sizeof *p);
-    if (!p)
-        return NULL;
     struct pty **pp = &m->ptys;
     int index = 0;
     while (*pp && (*pp)->index == index) {
         pp = &(*pp)->next;
         index++;
+    }
+    *err = -ENOSPC;
+    if (index >= PTY_MAX)
+        return NULL;
+    *err = -ENOMEM;
+    if (!kmem_charge(m, sizeof(struct pty)))
+        return NULL;
+    struct pty *p = calloc(1, sizeof *p);
+    if (!p) {
+        kmem_uncharge(m, sizeof(struct pty));
+        return NULL;
     }
     p->machine = m;
     p->index = index;
@@ -173,10 +189,11 @@ int pty_open_node(struct task *t, const struct vfs_node *node, int flags, struct
                 return open_slave(t, p, NULL, flags, out);
         return -ENOENT;
     }
-    struct pty *p = pty_alloc(t->machine);
+    int err;
+    struct pty *p = pty_alloc(t->machine, &err);
     if (!p)
-        return -ENOMEM;
-    int err = new_file(t, p, true, node->path, flags, out);
+        return err;
+    err = new_file(t, p, true, node->path, flags, out);
     if (err < 0) {
         p->master_open = false;
         pty_maybe_free(p);

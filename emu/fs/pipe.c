@@ -4,6 +4,7 @@
  * writer goes, EPIPE and SIGPIPE when the last reader goes. */
 #include "fifo.h"
 #include "file.h"
+#include "kmem.h"
 #include "machine.h"
 #include "mm.h"
 #include "signals.h"
@@ -23,8 +24,14 @@ static void pipe_changed(struct pipe *p, unsigned events)
     file_notify_events(p->machine, p, events);
 }
 
+/* A pipe's ring counts as kernel memory (kmem.h) at its full capacity, as
+ * Linux's pipe_buffer array does (the pages behind it come as written, but
+ * a full pipe holds them all). When none is left, Linux's
+ * create_pipe_files fails with ENFILE (get_pipe_inode found no memory). */
 int pipe_create(struct machine *m, struct file **rd, struct file **wr)
 {
+    if (!kmem_charge(m, PIPE_CAPACITY))
+        return -ENFILE;
     struct pipe *p = calloc(1, sizeof *p);
     if (!p)
         goto fail_pipe;
@@ -55,6 +62,7 @@ fail_reader:
 fail_buf:
     free(p);
 fail_pipe:
+    kmem_uncharge(m, PIPE_CAPACITY);
     return -ENOMEM;
 }
 
@@ -68,6 +76,7 @@ void pipe_release(struct file *f)
         p->writers--;
     pipe_changed(p, ~0u);
     if (p->readers == 0 && p->writers == 0) {
+        kmem_uncharge(p->machine, p->capacity);
         free(p->buf);
         free(p);
     }
@@ -140,10 +149,19 @@ int64_t pipe_set_capacity(struct machine *m, struct pipe *p, uint64_t want)
     if (size == p->capacity)
         return (int64_t)size;
     /* The guest is root: past /proc/sys/fs/pipe-max-size is allowed
-     * (CAP_SYS_RESOURCE), up to what the host can spare. */
-    uint8_t *buf = host_memory_low(m, size) ? NULL : malloc(size);
-    if (!buf)
+     * (CAP_SYS_RESOURCE), up to the machine's kernel memory (kmem.h): a
+     * larger ring counts what it adds (Linux's pipe_resize_ring fails with
+     * ENOMEM when its kcalloc does), a smaller one gives back the rest. */
+    size_t more = size > p->capacity ? size - p->capacity : 0;
+    if (!kmem_charge(m, more))
         return -ENOMEM;
+    uint8_t *buf = malloc(size);
+    if (!buf) {
+        kmem_uncharge(m, more);
+        return -ENOMEM;
+    }
+    if (size < p->capacity)
+        kmem_uncharge(m, p->capacity - size);
     for (size_t i = 0; i < p->len; i++)
         buf[i] = p->buf[(p->head + i) % p->capacity];
     bool more_room = size > p->capacity;

@@ -32,6 +32,7 @@ struct sysv_ipc *sysv_ipc_of(struct machine *m)
         ids_init(&ns->sem, SEM_SEMMNI);
         ids_init(&ns->msg, MSG_MSGMNI);
         ids_init(&ns->shm, SHM_SHMMNI);
+        ns->machine = m;
         m->sysv = ns;
     }
     return m->sysv;

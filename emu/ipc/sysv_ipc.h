@@ -57,6 +57,7 @@ struct ipc_ids {
 struct sem_undo;
 
 struct sysv_ipc {
+    struct machine *machine;   /* whose kernel memory messages count in (kmem.h) */
     struct ipc_ids sem, msg, shm;
     uint64_t used_sems;        /* semaphores in all sets */
     uint64_t msg_bytes, msg_hdrs; /* queued message bytes and messages */

@@ -6,6 +6,7 @@
  * receive that frees room wakes the blocked senders, which try again. */
 #include "abi.h"
 #include "cred.h"
+#include "kmem.h"
 #include "machine.h"
 #include "mm.h"
 #include "restart.h"
@@ -73,6 +74,28 @@ static struct msg_queue *queue_of(struct sysv_ipc *ns, int id)
     return (struct msg_queue *)ipc_lookup(&ns->msg, id);
 }
 
+/* A message's host memory counts as the machine's kernel memory (kmem.h):
+ * Linux's load_msg allocates it before looking at the queue, and fails
+ * with ENOMEM when the kernel has none; a queue's msg_qbytes, which root
+ * may raise past MSGMNB, bounds only that queue. */
+static struct msg_msg *msg_alloc(struct machine *m, size_t size)
+{
+    if (!kmem_charge(m, sizeof(struct msg_msg) + size))
+        return NULL;
+    struct msg_msg *msg = malloc(sizeof *msg + size);
+    if (!msg)
+        kmem_uncharge(m, sizeof(struct msg_msg) + size);
+    return msg;
+}
+
+static void msg_release(struct machine *m, struct msg_msg *msg)
+{
+    if (!msg)
+        return;
+    kmem_uncharge(m, sizeof *msg + msg->size);
+    free(msg);
+}
+
 static void waiter_settle(struct msg_waiter *w, int status)
 {
     if (w->linked)
@@ -99,7 +122,7 @@ static void queue_free(struct sysv_ipc *ns, struct msg_queue *q)
         q->head = m->next;
         ns->msg_bytes -= m->size;
         ns->msg_hdrs--;
-        free(m);
+        msg_release(ns->machine, m);
     }
     ipc_remove(&ns->msg, &q->perm);
     free(q);
@@ -205,7 +228,7 @@ static int64_t msgsnd_resume(struct task *t)
     if (w->linked)
         ipc_list_del(&w->link);
     if (r != 0)
-        free(w->msg);
+        msg_release(t->machine, w->msg);
     free(w);
     return r;
 }
@@ -225,7 +248,7 @@ SYSCALL_DECL(msgsnd)
         return -EINVAL;
     if (type < 1)
         return -EINVAL;
-    struct msg_msg *m = malloc(sizeof *m + (size_t)size);
+    struct msg_msg *m = msg_alloc(t->machine, (size_t)size);
     if (!m)
         return -ENOMEM;
     *m = (struct msg_msg){.type = type, .size = (size_t)size};
@@ -238,12 +261,12 @@ SYSCALL_DECL(msgsnd)
         r = -ERESTARTNOHAND;
     if (r != 1) {
         if (r)
-            free(m);
+            msg_release(t->machine, m);
         return r;
     }
     struct msg_waiter *w = malloc(sizeof *w);
     if (!w) {
-        free(m);
+        msg_release(t->machine, m);
         return -ENOMEM;
     }
     *w = (struct msg_waiter){.task = t, .q = q, .linked = true, .status = WAITING, .msg = m};
@@ -293,7 +316,7 @@ static int recv_try(struct task *t, struct sysv_ipc *ns, struct msg_queue *q,
         uint64_t room = req->bufsz < MSG_MSGMAX ? req->bufsz : MSG_MSGMAX;
         if (m->size > room)
             return -EINVAL;
-        if (!(*out = malloc(sizeof *m + m->size)))
+        if (!(*out = msg_alloc(t->machine, m->size)))
             return -ENOMEM;
         memcpy(*out, m, sizeof *m + m->size);
         return 0;
@@ -321,7 +344,7 @@ static int64_t fill(struct task *t, uint64_t ubuf, uint64_t bufsz, struct msg_ms
     if (copy_to_guest(task_mm(t), ubuf, &m->type, word) < 0 ||
         copy_to_guest(task_mm(t), ubuf + word, m->text, (size_t)n) < 0)
         r = -EFAULT;
-    free(m);
+    msg_release(t->machine, m);
     return r;
 }
 
@@ -359,7 +382,7 @@ bool msg_task_exit(struct task *t)
     struct msg_waiter *w = (struct msg_waiter *)(uintptr_t)t->wait_args[0];
     if (w->linked)
         ipc_list_del(&w->link);
-    free(w->msg);
+    msg_release(t->machine, w->msg);
     free(w);
     t->resume = NULL;
     return true;

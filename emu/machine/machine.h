@@ -77,6 +77,10 @@ struct machine {
     unsigned slice_cpu;      /* the vCPU running it */
     bool in_syscall;         /* a handler is running (strace ordering) */
     uint64_t mapped_unchecked; /* bytes mapped since the host's memory was checked */
+    uint64_t kmem_used;      /* kernel-side buffers held for the guest (kmem.h) */
+    uint64_t kmem_unchecked; /* bytes charged since the host's memory was checked */
+    unsigned slices_unchecked; /* slices run since engines were checked (run.c) */
+    bool engines_reclaimed;  /* engines were closed for the host's reserve (run.c) */
     int64_t realtime_offset_ns; /* clock_settime(CLOCK_REALTIME) moved the wall clock */
     struct hostio *hostio;   /* libuv: host signals, the FUSE export */
     struct control *control; /* --control's socket and its hold on the machine (control.h) */

@@ -68,9 +68,16 @@ int machine_trace_start(struct machine_trace *tr, struct machine *m, const struc
 void machine_trace_finish(struct machine_trace *tr, struct machine *m)
 {
     mevent_close(&m->sched.events);
-    for (unsigned i = 0; i < tr->n; i++)
+    for (unsigned i = 0; i < tr->n; i++) {
+        uint64_t dropped = trace_writer_dropped(tr->writers[i].w);
+        if (dropped)
+            fprintf(stderr,
+                    "asymu: the trace kept %llu MiB in memory to write at the end and dropped the "
+                    "%llu events after\n",
+                    (unsigned long long)(TRACE_KEEP_MAX >> 20), (unsigned long long)dropped);
         if (trace_writer_finish(tr->writers[i].w) < 0)
             fprintf(stderr, "asymu: writing a trace file failed: %s\n", strerror(EIO));
+    }
     tr->n = 0;
 }
 

@@ -102,9 +102,33 @@ static void deliver_bus_fault(struct machine *m, struct task *t)
     }
 }
 
+/* Each engine's translation buffer holds up to 1 GiB of translated code
+ * (engine.c), resident as it is written: a guest that keeps making new code
+ * (a JIT, self-modifying code, single steps in ever new CPU states) grows
+ * it, and --warm-engines keeps up to 64 of them. Every so many slices the
+ * host's free memory is checked; below --host-reserve every engine is
+ * parked (mm.c), which frees its buffer: the next run of each opens a new
+ * one and translates again, and the guest sees no difference. */
+#define ENGINE_CHECK_SLICES 1024u
+
+static void engines_check_host(struct machine *m)
+{
+    if (++m->slices_unchecked < ENGINE_CHECK_SLICES)
+        return;
+    m->slices_unchecked = 0;
+    if (!host_memory_low(m, 0) || !m->engines_open)
+        return;
+    if (!m->engines_reclaimed)
+        fprintf(stderr, "asymu: the host has less than --host-reserve available: closing every "
+                        "engine to free its translated code (said once)\n");
+    m->engines_reclaimed = true;
+    mm_engines_park_all(m);
+}
+
 /* Runs t on cpu for at most its slice; returns the blocks it used. */
 static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
 {
+    engines_check_host(m);
     m->slice_used = 0;
     m->slice_start = sched_now(&m->sched);
     m->slice_cpu = cpu;

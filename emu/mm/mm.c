@@ -122,6 +122,11 @@ void mm_engines_trim(struct machine *m, struct mm *keep)
     }
 }
 
+void mm_engines_park_all(struct machine *m)
+{
+    while (m->engines_lru)
+        engine_park(m->engines_lru);
+}
 
 int mm_engine_acquire(struct mm *mm)
 {

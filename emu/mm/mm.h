@@ -78,6 +78,9 @@ int mm_engine_acquire(struct mm *mm);
 /* Parks the least recently used engines beyond --warm-engines, but keep's.
  * Only while no engine runs. */
 void mm_engines_trim(struct machine *m, struct mm *keep);
+/* Parks every engine, their translated code given back to the host (run.c,
+ * when the host has less than --host-reserve). Only while no engine runs. */
+void mm_engines_park_all(struct machine *m);
 /* A copy of src (fork): same mappings and contents, a new engine. */
 struct mm *mm_copy(struct mm *src, int *err);
 /* Drops a reference; the last one frees the memory and the engine (after the

@@ -4,6 +4,7 @@
  * task wait queue. Names and ports are socket_name.c's; the syscalls, with
  * their guest structures, are sys_socket.c's. */
 #include "file.h"
+#include "kmem.h"
 #include "machine.h"
 #include "mm.h"
 #include "restart.h"
@@ -52,11 +53,27 @@ struct sock *sock_new(struct task *t, int family, int type, int protocol)
     return s;
 }
 
-static void msg_free(struct sock_msg *msg)
+/* A queued message counts as the machine's kernel memory (kmem.h), as a
+ * socket buffer does in Linux; when there is none, the send fails with
+ * ENOBUFS, as sock_alloc_send_pskb's does (alloc_skb_with_frags). */
+struct sock_msg *sock_msg_alloc(struct machine *m, size_t len)
+{
+    if (!kmem_charge(m, sizeof(struct sock_msg) + len))
+        return NULL;
+    struct sock_msg *msg = calloc(1, sizeof *msg + len);
+    if (!msg)
+        kmem_uncharge(m, sizeof(struct sock_msg) + len);
+    else
+        msg->len = len;
+    return msg;
+}
+
+static void msg_free(struct machine *m, struct sock_msg *msg)
 {
     for (unsigned i = 0; i < msg->nrights; i++)
         file_put(msg->rights[i]);
     free(msg->rights);
+    kmem_uncharge(m, sizeof *msg + msg->len);
     free(msg);
 }
 
@@ -117,7 +134,7 @@ void sock_destroy(struct sock *s)
     while (s->rq_head) {
         struct sock_msg *msg = s->rq_head;
         s->rq_head = msg->next;
-        msg_free(msg);
+        msg_free(m, msg);
     }
     sock_changed(s);
     free(s);
@@ -285,9 +302,9 @@ static int64_t send_connected(struct task *t, struct sock *s, const void *buf, s
         return -EBLOCK;
     }
     size_t n = s->type == SOCK_STREAM && len > room ? room : len;
-    struct sock_msg *msg = calloc(1, sizeof *msg + n);
+    struct sock_msg *msg = sock_msg_alloc(t->machine, n);
     if (!msg)
-        return -ENOMEM;
+        return -ENOBUFS;
     enqueue(t, peer, s, buf, n, anc, msg);
     return (int64_t)n;
 }
@@ -334,9 +351,9 @@ static int64_t send_datagram(struct task *t, struct sock *s, const void *buf, si
             (dst->state == SOCK_CONNECTED && !sock_addr_equal(&dst->remote, &src)))
             return (int64_t)len; /* UDP drops what does not fit or is not for it */
     }
-    struct sock_msg *msg = calloc(1, sizeof *msg + len);
+    struct sock_msg *msg = sock_msg_alloc(t->machine, len);
     if (!msg)
-        return -ENOMEM;
+        return -ENOBUFS;
     enqueue(t, dst, s, buf, len, anc, msg);
     return (int64_t)len;
 }
@@ -392,7 +409,7 @@ static void dequeue(struct sock *s)
     if (!s->rq_head)
         s->rq_tail = NULL;
     s->rq_count--;
-    msg_free(msg);
+    msg_free(s->machine, msg);
 }
 
 /* A stream reads across messages, but stops before one that carries files,

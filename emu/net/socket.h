@@ -59,6 +59,10 @@ struct sock_msg {
     uint8_t data[];
 };
 
+/* A message of len bytes, counted as the machine's kernel memory (kmem.h),
+ * or NULL when there is none left (the send fails with ENOBUFS). */
+struct sock_msg *sock_msg_alloc(struct machine *m, size_t len);
+
 #define SHUT_RD_BIT 1
 #define SHUT_WR_BIT 2
 

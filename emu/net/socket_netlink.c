@@ -172,7 +172,7 @@ int64_t netlink_send(struct task *t, struct sock *s, const void *buf, size_t len
         off += NLMSG_ALIGN(req.nlmsg_len);
     }
     if (r.len) {
-        struct sock_msg *msg = calloc(1, sizeof *msg + r.len);
+        struct sock_msg *msg = sock_msg_alloc(s->machine, r.len);
         if (!msg)
             return -ENOBUFS;
         memcpy(msg->data, r.buf, r.len);

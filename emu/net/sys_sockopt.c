@@ -10,6 +10,7 @@
 #include "task.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <netinet/tcp.h>
 #include <string.h>
 
@@ -66,11 +67,20 @@ static void timeout_get(struct task *t, int name, uint64_t ns, struct optval *v)
     v->len = 2 * field;
 }
 
-static int buffer_size(int val, int min)
+/* Linux's sock_setsockopt: SO_SNDBUF and SO_RCVBUF clamp the value as an
+ * unsigned number to net.core.[wr]mem_max (a negative one is huge: the
+ * maximum); SO_SNDBUFFORCE and SO_RCVBUFFORCE, for CAP_NET_ADMIN, skip
+ * that clamp but take a negative value as 0. __sock_set_[sr]cvbuf then
+ * clamp to INT_MAX / 2 and double, at least the minimum. A large buffer
+ * only lets a queue grow: what it holds is counted as the machine's
+ * kernel memory (kmem.h) and bounded there. */
+static int buffer_size(int val, bool force, int min)
 {
-    if (val < 0 || val > SOCK_BUF_MAX)
-        val = val < 0 ? 0 : SOCK_BUF_MAX;
-    return val * 2 > min ? val * 2 : min;
+    uint32_t v = force ? (uint32_t)(val < 0 ? 0 : val)
+                       : ((uint32_t)val > SOCK_BUF_MAX ? SOCK_BUF_MAX : (uint32_t)val);
+    if (v > INT_MAX / 2)
+        v = INT_MAX / 2;
+    return (int)v * 2 > min ? (int)v * 2 : min;
 }
 
 static bool *flag_option(struct sock *s, int name)
@@ -103,14 +113,21 @@ static int set_socket_level(struct task *t, struct sock *s, int name, const stru
     switch (name) {
     case SO_REUSEPORT:
         return -EOPNOTSUPP;
+    case SO_SNDBUFFORCE:
+    case SO_RCVBUFFORCE:
+        if (t->proc->cred.u.eff != 0)
+            return -EPERM; /* CAP_NET_ADMIN */
+        /* fall through */
     case SO_SNDBUF:
-        s->sndbuf = buffer_size(val, SOCK_MIN_SNDBUF);
+    case SO_RCVBUF: {
+        bool force = name == SO_SNDBUFFORCE || name == SO_RCVBUFFORCE;
+        if (name == SO_SNDBUF || name == SO_SNDBUFFORCE)
+            s->sndbuf = buffer_size(val, force, SOCK_MIN_SNDBUF);
+        else
+            s->rcvbuf = buffer_size(val, force, SOCK_MIN_RCVBUF);
         sock_changed(s);
         return 0;
-    case SO_RCVBUF:
-        s->rcvbuf = buffer_size(val, SOCK_MIN_RCVBUF);
-        sock_changed(s);
-        return 0;
+    }
     case SO_LINGER:
         if (v->len < 2 * sizeof(int))
             return -EINVAL;

@@ -461,6 +461,14 @@ static void test_limits_and_tmp_options(void **state)
     assert_int_equal(p.rc, -1);
     assert_string_equal(p.err, "asymu run: invalid value 'lots' for --host-reserve: a size like "
                                "512M or 2G\n");
+    assert_int_equal(p.cfg.max_kmem, 0);
+    PARSE(&p, "--max-kmem", "16M", "prog");
+    assert_int_equal(p.rc, 0);
+    assert_int_equal(p.cfg.max_kmem, UINT64_C(16) << 20);
+    PARSE(&p, "--max-kmem", "4k", "prog");
+    assert_int_equal(p.rc, -1);
+    assert_string_equal(p.err, "asymu run: invalid value '4k' for --max-kmem: a size from 1M to "
+                               "1024G, like 256M or 2G\n");
     PARSE(&p, "--max-mem", "64k", "prog");
     assert_int_equal(p.rc, -1);
     assert_string_equal(p.err, "asymu run: invalid value '64k' for --max-mem: a size from 1M to "
