@@ -56,6 +56,7 @@ struct file_ops {
      * set; NULL member: ENODEV, as for most such files. */
     struct shmem *(*mmap)(struct file *f, uint64_t off, uint64_t len, int *err);
     unsigned mode; /* S_IFSOCK | 0777, or 0600 for anonymous inodes (fstat) */
+    bool fasync;   /* O_ASYNC can be set (sockets, terminals): FIOASYNC */
 };
 
 #define PIPE_CAPACITY 65536 /* a new pipe's; F_SETPIPE_SZ changes it */

@@ -58,4 +58,9 @@ SYSCALL_DECL(pwritev2);
 int64_t do_sched_rr_get_interval(struct task *t, int pid, uint64_t tp, unsigned field);
 SYSCALL_DECL(sched_rr_get_interval);
 
+struct file;
+struct stat;
+/* fstat's answer for an open file (sys_fs.c). */
+int file_stat(struct task *t, struct file *f, struct stat *st);
+
 #endif

@@ -843,53 +843,9 @@ SYSCALL_DECL(fcntl)
     }
 }
 
-SYSCALL_DECL(ioctl)
-{
-    struct file *f = file_get_io(t, (int)a[0]);
-    if (!f)
-        return -EBADF;
-    unsigned long req = (unsigned long)(uint32_t)a[1];
-    /* The requests every file takes (do_vfs_ioctl); the numbers are the
-     * same on arm, arm64 and the host. */
-    switch (req) {
-    case FIONBIO: {
-        int32_t on;
-        if (copy_from_guest(task_mm(t), &on, a[2], sizeof on) < 0)
-            return -EFAULT;
-        f->flags = on ? f->flags | O_NONBLOCK : f->flags & ~O_NONBLOCK;
-        return 0;
-    }
-    case FIOCLEX:
-    case FIONCLEX:
-        t->proc->files->cloexec[(int)a[0]] = req == FIOCLEX;
-        return 0;
-    }
-    if (f->kind == FILE_OBJECT)
-        return f->ops->ioctl ? f->ops->ioctl(t, f, req, a[2]) : -ENOTTY;
-    /* Recorded or replayed, the console is not a terminal: the run must not
-     * depend on where the host's stdin and stdout go. */
-    if (f->kind != FILE_CONSOLE || recording_owns_console(t->machine) || !isatty(f->host_fd))
-        return -ENOTTY;
-    /* struct termios and struct winsize have the same layout on the host and
-     * on both guest ABIs, so terminal queries pass through. */
-    if (req == TCGETS) {
-        struct termios tio;
-        if (ioctl(f->host_fd, TCGETS, &tio) < 0)
-            return -errno;
-        return copy_to_guest(task_mm(t), a[2], &tio, sizeof tio);
-    }
-    if (req == TIOCGWINSZ) {
-        struct winsize ws;
-        if (ioctl(f->host_fd, TIOCGWINSZ, &ws) < 0)
-            return -errno;
-        return copy_to_guest(task_mm(t), a[2], &ws, sizeof ws);
-    }
-    return -ENOTTY;
-}
-
 /* ---- stat ---- */
 
-static int stat_file(struct task *t, struct file *f, struct stat *st)
+int file_stat(struct task *t, struct file *f, struct stat *st)
 {
     if (f->kind == FILE_CONSOLE && f->node.kind == VNODE_CONSOLE) {
         vfs_stat_virtual(&f->node, st);
@@ -941,7 +897,7 @@ static int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct 
             return err;
         }
         struct file *f = file_get(t, dirfd);
-        return f ? stat_file(t, f, st) : -EBADF;
+        return f ? file_stat(t, f, st) : -EBADF;
     }
     int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
     if (err < 0)
@@ -954,7 +910,7 @@ static int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct 
     /* /proc/PID/fd/N: the file the descriptor has open. */
     if (err == 1 && follow && vfs_is_fd_link(&node)) {
         struct file *f = file_of_process(t, node.arg, node.arg2);
-        return f ? stat_file(t, f, st) : -ENOENT;
+        return f ? file_stat(t, f, st) : -ENOENT;
     }
     err = vfs_stat(&t->machine->vfs, t, path, follow, st);
     if (err < 0)

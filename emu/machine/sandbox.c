@@ -62,9 +62,10 @@ static const char *const at_dirfd[] = {
     "mknodat", /* the node of a guest AF_UNIX socket bound to a path: never a host socket */
 };
 
-/* The terminal queries sys_fs.c passes through (and isatty's TCGETS), and
- * libuv making the console non-blocking when it watches it. */
-static const unsigned long ioctl_requests[] = {TCGETS, TIOCGWINSZ, FIONBIO};
+/* The terminal queries sys_ioctl.c passes through (and isatty's TCGETS),
+ * FIONREAD of a FIFO or the console (a count), and libuv making the
+ * console non-blocking when it watches it. */
+static const unsigned long ioctl_requests[] = {TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO};
 
 /* Descriptor flags and status flags (libuv, libfuse); never F_SETOWN or
  * F_SETSIG, which would aim SIGIO at another process. */

@@ -712,6 +712,7 @@ const struct file_ops sock_file_ops = {
     .write = sock_write,
     .poll = sock_poll,
     .ioctl = sock_ioctl,
+    .fasync = true,
     .release = sock_release,
     .mode = S_IFSOCK | 0777,
 };

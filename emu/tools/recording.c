@@ -207,6 +207,12 @@ bool recording_console_ready(struct machine *m)
     return r->head < r->len || r->eof;
 }
 
+size_t recording_console_pending(struct machine *m)
+{
+    struct recording *r = m->recording;
+    return recording_console_ready(m) ? r->len - r->head : 0;
+}
+
 int64_t recording_console_read(struct machine *m, void *buf, size_t len)
 {
     struct recording *r = m->recording;

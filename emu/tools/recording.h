@@ -71,6 +71,9 @@ bool recording_stalled(struct machine *m);
  * the host loop. */
 bool recording_console_ready(struct machine *m);
 int64_t recording_console_read(struct machine *m, void *buf, size_t len);
+/* The console bytes a read would take now (FIONREAD): those the recording
+ * holds, once console input is ready at this point. */
+size_t recording_console_pending(struct machine *m);
 void recording_console_take(struct machine *m);
 
 /* Inputs from the host loop, recorded at the current point when recording:

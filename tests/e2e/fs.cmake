@@ -21,3 +21,15 @@ endforeach()
 # no path-based host call that changes them (docs/security.md).
 asymu_e2e_guest(NAME fs-calls-xattr PROGRAM fs-calls GUEST_ARGS xattr
                 ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}" EXPECT_STDOUT fs-calls-xattr.out)
+
+# Issue "Real programs, part 3", item 2: the requests every file takes
+# (Linux's do_vfs_ioctl, fs/ioctl.c) on each kind of file: FIONREAD on a
+# pipe, a regular file (size past the position, negative beyond the end),
+# a FIFO, a socket and the console (stdin a 42-byte file, 5 bytes read);
+# ENOTTY where the kind has no such request (a directory, eventfd,
+# /dev/null), EINVAL from /dev/urandom's random_ioctl; FIOASYNC where the
+# file has fasync (pipes, FIFOs, sockets, /dev/urandom), ENOTTY otherwise;
+# FIONBIO, FIOCLEX, FIONCLEX; FIOQSIZE (arm numbers it 0x545e). Java reads
+# a child's output through FIONREAD on a pipe. The host kernel gives the
+# same under qemu-user but for FIOQSIZE, which qemu-user 7.2 does not know.
+asymu_e2e_guest(NAME ioctl-generic PROGRAM ioctls STDIN ${DATA}/stdin.txt ASYMU_ONLY)
