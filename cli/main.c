@@ -1,5 +1,6 @@
 /* main.c - the asymu command: `asymu run ...`, `asymu ctl ...`, `asymu top
- * ...`, `asymu options-doc`, `--help`, `--version`. The only place that
+ * ...`, `asymu replay ...`, `asymu compare ...`, `asymu options-doc`,
+ * `asymu help [COMMAND]`, `--help`, `--version`. The only place that
  * chooses exit statuses, but for ctl's and top's own (ctl.h). */
 #include <errno.h>
 #include <stdbool.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "help.h"
 #include "emu.h"
 #include "options.h"
 #include "scenario.h"
@@ -27,6 +29,7 @@ static void usage(FILE *out)
                  "       asymu ctl PATH COMMAND [ARGS...]   one request to a --control socket\n"
                  "       asymu top PATH [--interval MS]     a live view through that socket\n"
                  "       asymu options-doc    print the option reference (Markdown)\n"
+                 "       asymu help [COMMAND] | COMMAND --help\n"
                  "       asymu --help | --version\n"
                  "asymu runs AArch64 and AArch32 Linux programs on an emulated asymmetric arm64\n"
                  "machine. See `asymu run --help` for the options.\n");
@@ -108,6 +111,30 @@ static int cmd_run(int argc, char **argv, int all_argc, char **all_argv)
     return status == -ENOENT || status == -ENOTDIR ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE;
 }
 
+static int unknown_command(const char *cmd)
+{
+    fprintf(stderr, "asymu: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}
+
+/* `asymu help [COMMAND]`: the command's own page (run's from its option
+ * table), or the overview. */
+static int cmd_help(int argc, char **argv)
+{
+    if (argc == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[0], "run") == 0)
+        return cmd_run(1, (char *[]){"--help", NULL}, 0, NULL);
+    const char *page = help_page(argv[0]);
+    if (!page)
+        return unknown_command(argv[0]);
+    fputs(page, stdout);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -115,6 +142,16 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    /* `COMMAND --help` for the commands whose arguments are all asymu's
+     * (ctl's after PATH COMMAND are the request's). */
+    const char *page = help_page(cmd);
+    if (page && (strcmp(cmd, "ctl") == 0 ? argc > 2 && help_asked(1, argv + 2)
+                                          : help_asked(argc - 2, argv + 2))) {
+        fputs(page, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0)
+        return cmd_help(argc - 2, argv + 2);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 2, argv + 2, argc, argv);
     if (strcmp(cmd, "ctl") == 0)
@@ -131,7 +168,7 @@ int main(int argc, char **argv)
         options_markdown(stdout);
         return 0;
     }
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
         return 0;
     }
@@ -139,7 +176,5 @@ int main(int argc, char **argv)
         options_version(stdout);
         return 0;
     }
-    fprintf(stderr, "asymu: unknown command '%s'\n", cmd);
-    usage(stderr);
-    return EXIT_USAGE;
+    return unknown_command(cmd);
 }

@@ -1,0 +1,76 @@
+/* help.c - each subcommand's help page: `asymu help COMMAND` and
+ * `asymu COMMAND --help` (run's own comes from the option table,
+ * options.c). */
+#include "help.h"
+
+#include <string.h>
+
+struct help_page {
+    const char *command;
+    const char *text;
+};
+
+static const struct help_page pages[] = {
+    {"replay",
+     "usage: asymu replay FILE... [OPTIONS]\n"
+     "Runs each scenario FILE (YAML, docs/scenarios.md) on the machine it describes and\n"
+     "checks its expectations; exits 0 when all are met, 1 when one is not, 2 for a\n"
+     "broken scenario or a bad option.\n"
+     "\n"
+     "options:\n"
+     "  --policy NAME        run under this --policy instead of the scenario's own\n"
+     "  --all-expectations   run each scenario under every policy it has expectations for\n"
+     "  --report F.json      write the verdicts and what each task did as JSON\n"
+     "  --junit F.xml        write the verdicts as JUnit XML\n"
+     "  --jobs N             run N scenarios at once (1 to 256, default 1)\n"
+     "  --shard I/N          run the I-th of N equal shares of the FILEs\n"
+     "  --trace F            write one run's trace (docs/tracing.md)\n"
+     "  --trace-format FMT   json (default) or ftrace\n"
+     "  --timeline F.svg     draw one run as an SVG timeline\n"
+     "  --control PATH       serve control requests for one scenario's machine (docs/control.md)\n"
+     "  --record F           record one scenario's host input (docs/recording.md)\n"
+     "  --input F            replay one scenario's recorded input\n"},
+    {"compare",
+     "usage: asymu compare FILE [--policies P,...] [--jobs N]\n"
+     "Runs the scenario FILE under each policy (default: upstream, linux-6.6, override,\n"
+     "kill, fixup) and prints, side by side, what each task did and which expectations\n"
+     "each policy meets (docs/scenarios.md); exits 2 for a broken scenario.\n"
+     "\n"
+     "options:\n"
+     "  --policies P,...     the policies to compare, by name (linux-5.15 names upstream)\n"
+     "  --jobs N             run N policies at once\n"},
+    {"ctl",
+     "usage: asymu ctl PATH COMMAND [ARGS...]\n"
+     "Sends one request to the --control socket PATH of a running asymu and prints the\n"
+     "answer, one JSON line (docs/control.md lists the requests). Exits 0 when the\n"
+     "request succeeded, 1 when the answer is an error, 2 when PATH cannot be reached\n"
+     "or the machine ends before answering.\n"},
+    {"top",
+     "usage: asymu top PATH [--interval MS]\n"
+     "A live view of a running machine through its --control socket PATH: each vCPU\n"
+     "with the task it runs, and the tasks with their CPU time and affinity, refreshed\n"
+     "every MS milliseconds (10 to 60000, default 500), until the machine ends or q is\n"
+     "pressed. Exits 2 when PATH cannot be reached.\n"},
+    {"options-doc",
+     "usage: asymu options-doc\n"
+     "Prints the reference of `asymu run`'s options in Markdown (docs/options.md).\n"},
+};
+
+const char *help_page(const char *command)
+{
+    for (size_t i = 0; i < sizeof pages / sizeof *pages; i++)
+        if (strcmp(pages[i].command, command) == 0)
+            return pages[i].text;
+    return NULL;
+}
+
+bool help_asked(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return false;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+    }
+    return false;
+}
