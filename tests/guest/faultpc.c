@@ -58,85 +58,51 @@ static const char *where(uintptr_t label)
     return seen_pc == label ? "the faulting instruction" : "elsewhere";
 }
 
-/* Adds 1 and 2 to a counter in registers, then accesses `at`: the adds
- * share the access's block. Returns the counter. */
-__attribute__((noinline)) static long load_after_adds(uintptr_t at)
-{
-    register uintptr_t a asm(
+/* The counter's and the address's registers, named for either ISA. */
 #ifdef __aarch64__
-        "x2"
+#define R(n) "x" #n
 #else
-        "r2"
+#define R(n) "r" #n
 #endif
-        ) = at;
-    register long n asm(
-#ifdef __aarch64__
-        "x1"
-#else
-        "r1"
-#endif
-        ) = 0;
-#ifdef __aarch64__
-    __asm__ volatile("add x1, x1, #1\n add x1, x1, #2\n .globl load_insn\nload_insn: ldr x3, [x2]\n"
-                     : "+r"(n) : "r"(a) : "x3", "memory");
-#else
-    __asm__ volatile("add r1, r1, #1\n add r1, r1, #2\n .globl load_insn\nload_insn: ldr r3, [r2]\n"
-                     : "+r"(n) : "r"(a) : "r3", "memory");
-#endif
-    return n;
-}
-
-__attribute__((noinline)) static long store_after_adds(uintptr_t at)
-{
-    register uintptr_t a asm(
-#ifdef __aarch64__
-        "x2"
-#else
-        "r2"
-#endif
-        ) = at;
-    register long n asm(
-#ifdef __aarch64__
-        "x1"
-#else
-        "r1"
-#endif
-        ) = 0;
-#ifdef __aarch64__
-    __asm__ volatile("add x1, x1, #1\n add x1, x1, #2\n .globl store_insn\nstore_insn: str x1, [x2]\n"
-                     "add x1, x1, #4\n"
-                     : "+r"(n) : "r"(a) : "memory");
-#else
-    __asm__ volatile("add r1, r1, #1\n add r1, r1, #2\n .globl store_insn\nstore_insn: str r1, [r2]\n"
-                     "add r1, r1, #4\n"
-                     : "+r"(n) : "r"(a) : "memory");
-#endif
-    return n;
-}
+#define ADDS R(1) ", " R(1) ", #1\n add " R(1) ", " R(1) ", #2\n"
 
 /* A 4-byte undefined instruction in either AArch32 instruction set. */
-#ifdef __thumb__
-#define UDF_W ".w"
+#ifdef __aarch64__
+#define UDF ".inst 0x00000000"
+#elif defined(__thumb__)
+#define UDF "udf.w #2"
 #else
-#define UDF_W ""
+#define UDF "udf #2"
 #endif
 
-static long udf_after_adds(void)
+/* Each adds 1 and 2 to a counter in registers, then faults: the adds share
+ * the faulting instruction's block. Returns the counter. */
+__attribute__((noinline)) static long load_after_adds(uintptr_t at)
 {
-    register long n asm(
-#ifdef __aarch64__
-        "x1"
-#else
-        "r1"
-#endif
-        ) = 0;
-#ifdef __aarch64__
-    __asm__ volatile("add x1, x1, #1\n add x1, x1, #2\n .globl udf_insn\nudf_insn: .inst 0x00000000\n"
-                     "add x1, x1, #4\n" : "+r"(n));
-#else
-    __asm__ volatile("add r1, r1, #1\n add r1, r1, #2\n .globl udf_insn\nudf_insn: udf" UDF_W " #2\n"
-                     "add r1, r1, #4\n" : "+r"(n));
-#endif
+    register uintptr_t a asm(R(2)) = at;
+    register long n asm(R(1)) = 0;
+    __asm__ volatile("add " ADDS ".globl load_insn\nload_insn: ldr " R(3) ", [" R(2) "]\n"
+                     : "+r"(n) : "r"(a) : R(3), "memory");
+    return n;
+}
+
+/* Then adds 4 after the store. */
+__attribute__((noinline)) static long store_after_adds(uintptr_t at)
+{
+    register uintptr_t a asm(R(2)) = at;
+    register long n asm(R(1)) = 0;
+    __asm__ volatile("add " ADDS ".globl store_insn\nstore_insn: str " R(1) ", [" R(2) "]\n"
+                     "add " R(1) ", " R(1) ", #4\n"
+                     : "+r"(n) : "r"(a) : "memory");
+    return n;
+}
+
+/* Then adds 4 after the undefined instruction. */
+__attribute__((noinline)) static long udf_after_adds(void)
+{
+    register long n asm(R(1)) = 0;
+    __asm__ volatile("add " ADDS ".globl udf_insn\nudf_insn: " UDF "\n"
+                     "add " R(1) ", " R(1) ", #4\n" : "+r"(n));
     return n;
 }
 
