@@ -252,10 +252,8 @@ int ptrace_regset_set(struct task *t, unsigned type, const uint8_t *buf, size_t 
             if (i < n)
                 memcpy(&v[i], buf + i * w, w);
         }
-        if (n >= count) {
-            if (!ptrace_pstate_valid(is64(t), &v[count - 1]))
-                return -EINVAL;
-        }
+        if (n >= count && !ptrace_pstate_valid(is64(t), &v[count - 1]))
+            return -EINVAL;
         for (unsigned i = 0; i < n && i < count; i++) {
             int reg = is64(t) ? (i < 31 ? a64_gpr(i) : i == 31 ? UC_ARM64_REG_SP
                                                      : i == 32 ? UC_ARM64_REG_PC

@@ -7,7 +7,8 @@
  *                  of either ISA); at its exec stop the tracer writes status
  *                  values through PTRACE_SETREGSET (and, a 32-bit tracer of a
  *                  32-bit tracee, PTRACE_SETREGS and PTRACE_POKEUSER), prints
- *                  the errno and the value read back, and lets it exit
+ *                  the errno and the value read back, and lets it run to
+ *                  its end with every bit it may set that changes nothing
  *   zerostep PROG  the tracee's registers zeroed, a single-step (its fault at
  *                  pc 0), then a continue with the status all ones (refused)
  *   idle           exits 0 (the traced program)
@@ -253,6 +254,15 @@ static int mode_status(const char *prog)
     if (!a64)
         arm_requests(pid);
 #endif
+    /* The tracee runs to its end with every bit a tracer may set that does
+     * not change how its code runs (flags, DIT, SSBS; AArch64's TCO and
+     * BTYPE, which the vCPUs do not implement). */
+    regs_t r = orig;
+    uint64_t all = a64 ? status_of(&orig, 1) | 0xf3001c00u : status_of(&orig, 0) | 0xf8af0000u;
+    put_status(&r, a64, all);
+    struct iovec iov = {&r, a64 ? 272 : 72};
+    long ret = pt(PTRACE_SETREGSET, pid, NT_PRSTATUS, &iov);
+    printf("SETREGSET %#llx to run with: %s\n", (unsigned long long)all, ret < 0 ? err_name(errno) : "0");
     pt(PTRACE_CONT, pid, 0, 0);
     int st;
     waitpid(pid, &st, 0);
