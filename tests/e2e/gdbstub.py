@@ -284,34 +284,66 @@ def case_sec_cpsr():
     finish(run, 3, f"counter 42 ({bits[isa]}-bit)\n")
 
 
+def ipv6_works():
+    try:
+        socket.socket(socket.AF_INET6, socket.SOCK_STREAM).close()
+        return True
+    except OSError:
+        return False
+
+
+def connect(port, v6):
+    """A connection to the stub: from an IPv4 socket, or from an IPv6 one
+    to ::ffff:127.0.0.1 (its socket is then in /proc/net/tcp6)."""
+    if not v6:
+        return socket.create_connection(("127.0.0.1", port), timeout=30)
+    s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    s.settimeout(30)
+    s.connect(("::ffff:127.0.0.1", port))
+    return s
+
+
 def case_sec_peer_uid():
     """Issue 24 item 5: a connection from another user's socket is closed
-    unanswered (and said on stderr); asymu's own user's is served."""
+    unanswered (and said on stderr); asymu's own user's is served. Over
+    IPv4, and from IPv6 sockets too where the host has IPv6."""
     if os.geteuid() != 0:
         print("SKIP: needs root, to connect as another user")
         sys.exit(77)
     run, port = start()
-    child = os.fork()
-    if child == 0:
-        refused = 1
-        try:
-            os.setgid(65534)
-            os.setuid(65534)  # nobody
-            s = socket.create_connection(("127.0.0.1", port), timeout=30)
-            s.sendall(b"$?#3f")
+    v6 = ipv6_works()
+    # Python resolves host strings with its idna codec, imported on first
+    # use: once nobody, the child may not read the interpreter's library.
+    "127.0.0.1".encode("idna")
+    print(f"IPv6 sockets: {v6}")
+    for family in ([False, True] if v6 else [False]):
+        child = os.fork()
+        if child == 0:
+            refused = 1
             try:
-                refused = 0 if s.recv(100) == b"" else 2
-            except ConnectionResetError:
-                refused = 0
-        finally:
-            os._exit(refused)
-    _, st = os.waitpid(child, 0)
-    check("nobody's connection: closed without a reply", 0, os.waitstatus_to_exitcode(st))
-    check("the refusal on stderr",
-          "asymu: gdb stub: refused a connection from 127.0.0.1:PORT: it is uid 65534's, "
-          "and only uid 0 may debug",
-          re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", run.stderr.readline().strip()))
-    c = Client(port)
+                os.setgid(65534)
+                os.setuid(65534)  # nobody
+                s = connect(port, family)
+                s.sendall(b"$?#3f")
+                try:
+                    refused = 0 if s.recv(100) == b"" else 2
+                except ConnectionResetError:
+                    refused = 0
+            finally:
+                os._exit(refused)
+        _, st = os.waitpid(child, 0)
+        how = "an IPv6 socket" if family else "an IPv4 socket"
+        check(f"nobody's connection from {how}: closed without a reply", 0,
+              os.waitstatus_to_exitcode(st))
+        if os.waitstatus_to_exitcode(st) != 0:
+            run.kill()  # served: no refusal line will come
+            exit_with_verdict()
+        check(f"the refusal on stderr ({how})",
+              "asymu: gdb stub: refused a connection from 127.0.0.1:PORT: it is uid 65534's, "
+              "and only uid 0 may debug",
+              re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", run.stderr.readline().strip()))
+    c = Client.__new__(Client)
+    c.s, c.buf = connect(port, v6), b""
     check("root's connection is served", "T05thread:1;", c.ask("?"))
     c.packet("c")
     check("c acknowledged", b"+", c.read(1))
