@@ -183,20 +183,83 @@ int ptrace_regset_get(struct task *t, unsigned type, uint8_t *buf, uint64_t orig
     }
 }
 
+/* What Linux 5.15 makes of a status register a tracer writes
+ * (valid_user_regs, arch/arm64/kernel/ptrace.c), in the SPSR_EL1 layout its
+ * pt_regs keep: the bits that are RES0 for EL0 are cleared silently; then
+ * anything but EL0 in the task's own execution state, or an exception
+ * masked (D, A, I, F), refuses the whole write with EINVAL. A write Unicorn
+ * would take as a mode switch (mode 0 aborts the host, a privileged mode
+ * hands the guest EL1) never reaches the engine. SS (bit 21) follows
+ * TIF_SINGLESTEP in Linux; asymu steps without it, so it is cleared. */
+#define SPSR_SS (UINT64_C(1) << 21)
+#define A64_RES0 (UINT64_C(0xffffffff00000000) | UINT64_C(0x0cc00000) | UINT64_C(0x001fe000) | 0x20)
+#define A64_DAIF 0x3c0u
+#define A64_MODE 0x1fu /* nRW and M[3:0]: 0 is EL0t in AArch64 */
+#define A32_RES0 (UINT64_C(0xffffffff00000000) | (1u << 22) | (1u << 20))
+#define A32_AIF 0x1c0u
+#define A32_E (1u << 9)
+#define A32_MODE 0x1fu
+#define A32_USR 0x10u
+#define COMPAT_DIT (1u << 21) /* DIT in the AArch32 CPSR a tracer sees */
+#define SPSR_A32_DIT (1u << 24) /* and in SPSR_EL1 (compat_psr_to_pstate) */
+
+bool ptrace_pstate_valid(bool a64, uint64_t *v)
+{
+    if (a64) {
+        uint64_t p = *v & ~A64_RES0 & ~SPSR_SS; /* valid_native_regs */
+        if ((p & A64_MODE) || (p & A64_DAIF))
+            return false;
+        *v = p;
+        return true;
+    }
+    /* compat_psr_to_pstate, valid_compat_regs, pstate_to_compat_psr. The
+     * machine reports no mixed-endian EL0 (ID_AA64MMFR0_EL1, sysreg.c), so
+     * E is cleared as Linux does on such a CPU. */
+    uint64_t psr = (uint32_t)*v, p = psr & ~(uint64_t)COMPAT_DIT;
+    if (psr & COMPAT_DIT)
+        p |= SPSR_A32_DIT;
+    p &= ~A32_RES0 & ~SPSR_SS & ~(uint64_t)A32_E;
+    if ((p & A32_MODE) != A32_USR || (p & A32_AIF))
+        return false;
+    psr = p & ~(uint64_t)SPSR_A32_DIT;
+    if (p & SPSR_A32_DIT)
+        psr |= COMPAT_DIT;
+    *v = psr;
+    return true;
+}
+
+unsigned ptrace_regset_unit(struct task *t, unsigned type)
+{
+    /* user_regset.size of arm64's regsets (user_aarch64_view and the
+     * compat ones): a register of the general set is a word of the
+     * tracee's ISA, every other set counts in 32-bit words but TLS. */
+    if (type == NT_PRSTATUS_ || type == NT_ARM_TLS_)
+        return is64(t) ? 8 : 4;
+    return 4;
+}
+
 int ptrace_regset_set(struct task *t, unsigned type, const uint8_t *buf, size_t len)
 {
     unsigned w = is64(t) ? 8 : 4;
     switch (type) {
     case NT_PRSTATUS_: {
-        unsigned n = (unsigned)(len / w);
-        for (unsigned i = 0; i < n && i < (is64(t) ? 34u : 17u); i++) {
-            uint64_t v = 0;
-            memcpy(&v, buf + i * w, w);
+        /* gpr_set and compat_gpr_set: the new set is checked whole before
+         * any of it is written, so a refused write leaves every register. */
+        unsigned n = (unsigned)(len / w), count = is64(t) ? 34u : 17u;
+        uint64_t v[34];
+        for (unsigned i = 0; i < count; i++) {
+            v[i] = 0;
+            if (i < n)
+                memcpy(&v[i], buf + i * w, w);
+        }
+        if (n >= count && !ptrace_pstate_valid(is64(t), &v[count - 1]))
+            return -EINVAL;
+        for (unsigned i = 0; i < n && i < count; i++) {
             int reg = is64(t) ? (i < 31 ? a64_gpr(i) : i == 31 ? UC_ARM64_REG_SP
                                                      : i == 32 ? UC_ARM64_REG_PC
                                                                : UC_ARM64_REG_PSTATE)
                               : a32_reg(i);
-            ptrace_reg_write(t, reg, v);
+            ptrace_reg_write(t, reg, v[i]);
         }
         return 0;
     }

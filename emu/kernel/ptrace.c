@@ -24,7 +24,7 @@
 
 enum {
     PT_TRACEME = 0, PT_PEEKTEXT = 1, PT_PEEKDATA = 2, PT_PEEKUSR = 3, PT_POKETEXT = 4,
-    PT_POKEDATA = 5, PT_CONT = 7, PT_KILL = 8, PT_SINGLESTEP = 9, PT_GETREGS_ARM = 12,
+    PT_POKEDATA = 5, PT_POKEUSR = 6, PT_CONT = 7, PT_KILL = 8, PT_SINGLESTEP = 9, PT_GETREGS_ARM = 12,
     PT_SETREGS_ARM = 13, PT_ATTACH = 16, PT_DETACH = 17, PT_GET_THREAD_AREA_ARM = 22,
     PT_SET_SYSCALL_ARM = 23, PT_SYSCALL = 24, PT_GETVFPREGS_ARM = 27, PT_SETVFPREGS_ARM = 28,
     PT_SETOPTIONS = 0x4200, PT_GETEVENTMSG = 0x4201, PT_GETSIGINFO = 0x4202,
@@ -682,6 +682,9 @@ static int64_t regset(struct task *t, struct task *c, unsigned type, uint64_t ui
     int size = ptrace_regset_get(c, type, buf, l->sc_args[0], (int)l->sc_nr);
     if (size < 0)
         return size;
+    /* ptrace_regset: a length that is not a whole number of registers. */
+    if (iov[1] % ptrace_regset_unit(c, type))
+        return -EINVAL;
     uint64_t n = iov[1] < (uint64_t)size ? iov[1] : (uint64_t)size;
     if (set) {
         if (copy_from_guest(task_mm(t), buf, iov[0], n) < 0)
@@ -734,6 +737,22 @@ SYSCALL_DECL(ptrace)
         if (addr < 72)
             memcpy(&word, regs + addr, 4);
         return copy_to_guest(task_mm(t), data, &word, 4);
+    }
+    case PT_POKEUSR: {
+        /* compat_ptrace_write_user: one word of pt_regs, checked with the
+         * rest as valid_user_regs does (a bad CPSR is EINVAL); the words
+         * past pt_regs up to the user area's end are taken and dropped. */
+        if (c64 || w != 4 || (addr & 3) || addr >= ARM_USER_AREA)
+            return -EIO;
+        if (addr >= 72)
+            return 0;
+        if (addr == 68)
+            return 0; /* orig_r0: not kept apart from r0, as SETREGS drops it */
+        uint8_t regs[528];
+        uint32_t word = (uint32_t)data;
+        ptrace_regset_get(c, NT_PRSTATUS_, regs, l->sc_args[0], (int)l->sc_nr);
+        memcpy(regs + addr, &word, 4);
+        return ptrace_regset_set(c, NT_PRSTATUS_, regs, 68);
     }
     case PT_GETREGS_ARM:
     case PT_SETREGS_ARM: {

@@ -92,8 +92,15 @@ SYSCALL_DECL(process_vm_writev);
  * its size in bytes written to buf (at least 528 bytes), or -EINVAL. */
 int ptrace_regset_get(struct task *t, unsigned type, uint8_t *buf, uint64_t orig_a0,
                       int syscall_nr);
-/* Writes the first len bytes of register set `type`: 0 or -EINVAL. */
+/* Writes the first len bytes of register set `type`: 0 or -EINVAL (a
+ * status register Linux's valid_user_regs refuses: nothing is written). */
 int ptrace_regset_set(struct task *t, unsigned type, const uint8_t *buf, size_t len);
+/* The size of one register of set `type` (user_regset.size): a tracer's
+ * length must be a multiple of it (EINVAL, ptrace_regset). */
+unsigned ptrace_regset_unit(struct task *t, unsigned type);
+/* A PSTATE (a64) or AArch32 CPSR a tracer or debugger writes, made what
+ * Linux's valid_user_regs makes of it in *v: false when Linux refuses it. */
+bool ptrace_pstate_valid(bool a64, uint64_t *v);
 /* One register of the tracee: from the engine when loaded, else its context. */
 uint64_t ptrace_reg_read(struct task *t, int regid);
 void ptrace_reg_write(struct task *t, int regid, uint64_t v);

@@ -242,9 +242,24 @@ static void on_listen(uv_poll_t *h, int status, int events)
     struct gdbstub *gs = h->data;
     if (status < 0)
         return;
-    int fd = accept4(gs->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    struct sockaddr_in peer;
+    socklen_t peerlen = sizeof peer;
+    int fd = accept4(gs->listen_fd, (struct sockaddr *)&peer, &peerlen,
+                     SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
         listen_pause_after(gs->listen_pause, errno);
+        return;
+    }
+    /* Only asymu's own user debugs it (gdbstub_peer.c): before a byte of
+     * the connection is read. */
+    char why[128];
+    if (peerlen != sizeof peer || peer.sin_family != AF_INET ||
+        !gdb_peer_allowed(gs, &peer, why, sizeof why)) {
+        if (peerlen != sizeof peer || peer.sin_family != AF_INET)
+            snprintf(why, sizeof why, "not an IPv4 client");
+        fprintf(stderr, "asymu: gdb stub: refused a connection from 127.0.0.1:%u: %s\n",
+                (unsigned)ntohs(peer.sin_port), why);
+        close(fd);
         return;
     }
     uv_poll_t *poll = gs->fd < 0 ? malloc(sizeof *poll) : NULL;
@@ -291,6 +306,15 @@ int gdbstub_start(struct machine *m, void *loop, char *why, size_t whylen)
         errno = ENOMEM;
         goto fail_fd;
     }
+    int err = gdb_peer_open(gs);
+    if (err < 0) {
+        free(gs);
+        snprintf(why, whylen, "--gdb: /proc/net/tcp, which tells who connects: %s",
+                 strerror(-err));
+        close(fd);
+        return err;
+    }
+    gs->addr = sa;
     gs->m = m;
     gs->loop = loop;
     gs->listen_fd = fd;
@@ -306,9 +330,9 @@ int gdbstub_start(struct machine *m, void *loop, char *why, size_t whylen)
     return 0;
 
 fail_fd:;
-    int err = errno;
+    int saved = errno;
     close(fd);
-    errno = err;
+    errno = saved;
 fail:
     snprintf(why, whylen, "--gdb %d: %s", m->cfg->gdb_port, strerror(errno));
     return -errno;
@@ -318,6 +342,7 @@ static void free_stub(uv_handle_t *h)
 {
     struct gdbstub *gs = h->data;
     close(gs->listen_fd);
+    gdb_peer_close(gs);
     free(gs->attached);
     outbuf_free(&gs->out);
     free(gs->last);

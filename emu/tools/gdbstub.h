@@ -1,6 +1,7 @@
 /* gdbstub.h - the gdb stub (`asymu run --gdb PORT`, docs/ptrace.md): the GDB
  * Remote Serial Protocol on a TCP socket of 127.0.0.1, served from the host
- * event loop (hostio.c) as the control socket is. gdb debugs the guest
+ * event loop (hostio.c) as the control socket is, to clients of the user
+ * asymu runs as only (gdbstub_peer.c). gdb debugs the guest
  * processes of either ISA in all-stop mode: every stop of gdb's stops the
  * whole machine at a slice boundary, so virtual time stands still while gdb
  * holds it and the run stays what it would be without gdb.

@@ -3,7 +3,8 @@
  * killing. Every packet gets its reply here except a resume's, whose stop
  * reply comes when the machine next stops (gdbstub.c). Unknown packets get
  * the empty reply, malformed ones `E01`, bad addresses `E0e` (EFAULT) and
- * unknown threads `E03` (ESRCH). */
+ * unknown threads `E03` (ESRCH), register values Linux would refuse a
+ * tracer `E16` (EINVAL). */
 #include "gdbstub_int.h"
 
 #include "cpumask.h"
@@ -22,6 +23,7 @@
 #define E_MALFORMED "E01"
 #define E_NO_THREAD "E03"
 #define E_FAULT "E0e"
+#define E_INVALID "E16" /* EINVAL: a register value a tracer could not write */
 
 static bool starts(const char *s, const char *prefix)
 {
@@ -251,7 +253,8 @@ static void write_registers(struct gdbstub *gs, const char *hex, size_t nhex)
         return;
     }
     long n = nhex <= 2 * sizeof regs ? gdb_hex_decode(hex, nhex, regs) : -1;
-    gdb_send_str(gs, n >= 0 && gdb_regs_write(t, regs, (size_t)n) == 0 ? "OK" : E_MALFORMED);
+    int err = n >= 0 ? gdb_regs_write(t, regs, (size_t)n) : -E2BIG;
+    gdb_send_str(gs, err == 0 ? "OK" : err == -EINVAL ? E_INVALID : E_MALFORMED);
 }
 
 /* `p N` and `P N=VALUE`. */
@@ -272,9 +275,8 @@ static void one_register(struct gdbstub *gs, const char *p, bool write)
     if (write) {
         size_t nhex = strlen(p);
         long len = nhex <= 2 * sizeof val ? gdb_hex_decode(p, nhex, val) : -1;
-        gdb_send_str(gs, len >= 0 && gdb_reg_write(t, (unsigned)n, val, (size_t)len) == 0
-                             ? "OK"
-                             : E_MALFORMED);
+        int err = len >= 0 ? gdb_reg_write(t, (unsigned)n, val, (size_t)len) : -E2BIG;
+        gdb_send_str(gs, err == 0 ? "OK" : err == -EINVAL ? E_INVALID : E_MALFORMED);
         return;
     }
     int size = gdb_reg_read(t, (unsigned)n, val);

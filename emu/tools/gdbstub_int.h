@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <netinet/in.h>
 #include <unicorn/unicorn.h>
 #include <uv.h>
 
@@ -34,6 +35,8 @@ struct gdbstub {
     struct machine *m;
     uv_loop_t *loop;
     int listen_fd;
+    struct sockaddr_in addr; /* where it listens */
+    int tcp_fd, tcp6_fd;     /* /proc/net/tcp and tcp6 (gdbstub_peer.c) */
     uv_poll_t listen_poll;
     struct listen_pause *listen_pause; /* accept short of descriptors */
     /* the one connection (-1: none) */
@@ -87,6 +90,13 @@ void gdb_format_tid(const struct gdbstub *gs, const struct task *t, char *buf, s
 /* The connection ends, by gdb or by `k`/`D`: the machine runs on alone. */
 void gdb_forget_client(struct gdbstub *gs);
 
+/* ---- gdbstub_peer.c ---- */
+/* Opens the host's TCP tables (before the sandbox): 0 or a negative errno. */
+int gdb_peer_open(struct gdbstub *gs);
+void gdb_peer_close(struct gdbstub *gs);
+/* Whether the client at peer is a process of asymu's own user; if not, why. */
+bool gdb_peer_allowed(struct gdbstub *gs, const struct sockaddr_in *peer, char *why, size_t len);
+
 /* ---- gdbstub_cmds.c ---- */
 void gdb_handle_packet(struct gdbstub *gs, char *pkt, size_t len);
 
@@ -97,11 +107,14 @@ const char *gdb_target_xml(const struct task *t);
  * the byte count (at most GDB_REGS_MAX). */
 #define GDB_REGS_MAX 1024
 size_t gdb_regs_read(struct task *t, uint8_t *out);
-/* Writes the first len bytes of that layout: 0, or -1 when len is longer. */
+/* Writes the first len bytes of that layout: 0, -E2BIG when len is longer,
+ * -EINVAL (nothing written) for a status register Linux's valid_user_regs
+ * refuses a tracer: mode or exception mask bits, another execution state. */
 int gdb_regs_write(struct task *t, const uint8_t *in, size_t len);
 /* Register regnum alone: its size written to out, or -1 with no such register. */
 int gdb_reg_read(struct task *t, unsigned regnum, uint8_t *out);
-/* Writes register regnum from len bytes (its exact size): 0 or -1. */
+/* Writes register regnum from len bytes (its exact size): 0, -ENOENT for
+ * no such register or another size, or -EINVAL as gdb_regs_write. */
 int gdb_reg_write(struct task *t, unsigned regnum, const uint8_t *in, size_t len);
 
 #endif

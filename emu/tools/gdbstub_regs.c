@@ -13,6 +13,7 @@
 #include "ptrace.h"
 #include "task.h"
 
+#include <errno.h>
 #include <string.h>
 
 static bool is64(const struct task *t)
@@ -78,11 +79,14 @@ int gdb_regs_write(struct task *t, const uint8_t *in, size_t len)
     uint8_t all[GDB_REGS_MAX], set[528] = {0};
     size_t size = gdb_regs_read(t, all);
     if (len > size)
-        return -1;
+        return -E2BIG;
     memcpy(all, in, len);
+    /* The general set first: a status register Linux would refuse a
+     * tracer (valid_user_regs) fails the whole write before any of it. */
     if (is64(t)) {
         memcpy(set, all, 33 * 8 + 4);
-        ptrace_regset_set(t, NT_PRSTATUS_, set, 34 * 8);
+        if (ptrace_regset_set(t, NT_PRSTATUS_, set, 34 * 8) < 0)
+            return -EINVAL;
         ptrace_regset_set(t, NT_PRFPREG_, all + 268, 512);
         uint32_t fpsr, fpcr;
         memcpy(&fpsr, all + 780, 4);
@@ -90,7 +94,8 @@ int gdb_regs_write(struct task *t, const uint8_t *in, size_t len)
         ptrace_reg_write(t, UC_ARM64_REG_FPSR, fpsr);
         ptrace_reg_write(t, UC_ARM64_REG_FPCR, fpcr);
     } else {
-        ptrace_regset_set(t, NT_PRSTATUS_, all, 17 * 4);
+        if (ptrace_regset_set(t, NT_PRSTATUS_, all, 17 * 4) < 0)
+            return -EINVAL;
         ptrace_regset_set(t, NT_ARM_VFP_, all + 68, 256);
         uint32_t fpscr;
         memcpy(&fpscr, all + 324, 4);
@@ -115,7 +120,7 @@ int gdb_reg_write(struct task *t, unsigned regnum, const uint8_t *in, size_t len
     uint8_t all[GDB_REGS_MAX];
     unsigned off, size;
     if (!reg_place(t, regnum, &off, &size) || len != size)
-        return -1;
+        return -ENOENT;
     size_t n = gdb_regs_read(t, all);
     memcpy(all + off, in, size);
     return gdb_regs_write(t, all, n);

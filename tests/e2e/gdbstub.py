@@ -252,6 +252,106 @@ def case_packets():
     check("asymu's stderr", "", err)
 
 
+def case_sec_cpsr():
+    """Issue 24 item 2: a status register Linux would refuse a tracer gets
+    E16 (EINVAL) and changes nothing; `P19=00000000` aborted asymu."""
+    run, port = start()
+    c = Client(port)
+    # gdb's cpsr: register 0x21 of AArch64 (PSTATE's low word), 0x19 of arm
+    reg = "21" if isa == "aarch64" else "19"
+    bad = (["05000000", "04000000", "10000000", "80000000", "c0030000", "ffffffff"]
+           if isa == "aarch64" else
+           ["00000000", "13000000", "1f000000", "d3010000", "90000000", "ffffffff"])
+    before = c.ask("g")
+    status = c.ask(f"p{reg}")
+    for v in bad:
+        check(f"P{reg}={v}", "E16", c.ask(f"P{reg}={v}"))
+        check(f"P{reg}={v} changes nothing", before, c.ask("g"))
+    # G with the status zeroed (arm) or EL1 (aarch64) and x0/r0 changed
+    off = 264 * 2 if isa == "aarch64" else 64 * 2
+    g = "34120000" + before[8:off] + bad[0] + before[off + 8:]
+    check("G with a bad status", "E16", c.ask("G" + g))
+    check("G refused changes nothing", before, c.ask("g"))
+    # accepted: NZCV set; bits RES0 at EL0 (aarch64 PAN and bit 5, arm E
+    # and bit 20) cleared as Linux's valid_user_regs clears them
+    good, kept = (("200040f0", "000000f0") if isa == "aarch64" else ("10021080", "10000080"))
+    check(f"P{reg}={good}", "OK", c.ask(f"P{reg}={good}"))
+    check("the status read back", kept, c.ask(f"p{reg}"))
+    check("the status restored", "OK", c.ask(f"P{reg}={status}"))
+    c.packet("c")
+    check("c acknowledged", b"+", c.read(1))
+    check("the program exits as without gdb", "W03", c.reply())
+    finish(run, 3, f"counter 42 ({bits[isa]}-bit)\n")
+
+
+def ipv6_works():
+    try:
+        socket.socket(socket.AF_INET6, socket.SOCK_STREAM).close()
+        return True
+    except OSError:
+        return False
+
+
+def connect(port, v6):
+    """A connection to the stub: from an IPv4 socket, or from an IPv6 one
+    to ::ffff:127.0.0.1 (its socket is then in /proc/net/tcp6)."""
+    if not v6:
+        return socket.create_connection(("127.0.0.1", port), timeout=30)
+    s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    s.settimeout(30)
+    s.connect(("::ffff:127.0.0.1", port))
+    return s
+
+
+def case_sec_peer_uid():
+    """Issue 24 item 5: a connection from another user's socket is closed
+    unanswered (and said on stderr); asymu's own user's is served. Over
+    IPv4, and from IPv6 sockets too where the host has IPv6."""
+    if os.geteuid() != 0:
+        print("SKIP: needs root, to connect as another user")
+        sys.exit(77)
+    run, port = start()
+    v6 = ipv6_works()
+    # Python resolves host strings with its idna codec, imported on first
+    # use: once nobody, the child may not read the interpreter's library.
+    "127.0.0.1".encode("idna")
+    print(f"IPv6 sockets: {v6}")
+    for family in ([False, True] if v6 else [False]):
+        child = os.fork()
+        if child == 0:
+            refused = 1
+            try:
+                os.setgid(65534)
+                os.setuid(65534)  # nobody
+                s = connect(port, family)
+                s.sendall(b"$?#3f")
+                try:
+                    refused = 0 if s.recv(100) == b"" else 2
+                except ConnectionResetError:
+                    refused = 0
+            finally:
+                os._exit(refused)
+        _, st = os.waitpid(child, 0)
+        how = "an IPv6 socket" if family else "an IPv4 socket"
+        check(f"nobody's connection from {how}: closed without a reply", 0,
+              os.waitstatus_to_exitcode(st))
+        if os.waitstatus_to_exitcode(st) != 0:
+            run.kill()  # served: no refusal line will come
+            exit_with_verdict()
+        check(f"the refusal on stderr ({how})",
+              "asymu: gdb stub: refused a connection from 127.0.0.1:PORT: it is uid 65534's, "
+              "and only uid 0 may debug",
+              re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", run.stderr.readline().strip()))
+    c = Client.__new__(Client)
+    c.s, c.buf = connect(port, v6), b""
+    check("root's connection is served", "T05thread:1;", c.ask("?"))
+    c.packet("c")
+    check("c acknowledged", b"+", c.read(1))
+    check("the program exits", "W03", c.reply())
+    finish(run, 3, f"counter 42 ({bits[isa]}-bit)\n")
+
+
 {"break": case_break, "fork-exec": case_fork_exec, "signal": case_signal,
- "fault": case_fault, "packets": case_packets}[case]()
+ "fault": case_fault, "packets": case_packets, "sec-cpsr": case_sec_cpsr,
+ "sec-peer-uid": case_sec_peer_uid}[case]()
 exit_with_verdict()

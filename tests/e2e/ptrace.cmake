@@ -61,3 +61,20 @@ GETSIGINFO: 0 signo 11 code 1 addr 0x10
 KILL: 0
 end: killed by 9
 ")
+# Issue 24 item 2: a tracer's write of the status register is checked as
+# Linux's valid_user_regs does (EINVAL for another mode or execution state
+# or a masked exception, RES0 bits cleared, nothing written when refused),
+# through SETREGSET, and a 32-bit tracer's SETREGS and POKEUSER; a length
+# that is not a whole number of registers is EINVAL. Mode 0 aborted the host.
+foreach(isa aarch64 armhf)
+  asymu_e2e_guest(NAME sec-cpsr-status ISAS ${isa} PROGRAM ptrace-regs ASYMU_ONLY
+                  GUEST_ARGS status ${GUEST_DIR}/ptrace-regs-${isa})
+  # Issue 24 item 4's tracer (zeroed registers, a step, then the status all
+  # ones): refused, the tracee dies of its fault at pc 0.
+  asymu_e2e_guest(NAME sec-cpsr-zerostep ISAS ${isa} PROGRAM ptrace-regs ASYMU_ONLY
+                  GUEST_ARGS zerostep ${GUEST_DIR}/ptrace-regs-${isa})
+endforeach()
+# A 64-bit tracer of a 32-bit tracee: the compat set, the same checks.
+asymu_e2e_guest(NAME sec-cpsr-status-cross ISAS aarch64 PROGRAM ptrace-regs ASYMU_ONLY
+                GUEST_ARGS status ${GUEST_DIR}/ptrace-regs-armhf
+                EXPECT_STDOUT sec-cpsr-status-cross.out)

@@ -192,3 +192,34 @@ write("recording", "control-refused", b"H" +
       b'{"point":1,"ns":0,"control":"step 1000000001"}\n'
       b'{"point":1,"ns":0,"control":"halt"}\n'
       b'{"point":2,"ns":100,"end":0}\n')
+
+# gdb packets (fuzz_gdb.c): byte 0 is the ISA (bit 0) and the way in (bit 1:
+# framed bytes), then packets as tests/e2e/gdbstub.py sends them.
+def frame(p):
+    return b"$" + p + b"#%02x" % (sum(p) % 256)
+
+
+GDB_COMMON = [b"qSupported:multiprocess+;fork-events+;exec-events+;swbreak+", b"?", b"vCont?",
+              b"qfThreadInfo", b"qC", b"qThreadExtraInfo,p1.1", b"Hgp1.1",
+              b"qXfer:features:read:target.xml:0,3fff", b"qXfer:threads:read::0,fff", b"g",
+              b"m400000,4", b"M400000,4:00000000", b"X400000,1:}", b"Z0,400100,4", b"z0,400100,4",
+              b"vCont;s:p1.1", b"D;1", b"Tp1.1"]
+GDB_ISA = {0: [b"p21", b"P21=05000000", b"P21=000000f0", b"P0=0100000000000000",
+               b"G" + b"00" * 788],
+           1: [b"p19", b"P19=00000000", b"P19=10000080", b"P0=01000000", b"G" + b"00" * 328]}
+for isa, name in ((0, "aarch64"), (1, "armhf")):
+    pkts = GDB_COMMON + GDB_ISA[isa]
+    write("gdb", name + "-packets", bytes([isa]) + b"\n".join(pkts))
+    write("gdb", name + "-framed", bytes([isa | 2]) + b"".join(frame(p) for p in pkts) + b"+-\x03")
+    write("gdb", name + "-regs", bytes([isa]) + b"\n".join(GDB_ISA[isa] + [b"g"]))
+    write("gdb", name + "-kill", bytes([isa]) + b"?\nvKill;1\n?")
+
+# control requests (fuzz_control.c): byte 0 is the ISA, then request lines
+# as tests/e2e/control.py sends them.
+CONTROL = [b"ps", b"cpus", b"dmesg", b"regs 1", b"mem 1 4194304 16", b"stop", b"cont",
+           b"stop 1", b"cont 1", b"step 3", b"offline 5", b"online 5", b"setaffinity 1 0-3",
+           b"signal 1 0", b"trace on", b"trace off", b"unknown", b"regs 99999",
+           b"mem 1 0 4097"]
+for isa, name in ((0, "aarch64"), (1, "armhf")):
+    write("control", name + "-requests", bytes([isa]) + b"\n".join(CONTROL))
+    write("control", name + "-kill", bytes([isa]) + b"ps\nsignal 1 9\nps")
