@@ -158,6 +158,7 @@ static void hook_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     struct machine *m = user;
     if (m->gdb)
         gdbstub_block(m);
+    engine_step_block(m);
     if (++m->slice_used >= m->slice_budget)
         uc_emu_stop(uc);
 }
@@ -221,14 +222,14 @@ void engine_close(uc_engine *uc)
     uc_close(uc);
 }
 
-int engine_run(struct task *t, unsigned count)
+int engine_run(struct task *t)
 {
     struct mm *mm = task_mm(t);
     const struct abi *abi = mm->abi;
     uc_engine *uc = mm->uc;
     uint64_t pc = abi->get_pc(uc);
     t->fault_addr = 0;
-    uc_err e = uc_emu_start(uc, pc, 0 /* no `until`: engine_open */, 0, count);
+    uc_err e = uc_emu_start(uc, pc, 0 /* no `until`: engine_open */, 0, 0);
     if (e == UC_ERR_OK)
         return 0;
     /* An AArch32 undefined instruction ends the run (it reaches no hook):

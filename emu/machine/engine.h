@@ -10,9 +10,9 @@ struct machine;
 struct task;
 
 int engine_open(const struct abi *abi, struct machine *m, uc_engine **out);
-/* Runs t until it stops (exit, fault, or a syscall that asks to leave),
- * or for count instructions when count is not 0 (a single step). */
-int engine_run(struct task *t, unsigned count);
+/* Runs t until it stops (exit, fault, a syscall that asks to leave, the
+ * slice's end, or a single step's: engine_step.h). */
+int engine_run(struct task *t);
 void engine_close(uc_engine *uc);
 /* Translates a Unicorn error into a negative errno. */
 int engine_errno(uc_err err);

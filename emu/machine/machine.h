@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
+#include "engine_step.h"
 #include "klog.h"
 #include "scheduler.h"
 #include "vfs.h"
@@ -87,6 +88,7 @@ struct machine {
     struct recording *recording; /* --record or --input: host input written or replayed (recording.h) */
     struct machine_trace *trace; /* the run's trace writers, for `trace on|off` (machine_trace.h) */
     struct gdbstub *gdb;     /* --gdb's stub and its hold on the machine (gdbstub.h) */
+    struct engine_step step; /* a PTRACE_SINGLESTEP under way (engine_step.h) */
     volatile int host_signal; /* SIGINT or SIGTERM from the host: stop */
     char exit_note[96];      /* strace's +++ line, printed after the syscall's */
     struct vfs vfs;

@@ -161,9 +161,12 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     t->stop = false;
     struct mm *mm = task_mm(t);
     bool step = ptrace_single_step(t);
+    if (step)
+        engine_step_begin(m, t);
     gdbstub_before_slice(t);
-    engine_run(t, step ? 1 : 0);
+    engine_run(t);
     gdbstub_after_slice(t);
+    engine_step_end(m);
     m->running_uc = NULL;
     tlb_after_slice(&mm->tlb, mm->uc, m->slice_used >= m->slice_budget);
     if (m->bus_fault_host)
