@@ -156,25 +156,16 @@ static int read_ehdr(struct parse *p, struct ehdr *eh)
     return 0;
 }
 
-/* ARM: EABI5 hard-float only, and an entry point Linux's elf_check_arch accepts. */
+/* ARM: what arm64 Linux's compat_elf_check_arch accepts (arch/arm64/
+ * include/asm/elf.h): any EABI version but 0 (the old ABI), whatever its
+ * float ABI (Go's linux/arm binaries are not marked hard-float); and an
+ * entry point Linux's elf_check_arch accepts. */
 static int check_arm_flags(struct parse *p, const struct ehdr *eh)
 {
-    uint32_t eabi = EF_ARM_EABI_VERSION(eh->flags);
-
-    if (eabi != EF_ARM_EABI_VER5)
+    if (!EF_ARM_EABI_VERSION(eh->flags))
         return fail(p, -ENOEXEC,
-                    "unsupported ARM ABI: EABI version %" PRIu32 " (e_flags 0x%" PRIx32
-                    "), expected EABI5",
-                    eabi >> 24, eh->flags);
-    if (eh->flags & EF_ARM_ABI_FLOAT_SOFT)
-        return fail(p, -ENOEXEC,
-                    "soft-float ARM binary (e_flags 0x%" PRIx32 "): only hard-float "
-                    "(armhf) programs run; build with arm-linux-gnueabihf-gcc",
-                    eh->flags);
-    if (!(eh->flags & EF_ARM_ABI_FLOAT_HARD))
-        return fail(p, -ENOEXEC,
-                    "ARM binary not marked hard-float (e_flags 0x%" PRIx32 "): only "
-                    "armhf programs run; build with arm-linux-gnueabihf-gcc",
+                    "old-ABI ARM binary (e_flags 0x%" PRIx32 ", EABI version 0): arm64 Linux "
+                    "runs EABI programs only",
                     eh->flags);
     if ((eh->entry & 3) == 2)
         return fail(p, -ENOEXEC, "misaligned ARM entry point 0x%" PRIx64, eh->entry);

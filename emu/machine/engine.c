@@ -133,6 +133,12 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
             uc_emu_stop(uc);
         return;
     case EXCP_UDEF:
+        if (task_abi(t)->isa != LOADER_ISA_AARCH64) {
+            /* Through hook_insn_invalid: engine_run looks at it. */
+            m->arm_undef = true;
+            uc_emu_stop(uc);
+            return;
+        }
         sig = SIGILL, what = "undefined instruction";
         break;
     case EXCP_BKPT:
@@ -161,6 +167,18 @@ static void hook_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     engine_step_block(m);
     if (++m->slice_used >= m->slice_budget)
         uc_emu_stop(uc);
+}
+
+/* Unicorn 2.1.1's Arm engine sends YIELD and WFE, which QEMU raises as
+ * EXCP_YIELD to let another vCPU run, down the path of an undefined
+ * instruction, which ends the run with UC_ERR_INSN_INVALID unless this
+ * hook takes it (Go's linux/arm spin loops yield). Taken, a YIELD or WFE
+ * goes on as the no-op it is at EL0, and an undefined instruction reaches
+ * hook_intr as EXCP_UDEF. */
+static bool hook_insn_invalid(uc_engine *uc, void *user)
+{
+    (void)uc, (void)user;
+    return true;
 }
 
 static bool hook_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
@@ -203,6 +221,12 @@ int engine_open(const struct abi *abi, struct machine *m, uc_engine **out)
         err = engine_errno(e);
         goto fail_setup;
     }
+    if (abi->isa != LOADER_ISA_AARCH64 &&
+        (e = uc_hook_add(uc, &h, UC_HOOK_INSN_INVALID, (void *)hook_insn_invalid, m, 1, 0)) !=
+            UC_ERR_OK) {
+        err = engine_errno(e);
+        goto fail_setup;
+    }
     err = abi->setup_cpu(uc);
     if (!err && abi->isa == LOADER_ISA_AARCH64)
         err = sysreg_setup_aarch64(uc, m);
@@ -230,11 +254,15 @@ int engine_run(struct task *t)
     uint64_t pc = abi->get_pc(uc);
     t->fault_addr = 0;
     uc_err e = uc_emu_start(uc, pc, 0 /* no `until`: engine_open */, 0, 0);
+    if (t->machine->arm_undef) {
+        t->machine->arm_undef = false;
+        e = UC_ERR_INSN_INVALID;
+    }
     if (e == UC_ERR_OK)
         return 0;
-    /* An AArch32 undefined instruction ends the run (it reaches no hook):
-     * it may be a register read Linux allows a compat task, or a
-     * debugger's breakpoint. */
+    /* An AArch32 undefined instruction ends the run (hook_intr): it may be
+     * a register read Linux allows a compat task, or a debugger's
+     * breakpoint. */
     if (e == UC_ERR_INSN_INVALID && (sysreg_emulate_arm_undef(t) || breakpoint_arm_undef(t)))
         return 0;
     const char *what;

@@ -89,6 +89,7 @@ struct machine {
     struct machine_trace *trace; /* the run's trace writers, for `trace on|off` (machine_trace.h) */
     struct gdbstub *gdb;     /* --gdb's stub and its hold on the machine (gdbstub.h) */
     struct engine_step step; /* a PTRACE_SINGLESTEP under way (engine_step.h) */
+    bool arm_undef;          /* the running AArch32 engine met an undefined instruction (engine.c) */
     volatile int host_signal; /* SIGINT or SIGTERM from the host: stop */
     char exit_note[96];      /* strace's +++ line, printed after the syscall's */
     struct vfs vfs;

@@ -25,3 +25,10 @@ asymu_e2e_guest(NAME faultpc-window-accerr-resume PROGRAM faultpc GUEST_ARGS win
 asymu_e2e_guest(NAME faultpc-sigbus PROGRAM faultpc GUEST_ARGS bus ASYMU_ONLY
                 EXPECT_STDOUT_TEXT "bus: signal 7 code 2 at the faulting instruction, address the page past the end
 ")
+
+# Issue "Real programs, part 3", item 4: hint instructions run as on
+# hardware at EL0. Unicorn 2.1.1's Arm engine ended the run at YIELD and
+# WFE (QEMU's EXCP_YIELD down the undefined-instruction path) and the
+# program died of SIGILL; emu/machine/engine.c hook_insn_invalid.
+asymu_e2e_guest(NAME hints PROGRAM hints EXPECT_STDOUT_TEXT "hints ran 1000 times
+")

@@ -66,4 +66,6 @@ variant "$a64" no-phdrs 56 0000                   # e_phnum 0
 variant "$a64" overlap 136 00c8400000000000
 variant "$a64" huge-memsz 160 0000000000100000
 variant "$arm" armhf-class-64 4 02
-variant "$arm" armhf-soft-float 36 00020005 # e_flags 0x5000200
+variant "$arm" armhf-soft-float 36 00020005 # e_flags 0x5000200: runs (Linux looks only
+                                            # at the EABI version)
+variant "$arm" armhf-oabi 36 00000000       # e_flags 0: the old ABI
