@@ -32,3 +32,9 @@ asymu_e2e_guest(NAME faultpc-sigbus PROGRAM faultpc GUEST_ARGS bus ASYMU_ONLY
 # program died of SIGILL; emu/machine/engine.c hook_insn_invalid.
 asymu_e2e_guest(NAME hints PROGRAM hints EXPECT_STDOUT_TEXT "hints ran 1000 times
 ")
+
+# A Go program from Go's own toolchain on both ISAs: goroutines, a mutex,
+# and recover() from a nil dereference, which needs the fault's exact PC
+# (Go died with "unknown caller pc"); linux/arm binaries are not marked
+# hard-float and Go's spin loops yield (items 1 and 4).
+asymu_e2e_guest(NAME go-goroutines-recover PROGRAM goguest)
