@@ -87,7 +87,8 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     s->events.nr_cpus = cfg->nr_cpus;
     for (unsigned cpu = 0; cpu < cfg->nr_cpus; cpu++) {
         /* 0 reads as the full scale, as in emu's config. */
-        unsigned cap = cfg->capacity && cfg->capacity[cpu] ? cfg->capacity[cpu] : SCHED_CAPACITY_SCALE;
+        unsigned cap =
+            cfg->capacity && cfg->capacity[cpu] ? cfg->capacity[cpu] : SCHED_CAPACITY_SCALE;
         if (cap > SCHED_CAPACITY_SCALE) {
             free(s->cpus);
             s->cpus = NULL;
@@ -268,10 +269,9 @@ int sched_task_wake(struct sched *s, struct sched_task *t)
     if (!sched__allowed(s, t, &allowed))
         cpu = sched__select_fallback(s, t, t->cpu);
     else
-        cpu = sched__select_cpu_fair(s, t, &allowed,
-                                     cpumask_test_cpu(t->cpu, &allowed)
-                                         ? t->cpu
-                                         : sched__least_loaded(s, &allowed));
+        cpu = sched__select_cpu_fair(
+            s, t, &allowed,
+            cpumask_test_cpu(t->cpu, &allowed) ? t->cpu : sched__least_loaded(s, &allowed));
     sched_ev_wakeup(s, t, cpu, false);
     t->state = SCHED_TASK_RUNNABLE;
     t->slice_left = 0;

@@ -59,8 +59,8 @@ static int idle_share(long long ms)
     /* The SCHED_IDLE child only counts, in shared memory: no system calls,
      * so nothing but its weight decides its CPU time; the parent checks
      * the clock every 64 units and reads the child's count at the end. */
-    volatile unsigned long *counts = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-                                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    volatile unsigned long *counts =
+        mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int ready[2];
     if (counts == MAP_FAILED || pipe(ready) < 0)
         return perror("setup"), 1;
