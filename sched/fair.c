@@ -126,6 +126,9 @@ void sched__fair_enqueue(struct sched *s, struct sched_task *t, unsigned cpu)
 void sched__fair_dequeue(struct sched *s, struct sched_task *t)
 {
     struct sched_cpu *rq = &s->cpus[t->cpu];
+    /* Waiting up to now decays it (a task blocking in its slice is at the
+     * slice's start here; sched_account adds the running after). */
+    sched_pelt_update(&t->pelt, rq->clock_ns, false, rq->capacity);
     rq->nr_idle_policy -= t->idle_policy;
     if (rq->misfit_util && rq->nr_running == 1)
         rq->misfit_util = 0;
