@@ -395,8 +395,9 @@ static const struct option_def options[] = {
      "cpulist of the vCPUs that run 32-bit (AArch32) code, e.g. 0-3,6; may be empty",
      opt_aarch32},
     {"--capacity", NULL, "LIST=VALUE,...", "1024 for every vCPU",
-     "cpu_capacity of vCPUs in sysfs (1 to 1024), e.g. 0-3=512,4-7=1024 for little and big "
-     "cores; vCPUs not named keep 1024",
+     "cpu_capacity of vCPUs (1 to 1024), e.g. 0-3=512,4-7=1024 for little and big cores; "
+     "vCPUs not named keep 1024. Shown in sysfs; the scheduler places tasks and migrates "
+     "misfit ones by it (docs/scheduler.md)",
      opt_capacity},
     {"--cmdline", NULL, "STRING", DEFAULT_CMDLINE,
      "the emulated kernel command line; without allow_mismatched_32bit_el0 an asymmetric "

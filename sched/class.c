@@ -57,6 +57,10 @@ void sched__fork_class(const struct sched_task *parent, struct sched_task *child
     child->util_max = parent->util_max;
     child->util_min_set = parent->util_min_set;
     child->util_max_set = parent->util_max_set;
+    /* SCHED_IDLE and SCHED_BATCH survive reset-on-fork (sched_fork() resets
+     * only real-time and deadline policies). */
+    child->idle_policy = parent->idle_policy;
+    child->batch_policy = parent->batch_policy;
     if (!parent->reset_on_fork)
         return;
     /* SCHED_FLAG_RESET_ON_FORK: the child is SCHED_OTHER without negative

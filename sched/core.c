@@ -85,6 +85,20 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     s->rt_runtime_us = SCHED_RT_RUNTIME_US;
     s->rt_period_us = SCHED_RT_PERIOD_US;
     s->events.nr_cpus = cfg->nr_cpus;
+    for (unsigned cpu = 0; cpu < cfg->nr_cpus; cpu++) {
+        /* 0 reads as the full scale, as in emu's config. */
+        unsigned cap =
+            cfg->capacity && cfg->capacity[cpu] ? cfg->capacity[cpu] : SCHED_CAPACITY_SCALE;
+        if (cap > SCHED_CAPACITY_SCALE) {
+            free(s->cpus);
+            s->cpus = NULL;
+            return -EINVAL;
+        }
+        s->cpus[cpu].capacity = cap;
+        /* asym_cpu_capacity_scan(): more than one capacity, SD_ASYM_CPUCAPACITY. */
+        if (cap != s->cpus[0].capacity)
+            s->asym_capacity = true;
+    }
 
     /* Spec 1.2: without the parameter a mixed machine is 64-bit only for
      * user space; with it, and some but not all CPUs 32-bit, it is mismatched. */
@@ -153,7 +167,7 @@ static void start_task(struct sched *s, struct sched_task *t)
     struct cpumask allowed;
     unsigned cpu;
     if (sched__allowed(s, t, &allowed))
-        cpu = sched__least_loaded(s, &allowed);
+        cpu = sched__select_cpu_fair(s, t, &allowed, sched__least_loaded(s, &allowed));
     else
         cpu = sched__select_fallback(s, t, t->cpu);
     t->state = SCHED_TASK_RUNNABLE;
@@ -221,6 +235,7 @@ void sched_task_exit(struct sched *s, struct sched_task *t)
     bool queued = t->state == SCHED_TASK_RUNNABLE;
     if (queued)
         sched__dequeue(s, t);
+    sched__fair_exit(s, t);
     sched__dl_release(s, t, queued);
     if (t->cpu < s->nr_cpus && s->cpus[t->cpu].last == t)
         s->cpus[t->cpu].last = NULL;
@@ -253,10 +268,10 @@ int sched_task_wake(struct sched *s, struct sched_task *t)
     unsigned cpu;
     if (!sched__allowed(s, t, &allowed))
         cpu = sched__select_fallback(s, t, t->cpu);
-    else if (cpumask_test_cpu(t->cpu, &allowed))
-        cpu = t->cpu;
     else
-        cpu = sched__least_loaded(s, &allowed);
+        cpu = sched__select_cpu_fair(
+            s, t, &allowed,
+            cpumask_test_cpu(t->cpu, &allowed) ? t->cpu : sched__least_loaded(s, &allowed));
     sched_ev_wakeup(s, t, cpu, false);
     t->state = SCHED_TASK_RUNNABLE;
     t->slice_left = 0;

@@ -34,11 +34,12 @@ static void check_runqueues(const struct sched *s, struct report *r)
 {
     for (unsigned cpu = 0; cpu < s->nr_cpus; cpu++) {
         const struct sched_cpu *rq = &s->cpus[cpu];
-        unsigned n = 0;
+        unsigned n = 0, idle = 0;
         struct sched_task *t = rq->head;
         /* Bounded, so a corrupt ring is reported instead of looping. */
         while (t && n <= s->nr_tasks) {
             n++;
+            idle += t->idle_policy;
             t->check_mark++;
             if (t->state != SCHED_TASK_RUNNABLE)
                 violation(r, "cpu%u: task %d (%s) is on the runqueue but not runnable", cpu, t->tid,
@@ -53,6 +54,11 @@ static void check_runqueues(const struct sched *s, struct report *r)
         if (n != rq->nr_running)
             violation(r, "cpu%u: nr_running is %u but the runqueue holds %u", cpu, rq->nr_running,
                       n);
+        if (idle != rq->nr_idle_policy)
+            violation(r, "cpu%u: nr_idle_policy is %u but the runqueue holds %u SCHED_IDLE tasks",
+                      cpu, rq->nr_idle_policy, idle);
+        if (rq->misfit_util && !s->asym_capacity)
+            violation(r, "cpu%u: a misfit task on a machine of one capacity", cpu);
         if (n > 0 && !sched_cpu_is_online(s, cpu))
             violation(r, "cpu%u: offline but holds %u runnable tasks", cpu, n);
         if ((n > 0) != cpumask_test_cpu(cpu, &s->busy))

@@ -64,8 +64,10 @@ void sched__requeue(struct sched_cpu *rq, struct sched_task *t)
 void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu)
 {
     struct sched_cpu *rq = &s->cpus[cpu];
-    if (!rq->head) {
+    if (!rq->head)
         wake_cpu(s, cpu);
+    sched__fair_enqueue(s, t, cpu);
+    if (!rq->head) {
         t->rq_next = t->rq_prev = t;
         rq->head = t;
         cpumask_set_cpu(cpu, &s->busy);
@@ -81,6 +83,7 @@ void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu)
 void sched__dequeue(struct sched *s, struct sched_task *t)
 {
     struct sched_cpu *rq = &s->cpus[t->cpu];
+    sched__fair_dequeue(s, t);
     if (t->rq_next == t) {
         rq->head = NULL;
         cpumask_clear_cpu(t->cpu, &s->busy);
@@ -166,6 +169,10 @@ static void balance(struct sched *s)
     struct cpumask idle, wanted;
     if (!cpumask_andnot(&idle, &s->online, &s->busy))
         return;
+    /* Misfit tasks first (load_balance()'s migrate_misfit): only on an
+     * asymmetric machine, where some vCPU's capacity is bigger. */
+    if (s->asym_capacity)
+        sched__misfit_balance(s, &idle);
     cpumask_clear(&wanted);
     unsigned cpu, dst;
     for_each_cpu(cpu, &s->busy)
@@ -209,11 +216,18 @@ static uint64_t next_random(struct sched *s)
     return z ^ (z >> 31);
 }
 
-/* A slice at nice's weight, jittered; a deadline task's ends when its
+/* The load weight: SCHED_IDLE's WEIGHT_IDLEPRIO, else nice's
+ * (set_load_weight()). */
+static uint32_t task_weight(const struct sched_task *t)
+{
+    return t->idle_policy ? SCHED_WEIGHT_IDLEPRIO : nice_weight[t->nice + 20];
+}
+
+/* A slice at the task's weight, jittered; a deadline task's ends when its
  * budget does. */
 static uint32_t new_slice(struct sched *s, const struct sched_task *t)
 {
-    uint64_t slice = (uint64_t)s->slice_blocks * nice_weight[t->nice + 20] / 1024;
+    uint64_t slice = (uint64_t)s->slice_blocks * task_weight(t) / 1024;
     if (s->slice_jitter_pct) {
         uint64_t span = 2 * (uint64_t)s->slice_jitter_pct + 1;
         int64_t pct = (int64_t)(next_random(s) % span) - (int64_t)s->slice_jitter_pct;
@@ -320,6 +334,7 @@ void sched_account(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t
     rq->busy_ns += ns;
     sched_ev_run(s, t, cpu, ns);
     t->sum_exec_ns += ns;
+    sched__fair_account(s, t, cpu, ns);
     if (t->rr)
         t->rr_left_ns -= ns < t->rr_left_ns ? ns : t->rr_left_ns;
     if (t->cls == SCHED_CLASS_DEADLINE)

@@ -112,6 +112,19 @@ uint64_t sched__cpu_ready_time(const struct sched *s, unsigned cpu);
 int sched__dl_cpu_offline_check(struct sched *s);
 void sched__dl_release(struct sched *s, struct sched_task *t, bool queued);
 
+/* The fair class's hooks (fair.c): the enqueue (before t->cpu is set to
+ * cpu) and dequeue bookkeeping, PELT and update_misfit_status() after ns of
+ * running on cpu (its clock already advanced), a dead task leaving its
+ * runqueue's utilisation, misfit migration to bigger idle CPUs (taken out
+ * of idle), and select_idle_sibling()'s capacity-aware choice from target. */
+void sched__fair_enqueue(struct sched *s, struct sched_task *t, unsigned cpu);
+void sched__fair_dequeue(struct sched *s, struct sched_task *t);
+void sched__fair_account(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t ns);
+void sched__fair_exit(struct sched *s, struct sched_task *t);
+void sched__misfit_balance(struct sched *s, struct cpumask *idle);
+unsigned sched__select_cpu_fair(const struct sched *s, const struct sched_task *t,
+                                const struct cpumask *allowed, unsigned target);
+
 /* Runqueue mechanics (rq.c). */
 void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu);
 void sched__dequeue(struct sched *s, struct sched_task *t);

@@ -13,6 +13,7 @@
 #include "klog.h"
 #include "mevent.h"
 #include "sched_class.h"
+#include "sched_fair.h"
 #include "sched_policy.h"
 
 /* Where a task is, when it is nowhere (and "no protected CPU"). */
@@ -46,6 +47,8 @@ struct sched_config {
     uint32_t ns_per_block;     /* virtual time per guest block; 0: default */
     unsigned slice_jitter_pct; /* 0..50: slices vary by up to this, from seed */
     struct klog *log;          /* required: where kernel messages go */
+    /* Per vCPU 1..SCHED_CAPACITY_SCALE (--capacity); NULL or 0: 1024. */
+    const uint16_t *capacity;
 };
 
 enum sched_task_state {
@@ -94,6 +97,10 @@ struct sched_task {
     uint16_t util_min, util_max;     /* sched_attr's utilization clamps */
     bool util_min_set, util_max_set; /* set by the user: kept across class changes */
     struct sched_dl dl;              /* SCHED_DEADLINE parameters and CBS state */
+    /* The fair class (fair.c, pelt.c). */
+    bool idle_policy;       /* SCHED_IDLE: weight SCHED_WEIGHT_IDLEPRIO whatever nice says */
+    bool batch_policy;      /* SCHED_BATCH: nice's weight, never preempts at wake-up */
+    struct sched_pelt pelt; /* utilisation, in its runqueue's clock */
     /* sched-private links */
     struct sched_task *rq_prev, *rq_next;   /* runqueue of cpu, when runnable */
     struct sched_task *all_prev, *all_next; /* every live task */
@@ -107,6 +114,11 @@ struct sched_cpu {
     unsigned nr_running;
     const struct sched_task *last; /* the task that last ran here: a switch is a change */
     uint64_t nr_switches;
+    /* Capacities and the fair class (fair.c). */
+    unsigned capacity;       /* arch_scale_cpu_capacity(): 1..1024 */
+    struct sched_pelt pelt;  /* the runqueue's utilisation (cfs_rq->avg) */
+    uint32_t misfit_util;    /* rq->misfit_task_load: the misfit task's util, 0: none */
+    unsigned nr_idle_policy; /* queued SCHED_IDLE tasks (sched_idle_cpu()) */
 };
 
 struct sched_policy;
@@ -134,6 +146,7 @@ struct sched {
     uint32_t slice_blocks, ns_per_block;
     unsigned slice_jitter_pct;
     bool balance_dirty; /* something moved since the last idle balance */
+    bool asym_capacity; /* vCPUs differ in capacity: SD_ASYM_CPUCAPACITY */
     bool warned_once;   /* the policy's pr_warn_once() line is in the log */
     /* printk_ratelimit()'s state, shared by the lines that use it. */
     struct sched_ratelimit {

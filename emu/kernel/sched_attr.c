@@ -170,6 +170,8 @@ static int set_scheduler(struct task *t, struct task *target, const struct sched
         sched_task_set_class(s, se, is_rt(policy) ? SCHED_CLASS_RT : SCHED_CLASS_FAIR,
                              (int)attr->priority, policy == SCHED_RR);
     }
+    if (!keep_params)
+        sched_task_set_fair_policy(s, se, policy == SCHED_IDLE, policy == SCHED_BATCH);
     se->reset_on_fork = reset;
     if (!keep_params) {
         target->sched_policy = policy;

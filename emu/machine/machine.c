@@ -196,6 +196,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
         .seed = cfg->seed,
         .slice_blocks = cfg->slice_blocks,
         .log = &m->klog,
+        .capacity = cfg->capacity,
     };
     if ((err = sched_init(&m->sched, &sc)) < 0) {
         fprintf(stderr, "asymu: cannot boot the scheduler: %s\n", strerror(-err));

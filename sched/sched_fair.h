@@ -1,0 +1,73 @@
+/* sched_fair.h - the parts of Linux 5.15's fair class that capacities and
+ * the fair policies need (docs/scheduler.md): PELT utilisation
+ * (kernel/sched/pelt.c), capacity fit with uclamp, misfit tasks and
+ * select_idle_capacity() (kernel/sched/fair.c), SCHED_IDLE's weight.
+ * Included by scheduler.h; the code is in pelt.c and fair.c. */
+#ifndef ASYMU_SCHED_FAIR_H
+#define ASYMU_SCHED_FAIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* SCHED_CAPACITY_SCALE: the capacity of the biggest CPU at full speed. */
+#define SCHED_CAPACITY_SCALE 1024u
+/* WEIGHT_IDLEPRIO (kernel/sched/sched.h): a SCHED_IDLE task's load weight,
+ * whatever its nice value. */
+#define SCHED_WEIGHT_IDLEPRIO 3u
+/* PELT counts time in units of 1024 ns and periods of 1024 units; a
+ * contribution halves every 32 periods (y^32 = 0.5). */
+#define SCHED_PELT_PERIOD_NS (1024u * 1024u)
+#define SCHED_PELT_HALFLIFE 32u
+/* LOAD_AVG_MAX: the largest sum the series 1024 * (1 + y + y^2 + ...)
+ * reaches in integer arithmetic with the table of sched_pelt_decay. */
+#define SCHED_LOAD_AVG_MAX 47742u
+
+/* A PELT utilisation signal (struct sched_avg, util part only). */
+struct sched_pelt {
+    uint64_t last_ns;        /* last_update_time, a multiple of 1024 ns */
+    uint64_t util_sum;       /* running time, decayed, scaled by capacity << 10 */
+    uint32_t period_contrib; /* units (1024 ns) already in the current period */
+    uint32_t util_avg;       /* 0..1024: util_sum over the series' maximum */
+};
+
+/* decay_load(): val * y^periods. */
+uint64_t sched_pelt_decay(uint64_t val, uint64_t periods);
+/* ___update_load_sum() + ___update_load_avg() for the util signal: the time
+ * from last_ns to now_ns was spent running (on a CPU of this capacity,
+ * 1..1024) or not. A now_ns before last_ns (another vCPU's clock, which may
+ * lag) adds nothing. util_avg changes when a period boundary is crossed. */
+void sched_pelt_update(struct sched_pelt *a, uint64_t now_ns, bool running, unsigned capacity);
+
+/* fits_capacity(): util fits a CPU of capacity cap with 20% to spare. */
+static inline bool sched_fits_capacity(uint64_t util, uint64_t cap)
+{
+    return util * 1280 < cap * 1024;
+}
+/* capacity_greater(): cap1 is bigger than cap2 by more than ~5%. */
+static inline bool sched_capacity_greater(uint64_t cap1, uint64_t cap2)
+{
+    return cap1 * 1024 > cap2 * 1078;
+}
+
+struct sched;
+struct sched_task;
+struct cpumask;
+
+/* uclamp_task_util(): the task's util_avg clamped to its effective
+ * util_min/util_max (sched_attr; an RT task's default minimum is 1024). */
+unsigned sched_task_util(const struct sched_task *t);
+/* task_fits_capacity(): the clamped util fits cpu's capacity. */
+bool sched_task_fits_cpu(const struct sched *s, const struct sched_task *t, unsigned cpu);
+/* sched_idle_cpu() or available_idle_cpu(): nothing runs on cpu but
+ * SCHED_IDLE tasks. */
+bool sched_cpu_idle_for_fair(const struct sched *s, unsigned cpu);
+/* select_idle_capacity(): from target, wrapping, the first idle CPU of
+ * allowed whose capacity fits t, else the idle one of the biggest capacity
+ * (ties: first found), else SCHED_NO_CPU. */
+unsigned sched_select_idle_capacity(const struct sched *s, const struct sched_task *t,
+                                    const struct cpumask *allowed, unsigned target);
+/* The fair policies: SCHED_IDLE (weight 3) and SCHED_BATCH (nice's weight;
+ * no wake-up preemption, which the fair class does not do yet anyway). */
+void sched_task_set_fair_policy(struct sched *s, struct sched_task *t, bool idle, bool batch);
+
+#endif

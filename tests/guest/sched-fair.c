@@ -1,0 +1,106 @@
+/* sched-fair.c - the fair class on an asymmetric machine (issue 27 item 4,
+ * docs/scheduler.md):
+ *   misfit MS  - a CPU hog pinned to cpu 0 for its start, then given back
+ *                its whole affinity, spins for MS ms of CPU time and prints
+ *                the vCPUs it was seen on and the one it finishes on (a
+ *                64-bit hog on a little cpu 0 is pulled to a big vCPU; a
+ *                32-bit one stays on the 32-bit vCPUs);
+ *   idle MS    - a nice-0 hog and a SCHED_IDLE hog share one vCPU for MS ms
+ *                of virtual time; prints the SCHED_IDLE task's work per 1024
+ *                of the nice-0 one's, rounded (the weights: 3:1024). */
+#define _GNU_SOURCE
+#include "guest.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+static int misfit(long long ms)
+{
+    cpu_set_t all, zero;
+    if (sched_getaffinity(0, sizeof all, &all) < 0)
+        return perror("sched_getaffinity"), 1;
+    CPU_ZERO(&zero);
+    CPU_SET(0, &zero);
+    if (sched_setaffinity(0, sizeof zero, &zero) < 0)
+        return perror("sched_setaffinity"), 1;
+    printf(ISA ": started on cpu %d\n", sched_getcpu());
+    if (sched_setaffinity(0, sizeof all, &all) < 0)
+        return perror("sched_setaffinity"), 1;
+    cpu_set_t seen;
+    CPU_ZERO(&seen);
+    long long end = now_ns(CLOCK_THREAD_CPUTIME_ID) + ms * MS;
+    volatile unsigned long spin = 0;
+    while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end) {
+        CPU_SET(sched_getcpu(), &seen);
+        for (int i = 0; i < 4096; i++)
+            spin++;
+    }
+    printf(ISA ": ran on cpus");
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &seen))
+            printf(" %d", cpu);
+    printf("\n" ISA ": finished on cpu %d\n", sched_getcpu());
+    return 0;
+}
+
+/* The unit of work both hogs count: the same code, so on one vCPU the
+ * counts are in the ratio of their CPU times. */
+static void work(volatile unsigned long *count)
+{
+    for (int i = 0; i < 256; i++)
+        (*count)++;
+}
+
+static int idle_share(long long ms)
+{
+    /* The SCHED_IDLE child only counts, in shared memory: no system calls,
+     * so nothing but its weight decides its CPU time; the parent checks
+     * the clock every 64 units and reads the child's count at the end. */
+    volatile unsigned long *counts =
+        mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    int ready[2];
+    if (counts == MAP_FAILED || pipe(ready) < 0)
+        return perror("setup"), 1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return perror("fork"), 1;
+    if (pid == 0) {
+        struct sched_param p = {0};
+        if (sched_setscheduler(0, SCHED_IDLE, &p) < 0)
+            return perror("sched_setscheduler"), 1;
+        char c = 'r';
+        if (write(ready[1], &c, 1) != 1)
+            return 1;
+        for (;;)
+            work(&counts[1]);
+    }
+    char c;
+    if (read(ready[0], &c, 1) != 1)
+        return 1;
+    printf("child policy: %s\n", sched_getscheduler(pid) == SCHED_IDLE ? "SCHED_IDLE" : "other");
+    long long deadline = now_ns(CLOCK_MONOTONIC) + ms * MS;
+    unsigned long child0 = counts[1];
+    do {
+        for (int i = 0; i < 64; i++)
+            work(&counts[0]);
+    } while (now_ns(CLOCK_MONOTONIC) < deadline);
+    unsigned long mine = counts[0], its = counts[1] - child0;
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    printf("SCHED_IDLE:nice-0 CPU time = %lu:1024\n", (its * 1024 + mine / 2) / mine);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IONBF, 0);
+    if (argc == 3 && !strcmp(argv[1], "misfit"))
+        return misfit(atoll(argv[2]));
+    if (argc == 3 && !strcmp(argv[1], "idle"))
+        return idle_share(atoll(argv[2]));
+    fprintf(stderr, "usage: sched-fair misfit MS | idle MS\n");
+    return 2;
+}
