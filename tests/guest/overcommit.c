@@ -5,7 +5,9 @@
  * (Committed_AS does not move, only touched pages are resident); a private
  * writable mapping larger than RAM and swap is ENOMEM.
  *   overcommit reserve GIB   the PROT_NONE and MAP_NORESERVE cases
- *   overcommit huge GIB      a MAP_NORESERVE mapping of GIB, three touches */
+ *   overcommit huge GIB      a MAP_NORESERVE mapping of GIB, three touches
+ * Touching MAP_NORESERVE memory when the host has none to give is the
+ * guest's SIGSEGV under asymu (--host-reserve), Linux's OOM killer's. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -86,6 +88,7 @@ static void reserve(uint64_t gib)
 {
     uint64_t len = gib << 30;
     char what[64];
+    meminfo_kb("Committed_AS"); /* stdio's own buffers, once */
     long long committed = meminfo_kb("Committed_AS");
     unsigned long long vs = vsize();
 
@@ -134,6 +137,7 @@ int main(int argc, char **argv)
 {
     if (argc < 3)
         return 2;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* what was said before a SIGSEGV */
     uint64_t gib = strtoull(argv[2], NULL, 10);
     if (strcmp(argv[1], "reserve") == 0)
         reserve(gib);

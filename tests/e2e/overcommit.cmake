@@ -1,0 +1,61 @@
+# Large reservations under Linux's heuristic overcommit (issue 26 item 3,
+# docs/processes.md "Reservations and overcommit"): PROT_NONE and
+# MAP_NORESERVE mappings far beyond the machine's memory are taken, cost no
+# commitment (Committed_AS, --max-mem) and no host memory until touched
+# (mincore sees only the touched pages), and unmap in proportion to what
+# was touched (mm_lazy.h); a private writable mapping larger than the
+# machine's RAM (MemTotal, --max-mem) and swap is ENOMEM. asymu's own
+# /proc: ASYMU_ONLY.
+set(OVERCOMMIT_RESERVE_TEXT "mmap @GIB@ GiB PROT_NONE: ok
+vsize grew by @GIB@ GiB, Committed_AS by 0 kB
+mprotect 16 pages in the middle read-write: ok
+Committed_AS grew by 64 kB
+read back: 7 8, resident: 2
+munmap: ok
+mmap @GIB@ GiB MAP_NORESERVE read-write: ok
+vsize grew by @GIB@ GiB, Committed_AS by 0 kB
+read back: 1 2 3, untouched: 0
+resident pages around them: 1 1 1
+munmap: ok
+mmap @GIB@ GiB read-write: ENOMEM
+vsize back to the start: yes
+")
+# arm64: 64 GiB each, with the default --max-mem of 4 GiB.
+string(REPLACE "@GIB@" 64 text "${OVERCOMMIT_RESERVE_TEXT}")
+asymu_e2e_guest(NAME overcommit-reserve ISAS aarch64 PROGRAM overcommit GUEST_ARGS reserve 64
+                ASYMU_ONLY EXPECT_STDOUT_TEXT "${text}")
+# armhf: 2 GiB each (the 32-bit address space holds no more), with 1 GiB of RAM.
+string(REPLACE "@GIB@" 2 text "${OVERCOMMIT_RESERVE_TEXT}")
+asymu_e2e_guest(NAME overcommit-reserve ISAS armhf PROGRAM overcommit GUEST_ARGS reserve 2
+                OPTIONS --max-mem 1G ASYMU_ONLY EXPECT_STDOUT_TEXT "${text}")
+# 16 TiB of MAP_NORESERVE, three pages touched, then unmapped: a 16 GiB
+# mapping registered whole with Unicorn took 4 s to unmap (page by page),
+# this takes well under the timeout.
+asymu_e2e_guest(NAME overcommit-huge ISAS aarch64 PROGRAM overcommit GUEST_ARGS huge 16384
+                EXPECT_STDOUT_TEXT "mmap 16384 GiB MAP_NORESERVE read-write: ok
+read back: 1 2 3, untouched: 0
+resident pages around them: 1 1 1
+munmap: ok
+")
+# The host has no memory to give (--host-reserve beyond it): the mapping
+# is taken (a reservation is not checked), its first touch is the guest's
+# SIGSEGV (status 139), where Linux's OOM killer would end the process.
+asymu_e2e_guest(NAME overcommit-host-reserve PROGRAM overcommit GUEST_ARGS huge 1
+                OPTIONS --host-reserve 1000000G ASYMU_ONLY EXPECT_STATUS 139
+                EXPECT_STDOUT_TEXT "mmap 1 GiB MAP_NORESERVE read-write: ok\n")
+# An AddressSanitizer program (the cross compiler's libasan, -L prefix)
+# runs to ASan's report of a heap-buffer-overflow and its exit status 1.
+foreach(isa aarch64 armhf)
+  if(isa STREQUAL aarch64)
+    set(prefix /usr/aarch64-linux-gnu)
+  else()
+    set(prefix /usr/arm-linux-gnueabihf)
+  endif()
+  asymu_e2e_guest(NAME overcommit-asan ISAS ${isa} PROGRAM asan-dynamic OPTIONS -L${prefix}
+                  EXPECT_STATUS 1 EXPECT_STDOUT_TEXT "before the overflow\n"
+                  EXPECT_STDERR_CONTAINS "ERROR: AddressSanitizer: heap-buffer-overflow on address"
+                                         "WRITE of size 1 at"
+                                         "is located 0 bytes to the right of 16-byte region"
+                                         "SUMMARY: AddressSanitizer: heap-buffer-overflow"
+                                         "asan.c:14 in main")
+endforeach()
