@@ -5,7 +5,8 @@
  * (Committed_AS does not move, only touched pages are resident); a private
  * writable mapping larger than RAM and swap is ENOMEM.
  *   overcommit reserve GIB   the PROT_NONE and MAP_NORESERVE cases
- *   overcommit huge GIB      a MAP_NORESERVE mapping of GIB, three touches
+ *   overcommit huge GIB      a MAP_NORESERVE mapping of GIB, three touches,
+ *                            a fork
  * Touching MAP_NORESERVE memory when the host has none to give is the
  * guest's SIGSEGV under asymu (--host-reserve), Linux's OOM killer's. */
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PAGE 4096ul
@@ -130,6 +132,15 @@ static void huge(uint64_t gib)
     if (!p)
         return;
     touch3(p, len);
+    /* The child gets the touched pages (and only those cost it memory). */
+    pid_t pid = fork();
+    if (pid == 0) {
+        printf("child reads: %d %d %d\n", p[0], p[len / 2], p[len - PAGE]);
+        _exit(0);
+    }
+    int status = -1;
+    waitpid(pid, &status, 0);
+    printf("child status %d\n", status);
     printf("munmap: %s\n", munmap(p, len) == 0 ? "ok" : err_name(errno));
 }
 
