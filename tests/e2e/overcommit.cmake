@@ -62,3 +62,19 @@ foreach(isa aarch64 armhf)
                                          "SUMMARY: AddressSanitizer: heap-buffer-overflow"
                                          "asan.c:14 in main")
 endforeach()
+# A 256 MiB MAP_NORESERVE mapping, whose chunks reach Unicorn when touched:
+# a page made read-only, a hole and a PROT_NONE range inside touched chunks
+# fault at the exact byte with Linux's si_code, 127 chunks (more than stay
+# registered) keep their bytes, a piece moved by mremap keeps its bytes and
+# leaves a hole. Linux's (qemu-user's) output, both ISAs.
+asymu_e2e_guest(NAME overcommit-edges PROGRAM overcommit GUEST_ARGS edges
+                EXPECT_STDOUT_TEXT "mmap 256 MiB MAP_NORESERVE read-write: ok
+write to a page made read-only: SIGSEGV SEGV_ACCERR at the byte
+its neighbours: 1, write 0
+read in a hole: SIGSEGV SEGV_MAPERR at the byte
+read after it: 0
+read of PROT_NONE: SIGSEGV SEGV_ACCERR at the byte
+write when read-write again: 0
+127 chunks written and read back, wrong: 0
+mremap of the piece after the hole to 200 MiB: moved, byte 33, old place: SIGSEGV SEGV_MAPERR at the byte
+")

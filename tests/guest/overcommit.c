@@ -7,9 +7,15 @@
  *   overcommit reserve GIB   the PROT_NONE and MAP_NORESERVE cases
  *   overcommit huge GIB      a MAP_NORESERVE mapping of GIB, three touches,
  *                            a fork
+ *   overcommit edges         rights, holes, many chunks, mremap in a large
+ *                            MAP_NORESERVE mapping
  * Touching MAP_NORESERVE memory when the host has none to give is the
  * guest's SIGSEGV under asymu (--host-reserve), Linux's OOM killer's. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,8 +150,80 @@ static void huge(uint64_t gib)
     printf("munmap: %s\n", munmap(p, len) == 0 ? "ok" : err_name(errno));
 }
 
+static sigjmp_buf fault_jump;
+static void *fault_addr;
+static int fault_code;
+
+static void on_segv(int sig, siginfo_t *si, void *ctx)
+{
+    (void)sig, (void)ctx;
+    fault_addr = si->si_addr;
+    fault_code = si->si_code;
+    siglongjmp(fault_jump, 1);
+}
+
+/* Writes (or reads) a byte at p: 0 (or the byte), or the SIGSEGV seen. */
+static const char *access_at(volatile char *p, bool write)
+{
+    static char out[64];
+    fault_addr = NULL;
+    if (sigsetjmp(fault_jump, 1)) {
+        snprintf(out, sizeof out, "SIGSEGV %s at %s",
+                 fault_code == SEGV_MAPERR ? "SEGV_MAPERR" : "SEGV_ACCERR",
+                 fault_addr == p ? "the byte" : "another address");
+        return out;
+    }
+    int v = write ? (*p = 5, 0) : *p;
+    snprintf(out, sizeof out, "%d", v);
+    return out;
+}
+
+/* The edges of a large MAP_NORESERVE mapping whose chunks reach the engine
+ * when touched (asymu's mm_lazy.h): rights changed and a hole punched in
+ * touched chunks, more chunks touched than stay registered, a piece moved
+ * by mremap. Linux's answers. */
+static void edges(void)
+{
+    struct sigaction sa = {.sa_sigaction = on_segv, .sa_flags = SA_SIGINFO};
+    sigaction(SIGSEGV, &sa, NULL);
+    uint64_t len = 256ull << 20, mib = 1ull << 20;
+    char *p = map(len, PROT_READ | PROT_WRITE, MAP_NORESERVE, "256 MiB MAP_NORESERVE read-write");
+    if (!p)
+        return;
+    p[0] = 1, p[len - 1] = 2;
+    mprotect(p + PAGE, PAGE, PROT_READ);
+    printf("write to a page made read-only: %s\n", access_at(p + PAGE + 8, true));
+    printf("its neighbours: %d, write %s\n", p[0], access_at(p + 2 * PAGE, true));
+    munmap(p + 64 * mib, PAGE);
+    printf("read in a hole: %s\n", access_at(p + 64 * mib + 10, false));
+    printf("read after it: %s\n", access_at(p + 64 * mib + PAGE, false));
+    mprotect(p + 128 * mib, mib, PROT_NONE);
+    printf("read of PROT_NONE: %s\n", access_at(p + 128 * mib + 4, false));
+    mprotect(p + 128 * mib, mib, PROT_READ | PROT_WRITE);
+    printf("write when read-write again: %s\n", access_at(p + 128 * mib + 4, true));
+    /* 127 chunks of 2 MiB, more than stay in the engine at once. */
+    for (unsigned i = 0; i < 127; i++)
+        if (i != 32)
+            p[i * 2 * mib + 100] = (char)i;
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 127; i++)
+        bad += i != 32 && p[i * 2 * mib + 100] != (char)i;
+    printf("127 chunks written and read back, wrong: %u\n", bad);
+    char *from = p + 64 * mib + PAGE;
+    char *q = mremap(from, 64 * mib - PAGE, 200 * mib, MREMAP_MAYMOVE);
+    printf("mremap of the piece after the hole to 200 MiB: %s, byte %d, old place: %s\n",
+           q == MAP_FAILED ? err_name(errno) : q == from ? "in place" : "moved",
+           q == MAP_FAILED ? -1 : q[66 * mib + 100 - (64 * mib + PAGE)],
+           access_at(from, false));
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "edges") == 0) {
+        setvbuf(stdout, NULL, _IOLBF, 0);
+        edges();
+        return 0;
+    }
     if (argc < 3)
         return 2;
     setvbuf(stdout, NULL, _IOLBF, 0); /* what was said before a SIGSEGV */
