@@ -774,7 +774,7 @@ static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     }
     v->win = win;
     v->noreserve = noreserve;
-    v->lazy = !win && !shm && (noreserve || len >= LAZY_MIN);
+    v->lazy = noreserve && !win;
     vma_insert(mm, v);
     if (mergeable(prev, v)) {
         vma_merge(mm, prev, v);
