@@ -66,7 +66,9 @@ endforeach()
 # a page made read-only, a hole and a PROT_NONE range inside touched chunks
 # fault at the exact byte with Linux's si_code, 127 chunks (more than stay
 # registered) keep their bytes, a piece moved by mremap keeps its bytes and
-# leaves a hole. Linux's (qemu-user's) output, both ISAs.
+# leaves a hole, and code whose chunk is first reached by an instruction
+# fetch runs (Unicorn retries the fetch once the hook has mapped the chunk).
+# Linux's (qemu-user's) output, both ISAs.
 asymu_e2e_guest(NAME overcommit-edges PROGRAM overcommit GUEST_ARGS edges
                 EXPECT_STDOUT_TEXT "mmap 256 MiB MAP_NORESERVE read-write: ok
 write to a page made read-only: SIGSEGV SEGV_ACCERR at the byte
@@ -77,4 +79,5 @@ read of PROT_NONE: SIGSEGV SEGV_ACCERR at the byte
 write when read-write again: 0
 127 chunks written and read back, wrong: 0
 mremap of the piece after the hole to 200 MiB: moved, byte 33, old place: SIGSEGV SEGV_MAPERR at the byte
+code first reached by a fetch returns 44
 ")

@@ -217,11 +217,36 @@ static void edges(void)
            access_at(from, false));
 }
 
+/* Code in a fresh chunk of a MAP_NORESERVE mapping, written by read()
+ * (not by the guest's stores): the first access is the fetch itself. */
+static void fetch_first(void)
+{
+    uint64_t len = 64ull << 20;
+    char *p = mmap(NULL, len, PROT_READ | PROT_WRITE | PROT_EXEC,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+#ifdef __aarch64__
+    const uint32_t code[2] = {0x52800580, 0xd65f03c0}; /* mov w0, #44; ret */
+#else
+    const uint32_t code[2] = {0xe3a0002c, 0xe12fff1e}; /* mov r0, #44; bx lr (A32) */
+#endif
+    int fds[2];
+    char *at = p + len - PAGE;
+    if (p == MAP_FAILED || pipe(fds) != 0 || write(fds[1], code, sizeof code) != sizeof code ||
+        read(fds[0], at, sizeof code) != sizeof code) {
+        printf("fetch_first: setup failed\n");
+        return;
+    }
+    __builtin___clear_cache(at, at + sizeof code);
+    int (*f)(void) = (int (*)(void))(uintptr_t)at;
+    printf("code first reached by a fetch returns %d\n", f());
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "edges") == 0) {
         setvbuf(stdout, NULL, _IOLBF, 0);
         edges();
+        fetch_first();
         return 0;
     }
     if (argc < 3)
