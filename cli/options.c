@@ -487,7 +487,9 @@ static const struct option_def options[] = {
      opt_max_procs},
     {"--host-reserve", NULL, "SIZE", "512M",
      "host memory asymu leaves alone: with less available, new guest processes and mappings "
-     "fail with ENOMEM in the guest, kernel buffers as past --max-kmem, and every Unicorn "
+     "that commit memory fail with ENOMEM in the guest (PROT_NONE and MAP_NORESERVE "
+     "reservations are not checked), the first touch of each 2 MiB of MAP_NORESERVE memory "
+     "is the guest's SIGSEGV, kernel buffers fail as past --max-kmem, and every Unicorn "
      "engine is closed to free its translated code (checked every 1,024 slices)",
      opt_host_reserve},
     {"--max-kmem", NULL, "SIZE", "256M",
@@ -497,8 +499,13 @@ static const struct option_def options[] = {
      "ENFILE, F_SETPIPE_SZ ENOMEM, send ENOBUFS, opening /dev/ptmx ENOMEM)",
      opt_max_kmem},
     {"--max-mem", NULL, "SIZE", "4G (64-bit), 3G (32-bit)",
-     "memory one guest process may map; beyond, mmap and brk fail with ENOMEM (shared "
-     "mappings of files and segments: up to 16 times SIZE)", opt_max_mem},
+     "the machine's RAM as a guest process sees it (/proc/meminfo MemTotal, no swap) and what "
+     "one process may commit (Linux's Committed_AS): its private writable mappings without "
+     "MAP_NORESERVE, shared anonymous memory and private copies of files; beyond, mmap, brk, "
+     "mremap and an mprotect making memory writable fail with ENOMEM, as does one mapping "
+     "larger than SIZE (Linux's heuristic overcommit). PROT_NONE and MAP_NORESERVE "
+     "reservations are not counted: what of them is touched is bounded by --host-reserve "
+     "(shared mappings of files and segments: up to 16 times SIZE)", opt_max_mem},
     {"--warm-engines", NULL, "N", "64",
      "Unicorn engines kept open for address spaces that are not running; the least recently "
      "run beyond N are closed (about 2 MB each) and reopened, their code translated again, "

@@ -10,6 +10,7 @@
 #include "loader.h"
 #include "machine.h"
 #include "mm.h"
+#include "mm_lazy.h"
 #include "signals.h"
 #include "syscalls.h"
 #include "mm_window.h"
@@ -186,6 +187,12 @@ static bool hook_mem_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr, int
 {
     (void)size, (void)value;
     struct machine *m = user;
+    /* The first touch of a lazy mapping's chunk (mm_lazy.h): mapped now,
+     * Unicorn retries the access. */
+    if ((type == UC_MEM_READ_UNMAPPED || type == UC_MEM_WRITE_UNMAPPED ||
+         type == UC_MEM_FETCH_UNMAPPED) &&
+        lazy_fault(task_mm(m->current), addr))
+        return true;
     m->current->fault_addr = addr;
     /* A data access: the PC of the instruction that made it, not of its
      * block (engine_exact.h). An instruction fetch stops at its block's

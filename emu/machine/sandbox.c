@@ -12,6 +12,7 @@
  * emulator with a message naming it (status 70). --no-sandbox turns all
  * off. docs/security.md has the threat model. */
 #include "emu.h"
+#include "pagecopy.h"
 #include "sandbox.h"
 
 #include <errno.h>
@@ -63,9 +64,12 @@ static const char *const at_dirfd[] = {
 };
 
 /* The terminal queries sys_ioctl.c passes through (and isatty's TCGETS),
- * FIONREAD of a FIFO or the console (a count), and libuv making the
- * console non-blocking when it watches it. */
-static const unsigned long ioctl_requests[] = {TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO};
+ * FIONREAD of a FIFO or the console (a count), libuv making the console
+ * non-blocking when it watches it, and PAGEMAP_SCAN on asymu's own
+ * /proc/self/pagemap, read-only without PM_SCAN_WP_MATCHING (pagecopy.c:
+ * a fork of a huge reservation). */
+static const unsigned long ioctl_requests[] = {TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO,
+                                               PAGEMAP_SCAN_REQUEST};
 
 /* Descriptor flags and status flags (libuv, libfuse); never F_SETOWN or
  * F_SETSIG, which would aim SIGIO at another process. */

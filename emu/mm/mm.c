@@ -14,6 +14,7 @@
 #include "hostblock.h"
 #include "machine.h"
 #include "mm.h"
+#include "mm_lazy.h"
 #include "mm_window.h"
 #include "pagecopy.h"
 #include "shmem.h"
@@ -100,6 +101,7 @@ static void engine_park(struct mm *mm)
     if (mm->loaded)
         uc_context_save(mm->uc, mm->loaded->ctx);
     mm->loaded = NULL;
+    lazy_forget(mm);
     engine_close(mm->uc);
     mm->uc = NULL;
     lru_unlink(mm);
@@ -207,6 +209,7 @@ void mm_free(struct mm *mm)
             vma_free(mm, v);
     }
     windows_free(mm);
+    lazy_free(mm);
     free(mm->index);
     if (mm->uc) {
         engine_close(mm->uc);
@@ -231,7 +234,7 @@ void mm_put(struct mm *mm)
 
 static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
                      const struct vma_origin *origin, struct shmem *shm, uint64_t shm_off,
-                     unsigned fork);
+                     unsigned fork, bool noreserve);
 
 /* Shared mappings stay shared with the child; private ones are copied. */
 struct mm *mm_copy(struct mm *src, int *err)
@@ -261,7 +264,7 @@ struct mm *mm_copy(struct mm *src, int *err)
         bool wipe = v->fork & VMA_WIPEONFORK;
         struct shmem *shm = wipe ? NULL : v->shm;
         *err = map_range(mm, v->start, v->end - v->start, v->prot, &v->origin, shm, v->shm_off,
-                         v->fork);
+                         v->fork, v->noreserve);
         if (*err < 0) {
             mm_free(mm);
             return NULL;
@@ -380,24 +383,39 @@ static bool accessible(const struct vma *v)
 }
 
 /* Whether v is an engine region of its own: PROT_NONE ones have none (an
- * access faults as on unmapped memory), windowed ones share their window's. */
+ * access faults as on unmapped memory), windowed ones share their window's,
+ * lazy ones get chunks when touched (mm_lazy.h). */
 bool vma_has_region(const struct vma *v)
 {
-    return accessible(v) && !v->win;
+    return accessible(v) && !v->win && !v->lazy;
 }
 
-
-/* Whether v's bytes count as the guest's memory (--max-mem): not when they
- * are PROT_NONE, nor a file's own pages (a shared file mapping: the host's
- * page cache, which the file's size bounds). */
 static bool is_file_shared(const struct vma *v)
 {
     return v->shm && v->origin.path;
 }
 
+/* Whether a mapping's bytes are committed, the memory --max-mem bounds
+ * (Linux's Committed_AS, mm/mmap.c accountable_mapping): private writable
+ * memory, unless MAP_NORESERVE (VM_NORESERVE) or PROT_NONE, and shared
+ * anonymous memory (shmem accounts it). Unlike Linux, a private copy of a
+ * file's bytes counts even read-only: asymu copies the bytes in at mmap,
+ * host memory at once. Not a file's own pages (a shared file mapping: the
+ * host's page cache, which the file's size bounds, MM_SHARED_FACTOR).
+ * Private anonymous memory that is read-only or PROT_NONE costs nothing
+ * until it is made writable, when mprotect commits it. */
+static bool commits(int prot, bool shm, const char *path, bool noreserve)
+{
+    if (prot == PROT_NONE)
+        return false;
+    if (shm)
+        return !path;
+    return path || ((prot & PROT_WRITE) && !noreserve);
+}
+
 static uint64_t usable_bytes(const struct vma *v, uint64_t n)
 {
-    return accessible(v) && !is_file_shared(v) ? n : 0;
+    return commits(v->prot, v->shm, v->origin.path, v->noreserve) ? n : 0;
 }
 
 /* What those shared file mappings may add up to in one address space, as a
@@ -449,6 +467,8 @@ static struct vma *vma_tail(const struct vma *v, uint64_t at)
         origin_split(v, tail);
         tail->fork = v->fork;
         tail->win = v->win;
+        tail->noreserve = v->noreserve;
+        tail->lazy = v->lazy;
         if (v->shm) {
             tail->shm = shmem_get(v->shm);
             tail->shm_off = v->shm_off + (at - v->start);
@@ -467,10 +487,13 @@ unsigned mm_region_count(const struct mm *mm)
     return regions;
 }
 
-int mm_room_for(const struct mm *mm, int more_vmas, int more_regions)
+int mm_room_for(struct mm *mm, int more_vmas, int more_regions)
 {
     long vmas = (long)mm->nr_vmas + more_vmas;
     long regions = (long)mm_region_count(mm) + more_regions;
+    /* Lazy chunks are regions too, but a cache: given up for others. */
+    if (regions + lazy_count(mm) > (long)MM_MAX_REGIONS)
+        lazy_drop(mm, 0, UINT64_MAX);
     return vmas > (long)MM_MAX_VMAS || regions > (long)MM_MAX_REGIONS ? -ENOMEM : 0;
 }
 
@@ -500,6 +523,8 @@ static int vma_cut(struct mm *mm, struct vma **link, uint64_t lo, uint64_t hi)
         uc_mem_unmap(mm->uc, v->start, v->end - v->start);
     if (vma_has_region(v) && (v->prot & PROT_EXEC))
         uc_ctl_remove_cache(mm->uc, v->start, v->end);
+    if (v->lazy)
+        lazy_drop(mm, cut_lo, cut_hi);
     host_release(mm, v, v->host + (cut_lo - v->start), cut_hi - cut_lo);
     mm->total -= cut_hi - cut_lo;
     mm->usable -= usable_bytes(v, cut_hi - cut_lo);
@@ -609,27 +634,32 @@ static bool same_origin(const struct vma *a, const struct vma *b)
 static bool mergeable(const struct vma *a, const struct vma *b)
 {
     return a && b && !a->shm && !b->shm && a->win == b->win && a->fork == b->fork &&
-           a->end == b->start &&
-           a->prot == b->prot &&
-           a->host + (a->end - a->start) == b->host && b->end - a->start <= MERGE_MAX &&
-           same_origin(a, b);
+           a->end == b->start && a->prot == b->prot && a->lazy == b->lazy &&
+           a->noreserve == b->noreserve && a->host + (a->end - a->start) == b->host &&
+           (a->lazy || b->end - a->start <= MERGE_MAX) && same_origin(a, b);
 }
 
 int mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
-    return map_range(mm, addr, len, prot, NULL, NULL, 0, 0);
+    return map_range(mm, addr, len, prot, NULL, NULL, 0, 0, false);
 }
 
 int mm_map_origin(struct mm *mm, uint64_t addr, uint64_t len, int prot,
                   const struct vma_origin *origin)
 {
-    return map_range(mm, addr, len, prot, origin, NULL, 0, 0);
+    return map_range(mm, addr, len, prot, origin, NULL, 0, 0, false);
+}
+
+int mm_map_private(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                   const struct vma_origin *origin, bool noreserve)
+{
+    return map_range(mm, addr, len, prot, origin, NULL, 0, 0, noreserve);
 }
 
 int mm_map_shared(struct mm *mm, uint64_t addr, uint64_t len, int prot,
                   const struct vma_origin *origin, struct shmem *shm, uint64_t off)
 {
-    return map_range(mm, addr, len, prot, origin, shm, off, 0);
+    return map_range(mm, addr, len, prot, origin, shm, off, 0, false);
 }
 
 /* What mapping [addr, end) afresh adds to the address space: the VMAs and
@@ -659,7 +689,7 @@ static void map_cost(const struct mm *mm, uint64_t addr, uint64_t end, int prot,
  * failing MAP_FIXED leaves them as they were, as on Linux. */
 static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
                      const struct vma_origin *origin, struct shmem *shm, uint64_t shm_off,
-                     unsigned fork)
+                     unsigned fork, bool noreserve)
 {
     len = PAGE_ALIGN(len);
     if (addr % PAGE || len == 0 || addr + len < addr)
@@ -667,7 +697,11 @@ static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     /* Where the mapping goes in the engine: its window, else its own region
      * (then no window may hold [addr, addr+len) any more). */
     check_pressure(mm);
-    struct mm_window *win = window_eligible(prot, shm) ? window_open(mm, addr, addr + len) : NULL;
+    /* MAP_NORESERVE memory stays out of windows: lazy, its touches are
+     * seen (mm_lazy.h). */
+    noreserve = noreserve && !shm;
+    struct mm_window *win =
+        window_eligible(prot, shm) && !noreserve ? window_open(mm, addr, addr + len) : NULL;
     int err = win ? 0 : window_carve(mm, addr, addr + len);
     if (err)
         return err;
@@ -675,20 +709,27 @@ static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     uint64_t old_total, old_usable, old_shared;
     map_cost(mm, addr, addr + len, prot, win, &more_vmas, &more_regions, &old_total, &old_usable,
              &old_shared);
-    /* PROT_NONE reservations (glibc's 64 MiB malloc arenas, thread stack
-     * guards) cost the host nothing until made accessible: --max-mem counts
-     * only usable bytes, RLIMIT_AS every byte, as Linux's does. */
-    bool file_shared = shm && origin && origin->path;
-    uint64_t usable = prot != PROT_NONE && !file_shared ? len : 0;
+    /* Reservations (PROT_NONE: glibc's 64 MiB malloc arenas, thread stack
+     * guards, a JVM's heap; MAP_NORESERVE: ASan's shadow) cost nothing
+     * until touched: --max-mem counts only committed bytes (commits()),
+     * RLIMIT_AS every byte, as Linux's do. Linux's heuristic overcommit
+     * (mm/util.c __vm_enough_memory, OVERCOMMIT_GUESS) refuses one
+     * commitment larger than RAM and swap: the guest's RAM is --max-mem
+     * (/proc/meminfo MemTotal), without swap, so the bound below refuses
+     * it too. */
+    const char *path = origin ? origin->path : NULL;
+    bool file_shared = shm && path;
+    uint64_t usable = commits(prot, shm, path, noreserve) ? len : 0;
     uint64_t shared = prot != PROT_NONE && file_shared ? len : 0;
     if (mm->usable - old_usable + usable > mm->max_total ||
         mm->shared - old_shared + shared > mm->max_total * MM_SHARED_FACTOR ||
         mm->total - old_total + len > mm->max_as || mm_room_for(mm, more_vmas, more_regions) < 0)
         return -ENOMEM;
-    /* Mappings are lazily backed, but may soon be touched: every 16 MiB
-     * mapped (by any process) asks the host what it has left. */
+    /* Committed memory is lazily backed, but may soon be touched: every 16
+     * MiB committed (by any process) asks the host what it has left.
+     * Reservations are asked about when touched (mm_lazy.c). */
     struct machine *m = mm->machine;
-    m->mapped_unchecked += len;
+    m->mapped_unchecked += usable + shared;
     if (m->mapped_unchecked >= HOST_CHECK_MIN) {
         bool low = host_memory_low(m, m->mapped_unchecked);
         m->mapped_unchecked = 0;
@@ -732,6 +773,8 @@ static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
         return err;
     }
     v->win = win;
+    v->noreserve = noreserve;
+    v->lazy = noreserve && !win;
     vma_insert(mm, v);
     if (mergeable(prev, v)) {
         vma_merge(mm, prev, v);
@@ -802,10 +845,12 @@ static int protect_cost(const struct mm *mm, uint64_t addr, uint64_t end, int pr
             continue;
         if ((prot & PROT_WRITE) && v->origin.shared_ro)
             return -EACCES;
-        if (!accessible(v) && prot != PROT_NONE) {
-            uint64_t lo = addr > v->start ? addr : v->start, hi = end < v->end ? end : v->end;
-            *(is_file_shared(v) ? more_shared : more_usable) += hi - lo;
-        }
+        uint64_t lo = addr > v->start ? addr : v->start, hi = end < v->end ? end : v->end;
+        if (!accessible(v) && prot != PROT_NONE && is_file_shared(v))
+            *more_shared += hi - lo;
+        /* Made writable, private memory is committed (mprotect_fixup). */
+        if (!usable_bytes(v, 1) && commits(prot, v->shm, v->origin.path, v->noreserve))
+            *more_usable += hi - lo;
         int pieces = (addr > v->start) + (end < v->end);
         *more_vmas += pieces;
         *more_regions += pieces * vma_has_region(v) + (prot != PROT_NONE && !v->win) -
@@ -822,6 +867,8 @@ static int vma_set_prot(struct mm *mm, struct vma *v, int prot)
     uc_err e = UC_ERR_OK;
     if (v->win)
         mprotect(v->host, v->end - v->start, window_host_prot(prot));
+    else if (v->lazy)
+        lazy_drop(mm, v->start, v->end);
     else if (accessible(v) && prot == PROT_NONE)
         e = uc_mem_unmap(mm->uc, v->start, v->end - v->start);
     else if (accessible(v))
@@ -831,14 +878,14 @@ static int vma_set_prot(struct mm *mm, struct vma *v, int prot)
     if (was_exec && !(prot & PROT_EXEC))
         uc_ctl_remove_cache(mm->uc, v->start, v->end);
     bool was_none = !accessible(v);
-    uint64_t *count = is_file_shared(v) ? &mm->shared : &mm->usable;
-    if (was_none && prot != PROT_NONE)
-        *count += v->end - v->start;
-    else if (!was_none && prot == PROT_NONE)
-        *count -= v->end - v->start;
+    uint64_t len = v->end - v->start;
+    mm->usable -= usable_bytes(v, len);
+    mm->shared -= shared_bytes(v, len);
     mm_vma_recount(mm, v, false);
     v->prot = prot;
     mm_vma_recount(mm, v, true);
+    mm->usable += usable_bytes(v, len);
+    mm->shared += shared_bytes(v, len);
     return was_none ? vma_to_engine(mm, v) : 0;
 }
 

@@ -34,6 +34,8 @@ struct vma {
     unsigned fork;       /* VMA_DONTFORK, VMA_WIPEONFORK (madvise) */
     struct vma *next;    /* sorted by start */
     struct mm_window *win; /* the engine window it lies in (mm_window.h), else NULL */
+    bool noreserve;      /* MAP_NORESERVE: not committed (Linux's VM_NORESERVE) */
+    bool lazy;           /* no engine region up front: chunks on touch (mm_lazy.h) */
 };
 
 #define VMA_DONTFORK 1u   /* a forked child does not get the mapping */
@@ -54,7 +56,7 @@ struct mm {
     uint64_t auxv_start, auxv_end; /* the auxiliary vector on the stack (/proc/PID/auxv) */
     uint64_t env_start, env_end;   /* the environment strings (/proc/PID/environ) */
     uint64_t total;         /* bytes mapped (RLIMIT_AS counts these) */
-    uint64_t usable;        /* of them, bytes not PROT_NONE (--max-mem counts these) */
+    uint64_t usable;        /* of them, bytes committed (mm.c committed_bytes): --max-mem */
     uint64_t shared;        /* and accessible bytes of shared objects (MM_SHARED_FACTOR) */
     uint64_t max_total;     /* --max-mem: bounds usable */
     uint64_t max_as;        /* RLIMIT_AS: bounds total */
@@ -68,6 +70,7 @@ struct mm {
     size_t nr_vmas, index_cap;
     bool index_lost;
     unsigned nr_regions;    /* VMAs with an engine region of their own */
+    struct lazy_chunks *lazy; /* chunks of lazy VMAs in the engine (mm_lazy.h) */
 };
 
 /* A fresh address space on a new engine of abi's ISA: NULL with *err set on failure. */
@@ -92,6 +95,10 @@ int mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot);
 /* The same for a file's bytes (the caller fills them): origin names the file. */
 int mm_map_origin(struct mm *mm, uint64_t addr, uint64_t len, int prot,
                   const struct vma_origin *origin);
+/* mm_map_origin with MAP_NORESERVE's choice: a noreserve anonymous mapping
+ * is not committed (--max-mem), as Linux's VM_NORESERVE. */
+int mm_map_private(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                   const struct vma_origin *origin, bool noreserve);
 /* The same for len bytes of a shared memory object from off (MAP_SHARED). */
 int mm_map_shared(struct mm *mm, uint64_t addr, uint64_t len, int prot,
                   const struct vma_origin *origin, struct shmem *shm, uint64_t off);

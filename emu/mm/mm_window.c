@@ -113,7 +113,7 @@ static bool window_bounds(const struct mm *mm, uint64_t addr, uint64_t end, uint
     for (const struct vma *v = mm_vma_from(mm, lo); v && v->start < hi; v = v->next) {
         if (v->win)
             continue;
-        if (window_eligible(v->prot, v->shm) && v->start >= lo && v->end <= hi)
+        if (window_eligible(v->prot, v->shm) && !v->lazy && v->start >= lo && v->end <= hi)
             continue;
         if (v->end <= addr)
             lo = v->end;

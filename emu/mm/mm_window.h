@@ -79,7 +79,7 @@ void mm_host_writable(struct mm *mm, uint64_t addr, uint64_t len, bool on);
 void mm_vma_recount(struct mm *mm, const struct vma *v, bool counted);
 bool vma_has_region(const struct vma *v);
 int vma_to_engine(struct mm *mm, struct vma *v);
-int mm_room_for(const struct mm *mm, int more_vmas, int more_regions);
+int mm_room_for(struct mm *mm, int more_vmas, int more_regions);
 unsigned mm_region_count(const struct mm *mm);
 /* Splits the VMA that straddles at, if one does: 0 or -ENOMEM. */
 int mm_split_at(struct mm *mm, uint64_t at);

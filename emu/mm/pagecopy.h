@@ -6,6 +6,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/ioctl.h>
+
+/* Linux 6.7's PAGEMAP_SCAN request (struct pm_scan_arg, 96 bytes), which
+ * pagecopy.c issues on asymu's own pagemap and the sandbox allows. */
+#define PAGEMAP_SCAN_REQUEST _IOC(_IOC_READ | _IOC_WRITE, 'f', 16, 96)
 
 /* Opens this host process's /proc/self/pagemap, before the sandbox; without
  * it copy_nonzero_pages still works, only slower. */

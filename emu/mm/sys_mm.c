@@ -134,7 +134,7 @@ static int64_t map_private(struct task *t, uint64_t addr, uint64_t len, int prot
         else /* named in /proc/PID/maps */
             origin = (struct vma_origin){f->path, off, st.st_dev, st.st_ino, false};
     }
-    int err = mm_map_origin(mm, addr, len, prot, &origin);
+    int err = mm_map_private(mm, addr, len, prot, &origin, flags & MAP_NORESERVE);
     if (err < 0)
         return err;
     int64_t ferr = f ? fill_from_file(t, addr, len, f->host_fd, off) : 0;
@@ -235,6 +235,7 @@ SYSCALL_DECL(mremap)
     if (old_len == 0 && (!v->shm || !(flags & GUEST_MREMAP_MAYMOVE)))
         return -EINVAL;
     int prot = v->prot;
+    bool noreserve = v->noreserve;
     struct shmem *shm = v->shm;
     uint64_t off = v->shm_off + (old - v->start);
     struct vma_origin origin = v->origin;
@@ -249,7 +250,7 @@ SYSCALL_DECL(mremap)
     if (old_len && mm_find_free(mm, old + old_len, grow) == old + old_len) {
         origin.pgoff += old_len;
         err = shm ? mm_map_shared(mm, old + old_len, grow, prot, &origin, shm, off + old_len)
-                  : mm_map_fixed(mm, old + old_len, grow, prot);
+                  : mm_map_private(mm, old + old_len, grow, prot, NULL, noreserve);
         return err < 0 ? err : (int64_t)old;
     }
     if (!(flags & GUEST_MREMAP_MAYMOVE))
@@ -258,7 +259,7 @@ SYSCALL_DECL(mremap)
     if (!dst)
         return -ENOMEM;
     err = shm ? mm_map_shared(mm, dst, new_len, prot, &origin, shm, off)
-              : mm_map_fixed(mm, dst, new_len, prot);
+              : mm_map_private(mm, dst, new_len, prot, NULL, noreserve);
     if (err < 0)
         return err;
     if (!shm) {
