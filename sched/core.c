@@ -82,6 +82,17 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     s->slice_blocks = cfg->slice_blocks ? cfg->slice_blocks : SCHED_DEFAULT_SLICE_BLOCKS;
     s->ns_per_block = cfg->ns_per_block ? cfg->ns_per_block : SCHED_DEFAULT_NS_PER_BLOCK;
     s->slice_jitter_pct = cfg->slice_jitter_pct;
+    s->insn_rate_milli = cfg->insn_rate_milli ? cfg->insn_rate_milli : SCHED_DEFAULT_INSN_RATE_MILLI;
+    /* 1e6 fs per ns over (rate / 1000) instructions per ns. */
+    s->insn_fs = UINT64_C(1000000000) / s->insn_rate_milli;
+    for (unsigned cpu = 0; cpu < cfg->nr_cpus; cpu++) {
+        uint16_t cap = cfg->capacity ? cfg->capacity[cpu] : 0;
+        if (cap > SCHED_MAX_CAPACITY)
+            return -EINVAL;
+        s->cpus[cpu].capacity = cap ? cap : SCHED_MAX_CAPACITY;
+        s->cpus[cpu].max_freq_khz = SCHED_DEFAULT_MAX_FREQ_KHZ;
+        sched_cpu_set_freq(s, cpu, SCHED_DEFAULT_MAX_FREQ_KHZ);
+    }
     s->rt_runtime_us = SCHED_RT_RUNTIME_US;
     s->rt_period_us = SCHED_RT_PERIOD_US;
     s->events.nr_cpus = cfg->nr_cpus;
@@ -96,6 +107,21 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     if (s->mismatched && s->policy->on_boot)
         s->policy->on_boot(s);
     return 0;
+}
+
+void sched_cpu_set_freq(struct sched *s, unsigned cpu, uint32_t khz)
+{
+    struct sched_cpu *c = &s->cpus[cpu];
+    if (khz < 1)
+        khz = 1;
+    if (khz > c->max_freq_khz)
+        khz = c->max_freq_khz;
+    c->cur_freq_khz = khz;
+    /* Time is inversely proportional to capacity and to the frequency's
+     * share of the maximum (the kernel's arch_scale_cpu_capacity() and
+     * arch_scale_freq_capacity() scale utilisation the same way). */
+    c->time_scale = ((uint64_t)SCHED_MAX_CAPACITY * c->max_freq_khz << 16) /
+                    ((uint64_t)c->capacity * khz);
 }
 
 void sched_destroy(struct sched *s)

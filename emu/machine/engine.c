@@ -7,6 +7,7 @@
 #include "engine.h"
 #include "engine_exact.h"
 #include "gdbstub.h"
+#include "insn_count.h"
 #include "loader.h"
 #include "machine.h"
 #include "mm.h"
@@ -151,13 +152,14 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     uc_emu_stop(uc);
 }
 
-/* Counts the slice down by basic blocks and advances virtual time. */
+/* Advances virtual time by the block's instructions (docs/timing.md) and
+ * counts the slice's budget down by blocks. */
 static void hook_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
-    (void)addr, (void)size;
     struct machine *m = user;
     if (m->gdb)
         gdbstub_block(m);
+    m->slice_fs += insn_count(m, uc, addr, size) * m->insn_fs;
     if (++m->slice_used >= m->slice_budget)
         uc_emu_stop(uc);
 }

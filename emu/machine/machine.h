@@ -18,6 +18,7 @@ struct emu_config;
 struct epitem;
 struct fifo;
 struct hostio;
+struct insn_cache;
 struct ktimer;
 struct control;
 struct gdbstub;
@@ -75,6 +76,14 @@ struct machine {
     uint64_t slice_used;     /* blocks (and syscall costs) of the running slice */
     uint64_t slice_budget;   /* blocks the running slice may take */
     unsigned slice_cpu;      /* the vCPU running it */
+    /* Virtual time of the running slice on its vCPU, in femtoseconds: the
+     * instructions retired and the kernel's work (docs/timing.md). */
+    uint64_t slice_fs;
+    struct task *slice_task; /* whose slice it is (kcost_charge), NULL between slices */
+    const struct emu_costs *costs; /* kernel work's times (kcost.h) */
+    uint64_t insn_fs;        /* one instruction on the slice's vCPU, in fs */
+    bool slice_a32;          /* an AArch32 engine: Thumb blocks are counted (insn_count.h) */
+    struct insn_cache *insn_cache; /* the running mm's Thumb counts, NULL: none */
     bool in_syscall;         /* a handler is running (strace ordering) */
     uint64_t mapped_unchecked; /* bytes mapped since the host's memory was checked */
     uint64_t kmem_used;      /* kernel-side buffers held for the guest (kmem.h) */

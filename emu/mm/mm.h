@@ -68,6 +68,7 @@ struct mm {
     size_t nr_vmas, index_cap;
     bool index_lost;
     unsigned nr_regions;    /* VMAs with an engine region of their own */
+    struct insn_cache *insn_cache; /* Thumb blocks' instruction counts (insn_count.h) */
 };
 
 /* A fresh address space on a new engine of abi's ISA: NULL with *err set on failure. */
