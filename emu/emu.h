@@ -20,8 +20,8 @@ enum emu_trace_format {
 enum emu_cost {
     EMU_COST_SYSCALL,    /* "syscall": entry and exit, every syscall (a getpid in all) */
     EMU_COST_PAGE_FAULT, /* "page_fault": an anonymous page's first touch */
-    EMU_COST_FORK,       /* "fork": a new process (fork, vfork, clone without CLONE_VM) */
-    EMU_COST_CLONE,      /* "clone": a new thread (CLONE_VM) */
+    EMU_COST_FORK,       /* "fork": a new process (fork, clone without CLONE_VM) */
+    EMU_COST_CLONE,      /* "clone": a thread or vfork (CLONE_VM: no memory copied) */
     EMU_COST_EXECVE,     /* "execve": replacing the image */
     EMU_COST_EXIT,       /* "exit": a process's teardown */
     EMU_COST_SIGNAL,     /* "signal": delivering to a handler and its sigreturn */

@@ -30,7 +30,7 @@ uint64_t task_cpu_ns(const struct task *t)
     const struct machine *m = t->machine;
     uint64_t ns = t->se.sum_exec_ns;
     if (m->current == t)
-        ns += m->slice_fs / FS_PER_NS;
+        ns += machine_slice_fs(m) / FS_PER_NS;
     return ns;
 }
 

@@ -29,25 +29,24 @@ static uint32_t thumb_count(uc_engine *uc, uint64_t addr, uint32_t size)
     return count;
 }
 
-uint32_t insn_count_a32(struct machine *m, uc_engine *uc, uint64_t addr, uint32_t size)
+uint32_t insn_count_a32_miss(struct machine *m, uc_engine *uc, uint64_t addr, uint32_t size)
 {
     uint32_t cpsr = 0;
     uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
     uint32_t count = cpsr & CPSR_T ? thumb_count(uc, addr, size) : size >> 2;
     struct insn_cache *c = m->insn_cache;
-    if (c) {
+    if (c && size <= UINT16_MAX) {
         struct insn_cache_entry *e = &c->e[(addr >> 1) & (INSN_CACHE_ENTRIES - 1)];
-        e->addr = addr;
-        e->size = size;
-        e->count = count;
+        e->addr = (uint32_t)addr;
+        e->size = (uint16_t)size;
+        e->count = (uint16_t)count;
     }
     return count;
 }
 
 void insn_count_start(struct machine *m, struct mm *mm)
 {
-    m->slice_a32 = mm->abi->isa != LOADER_ISA_AARCH64;
-    if (m->slice_a32 && !mm->insn_cache)
+    if (mm->abi->isa != LOADER_ISA_AARCH64 && !mm->insn_cache)
         mm->insn_cache = calloc(1, sizeof(struct insn_cache));
     m->insn_cache = mm->insn_cache;
 }

@@ -12,36 +12,36 @@
 
 #include "machine.h"
 
-#define INSN_CACHE_ENTRIES 4096u /* 64 KiB per 32-bit address space */
+#define INSN_CACHE_ENTRIES 4096u /* 32 KiB per 32-bit address space */
 
+/* AArch32 addresses are 32 bits; a block is far shorter than 64 KiB. */
 struct insn_cache {
     struct insn_cache_entry {
-        uint64_t addr;
-        uint32_t size, count;
+        uint32_t addr;
+        uint16_t size, count;
     } e[INSN_CACHE_ENTRIES];
 };
 
 /* The count of an AArch32 block not in the cache (insn_count.c): decodes
  * it (A32: size / 4) and remembers it. */
-uint32_t insn_count_a32(struct machine *m, uc_engine *uc, uint64_t addr, uint32_t size);
+uint32_t insn_count_a32_miss(struct machine *m, uc_engine *uc, uint64_t addr, uint32_t size);
 
-static inline uint32_t insn_count(struct machine *m, uc_engine *uc, uint64_t addr, uint32_t size)
+static inline uint32_t insn_count_a32(struct machine *m, uc_engine *uc, uint64_t addr,
+                                      uint32_t size)
 {
-    if (!m->slice_a32)
-        return size >> 2;
     const struct insn_cache *c = m->insn_cache;
     if (c) {
         const struct insn_cache_entry *e = &c->e[(addr >> 1) & (INSN_CACHE_ENTRIES - 1)];
-        if (e->addr == addr && e->size == size)
+        if (e->addr == (uint32_t)addr && e->size == size)
             return e->count;
     }
-    return insn_count_a32(m, uc, addr, size);
+    return insn_count_a32_miss(m, uc, addr, size);
 }
 
 struct mm;
-/* Before a slice of mm's code: whether blocks need counting, and mm's
- * cache, made on its first 32-bit slice (without memory, none: each Thumb
- * block is then decoded every time, slower but the same count). */
+/* Before a slice of mm's code: mm's cache if it is 32-bit, made on its
+ * first slice (without memory, none: each block is then decoded every
+ * time, slower but the same count). */
 void insn_count_start(struct machine *m, struct mm *mm);
 
 #endif

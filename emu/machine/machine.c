@@ -93,7 +93,7 @@ void machine_random_bytes(struct machine *m, void *buf, size_t len)
 
 uint64_t machine_now(const struct machine *m)
 {
-    uint64_t in_slice = m->slice_start + m->slice_fs / FS_PER_NS;
+    uint64_t in_slice = m->slice_start + machine_slice_fs(m) / FS_PER_NS;
     return in_slice > sched_now(&m->sched) ? in_slice : sched_now(&m->sched);
 }
 

@@ -135,6 +135,7 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     m->slice_start = sched_now(&m->sched);
     m->slice_cpu = cpu;
     m->slice_fs = 0;
+    m->slice_insns = 0;
     m->slice_task = t;
     m->insn_fs = sched_cpu_fs(&m->sched, cpu, m->sched.insn_fs);
     if (m->sched.switched)
@@ -263,7 +264,7 @@ int machine_run(struct machine *m)
         }
         uint64_t used = run_slice(m, t, cpu);
         m->slice_task = NULL;
-        sched_account_ns(&m->sched, se, cpu, used, m->slice_fs / FS_PER_NS);
+        sched_account_ns(&m->sched, se, cpu, used, machine_slice_fs(m) / FS_PER_NS);
         cpu_timers_check(t);
         rlimit_cpu_check(t);
         control_slice_done(m);
