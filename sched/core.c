@@ -63,6 +63,9 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     if (cfg->nr_cpus < 1 || cfg->nr_cpus > NR_CPUS_MAX || !cfg->log ||
         (unsigned)cfg->policy >= SCHED_NR_POLICIES || cfg->slice_jitter_pct > 50)
         return -EINVAL;
+    for (unsigned cpu = 0; cfg->capacity && cpu < cfg->nr_cpus; cpu++)
+        if (cfg->capacity[cpu] > SCHED_MAX_CAPACITY)
+            return -EINVAL;
     memset(s, 0, sizeof(*s));
     s->nr_cpus = cfg->nr_cpus;
     cpumask_setall(&s->possible, cfg->nr_cpus);
@@ -87,8 +90,6 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     s->insn_fs = UINT64_C(1000000000) / s->insn_rate_milli;
     for (unsigned cpu = 0; cpu < cfg->nr_cpus; cpu++) {
         uint16_t cap = cfg->capacity ? cfg->capacity[cpu] : 0;
-        if (cap > SCHED_MAX_CAPACITY)
-            return -EINVAL;
         s->cpus[cpu].capacity = cap ? cap : SCHED_MAX_CAPACITY;
         s->cpus[cpu].max_freq_khz = SCHED_DEFAULT_MAX_FREQ_KHZ;
         sched_cpu_set_freq(s, cpu, SCHED_DEFAULT_MAX_FREQ_KHZ);

@@ -138,8 +138,6 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     m->slice_insns = 0;
     m->slice_task = t;
     m->insn_fs = sched_cpu_fs(&m->sched, cpu, m->sched.insn_fs);
-    if (m->sched.switched)
-        kcost_charge(t, EMU_COST_CTXSW);
     if (mm_engine_acquire(task_mm(t)) < 0) {
         fprintf(stderr, "asymu: [pid %d] no host memory for its engine: killed\n", t->proc->pid);
         process_exit_group(t->proc, SIGKILL);
@@ -263,6 +261,11 @@ int machine_run(struct machine *m)
             break;
         }
         uint64_t used = run_slice(m, t, cpu);
+        /* The switch to t is charged once its slice is over: whatever the
+         * slice's start does (a syscall's resume taking recorded input)
+         * sees the time the step started at, in a replay too. */
+        if (m->sched.switched)
+            kcost_charge(t, EMU_COST_CTXSW);
         m->slice_task = NULL;
         sched_account_ns(&m->sched, se, cpu, used, machine_slice_fs(m) / FS_PER_NS);
         cpu_timers_check(t);
