@@ -254,6 +254,41 @@ static int opt_slice(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+/* "0.5", "3", "2.25": instructions per ns, in thousandths. */
+static int opt_insn_rate(struct parse *ps, const char *opt, const char *val)
+{
+    const char *p = val;
+    uint64_t whole = 0, milli = 0;
+    unsigned digits = 0, frac = 0;
+    for (; isdigit((unsigned char)*p) && digits < 4; p++, digits++)
+        whole = whole * 10 + (uint64_t)(*p - '0');
+    if (digits && *p == '.')
+        for (p++; isdigit((unsigned char)*p) && frac < 3; p++, frac++)
+            milli = milli * 10 + (uint64_t)(*p - '0');
+    for (unsigned f = frac; f < 3; f++)
+        milli *= 10;
+    uint64_t v = whole * 1000 + milli;
+    if (!digits || *p || (val[digits] == '.' && !frac) || v < 1 || v > 100000)
+        return bad(opt, val,
+                   "instructions per ns from 0.001 to 100, with at most 3 decimals, like 0.5");
+    ps->cfg->insn_rate_milli = (uint32_t)v;
+    return 0;
+}
+
+/* The table --costs gives (one per run: options_parse runs once). */
+static struct emu_costs costs_file;
+
+static int opt_costs(struct parse *ps, const char *opt, const char *val)
+{
+    char why[512];
+    if (emu_costs_load(val, &costs_file, why, sizeof why) < 0) {
+        fprintf(value_errors ? value_errors : stderr, "asymu run: %s: %s\n", opt, why);
+        return -1;
+    }
+    ps->cfg->costs = &costs_file;
+    return 0;
+}
+
 static int opt_control(struct parse *ps, const char *opt, const char *val)
 {
     (void)opt;
@@ -395,9 +430,10 @@ static const struct option_def options[] = {
      "cpulist of the vCPUs that run 32-bit (AArch32) code, e.g. 0-3,6; may be empty",
      opt_aarch32},
     {"--capacity", NULL, "LIST=VALUE,...", "1024 for every vCPU",
-     "cpu_capacity of vCPUs (1 to 1024), e.g. 0-3=512,4-7=1024 for little and big cores; "
-     "vCPUs not named keep 1024. Shown in sysfs; the scheduler places tasks and migrates "
-     "misfit ones by it (docs/scheduler.md)",
+     "cpu_capacity of vCPUs (1 to 1024), e.g. 0-3=512,4-7=1024 for little and big cores: "
+     "in sysfs, how fast each runs (capacity 512 takes twice as long, docs/timing.md), and "
+     "where the scheduler places tasks and migrates misfit ones (docs/scheduler.md); "
+     "vCPUs not named keep 1024",
      opt_capacity},
     {"--cmdline", NULL, "STRING", DEFAULT_CMDLINE,
      "the emulated kernel command line; without allow_mismatched_32bit_el0 an asymmetric "
@@ -435,6 +471,14 @@ static const struct option_def options[] = {
      opt_timeline},
     {"--slice", NULL, "BLOCKS", "10000", "time slice of a task at nice 0, in guest basic blocks",
      opt_slice},
+    {"--insn-rate", NULL, "RATE", "0.5",
+     "guest instructions per ns of a capacity-1024 vCPU at its maximum frequency; a vCPU of "
+     "capacity C runs C/1024 as fast (docs/timing.md)",
+     opt_insn_rate},
+    {"--costs", NULL, "FILE", "the built-in table",
+     "virtual times of kernel work, lines 'name value_ns' (syscall, page_fault, fork, clone, "
+     "execve, exit, signal, context_switch) over the built-in table (docs/timing.md)",
+     opt_costs},
     {"--rw", NULL, NULL, "off", "let the guest write to the sysroot (it is read-only otherwise)",
      opt_rw},
     {"--no-sandbox", NULL, NULL, "off",

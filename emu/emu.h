@@ -16,6 +16,23 @@ enum emu_trace_format {
     EMU_TRACE_FTRACE, /* the kernel's ftrace text, as trace-cmd report prints it */
 };
 
+/* Kernel work that costs virtual time (docs/timing.md), by its --costs name. */
+enum emu_cost {
+    EMU_COST_SYSCALL,    /* "syscall": entry and exit, every syscall (a getpid in all) */
+    EMU_COST_PAGE_FAULT, /* "page_fault": an anonymous page's first touch */
+    EMU_COST_FORK,       /* "fork": a new process (fork, clone without CLONE_VM) */
+    EMU_COST_CLONE,      /* "clone": a thread or vfork (CLONE_VM: no memory copied) */
+    EMU_COST_EXECVE,     /* "execve": replacing the image */
+    EMU_COST_EXIT,       /* "exit": a process's teardown */
+    EMU_COST_SIGNAL,     /* "signal": delivering to a handler and its sigreturn */
+    EMU_COST_CTXSW,      /* "context_switch": a vCPU switching to another task */
+    EMU_COST_NR
+};
+
+struct emu_costs {
+    uint64_t ns[EMU_COST_NR]; /* on a capacity-1024 vCPU at its maximum frequency */
+};
+
 struct emu_config {
     unsigned cpus;          /* number of vCPUs, 1..NR_CPUS_MAX */
     struct cpumask aarch32; /* vCPUs that run AArch32 EL0 */
@@ -39,6 +56,8 @@ struct emu_config {
     bool no_sandbox;        /* do not confine the emulator (Landlock and seccomp) */
     bool no_kvm;            /* --no-kvm: the machine has no /dev/kvm */
     unsigned slice_blocks;  /* time slice in guest basic blocks, 0: default */
+    uint32_t insn_rate_milli; /* --insn-rate x1000: instructions per ns at capacity 1024, 0: default */
+    const struct emu_costs *costs; /* --costs: kernel work's times, NULL: the defaults */
     uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */
     unsigned max_procs;     /* live processes, fork fails with EAGAIN beyond */
     uint64_t host_reserve;  /* host memory never taken: ENOMEM in the guest instead */
@@ -56,6 +75,14 @@ struct emu_config {
     char **argv;
     char **envp;            /* guest environment */
 };
+
+/* The default cost table (docs/timing.md). */
+void emu_costs_default(struct emu_costs *out);
+/* The cost name of c ("fork"), NULL past the last. */
+const char *emu_cost_name(unsigned c);
+/* Reads a --costs file over the defaults: lines "name value_ns", blank lines
+ * and # comments. 0, or -1 with "FILE:LINE: what is wrong" in why. */
+int emu_costs_load(const char *path, struct emu_costs *out, char *why, size_t len);
 
 /* Runs the machine until its first process ends. Returns the process's
  * status as a shell would report it (exit code, or 128 + signal), or a

@@ -63,6 +63,9 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     if (cfg->nr_cpus < 1 || cfg->nr_cpus > NR_CPUS_MAX || !cfg->log ||
         (unsigned)cfg->policy >= SCHED_NR_POLICIES || cfg->slice_jitter_pct > 50)
         return -EINVAL;
+    for (unsigned cpu = 0; cfg->capacity && cpu < cfg->nr_cpus; cpu++)
+        if (cfg->capacity[cpu] > SCHED_CAPACITY_SCALE)
+            return -EINVAL;
     memset(s, 0, sizeof(*s));
     s->nr_cpus = cfg->nr_cpus;
     cpumask_setall(&s->possible, cfg->nr_cpus);
@@ -82,23 +85,22 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     s->slice_blocks = cfg->slice_blocks ? cfg->slice_blocks : SCHED_DEFAULT_SLICE_BLOCKS;
     s->ns_per_block = cfg->ns_per_block ? cfg->ns_per_block : SCHED_DEFAULT_NS_PER_BLOCK;
     s->slice_jitter_pct = cfg->slice_jitter_pct;
+    s->insn_rate_milli = cfg->insn_rate_milli ? cfg->insn_rate_milli : SCHED_DEFAULT_INSN_RATE_MILLI;
+    /* 1e6 fs per ns over (rate / 1000) instructions per ns. */
+    s->insn_fs = UINT64_C(1000000000) / s->insn_rate_milli;
+    for (unsigned cpu = 0; cpu < cfg->nr_cpus; cpu++) {
+        /* 0 reads as the full scale, as in emu's config. */
+        uint16_t cap = cfg->capacity ? cfg->capacity[cpu] : 0;
+        s->cpus[cpu].capacity = cap ? cap : SCHED_CAPACITY_SCALE;
+        s->cpus[cpu].max_freq_khz = SCHED_DEFAULT_MAX_FREQ_KHZ;
+        sched_cpu_set_freq(s, cpu, SCHED_DEFAULT_MAX_FREQ_KHZ);
+        /* asym_cpu_capacity_scan(): more than one capacity, SD_ASYM_CPUCAPACITY. */
+        if (s->cpus[cpu].capacity != s->cpus[0].capacity)
+            s->asym_capacity = true;
+    }
     s->rt_runtime_us = SCHED_RT_RUNTIME_US;
     s->rt_period_us = SCHED_RT_PERIOD_US;
     s->events.nr_cpus = cfg->nr_cpus;
-    for (unsigned cpu = 0; cpu < cfg->nr_cpus; cpu++) {
-        /* 0 reads as the full scale, as in emu's config. */
-        unsigned cap =
-            cfg->capacity && cfg->capacity[cpu] ? cfg->capacity[cpu] : SCHED_CAPACITY_SCALE;
-        if (cap > SCHED_CAPACITY_SCALE) {
-            free(s->cpus);
-            s->cpus = NULL;
-            return -EINVAL;
-        }
-        s->cpus[cpu].capacity = cap;
-        /* asym_cpu_capacity_scan(): more than one capacity, SD_ASYM_CPUCAPACITY. */
-        if (cap != s->cpus[0].capacity)
-            s->asym_capacity = true;
-    }
 
     /* Spec 1.2: without the parameter a mixed machine is 64-bit only for
      * user space; with it, and some but not all CPUs 32-bit, it is mismatched. */
@@ -110,6 +112,21 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     if (s->mismatched && s->policy->on_boot)
         s->policy->on_boot(s);
     return 0;
+}
+
+void sched_cpu_set_freq(struct sched *s, unsigned cpu, uint32_t khz)
+{
+    struct sched_cpu *c = &s->cpus[cpu];
+    if (khz < 1)
+        khz = 1;
+    if (khz > c->max_freq_khz)
+        khz = c->max_freq_khz;
+    c->cur_freq_khz = khz;
+    /* Time is inversely proportional to capacity and to the frequency's
+     * share of the maximum (the kernel's arch_scale_cpu_capacity() and
+     * arch_scale_freq_capacity() scale utilisation the same way). */
+    c->time_scale = ((uint64_t)SCHED_CAPACITY_SCALE * c->max_freq_khz << 16) /
+                    ((uint64_t)c->capacity * khz);
 }
 
 void sched_destroy(struct sched *s)

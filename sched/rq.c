@@ -300,6 +300,7 @@ int sched_pick(struct sched *s, struct sched_task **task, unsigned *cpu)
             return (int)d;
     }
 #endif
+    s->switched = rq->last != t;
     if (rq->last != t) {
         rq->last = t;
         rq->nr_switches++;
@@ -326,9 +327,9 @@ static bool takes_turns(struct sched_task *t)
     return false;
 }
 
-void sched_account(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t blocks)
+void sched_account_ns(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t blocks,
+                      uint64_t ns)
 {
-    uint64_t ns = blocks * s->ns_per_block;
     struct sched_cpu *rq = &s->cpus[cpu];
     rq->clock_ns += ns;
     rq->busy_ns += ns;

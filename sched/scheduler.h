@@ -21,6 +21,12 @@
 #define SCHED_COMM_LEN 16
 #define SCHED_DEFAULT_SLICE_BLOCKS 10000u
 #define SCHED_DEFAULT_NS_PER_BLOCK 10u
+/* Instructions per ns (x1000) a capacity-1024 vCPU retires at its maximum
+ * frequency (docs/timing.md, "The base rate"): --insn-rate. */
+#define SCHED_DEFAULT_INSN_RATE_MILLI 500u
+/* Every vCPU's maximum frequency, in kHz, until an energy model gives
+ * others (cpufreq's cpuinfo_max_freq); only the ratio cur/max matters. */
+#define SCHED_DEFAULT_MAX_FREQ_KHZ 2000000u
 /* Deadline bandwidth releases waiting for a 0-lag time; more are released
  * at once. */
 #define SCHED_DL_LAGGING_MAX 64u
@@ -49,6 +55,7 @@ struct sched_config {
     struct klog *log;          /* required: where kernel messages go */
     /* Per vCPU 1..SCHED_CAPACITY_SCALE (--capacity); NULL or 0: 1024. */
     const uint16_t *capacity;
+    uint32_t insn_rate_milli;  /* instructions per ns x1000 at capacity 1024; 0: default */
 };
 
 enum sched_task_state {
@@ -114,8 +121,12 @@ struct sched_cpu {
     unsigned nr_running;
     const struct sched_task *last; /* the task that last ran here: a switch is a change */
     uint64_t nr_switches;
-    /* Capacities and the fair class (fair.c). */
-    unsigned capacity;       /* arch_scale_cpu_capacity(): 1..1024 */
+    /* Capacity and speed (docs/timing.md): work done at capacity 1024 and
+     * maximum frequency takes time_scale/65536 times as long here. */
+    unsigned capacity;                 /* arch_scale_cpu_capacity(): 1..1024 */
+    uint32_t max_freq_khz, cur_freq_khz; /* cur == max until a governor changes it */
+    uint64_t time_scale;               /* 1024 * max / (capacity * cur), 16.16 fixed point */
+    /* The fair class (fair.c). */
     struct sched_pelt pelt;  /* the runqueue's utilisation (cfs_rq->avg) */
     uint32_t misfit_util;    /* rq->misfit_task_load: the misfit task's util, 0: none */
     unsigned nr_idle_policy; /* queued SCHED_IDLE tasks (sched_idle_cpu()) */
@@ -144,6 +155,9 @@ struct sched {
     uint64_t log_ns; /* time within the slice, for log timestamps (sched_note_time) */
     uint64_t rng;
     uint32_t slice_blocks, ns_per_block;
+    uint32_t insn_rate_milli;
+    uint64_t insn_fs; /* femtoseconds per instruction at capacity 1024, maximum frequency */
+    bool switched;    /* the last sched_pick changed the task its vCPU runs */
     unsigned slice_jitter_pct;
     bool balance_dirty; /* something moved since the last idle balance */
     bool asym_capacity; /* vCPUs differ in capacity: SD_ASYM_CPUCAPACITY */
@@ -257,9 +271,25 @@ void sched_task_getaffinity(const struct sched *s, const struct sched_task *t, s
  * SCHED_RUN (run task->slice_left blocks at most), SCHED_KILL or
  * SCHED_MIGRATED (*cpu is where it was found). -EAGAIN: nothing runnable. */
 int sched_pick(struct sched *s, struct sched_task **task, unsigned *cpu);
-/* After a slice: the vCPU's clock and the task's runtime advance by blocks;
- * if the task used up its slice (or yielded) it goes behind the others. */
-void sched_account(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t blocks);
+/* After a slice of `blocks` guest blocks that took ns of cpu's time: the
+ * vCPU's clock and the task's runtime advance by ns; if the task used up its
+ * slice (blocks, or yielded) it goes behind the others. */
+void sched_account_ns(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t blocks,
+                      uint64_t ns);
+/* The same at a flat ns_per_block per block (the scheduler's unit tests). */
+static inline void sched_account(struct sched *s, struct sched_task *t, unsigned cpu,
+                                 uint64_t blocks)
+{
+    sched_account_ns(s, t, cpu, blocks, blocks * s->ns_per_block);
+}
+/* How long work that takes fs femtoseconds on a capacity-1024 vCPU at its
+ * maximum frequency takes on cpu now, in femtoseconds (docs/timing.md). */
+static inline uint64_t sched_cpu_fs(const struct sched *s, unsigned cpu, uint64_t fs)
+{
+    return (uint64_t)(((unsigned __int128)fs * s->cpus[cpu].time_scale) >> 16);
+}
+/* cpufreq: cpu's current frequency (clamped to 1..max kHz); its speed follows. */
+void sched_cpu_set_freq(struct sched *s, unsigned cpu, uint32_t khz);
 /* When the next slice will start (the smallest clock of a vCPU with work),
  * UINT64_MAX when nothing is runnable: emu fires timers due before it. */
 uint64_t sched_next_time(struct sched *s);

@@ -100,6 +100,9 @@ static void hook_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     }
     v->last_block = addr;
     v->last_block_size = size;
+    /* A VM's guest code takes time as the task's own does (4-byte
+     * instructions: a VM's AArch32 Thumb code is counted as A32). */
+    m->slice_insns += size >> 2;
     if (++m->slice_used >= m->slice_budget)
         uc_emu_stop(uc);
 }

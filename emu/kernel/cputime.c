@@ -2,6 +2,7 @@
  * scheduler's sum_exec_ns plus the slice running now), the part spent in
  * syscalls, the CPU clocks of clock_gettime, and times and getrusage. */
 #include "abi.h"
+#include "kcost.h"
 #include "machine.h"
 #include "mm.h"
 #include "scheduler.h"
@@ -29,7 +30,7 @@ uint64_t task_cpu_ns(const struct task *t)
     const struct machine *m = t->machine;
     uint64_t ns = t->se.sum_exec_ns;
     if (m->current == t)
-        ns += m->slice_used * m->sched.ns_per_block;
+        ns += machine_slice_fs(m) / FS_PER_NS;
     return ns;
 }
 

@@ -3,6 +3,7 @@
  * in shared memory a place in the object mapped there, which every process
  * mapping it reaches. */
 #include "abi.h"
+#include "kcost.h"
 #include "machine.h"
 #include "mm.h"
 #include "restart.h"
@@ -72,6 +73,11 @@ static int wake(struct task *t, struct futex_key k, int n, uint32_t bitset)
     if (woken) {
         t->stop = true;
         t->machine->slice_used += FUTEX_WAKE_COST_BLOCKS;
+        /* ... and the time of those blocks, as before the cost table:
+         * a scheduling device, not a measured cost (docs/timing.md). */
+        t->machine->slice_fs +=
+            sched_cpu_fs(&t->machine->sched, t->machine->slice_cpu,
+                         FUTEX_WAKE_COST_BLOCKS * SCHED_DEFAULT_NS_PER_BLOCK * FS_PER_NS);
     }
     return woken;
 }

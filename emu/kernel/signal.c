@@ -1,6 +1,7 @@
 /* signal.c - signals: dispositions, masks, queueing to processes and
  * threads, delivery on the way back to user mode (default actions or a
  * handler frame built by the ABI), and the signal syscalls. */
+#include "kcost.h"
 #include "abi.h"
 #include "event.h"
 #include "lifetime.h"
@@ -362,6 +363,7 @@ void signal_deliver(struct task *t)
             signal_kill_process(t, SIGSEGV);
             return;
         }
+        kcost_charge(t, EMU_COST_SIGNAL); /* the frame, and its rt_sigreturn later */
         t->sigmask |= act.mask | ((act.flags & GUEST_SA_NODEFER) ? 0 : SIGBIT(sig));
         t->sigmask &= ~UNBLOCKABLE;
         t->restore_sigmask = false;

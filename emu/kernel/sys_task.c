@@ -1,5 +1,6 @@
 /* sys_task.c - process lifetime syscalls: clone/clone3/fork/vfork, execve,
  * exit/exit_group, wait4/waitid, sessions and process groups. */
+#include "kcost.h"
 #include "abi.h"
 #include "emu.h"
 #include "event.h"
@@ -36,14 +37,24 @@
 #define CLONE_VM 0x100
 #define CLONE_VFORK 0x4000
 
+/* A process's teardown (do_exit()'s exit_mm, exit_files...) costs its last
+ * thread's time; a thread that leaves others behind costs only its syscall. */
+static void charge_exit(struct task *t, bool group)
+{
+    if (group || t->proc->live_threads <= 1)
+        kcost_charge(t, EMU_COST_EXIT);
+}
+
 SYSCALL_DECL(exit)
 {
+    charge_exit(t, false);
     task_exit(t, (int)((a[0] & 0xff) << 8));
     return 0;
 }
 
 SYSCALL_DECL(exit_group)
 {
+    charge_exit(t, true);
     process_exit_group(t->proc, (int)((a[0] & 0xff) << 8));
     return 0;
 }
@@ -375,6 +386,8 @@ SYSCALL_DECL(execve)
     }
     char why[512];
     err = exec_path(t, path, argv, (int)argc, envp, why, sizeof why);
+    if (err >= 0)
+        kcost_charge(t, EMU_COST_EXECVE);
     if (err < 0 && t->machine->cfg->strace)
         fprintf(stderr, "[pid %d] execve %s\n", t->tid, why);
     strings_free(argv);

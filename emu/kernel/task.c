@@ -1,5 +1,6 @@
 /* task.c - processes and threads: creation (the first process, clone, fork,
  * vfork), blocking and waking, exit and exit_group, zombies and reaping. */
+#include "kcost.h"
 #include "abi.h"
 #include "cred.h"
 #include "emu.h"
@@ -272,6 +273,8 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     if (flags & CLONE_CHILD_CLEARTID)
         c->clear_child_tid = child_tid;
     c->state = TASK_RUNNABLE;
+    /* copy_process()'s work: the child is runnable once it is done. */
+    kcost_charge(t, (flags & CLONE_VM) ? EMU_COST_CLONE : EMU_COST_FORK);
     sched_advance(&m->sched, machine_now(m));
     sched_task_fork(&m->sched, &t->se, &c->se, c->tid, cp->pid);
     ptrace_clone(t, c, flags);

@@ -105,7 +105,10 @@ static const struct range *range_of(const struct range *r, size_t n, uintptr_t p
 }
 
 /* Whether [p, p + len) of a candidate CPUState holds the PC marker and a
- * pointer back to uc; *back gets the latter's offset. */
+ * pointer back to uc; *back gets the latter's offset. It reads a mapping,
+ * across whatever objects lie in it: AddressSanitizer must not check
+ * these loads (the fixed-size copies compile to plain loads). */
+__attribute__((no_sanitize("address")))
 static bool looks_like_cpu(uintptr_t p, size_t len, bool is64, uc_engine *uc, long *back)
 {
     bool mark = false;
@@ -114,8 +117,8 @@ static bool looks_like_cpu(uintptr_t p, size_t len, bool is64, uc_engine *uc, lo
         const unsigned char *at = (const unsigned char *)p + off;
         uint64_t w64;
         uint32_t w32;
-        memcpy(&w64, at, 8);
-        memcpy(&w32, at, 4);
+        __builtin_memcpy(&w64, at, 8);
+        __builtin_memcpy(&w32, at, 4);
         if (off % 8 == 0 && w64 == (uint64_t)(uintptr_t)uc && *back < 0)
             *back = (long)off;
         if (is64 ? (off % 8 == 0 && w64 == PC_MARK_64) : w32 == PC_MARK_32)

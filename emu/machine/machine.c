@@ -16,6 +16,7 @@
 #include "ktimer.h"
 #include "loader.h"
 #include "hostblock.h"
+#include "kcost.h"
 #include "machine.h"
 #include "mm_window.h"
 #include "pagecopy.h"
@@ -92,7 +93,7 @@ void machine_random_bytes(struct machine *m, void *buf, size_t len)
 
 uint64_t machine_now(const struct machine *m)
 {
-    uint64_t in_slice = m->slice_start + m->slice_used * SCHED_DEFAULT_NS_PER_BLOCK;
+    uint64_t in_slice = m->slice_start + machine_slice_fs(m) / FS_PER_NS;
     return in_slice > sched_now(&m->sched) ? in_slice : sched_now(&m->sched);
 }
 
@@ -197,7 +198,9 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
         .slice_blocks = cfg->slice_blocks,
         .log = &m->klog,
         .capacity = cfg->capacity,
+        .insn_rate_milli = cfg->insn_rate_milli,
     };
+    m->costs = kcost_table(cfg);
     if ((err = sched_init(&m->sched, &sc)) < 0) {
         fprintf(stderr, "asymu: cannot boot the scheduler: %s\n", strerror(-err));
         goto fail_sched_init;

@@ -19,6 +19,7 @@ struct emu_config;
 struct epitem;
 struct fifo;
 struct hostio;
+struct insn_cache;
 struct ktimer;
 struct control;
 struct gdbstub;
@@ -76,6 +77,15 @@ struct machine {
     uint64_t slice_used;     /* blocks (and syscall costs) of the running slice */
     uint64_t slice_budget;   /* blocks the running slice may take */
     unsigned slice_cpu;      /* the vCPU running it */
+    /* Virtual time of the running slice on its vCPU (docs/timing.md): the
+     * instructions it retired (the block hook only adds their count) and
+     * the kernel's work, in femtoseconds: machine_slice_fs() sums them. */
+    uint64_t slice_insns;
+    uint64_t slice_fs;
+    struct task *slice_task; /* whose slice it is (kcost_charge), NULL between slices */
+    const struct emu_costs *costs; /* kernel work's times (kcost.h) */
+    uint64_t insn_fs;        /* one instruction on the slice's vCPU, in fs */
+    struct insn_cache *insn_cache; /* the running mm's Thumb counts, NULL: none */
     bool in_syscall;         /* a handler is running (strace ordering) */
     uint64_t mapped_unchecked; /* bytes mapped since the host's memory was checked */
     uint64_t kmem_used;      /* kernel-side buffers held for the guest (kmem.h) */
@@ -106,6 +116,11 @@ extern const struct vfs_provider vfs_provider_kernel;
 
 /* Virtual time now: the running slice's start plus what it has used. */
 uint64_t machine_now(const struct machine *m);
+/* What the running slice has used so far on its vCPU, in femtoseconds. */
+static inline uint64_t machine_slice_fs(const struct machine *m)
+{
+    return m->slice_fs + m->slice_insns * m->insn_fs;
+}
 /* Host events (hostio.c): starts the loop (and the FUSE export), serves
  * what is ready without waiting, stops and unmounts. */
 int hostio_start(struct machine *m, char *why, size_t whylen);

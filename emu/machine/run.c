@@ -6,6 +6,8 @@
 #include "abi.h"
 #include "control.h"
 #include "gdbstub.h"
+#include "insn_count.h"
+#include "kcost.h"
 #include "emu.h"
 #include "engine.h"
 #include "ktimer.h"
@@ -132,6 +134,10 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     m->slice_used = 0;
     m->slice_start = sched_now(&m->sched);
     m->slice_cpu = cpu;
+    m->slice_fs = 0;
+    m->slice_insns = 0;
+    m->slice_task = t;
+    m->insn_fs = sched_cpu_fs(&m->sched, cpu, m->sched.insn_fs);
     if (mm_engine_acquire(task_mm(t)) < 0) {
         fprintf(stderr, "asymu: [pid %d] no host memory for its engine: killed\n", t->proc->pid);
         process_exit_group(t->proc, SIGKILL);
@@ -160,6 +166,7 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     m->running_uc = task_mm(t)->uc;
     t->stop = false;
     struct mm *mm = task_mm(t);
+    insn_count_start(m, mm);
     bool step = ptrace_single_step(t);
     if (step)
         engine_step_begin(m, t);
@@ -257,7 +264,13 @@ int machine_run(struct machine *m)
             break;
         }
         uint64_t used = run_slice(m, t, cpu);
-        sched_account(&m->sched, se, cpu, used);
+        /* The switch to t is charged once its slice is over: whatever the
+         * slice's start does (a syscall's resume taking recorded input)
+         * sees the time the step started at, in a replay too. */
+        if (m->sched.switched)
+            kcost_charge(t, EMU_COST_CTXSW);
+        m->slice_task = NULL;
+        sched_account_ns(&m->sched, se, cpu, used, machine_slice_fs(m) / FS_PER_NS);
         cpu_timers_check(t);
         rlimit_cpu_check(t);
         control_slice_done(m);

@@ -211,6 +211,9 @@ void mm_free(struct mm *mm)
     windows_free(mm);
     lazy_free(mm);
     free(mm->index);
+    if (mm->machine->insn_cache == mm->insn_cache)
+        mm->machine->insn_cache = NULL;
+    free(mm->insn_cache);
     if (mm->uc) {
         engine_close(mm->uc);
         lru_unlink(mm);

@@ -71,6 +71,7 @@ struct mm {
     bool index_lost;
     unsigned nr_regions;    /* VMAs with an engine region of their own */
     struct lazy_chunks *lazy; /* chunks of lazy VMAs in the engine (mm_lazy.h) */
+    struct insn_cache *insn_cache; /* Thumb blocks' instruction counts (insn_count.h) */
 };
 
 /* A fresh address space on a new engine of abi's ISA: NULL with *err set on failure. */

@@ -1,5 +1,6 @@
 /* sys_mm.c - memory syscalls: brk, mmap (and mmap2 through do_mmap),
  * munmap, mprotect, mremap, madvise, msync, mincore, memfd_create. */
+#include "kcost.h"
 #include "abi.h"
 #include "file.h"
 #include "file_access.h"
@@ -34,6 +35,9 @@ SYSCALL_DECL(brk)
             return (int64_t)mm->brk;
         if (mm_map_fixed(mm, old_top, new_top - old_top, PROT_READ | PROT_WRITE) < 0)
             return (int64_t)mm->brk;
+        /* The heap's new pages are charged their first touches now: asymu
+         * maps memory eagerly and sees no fault (docs/timing.md). */
+        kcost_charge_n(t, EMU_COST_PAGE_FAULT, (new_top - old_top) / PAGE);
     } else if (new_top < old_top) {
         mm_unmap(mm, new_top, old_top - new_top);
     }

@@ -113,6 +113,8 @@ int64_t emu_fuzz_syscall(struct machine *m, uint64_t nr, const uint64_t a[6])
 {
     struct task *t = emu_fuzz_task(m);
     m->slice_used = 0;
+    m->slice_fs = 0;
+    m->slice_insns = 0;
     m->slice_start = sched_now(&m->sched);
     set_syscall_registers(t, nr, a);
     syscall_dispatch(t);

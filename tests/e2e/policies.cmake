@@ -282,8 +282,12 @@ asymu_e2e_policy(NAME pol-K2-kill-fork-wtermsig POLICY kill RUN ${LAUNCH} 4-7 fo
 asymu_e2e_policy(NAME pol-K2-kill-on-32bit-cpu-runs POLICY kill RUN ${LAUNCH} 2,5 ${SHOW32} show:20)
 # K1 on a switch: the 32-bit task (A = {3,4}) runs on cpu3 until a 64-bit
 # task pinned to cpu3 arrives; balancing then puts it on cpu4: SIGKILL under
-# kill, under fixup A becomes {3} and it stays there.
-set(pol_balance ${SHOW64} spawn:${LAUNCH} 3,4 ${SHOW32} show:5 spin:100000 show:5 -- sleep:0
+# kill, under fixup A becomes {3} and it stays there. The parent sleeps 1 ms
+# (was 0) before the second spawn: the 32-bit task's execve now costs time
+# (issue 27, docs/timing.md), and it must have printed its affinity first;
+# it now gets through its whole first show (4 lines, was 1) before the
+# 64-bit task arrives.
+set(pol_balance ${SHOW64} spawn:${LAUNCH} 3,4 ${SHOW32} show:5 spin:100000 show:5 -- sleep:1
     spawn:${LAUNCH} 3 ${SHOW64} yield:3 spin:1000000 yield:3 -- wait)
 asymu_e2e_policy(NAME pol-K1-K2-switch-onto-64bit-cpu-kill POLICY kill RUN ${pol_balance}
                  EXPECT_STDERR_CONTAINS "CPU affinity contains CPUs that are not capable of running 32-bit tasks")

@@ -157,6 +157,40 @@ static void test_init_1024_cpus(void **state)
     shutdown_vm(vm);
 }
 
+/* Issue 27 item 1 (docs/timing.md): work takes 1024/capacity times as long,
+ * and max/cur frequency times; the base rate is fs per instruction. */
+static void test_speed_follows_capacity_and_frequency(void **state)
+{
+    (void)state;
+    struct klog log;
+    assert_int_equal(klog_init(&log, 4), 0);
+    struct sched s;
+    uint16_t cap[3] = {512, 1024, 0};
+    struct sched_config cfg = {.nr_cpus = 3, .log = &log, .capacity = cap};
+    assert_int_equal(sched_init(&s, &cfg), 0);
+    assert_int_equal(s.insn_fs, 2000000); /* 0.5 instructions per ns: 2 ns */
+    assert_int_equal(sched_cpu_fs(&s, 0, 1000), 2000);
+    assert_int_equal(sched_cpu_fs(&s, 1, 1000), 1000);
+    assert_int_equal(s.cpus[2].capacity, 1024); /* 0: the default */
+    assert_int_equal(s.cpus[1].cur_freq_khz, s.cpus[1].max_freq_khz);
+    sched_cpu_set_freq(&s, 1, s.cpus[1].max_freq_khz / 2);
+    assert_int_equal(sched_cpu_fs(&s, 1, 1000), 2000);
+    sched_cpu_set_freq(&s, 1, UINT32_MAX); /* clamped to the maximum */
+    assert_int_equal(sched_cpu_fs(&s, 1, 1000), 1000);
+    sched_cpu_set_freq(&s, 1, 0); /* clamped to 1 kHz */
+    assert_int_equal(s.cpus[1].cur_freq_khz, 1);
+    sched_destroy(&s);
+    cfg.insn_rate_milli = 3000;
+    cap[0] = 1025;
+    assert_int_equal(sched_init(&s, &cfg), -EINVAL);
+    cap[0] = 1;
+    assert_int_equal(sched_init(&s, &cfg), 0);
+    assert_int_equal(s.insn_fs, 333333);
+    assert_int_equal(sched_cpu_fs(&s, 0, 1000), 1024000);
+    sched_destroy(&s);
+    klog_destroy(&log);
+}
+
 static void test_policy_names(void **state)
 {
     (void)state;
@@ -827,6 +861,7 @@ int main(void)
         cmocka_unit_test(test_1_2_param_present_mixed_is_mismatched),
         cmocka_unit_test(test_1_2_symmetric_nothing_applies),
         cmocka_unit_test(test_init_rejects_bad_config),
+        cmocka_unit_test(test_speed_follows_capacity_and_frequency),
         cmocka_unit_test(test_init_1024_cpus),
         cmocka_unit_test(test_policy_names),
         cmocka_unit_test(test_pick_in_virtual_time_order),
