@@ -24,8 +24,10 @@ SAN_DEFAULT = address,undefined
 # Unicorn's region tables through ASan's byte-by-byte copy (about 2 minutes
 # per ISA instead of 3 seconds); and the suites that test the guests rather
 # than asymu's own code paths: conformance (Debian's programs), bench-smoke
-# and the replay of every example scenario (e2e-scenario-determinism).
-SAN_SKIP ?= ^e2e-limits-split-|^conformance-|^bench-|^e2e-scenario-determinism$$
+# and the replay of every example scenario (e2e-scenario-determinism); and
+# the tests that bound asymu's own peak host memory (*-host-rss-*), which
+# AddressSanitizer's shadow and quarantine inflate by hundreds of MB.
+SAN_SKIP ?= ^e2e-limits-split-|^conformance-|^bench-|^e2e-scenario-determinism$$|-host-rss-
 SAN_ENV = ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0
