@@ -158,7 +158,8 @@ static void find_cpu_field(uc_engine *uc, const struct abi *abi)
     free(r);
 }
 
-void *engine_exact_cpu(uc_engine *uc)
+/* uc's CPUState, or NULL where it was not found. */
+static void *engine_exact_cpu(uc_engine *uc)
 {
     if (cpu_field < 0)
         return NULL;

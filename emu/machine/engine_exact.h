@@ -14,8 +14,6 @@ struct abi;
 void engine_exact_open(void);
 /* Finds, on the process's first engine, where engines keep their CPUState. */
 void engine_exact_find(uc_engine *uc, const struct abi *abi);
-/* uc's CPUState, or NULL where it was not found. */
-void *engine_exact_cpu(uc_engine *uc);
 /* Sets uc's guest state to the instruction whose translated code holds the
  * host return address host_pc: false if no translated block holds it. */
 bool engine_exact_restore(uc_engine *uc, const struct abi *abi, uintptr_t host_pc);

@@ -93,16 +93,8 @@ asymu_e2e_guest(NAME kmem-engines-kept PROGRAM kmem GUEST_ARGS yield
 # (256 MiB), a guest that tries to queue 1 GiB stops at ENOMEM and asymu's
 # peak resident memory stays under 400 MB (it reached 1 GiB before, and the
 # guest deadlocked with every task blocked). GNU time measures the peak.
-if(NOT ASYMU_E2E_RUNNER) # GNU time: scripts/bootstrap installs it
-  foreach(isa aarch64 armhf)
-    add_test(NAME e2e-kmem-msgq-host-rss-issue24-${isa}
-      COMMAND sh -c [=[
-out=$(/usr/bin/time -f 'maxrss %M' "$1" run --max-mem 64M --host-reserve 0 -- "$2" msgq 2>&1) || exit 1
-echo "$out"
-echo "$out" | grep -q '^msgsnd IPC_NOWAIT: ENOMEM' || exit 1
-kb=$(echo "$out" | sed -n 's/^maxrss //p')
-[ -n "$kb" ] && [ "$kb" -lt 400000 ]
-]=] sh $<TARGET_FILE:asymu> ${GUEST_DIR}/kmem-${isa})
-    set_tests_properties(e2e-kmem-msgq-host-rss-issue24-${isa} PROPERTIES LABELS e2e TIMEOUT 120)
-  endforeach()
-endif()
+foreach(isa aarch64 armhf)
+  asymu_e2e_host_rss(NAME kmem-msgq-host-rss-issue24-${isa} LIMIT_KB 400000
+                     LINE "msgsnd IPC_NOWAIT: ENOMEM"
+                     ARGS run --max-mem 64M --host-reserve 0 -- ${GUEST_DIR}/kmem-${isa} msgq)
+endforeach()

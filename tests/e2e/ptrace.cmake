@@ -78,16 +78,9 @@ foreach(isa aarch64 armhf)
   # whole 1 GiB (1 GB of host memory per tracee, 15 to 35 s); a code hook
   # on the step's block does it (emu/machine/engine_step.c). GNU time
   # (scripts/bootstrap installs it) measures the peak: under 100 MB.
-  if(NOT ASYMU_E2E_RUNNER)
-    add_test(NAME e2e-sec-step-host-rss-${isa}
-      COMMAND sh -c [=[
-out=$(/usr/bin/time -f 'maxrss %M' "$1" run --cpus 4 --aarch32 0-3 -- "$2" zerostep "$2" 2>&1) || exit 1
-echo "$out"
-kb=$(echo "$out" | sed -n 's/^maxrss //p')
-[ -n "$kb" ] && [ "$kb" -lt 100000 ]
-]=] sh $<TARGET_FILE:asymu> ${GUEST_DIR}/ptrace-regs-${isa})
-    set_tests_properties(e2e-sec-step-host-rss-${isa} PROPERTIES LABELS e2e TIMEOUT 120)
-  endif()
+  asymu_e2e_host_rss(NAME sec-step-host-rss-${isa} LIMIT_KB 100000
+                     ARGS run --cpus 4 --aarch32 0-3 -- ${GUEST_DIR}/ptrace-regs-${isa}
+                          zerostep ${GUEST_DIR}/ptrace-regs-${isa})
 endforeach()
 # A 64-bit tracer of a 32-bit tracee: the compat set, the same checks.
 asymu_e2e_guest(NAME sec-cpsr-status-cross ISAS aarch64 PROGRAM ptrace-regs ASYMU_ONLY
