@@ -5,6 +5,8 @@
 # (build-sanitize/). `make test SANITIZE=address,undefined` runs only the
 # sanitized suite, with those sanitizers.
 BUILD ?= build
+# Warnings are errors in every tree make configures (CMake's ASYMU_WERROR).
+WERROR = -DASYMU_WERROR=ON
 JOBS ?= $(shell nproc)
 # tests/fuzz/README.md: the libFuzzer harnesses, built by clang in their own
 # tree, each fuzzing FUZZ_SECONDS from FUZZ_SEED (0: libFuzzer picks one).
@@ -40,7 +42,7 @@ bootstrap:
 	@./scripts/bootstrap
 
 $(BUILD)/build.ninja:
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR)
 
 configure: $(BUILD)/build.ninja
 
@@ -70,14 +72,14 @@ fuzz: bootstrap
 # Configures every time: FUZZ_SECONDS and FUZZ_SEED are cache variables of
 # the fuzz tree.
 fuzz-run:
-	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) \
 	    -DASYMU_FUZZ=ON -DASYMU_FUZZ_SECONDS=$(FUZZ_SECONDS) -DASYMU_FUZZ_SEED=$(FUZZ_SEED)
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	cd $(FUZZ_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz
 
 # The sanitized build: re-configured whenever SANITIZE names other sanitizers.
 test-sanitized:
-	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) \
 		-DASYMU_SANITIZE=$(or $(SANITIZE),$(SAN_DEFAULT))
 	cmake --build $(SAN_BUILD) -j $(JOBS)
 	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E '$(SAN_SKIP)'

@@ -32,10 +32,12 @@
 
 /* Resolves (dirfd, upath) to a host parent directory fd and a name,
  * refusing the virtual trees; *mount (unless NULL) is the VFS_MOUNT_* it
- * lies in. */
+ * lies in, -1 on an error. */
 static int parent_in(struct task *t, int dirfd, uint64_t upath, char *name, size_t namelen,
                      int *mount)
 {
+    if (mount)
+        *mount = -1;
     char path[VFS_PATH_MAX];
     int64_t err = path_from_guest(t, dirfd, upath, path, sizeof path);
     if (err < 0)
