@@ -34,7 +34,7 @@ SAN_ENV = ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0
 
-.PHONY: all bootstrap configure build demo test test-normal test-sanitized fuzz fuzz-run bench conformance clean
+.PHONY: all bootstrap configure build install demo test test-normal test-sanitized fuzz fuzz-run bench conformance clean
 
 all: build
 
@@ -48,6 +48,13 @@ configure: $(BUILD)/build.ninja
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
+
+# `make install PREFIX=DIR` (default /usr/local): the binary, the manual
+# pages asymu(1) and asymu-scenario(5), the bash completion, the docs, and
+# the example scenarios with the programs they run (cli/CMakeLists.txt).
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 demo: bootstrap
 	@$(MAKE) --no-print-directory build

@@ -19,7 +19,7 @@ static const struct help_page pages[] = {
      "\n"
      "options:\n"
      "  --policy NAME        run under this --policy instead of the scenario's own\n"
-     "  --all-expectations   run each scenario under every policy it has expectations for\n"
+     "  --all-expectations   check every expectation, whatever its policies\n"
      "  --report F.json      write the verdicts and what each task did as JSON\n"
      "  --junit F.xml        write the verdicts as JUnit XML\n"
      "  --jobs N             run N scenarios at once (1 to 256, default 1)\n"
@@ -52,9 +52,29 @@ static const struct help_page pages[] = {
      "every MS milliseconds (10 to 60000, default 500), until the machine ends or q is\n"
      "pressed. Exits 2 when PATH cannot be reached.\n"},
     {"options-doc",
-     "usage: asymu options-doc\n"
-     "Prints the reference of `asymu run`'s options in Markdown (docs/options.md).\n"},
+     "usage: asymu options-doc [--man | --bash-completion]\n"
+     "Prints the reference of `asymu run`'s options in Markdown (docs/options.md), or,\n"
+     "generated from the same table and these help pages, the asymu(1) manual page in\n"
+     "roff (--man) or the bash completion script (--bash-completion).\n"},
 };
+
+static const char overview[] =
+    "usage: asymu run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+    "       asymu replay FILE... [--policy P] [--report F.json] [--jobs N]\n"
+    "                    [--junit F.xml] [--shard I/N] [--all-expectations]\n"
+    "       asymu compare FILE [--policies upstream,linux-6.6,override,kill,fixup]\n"
+    "       asymu ctl PATH COMMAND [ARGS...]   one request to a --control socket\n"
+    "       asymu top PATH [--interval MS]     a live view through that socket\n"
+    "       asymu options-doc [--man | --bash-completion]   the option reference\n"
+    "       asymu help [COMMAND] | COMMAND --help\n"
+    "       asymu --help | --version\n"
+    "asymu runs AArch64 and AArch32 Linux programs on an emulated asymmetric arm64\n"
+    "machine. See `asymu run --help` for the options.\n";
+
+const char *help_overview(void)
+{
+    return overview;
+}
 
 const char *help_page(const char *command)
 {
@@ -62,6 +82,11 @@ const char *help_page(const char *command)
         if (strcmp(pages[i].command, command) == 0)
             return pages[i].text;
     return NULL;
+}
+
+const char *help_command(size_t i)
+{
+    return i < sizeof pages / sizeof *pages ? pages[i].command : NULL;
 }
 
 bool help_asked(int argc, char **argv)

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "completion.h"
 #include "ctl.h"
 #include "help.h"
+#include "manpage.h"
 #include "emu.h"
 #include "options.h"
 #include "scenario.h"
@@ -22,17 +24,7 @@ extern char **environ;
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: asymu run [OPTIONS] [--] PROGRAM [ARGS...]\n"
-                 "       asymu replay FILE... [--policy P] [--report F.json] [--jobs N]\n"
-                 "                    [--junit F.xml] [--shard I/N] [--all-expectations]\n"
-                 "       asymu compare FILE [--policies upstream,linux-6.6,override,kill,fixup]\n"
-                 "       asymu ctl PATH COMMAND [ARGS...]   one request to a --control socket\n"
-                 "       asymu top PATH [--interval MS]     a live view through that socket\n"
-                 "       asymu options-doc    print the option reference (Markdown)\n"
-                 "       asymu help [COMMAND] | COMMAND --help\n"
-                 "       asymu --help | --version\n"
-                 "asymu runs AArch64 and AArch32 Linux programs on an emulated asymmetric arm64\n"
-                 "machine. See `asymu run --help` for the options.\n");
+    fputs(help_overview(), out);
 }
 
 static void warn_old_unicorn(void)
@@ -135,6 +127,24 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
+/* `asymu options-doc [--man | --bash-completion]`: the option reference in
+ * Markdown (docs/options.md), asymu(1), or the bash completion. */
+static int cmd_options_doc(int argc, char **argv)
+{
+    if (argc == 0)
+        options_markdown(stdout);
+    else if (argc == 1 && strcmp(argv[0], "--man") == 0)
+        manpage_write(stdout);
+    else if (argc == 1 && strcmp(argv[0], "--bash-completion") == 0)
+        completion_write(stdout);
+    else {
+        fprintf(stderr, "asymu options-doc: unknown argument '%s' (--man or --bash-completion)\n",
+                argv[0]);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -164,10 +174,8 @@ int main(int argc, char **argv)
         return scenario_cmd_compare(argc - 2, argv + 2, options_parse_to);
     if (strcmp(cmd, "scenario-exec") == 0) /* replay's and compare's child */
         return scenario_cmd_exec(argc - 2, argv + 2, options_parse_to);
-    if (strcmp(cmd, "options-doc") == 0) {
-        options_markdown(stdout);
-        return 0;
-    }
+    if (strcmp(cmd, "options-doc") == 0)
+        return cmd_options_doc(argc - 2, argv + 2);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
         return 0;

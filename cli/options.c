@@ -576,6 +576,20 @@ static void option_help(const struct option_def *o, char *buf, size_t len)
             help_lists[i].list(buf + n, len - n);
 }
 
+size_t options_count(void)
+{
+    return NOPTIONS;
+}
+
+void options_describe(size_t i, struct option_info *info, char *help, size_t len)
+{
+    info->name = options[i].name;
+    info->alias = options[i].alias;
+    info->arg = options[i].arg;
+    info->deflt = options[i].deflt;
+    option_help(&options[i], help, len);
+}
+
 void options_usage(FILE *out)
 {
     fprintf(out, "usage: asymu run [OPTIONS] [--] PROGRAM [ARGS...]\n"

@@ -25,4 +25,15 @@ void options_version(FILE *out);
 /* Writes the option reference in Markdown, generated from the same table. */
 void options_markdown(FILE *out);
 
+/* One row of the option table, for the man page and the completion. */
+struct option_info {
+    const char *name;  /* "--cpus" */
+    const char *alias; /* "-L" or NULL */
+    const char *arg;   /* metavariable, NULL for a flag */
+    const char *deflt; /* default, as text */
+};
+size_t options_count(void);
+/* Row i (below options_count()), its help text (with its list) in help. */
+void options_describe(size_t i, struct option_info *info, char *help, size_t len);
+
 #endif

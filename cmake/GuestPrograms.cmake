@@ -1,9 +1,12 @@
 # Builds guest programs for both ISAs with the Debian cross compilers:
-# asymu_guest_program(NAME SOURCE [DYNAMIC] [OUTDIR dir] [EXTRA flags...])
+# asymu_guest_program(NAME SOURCE [DYNAMIC] [INSTALL] [OUTDIR dir] [EXTRA flags...])
 # makes NAME-aarch64 and NAME-armhf (static glibc programs, or dynamically
 # linked ones with DYNAMIC) in OUTDIR (default: current binary dir) and adds
 # them to the `guests` target, part of `all`. Headers a source includes are
-# tracked through the compiler's depfile.
+# tracked through the compiler's depfile. INSTALL: `cmake --install` puts
+# both in LIBEXECDIR/asymu, where an installed asymu finds the programs its
+# example scenarios and demo run (scenario/parse.c find_program).
+include(GNUInstallDirs)
 find_program(ASYMU_CC_AARCH64 aarch64-linux-gnu-gcc REQUIRED)
 find_program(ASYMU_CC_ARMHF arm-linux-gnueabihf-gcc REQUIRED)
 if(NOT TARGET guests)
@@ -11,7 +14,7 @@ if(NOT TARGET guests)
 endif()
 
 function(asymu_guest_program name source)
-  cmake_parse_arguments(G "DYNAMIC" "OUTDIR" "EXTRA" ${ARGN})
+  cmake_parse_arguments(G "DYNAMIC;INSTALL" "OUTDIR" "EXTRA" ${ARGN})
   if(NOT G_OUTDIR)
     set(G_OUTDIR ${CMAKE_CURRENT_BINARY_DIR})
   endif()
@@ -36,5 +39,8 @@ function(asymu_guest_program name source)
     list(APPEND outputs ${out})
   endforeach()
   add_custom_target(guest-${name} DEPENDS ${outputs})
+  if(G_INSTALL)
+    install(PROGRAMS ${outputs} DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/asymu)
+  endif()
   add_dependencies(guests guest-${name})
 endfunction()

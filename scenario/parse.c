@@ -309,7 +309,8 @@ static const char *relative_to_scenario(struct ctx *c, const char *path)
 
 /* A program's host path: with a '/', relative to the scenario; a bare name
  * is looked for in $ASYMU_PROGRAMS (':'-separated), else next to asymu:
- * its build's tests/guest and examples. */
+ * its build's tests/guest and examples, or where an installed asymu's
+ * programs lie (LIBEXECDIR/asymu, relative to BINDIR). */
 static const char *find_program(struct ctx *c, const yaml_node_t *n, const char *name)
 {
     if (strchr(name, '/')) {
@@ -319,7 +320,7 @@ static const char *find_program(struct ctx *c, const yaml_node_t *n, const char 
         fail(c, n, "expected a program, found '%s': %s", name, strerror(errno));
         return NULL;
     }
-    char dirs[3 * PATH_MAX];
+    char dirs[4 * PATH_MAX];
     const char *env = getenv("ASYMU_PROGRAMS");
     if (env) {
         snprintf(dirs, sizeof dirs, "%s", env);
@@ -328,7 +329,8 @@ static const char *find_program(struct ctx *c, const yaml_node_t *n, const char 
         ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
         exe[len > 0 ? len : 0] = '\0';
         char *d = dirname(exe);
-        snprintf(dirs, sizeof dirs, "%s/tests/guest:%s/examples", d, d);
+        snprintf(dirs, sizeof dirs, "%s/tests/guest:%s/examples:%s/" ASYMU_PROGRAMS_FROM_BINDIR, d,
+                 d, d);
     }
     for (char *save, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
         char *path = own(c->sc, malloc(strlen(d) + strlen(name) + 2));
@@ -337,7 +339,7 @@ static const char *find_program(struct ctx *c, const yaml_node_t *n, const char 
             return path;
     }
     fail(c, n, "expected a program, found '%s': not in %s", name,
-         env ? "$ASYMU_PROGRAMS" : "asymu's build (tests/guest, examples)");
+         env ? "$ASYMU_PROGRAMS" : "asymu's build (tests/guest, examples) or installation");
     return NULL;
 }
 

@@ -1,0 +1,10 @@
+/* completion.h - asymu's bash completion, generated (completion.c). */
+#ifndef ASYMU_COMPLETION_H
+#define ASYMU_COMPLETION_H
+
+#include <stdio.h>
+
+/* Writes the bash completion script for asymu. */
+void completion_write(FILE *out);
+
+#endif
