@@ -1,8 +1,9 @@
 # Builds guest programs for both ISAs with the Debian cross compilers:
-# asymu_guest_program(NAME SOURCE [DYNAMIC] [INSTALL] [OUTDIR dir] [EXTRA flags...])
+# asymu_guest_program(NAME SOURCE [DYNAMIC] [INSTALL] [OUTDIR dir] [TARGET t] [EXTRA flags...])
 # makes NAME-aarch64 and NAME-armhf (static glibc programs, or dynamically
 # linked ones with DYNAMIC) in OUTDIR (default: current binary dir) and adds
-# them to the `guests` target, part of `all`. Headers a source includes are
+# them to the `guests` target, part of `all`, through target t (default
+# guest-NAME). Headers a source includes are
 # tracked through the compiler's depfile. INSTALL: `cmake --install` puts
 # both in LIBEXECDIR/asymu, where an installed asymu finds the programs its
 # example scenarios and demo run (scenario/parse.c find_program).
@@ -14,7 +15,10 @@ if(NOT TARGET guests)
 endif()
 
 function(asymu_guest_program name source)
-  cmake_parse_arguments(G "DYNAMIC;INSTALL" "OUTDIR" "EXTRA" ${ARGN})
+  cmake_parse_arguments(G "DYNAMIC;INSTALL" "OUTDIR;TARGET" "EXTRA" ${ARGN})
+  if(NOT G_TARGET)
+    set(G_TARGET guest-${name})
+  endif()
   if(NOT G_OUTDIR)
     set(G_OUTDIR ${CMAKE_CURRENT_BINARY_DIR})
   endif()
@@ -38,9 +42,9 @@ function(asymu_guest_program name source)
       COMMENT "Building guest ${name}-${isa}")
     list(APPEND outputs ${out})
   endforeach()
-  add_custom_target(guest-${name} DEPENDS ${outputs})
+  add_custom_target(${G_TARGET} DEPENDS ${outputs})
   if(G_INSTALL)
     install(PROGRAMS ${outputs} DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/asymu)
   endif()
-  add_dependencies(guests guest-${name})
+  add_dependencies(guests ${G_TARGET})
 endfunction()

@@ -1,0 +1,31 @@
+#!/bin/sh
+# package.sh SOURCE EXPECTED_DEMO: the Debian package (issue 25 part 2).
+# Builds it from a copy of the source with `dpkg-buildpackage -b -us -uc`
+# (debian/: no test suite, Unicorn as the shared library), checks it with
+# lintian (no error or warning), unpacks it and runs its demo, which must
+# print what the build tree's demo prints (EXPECTED_DEMO). scripts/bootstrap
+# installs debhelper and lintian.
+set -u
+src=$1 expected=$2
+work=$(mktemp -d /tmp/asymu-package.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "package: $*"; exit 1; }
+mkdir "$work/asymu"
+if [ -e "$src/.git" ]; then
+    git -C "$src" ls-files -co --exclude-standard -z
+else
+    (cd "$src" && find . -path './build*' -prune -o -type f -print0)
+fi | (cd "$src" && tar --null -cf - -T -) | tar -xf - -C "$work/asymu" || fail "copying the source"
+rm -rf "$work/asymu"/build*
+version=$(cat "$src/VERSION")
+(cd "$work/asymu" && dpkg-buildpackage -b -us -uc > "$work/build.log" 2>&1) ||
+    { tail -n 40 "$work/build.log"; fail "dpkg-buildpackage failed"; }
+deb=$work/asymu_${version}_$(dpkg --print-architecture).deb
+[ -f "$deb" ] || fail "no $deb"
+echo "built ${deb##*/}"
+lintian --fail-on error,warning "$deb" || fail "lintian"
+echo "lintian: no error, no warning"
+dpkg-deb -x "$deb" "$work/root" || fail "dpkg-deb -x"
+sh "$(dirname "$0")/demo-check.sh" "$expected" "$work/root/usr/share/asymu/examples/demo.sh" ||
+    fail "the packaged demo differs"
+echo "the packaged demo prints what the build's demo prints"
