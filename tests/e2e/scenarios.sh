@@ -13,7 +13,12 @@
 #   junit                    the JUnit file of a run with failures
 #   hostile CASE             a scenario made in a fresh directory (issue 24 item
 #                            9): replay exits 2 at once with the exact message
-#                            (symlink, fifo, big, total, tasks, deep, size)
+#                            (symlink, fifo, big, total, tasks, deep, size;
+#                            issue 30: args, argbytes, env)
+#   many-args                20,000 arguments (issue 30): PASS, peak RSS and
+#                            time bounded (GNU time)
+#   compare FILE P EXPECT S  compare --policies P: stdout equal to EXPECT,
+#                            exit status S
 #   anywhere                 busy-mixed under kill and programs.yaml with their
 #                            programs in asymu's build and in two directories of
 #                            other path lengths ($ASYMU_PROGRAMS): the same
@@ -119,6 +124,15 @@ hostile)
     deep) # 100,000 levels: refused at the 65th, in well under a second
         python3 -c 'import sys; sys.stdout.write("tasks: " + "[" * 100000 + "]" * 100000 + "\n")' > s.yaml
         want="s.yaml:1:71: expected at most 64 levels of nesting, found more" ;;
+    args) # issue 30: 65,536 strings in argv, as the guest's execve takes
+        python3 -c 'print("tasks:\n  - name: a\n    path: args-aarch64\n    args: [" + ",".join(["a"] * 65536) + "]")' > s.yaml
+        want="s.yaml:4:131082: expected at most 65536 arguments, argv[0] included, in a task (as execve takes), found more" ;;
+    argbytes) # issue 30: 2 MiB of strings and pointers, as execve takes
+        python3 -c 'print("tasks:\n  - name: a\n    path: args-aarch64\n    args: [" + ",".join(["a" * 1000] * 2100) + "]")' > s.yaml
+        want="s.yaml:4:2080090: expected at most 2 MiB of arguments and environment in a task (strings and 8-byte pointers, as execve takes), found more" ;;
+    env) # issue 30: 65,536 environment variables
+        python3 -c 'print("tasks:\n  - name: a\n    path: args-aarch64\n    env: {" + ",".join("V%d: x" % i for i in range(65537)) + "}")' > s.yaml
+        want="s.yaml:4:644261: expected at most 65536 environment variables in a task (as execve takes), found more" ;;
     size) # the scenario itself: at most 4 MiB
         { echo "$task"; printf '# '; } > s.yaml
         truncate -s 4194305 s.yaml
@@ -135,6 +149,38 @@ hostile)
     [ ! -s "$tmp/out" ] || fail "stdout not empty"
     [ $status -eq 2 ] || fail "exit status $status, expected 2"
     [ $ms -lt 5000 ] || fail "took $ms ms"
+    ;;
+many-args)
+    # Issue 30: a task of 20,000 arguments is read in linear time and memory
+    # (one new array per argument took 14 s and 1.6 GB) and runs: the guest
+    # sees every argument. GNU time gives the peak RSS of replay and of its
+    # scenario-exec child (the largest of them).
+    mkdir "$tmp/d" && cd "$tmp/d" || fail "cd"
+    python3 -c '
+n = 20000
+print("tasks:\n  - name: a\n    path: args-aarch64\n    args:")
+for i in range(n):
+    print("      - arg%d" % i)
+print("expect:\n  - task: a\n    exit: 0\n    stdout_contains: \"argc %d\\nargv[0] \\\"/.asymu/programs/args-aarch64\\\"\\nargv[1] \\\"arg0\\\"\\n\"" % (n + 1))
+print("  - task: a\n    stdout_contains: \"argv[20000] \\\"arg19999\\\"\\nargv[argc] NULL\\n\"")' > s.yaml
+    start=$(date +%s%N)
+    /usr/bin/time -o "$tmp/time" -f '%M' timeout 60 "$asymu" replay s.yaml > "$tmp/out" 2> "$tmp/err"
+    status=$?
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    kb=$(cat "$tmp/time")
+    echo "peak RSS $kb KiB, $ms ms"
+    printf 'PASS s.yaml (upstream)\n1 passed, 0 failed\n' > "$tmp/want"
+    diff -u "$tmp/want" "$tmp/out" || { cat "$tmp/err"; fail "output differs"; }
+    [ $status -eq 0 ] || fail "exit status $status, expected 0"
+    [ "$kb" -lt 150000 ] || fail "peak RSS $kb KiB, expected under 150,000"
+    [ $ms -lt 20000 ] || fail "took $ms ms"
+    ;;
+compare)
+    # asymu compare FILE --policies P: stdout equal to the file EXPECT
+    "$asymu" compare --policies "$2" "$1" > "$tmp/out"
+    status=$?
+    diff -u "$3" "$tmp/out" || fail "output differs"
+    [ $status -eq "$4" ] || fail "exit status $status, expected $4"
     ;;
 anywhere)
     build=$(dirname "$asymu")
