@@ -46,6 +46,12 @@ foreach(path ${broken_scenarios})
 endforeach()
 
 asymu_scenario_test(determinism determinism)
+# Issue 30 item 3: --shard auto from GitLab's, Kubernetes', Slurm's,
+# CircleCI's and Buildkite's variables (the exact scenarios of each slice,
+# the exact errors), and report merge (2 and 3 shards give the unsplit
+# run's report and JUnit file byte for byte; its refusals).
+asymu_scenario_test(issue30-shard-auto shard-auto)
+asymu_scenario_test(issue30-report-merge merge)
 asymu_scenario_test(counts counts)
 asymu_scenario_test(junit junit)
 
