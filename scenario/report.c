@@ -161,7 +161,8 @@ static json_t *load_report(const char *path, unsigned *shard, unsigned *shards)
         !json_string_value(json_object_get(r, "set")) ||
         !json_is_integer(json_object_get(r, "files")) ||
         !json_is_array(json_object_get(r, "results")) || !slice ||
-        sscanf(slice, "%u/%u%c", shard, shards, &tail) != 2 || *shard < 1 || *shard > *shards) {
+        sscanf(slice, "%u/%u%c", shard, shards, &tail) != 2 || *shard < 1 || *shard > *shards ||
+        *shards > 100000 /* replay's --shard bound */) {
         merge_error("%s: expected a report of asymu replay --report (an object with asymu, set, "
                     "files, policy, all_expectations, shard and results), found %s", path,
                     json_is_array(r) ? "a list (a report of an asymu before report merge?)"
@@ -184,6 +185,8 @@ static int merge(const char *out, const char *junit, char **inputs, size_t n)
     json_t **r = calloc(n + 1, sizeof *r);
     unsigned *shard = calloc(n + 1, sizeof *shard), shards = 0, first_shards = 0;
     char **seen = NULL; /* per shard index: its report's path */
+    if (!r || !shard)
+        abort();
     int status = SCENARIO_EXIT_BROKEN;
     json_t *merged = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -192,6 +195,8 @@ static int merge(const char *out, const char *junit, char **inputs, size_t n)
         if (i == 0) {
             first_shards = shards;
             seen = calloc(shards + 1, sizeof *seen);
+            if (!seen)
+                abort();
         }
         const char *a = inputs[0], *b = inputs[i];
         static const char *const keys[] = {"asymu", "set", "files", "policy", "all_expectations"};
