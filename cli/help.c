@@ -24,6 +24,8 @@ static const struct help_page pages[] = {
      "  --junit F.xml        write the verdicts as JUnit XML\n"
      "  --jobs N             run N scenarios at once (1 to 256, default 1)\n"
      "  --shard I/N          run the I-th of N equal shares of the FILEs\n"
+     "  --shard auto         the share from the CI's variables (GitLab, Kubernetes, Slurm,\n"
+     "                       CircleCI, Buildkite: docs/scenarios.md \"Shards\")\n"
      "  --trace F            write one run's trace (docs/tracing.md)\n"
      "  --trace-format FMT   json (default) or ftrace\n"
      "  --timeline F.svg     draw one run as an SVG timeline\n"
@@ -39,6 +41,12 @@ static const struct help_page pages[] = {
      "options:\n"
      "  --policies P,...     the policies to compare, by name (linux-5.15 names upstream)\n"
      "  --jobs N             run N policies at once\n"},
+    {"report",
+     "usage: asymu report merge OUT.json [--junit OUT.xml] SHARD.json...\n"
+     "Joins the --report files of the shards of one `asymu replay --shard` run into the\n"
+     "report the run without --shard writes, and with --junit its JUnit XML; refuses\n"
+     "reports of other scenario sets, asymu versions or replay options, a shard twice\n"
+     "and a missing shard (docs/scenarios.md \"Shards\"). Exits 0, or 2 on an error.\n"},
     {"ctl",
      "usage: asymu ctl PATH COMMAND [ARGS...]\n"
      "Sends one request to the --control socket PATH of a running asymu and prints the\n"
@@ -61,8 +69,9 @@ static const struct help_page pages[] = {
 static const char overview[] =
     "usage: asymu run [OPTIONS] [--] PROGRAM [ARGS...]\n"
     "       asymu replay FILE... [--policy P] [--report F.json] [--jobs N]\n"
-    "                    [--junit F.xml] [--shard I/N] [--all-expectations]\n"
+    "                    [--junit F.xml] [--shard I/N|auto] [--all-expectations]\n"
     "       asymu compare FILE [--policies upstream,linux-6.6,override,kill,fixup]\n"
+    "       asymu report merge OUT.json [--junit OUT.xml] SHARD.json...\n"
     "       asymu ctl PATH COMMAND [ARGS...]   one request to a --control socket\n"
     "       asymu top PATH [--interval MS]     a live view through that socket\n"
     "       asymu options-doc [--man | --bash-completion]   the option reference\n"

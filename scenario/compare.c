@@ -20,6 +20,24 @@ static void cell(const char *text, int width, bool last)
         printf(" %-*s", width, text);
 }
 
+/* A label as one line of the table: a newline, tab or other control byte
+ * in a scenario's text (stdout_contains: "a\nb", a task's name) is written
+ * as C writes it (\n, \t, \r, \xNN); printed raw it broke the row in two. */
+static void one_line(const char *in, char *out, size_t len)
+{
+    size_t o = 0;
+    for (; *in && o + 5 < len; in++) {
+        unsigned char ch = (unsigned char)*in;
+        if (ch == '\n' || ch == '\t' || ch == '\r')
+            o += (size_t)snprintf(out + o, len - o, "\\%c", ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r');
+        else if (ch < 0x20 || ch == 0x7f)
+            o += (size_t)snprintf(out + o, len - o, "\\x%02x", ch);
+        else
+            out[o++] = (char)ch;
+    }
+    out[o] = '\0';
+}
+
 static int parse_policies(const char *list, int *out)
 {
     char copy[256];
@@ -101,7 +119,9 @@ int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options)
         cell(sched_policy_name(policies[p]), CELL, p == npolicies - 1);
     printf("\n");
     for (size_t t = 0; t < sc->ntasks; t++) {
-        printf("%-16s", sc->tasks[t].name);
+        char name[256];
+        one_line(sc->tasks[t].name, name, sizeof name);
+        printf("%-16s", name);
         for (int p = 0; p < npolicies; p++) {
             char text[256];
             task_cell(outcome[p], t, text, sizeof text);
@@ -116,8 +136,9 @@ int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options)
         cell(sched_policy_name(policies[p]), 10, p == npolicies - 1);
     printf("\n");
     for (size_t e = 0; e < sc->nexpects; e++) {
-        char what[256];
-        scenario_describe(sc, e, what, sizeof what);
+        char described[256], what[1024];
+        scenario_describe(sc, e, described, sizeof described);
+        one_line(described, what, sizeof what);
         printf("%-5d %-44.44s", sc->expects[e].line, what);
         for (int p = 0; p < npolicies; p++) {
             bool scoped = !sc->expects[e].policies || (sc->expects[e].policies & (1u << policies[p]));

@@ -36,6 +36,7 @@ struct ctx {
     size_t *by_name;       /* task indexes sorted by name, once the tasks are read */
     int dir_fd;            /* the scenario's directory (O_PATH), or -1 */
     uint64_t files_bytes;  /* of every file so far */
+    size_t arg_bytes;      /* of the task's arguments and environment so far */
     bool failed;
 };
 
@@ -383,24 +384,52 @@ static bool find_guest_program(struct ctx *c, const yaml_node_t *n, const char *
     return true;
 }
 
-/* An argument: "{{NAME}}" anywhere in it becomes program NAME's path. */
+/* An argument: each "{{NAME}}" in it becomes program NAME's path (and
+ * NAME is copied into the guest), however many there are. Built in a
+ * memstream: each piece is appended once, so an argument costs time in
+ * proportion to its length and its programs' paths. */
 static const char *expand_arg(struct ctx *c, const yaml_node_t *n)
 {
     const char *s = scalar(n);
-    const char *open = strstr(s, "{{"), *close = open ? strstr(open, "}}") : NULL;
-    if (!open)
+    if (!strstr(s, "{{"))
         return own_str(c->sc, s);
-    if (!close)
-        return fail(c, n, "expected '}}' after '{{' in '%s'", s), NULL;
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)(close - open - 2), open + 2);
-    const char *host, *guest;
-    if (!find_guest_program(c, n, name, &host, &guest))
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f)
+        abort();
+    bool ok = true;
+    for (const char *p = s, *open; ok && p; p = open) {
+        open = strstr(p, "{{");
+        if (!open) {
+            fputs(p, f);
+            break;
+        }
+        fwrite(p, 1, (size_t)(open - p), f);
+        const char *close = strstr(open + 2, "}}");
+        if (!close) {
+            ok = fail(c, n, "expected '}}' after '{{' in '%s'", s);
+            break;
+        }
+        char name[256];
+        if (close - open - 2 >= (ptrdiff_t)sizeof name) {
+            ok = fail(c, n, "expected a program's name of at most %zu bytes in '{{...}}', found "
+                            "'%.*s'", sizeof name - 1, (int)(close - open - 2), open + 2);
+            break;
+        }
+        snprintf(name, sizeof name, "%.*s", (int)(close - open - 2), open + 2);
+        const char *host, *guest;
+        if (!(ok = find_guest_program(c, n, name, &host, &guest)))
+            break;
+        fputs(guest ? guest : host, f);
+        open = close + 2;
+    }
+    fclose(f);
+    if (!ok) {
+        free(out);
         return NULL;
-    const char *path = guest ? guest : host;
-    char *out = own(c->sc, malloc(strlen(s) + strlen(path) + 1));
-    sprintf(out, "%.*s%s%s", (int)(open - s), s, path, close + 2);
-    return out;
+    }
+    return own(c->sc, out);
 }
 
 /* ---- machine ---- */
@@ -439,6 +468,13 @@ static bool parse_machine(struct ctx *c, const yaml_node_t *map)
             if (key_is(k, "time_limit")) {
                 if (!parse_time(c, v, &sc->time_limit_ns))
                     return false;
+                /* 0 killed every task at its start. Not "no limit"
+                 * either: a scenario from elsewhere must not run forever
+                 * (docs/security.md), so a run always has an end. */
+                if (sc->time_limit_ns == 0)
+                    return fail(c, v, "expected a time limit above 0 (every task still running "
+                                      "then is killed: 0 would kill them all at their start), "
+                                      "found '%s'", scalar(v));
                 continue;
             }
             if (key_is(k, "check_invariants")) {
@@ -606,6 +642,21 @@ static bool parse_files(struct ctx *c, const yaml_node_t *seq)
 
 /* ---- tasks ---- */
 
+/* One more string of a task's argv or envp (n so far, s the string, at
+ * n): within execve's bounds, or false after an error. */
+static bool arg_fits(struct ctx *c, const yaml_node_t *n, size_t count, const char *s,
+                     const char *what)
+{
+    if (count >= SCENARIO_MAX_ARGS)
+        return fail(c, n, "expected at most %d %s in a task (as execve takes), found more",
+                    SCENARIO_MAX_ARGS, what);
+    c->arg_bytes += strlen(s) + 1 + 8;
+    if (c->arg_bytes > SCENARIO_MAX_ARG_BYTES)
+        return fail(c, n, "expected at most 2 MiB of arguments and environment in a task "
+                          "(strings and 8-byte pointers, as execve takes), found more");
+    return true;
+}
+
 static bool parse_strings(struct ctx *c, const yaml_node_t *seq, char ***out, int *n, bool args)
 {
     if (!want_seq(c, seq, args ? "arguments" : "strings"))
@@ -616,13 +667,56 @@ static bool parse_strings(struct ctx *c, const yaml_node_t *seq, char ***out, in
         if (!want_scalar(c, item, args ? "an argument" : "a string"))
             return false;
         const char *s = args ? expand_arg(c, item) : own_str(c->sc, scalar(item));
-        if (!s)
+        if (!s || (args && !arg_fits(c, item, (size_t)*n, s, "arguments, argv[0] included,")))
             return false;
         size_t count = (size_t)*n;
         *(const char **)grow(c->sc, (void **)out, &count, sizeof **out) = s;
         *n = (int)count;
     }
     return true;
+}
+
+static const yaml_node_t *const *sort_keys;
+
+static int by_key(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int order = strcmp(scalar(sort_keys[i]), scalar(sort_keys[j]));
+    return order ? order : (i > j) - (i < j);
+}
+
+/* A key twice in a mapping of free names (env), which known_key cannot
+ * check by its list: the keys sorted by name (then file order), the
+ * earliest second one in the file reported, in O(N log N) for N keys. */
+static bool unique_keys(struct ctx *c, const yaml_node_t *map, const char *section)
+{
+    size_t n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+    const yaml_node_t **keys = calloc(n + 1, sizeof *keys);
+    size_t *order = calloc(n + 1, sizeof *order);
+    if (!keys || !order)
+        abort();
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = node(c, map->data.mapping.pairs.start[i].key);
+        order[i] = i;
+    }
+    sort_keys = keys;
+    qsort(order, n, sizeof *order, by_key);
+    size_t again = n, first = n, run = 0; /* run: where the run of equal names starts */
+    for (size_t i = 1; i < n; i++) {
+        if (strcmp(scalar(keys[order[i - 1]]), scalar(keys[order[i]])) != 0)
+            run = i;
+        else if (order[i] < again) {
+            again = order[i];
+            first = order[run];
+        }
+    }
+    bool ok = again == n ||
+              fail(c, keys[again], "expected each key once in %s, found '%s' again (first on "
+                                   "line %zu)", section, scalar(keys[again]),
+                   keys[first]->start_mark.line + 1);
+    free(keys);
+    free(order);
+    return ok;
 }
 
 static bool parse_env(struct ctx *c, const yaml_node_t *map, struct scenario_task *t)
@@ -637,8 +731,12 @@ static bool parse_env(struct ctx *c, const yaml_node_t *map, struct scenario_tas
             return false;
         char *s = own(c->sc, malloc(strlen(scalar(k)) + strlen(scalar(v)) + 2));
         sprintf(s, "%s=%s", scalar(k), scalar(v));
+        if (!arg_fits(c, k, n, s, "environment variables"))
+            return false;
         *(char **)grow(c->sc, (void **)&t->envp, &n, sizeof *t->envp) = s;
     }
+    if (!unique_keys(c, map, "env"))
+        return false;
     grow(c->sc, (void **)&t->envp, &n, sizeof *t->envp); /* NULL */
     return true;
 }
@@ -652,6 +750,7 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
         return fail(c, map, "expected at most %d tasks, found more", SCENARIO_MAX_TASKS);
     struct scenario_task *t = grow(sc, (void **)&sc->tasks, &sc->ntasks, sizeof *t);
     const yaml_node_t *args = NULL;
+    c->arg_bytes = 0;
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
@@ -691,6 +790,7 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
     *(const char **)grow(sc, (void **)&t->argv, &(size_t){0}, sizeof *t->argv) =
         t->exe ? t->exe : t->path;
     t->argc = 1;
+    c->arg_bytes += strlen(t->argv[0]) + 1 + 8;
     if (args && !parse_strings(c, args, &t->argv, &t->argc, true))
         return false;
     grow(sc, (void **)&t->argv, &(size_t){(size_t)t->argc}, sizeof *t->argv); /* NULL */
@@ -799,6 +899,29 @@ static bool event_cpu(struct ctx *c, const yaml_node_t *v, struct script_action 
     return true;
 }
 
+/* "N slices": N times a slice (machine.slice blocks, each
+ * SCHED_DEFAULT_NS_PER_BLOCK of virtual time). A product past 2^64 - 1 ns
+ * is refused, as parse_time refuses one: it wrapped, and an event meant
+ * for the far future fired at once. */
+static bool parse_slices(struct ctx *c, const yaml_node_t *tv, uint64_t *at)
+{
+    if (!want_scalar(c, tv, "N slices"))
+        return false;
+    const char *s = scalar(tv);
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(s, &end, 10);
+    if (end == s || *s < '0' || *s > '9' || strcmp(end, " slices") != 0)
+        return fail(c, tv, "expected N slices (like 5 slices), found '%s'", s);
+    uint64_t blocks = c->sc->cfg.slice_blocks ? c->sc->cfg.slice_blocks
+                                              : SCHED_DEFAULT_SLICE_BLOCKS;
+    uint64_t per_slice = blocks * SCHED_DEFAULT_NS_PER_BLOCK;
+    if (errno == ERANGE || __builtin_mul_overflow((uint64_t)n, per_slice, at))
+        return fail(c, tv, "expected N slices within 2^64 - 1 ns of virtual time (about 584 "
+                           "years), found '%s'", s);
+    return true;
+}
+
 /* "exec of NAME", "exit of NAME", "syscall S by NAME": NAME is a task's
  * name, or else the comm of any process (a program's name, 15 bytes). */
 static bool parse_trigger(struct ctx *c, const yaml_node_t *v, struct script_action *a)
@@ -869,14 +992,8 @@ static bool parse_event(struct ctx *c, const yaml_node_t *map)
         if (!parse_time(c, tv, &at))
             return false;
     } else {
-        unsigned long n;
-        int used = 0;
-        if (!want_scalar(c, tv, "N slices") ||
-            sscanf(scalar(tv), "%lu slices%n", &n, &used) != 1 || scalar(tv)[used] ||
-            scalar(tv)[0] == '-')
-            return fail(c, tv, "expected N slices (like 5 slices), found '%s'", scalar(tv));
-        unsigned blocks = sc->cfg.slice_blocks ? sc->cfg.slice_blocks : SCHED_DEFAULT_SLICE_BLOCKS;
-        at = (uint64_t)n * blocks * SCHED_DEFAULT_NS_PER_BLOCK;
+        if (!parse_slices(c, tv, &at))
+            return false;
     }
     if (trigger.when == SCRIPT_AT) {
         if (at < c->last_event_ns)
@@ -1376,13 +1493,14 @@ static int add_node(struct ctx *c, yaml_event_t *e)
  * took 12 s, twice as many four times as long), and anchors and aliases are
  * refused (yaml_parser_load matches every alias against every anchor, and an
  * alias would let a few bytes stand for a large subtree read many times).
- * Only the first document of the stream is read, as yaml_parser_load does. */
+ * The stream holds one document: yaml_parser_load reads the first and
+ * leaves the rest, so a second one (after "---") was silently ignored. */
 static bool load_document(struct ctx *c, yaml_parser_t *parser)
 {
     int stack[SCENARIO_MAX_DEPTH];
     int key[SCENARIO_MAX_DEPTH]; /* a mapping's pending key, or 0 */
     int depth = 0;
-    bool ok = true, done = false;
+    bool ok = true, done = false, ended = false;
     if (!yaml_document_initialize(&c->doc, NULL, NULL, NULL, 1, 1))
         abort();
     while (ok && !done) {
@@ -1398,8 +1516,13 @@ static bool load_document(struct ctx *c, yaml_parser_t *parser)
             (e.type == YAML_MAPPING_START_EVENT && e.data.mapping_start.anchor)) {
             ok = load_fail(c, &e, "expected no anchor or alias (&NAME, *NAME): a scenario "
                                   "writes each value out");
-        } else if (e.type == YAML_STREAM_END_EVENT || e.type == YAML_DOCUMENT_END_EVENT) {
+        } else if (e.type == YAML_STREAM_END_EVENT) {
             done = true;
+        } else if (e.type == YAML_DOCUMENT_END_EVENT) {
+            ended = true;
+        } else if (e.type == YAML_DOCUMENT_START_EVENT && ended) {
+            ok = load_fail(c, &e, "expected one YAML document, found a second (after '---'): a "
+                                  "scenario is one mapping");
         } else if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT) {
             depth--;
         } else if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT ||

@@ -1,5 +1,5 @@
 /* replay.c - `asymu replay FILE... [--policy P] [--report F.json] [--jobs N]
- * [--junit F.xml] [--shard I/N] [--all-expectations] [--trace F]
+ * [--junit F.xml] [--shard I/N|auto] [--all-expectations] [--trace F]
  * [--trace-format json|ftrace] [--timeline F.svg] [--control PATH] [--record F]
  * [--input F]`: every selected
  * scenario is parsed first (a broken one stops everything with status 2),
@@ -23,6 +23,7 @@ struct replay_args {
     const char *record, *input; /* --record/--input F: the one scenario's recording */
     unsigned jobs;
     unsigned shard, shards; /* 1-based shard of shards */
+    bool shard_auto;        /* --shard auto: from the CI's variables (shard.c) */
     bool every_policy;
 };
 
@@ -30,7 +31,7 @@ static int usage_error(const char *what)
 {
     fprintf(stderr, "asymu replay: %s\n"
                     "usage: asymu replay FILE... [--policy P] [--report F.json] [--jobs N] "
-                    "[--junit F.xml] [--shard I/N] [--all-expectations] [--trace F] "
+                    "[--junit F.xml] [--shard I/N|auto] [--all-expectations] [--trace F] "
                     "[--trace-format json|ftrace] [--timeline F.svg] [--control PATH] "
                     "[--record F] [--input F]\n", what);
     return SCENARIO_EXIT_BROKEN;
@@ -84,10 +85,14 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
         } else if (strcmp(arg, "--jobs") == 0) {
             if (!parse_uint(argv[++i], 1, 256, &a->jobs))
                 return usage_error("--jobs takes a number from 1 to 256");
+        } else if (strcmp(arg, "--shard") == 0 && strcmp(argv[i + 1], "auto") == 0) {
+            a->shard_auto = true;
+            i++;
         } else if (strcmp(arg, "--shard") == 0) {
+            a->shard_auto = false;
             char *slash = strchr(argv[++i], '/');
             if (!slash)
-                return usage_error("--shard takes I/N, like 1/4");
+                return usage_error("--shard takes I/N, like 1/4, or auto");
             *slash = '\0';
             if (!parse_uint(argv[i], 1, 100000, &a->shard) ||
                 !parse_uint(slash + 1, 1, 100000, &a->shards) || a->shard > a->shards)
@@ -106,6 +111,14 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
         return usage_error("--record and --input are one scenario's recording: give one FILE");
     if (a->record && a->input)
         return usage_error("--record and --input: a replay is not recorded again");
+    if (a->shard_auto) {
+        char why[1024];
+        if (scenario_shard_auto(&a->shard, &a->shards, why, sizeof why) < 0) {
+            fprintf(stderr, "asymu replay: --shard auto: %s\n", why);
+            return SCENARIO_EXIT_BROKEN;
+        }
+        fprintf(stderr, "asymu replay: --shard auto: %s\n", why);
+    }
     return 0;
 }
 
@@ -144,63 +157,6 @@ static char *trace_path(const char *path, const char *scenario, bool alone)
     if (out)
         sprintf(out, "%.*s.%.*s%s", (int)head, path, (int)name_len, base, path + head);
     return out;
-}
-
-static void xml_escaped(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\n': fputs("&#10;", f); break;
-        default:
-            if ((unsigned char)*s >= 0x20 || *s == '\t')
-                fputc(*s, f);
-        }
-    }
-}
-
-/* JUnit XML as CI systems read it: testsuites > testsuite > testcase, a
- * failure element (message, type) per failed scenario. */
-static int write_junit(const char *path, json_t *results)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -errno;
-    size_t n = json_array_size(results), failed = 0;
-    for (size_t i = 0; i < n; i++)
-        failed += !json_is_true(json_object_get(json_array_get(results, i), "passed"));
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<testsuites name=\"asymu replay\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n"
-               "  <testsuite name=\"asymu replay\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
-               "skipped=\"0\">\n", n, failed, n, failed);
-    for (size_t i = 0; i < n; i++) {
-        json_t *r = json_array_get(results, i);
-        json_t *failures = json_object_get(r, "failures");
-        fputs("    <testcase classname=\"scenarios\" name=\"", f);
-        xml_escaped(f, json_string_value(json_object_get(r, "scenario")));
-        fputs(" [", f);
-        xml_escaped(f, json_string_value(json_object_get(r, "policy")));
-        fputs("]\" file=\"", f);
-        xml_escaped(f, json_string_value(json_object_get(r, "scenario")));
-        if (json_is_true(json_object_get(r, "passed"))) {
-            fputs("\"/>\n", f);
-            continue;
-        }
-        fputs("\">\n      <failure type=\"expectation\" message=\"", f);
-        xml_escaped(f, json_array_size(failures) ? json_string_value(json_array_get(failures, 0))
-                                                 : "the run gave no outcome");
-        fputs("\">", f);
-        for (size_t k = 0; k < json_array_size(failures); k++) {
-            xml_escaped(f, json_string_value(json_array_get(failures, k)));
-            fputs("&#10;", f);
-        }
-        fputs("</failure>\n    </testcase>\n", f);
-    }
-    fputs("  </testsuite>\n</testsuites>\n", f);
-    return fclose(f) == 0 ? 0 : -errno;
 }
 
 /* The report's view of a task: what it is and how it ended, without its
@@ -253,6 +209,12 @@ int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options)
         free(a.files);
         return SCENARIO_EXIT_BROKEN;
     }
+    /* The whole set's digest, before the slice: every shard's report
+     * names the same set (report merge checks it). */
+    qsort(a.files, a.nfiles, sizeof *a.files, by_name);
+    char set[17];
+    scenario_set_digest(a.files, a.nfiles, set);
+    size_t nset = a.nfiles;
     select_shard(&a);
     struct scenario **sc = calloc(a.nfiles + 1, sizeof *sc);
     struct scenario_job *jobs = calloc(a.nfiles + 1, sizeof *jobs);
@@ -270,7 +232,9 @@ int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options)
     }
     int status = SCENARIO_EXIT_BROKEN;
     if (!broken && scenario_run_jobs(jobs, a.nfiles, a.jobs, isatty(STDOUT_FILENO)) == 0) {
-        json_t *results = json_array();
+        json_t *report = scenario_report_new(set, nset, a.policy, a.every_policy, a.shard,
+                                             a.shards);
+        json_t *results = json_object_get(report, "results");
         size_t passed = 0;
         for (size_t i = 0; i < a.nfiles; i++) {
             json_t *r = result_of(sc[i], &jobs[i], a.every_policy);
@@ -290,13 +254,13 @@ int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options)
             if (jobs[i].exit_status == SCENARIO_EXIT_BROKEN) /* a recording that does not fit */
                 status = SCENARIO_EXIT_BROKEN;
         int err = 0;
-        if (a.junit && (err = write_junit(a.junit, results)) < 0)
+        if (a.junit && (err = scenario_junit_write(a.junit, results)) < 0)
             fprintf(stderr, "asymu replay: cannot write %s: %s\n", a.junit, strerror(-err));
-        if (a.report && json_dump_file(results, a.report, JSON_INDENT(2)) < 0)
+        if (a.report && scenario_report_write(report, a.report) < 0)
             fprintf(stderr, "asymu replay: cannot write %s\n", a.report), err = -EIO;
         if (err < 0)
             status = SCENARIO_EXIT_BROKEN;
-        json_decref(results);
+        json_decref(report);
     }
     for (size_t i = 0; i < a.nfiles; i++) {
         scenario_free(sc[i]);

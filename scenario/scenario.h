@@ -23,6 +23,12 @@
 #define SCENARIO_MAX_TASKS 4096              /* tasks (--max-procs's default) */
 #define SCENARIO_MAX_FILE_BYTES (16u << 20)  /* one files: entry */
 #define SCENARIO_MAX_FILES_BYTES (64u << 20) /* all of them */
+/* A task's arguments and environment: what asymu's execve takes
+ * (strings_from_guest, emu/kernel/sys_task.c: 65536 strings each, 2 MiB of
+ * strings and pointers together, Linux's bprm_stack_limits with an 8 MiB
+ * stack), pointers counted as 8 bytes. More could not start the task. */
+#define SCENARIO_MAX_ARGS 65536
+#define SCENARIO_MAX_ARG_BYTES (2u << 20)
 
 /* Exit statuses of replay and compare. */
 #define SCENARIO_EXIT_PASS 0
@@ -159,10 +165,28 @@ json_t *scenario_job_outcome(const struct scenario_job *job);
 /* One line describing expectation i, for compare's table. */
 void scenario_describe(const struct scenario *sc, size_t i, char *out, size_t len);
 
-/* The commands (replay.c, compare.c): argv[0] is the first argument after
+/* --shard auto (shard.c): this job's shard of a CI's or batch system's
+ * parallel jobs, from its environment, as *index of *total (from 1); 0 with
+ * why saying where it came from, or -1 with why naming the variables. */
+int scenario_shard_auto(unsigned *index, unsigned *total, char *why, size_t len);
+
+/* Reports (report.c). The digest of a scenario set: the FILEs' names and
+ * bytes, files sorted by name; 16 hex digits and a NUL in out. */
+void scenario_set_digest(char *const *files, size_t n, char out[17]);
+/* A report without results: what it is part of (docs/scenarios.md
+ * "Reports"); policy -1 when each scenario ran under its own. */
+json_t *scenario_report_new(const char *set, size_t nfiles, int policy, bool every_policy,
+                            unsigned shard, unsigned shards);
+int scenario_report_write(json_t *report, const char *path);
+/* A JUnit XML file of a report's results. 0 or a negative errno. */
+int scenario_junit_write(const char *path, json_t *results);
+
+/* The commands (replay.c, compare.c, report.c): argv[0] is the first argument after
  * the command's name. Return the exit status. */
 int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options);
 int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options);
+/* `asymu report merge OUT.json [--junit OUT.xml] SHARD.json...`. */
+int scenario_cmd_report(int argc, char **argv);
 /* `asymu scenario-exec FILE POLICY [--trace F] [--trace-format json|ftrace]
  * [--timeline F]`: the child side, outcome JSON on stdout. */
 int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options);

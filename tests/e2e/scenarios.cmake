@@ -46,6 +46,12 @@ foreach(path ${broken_scenarios})
 endforeach()
 
 asymu_scenario_test(determinism determinism)
+# Issue 30 item 3: --shard auto from GitLab's, Kubernetes', Slurm's,
+# CircleCI's and Buildkite's variables (the exact scenarios of each slice,
+# the exact errors), and report merge (2 and 3 shards give the unsplit
+# run's report and JUnit file byte for byte; its refusals).
+asymu_scenario_test(issue30-shard-auto shard-auto)
+asymu_scenario_test(issue30-report-merge merge)
 asymu_scenario_test(counts counts)
 asymu_scenario_test(junit junit)
 
@@ -71,6 +77,23 @@ asymu_scenario_test(anywhere anywhere)
 foreach(case symlink fifo big total tasks deep size)
   asymu_scenario_test(hostile-${case} hostile ${case})
 endforeach()
+
+# Issue 30, the parser's defects (broken/second-document, duplicate-env,
+# from-directory, after-overflow, time-limit-zero, arg-second-* are globbed
+# above): a task's arguments and environment bounded as execve bounds them;
+# 20,000 arguments read in linear time and memory, and run (GNU time gives
+# the peak RSS: no silent skip, scripts/bootstrap installs it); two {{NAME}}
+# in one argument; control bytes in compare's labels escaped.
+foreach(case args argbytes env)
+  asymu_scenario_test(hostile-issue30-${case} hostile ${case})
+endforeach()
+if(NOT ASYMU_E2E_RUNNER)
+  asymu_scenario_test(issue30-host-rss-many-args many-args)
+endif()
+asymu_scenario_test(issue30-args-two-programs pass tests/e2e/scenarios/args-two-programs.yaml
+  upstream)
+asymu_scenario_test(issue30-compare-label-newline compare tests/e2e/scenarios/label-newline.yaml
+  upstream,kill ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-compare-label-newline.out 0)
 asymu_scenario_test(from-file pass tests/e2e/scenarios/from-file.yaml upstream)
 foreach(name max-procs host-reserve)
   asymu_scenario_test(${name} fail tests/e2e/scenarios/${name}.yaml upstream

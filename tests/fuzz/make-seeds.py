@@ -166,6 +166,23 @@ events:
 expect:
   - {task: t, exit: 0, stdout_matches: "^a+$"}
 """)
+# Issue 30's refusals near their bounds (the broken/ files above seed the
+# others): two {{NAME}} in an argument, a variable twice in env, a slice
+# count at and just past 2^64 - 1 ns, a second document.
+write("scenario", "issue30-two-programs.yaml", b"""tasks:
+  - {name: t, path: fuzz-target-aarch64, args: ["{{fuzz-target-armhf}}:{{fuzz-target-aarch64}}x"]}
+""")
+write("scenario", "issue30-env-twice.yaml", b"""tasks:
+  - {name: t, path: fuzz-target-aarch64, env: {A: a, B: b, A: c}}
+""")
+write("scenario", "issue30-after-overflow.yaml", b"""tasks:
+  - {name: t, path: fuzz-target-aarch64}
+events:
+  - {after: 184467440737095 slices, offline: 1}
+  - {after: 184467440737096 slices, offline: 2}
+---
+tasks: []
+""")
 
 # ---- recording: 'H' and input lines after this run's header, as
 # fuzz_recording.c makes it; the lines of the e2e tests' recordings
