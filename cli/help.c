@@ -25,7 +25,7 @@ static const struct help_page pages[] = {
      "  --jobs N             run N scenarios at once (1 to 256, default 1)\n"
      "  --shard I/N          run the I-th of N equal shares of the FILEs\n"
      "  --trace F            write one run's trace (docs/tracing.md)\n"
-     "  --trace-format FMT   json (default) or ftrace\n"
+     "  --trace-format FMT   json (default), ftrace or dat\n"
      "  --timeline F.svg     draw one run as an SVG timeline\n"
      "  --control PATH       serve control requests for one scenario's machine (docs/control.md)\n"
      "  --record F           record one scenario's host input (docs/recording.md)\n"

@@ -163,7 +163,7 @@ void scenario_describe(const struct scenario *sc, size_t i, char *out, size_t le
  * the command's name. Return the exit status. */
 int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options);
 int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options);
-/* `asymu scenario-exec FILE POLICY [--trace F] [--trace-format json|ftrace]
+/* `asymu scenario-exec FILE POLICY [--trace F] [--trace-format json|ftrace|dat]
  * [--timeline F]`: the child side, outcome JSON on stdout. */
 int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options);
 
