@@ -13,7 +13,7 @@
 
 /* sched_switch's prev_state, TP_printk of include/trace/events/sched.h
  * with 5.15's TASK_REPORT and TASK_REPORT_MAX expanded. */
-#define TASK_REPORT "(0x0000 | 0x0001 | 0x0002 | 0x0004 | 0x0008 | 0x0010 | 0x0020 | 0x0040)"
+#define TASK_REPORT "0x0000 | 0x0001 | 0x0002 | 0x0004 | 0x0008 | 0x0010 | 0x0020 | 0x0040"
 #define PREV_STATE_MASK "((((" TASK_REPORT ") + 1) << 1) - 1)"
 #define PREV_STATE_MAX "(((" TASK_REPORT ") + 1) << 1)"
 

@@ -40,7 +40,12 @@ enum { OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_TRACECLOCK = 4, OPT_UNAME = 5 };
 #define RB_MAX_SMALL_DATA 112u /* 28 words: longer events give their length in array[0] */
 #define RB_DELTA_BITS 27
 
-#define RECORD_MAX 512 /* the largest record: a fixed part and two short strings */
+/* The largest record: what fits in a page's data after a type_len 0
+ * header (the kernel cannot record a longer event either). A record has
+ * at most 4 strings, each cut to STRING_MAX bytes (an exec path near
+ * PATH_MAX is cut; so is the cpu list of a mask with thousands of CPUs). */
+#define RECORD_MAX (EVENT_PAGE_SIZE - EVENT_PAGE_HEADER - 8)
+#define STRING_MAX 1000
 
 struct dat_record {
     uint64_t ts, seq;
@@ -73,6 +78,8 @@ struct rec {
     size_t len;
 };
 
+_Static_assert(64 + 4 * (STRING_MAX + 1) <= RECORD_MAX, "strings fit in a record");
+
 static void rec_init(struct rec *r, enum event_index event, int pid)
 {
     const struct event_format *e = &event_formats[event];
@@ -104,9 +111,8 @@ static void rec_comm(struct rec *r, unsigned off, const char *comm)
  * fixed part (include/trace/trace_events.h's __get_dynamic_array). */
 static void rec_str(struct rec *r, unsigned off, const char *s)
 {
-    size_t room = sizeof r->b - r->len;
-    char safe[256];
-    trace_text(s ? s : "", safe, sizeof safe < room ? sizeof safe : room);
+    char safe[STRING_MAX + 1];
+    trace_text(s ? s : "", safe, sizeof safe);
     size_t n = strlen(safe) + 1;
     memcpy(r->b + r->len, safe, n);
     rec_u32(r, off, (uint32_t)(n << 16 | r->len));

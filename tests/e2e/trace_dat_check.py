@@ -113,8 +113,8 @@ def per_cpu(events):
 
 
 def dat_and_json(policy, seed=1):
-    dat = os.path.join(OUT, f"demo-{ISA}-{policy}.dat")
-    js = os.path.join(OUT, f"demo-{ISA}-{policy}.json")
+    dat = os.path.join(OUT, f"{MODE}-{ISA}-{policy}.dat")
+    js = os.path.join(OUT, f"{MODE}-{ISA}-{policy}.json")
     run(policy, seed, "--trace", dat, "--trace-format", "dat")
     run(policy, seed, "--trace", js)
     with open(js) as f:
@@ -146,7 +146,7 @@ def check_asymu_events(dat_events, doc):
 
 def mode_report():
     dat, dat_events, doc = dat_and_json("upstream")
-    txt = os.path.join(OUT, f"demo-{ISA}.txt")
+    txt = os.path.join(OUT, f"{MODE}-{ISA}.txt")
     run("upstream", 1, "--trace", txt, "--trace-format", "ftrace")
     with open(txt) as f:
         text_events = parse(f.read(), "ftrace text")
