@@ -499,13 +499,15 @@ static void header(struct dat_trace *d, struct buf *h, const struct ring *rings,
     for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++) {
         const struct ring *rb = &rings[cpu];
         char stat[512];
-        /* `trace-cmd record`'s "CPU: N" then per_cpu/cpuN/stats. */
+        /* `trace-cmd record`'s "CPU: N" then per_cpu/cpuN/stats as read
+         * after the recording: nothing left in the buffer, every event read
+         * (kernel/trace/trace.c, tracing_stats_read). The events the
+         * writer's budget dropped are counted on CPU 0. */
         snprintf(stat, sizeof stat,
-                 "CPU: %u\nentries: %llu\noverrun: 0\ncommit overrun: 0\nbytes: %zu\n"
+                 "CPU: %u\nentries: 0\noverrun: 0\ncommit overrun: 0\nbytes: 0\n"
                  "oldest event ts: %llu.%06llu\nnow ts: %llu.%06llu\ndropped events: %llu\n"
                  "read events: %llu\n",
-                 cpu, (unsigned long long)rb->entries, rb->data.len,
-                 (unsigned long long)(rb->first_ts / 1000000000),
+                 cpu, (unsigned long long)(rb->first_ts / 1000000000),
                  (unsigned long long)(rb->first_ts / 1000 % 1000000),
                  (unsigned long long)(now / 1000000000), (unsigned long long)(now / 1000 % 1000000),
                  (unsigned long long)(cpu == 0 ? d->keep.dropped : 0),
