@@ -194,6 +194,10 @@ static void dat_event(void *state, const struct mevent *ev)
     const struct mevent_task *t = &ev->task;
     char comm[MEVENT_COMM_LEN + 8], cpus[4096];
     struct rec r;
+    if (d->keep.dropped) { /* past the budget: neither records nor names */
+        d->keep.dropped++;
+        return;
+    }
     d->seq++;
     switch (ev->kind) {
     case MEVENT_SWITCH: {

@@ -18,7 +18,7 @@ endif()
 # the JSON of the same seed (trace_dat_check.py).
 if(NOT ASYMU_E2E_RUNNER)
   foreach(isa aarch64 armhf)
-    foreach(mode report kill plugins stat determinism errors)
+    foreach(mode report threads kill plugins stat determinism errors)
       add_test(NAME e2e-trace-dat-${mode}-${isa}
         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/trace_dat_check.py ${mode}
                 $<TARGET_FILE:asymu> ${CMAKE_BINARY_DIR}/tests/guest ${isa}

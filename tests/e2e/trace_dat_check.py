@@ -13,6 +13,8 @@ MODE:
                timestamps, pids and fields; as many of each kind; the
                sched_switch prev/next pids in order; and the asymu events
                (affinity_change) against the JSON trace's affinity events.
+  threads      like report, for threads-ISA prodcons on 4 vCPUs: over a
+               hundred thousand events on many ring-buffer pages.
   kill         the same under --policy kill: asymu/policy_kill and
                affinity_change against the JSON trace's kill and affinity.
   plugins      `trace-cmd report` with its plugins (sched_switch's compact
@@ -144,19 +146,14 @@ def check_asymu_events(dat_events, doc):
     expect(sorted(got), sorted(want), "policy_kill records (vCPU, us, fields)")
 
 
-def mode_report():
-    dat, dat_events, doc = dat_and_json("upstream")
-    txt = os.path.join(OUT, f"{MODE}-{ISA}.txt")
-    run("upstream", 1, "--trace", txt, "--trace-format", "ftrace")
-    with open(txt) as f:
-        text_events = parse(f.read(), "ftrace text")
-    check(len(text_events) > 20, f"only {len(text_events)} events in the ftrace text")
+def compare_with_text(dat_events, text_events, extra_kinds):
+    """The .dat has the text's events, per vCPU in the same order with the
+    same times, pids and fields, and beyond them only extra_kinds."""
     kinds = {e[2] for e in text_events}
     # The same events as the text: the kinds the text has, as many of each.
     dat_counts = collections.Counter(e[2] for e in dat_events if e[2] in kinds)
     expect(dat_counts, collections.Counter(e[2] for e in text_events), "events per kind")
-    # What the .dat has beyond the text: asymu's own events only.
-    expect({e[2] for e in dat_events} - kinds, {"affinity_change"}, "kinds beyond the text")
+    expect({e[2] for e in dat_events} - kinds, extra_kinds, "kinds beyond the text")
     # Event by event, per vCPU (trace-cmd merges the vCPUs' buffers by time
     # and orders same-time events of different vCPUs its own way).
     text_cpus = per_cpu(text_events)
@@ -173,11 +170,10 @@ def mode_report():
         expect(len(d), len(t), f"cpu{cpu}'s events")
     # sched_switch's prev and next pids in order, per vCPU, and each vCPU's
     # next task is the prev of its following switch (idle first).
-    switches = [(cpu, key[2], key[6]) for cpu, ts, event, pid, key in dat_events
-                if event == "sched_switch"]
     by_cpu = collections.defaultdict(list)
-    for cpu, prev, nxt in switches:
-        by_cpu[cpu].append((prev, nxt))
+    for cpu, ts, event, pid, key in dat_events:
+        if event == "sched_switch":
+            by_cpu[cpu].append((key[2], key[6]))
     text_by_cpu = collections.defaultdict(list)
     for cpu, ts, event, pid, key in text_events:
         if event == "sched_switch":
@@ -186,9 +182,39 @@ def mode_report():
     for cpu, pairs in by_cpu.items():
         running = 0
         for prev, nxt in pairs:
-            expect(prev, running, f"cpu{cpu}: prev_pid of a switch")
+            if prev != running:
+                failures.append(f"cpu{cpu}: a switch from {prev} while {running} ran")
+                break
             running = nxt
+
+
+def mode_report():
+    dat, dat_events, doc = dat_and_json("upstream")
+    txt = os.path.join(OUT, f"{MODE}-{ISA}.txt")
+    run("upstream", 1, "--trace", txt, "--trace-format", "ftrace")
+    with open(txt) as f:
+        text_events = parse(f.read(), "ftrace text")
+    check(len(text_events) > 20, f"only {len(text_events)} events in the ftrace text")
+    compare_with_text(dat_events, text_events, {"affinity_change"})
     check_asymu_events(dat_events, doc)
+
+
+def mode_threads():
+    """A longer run: threads-ISA prodcons on 4 vCPUs, over a hundred
+    thousand events on many ring-buffer pages."""
+    prog = [os.path.join(GUEST, f"threads-{ISA}"), "prodcons"]
+    dat = os.path.join(OUT, f"{MODE}-{ISA}.dat")
+    txt = os.path.join(OUT, f"{MODE}-{ISA}.txt")
+    for path, fmt in ((dat, "dat"), (txt, "ftrace")):
+        cmd = [ASYMU, "run", "--cpus", "4", "--seed", "3", "--trace", path, "--trace-format", fmt,
+               "--", *prog]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        expect(r.returncode, 0, f"status of {' '.join(cmd)}")
+    dat_events = parse(trace_cmd("report", "-t", "-N", "-i", dat), "trace-cmd report -N")
+    with open(txt) as f:
+        text_events = parse(f.read(), "ftrace text")
+    check(len(text_events) > 100000, f"only {len(text_events)} events in the ftrace text")
+    compare_with_text(dat_events, text_events, set())
 
 
 def mode_kill():
@@ -273,6 +299,7 @@ os.makedirs(OUT, exist_ok=True)
 {
     "report": mode_report,
     "kill": mode_kill,
+    "threads": mode_threads,
     "plugins": mode_plugins,
     "stat": mode_stat,
     "determinism": mode_determinism,
