@@ -17,6 +17,8 @@
 #define PREV_STATE_MASK "((((" TASK_REPORT ") + 1) << 1) - 1)"
 #define PREV_STATE_MAX "(((" TASK_REPORT ") + 1) << 1)"
 
+/* A table, one event per block: */
+/* clang-format off */
 #define F(decl, offset, size, sign) {decl, offset, size, sign}
 #define COMM(name, offset) F("char " name "[16]", offset, 16, false)
 
@@ -171,6 +173,8 @@ const struct event_format event_formats[EVENT_COUNT] = {
          "\"comm=%s pid=%d rule=%s\", REC->comm, REC->pid, __get_str(rule)",
          "asymu: docs/tracing.md"},
 };
+
+/* clang-format on */
 
 /* The ID of event i: ftrace's fixed one, else 300 + its index. */
 static unsigned event_id(const struct event_format *e)

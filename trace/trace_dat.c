@@ -157,8 +157,8 @@ static void put(struct dat_trace *d, uint64_t ts, unsigned cpu, const struct rec
     if (!data)
         return;
     memcpy(data, r->b, r->len);
-    d->recs[d->len++] =
-        (struct dat_record){.ts = ts, .seq = d->seq, .cpu = cpu, .len = (uint32_t)r->len, .data = data};
+    d->recs[d->len++] = (struct dat_record){
+        .ts = ts, .seq = d->seq, .cpu = cpu, .len = (uint32_t)r->len, .data = data};
 }
 
 /* sched_switch's prev_state as the ftrace text shows it (trace_ftrace.c):

@@ -52,7 +52,8 @@ static void formats_parse(void **state)
         }
         /* The fixed part ends where the last field does. */
         const struct event_field *last = &e->fields[e->nr_fields - 1];
-        assert_true(last->offset + last->size <= e->size && e->size - (last->offset + last->size) < 8);
+        assert_true(last->offset + last->size <= e->size &&
+                    e->size - (last->offset + last->size) < 8);
     }
     tep_free(tep);
 }
@@ -63,37 +64,38 @@ static void sched_switch_text(void **state)
     (void)state;
     char text[4096];
     event_format_text(event_format_find("sched", "sched_switch"), text, sizeof text);
-    const char *want = "name: sched_switch\nID: 300\nformat:\n"
-                       "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-                       "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-                       "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-                       "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-                       "\n"
-                       "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-                       "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-                       "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-                       "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-                       "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-                       "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-                       "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
-                       "\n"
-                       "print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> "
-                       "next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, "
-                       "REC->prev_prio, (REC->prev_state & ((((0x0000 | 0x0001 | 0x0002 | 0x0004 "
-                       "| 0x0008 | 0x0010 | 0x0020 | 0x0040) + 1) << 1) - 1)) ? "
-                       "__print_flags(REC->prev_state & ((((0x0000 | 0x0001 | 0x0002 | 0x0004 | "
-                       "0x0008 | 0x0010 | 0x0020 | 0x0040) + 1) << 1) - 1), \"|\", { 0x0001, \"S\" "
-                       "}, { 0x0002, \"D\" }, { 0x0004, \"T\" }, { 0x0008, \"t\" }, { 0x0010, "
-                       "\"X\" }, { 0x0020, \"Z\" }, { 0x0040, \"P\" }, { 0x0080, \"I\" }) : "
-                       "\"R\", REC->prev_state & (((0x0000 | 0x0001 | 0x0002 | 0x0004 | 0x0008 | "
-                       "0x0010 | 0x0020 | 0x0040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, "
-                       "REC->next_pid, REC->next_prio\n";
+    const char *want =
+        "name: sched_switch\nID: 300\nformat:\n"
+        "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+        "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+        "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+        "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+        "\n"
+        "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+        "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+        "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+        "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+        "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+        "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+        "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
+        "\n"
+        "print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> "
+        "next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, "
+        "REC->prev_prio, (REC->prev_state & ((((0x0000 | 0x0001 | 0x0002 | 0x0004 "
+        "| 0x0008 | 0x0010 | 0x0020 | 0x0040) + 1) << 1) - 1)) ? "
+        "__print_flags(REC->prev_state & ((((0x0000 | 0x0001 | 0x0002 | 0x0004 | "
+        "0x0008 | 0x0010 | 0x0020 | 0x0040) + 1) << 1) - 1), \"|\", { 0x0001, \"S\" "
+        "}, { 0x0002, \"D\" }, { 0x0004, \"T\" }, { 0x0008, \"t\" }, { 0x0010, "
+        "\"X\" }, { 0x0020, \"Z\" }, { 0x0040, \"P\" }, { 0x0080, \"I\" }) : "
+        "\"R\", REC->prev_state & (((0x0000 | 0x0001 | 0x0002 | 0x0004 | 0x0008 | "
+        "0x0010 | 0x0020 | 0x0040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, "
+        "REC->next_pid, REC->next_prio\n";
     assert_string_equal(text, want);
     /* Truncation: the whole length, a NUL-terminated prefix. */
     char small[10];
-    assert_int_equal(event_format_text(event_format_find("sched", "sched_switch"), small,
-                                       sizeof small),
-                     strlen(want));
+    assert_int_equal(
+        event_format_text(event_format_find("sched", "sched_switch"), small, sizeof small),
+        strlen(want));
     assert_string_equal(small, "name: sch");
     assert_null(event_format_find("sched", "no_such_event"));
 }
