@@ -206,6 +206,29 @@ static void roundtrip(void **state)
     unlink(path);
 }
 
+/* A trace without events (tracing turned off over the control socket from
+ * the start) is still a file trace-cmd opens: headers, no pages. */
+static void empty(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/asymu-test-trace-dat-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *out = fdopen(fd, "w");
+    assert_non_null(out);
+    struct trace_machine m = {.nr_cpus = 4, .policy = "upstream"};
+    struct trace_writer *w = trace_writer_new(TRACE_FORMAT_DAT, out, &m);
+    assert_non_null(w);
+    assert_int_equal(trace_writer_finish(w), 0);
+    struct tracecmd_input *in = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+    assert_non_null(in);
+    for (int cpu = 0; cpu < 4; cpu++)
+        assert_null(tracecmd_read_cpu_first(in, cpu));
+    assert_non_null(tep_find_event_by_name(tracecmd_get_tep(in), "sched", "sched_switch"));
+    tracecmd_close(in);
+    unlink(path);
+}
+
 /* Past its budget the writer keeps what came first and counts the rest. */
 static void budget(void **state)
 {
@@ -231,9 +254,8 @@ static void budget(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(formats_parse),
-        cmocka_unit_test(sched_switch_text),
-        cmocka_unit_test(roundtrip),
+        cmocka_unit_test(formats_parse), cmocka_unit_test(sched_switch_text),
+        cmocka_unit_test(roundtrip),     cmocka_unit_test(empty),
         cmocka_unit_test(budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
