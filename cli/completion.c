@@ -50,7 +50,7 @@ static void option_values(FILE *out, const char *option)
         for (unsigned i = 0; i < SCHED_NR_POLICIES; i++)
             fprintf(out, " %s", sched_policy_name((enum sched_policy_id)i));
     } else if (strcmp(option, "--trace-format") == 0) {
-        fputs(" json ftrace", out);
+        fputs(" json ftrace dat", out);
     }
 }
 

@@ -27,7 +27,7 @@ static const struct help_page pages[] = {
      "  --shard auto         the share from the CI's variables (GitLab, Kubernetes, Slurm,\n"
      "                       CircleCI, Buildkite: docs/scenarios.md \"Shards\")\n"
      "  --trace F            write one run's trace (docs/tracing.md)\n"
-     "  --trace-format FMT   json (default) or ftrace\n"
+     "  --trace-format FMT   json (default), ftrace or dat\n"
      "  --timeline F.svg     draw one run as an SVG timeline\n"
      "  --control PATH       serve control requests for one scenario's machine (docs/control.md)\n"
      "  --record F           record one scenario's host input (docs/recording.md)\n"

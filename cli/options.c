@@ -233,8 +233,10 @@ static int opt_trace_format(struct parse *ps, const char *opt, const char *val)
         ps->cfg->trace_format = EMU_TRACE_JSON;
     else if (strcmp(val, "ftrace") == 0)
         ps->cfg->trace_format = EMU_TRACE_FTRACE;
+    else if (strcmp(val, "dat") == 0)
+        ps->cfg->trace_format = EMU_TRACE_DAT;
     else
-        return bad(opt, val, "json or ftrace");
+        return bad(opt, val, "json, ftrace or dat");
     return 0;
 }
 
@@ -462,8 +464,9 @@ static const struct option_def options[] = {
      "(docs/tracing.md); open it at ui.perfetto.dev",
      opt_trace},
     {"--trace-format", NULL, "FORMAT", "json",
-     "format of --trace: json (Chrome Trace Event / Perfetto) or ftrace (the kernel's "
-     "sched events as trace-cmd report prints them)",
+     "format of --trace: json (Chrome Trace Event / Perfetto), ftrace (the kernel's "
+     "sched events as trace-cmd report prints them) or dat (trace-cmd's trace.dat, for "
+     "trace-cmd report and KernelShark)",
      opt_trace_format},
     {"--timeline", NULL, "FILE", "none",
      "draw the run as an SVG timeline in FILE: a row per vCPU, a colour per task, markers for "

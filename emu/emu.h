@@ -14,6 +14,7 @@
 enum emu_trace_format {
     EMU_TRACE_JSON,   /* Chrome Trace Event / Perfetto JSON */
     EMU_TRACE_FTRACE, /* the kernel's ftrace text, as trace-cmd report prints it */
+    EMU_TRACE_DAT,    /* trace-cmd's trace.dat (binary ring-buffer records) */
 };
 
 /* Kernel work that costs virtual time (docs/timing.md), by its --costs name. */

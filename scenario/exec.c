@@ -223,9 +223,14 @@ static bool open_traces(int argc, char **argv, struct emu_config *cfg)
             continue;
         }
         if (strcmp(argv[i], "--trace-format") == 0) {
-            if (strcmp(argv[i + 1], "json") != 0 && strcmp(argv[i + 1], "ftrace") != 0)
+            if (strcmp(argv[i + 1], "json") == 0)
+                cfg->trace_format = EMU_TRACE_JSON;
+            else if (strcmp(argv[i + 1], "ftrace") == 0)
+                cfg->trace_format = EMU_TRACE_FTRACE;
+            else if (strcmp(argv[i + 1], "dat") == 0)
+                cfg->trace_format = EMU_TRACE_DAT;
+            else
                 return false;
-            cfg->trace_format = argv[i + 1][0] == 'f' ? EMU_TRACE_FTRACE : EMU_TRACE_JSON;
             continue;
         }
         if (!f || *f)
@@ -242,7 +247,7 @@ int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options)
 {
     if (argc < 2 || scenario_policy_parse(argv[1]) < 0) {
         fprintf(stderr, "usage: asymu scenario-exec FILE POLICY [--trace F] [--trace-format "
-                        "json|ftrace] [--timeline F] [--control PATH] [--record F] [--input F] (used by "
+                        "json|ftrace|dat] [--timeline F] [--control PATH] [--record F] [--input F] (used by "
                         "replay and compare)\n");
         return SCENARIO_EXIT_BROKEN;
     }

@@ -1,6 +1,6 @@
 /* replay.c - `asymu replay FILE... [--policy P] [--report F.json] [--jobs N]
  * [--junit F.xml] [--shard I/N|auto] [--all-expectations] [--trace F]
- * [--trace-format json|ftrace] [--timeline F.svg] [--control PATH] [--record F]
+ * [--trace-format json|ftrace|dat] [--timeline F.svg] [--control PATH] [--record F]
  * [--input F]`: every selected
  * scenario is parsed first (a broken one stops everything with status 2),
  * run in a child process, and its expectations checked; one PASS or FAIL
@@ -32,7 +32,7 @@ static int usage_error(const char *what)
     fprintf(stderr, "asymu replay: %s\n"
                     "usage: asymu replay FILE... [--policy P] [--report F.json] [--jobs N] "
                     "[--junit F.xml] [--shard I/N|auto] [--all-expectations] [--trace F] "
-                    "[--trace-format json|ftrace] [--timeline F.svg] [--control PATH] "
+                    "[--trace-format json|ftrace|dat] [--timeline F.svg] [--control PATH] "
                     "[--record F] [--input F]\n", what);
     return SCENARIO_EXIT_BROKEN;
 }
@@ -80,8 +80,9 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
             a->input = argv[++i];
         } else if (strcmp(arg, "--trace-format") == 0) {
             a->trace_format = argv[++i];
-            if (strcmp(a->trace_format, "json") != 0 && strcmp(a->trace_format, "ftrace") != 0)
-                return usage_error("--trace-format takes json or ftrace");
+            if (strcmp(a->trace_format, "json") != 0 && strcmp(a->trace_format, "ftrace") != 0 &&
+                strcmp(a->trace_format, "dat") != 0)
+                return usage_error("--trace-format takes json, ftrace or dat");
         } else if (strcmp(arg, "--jobs") == 0) {
             if (!parse_uint(argv[++i], 1, 256, &a->jobs))
                 return usage_error("--jobs takes a number from 1 to 256");

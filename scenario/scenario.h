@@ -187,7 +187,7 @@ int scenario_cmd_replay(int argc, char **argv, scenario_options_fn options);
 int scenario_cmd_compare(int argc, char **argv, scenario_options_fn options);
 /* `asymu report merge OUT.json [--junit OUT.xml] SHARD.json...`. */
 int scenario_cmd_report(int argc, char **argv);
-/* `asymu scenario-exec FILE POLICY [--trace F] [--trace-format json|ftrace]
+/* `asymu scenario-exec FILE POLICY [--trace F] [--trace-format json|ftrace|dat]
  * [--timeline F]`: the child side, outcome JSON on stdout. */
 int scenario_cmd_exec(int argc, char **argv, scenario_options_fn options);
 

@@ -32,6 +32,7 @@ struct trace_format_ops {
 extern const struct trace_format_ops trace_json_ops;
 extern const struct trace_format_ops trace_ftrace_ops;
 extern const struct trace_format_ops trace_svg_ops;
+extern const struct trace_format_ops trace_dat_ops;
 
 /* "aarch32" or "aarch64": the ISA a task runs. */
 static inline const char *trace_isa(const struct mevent_task *t)

@@ -18,6 +18,7 @@ struct trace_writer *trace_writer_new(enum trace_format format, FILE *out,
         [TRACE_FORMAT_JSON] = &trace_json_ops,
         [TRACE_FORMAT_FTRACE] = &trace_ftrace_ops,
         [TRACE_FORMAT_SVG] = &trace_svg_ops,
+        [TRACE_FORMAT_DAT] = &trace_dat_ops,
     };
     struct trace_writer *w = calloc(1, sizeof(*w));
     if (!w)

@@ -1,6 +1,7 @@
 /* trace.h - trace writers fed by the machine's event stream (mevent.h):
  * Chrome Trace Event / Perfetto JSON, the kernel's ftrace text as
- * `trace-cmd report` prints it, and an SVG timeline. docs/tracing.md
+ * `trace-cmd report` prints it, trace-cmd's binary trace.dat, and an SVG
+ * timeline. docs/tracing.md
  * describes each format. Output is a function of the events only, so the
  * same run gives the same bytes. */
 #ifndef ASYMU_TRACE_H
@@ -15,6 +16,7 @@ enum trace_format {
     TRACE_FORMAT_JSON,   /* --trace F (default) */
     TRACE_FORMAT_FTRACE, /* --trace F --trace-format ftrace */
     TRACE_FORMAT_SVG,    /* --timeline F.svg */
+    TRACE_FORMAT_DAT,    /* --trace F --trace-format dat: trace-cmd's trace.dat */
 };
 
 /* What every writer states about the machine. */

@@ -53,9 +53,11 @@ int machine_trace_start(struct machine_trace *tr, struct machine *m, const struc
     m->trace = tr;
     int err = 0;
     if (cfg->trace_file)
-        err = add_writer(
-            tr, m, cfg->trace_format == EMU_TRACE_FTRACE ? TRACE_FORMAT_FTRACE : TRACE_FORMAT_JSON,
-            cfg->trace_file);
+        err = add_writer(tr, m,
+                         cfg->trace_format == EMU_TRACE_FTRACE ? TRACE_FORMAT_FTRACE
+                         : cfg->trace_format == EMU_TRACE_DAT  ? TRACE_FORMAT_DAT
+                                                               : TRACE_FORMAT_JSON,
+                         cfg->trace_file);
     if (cfg->timeline_file) {
         if (err == 0)
             err = add_writer(tr, m, TRACE_FORMAT_SVG, cfg->timeline_file);

@@ -12,3 +12,18 @@ if(NOT ASYMU_E2E_RUNNER)
     endforeach()
   endforeach()
 endif()
+
+# trace.dat (issue 28 item 2): trace-demo under --trace-format dat, read by
+# Debian's trace-cmd and compared event by event with the ftrace text and
+# the JSON of the same seed (trace_dat_check.py).
+if(NOT ASYMU_E2E_RUNNER)
+  foreach(isa aarch64 armhf)
+    foreach(mode report threads kill plugins stat determinism errors)
+      add_test(NAME e2e-trace-dat-${mode}-${isa}
+        COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/trace_dat_check.py ${mode}
+                $<TARGET_FILE:asymu> ${CMAKE_BINARY_DIR}/tests/guest ${isa}
+                ${CMAKE_CURRENT_BINARY_DIR}/out/trace-dat)
+      set_tests_properties(e2e-trace-dat-${mode}-${isa} PROPERTIES LABELS e2e TIMEOUT 300)
+    endforeach()
+  endforeach()
+endif()

@@ -1,0 +1,600 @@
+/* trace_dat.c - a trace.dat as `trace-cmd record` writes it (file format
+ * version 6, trace-cmd.dat.v6(5)), for `trace-cmd report` and KernelShark:
+ * the ring buffer's header_page and header_event, the event formats of
+ * event_formats.c, saved cmdlines, trace_clock, uname and per-CPU stats
+ * options, then per vCPU the kernel's ring-buffer pages of binary records
+ * (kernel/trace/ring_buffer.c: rb_update_event, rb_add_time_stamp).
+ *
+ * Debian's libtracecmd exports no writer that works without a live tracefs
+ * (its public header has only the reader), so the file is written here and
+ * checked with Debian's trace-cmd (tests/e2e/trace_dat_check.py).
+ *
+ * The events are those of --trace-format ftrace, with the same task shown
+ * as the record's common_pid, plus asymu/affinity_change and
+ * asymu/policy_kill. The machine loop runs vCPUs out of time order, so the
+ * records are kept and sorted by time at the end (ties in the order they
+ * happened), within the writer's budget. */
+#include "event_formats.h"
+#include "trace-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What uname(2) says inside the machine (emu/kernel/uts.h). */
+#define DAT_UNAME "Linux aarch64 5.15.0-asymu #1 SMP PREEMPT asymu"
+/* arm64 5.15's trace_clock choices, local selected (the clock is virtual
+ * time in ns, the same on every vCPU). */
+#define DAT_CLOCKS "[local] global counter uptime perf mono mono_raw boot\n"
+/* cpuhp_enter's step functions: kallsyms gives the addresses in the
+ * records their names, so %ps prints them as the kernel does. */
+#define ADDR_CPU_ACTIVATE UINT64_C(0xffff8000100a2000)
+#define ADDR_CPU_DEACTIVATE UINT64_C(0xffff8000100a2100)
+#define DAT_KALLSYMS                                                                               \
+    "ffff8000100a2000 T sched_cpu_activate\nffff8000100a2100 T sched_cpu_deactivate\n"
+
+/* trace-cmd's option numbers (trace-cmd.dat.v7(5), TRACECMD_OPTION_*). */
+enum { OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_TRACECLOCK = 4, OPT_UNAME = 5 };
+
+/* The ring buffer's event header (kernel/trace/ring_buffer.c). */
+#define RB_TYPE_TIME_EXTEND 30u
+#define RB_MAX_SMALL_DATA 112u /* 28 words: longer events give their length in array[0] */
+#define RB_DELTA_BITS 27
+
+/* The largest record: what fits in a page's data after a type_len 0
+ * header (the kernel cannot record a longer event either). A record has
+ * at most 4 strings, each cut to STRING_MAX bytes (an exec path near
+ * PATH_MAX is cut; so is the cpu list of a mask with thousands of CPUs). */
+#define RECORD_MAX (EVENT_PAGE_SIZE - EVENT_PAGE_HEADER - 8)
+#define STRING_MAX 1000
+
+struct dat_record {
+    uint64_t ts, seq;
+    unsigned cpu;
+    uint32_t len;
+    unsigned char *data;
+};
+
+/* A name a tid had at a time: saved_cmdlines keeps the last. */
+struct dat_name {
+    uint64_t ts, seq;
+    int tid;
+    char comm[MEVENT_COMM_LEN];
+};
+
+struct dat_trace {
+    FILE *out;
+    unsigned nr_cpus;
+    uint64_t seq;
+    struct dat_record *recs;
+    size_t len, cap;
+    struct dat_name *names;
+    size_t names_len, names_cap;
+    struct trace_keep keep;
+};
+
+/* A record being filled: the fixed part at its offsets, strings after. */
+struct rec {
+    unsigned char b[RECORD_MAX];
+    size_t len;
+};
+
+_Static_assert(64 + 4 * (STRING_MAX + 1) <= RECORD_MAX, "strings fit in a record");
+
+static void rec_init(struct rec *r, enum event_index event, int pid)
+{
+    const struct event_format *e = &event_formats[event];
+    memset(r->b, 0, e->size);
+    r->len = e->size;
+    uint16_t type = (uint16_t)event_format_id(e);
+    memcpy(r->b, &type, 2);
+    memcpy(r->b + 4, &pid, 4);
+}
+
+static void rec_u32(struct rec *r, unsigned off, uint32_t v)
+{
+    memcpy(r->b + off, &v, 4);
+}
+
+static void rec_u64(struct rec *r, unsigned off, uint64_t v)
+{
+    memcpy(r->b + off, &v, 8);
+}
+
+static void rec_comm(struct rec *r, unsigned off, const char *comm)
+{
+    char safe[MEVENT_COMM_LEN];
+    trace_text(comm, safe, sizeof safe);
+    memcpy(r->b + off, safe, strlen(safe)); /* the rest stays 0 */
+}
+
+/* A __data_loc string: (length << 16) | offset, the string after the
+ * fixed part (include/trace/trace_events.h's __get_dynamic_array). */
+static void rec_str(struct rec *r, unsigned off, const char *s)
+{
+    char safe[STRING_MAX + 1];
+    trace_text(s ? s : "", safe, sizeof safe);
+    size_t n = strlen(safe) + 1;
+    memcpy(r->b + r->len, safe, n);
+    rec_u32(r, off, (uint32_t)(n << 16 | r->len));
+    r->len += n;
+}
+
+static bool grow(void **array, size_t *cap, size_t len, size_t size)
+{
+    if (len < *cap)
+        return true;
+    size_t n = *cap ? *cap * 2 : 1024;
+    void *p = realloc(*array, n * size);
+    if (!p)
+        return false;
+    *array = p;
+    *cap = n;
+    return true;
+}
+
+static void name(struct dat_trace *d, uint64_t ts, const struct mevent_task *t)
+{
+    if (t->tid <= 0 || !grow((void **)&d->names, &d->names_cap, d->names_len, sizeof *d->names))
+        return;
+    struct dat_name *n = &d->names[d->names_len++];
+    n->ts = ts;
+    n->seq = d->seq;
+    n->tid = t->tid;
+    trace_text(t->comm, n->comm, sizeof n->comm);
+}
+
+static void put(struct dat_trace *d, uint64_t ts, unsigned cpu, const struct rec *r)
+{
+    if (d->keep.dropped) { /* the trace is what came before the first dropped record */
+        d->keep.dropped++;
+        return;
+    }
+    if (!grow((void **)&d->recs, &d->cap, d->len, sizeof *d->recs))
+        return;
+    if (!trace_keep(&d->keep, sizeof *d->recs + r->len + sizeof *d->names * 2))
+        return;
+    unsigned char *data = malloc(r->len);
+    if (!data)
+        return;
+    memcpy(data, r->b, r->len);
+    d->recs[d->len++] = (struct dat_record){
+        .ts = ts, .seq = d->seq, .cpu = cpu, .len = (uint32_t)r->len, .data = data};
+}
+
+/* sched_switch's prev_state as the ftrace text shows it (trace_ftrace.c):
+ * R for idle, S for a sleeping task, Z or X for one that exited (a
+ * process leader stays a zombie until reaped), R+ for a preempted one. */
+static uint64_t prev_state(const struct mevent_task *prev, enum mevent_run_end end)
+{
+    if (prev->tid == 0)
+        return EVENT_STATE_RUNNING;
+    switch (end) {
+    case MEVENT_END_BLOCKED:
+        return EVENT_STATE_INTERRUPTIBLE;
+    case MEVENT_END_DEAD:
+        return prev->tid == prev->tgid ? EVENT_STATE_ZOMBIE : EVENT_STATE_DEAD;
+    default:
+        return EVENT_STATE_PREEMPT;
+    }
+}
+
+/* The comm a record shows for t: the idle task is swapper/CPU. */
+static void task_comm(const struct mevent_task *t, unsigned cpu, char *out, size_t len)
+{
+    if (t->tid == 0)
+        snprintf(out, len, "swapper/%u", cpu);
+    else
+        trace_text(t->comm, out, len);
+}
+
+static void dat_event(void *state, const struct mevent *ev)
+{
+    struct dat_trace *d = state;
+    unsigned cpu = ev->cpu < d->nr_cpus ? ev->cpu : 0;
+    const struct mevent_task *t = &ev->task;
+    char comm[MEVENT_COMM_LEN + 8], cpus[4096];
+    struct rec r;
+    if (d->keep.dropped) { /* past the budget: neither records nor names */
+        d->keep.dropped++;
+        return;
+    }
+    d->seq++;
+    switch (ev->kind) {
+    case MEVENT_SWITCH: {
+        const struct mevent_task *prev = &ev->sw.prev;
+        rec_init(&r, EVENT_SCHED_SWITCH, prev->tid);
+        task_comm(prev, cpu, comm, sizeof comm);
+        rec_comm(&r, 8, comm);
+        rec_u32(&r, 24, (uint32_t)prev->tid);
+        rec_u32(&r, 28, (uint32_t)prev->prio);
+        rec_u64(&r, 32, prev_state(prev, ev->sw.prev_end));
+        task_comm(t, cpu, comm, sizeof comm);
+        rec_comm(&r, 40, comm);
+        rec_u32(&r, 56, (uint32_t)t->tid);
+        rec_u32(&r, 60, (uint32_t)t->prio);
+        name(d, ev->ts_ns, prev);
+        name(d, ev->ts_ns, t);
+        put(d, ev->ts_ns, cpu, &r);
+        return;
+    }
+    case MEVENT_WAKEUP:
+        rec_init(&r, ev->wakeup.new_task ? EVENT_SCHED_WAKEUP_NEW : EVENT_SCHED_WAKEUP, t->tid);
+        rec_comm(&r, 8, t->comm);
+        rec_u32(&r, 24, (uint32_t)t->tid);
+        rec_u32(&r, 28, (uint32_t)t->prio);
+        rec_u32(&r, 32, 1); /* success: always 1 since Linux 4.14 */
+        rec_u32(&r, 36, cpu);
+        name(d, ev->ts_ns, t);
+        put(d, ev->ts_ns, cpu, &r);
+        return;
+    case MEVENT_MIGRATE:
+        rec_init(&r, EVENT_SCHED_MIGRATE_TASK, t->tid);
+        rec_comm(&r, 8, t->comm);
+        rec_u32(&r, 24, (uint32_t)t->tid);
+        rec_u32(&r, 28, (uint32_t)t->prio);
+        rec_u32(&r, 32, ev->migrate.from);
+        rec_u32(&r, 36, ev->migrate.to);
+        name(d, ev->ts_ns, t);
+        put(d, ev->ts_ns, ev->migrate.from < d->nr_cpus ? ev->migrate.from : cpu, &r);
+        return;
+    case MEVENT_FORK:
+        rec_init(&r, EVENT_SCHED_PROCESS_FORK, t->tid);
+        rec_comm(&r, 8, t->comm);
+        rec_u32(&r, 24, (uint32_t)t->tid);
+        rec_comm(&r, 28, ev->fork.child.comm);
+        rec_u32(&r, 44, (uint32_t)ev->fork.child.tid);
+        name(d, ev->ts_ns, t);
+        name(d, ev->ts_ns, &ev->fork.child);
+        put(d, ev->ts_ns, cpu, &r);
+        return;
+    case MEVENT_EXEC:
+        rec_init(&r, EVENT_SCHED_PROCESS_EXEC, t->tid);
+        rec_str(&r, 8, ev->exec.path);
+        rec_u32(&r, 12, (uint32_t)t->tid);
+        rec_u32(&r, 16, (uint32_t)ev->exec.old_tid);
+        name(d, ev->ts_ns, t);
+        put(d, ev->ts_ns, cpu, &r);
+        return;
+    case MEVENT_EXIT:
+        rec_init(&r, EVENT_SCHED_PROCESS_EXIT, t->tid);
+        rec_comm(&r, 8, t->comm);
+        rec_u32(&r, 24, (uint32_t)t->tid);
+        rec_u32(&r, 28, (uint32_t)t->prio);
+        name(d, ev->ts_ns, t);
+        put(d, ev->ts_ns, cpu, &r);
+        return;
+    case MEVENT_HOTPLUG: {
+        /* asymu's hotplug is one step, the scheduler's: cpuhp states
+         * OFFLINE (0) and ONLINE (1), on the vCPU's idle task. */
+        int target = ev->hotplug.online ? 1 : 0;
+        rec_init(&r, EVENT_CPUHP_ENTER, 0);
+        rec_u32(&r, 8, cpu);
+        rec_u32(&r, 12, (uint32_t)target);
+        rec_u32(&r, 16, 1);
+        rec_u64(&r, 24, ev->hotplug.online ? ADDR_CPU_ACTIVATE : ADDR_CPU_DEACTIVATE);
+        put(d, ev->ts_ns, cpu, &r);
+        rec_init(&r, EVENT_CPUHP_EXIT, 0);
+        rec_u32(&r, 8, cpu);
+        rec_u32(&r, 12, (uint32_t)target);
+        rec_u32(&r, 16, 1);
+        rec_u32(&r, 20, 0);
+        d->seq++;
+        put(d, ev->ts_ns, cpu, &r);
+        return;
+    }
+    case MEVENT_AFFINITY:
+        rec_init(&r, EVENT_ASYMU_AFFINITY, t->tid);
+        rec_comm(&r, 8, t->comm);
+        rec_u32(&r, 24, (uint32_t)t->tid);
+        cpulist_format(ev->affinity.old_mask, cpus, sizeof cpus);
+        rec_str(&r, 28, cpus);
+        cpulist_format(ev->affinity.new_mask, cpus, sizeof cpus);
+        rec_str(&r, 32, cpus);
+        rec_str(&r, 36, ev->affinity.rule);
+        rec_str(&r, 40, mevent_cause_name(ev->affinity.cause));
+        name(d, ev->ts_ns, t);
+        put(d, ev->ts_ns, cpu, &r);
+        return;
+    case MEVENT_KILL:
+        rec_init(&r, EVENT_ASYMU_KILL, t->tid);
+        rec_comm(&r, 8, t->comm);
+        rec_u32(&r, 24, (uint32_t)t->tid);
+        rec_str(&r, 28, ev->kill.rule);
+        name(d, ev->ts_ns, t);
+        put(d, ev->ts_ns, cpu, &r);
+        return;
+    default:
+        return;
+    }
+}
+
+/* --- writing the file --- */
+
+struct buf {
+    unsigned char *p;
+    size_t len, cap;
+    bool failed;
+};
+
+static void bput(struct buf *b, const void *data, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 65536;
+        while (cap < b->len + n)
+            cap *= 2;
+        unsigned char *p = realloc(b->p, cap);
+        if (!p) {
+            b->failed = true;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, data, n);
+    b->len += n;
+}
+
+static void bu16(struct buf *b, uint16_t v)
+{
+    bput(b, &v, 2);
+}
+
+static void bu32(struct buf *b, uint32_t v)
+{
+    bput(b, &v, 4);
+}
+
+static void bu64(struct buf *b, uint64_t v)
+{
+    bput(b, &v, 8);
+}
+
+static void bstr(struct buf *b, const char *s)
+{
+    bput(b, s, strlen(s) + 1);
+}
+
+static void bformat(struct buf *b, const struct event_format *e)
+{
+    char text[4096];
+    size_t n = event_format_text(e, text, sizeof text);
+    bu64(b, n);
+    bput(b, text, n);
+}
+
+static void boption(struct buf *b, uint16_t id, const char *text)
+{
+    bu16(b, id);
+    bu32(b, (uint32_t)strlen(text) + 1);
+    bstr(b, text);
+}
+
+/* One vCPU's ring buffer: full pages of records, each page's timestamp
+ * that of its first record, each record's delta from the one before. */
+struct ring {
+    struct buf data;
+    size_t page;      /* offset of the current page, SIZE_MAX before the first */
+    uint64_t last_ts; /* of the last record on the page */
+    uint64_t entries, first_ts;
+};
+
+static void ring_close_page(struct ring *rb)
+{
+    if (rb->page == SIZE_MAX || rb->data.failed)
+        return;
+    uint64_t commit = rb->data.len - rb->page - EVENT_PAGE_HEADER;
+    memcpy(rb->data.p + rb->page + 8, &commit, 8);
+    static const unsigned char zeros[EVENT_PAGE_SIZE];
+    bput(&rb->data, zeros, EVENT_PAGE_SIZE - (rb->data.len - rb->page));
+}
+
+static void ring_add(struct ring *rb, const struct dat_record *rec)
+{
+    uint32_t words = (rec->len + 3) / 4;
+    size_t size = 4 + (size_t)words * 4 + (rec->len > RB_MAX_SMALL_DATA ? 4 : 0);
+    uint64_t delta = rb->page == SIZE_MAX ? 0 : rec->ts - rb->last_ts;
+    bool extend = delta >> RB_DELTA_BITS != 0;
+    size_t need = size + (extend ? 8 : 0);
+    if (rb->page == SIZE_MAX || rb->data.len - rb->page + need > EVENT_PAGE_SIZE) {
+        ring_close_page(rb);
+        rb->page = rb->data.len;
+        bu64(&rb->data, rec->ts);
+        bu64(&rb->data, 0); /* commit, set when the page is closed */
+        delta = 0;
+        extend = false;
+    }
+    if (extend) { /* RINGBUF_TYPE_TIME_EXTEND: the delta's upper bits in array[0] */
+        bu32(&rb->data, (uint32_t)(delta & ((1u << RB_DELTA_BITS) - 1)) << 5 | RB_TYPE_TIME_EXTEND);
+        bu32(&rb->data, (uint32_t)(delta >> RB_DELTA_BITS));
+        delta = 0;
+    }
+    if (rec->len > RB_MAX_SMALL_DATA) { /* type_len 0: the length in array[0] */
+        bu32(&rb->data, (uint32_t)delta << 5);
+        bu32(&rb->data, words * 4 + 4);
+    } else {
+        bu32(&rb->data, (uint32_t)delta << 5 | words);
+    }
+    bput(&rb->data, rec->data, rec->len);
+    static const unsigned char pad[4];
+    bput(&rb->data, pad, words * 4 - rec->len);
+    if (!rb->entries++)
+        rb->first_ts = rec->ts;
+    rb->last_ts = rec->ts;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const struct dat_record *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int names_by_tid_time(const void *a, const void *b)
+{
+    const struct dat_name *x = a, *y = b;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The file's header, up to and including "flyrecord\0". */
+static void header(struct dat_trace *d, struct buf *h, const struct ring *rings, uint64_t now)
+{
+    bput(h, "\x17\x08\x44tracing", 10);
+    bstr(h, "6");
+    bput(h, "\0\x08", 2); /* little endian, 8-byte long */
+    bu32(h, EVENT_PAGE_SIZE);
+    bstr(h, "header_page");
+    bu64(h, strlen(event_header_page));
+    bput(h, event_header_page, strlen(event_header_page));
+    bstr(h, "header_event");
+    bu64(h, strlen(event_header_event));
+    bput(h, event_header_event, strlen(event_header_event));
+    bu32(h, 1); /* ftrace's own events: print */
+    bformat(h, &event_formats[EVENT_FTRACE_PRINT]);
+    /* The other systems, each with its events, in the table's order. */
+    const char *systems[EVENT_COUNT];
+    unsigned nsys = 0;
+    for (unsigned i = 0; i < EVENT_COUNT; i++) {
+        const char *s = event_formats[i].system;
+        bool seen = strcmp(s, "ftrace") == 0;
+        for (unsigned k = 0; k < nsys && !seen; k++)
+            seen = strcmp(systems[k], s) == 0;
+        if (!seen)
+            systems[nsys++] = s;
+    }
+    bu32(h, nsys);
+    for (unsigned k = 0; k < nsys; k++) {
+        bstr(h, systems[k]);
+        uint32_t n = 0;
+        for (unsigned i = 0; i < EVENT_COUNT; i++)
+            n += strcmp(event_formats[i].system, systems[k]) == 0;
+        bu32(h, n);
+        for (unsigned i = 0; i < EVENT_COUNT; i++)
+            if (strcmp(event_formats[i].system, systems[k]) == 0)
+                bformat(h, &event_formats[i]);
+    }
+    bu32(h, (uint32_t)strlen(DAT_KALLSYMS));
+    bput(h, DAT_KALLSYMS, strlen(DAT_KALLSYMS));
+    bu32(h, 0); /* printk formats: none */
+    /* saved_cmdlines: "PID COMM" lines, each tid's last name. */
+    qsort(d->names, d->names_len, sizeof *d->names, names_by_tid_time);
+    struct buf cmdlines = {0};
+    for (size_t i = 0; i < d->names_len; i++) {
+        if (i + 1 < d->names_len && d->names[i + 1].tid == d->names[i].tid)
+            continue;
+        char line[64];
+        int n = snprintf(line, sizeof line, "%d %s\n", d->names[i].tid, d->names[i].comm);
+        bput(&cmdlines, line, (size_t)n);
+    }
+    bu64(h, cmdlines.len);
+    bput(h, cmdlines.p, cmdlines.len);
+    h->failed |= cmdlines.failed;
+    free(cmdlines.p);
+    bu32(h, d->nr_cpus);
+    bput(h, "options  ", 10);
+    boption(h, OPT_TRACECLOCK, DAT_CLOCKS);
+    boption(h, OPT_UNAME, DAT_UNAME);
+    for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++) {
+        const struct ring *rb = &rings[cpu];
+        char stat[512];
+        /* `trace-cmd record`'s "CPU: N" then per_cpu/cpuN/stats as read
+         * after the recording: nothing left in the buffer, every event read
+         * (kernel/trace/trace.c, tracing_stats_read). The events the
+         * writer's budget dropped are counted on CPU 0. */
+        snprintf(stat, sizeof stat,
+                 "CPU: %u\nentries: 0\noverrun: 0\ncommit overrun: 0\nbytes: 0\n"
+                 "oldest event ts: %llu.%06llu\nnow ts: %llu.%06llu\ndropped events: %llu\n"
+                 "read events: %llu\n",
+                 cpu, (unsigned long long)(rb->first_ts / 1000000000),
+                 (unsigned long long)(rb->first_ts / 1000 % 1000000),
+                 (unsigned long long)(now / 1000000000), (unsigned long long)(now / 1000 % 1000000),
+                 (unsigned long long)(cpu == 0 ? d->keep.dropped : 0),
+                 (unsigned long long)rb->entries);
+        boption(h, OPT_CPUSTAT, stat);
+    }
+    bu16(h, OPT_DONE);
+    bput(h, "flyrecord", 10);
+}
+
+static void dat_finish(void *state)
+{
+    struct dat_trace *d = state;
+    qsort(d->recs, d->len, sizeof *d->recs, by_time);
+    struct ring *rings = calloc(d->nr_cpus, sizeof *rings);
+    struct buf h = {0};
+    uint64_t now = d->len ? d->recs[d->len - 1].ts : 0;
+    if (!rings) {
+        fputs("asymu: no memory for the trace.dat's ring buffers\n", stderr);
+        goto out;
+    }
+    for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++)
+        rings[cpu].page = SIZE_MAX;
+    for (size_t i = 0; i < d->len; i++)
+        ring_add(&rings[d->recs[i].cpu], &d->recs[i]);
+    bool failed = false;
+    for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++) {
+        ring_close_page(&rings[cpu]);
+        failed |= rings[cpu].data.failed;
+    }
+    header(d, &h, rings, now);
+    if (failed || h.failed) {
+        fputs("asymu: no memory to write the trace.dat\n", stderr);
+        goto out;
+    }
+    /* The CPU data starts page-aligned after the offset table. */
+    uint64_t offset = h.len + (uint64_t)d->nr_cpus * 16;
+    offset = (offset + EVENT_PAGE_SIZE - 1) / EVENT_PAGE_SIZE * EVENT_PAGE_SIZE;
+    uint64_t start = offset;
+    for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++) {
+        bu64(&h, offset);
+        bu64(&h, rings[cpu].data.len);
+        offset += rings[cpu].data.len;
+    }
+    static const unsigned char zeros[EVENT_PAGE_SIZE];
+    bput(&h, zeros, start - h.len);
+    fwrite(h.p, 1, h.len, d->out);
+    for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++)
+        fwrite(rings[cpu].data.p, 1, rings[cpu].data.len, d->out);
+out:
+    if (rings)
+        for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++)
+            free(rings[cpu].data.p);
+    free(rings);
+    free(h.p);
+    for (size_t i = 0; i < d->len; i++)
+        free(d->recs[i].data);
+    free(d->recs);
+    free(d->names);
+    free(d);
+}
+
+static void *dat_new(FILE *out, const struct trace_machine *machine)
+{
+    struct dat_trace *d = calloc(1, sizeof(*d));
+    if (!d)
+        return NULL;
+    d->out = out;
+    d->nr_cpus = machine->nr_cpus ? machine->nr_cpus : 1;
+    return d;
+}
+
+static struct trace_keep *dat_keep(void *state)
+{
+    return &((struct dat_trace *)state)->keep;
+}
+
+const struct trace_format_ops trace_dat_ops = {
+    .kinds = MEVENT_BIT(MEVENT_SWITCH) | MEVENT_BIT(MEVENT_WAKEUP) | MEVENT_BIT(MEVENT_MIGRATE) |
+             MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT) |
+             MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL),
+    .new = dat_new,
+    .event = dat_event,
+    .finish = dat_finish,
+    .keep = dat_keep,
+};
