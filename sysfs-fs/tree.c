@@ -553,7 +553,8 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
         list_table(policy_files, COUNT(policy_files), "", 0, emit, arg);
         return 0;
     }
-    if (strncmp(path, CPU_DIR "/cpu", sizeof CPU_DIR + 3) == 0) {
+    if (strncmp(path, CPU_DIR "/cpu", sizeof CPU_DIR + 3) == 0 &&
+        path[sizeof CPU_DIR + 3] >= '0' && path[sizeof CPU_DIR + 3] <= '9') {
         const char *slash = strchr(path + sizeof CPU_DIR + 3, '/');
         list_table(cpu_files, COUNT(cpu_files), slash ? slash + 1 : "",
                    hidden_flags(&cpus, dir->arg), emit, arg);
