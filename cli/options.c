@@ -794,14 +794,21 @@ static int finish_layout(struct parse *ps, struct cpumask *capable)
 }
 
 /* --aarch32 with --soc or --cpu-model: only CPUs whose core implements
- * AArch32 at EL0 can be listed (a SoC whose kernel lists fewer). */
+ * AArch32 at EL0 (a SoC whose kernel lists fewer), or may as a build-time
+ * option (the Cortex-A510), can be listed. */
 static int check_aarch32(struct parse *ps, const struct cpumask *capable)
 {
     struct emu_config *cfg = ps->cfg;
     struct cpumask extra;
-    if (!cpumask_andnot(&extra, &cfg->aarch32, capable))
+    unsigned cpu;
+    cpumask_andnot(&extra, &cfg->aarch32, capable);
+    for_each_cpu(cpu, &extra) {
+        if (cpu_types[cfg->layout.type[cpu]].aarch32_optional)
+            cpumask_clear_cpu(cpu, &extra);
+    }
+    if (cpumask_empty(&extra))
         return 0;
-    unsigned cpu = cpumask_first(&extra);
+    cpu = cpumask_first(&extra);
     char list[4096], allowed[4400];
     cpulist_format(capable, list, sizeof list);
     snprintf(allowed, sizeof allowed,

@@ -28,7 +28,8 @@ struct cpu_type {
     const char *name;     /* "cortex-a510", as --cpu-model takes it */
     const char *title;    /* "Cortex-A510" */
     uint32_t midr;        /* implementer 0x41, variant, architecture 0xf, part, revision */
-    bool aarch32_el0;     /* implements AArch32 at EL0 */
+    bool aarch32_el0;     /* implements AArch32 at EL0 (as the cited SoCs build it) */
+    bool aarch32_optional; /* a build-time option: --aarch32 may list it */
     uint16_t dmips_mhz;   /* capacity-dmips-mhz of the device tree named in dmips_source */
     const char *aarch32_source; /* the TRM section that says so */
     const char *dmips_source;

@@ -67,31 +67,35 @@ const struct soc socs[] = {
     {"sm8450", "Qualcomm Snapdragon 8 Gen 1", 8,
      {{"0-3", "cortex-a510", 0, 0}, {"4-6", "cortex-a710", 0, 0}, {"7", "cortex-x2", 0, 0}},
      {{"0-3", TABLE(sm8450_silver)}, {"4-6", TABLE(sm8450_gold)}, {"7", TABLE(sm8450_prime)}},
-     "0-6", "qcom-cpufreq-hw",
+     "4-6", "qcom-cpufreq-hw",
      QCOM "sm8450.dtsi: cpu@0..700 (qcom,kryo780), one cluster in cpu-map, qcom,freq-domain "
           "0 (cpu0-3), 1 (cpu4-6), 2 (cpu7), no capacity-dmips-mhz (every cpu_capacity 1024) "
           "and no CPU OPP table (maxima from the EPSS LUT as Qualcomm publishes them); core "
-          "types from Qualcomm's product brief; aarch32_el0 0-6: the Cortex-A510 and "
-          "Cortex-A710 cores run 32-bit code, the Cortex-X2 cannot (docs/socs.md)"},
+          "types from Qualcomm's product brief; aarch32_el0 4-6: only the three Cortex-A710 "
+          "cores run 32-bit apps (Esper, \"The long road to 64-bit only Android\", Dec. "
+          "2021), the Cortex-A510s are built without AArch32 and the X2 has none "
+          "(docs/socs.md)"},
     {"mt6983", "MediaTek Dimensity 9000", 8,
      {{"0-3", "cortex-a510", 326, 0}, {"4-6", "cortex-a710", 693, 0}, {"7", "cortex-x2", 1024, 0}},
      {{"0-3", TABLE(mt6983_little)}, {"4-6", TABLE(mt6983_big)}, {"7", TABLE(mt6983_ultra)}},
-     "0-6", "mtk-cpufreq-hw",
+     "4-6", "mtk-cpufreq-hw",
      "no upstream device tree: core types and maxima from MediaTek's product page, one "
      "DynamIQ cluster, capacity-dmips-mhz from the core-type table (sm8550.dtsi's values); "
-     "aarch32_el0 0-6 as on sm8450 (docs/socs.md)"},
+     "aarch32_el0 4-6, the Cortex-A710s, as on sm8450 (the same Esper article: \"a "
+     "similar core configuration\") (docs/socs.md)"},
     {"sm8550", "Qualcomm Snapdragon 8 Gen 2", 8,
      {{"0-2", "cortex-a510", 326, 0},
       {"3-4", "cortex-a715", 693, 0},
       {"5-6", "cortex-a710", 693, 0},
       {"7", "cortex-x3", 1024, 0}},
      {{"0-2", TABLE(sm8550_cpu0)}, {"3-6", TABLE(sm8550_cpu3)}, {"7", TABLE(sm8550_cpu7)}},
-     "0-2,5-6", "qcom-cpufreq-hw",
+     "5-6", "qcom-cpufreq-hw",
      QCOM "sm8550.dtsi: compatible arm,cortex-a510 (cpu0-2), -a715 (cpu3-4), -a710 "
           "(cpu5-6), -x3 (cpu7), capacity-dmips-mhz 326/693/693/1024, one cluster in cpu-map, "
           "qcom,freq-domain 0/1/1/2, cpu0/cpu3/cpu7_opp_table (\"arm64: dts: qcom: sm8550: add "
-          "cpu OPP table with DDR, LLCC & L3 bandwidths\"); aarch32_el0: every core but the "
-          "AArch64-only Cortex-A715 and X3 (docs/socs.md)"},
+          "cpu OPP table with DDR, LLCC & L3 bandwidths\"); aarch32_el0 5-6: the two "
+          "Cortex-A710s kept for 32-bit apps, the A510s built without AArch32 as on sm8450, "
+          "the A715 and X3 AArch64-only (docs/socs.md)"},
     {"gs201", "Google Tensor G2", 8,
      {{"0-3", "cortex-a55", 250, 0}, {"4-5", "cortex-a78", 620, 1}, {"6-7", "cortex-x1", 1024, 2}},
      {{"0-3", TABLE(gs201_cl0)}, {"4-5", TABLE(gs201_cl1)}, {"6-7", TABLE(gs201_cl2)}},

@@ -26,17 +26,17 @@ endforeach()
 asymu_e2e_guest(NAME soc-sm8550-midr PROGRAM sysreg GUEST_ARGS midr ISAS aarch64 ASYMU_ONLY
                 MACHINE --soc sm8550 EXPECT_STDOUT soc-sm8550-midr.out)
 
-# 32-bit programs. sm8450: only the CPUs its aarch32_el0 lists (0-6), never
-# the Cortex-X2: asking for all CPUs gives 0-6 (task_cpu_possible_mask()),
-# asking for the X2 alone is EINVAL, and 8 32-bit tasks running beside 8
-# 64-bit ones finish with the invariants (no 32-bit task on CPU 7) checked
-# after every switch.
+# 32-bit programs. sm8450: only the CPUs its aarch32_el0 lists (4-6, the
+# Cortex-A710s), never the Cortex-X2 or the A510s: asking for all CPUs gives
+# 4-6 (task_cpu_possible_mask()), asking for the X2 alone is EINVAL, and 8
+# 32-bit tasks running beside 8 64-bit ones finish with the invariants (no
+# 32-bit task outside 4-6) checked after every switch.
 asymu_e2e_guest(NAME soc-sm8450-aarch32-affinity PROGRAM pol-show ISAS armhf ASYMU_ONLY
                 MACHINE --soc sm8450 OPTIONS --check-invariants GUEST_ARGS set:0-7 set:7
                 EXPECT_STDOUT_TEXT "arm 1: sched_setaffinity 0-7: 0
-arm 1: affinity 0-6 (sched_getaffinity returned 32)
+arm 1: affinity 4-6 (sched_getaffinity returned 32)
 arm 1: sched_setaffinity 7: EINVAL
-arm 1: affinity 0-6 (sched_getaffinity returned 32)
+arm 1: affinity 4-6 (sched_getaffinity returned 32)
 ")
 asymu_e2e(NAME soc-sm8450-aarch32-many ASYMU_ONLY
           ARGS run --soc sm8450 --check-invariants -- ${GUEST_DIR}/pol-many-aarch64 16
@@ -45,11 +45,13 @@ asymu_e2e(NAME soc-sm8450-aarch32-many ASYMU_ONLY
 64-bit: 8 exited 0, 0 killed by SIGKILL, 0 other
 32-bit: 8 exited 0, 0 killed by SIGKILL, 0 other
 ")
-# The 64-bit view of the same SoC: the X2 (CPU 7) reports AArch64-only EL0.
+# The 64-bit view of the same SoC: the X2 (CPU 7) and the A510s report
+# AArch64-only EL0, the A710s AArch32 too.
 asymu_e2e_guest(NAME soc-sm8450-pfr0 PROGRAM pol-show ISAS aarch64 ASYMU_ONLY
-                MACHINE --soc sm8450 GUEST_ARGS pfr0:7 pfr0:0
+                MACHINE --soc sm8450 GUEST_ARGS pfr0:7 pfr0:0 pfr0:4
                 EXPECT_STDOUT_TEXT "aarch64 1: cpu7 ID_AA64PFR0_EL1.EL0 0x1
-aarch64 1: cpu0 ID_AA64PFR0_EL1.EL0 0x2
+aarch64 1: cpu0 ID_AA64PFR0_EL1.EL0 0x1
+aarch64 1: cpu4 ID_AA64PFR0_EL1.EL0 0x2
 ")
 # gs201: every core runs 32-bit code, the X1 pair included.
 asymu_e2e_guest(NAME soc-gs201-aarch32 PROGRAM pol-show ISAS armhf ASYMU_ONLY
@@ -91,6 +93,11 @@ asymu_e2e_guest(NAME soc-cpu-model-narrow PROGRAM sysfs-read ISAS aarch64 ASYMU_
                 GUEST_ARGS cat:${CPU_SYS}/aarch32_el0 cat:${CPU_SYS}/cpu0/cpu_capacity
                            cat:${CPU_SYS}/cpu2/cpu_capacity cat:${CPU_SYS}/possible
                 EXPECT_STDOUT_TEXT "0\n326\n1000\n0-2\n")
+# --soc with --aarch32: an implementation whose Cortex-A510s have AArch32 (a
+# build-time option) may list them.
+asymu_e2e_guest(NAME soc-aarch32-a510 PROGRAM sysfs-read ISAS aarch64 ASYMU_ONLY
+                MACHINE --soc sm8450 --aarch32 0-6
+                GUEST_ARGS cat:${CPU_SYS}/aarch32_el0 EXPECT_STDOUT_TEXT "0-6\n")
 # --soc with --capacity: the preset's capacities, the named ones replaced.
 asymu_e2e_guest(NAME soc-capacity-override PROGRAM sysfs-read ISAS aarch64 ASYMU_ONLY
                 MACHINE --soc sm8450 OPTIONS --capacity 0-3=300 --cpus 8
@@ -107,7 +114,7 @@ soc_cli_error(cpus "invalid value '4' for --cpus: --soc sm8450 has 8 CPUs (leave
               --soc sm8450 --cpus 4)
 soc_cli_error(unknown "invalid value 'sm9999' for --soc: not a known SoC; one of sm8450, mt6983, sm8550, gs201, sm8650 (asymu run --soc list)"
               --soc sm9999)
-soc_cli_error(aarch32 "invalid value '0-7' for --aarch32: CPU 7 is a Cortex-X2, which does not implement AArch32 at EL0 (this machine's 32-bit CPUs: 0-6)"
+soc_cli_error(aarch32 "invalid value '0-7' for --aarch32: CPU 7 is a Cortex-X2, which does not implement AArch32 at EL0 (this machine's 32-bit CPUs: 4-6)"
               --soc sm8450 --aarch32 0-7)
 soc_cli_error(aarch32-none "invalid value '3' for --aarch32: CPU 3 is a Cortex-A720, which does not implement AArch32 at EL0 (this machine's 32-bit CPUs: none)"
               --soc sm8650 --aarch32 3)
