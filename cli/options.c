@@ -532,7 +532,7 @@ static const struct option_def options[] = {
     {"--soc", NULL, "NAME", "none (a generic machine)",
      "a SoC preset: sm8450, mt6983, sm8550, gs201 or sm8650 (--soc list prints each with its "
      "sources, docs/socs.md): core type (MIDR), 32-bit capability, cpu_capacity, topology and "
-     "cpufreq policies per CPU; --aarch32 may narrow its 32-bit CPUs, --capacity override "
+     "cpufreq policies per CPU; --aarch32 may pick its 32-bit CPUs among cores that can run AArch32, --capacity override "
      "capacities, --cpus only repeat its CPU count",
      opt_soc},
     {"--cpu-model", NULL, "LIST=NAME,...", "none (Cortex-A710 where 32-bit, else Cortex-X2)",
