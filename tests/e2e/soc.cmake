@@ -128,3 +128,18 @@ soc_cli_error(model-twice "invalid value '0-1=cortex-a55,1=cortex-x1' for --cpu-
               --cpu-model 0-1=cortex-a55,1=cortex-x1)
 soc_cli_error(model-cpus "invalid value '0-3=cortex-a55' for --cpu-model: CPU 3 is out of range 0-1 (LIST=NAME,...)"
               --cpus 2 --cpu-model 0-3=cortex-a55)
+
+# Hotplug on a preset: an offline CPU leaves its policy's affected_cpus
+# (cpufreq_offline()) but stays in related_cpus and keeps its cpufreq link;
+# it leaves its cluster's cluster_cpus; back online, it returns.
+asymu_e2e_guest(NAME soc-sm8550-hotplug PROGRAM sysfs-read ISAS aarch64 ASYMU_ONLY
+                MACHINE --soc sm8550 OPTIONS --check-invariants
+                GUEST_ARGS write:${CPU_SYS}/cpu4/online:0 cat:${CPU_SYS}/cpufreq/policy3/affected_cpus
+                           cat:${CPU_SYS}/cpufreq/policy3/related_cpus readlink:${CPU_SYS}/cpu4/cpufreq
+                           cat:${CPU_SYS}/cpu3/topology/cluster_cpus_list
+                           write:${CPU_SYS}/cpu4/online:1 cat:${CPU_SYS}/cpufreq/policy3/affected_cpus
+                EXPECT_STDOUT_TEXT "write ${CPU_SYS}/cpu4/online: 1
+3 5 6 \n3 4 5 6 \nreadlink ${CPU_SYS}/cpu4/cpufreq: ../cpufreq/policy3
+0-3,5-7
+write ${CPU_SYS}/cpu4/online: 1
+3 4 5 6 \n")
