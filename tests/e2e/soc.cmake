@@ -143,3 +143,24 @@ asymu_e2e_guest(NAME soc-sm8550-hotplug PROGRAM sysfs-read ISAS aarch64 ASYMU_ON
 0-3,5-7
 write ${CPU_SYS}/cpu4/online: 1
 3 4 5 6 \n")
+
+# lscpu's view (Debian 12's util-linux, in the conformance roots built by
+# conformance-smoke's fixture, docs/conformance.md; named conformance-* so
+# that ctest -R soc does not pull the roots' build in): per CPU the core index
+# lscpu derives for each core type, and each policy's maximum and minimum
+# from cpufreq; and the model names from the MIDR part numbers (lscpu 2.38
+# knows no Cortex-X2 and prints "-").
+foreach(isa arm64 armhf)
+  set(_root ${CMAKE_BINARY_DIR}/conformance/root-${isa})
+  add_test(NAME conformance-lscpu-sm8550-${isa}
+           COMMAND sh -c "\"$0\" run --soc sm8550 --sysroot \"$1\" -- \"$1/usr/bin/lscpu\" -e=CPU,CORE,SOCKET,ONLINE,MAXMHZ,MINMHZ | diff -u \"$2\" -"
+                   $<TARGET_FILE:asymu> ${_root} ${CMAKE_CURRENT_SOURCE_DIR}/expected/soc-lscpu-sm8550.out)
+  set_tests_properties(conformance-lscpu-sm8550-${isa} PROPERTIES LABELS conformance TIMEOUT 300
+                       FIXTURES_REQUIRED conformance-roots)
+endforeach()
+add_test(NAME conformance-lscpu-sm8450-models
+         COMMAND sh -c "\"$0\" run --soc sm8450 --sysroot \"$1\" -- \"$1/usr/bin/lscpu\" | grep -E '^(Model name|Stepping|CPU max MHz|CPU op-mode)'"
+                 $<TARGET_FILE:asymu> ${CMAKE_BINARY_DIR}/conformance/root-arm64)
+set_tests_properties(conformance-lscpu-sm8450-models PROPERTIES LABELS conformance TIMEOUT 300
+                     FIXTURES_REQUIRED conformance-roots
+                     PASS_REGULAR_EXPRESSION "^CPU op-mode\\(s\\): +32-bit, 64-bit\nModel name: +Cortex-A510\nStepping: +r1p0\nCPU max MHz: +1785.6000\nModel name: +Cortex-A710\nStepping: +r2p0\nCPU max MHz: +2496.0000\nModel name: +-\nCPU max MHz: +2995.2000\n$")
