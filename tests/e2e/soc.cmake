@@ -164,3 +164,14 @@ add_test(NAME conformance-lscpu-sm8450-models
 set_tests_properties(conformance-lscpu-sm8450-models PROPERTIES LABELS conformance TIMEOUT 300
                      FIXTURES_REQUIRED conformance-roots
                      PASS_REGULAR_EXPRESSION "^CPU op-mode\\(s\\): +32-bit, 64-bit\nModel name: +Cortex-A510\nStepping: +r1p0\nCPU max MHz: +1785.6000\nModel name: +Cortex-A710\nStepping: +r2p0\nCPU max MHz: +2496.0000\nModel name: +-\nCPU max MHz: +2995.2000\n$")
+
+# Time follows a core type's capacity: a Cortex-A510 (326 dmips/MHz, AArch32
+# turned on) beside a Cortex-A710 (693) gets capacity 481 against 1024, so
+# the same busy loop takes 2.1 times as long on it (tests/guest/timing.c,
+# docs/timing.md), on both ISAs.
+asymu_e2e_guest(NAME soc-cpu-model-speed PROGRAM timing GUEST_ARGS speed ASYMU_ONLY REPEAT
+                MACHINE --cpu-model 0=cortex-a510,1=cortex-a710 --aarch32 0-1 OPTIONS --seed 1
+                EXPECT_STDOUT_TEXT "CLOCK_MONOTONIC little/big 2.1, within 2.0 +-10%: yes
+CLOCK_THREAD_CPUTIME_ID little/big 2.1, within 2.0 +-10%: yes
+getrusage little/big 2.1, within 2.0 +-10%: yes
+")
