@@ -22,6 +22,10 @@ struct parse {
     struct emu_config *cfg;
     const char *aarch32; /* text of --aarch32, checked once --cpus is known */
     const char *capacity; /* text of --capacity, likewise */
+    const char *soc;      /* --soc NAME */
+    const char *cpu_model; /* text of --cpu-model */
+    bool cpus_set;        /* --cpus was given */
+    bool list_socs;       /* --soc list */
 };
 
 typedef int (*option_fn)(struct parse *ps, const char *opt, const char *val);
@@ -85,6 +89,7 @@ static int opt_cpus(struct parse *ps, const char *opt, const char *val)
     if (!parse_u64(val, &v) || v < 1 || v > NR_CPUS_MAX)
         return bad(opt, val, "a number of vCPUs from 1 to 1024");
     ps->cfg->cpus = (unsigned)v;
+    ps->cpus_set = true;
     return 0;
 }
 
@@ -99,6 +104,95 @@ static int opt_capacity(struct parse *ps, const char *opt, const char *val)
 {
     (void)opt;
     ps->capacity = val;
+    return 0;
+}
+
+static int opt_soc(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt;
+    if (strcmp(val, "list") == 0)
+        ps->list_socs = true;
+    else
+        ps->soc = val;
+    return 0;
+}
+
+static int opt_cpu_model(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt;
+    ps->cpu_model = val;
+    return 0;
+}
+
+/* "0-3=cortex-a510,4-7=cortex-x2": cpulists, each ended by =NAME of
+ * cpu_types (a list may hold commas: "0,2=cortex-a55"). Every vCPU from 0
+ * to the highest named must be named once. nr_cpus is --cpus, or 0 when
+ * the highest CPU named decides it (*nr_out). */
+static int parse_cpu_model(const char *text, unsigned nr_cpus, struct cpu_layout *l,
+                           unsigned *nr_out, char *why, size_t whylen)
+{
+    struct cpumask seen;
+    cpumask_clear(&seen);
+    memset(l, 0, sizeof *l);
+    l->custom = true;
+    const char *p = text;
+    do {
+        const char *eq = strchr(p, '=');
+        if (!eq) {
+            snprintf(why, whylen, "'%s' has no =NAME", p);
+            return -1;
+        }
+        char list[4096], name[32], sub[128];
+        snprintf(list, sizeof list, "%.*s", (int)(eq - p), p);
+        struct cpumask m, both;
+        if (!*list) {
+            snprintf(why, whylen, "no CPUs before '%s'", eq);
+            return -1;
+        }
+        if (cpulist_parse(list, nr_cpus ? nr_cpus : NR_CPUS_MAX, &m, sub, sizeof sub) < 0) {
+            snprintf(why, whylen, "%s", sub);
+            return -1;
+        }
+        const char *v = eq + 1;
+        size_t len = strcspn(v, ",");
+        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), v);
+        const struct cpu_type *t = len < sizeof name ? cpu_type_find(name) : NULL;
+        if (!t) {
+            int n = snprintf(why, whylen, "'%.*s' is not a core type; one of", (int)len, v);
+            for (size_t i = 0; i < cpu_types_count && n > 0 && (size_t)n < whylen; i++)
+                n += snprintf(why + n, whylen - (size_t)n, "%s %s", i ? "," : "", cpu_types[i].name);
+            return -1;
+        }
+        if (cpumask_and(&both, &m, &seen)) {
+            snprintf(why, whylen, "CPU %u is given two core types", cpumask_first(&both));
+            return -1;
+        }
+        cpumask_or(&seen, &seen, &m);
+        unsigned cpu;
+        for_each_cpu(cpu, &m) {
+            l->type[cpu] = (uint8_t)(t - cpu_types);
+            l->core[cpu] = (uint16_t)cpu; /* one cluster, as a DynamIQ cpu-map */
+            l->domain[cpu] = -1;          /* no cpufreq without a preset's OPP tables */
+        }
+        p = v + len;
+        if (*p == ',' && !*++p) {
+            snprintf(why, whylen, "nothing after the last ','");
+            return -1;
+        }
+    } while (*p);
+    unsigned nr = nr_cpus;
+    if (!nr) {
+        unsigned cpu;
+        for_each_cpu(cpu, &seen) nr = cpu + 1;
+    }
+    for (unsigned cpu = 0; cpu < nr; cpu++) {
+        if (!cpumask_test_cpu(cpu, &seen)) {
+            snprintf(why, whylen, "CPU %u has no core type (name every CPU from 0 to %u)", cpu,
+                     nr - 1);
+            return -1;
+        }
+    }
+    *nr_out = nr;
     return 0;
 }
 
@@ -437,6 +531,18 @@ static const struct option_def options[] = {
      "where the scheduler places tasks and migrates misfit ones (docs/scheduler.md); "
      "vCPUs not named keep 1024",
      opt_capacity},
+    {"--soc", NULL, "NAME", "none (a generic machine)",
+     "a SoC preset: sm8450, mt6983, sm8550, gs201 or sm8650 (--soc list prints each with its "
+     "sources, docs/socs.md): core type (MIDR), 32-bit capability, cpu_capacity, topology and "
+     "cpufreq policies per CPU; --aarch32 may pick its 32-bit CPUs among cores that can run AArch32, --capacity override "
+     "capacities, --cpus only repeat its CPU count",
+     opt_soc},
+    {"--cpu-model", NULL, "LIST=NAME,...", "none (Cortex-A710 where 32-bit, else Cortex-X2)",
+     "the core type of every vCPU, e.g. 0-3=cortex-a55,4-7=cortex-x1 (cortex-a55, -a78, -x1, "
+     "-a510, -a520, -a710, -a715, -a720, -x2, -x3, -x4): MIDR, 32-bit capability and "
+     "capacity-dmips-mhz from the core-type table (docs/socs.md); --cpus defaults to the "
+     "CPUs named",
+     opt_cpu_model},
     {"--cmdline", NULL, "STRING", DEFAULT_CMDLINE,
      "the emulated kernel command line; without allow_mismatched_32bit_el0 an asymmetric "
      "machine runs 64-bit user space only",
@@ -651,10 +757,92 @@ static const struct option_def *find_option(const char *name, size_t len)
     return NULL;
 }
 
+/* --soc and --cpu-model: the layout, the CPU count, the CPUs able to run
+ * 32-bit code and the capacities the kernel computes for them. */
+static int finish_layout(struct parse *ps, struct cpumask *capable)
+{
+    struct emu_config *cfg = ps->cfg;
+    char why[512], allowed[640];
+    static uint16_t dmips[NR_CPUS_MAX];
+    static uint32_t mhz[NR_CPUS_MAX];
+    memset(dmips, 0, sizeof dmips);
+    memset(mhz, 0, sizeof mhz);
+    if (ps->soc && ps->cpu_model)
+        return bad("--cpu-model", ps->cpu_model,
+                   "cannot be combined with --soc, which sets every CPU's core type");
+    if (ps->soc) {
+        const struct soc *s = soc_find(ps->soc);
+        if (!s) {
+            int n = snprintf(allowed, sizeof allowed, "not a known SoC; one of");
+            for (size_t i = 0; i < socs_count; i++)
+                n += snprintf(allowed + n, sizeof allowed - (size_t)n, "%s %s", i ? "," : "",
+                              socs[i].name);
+            snprintf(allowed + n, sizeof allowed - (size_t)n, " (asymu run --soc list)");
+            return bad("--soc", ps->soc, allowed);
+        }
+        if (ps->cpus_set && cfg->cpus != s->nr_cpus) {
+            char val[16];
+            snprintf(val, sizeof val, "%u", cfg->cpus);
+            snprintf(allowed, sizeof allowed, "--soc %s has %u CPUs (leave --cpus out)", s->name,
+                     s->nr_cpus);
+            return bad("--cpus", val, allowed);
+        }
+        cfg->cpus = s->nr_cpus;
+        if (cpu_layout_from_soc(&cfg->layout, s, dmips, mhz, capable, why, sizeof why) < 0)
+            return bad("--soc", ps->soc, why);
+    } else {
+        unsigned nr;
+        if (parse_cpu_model(ps->cpu_model, ps->cpus_set ? cfg->cpus : 0, &cfg->layout, &nr, why,
+                            sizeof why) < 0) {
+            snprintf(allowed, sizeof allowed, "%s (LIST=NAME,...)", why);
+            return bad("--cpu-model", ps->cpu_model, allowed);
+        }
+        cfg->cpus = nr;
+        cpumask_clear(capable);
+        for (unsigned cpu = 0; cpu < nr; cpu++) {
+            const struct cpu_type *t = &cpu_types[cfg->layout.type[cpu]];
+            dmips[cpu] = t->dmips_mhz;
+            if (t->aarch32_el0)
+                cpumask_set_cpu(cpu, capable);
+        }
+    }
+    cpu_capacity_normalize(cfg->cpus, dmips, mhz, cfg->capacity);
+    return 0;
+}
+
+/* --aarch32 with --soc or --cpu-model: only CPUs whose core implements
+ * AArch32 at EL0 (a SoC whose kernel lists fewer), or may as a build-time
+ * option (the Cortex-A510), can be listed. */
+static int check_aarch32(struct parse *ps, const struct cpumask *capable)
+{
+    struct emu_config *cfg = ps->cfg;
+    struct cpumask extra;
+    unsigned cpu;
+    cpumask_andnot(&extra, &cfg->aarch32, capable);
+    for_each_cpu(cpu, &extra) {
+        if (cpu_types[cfg->layout.type[cpu]].aarch32_optional)
+            cpumask_clear_cpu(cpu, &extra);
+    }
+    if (cpumask_empty(&extra))
+        return 0;
+    cpu = cpumask_first(&extra);
+    char list[4096], allowed[4400];
+    cpulist_format(capable, list, sizeof list);
+    snprintf(allowed, sizeof allowed,
+             "CPU %u is a %s, which does not implement AArch32 at EL0 (this machine's 32-bit "
+             "CPUs: %s)",
+             cpu, cpu_types[cfg->layout.type[cpu]].title, *list ? list : "none");
+    return bad("--aarch32", ps->aarch32, allowed);
+}
+
 static int finish(struct parse *ps)
 {
     struct emu_config *cfg = ps->cfg;
     char why[128];
+    struct cpumask capable;
+    bool custom = ps->soc || ps->cpu_model;
+    if (custom && finish_layout(ps, &capable) < 0)
+        return -1;
     if (ps->aarch32) {
         if (cpulist_parse(ps->aarch32, cfg->cpus, &cfg->aarch32, why, sizeof why) < 0) {
             char allowed[256];
@@ -662,12 +850,16 @@ static int finish(struct parse *ps)
                      cfg->cpus - 1);
             return bad("--aarch32", ps->aarch32, allowed);
         }
+        if (custom && check_aarch32(ps, &capable) < 0)
+            return -1;
+    } else if (custom) {
+        cfg->aarch32 = capable;
     } else {
         cpumask_clear(&cfg->aarch32);
         for (unsigned cpu = 0; cpu < 4 && cpu < cfg->cpus; cpu++)
             cpumask_set_cpu(cpu, &cfg->aarch32);
     }
-    for (unsigned cpu = 0; cpu < cfg->cpus; cpu++)
+    for (unsigned cpu = 0; !custom && cpu < cfg->cpus; cpu++)
         cfg->capacity[cpu] = 1024;
     if (ps->capacity && parse_capacity(ps->capacity, cfg->cpus, cfg->capacity, why, sizeof why)) {
         char allowed[256];
@@ -691,7 +883,7 @@ int options_parse(int argc, char **argv, struct emu_config *cfg)
     cfg->sysroot = "/";
     cfg->max_procs = 4096;
     cfg->host_reserve = UINT64_C(512) << 20;
-    struct parse ps = {cfg, NULL, NULL};
+    struct parse ps = {.cfg = cfg};
     int i = 0;
     for (; i < argc; i++) {
         const char *arg = argv[i];
@@ -737,6 +929,10 @@ int options_parse(int argc, char **argv, struct emu_config *cfg)
         }
         if (o->fn(&ps, o->name, val) < 0)
             return -1;
+    }
+    if (ps.list_socs) {
+        soc_list(stdout);
+        return 1;
     }
     if (finish(&ps) < 0)
         return -1;

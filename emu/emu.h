@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cpu_model.h"
 #include "cpumask.h"
 #include "sched_policy.h"
 
@@ -38,6 +39,7 @@ struct emu_config {
     unsigned cpus;          /* number of vCPUs, 1..NR_CPUS_MAX */
     struct cpumask aarch32; /* vCPUs that run AArch32 EL0 */
     uint16_t capacity[NR_CPUS_MAX]; /* cpu_capacity in sysfs (--capacity); 0 reads as 1024 */
+    struct cpu_layout layout; /* core type, cluster, cpufreq policy per vCPU (--soc, --cpu-model) */
     const char *cmdline;    /* emulated kernel command line */
     enum sched_policy_id policy; /* --policy */
     uint64_t seed;          /* every random value the guest sees derives from it */

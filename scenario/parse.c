@@ -441,6 +441,7 @@ static const char *option_of(const char *key)
         {"cmdline", "--cmdline"}, {"policy", "--policy"}, {"seed", "--seed"},
         {"slice", "--slice"},   {"sysroot", "--sysroot"}, {"-L", "-L"},
         {"max_procs", "--max-procs"}, {"host_reserve", "--host-reserve"},
+        {"soc", "--soc"},       {"cpu_model", "--cpu-model"},
     };
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (strcmp(map[i][0], key) == 0)
@@ -463,7 +464,8 @@ static bool parse_machine(struct ctx *c, const yaml_node_t *map)
         {
             if (!known_key(c, map, k, "machine",
                            "cpus, aarch32, capacity, cmdline, policy, seed, slice, sysroot, -L, "
-                           "max_procs, host_reserve, check_invariants, time_limit"))
+                           "max_procs, host_reserve, soc, cpu_model, check_invariants, "
+                           "time_limit"))
                 return false;
             if (key_is(k, "time_limit")) {
                 if (!parse_time(c, v, &sc->time_limit_ns))

@@ -95,6 +95,16 @@ enum file_id {
     F_TOPO_CLUSTER_LIST,
     F_TOPO_PACKAGE, /* package_cpus, core_siblings: every online vCPU */
     F_TOPO_PACKAGE_LIST,
+    F_CPUN_CPUFREQ, /* cpuN/cpufreq: the link to its policy */
+    F_POLICY_AFFECTED,
+    F_POLICY_RELATED,
+    F_POLICY_MAX,   /* cpuinfo_max_freq, scaling_max_freq */
+    F_POLICY_MIN,   /* cpuinfo_min_freq, scaling_min_freq */
+    F_POLICY_FREQS,
+    F_POLICY_CUR,
+    F_POLICY_DRIVER,
+    F_POLICY_GOVERNOR,
+    F_POLICY_GOVERNORS,
     F_THP_ENABLED,
     F_THP_DEFRAG,
     F_THP_PMD_SIZE,
@@ -107,6 +117,7 @@ enum {
     FL_PARAM = 1,  /* only with allow_mismatched_32bit_el0 (spec 2.1) */
     FL_ONLINE = 2, /* only while its vCPU is online (hotplug removes it) */
     FL_KVM = 4,    /* only without --no-kvm */
+    FL_CPUFREQ = 8, /* only with cpufreq (a --soc preset), for a CPU of a policy */
 };
 
 /* A fixed entry: path (absolute, or relative to its table's directory),
@@ -184,6 +195,7 @@ static const struct fixed fixed[] = {
     {"/sys/devices/system", VNODE_DIR, 0755, F_DIR, 0},
     {CPU_DIR, VNODE_DIR, 0755, F_DIR, 0},
     {CPU_DIR "/aarch32_el0", VNODE_GENERATED, 0444, F_CPU_AARCH32_EL0, FL_PARAM},
+    {CPU_DIR "/cpufreq", VNODE_DIR, 0755, F_DIR, FL_CPUFREQ},
     {CPU_DIR "/isolated", VNODE_GENERATED, 0444, F_CPU_ISOLATED, 0},
     {CPU_DIR "/kernel_max", VNODE_GENERATED, 0444, F_CPU_KERNEL_MAX, 0},
     {CPU_DIR "/offline", VNODE_GENERATED, 0444, F_CPU_OFFLINE, 0},
@@ -237,6 +249,7 @@ static const struct fixed tid_files[] = {
 
 static const struct fixed cpu_files[] = {
     {"cpu_capacity", VNODE_GENERATED, 0444, F_CPUN_CAPACITY, 0},
+    {"cpufreq", VNODE_SYMLINK, 0777, F_CPUN_CPUFREQ, FL_CPUFREQ},
     {"online", VNODE_GENERATED, 0644, F_CPUN_ONLINE, 0},
     {"regs", VNODE_DIR, 0755, F_DIR, FL_ONLINE},
     {"regs/identification", VNODE_DIR, 0755, F_DIR, FL_ONLINE},
@@ -258,6 +271,22 @@ static const struct fixed cpu_files[] = {
     TOPO("thread_siblings_list", F_TOPO_THREAD_LIST),
 };
 
+/* cpufreq/policyN: the attributes of cpufreq.c's default_attrs and
+ * cpufreq_generic_attr, read-only here (no governor is modelled yet). */
+static const struct fixed policy_files[] = {
+    {"affected_cpus", VNODE_GENERATED, 0444, F_POLICY_AFFECTED, 0},
+    {"cpuinfo_max_freq", VNODE_GENERATED, 0444, F_POLICY_MAX, 0},
+    {"cpuinfo_min_freq", VNODE_GENERATED, 0444, F_POLICY_MIN, 0},
+    {"related_cpus", VNODE_GENERATED, 0444, F_POLICY_RELATED, 0},
+    {"scaling_available_frequencies", VNODE_GENERATED, 0444, F_POLICY_FREQS, 0},
+    {"scaling_available_governors", VNODE_GENERATED, 0444, F_POLICY_GOVERNORS, 0},
+    {"scaling_cur_freq", VNODE_GENERATED, 0444, F_POLICY_CUR, 0},
+    {"scaling_driver", VNODE_GENERATED, 0444, F_POLICY_DRIVER, 0},
+    {"scaling_governor", VNODE_GENERATED, 0444, F_POLICY_GOVERNOR, 0},
+    {"scaling_max_freq", VNODE_GENERATED, 0444, F_POLICY_MAX, 0},
+    {"scaling_min_freq", VNODE_GENERATED, 0444, F_POLICY_MIN, 0},
+};
+
 static const char *const virtual_roots[] = {"/dev", "/proc", "/sys"};
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
@@ -276,6 +305,8 @@ static unsigned hidden_flags(const struct vfs_cpus *c, int cpu)
         hide |= FL_KVM;
     if (cpu >= 0 && !cpumask_test_cpu((unsigned)cpu, &c->online))
         hide |= FL_ONLINE;
+    if (!c->layout || !c->layout->soc || (cpu >= 0 && c->layout->domain[cpu] < 0))
+        hide |= FL_CPUFREQ;
     return hide;
 }
 
@@ -380,6 +411,18 @@ static int lookup_pid(struct vfs *v, void *ctx, int pid, const char *rel, struct
     return lookup_in(pid_files, COUNT(pid_files), dir, 0555, rel, pid, pid, 0, node);
 }
 
+/* cpu is the first CPU of a cpufreq policy: policyN is named after it. */
+static bool is_policy(const struct vfs_cpus *c, int cpu)
+{
+    const struct cpu_layout *l = c->layout;
+    if (!l || !l->soc || cpu < 0 || (unsigned)cpu >= c->nr || l->domain[cpu] < 0)
+        return false;
+    for (int o = 0; o < cpu; o++)
+        if (l->domain[o] == l->domain[cpu])
+            return false;
+    return true;
+}
+
 int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs_node *node)
 {
     bool inside = false;
@@ -423,6 +466,15 @@ int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs
         const struct fixed pts = {"", VNODE_PTS, 0620, F_DEV_PTS, 0};
         fill(node, abspath, &pts, n, 0);
         return 1;
+    }
+    if (strncmp(abspath, CPU_DIR "/cpufreq/policy", sizeof CPU_DIR + 14) == 0) {
+        int cpu = component_number(abspath + sizeof CPU_DIR + 14, &rest);
+        char dir[64];
+        if (cpu < 0 || !is_policy(&cpus, cpu))
+            return -ENOENT;
+        snprintf(dir, sizeof dir, CPU_DIR "/cpufreq/policy%d", cpu);
+        return lookup_in(policy_files, COUNT(policy_files), dir, 0755, *rest ? rest + 1 : rest,
+                         cpu, 0, 0, node);
     }
     if (strncmp(abspath, CPU_DIR "/cpu", sizeof CPU_DIR + 3) == 0) {
         int cpu = component_number(abspath + sizeof CPU_DIR + 3, &rest);
@@ -497,7 +549,12 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
         list_pid(v, ctx, dir->arg, *rest ? rest + 1 : rest, emit, arg);
         return 0;
     }
-    if (strncmp(path, CPU_DIR "/cpu", sizeof CPU_DIR + 3) == 0) {
+    if (strncmp(path, CPU_DIR "/cpufreq/policy", sizeof CPU_DIR + 14) == 0) {
+        list_table(policy_files, COUNT(policy_files), "", 0, emit, arg);
+        return 0;
+    }
+    if (strncmp(path, CPU_DIR "/cpu", sizeof CPU_DIR + 3) == 0 &&
+        path[sizeof CPU_DIR + 3] >= '0' && path[sizeof CPU_DIR + 3] <= '9') {
         const char *slash = strchr(path + sizeof CPU_DIR + 3, '/');
         list_table(cpu_files, COUNT(cpu_files), slash ? slash + 1 : "",
                    hidden_flags(&cpus, dir->arg), emit, arg);
@@ -525,6 +582,13 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
         for (int n = p->next_pty(ctx, -1); n >= 0; n = p->next_pty(ctx, n)) {
             snprintf(name, sizeof name, "%d", n);
             emit(name, DT_CHR_, arg);
+        }
+    } else if (strcmp(path, CPU_DIR "/cpufreq") == 0) {
+        for (unsigned cpu = 0; cpu < cpus.nr; cpu++) {
+            if (is_policy(&cpus, (int)cpu)) {
+                snprintf(name, sizeof name, "policy%u", cpu);
+                emit(name, DT_DIR_, arg);
+            }
         }
     } else if (strcmp(path, CPU_DIR) == 0) {
         for (unsigned cpu = 0; cpu < cpus.nr; cpu++) {
@@ -659,6 +723,18 @@ int vfs_readlink_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, 
     case F_PID_ROOT:
         n = snprintf(target, sizeof target, "/");
         break;
+    case F_CPUN_CPUFREQ: {
+        struct vfs_cpus c;
+        p->cpus(ctx, &c);
+        unsigned first = (unsigned)node->arg;
+        for (unsigned o = 0; o < (unsigned)node->arg; o++)
+            if (c.layout->domain[o] == c.layout->domain[node->arg]) {
+                first = o;
+                break;
+            }
+        n = snprintf(target, sizeof target, "../cpufreq/policy%u", first);
+        break;
+    }
     default:
         return -EINVAL;
     }
@@ -721,7 +797,7 @@ static void add_cpumask(struct text *t, const struct cpumask *m, unsigned nr_cpu
 
 static uint32_t midr_of(const struct vfs_cpus *c, unsigned cpu)
 {
-    return cpu_model_midr(cpumask_test_cpu(cpu, &c->aarch32));
+    return cpu_layout_midr(c->layout, cpu, cpumask_test_cpu(cpu, &c->aarch32));
 }
 
 /* arch/arm64/kernel/cpuinfo.c: hwcap_str, by KERNEL_HWCAP_* number (an
@@ -947,10 +1023,13 @@ static void meminfo(struct text *t, const struct vfs_task_info *self)
         0u, 0u, 0u, 0u, 2048u, 0u);
 }
 
-/* The cluster of a vCPU: the 32-bit-capable ones are cluster 0, the others
- * cluster 1; a machine of one kind is one cluster. */
+/* The cluster of a vCPU: a --soc or --cpu-model machine's from its cpu-map;
+ * on a generic machine the 32-bit-capable ones are cluster 0, the others
+ * cluster 1, and a machine of one kind is one cluster. */
 static unsigned cluster_of(const struct vfs_cpus *c, unsigned cpu)
 {
+    if (c->layout && c->layout->custom)
+        return c->layout->cluster[cpu];
     return cpumask_empty(&c->aarch32) || cpumask_test_cpu(cpu, &c->aarch32) ? 0 : 1;
 }
 
@@ -959,8 +1038,8 @@ static void topology(struct text *t, const struct vfs_cpus *c, unsigned cpu, enu
     struct cpumask m;
     cpumask_clear(&m);
     switch (f) {
-    case F_TOPO_CORE_ID:
-        add(t, "%u\n", cpu);
+    case F_TOPO_CORE_ID: /* parse_core(): its index in its cluster */
+        add(t, "%u\n", c->layout && c->layout->custom ? c->layout->core[cpu] : cpu);
         return;
     case F_TOPO_CLUSTER_ID:
         add(t, "%u\n", cluster_of(c, cpu));
@@ -987,6 +1066,49 @@ static void topology(struct text *t, const struct vfs_cpus *c, unsigned cpu, enu
         add_cpumask(t, &m, c->nr);
     else
         add_cpulist(t, &m);
+}
+
+/* A cpufreq policy file of the policy of cpu (drivers/cpufreq/cpufreq.c:
+ * show_cpus() ends each CPU with a space, show_available_freqs() each
+ * frequency). The CPUs run at their maximum until a governor is modelled. */
+static void policy_file(struct text *t, const struct vfs_cpus *c, const struct vfs_provider *p,
+                        void *ctx, unsigned cpu, enum file_id f)
+{
+    const struct cpu_layout *l = c->layout;
+    const struct soc_domain *d = &l->soc->domains[l->domain[cpu]];
+    switch (f) {
+    case F_POLICY_AFFECTED:
+    case F_POLICY_RELATED:
+        for (unsigned o = 0; o < c->nr; o++)
+            if (l->domain[o] == l->domain[cpu] &&
+                (f == F_POLICY_RELATED || cpumask_test_cpu(o, &c->online)))
+                add(t, "%u ", o);
+        add(t, "\n");
+        return;
+    case F_POLICY_MAX:
+        add(t, "%u\n", d->khz[d->nkhz - 1]);
+        return;
+    case F_POLICY_MIN:
+        add(t, "%u\n", d->khz[0]);
+        return;
+    case F_POLICY_FREQS:
+        for (unsigned i = 0; i < d->nkhz; i++)
+            add(t, "%u ", d->khz[i]);
+        add(t, "\n");
+        return;
+    case F_POLICY_CUR:
+        add(t, "%u\n", p->cpu_cur_khz ? p->cpu_cur_khz(ctx, cpu) : d->khz[d->nkhz - 1]);
+        return;
+    case F_POLICY_DRIVER:
+        add(t, "%s\n", l->soc->driver);
+        return;
+    case F_POLICY_GOVERNOR:
+        add(t, "schedutil\n");
+        return;
+    default:
+        add(t, "schedutil\n");
+        return;
+    }
 }
 
 /* pid_max at boot (pid_idr_init): 32768, or 1024 per possible CPU. */
@@ -1170,6 +1292,17 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     case F_TOPO_PACKAGE:
     case F_TOPO_PACKAGE_LIST:
         topology(&t, &c, cpu, (enum file_id)node->file);
+        break;
+    case F_POLICY_AFFECTED:
+    case F_POLICY_RELATED:
+    case F_POLICY_MAX:
+    case F_POLICY_MIN:
+    case F_POLICY_FREQS:
+    case F_POLICY_CUR:
+    case F_POLICY_DRIVER:
+    case F_POLICY_GOVERNOR:
+    case F_POLICY_GOVERNORS:
+        policy_file(&t, &c, p, ctx, cpu, (enum file_id)node->file);
         break;
     case F_THP_ENABLED:
         add(&t, "always [madvise] never\n");

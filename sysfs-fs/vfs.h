@@ -14,6 +14,7 @@
 #define VFS_PATH_MAX 4096
 
 #include "budget.h"
+#include "cpu_model.h"
 #include "cpumask.h"
 
 enum vfs_node_kind {
@@ -51,6 +52,7 @@ struct vfs_cpus {
     bool kvm;                /* /dev/kvm exists (not --no-kvm) */
     uint64_t hwcap, hwcap2;  /* AT_HWCAP, AT_HWCAP2 of a 64-bit task */
     uint32_t compat_hwcap, compat_hwcap2; /* the same for a 32-bit task */
+    const struct cpu_layout *layout; /* core types, clusters, cpufreq; NULL: generic */
 };
 
 /* One process (its main thread) for /proc/PID, or one thread for
@@ -164,6 +166,8 @@ struct vfs_provider {
     uint64_t (*cpu_busy_ns)(void *ctx, unsigned cpu);
     /* The first pseudo-terminal index greater than `after`, or -1: lists /dev/pts. */
     int (*next_pty)(void *ctx, int after);
+    /* scaling_cur_freq of a vCPU in kHz (NULL: its maximum). */
+    uint32_t (*cpu_cur_khz)(void *ctx, unsigned cpu);
 };
 
 #define VFS_MAX_BANNED_DEVS 16

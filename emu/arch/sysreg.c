@@ -11,6 +11,7 @@
 #include "cpu_model.h"
 #include "engine.h"
 #include "loader.h"
+#include "emu.h"
 #include "machine.h"
 #include "mm.h"
 #include "task.h"
@@ -91,7 +92,7 @@ static bool mrs_value(const struct machine *m, unsigned reg, uint64_t *v)
         *v = counter_ticks(m);
         return true;
     case MIDR_EL1:
-        *v = cpu_model_midr(runs_aarch32(m));
+        *v = cpu_layout_midr(&m->cfg->layout, m->slice_cpu, runs_aarch32(m));
         return true;
     case MPIDR_EL1:
         *v = MPIDR_SAFE;

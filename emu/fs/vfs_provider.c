@@ -45,6 +45,7 @@ static void cpus(void *ctx, struct vfs_cpus *out)
     out->online = s->online;
     out->aarch32 = s->aarch32;
     out->aarch32_file = s->allow_mismatched;
+    out->layout = &t->machine->cfg->layout;
     out->kvm = !t->machine->cfg->no_kvm;
     out->hwcap = abi_aarch64.hwcap;
     out->hwcap2 = abi_aarch64.hwcap2;
@@ -91,7 +92,9 @@ static int set_cpu_online(void *ctx, unsigned cpu, bool online)
     if (err == 0 && was_online && !online)
         hotplug_log_offline(log, now, cpu);
     else if (err == 0 && !was_online && online)
-        hotplug_log_online(log, now, cpu, cpumask_test_cpu(cpu, &s->aarch32));
+        hotplug_log_online(log, now, cpu,
+                           cpu_layout_midr(&t->machine->cfg->layout, cpu,
+                                           cpumask_test_cpu(cpu, &s->aarch32)));
     return err;
 }
 
@@ -454,6 +457,13 @@ static unsigned cpu_capacity(void *ctx, unsigned cpu)
     return c ? c : 1024;
 }
 
+/* scaling_cur_freq: the frequency the time model runs cpu at. */
+static uint32_t cpu_cur_khz(void *ctx, unsigned cpu)
+{
+    const struct task *t = ctx;
+    return cpu < t->machine->sched.nr_cpus ? t->machine->sched.cpus[cpu].cur_freq_khz : 0;
+}
+
 static const char *release(void *ctx)
 {
     (void)ctx;
@@ -558,4 +568,5 @@ const struct vfs_provider vfs_provider_kernel = {
     .version = version,
     .cpu_busy_ns = cpu_busy_ns,
     .next_pty = next_pty,
+    .cpu_cur_khz = cpu_cur_khz,
 };

@@ -23,7 +23,7 @@ void hotplug_log_offline(struct klog *log, uint64_t now, unsigned cpu)
     klog_printf(log, now, KLOG_INFO, "psci: CPU%u killed (polled 0 ms)", cpu);
 }
 
-void hotplug_log_online(struct klog *log, uint64_t now, unsigned cpu, bool runs_aarch32)
+void hotplug_log_online(struct klog *log, uint64_t now, unsigned cpu, uint32_t midr)
 {
     /* cpuinfo_detect_icache_policy() (CTR_EL0 says PIPT), then the GICv3
      * driver's gic_populate_rdist() as the CPU starts, then
@@ -33,5 +33,5 @@ void hotplug_log_online(struct klog *log, uint64_t now, unsigned cpu, bool runs_
                 mpidr_of(cpu),
                 (unsigned long long)GICR_BASE + (unsigned long long)cpu * GICR_STRIDE);
     klog_printf(log, now, KLOG_INFO, "CPU%u: Booted secondary processor 0x%010x [0x%08x]", cpu,
-                mpidr_of(cpu), cpu_model_midr(runs_aarch32));
+                mpidr_of(cpu), midr);
 }

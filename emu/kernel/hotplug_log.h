@@ -6,11 +6,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <stdint.h>
+
 #include "klog.h"
 
 /* After cpu went offline. */
 void hotplug_log_offline(struct klog *log, uint64_t now, unsigned cpu);
-/* After cpu came online; runs_aarch32 picks its MIDR. */
-void hotplug_log_online(struct klog *log, uint64_t now, unsigned cpu, bool runs_aarch32);
+/* After cpu came online; midr is its MIDR_EL1 (cpu_layout_midr()). */
+void hotplug_log_online(struct klog *log, uint64_t now, unsigned cpu, uint32_t midr);
 
 #endif

@@ -205,6 +205,17 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
         fprintf(stderr, "asymu: cannot boot the scheduler: %s\n", strerror(-err));
         goto fail_sched_init;
     }
+    /* A SoC preset's cpufreq policies: each vCPU's maximum frequency is its
+     * policy's cpuinfo_max_freq, and it runs there (scaling_cur_freq)
+     * until a governor is modelled. Capacity already holds the frequency
+     * ratio between cores (topology_normalize_cpu_scale()). */
+    for (unsigned cpu = 0; cpu < cfg->cpus; cpu++) {
+        uint32_t khz = cpu_layout_max_khz(&cfg->layout, cpu);
+        if (khz) {
+            m->sched.cpus[cpu].max_freq_khz = khz;
+            sched_cpu_set_freq(&m->sched, cpu, khz);
+        }
+    }
     /* The modes of the files the guest creates are its own: the kernel
      * layer applies the guest's umask (fs_calls.h), the host's must not. */
     umask(0);

@@ -63,6 +63,8 @@ asymu_scenario_test(two-tasks pass tests/e2e/scenarios/two-tasks.yaml upstream)
 # Event triggers (exec by comm, a syscall, an exit, one that never comes)
 # and the history expectations.
 asymu_scenario_test(triggers pass tests/e2e/scenarios/triggers.yaml upstream)
+# A SoC preset (soc:) in the machine section (docs/socs.md).
+asymu_scenario_test(soc pass tests/e2e/scenarios/soc.yaml upstream)
 # Programs at fixed guest paths (/.asymu/programs/NAME), and verdicts that do
 # not depend on the programs' host directory.
 asymu_scenario_test(programs pass tests/e2e/scenarios/programs.yaml upstream)

@@ -30,6 +30,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (r == 0 && (cfg.cpus < 1 || cfg.cpus > NR_CPUS_MAX))
         abort();
+    /* --soc, --cpu-model: every vCPU a known core type, a capacity of 1 to
+     * 1024, and 32-bit only where the core can run it (docs/socs.md). */
+    for (unsigned cpu = 0; r == 0 && cfg.layout.custom && cpu < cfg.cpus; cpu++) {
+        const struct cpu_type *t = &cpu_types[cfg.layout.type[cpu]];
+        if (cfg.layout.type[cpu] >= cpu_types_count || cfg.capacity[cpu] < 1 ||
+            cfg.capacity[cpu] > 1024 ||
+            (cpumask_test_cpu(cpu, &cfg.aarch32) && !t->aarch32_el0 && !t->aarch32_optional))
+            abort();
+    }
     free(text);
     return 0;
 }

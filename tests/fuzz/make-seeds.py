@@ -71,7 +71,10 @@ for i, (n, text) in enumerate([(8, "0-3,6"), (8, ""), (4, "1,3"), (1024, "0-1023
 for i, args in enumerate([["--cpus", "4", "--aarch32", "0-1", "prog"],
                           ["--policy", "kill", "--seed", "7", "--max-mem", "64M", "prog", "arg"],
                           ["--capacity", "512,512,1024,1024", "--cpus=4", "prog"],
-                          ["--help"], ["-L", "/usr/arm-linux-gnueabihf", "--strace", "prog"]]):
+                          ["--help"], ["-L", "/usr/arm-linux-gnueabihf", "--strace", "prog"],
+                          ["--soc", "sm8550", "--capacity", "0-2=100", "prog"],
+                          ["--cpu-model", "0,2=cortex-a510,1,3=cortex-a710", "--aarch32", "0-1", "prog"],
+                          ["--soc", "list"]]):
     write("options", "args%d" % i, b"\0".join(a.encode() for a in args))
 
 # ---- sysfs: ISA byte, then (node, length, data) writes; nodes as fuzz_sysfs.c ----

@@ -228,6 +228,89 @@ static void test_capacity(void **state)
     assert_int_equal(p.cfg.capacity[15], 300);
 }
 
+/* --soc: the preset's layout per CPU (core type, cluster, core_id, cpufreq
+ * domain and its maximum), the CPU count, the 32-bit set and the capacities
+ * of topology_normalize_cpu_scale() (docs/socs.md). */
+static void test_soc(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "--soc", "gs201", "prog");
+    assert_accepted(&p, 2);
+    assert_int_equal(p.cfg.cpus, 8);
+    assert_true(p.cfg.layout.custom);
+    assert_string_equal(p.cfg.layout.soc->name, "gs201");
+    assert_aarch32(&p, "0-7");
+    static const char *const type[8] = {"cortex-a55", "cortex-a55", "cortex-a55", "cortex-a55",
+                                        "cortex-a78", "cortex-a78", "cortex-x1",  "cortex-x1"};
+    static const unsigned cluster[8] = {0, 0, 0, 0, 1, 1, 2, 2};
+    static const unsigned core[8] = {0, 1, 2, 3, 0, 1, 0, 1};
+    static const unsigned cap[8] = {158, 158, 158, 158, 510, 510, 1024, 1024};
+    static const uint32_t khz[8] = {1803000, 1803000, 1803000, 1803000,
+                                    2348000, 2348000, 2850000, 2850000};
+    for (unsigned cpu = 0; cpu < 8; cpu++) {
+        assert_string_equal(cpu_types[p.cfg.layout.type[cpu]].name, type[cpu]);
+        assert_int_equal(p.cfg.layout.cluster[cpu], cluster[cpu]);
+        assert_int_equal(p.cfg.layout.core[cpu], core[cpu]);
+        assert_int_equal(p.cfg.capacity[cpu], cap[cpu]);
+        assert_int_equal(cpu_layout_max_khz(&p.cfg.layout, cpu), khz[cpu]);
+    }
+    assert_int_equal(cpu_layout_midr(&p.cfg.layout, 6, true), 0x411fd441);
+
+    /* No capacity-dmips-mhz in the tree: every CPU keeps 1024;
+     * --capacity replaces the named ones. */
+    PARSE(&p, "--soc", "sm8450", "--capacity", "7=1000", "prog");
+    assert_accepted(&p, 4);
+    assert_aarch32(&p, "4-6");
+    assert_int_equal(p.cfg.capacity[0], 1024);
+    assert_int_equal(p.cfg.capacity[7], 1000);
+    assert_int_equal(cpu_layout_midr(&p.cfg.layout, 0, false), 0x411fd460);
+
+    PARSE(&p, "--soc", "sm8650", "--cpus", "8", "prog");
+    assert_accepted(&p, 4);
+    assert_aarch32(&p, "");
+    assert_int_equal(p.cfg.capacity[0], 393);
+    assert_int_equal(p.cfg.capacity[2], 956);
+    assert_int_equal(p.cfg.capacity[7], 1024);
+
+    /* --soc list prints and stops: no PROGRAM needed. */
+    PARSE(&p, "--soc", "list");
+    assert_int_equal(p.rc, 1);
+    assert_non_null(strstr(p.out, "sm8550: Qualcomm Snapdragon 8 Gen 2, 8 CPUs: 0-2 Cortex-A510, "
+                                  "3-4 Cortex-A715, 5-6 Cortex-A710, 7 Cortex-X3; aarch32_el0: 5-6\n"));
+}
+
+/* --cpu-model: the CPU count from the CPUs named, capacities from
+ * capacity-dmips-mhz alone (no cpufreq), no policies, and --aarch32 only
+ * among cores that can run AArch32. */
+static void test_cpu_model(void **state)
+{
+    (void)state;
+    struct parsed p;
+    PARSE(&p, "--cpu-model", "0,2=cortex-a510,1,3=cortex-a710,4=cortex-x2", "prog");
+    assert_accepted(&p, 2);
+    assert_int_equal(p.cfg.cpus, 5);
+    assert_null(p.cfg.layout.soc);
+    assert_aarch32(&p, "1,3");
+    assert_int_equal(p.cfg.capacity[0], 326);
+    assert_int_equal(p.cfg.capacity[1], 693);
+    assert_int_equal(p.cfg.capacity[4], 1024);
+    for (unsigned cpu = 0; cpu < 5; cpu++) {
+        assert_int_equal(cpu_layout_max_khz(&p.cfg.layout, cpu), 0);
+        assert_int_equal(p.cfg.layout.cluster[cpu], 0);
+    }
+    PARSE(&p, "--cpu-model", "0-1=cortex-a510,2-3=cortex-a710", "--aarch32", "0,3", "prog");
+    assert_accepted(&p, 4);
+    assert_aarch32(&p, "0,3");
+    PARSE(&p, "--cpus", "4", "--cpu-model", "0-1=cortex-a510", "prog");
+    assert_int_equal(p.rc, -1);
+    assert_string_equal(p.err, "asymu run: invalid value '0-1=cortex-a510' for --cpu-model: CPU 2 "
+                               "has no core type (name every CPU from 0 to 3) (LIST=NAME,...)\n");
+    PARSE(&p, "--cpu-model", "0=cortex-a55", "--aarch32", "", "prog");
+    assert_accepted(&p, 4);
+    assert_aarch32(&p, "");
+}
+
 static void test_cmdline(void **state)
 {
     (void)state;
@@ -693,6 +776,8 @@ int main(void)
         cmocka_unit_test(test_dashdash),
         cmocka_unit_test(test_options_after_program),
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_soc),
+        cmocka_unit_test(test_cpu_model),
         cmocka_unit_test(test_version),
         cmocka_unit_test(test_limits_and_tmp_options),
         cmocka_unit_test(test_usage_lists_every_option),
