@@ -144,13 +144,21 @@ int newroot_enter(struct held_dir *dirs, size_t n, char *why, size_t whylen)
     int err = root < 0 ? root : 0;
     /* pivot_root(".", ".") puts the old root on top of the new one; from
      * it, umount2(MNT_DETACH) takes the host's whole tree away (Linux's
-     * pivot_root(2), "new_root and put_old may be the same directory"). */
+     * pivot_root(2), "new_root and put_old may be the same directory").
+     * An initramfs root cannot be pivoted from (EINVAL): chroot instead;
+     * the host's tree stays mounted but no path leads there (seccomp
+     * allows no chroot to climb out, and every descriptor is opened
+     * again in the new root). */
     step = err < 0 ? step : "pivot into the new root";
-    if (err == 0 && (fchdir(root) < 0 || syscall(SYS_pivot_root, ".", ".") < 0))
+    if (err == 0 && fchdir(root) < 0)
         err = -errno;
-    if (err == 0 && (fchdir(old) < 0 || umount2(".", MNT_DETACH) < 0 || chdir("/") < 0)) {
+    if (err == 0 && syscall(SYS_pivot_root, ".", ".") == 0) {
+        if (fchdir(old) < 0 || umount2(".", MNT_DETACH) < 0 || chdir("/") < 0) {
+            err = -errno;
+            step = "detach the host's tree";
+        }
+    } else if (err == 0 && (errno != EINVAL || chroot(".") < 0 || chdir("/") < 0)) {
         err = -errno;
-        step = "detach the host's tree";
     }
     if (root >= 0)
         close(root);
