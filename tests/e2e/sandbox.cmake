@@ -11,6 +11,11 @@ add_test(NAME e2e-sandbox
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sandbox.sh $<TARGET_FILE:asymu>
           ${CMAKE_BINARY_DIR}/tests/guest/stdin-wait-aarch64 ${SANDBOX_BUILD})
 set_tests_properties(e2e-sandbox PROPERTIES LABELS e2e TIMEOUT 60)
+# The same with a 32-bit guest (the new root of issue 24 item 1 included).
+add_test(NAME e2e-sandbox-armhf
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sandbox.sh $<TARGET_FILE:asymu>
+          ${CMAKE_BINARY_DIR}/tests/guest/stdin-wait-armhf ${SANDBOX_BUILD})
+set_tests_properties(e2e-sandbox-armhf PROPERTIES LABELS e2e TIMEOUT 60)
 
 # Issue 24, item 1: file metadata in the private /tmp, changed through a
 # descriptor only (the sandbox allows no path-based change): chmod,
