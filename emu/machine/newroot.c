@@ -58,7 +58,8 @@ static int place(int root, int fd, const char *rel)
     int err = make_dirs(root, rel);
     if (err < 0)
         return err;
-    int tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
+    int tree =
+        open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
     if (tree < 0)
         return -errno;
     err = move_mount(tree, "", root, rel, MOVE_MOUNT_F_EMPTY_PATH) < 0 ? -errno : 0;
