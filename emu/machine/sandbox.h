@@ -33,10 +33,25 @@ int landlock_restrict(const struct sandbox_paths *p, char *why, size_t whylen);
 
 /* Where the caller may (root): moves it into a private mount namespace in
  * which every host mount is read-only but p's writable places (bound
- * read-write at their own paths), and opens its directory descriptors
+ * read-write at their own paths), then into a new root holding only the
+ * directories it holds (newroot.c), and opens its directory descriptors
  * again there (mountns.c). 1 when done, 0 when not permitted (EPERM, or
  * --rw on /), or a negative errno with why set. */
 int mountns_readonly(const struct sandbox_paths *p, char *why, size_t whylen);
+
+/* A directory descriptor the caller holds and its host path, as
+ * /proc/self/fd says (mountns.c). */
+struct held_dir {
+    int fd;
+    char path[4096];
+};
+
+/* Where the caller may (inside mountns_readonly's namespace): makes a new
+ * root holding only dirs, each at its own path, pivots into it and
+ * detaches the host's tree (newroot.c). Sorts dirs. 1 when done, 0 when a
+ * directory is / (nothing to leave out), or a negative errno with why
+ * set. The caller opens its descriptors again afterwards. */
+int newroot_enter(struct held_dir *dirs, size_t n, char *why, size_t whylen);
 
 /* Confines the calling process for good: the read-only mount namespace
  * where it may, Landlock to p, then the seccomp

@@ -1,10 +1,21 @@
 # The emulator's own confinement (sandbox.sh): --version names it, a running
 # emulator is under its seccomp filter with no_new_privs while its janitor is
 # not, and it still does its work. The policy itself: unit-sandbox.
+# A sanitizer build's new root holds all of /proc (emu/machine/newroot.c).
+if(ASYMU_SANITIZE)
+  set(SANDBOX_BUILD sanitized)
+else()
+  set(SANDBOX_BUILD release)
+endif()
 add_test(NAME e2e-sandbox
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sandbox.sh $<TARGET_FILE:asymu>
-          ${CMAKE_BINARY_DIR}/tests/guest/stdin-wait-aarch64)
+          ${CMAKE_BINARY_DIR}/tests/guest/stdin-wait-aarch64 ${SANDBOX_BUILD})
 set_tests_properties(e2e-sandbox PROPERTIES LABELS e2e TIMEOUT 60)
+# The same with a 32-bit guest (the new root of issue 24 item 1 included).
+add_test(NAME e2e-sandbox-armhf
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sandbox.sh $<TARGET_FILE:asymu>
+          ${CMAKE_BINARY_DIR}/tests/guest/stdin-wait-armhf ${SANDBOX_BUILD})
+set_tests_properties(e2e-sandbox-armhf PROPERTIES LABELS e2e TIMEOUT 60)
 
 # Issue 24, item 1: file metadata in the private /tmp, changed through a
 # descriptor only (the sandbox allows no path-based change): chmod,

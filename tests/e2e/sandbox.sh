@@ -1,5 +1,5 @@
 #!/bin/sh
-# sandbox.sh ASYMU GUEST - the confinement of a running emulator, seen from
+# sandbox.sh ASYMU GUEST [sanitized] - the confinement of a running emulator, seen from
 # the host: --version names it; while the guest waits on stdin (a fifo), the
 # emulator's /proc/PID/status shows a seccomp filter in force and
 # no_new_privs (which Landlock needs), and its janitor child is not confined
@@ -9,7 +9,7 @@
 # --no-sandbox leaves the emulator unconfined. What the loaded
 # policy refuses is proved by the unit test unit-sandbox (tests/unit/test-sandbox.c).
 set -u
-asymu=$1 guest=$2
+asymu=$1 guest=$2 build=${3:-release} # sanitized: a -DASYMU_SANITIZE build
 . "$(dirname "$0")/check.sh"
 waiting_guest_setup
 field() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$2/status"; }
@@ -51,6 +51,39 @@ parent read: hi
 child exited 0" "$(cat "$base.out")"
 check "nothing on stderr" "" "$(cat "$base.err")"
 check "the janitor removed the private /tmp before asymu exited" "" "$(ls "$base")"
+
+# As root with a --sysroot, the emulator's root holds its places and
+# nothing else (emu/machine/newroot.c), each at its own host path; seen
+# from the host through /proc/PID/root: the sysroot's file, the private
+# /tmp, /proc/PID/fd, and no /etc (docs/security.md, issue 24 item 1).
+if [ "$(id -u)" = 0 ]; then
+    sysroot=$(mktemp -d)
+    echo inside >"$sysroot/marker"
+    start --sysroot "$sysroot"
+    r=/proc/$pid/root
+    check "new root: the sysroot's file at its own path" "inside" "$(cat "$r$sysroot/marker")"
+    check "new root: no /etc" "no" "$([ -e "$r/etc" ] && echo yes || echo no)"
+    check "new root: the private /tmp at its own path" "1" \
+        "$(ls -d "$r$base"/*tmp* 2>/dev/null | wc -l)"
+    if [ "$build" = sanitized ]; then # LeakSanitizer reads /proc by path at exit
+        check "new root: its fd directory in /proc" "yes" "$([ -d "$r/proc/$pid/fd" ] && echo yes)"
+    else
+        check "new root: of /proc, its own fd directory" "$pid fd" \
+            "$(ls "$r/proc") $(ls "$r/proc/$pid")"
+    fi
+    check "new root: its top is a read-only tmpfs" "tmpfs ro" \
+        "$(awk '$5 == "/" { for (i = 7; $i != "-"; i++); print $(i + 1), substr($6, 1, 2) }' \
+            /proc/$pid/mountinfo)"
+    echo hi >&3
+    finish
+    check "new root: the confined emulator serves the console: status" "0" "$status"
+    check "new root: output" "child done
+parent read: hi
+child exited 0" "$(cat "$base.out")"
+    check "new root: nothing on stderr" "" "$(cat "$base.err")"
+    check "new root: the janitor removed the private /tmp" "" "$(ls "$base")"
+    rm -rf "$sysroot"
+fi
 
 start --no-sandbox
 check "--no-sandbox: no seccomp filter" "0" "$(field Seccomp $pid)"
