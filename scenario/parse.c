@@ -731,8 +731,9 @@ static bool parse_env(struct ctx *c, const yaml_node_t *map, struct scenario_tas
     {
         if (!want_scalar(c, k, "a variable's name") || !want_scalar(c, v, "a variable's value"))
             return false;
-        char *s = own(c->sc, malloc(strlen(scalar(k)) + strlen(scalar(v)) + 2));
-        sprintf(s, "%s=%s", scalar(k), scalar(v));
+        const char *name = scalar(k) ?: "", *value = scalar(v) ?: ""; /* scalars here */
+        char *s = own(c->sc, malloc(strlen(name) + strlen(value) + 2));
+        sprintf(s, "%s=%s", name, value);
         if (!arg_fits(c, k, n, s, "environment variables"))
             return false;
         *(char **)grow(c->sc, (void **)&t->envp, &n, sizeof *t->envp) = s;
@@ -889,7 +890,7 @@ static bool event_task(struct ctx *c, const yaml_node_t *v, struct script_action
 
 static bool event_cpu(struct ctx *c, const yaml_node_t *v, struct script_action *a, bool online)
 {
-    long cpu;
+    long cpu = 0;
     if (!parse_long(c, v, "a vCPU number", 0, c->sc->cfg.cpus - 1, &cpu))
         return false;
     char *path = own(c->sc, malloc(64));
