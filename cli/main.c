@@ -85,13 +85,51 @@ static char **guest_environment(void)
 #endif
 }
 
+/* Whether environment entry e names the variable of edit (VAR or VAR=...). */
+static bool same_variable(const char *e, const char *edit)
+{
+    size_t n = strcspn(edit, "=");
+    return strncmp(e, edit, n) == 0 && e[n] == '=';
+}
+
+/* env with -E VAR=VALUE and -U VAR applied in order (qemu-user's): a set
+ * replaces VAR where it stands or is added at the end, an unset removes it. */
+static char **apply_env_edits(char **env, const struct emu_config *cfg)
+{
+    static char **edited; /* for the life of the run */
+    if (cfg->nenv_edits == 0)
+        return env;
+    size_t n = 0;
+    while (env[n])
+        n++;
+    if (!(edited = calloc(n + cfg->nenv_edits + 1, sizeof *edited)))
+        return env;
+    memcpy(edited, env, n * sizeof *edited);
+    for (unsigned i = 0; i < cfg->nenv_edits; i++) {
+        const char *edit = cfg->env_edits[i];
+        bool set = strchr(edit, '=') != NULL;
+        size_t k = 0;
+        while (k < n && !same_variable(edited[k], edit))
+            k++;
+        if (set && k < n)
+            edited[k] = (char *)edit;
+        else if (set)
+            edited[n++] = (char *)edit;
+        else if (k < n) {
+            memmove(edited + k, edited + k + 1, (n - k - 1) * sizeof *edited);
+            edited[--n] = NULL;
+        }
+    }
+    return edited;
+}
+
 static int cmd_run(int argc, char **argv, int all_argc, char **all_argv)
 {
     struct emu_config cfg;
     int r = options_parse(argc, argv, &cfg);
     if (r != 0)
         return r > 0 ? 0 : EXIT_USAGE;
-    cfg.envp = guest_environment();
+    cfg.envp = apply_env_edits(guest_environment(), &cfg);
     if (emu_recording_open(&cfg, all_argc, all_argv) < 0)
         return EXIT_USAGE;
     if (open_trace_files(&cfg) < 0)

@@ -287,6 +287,37 @@ static int opt_sysroot(struct parse *ps, const char *opt, const char *val)
     return need_dir(opt, val);
 }
 
+/* -E VAR=VALUE and -U VAR (qemu-user's): kept in order, applied to the
+ * guest's environment by env_apply(). */
+static int add_env_edit(struct parse *ps, const char *opt, const char *val, bool set)
+{
+    const char *eq = strchr(val, '=');
+    if (!val[0] || val[0] == '=' || (set ? !eq : eq != NULL))
+        return bad(opt, val, set ? "VAR=VALUE" : "a variable's name, without =");
+    if (ps->cfg->nenv_edits == EMU_ENV_EDITS_MAX)
+        return bad(opt, val, "at most 256 -E and -U options");
+    ps->cfg->env_edits[ps->cfg->nenv_edits++] = val; /* an = tells a set from an unset */
+    return 0;
+}
+
+static int opt_env_set(struct parse *ps, const char *opt, const char *val)
+{
+    return add_env_edit(ps, opt, val, true);
+}
+
+static int opt_env_unset(struct parse *ps, const char *opt, const char *val)
+{
+    return add_env_edit(ps, opt, val, false);
+}
+
+static int opt_cwd(struct parse *ps, const char *opt, const char *val)
+{
+    if (!val[0])
+        return bad(opt, val, "a directory of the guest");
+    ps->cfg->cwd = val;
+    return 0;
+}
+
 static int opt_libprefix(struct parse *ps, const char *opt, const char *val)
 {
     ps->cfg->libprefix = val;
@@ -551,8 +582,17 @@ static const struct option_def options[] = {
      "how the kernel keeps 32-bit tasks on 32-bit vCPUs: ", opt_policy},
     {"--seed", NULL, "N", "0",
      "seed of every random value the guest sees (AT_RANDOM, getrandom, /dev/urandom)", opt_seed},
-    {"--sysroot", NULL, "DIR", "/", "host directory that is the guest's /, read-only",
+    {"--sysroot", NULL, "DIR", "/",
+     "host directory that is the guest's /, read-only; PROGRAM may then be a path inside it "
+     "(as chroot and qemu-user -L take it), or a host path",
      opt_sysroot},
+    {"--cwd", NULL, "DIR", "the host's working directory if the guest has it, else /",
+     "the guest's starting directory (a guest path)", opt_cwd},
+    {"-E", NULL, "VAR=VALUE", "none",
+     "set VAR in the guest's environment (which is asymu's otherwise), as qemu-user's -E; "
+     "may be repeated", opt_env_set},
+    {"-U", NULL, "VAR", "none", "remove VAR from the guest's environment, as qemu-user's -U",
+     opt_env_unset},
     {"-L", NULL, "DIR", "none",
      "library prefix tried first for absolute paths such as the ELF interpreter (as qemu-user)",
      opt_libprefix},

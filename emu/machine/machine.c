@@ -18,6 +18,7 @@
 #include "hostblock.h"
 #include "kcost.h"
 #include "machine.h"
+#include "first_program.h"
 #include "mm_window.h"
 #include "pagecopy.h"
 #include "owner.h"
@@ -343,29 +344,23 @@ int emu_run(const struct emu_config *cfg)
         recording_free(m.recording);
         return err < 0 ? err : -ENOMEM;
     }
-    char cwd[PATH_MAX];
-    if (getcwd(cwd, sizeof cwd))
-        guest_path_of(cfg->sysroot, cwd, t->proc->cwd, sizeof t->proc->cwd);
-    if (t->proc->cwd[0] != '/')
-        snprintf(t->proc->cwd, sizeof t->proc->cwd, "/");
-
+    /* A --cwd the guest does not have is a bad option: status 2. */
+    int status = first_program_cwd(t, cfg) < 0 ? 2 : 0;
     const char *prog = cfg->argv[0];
-    int status;
-    char why[512] = "";
-    int fd = open(prog, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        status = -errno;
-        snprintf(why, sizeof why, "%s", strerror(errno));
-    } else {
-        char exe[PATH_MAX];
-        guest_path_of(cfg->sysroot, prog, exe, sizeof exe);
+    char exe[PATH_MAX], why[512] = "";
+    int fd = status ? -1 : first_program_open(cfg, exe, sizeof exe);
+    if (status == 0 && fd < 0) {
+        status = fd;
+        fprintf(stderr, "asymu: %s: %s\n", prog, strerror(-fd));
+    }
+    if (fd >= 0) {
         status = exec_program(t, fd, exe, cfg->argv, cfg->argc, cfg->envp, why, sizeof why);
         close(fd);
+        if (status < 0)
+            fprintf(stderr, "asymu: %s: %s\n", prog, why[0] ? why : strerror(-status));
+        else
+            status = recording_finish(&m, machine_confine_and_run(&m));
     }
-    if (status < 0)
-        fprintf(stderr, "asymu: %s: %s\n", prog, why[0] ? why : strerror(-status));
-    else
-        status = recording_finish(&m, machine_confine_and_run(&m));
     machine_trace_finish(&trace, &m);
     machine_host_stop(&m);
     recording_free(m.recording);
