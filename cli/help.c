@@ -53,6 +53,17 @@ static const struct help_page pages[] = {
      "answer, one JSON line (docs/control.md lists the requests). Exits 0 when the\n"
      "request succeeded, 1 when the answer is an error, 2 when PATH cannot be reached\n"
      "or the machine ends before answering.\n"},
+    {"binfmt",
+     "usage: asymu binfmt register|unregister [--dir DIR] [--interpreter PATH]\n"
+     "Registers (or removes) asymu as the binfmt_misc interpreter of AArch64 and ARM ELF\n"
+     "programs, entries asymu-aarch64 and asymu-arm with flags F and P, so that running\n"
+     "an Arm program on the host runs it in an asymu machine of the default options\n"
+     "(docs/guest-root.md). Needs root, or a user namespace with its own binfmt_misc.\n"
+     "\n"
+     "options:\n"
+     "  --dir DIR            binfmt_misc's mount (default /proc/sys/fs/binfmt_misc)\n"
+     "  --interpreter PATH   the interpreter to name (default: asymu-binfmt next to asymu\n"
+     "                       or in its installation's libexec/asymu, a link to asymu)\n"},
     {"top",
      "usage: asymu top PATH [--interval MS]\n"
      "A live view of a running machine through its --control socket PATH: each vCPU\n"
@@ -74,6 +85,7 @@ static const char overview[] =
     "       asymu report merge OUT.json [--junit OUT.xml] SHARD.json...\n"
     "       asymu ctl PATH COMMAND [ARGS...]   one request to a --control socket\n"
     "       asymu top PATH [--interval MS]     a live view through that socket\n"
+    "       asymu binfmt register|unregister   run Arm programs directly, in asymu\n"
     "       asymu options-doc [--man | --bash-completion]   the option reference\n"
     "       asymu help [COMMAND] | COMMAND --help\n"
     "       asymu --help | --version\n"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binfmt.h"
 #include "completion.h"
 #include "ctl.h"
 #include "help.h"
@@ -123,12 +124,15 @@ static char **apply_env_edits(char **env, const struct emu_config *cfg)
     return edited;
 }
 
-static int cmd_run(int argc, char **argv, int all_argc, char **all_argv)
+/* `asymu run`; program, when not NULL, is the file to run (binfmt_misc's
+ * path), argv's PROGRAM then only the guest's argv[0]. */
+static int cmd_run(int argc, char **argv, int all_argc, char **all_argv, const char *program)
 {
     struct emu_config cfg;
     int r = options_parse(argc, argv, &cfg);
     if (r != 0)
         return r > 0 ? 0 : EXIT_USAGE;
+    cfg.program = program;
     cfg.envp = apply_env_edits(guest_environment(), &cfg);
     if (emu_recording_open(&cfg, all_argc, all_argv) < 0)
         return EXIT_USAGE;
@@ -157,7 +161,7 @@ static int cmd_help(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[0], "run") == 0)
-        return cmd_run(1, (char *[]){"--help", NULL}, 0, NULL);
+        return cmd_run(1, (char *[]){"--help", NULL}, 0, NULL, NULL);
     const char *page = help_page(argv[0]);
     if (!page)
         return unknown_command(argv[0]);
@@ -183,8 +187,25 @@ static int cmd_options_doc(int argc, char **argv)
     return 0;
 }
 
+/* Started by the kernel as the binfmt_misc interpreter (binfmt.c): argv is
+ * asymu-binfmt, the program's path, its argv[0] and its arguments; it runs
+ * in a machine of the default options. */
+static int cmd_binfmt_run(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "asymu-binfmt: started with %d arguments: the kernel's binfmt_misc "
+                        "passes PATH ARGV0 [ARGS...] (flag P)\n", argc - 1);
+        return EXIT_USAGE;
+    }
+    const char *program = argv[1];
+    argv[1] = (char *)"--"; /* then the program's argv[0] and arguments */
+    return cmd_run(argc - 1, argv + 1, argc, argv, program);
+}
+
 int main(int argc, char **argv)
 {
+    if (binfmt_invoked(argv[0]))
+        return cmd_binfmt_run(argc, argv);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
@@ -201,9 +222,11 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "help") == 0)
         return cmd_help(argc - 2, argv + 2);
     if (strcmp(cmd, "run") == 0)
-        return cmd_run(argc - 2, argv + 2, argc, argv);
+        return cmd_run(argc - 2, argv + 2, argc, argv, NULL);
     if (strcmp(cmd, "ctl") == 0)
         return ctl_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "binfmt") == 0)
+        return binfmt_main(argc - 2, argv + 2);
     if (strcmp(cmd, "top") == 0)
         return top_main(argc - 2, argv + 2);
     if (strcmp(cmd, "replay") == 0)

@@ -80,6 +80,7 @@ struct emu_config {
     const char *cwd;        /* --cwd: the guest's starting directory, NULL: the default */
     const char *env_edits[EMU_ENV_EDITS_MAX]; /* -E VAR=VALUE, -U VAR, in order */
     unsigned nenv_edits;
+    const char *program;    /* the file to run, NULL: argv[0] (binfmt_misc gives both) */
     int argc;               /* guest program and its arguments (argv[0]: a host path, or,
                              * with --sysroot, the path of a program inside it) */
     char **argv;

@@ -28,7 +28,7 @@ static bool inside(const char *root, const char *abs)
 
 int first_program_open(const struct emu_config *cfg, char *exe, size_t len)
 {
-    const char *prog = cfg->argv[0];
+    const char *prog = cfg->program ? cfg->program : cfg->argv[0];
     char root[PATH_MAX], abs[PATH_MAX];
     /* An absolute PROGRAM that is not a host path inside the sysroot is
      * first looked for inside it, its symbolic links resolved there. */

@@ -9,9 +9,10 @@
 
 struct task;
 
-/* Opens cfg's PROGRAM (argv[0]) for reading: with a --sysroot, an absolute
- * path not inside it is first taken as the guest's path inside it, then as
- * a host path. Returns the fd with its guest path in exe, or -errno. */
+/* Opens cfg's PROGRAM (cfg->program, else argv[0]) for reading: with a
+ * --sysroot, an absolute path not inside it is first taken as the guest's
+ * path inside it, then as a host path. Returns the fd with its guest path
+ * in exe, or -errno. */
 int first_program_open(const struct emu_config *cfg, char *exe, size_t len);
 
 /* Sets the first task's working directory: --cwd (an error, printed, if the

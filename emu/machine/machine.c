@@ -346,7 +346,7 @@ int emu_run(const struct emu_config *cfg)
     }
     /* A --cwd the guest does not have is a bad option: status 2. */
     int status = first_program_cwd(t, cfg) < 0 ? 2 : 0;
-    const char *prog = cfg->argv[0];
+    const char *prog = cfg->program ? cfg->program : cfg->argv[0];
     char exe[PATH_MAX], why[512] = "";
     int fd = status ? -1 : first_program_open(cfg, exe, sizeof exe);
     if (status == 0 && fd < 0) {
