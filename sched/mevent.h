@@ -66,6 +66,9 @@ struct mevent {
     enum mevent_kind kind;
     uint64_t ts_ns;          /* virtual time */
     unsigned cpu;            /* the vCPU it happened on, MEVENT_NO_CPU if none */
+    /* WAKEUP, MIGRATE, AFFINITY: the vCPU whose running task caused it (the
+     * waker's, the caller's), MEVENT_NO_CPU when no slice runs. */
+    unsigned src_cpu;
     struct mevent_task task; /* the task concerned (SWITCH: next; FORK: parent) */
     union {
         struct {
@@ -141,6 +144,9 @@ struct mevent_bus {
      * NULL: the scheduler's now. */
     uint64_t (*clock)(void *ctx);
     void *clock_ctx;
+    /* ... and the vCPU running that slice (MEVENT_NO_CPU between slices);
+     * NULL: unknown. Also given clock_ctx. */
+    unsigned (*running_cpu)(void *ctx);
     unsigned nr_cpus;
     struct mevent_cpu_state *cpus; /* allocated with the first RUN or SWITCH subscriber */
 };

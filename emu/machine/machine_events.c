@@ -7,16 +7,25 @@ static uint64_t machine_clock(void *ctx)
     return machine_now(ctx);
 }
 
+static unsigned machine_running_cpu(void *ctx)
+{
+    const struct machine *m = ctx;
+    return m->slice_task ? m->slice_cpu : MEVENT_NO_CPU;
+}
+
 void machine_events_init(struct machine *m)
 {
     m->sched.events.clock = machine_clock;
+    m->sched.events.running_cpu = machine_running_cpu;
     m->sched.events.clock_ctx = m;
 }
 
 static void emit(struct task *t, struct mevent *ev)
 {
     ev->ts_ns = machine_now(t->machine);
-    ev->cpu = t->se.cpu;
+    /* The vCPU it runs on: a 32-bit exec's narrowing has already set
+     * se.cpu to where it goes when its slice ends. */
+    ev->cpu = t == t->machine->slice_task ? t->machine->slice_cpu : t->se.cpu;
     sched_event_task(&t->se, &ev->task);
     mevent_emit(&t->machine->sched.events, ev);
 }

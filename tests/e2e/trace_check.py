@@ -158,45 +158,43 @@ def mode_json(policy):
                "pid 2's affinity")
 
 
-FTRACE_LINE = re.compile(r"^ {0,15}(\S.{0,15})-(\d+) +\[(\d{3})\] (\d+)\.(\d{6}): (\S+): +(.*)$")
-FTRACE_FIELDS = {
-    "sched_switch": r"(.+):(\d+) \[(-?\d+)\] (R\+?|S|Z|X) ==> (.+):(\d+) \[(-?\d+)\]",
-    "sched_wakeup": r"(.+):(\d+) \[(-?\d+)\] CPU:(\d{3})",
-    "sched_wakeup_new": r"(.+):(\d+) \[(-?\d+)\] CPU:(\d{3})",
-    "sched_migrate_task": r"comm=(.+) pid=(\d+) prio=(-?\d+) orig_cpu=(\d+) dest_cpu=(\d+)",
-    "sched_process_fork": r"comm=(.+) pid=(\d+) child_comm=(.+) child_pid=(\d+)",
-    "sched_process_exec": r"filename=(.+) pid=(\d+) old_pid=(\d+)",
-    "sched_process_exit": r"comm=(.+) pid=(\d+) prio=(-?\d+)",
-    "cpuhp_enter": r"cpu: (\d{4}) target: +(\d+) step: +(\d+) \((\w+)\)",
-    "cpuhp_exit": r"cpu: (\d{4})  state: +(\d+) step: +(\d+) ret: (-?\d+)",
-}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ftrace_check  # noqa: E402  Perfetto's systrace rules and 5.15's formats
 
-# The lines other than switches and wake-ups, without their timestamps;
+# The events checked below line by line (without their timestamps); the
+# others (sched_switch, wake-ups, cpu_idle) are checked by ftrace_check.
+FTRACE_SCHEDULE = {"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new", "cpu_idle"}
 # HOTPLUG stands for vCPU 3 going offline and online.
 FTRACE_HOTPLUG = """\
-          <idle>-0     [003] cpuhp_enter:         cpu: 0003 target:   0 step:   1 (sched_cpu_deactivate)
-          <idle>-0     [003] cpuhp_exit:          cpu: 0003  state:   0 step:   1 ret: 0
-          <idle>-0     [003] cpuhp_enter:         cpu: 0003 target:   1 step:   1 (sched_cpu_activate)
-          <idle>-0     [003] cpuhp_exit:          cpu: 0003  state:   1 step:   1 ret: 0
+          <idle>-0       [003] .....  cpuhp_enter: cpu: 0003 target:   0 step:   1 (sched_cpu_deactivate)
+          <idle>-0       [003] .....  cpuhp_exit:  cpu: 0003  state:   0 step:   1 ret: 0
+          <idle>-0       [003] .....  cpuhp_enter: cpu: 0003 target:   1 step:   1 (sched_cpu_activate)
+          <idle>-0       [003] .....  cpuhp_exit:  cpu: 0003  state:   1 step:   1 ret: 0
 """
 FTRACE_EXPECTED = {
-    "aarch64": """ trace-demo-aarc-1     [000] sched_process_exec:  filename=GUEST/trace-demo-aarch64 pid=1 old_pid=1
- trace-demo-aarc-1     [000] sched_process_fork:  comm=trace-demo-aarc pid=1 child_comm=trace-demo-aarc child_pid=2
- trace-demo-aarc-2     [001] sched_migrate_task:  comm=trace-demo-aarc pid=2 prio=120 orig_cpu=1 dest_cpu=6
- trace-demo-armh-2     [006] sched_migrate_task:  comm=trace-demo-armh pid=2 prio=120 orig_cpu=6 dest_cpu=0
- trace-demo-armh-2     [000] sched_process_exec:  filename=GUEST/trace-demo-armhf pid=2 old_pid=2
- trace-demo-armh-2     [000] sched_process_exit:  comm=trace-demo-armh pid=2 prio=120
+    "aarch64": """ trace-demo-aarc-1       [000] .....  sched_process_exec: filename=GUEST/trace-demo-aarch64 pid=1 old_pid=1
+ trace-demo-aarc-1       [000] .....  sched_process_fork: comm=trace-demo-aarc pid=1 child_comm=trace-demo-aarc child_pid=2
+ trace-demo-aarc-2       [001] d..2.  sched_migrate_task: comm=trace-demo-aarc pid=2 prio=120 orig_cpu=1 dest_cpu=6
+ trace-demo-aarc-2       [001] .....  asymu_affinity: comm=trace-demo-aarc pid=2 old_cpus=0-7 cpus=6-7 cause=sched_setaffinity rule=U8
+ trace-demo-aarc-2       [006] d..2.  sched_migrate_task: comm=trace-demo-armh pid=2 prio=120 orig_cpu=6 dest_cpu=0
+ trace-demo-aarc-2       [006] .....  asymu_affinity: comm=trace-demo-armh pid=2 old_cpus=6-7 cpus=0-3 cause=exec rule=U1
+ trace-demo-armh-2       [006] .....  sched_process_exec: filename=GUEST/trace-demo-armhf pid=2 old_pid=2
+ trace-demo-armh-2       [000] .....  sched_process_exit: comm=trace-demo-armh pid=2 prio=120
 HOTPLUG
- trace-demo-aarc-1     [000] sched_migrate_task:  comm=trace-demo-aarc pid=1 prio=120 orig_cpu=0 dest_cpu=2
- trace-demo-aarc-1     [002] sched_process_exit:  comm=trace-demo-aarc pid=1 prio=120
+ trace-demo-aarc-1       [000] d..2.  sched_migrate_task: comm=trace-demo-aarc pid=1 prio=120 orig_cpu=0 dest_cpu=2
+ trace-demo-aarc-1       [000] .....  asymu_affinity: comm=trace-demo-aarc pid=1 old_cpus=0-7 cpus=2-3 cause=sched_setaffinity rule=U8
+ trace-demo-aarc-1       [002] .....  sched_process_exit: comm=trace-demo-aarc pid=1 prio=120
 """,
-    "armhf": """ trace-demo-armh-1     [000] sched_process_exec:  filename=GUEST/trace-demo-armhf pid=1 old_pid=1
- trace-demo-armh-1     [000] sched_process_fork:  comm=trace-demo-armh pid=1 child_comm=trace-demo-armh child_pid=2
- trace-demo-armh-2     [001] sched_process_exec:  filename=GUEST/trace-demo-armhf pid=2 old_pid=2
- trace-demo-armh-2     [001] sched_process_exit:  comm=trace-demo-armh pid=2 prio=120
+    "armhf": """          <idle>-0       [000] .....  asymu_affinity: comm=trace-demo-armh pid=1 old_cpus=0-7 cpus=0-3 cause=exec rule=U1
+ trace-demo-armh-1       [000] .....  sched_process_exec: filename=GUEST/trace-demo-armhf pid=1 old_pid=1
+ trace-demo-armh-1       [000] .....  sched_process_fork: comm=trace-demo-armh pid=1 child_comm=trace-demo-armh child_pid=2
+ trace-demo-armh-1       [000] .....  asymu_affinity: comm=trace-demo-armh pid=2 old_cpus=0-7 cpus=0-3 cause=fork rule=3.1
+ trace-demo-armh-2       [001] .....  sched_process_exec: filename=GUEST/trace-demo-armhf pid=2 old_pid=2
+ trace-demo-armh-2       [001] .....  sched_process_exit: comm=trace-demo-armh pid=2 prio=120
 HOTPLUG
- trace-demo-armh-1     [000] sched_migrate_task:  comm=trace-demo-armh pid=1 prio=120 orig_cpu=0 dest_cpu=2
- trace-demo-armh-1     [002] sched_process_exit:  comm=trace-demo-armh pid=1 prio=120
+ trace-demo-armh-1       [000] d..2.  sched_migrate_task: comm=trace-demo-armh pid=1 prio=120 orig_cpu=0 dest_cpu=2
+ trace-demo-armh-1       [000] .....  asymu_affinity: comm=trace-demo-armh pid=1 old_cpus=0-3 cpus=2-3 cause=sched_setaffinity rule=U4
+ trace-demo-armh-1       [002] .....  sched_process_exit: comm=trace-demo-armh pid=1 prio=120
 """,
 }
 
@@ -204,36 +202,23 @@ HOTPLUG
 def mode_ftrace():
     path = os.path.join(OUT, f"trace-{ISA}.txt")
     run("upstream", 1, "--trace", path, "--trace-format", "ftrace")
+    failures.extend(ftrace_check.check_file(path, nr_cpus=8))
     with open(path) as f:
         lines = f.read().splitlines()
-    expect(lines[0], "cpus=8", "first line")
-    last_ts, rest, running = 0, [], {}
-    for line in lines[1:]:
-        m = FTRACE_LINE.match(line)
+    rest, seen = [], set()
+    for line in lines[len(ftrace_check.HEADER):]:
+        m = ftrace_check.LINE.match(line)
         if not m:
-            failures.append(f"malformed line: {line!r}")
-            continue
-        comm, pid, cpu, sec, usec, event, fields = m.groups()
-        ts = int(sec) * 1000000 + int(usec)
-        check(ts >= last_ts, f"time goes back: {line!r}")
-        last_ts = ts
-        f = re.fullmatch(FTRACE_FIELDS.get(event, "(?!)"), fields)
-        if not f:
-            failures.append(f"bad {event} fields: {line!r}")
-            continue
-        if event == "sched_switch":
-            prev, next_ = (f[1], f[2]), (f[5], f[6])
-            # The vCPU runs what its last switch brought in (swapper first).
-            expect(prev, running.get(cpu, (f"swapper/{int(cpu)}", "0")), f"cpu{cpu} prev")
-            running[cpu] = next_
-            expect((comm, pid), ("<idle>", "0") if prev[1] == "0" else prev, "switch's task")
-        elif event not in ("sched_wakeup", "sched_wakeup_new"):
-            rest.append(line[:line.index("]") + 1] + " " + line[line.index(": ") + 2:])
+            continue  # reported by ftrace_check
+        seen.add(m["event"])
+        if m["event"] not in FTRACE_SCHEDULE:
+            rest.append(line[:line.index("]") + 8] + " " + line[line.index(": ") + 2:])
     want = FTRACE_EXPECTED[ISA].replace("GUEST", GUEST).replace("HOTPLUG\n", FTRACE_HOTPLUG)
-    expect("\n".join(rest) + "\n", want,
-           "lines other than switches and wake-ups")
-    seen = {FTRACE_LINE.match(l)[6] for l in lines[1:] if FTRACE_LINE.match(l)}
-    expect(seen, set(FTRACE_FIELDS), "event kinds")
+    expect("\n".join(rest) + "\n", want, "lines other than switches, wake-ups and idle")
+    kinds = FTRACE_SCHEDULE | {"sched_migrate_task", "sched_process_fork", "sched_process_exec",
+                               "sched_process_exit", "cpuhp_enter", "cpuhp_exit",
+                               "asymu_affinity"}
+    expect(seen, kinds, "event kinds")
 
 
 SVG = "{http://www.w3.org/2000/svg}"
