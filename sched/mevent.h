@@ -31,6 +31,9 @@ enum mevent_kind {
     MEVENT_RUNQUEUE,      /* the number of runnable tasks of a vCPU changed */
     MEVENT_SYSCALL_ENTER, /* task entered a syscall */
     MEVENT_SYSCALL_EXIT,  /* ... and left it (not for one that blocked until it completes) */
+    MEVENT_NEWTASK,       /* task's clone made newtask.tid (copy_process), before FORK */
+    MEVENT_SIGNAL_GENERATE, /* a signal was sent to task (the sender runs on src_cpu) */
+    MEVENT_SIGNAL_DELIVER,  /* task took a pending signal (get_signal), before its action */
     MEVENT_KIND_COUNT,
 };
 #define MEVENT_BIT(kind) (UINT32_C(1) << (kind))
@@ -66,8 +69,9 @@ struct mevent {
     enum mevent_kind kind;
     uint64_t ts_ns;          /* virtual time */
     unsigned cpu;            /* the vCPU it happened on, MEVENT_NO_CPU if none */
-    /* WAKEUP, MIGRATE, AFFINITY: the vCPU whose running task caused it (the
-     * waker's, the caller's), MEVENT_NO_CPU when no slice runs. */
+    /* WAKEUP, MIGRATE, AFFINITY, SIGNAL_GENERATE: the vCPU whose running
+     * task caused it (the waker's, the caller's, the sender's),
+     * MEVENT_NO_CPU when no slice runs. */
     unsigned src_cpu;
     struct mevent_task task; /* the task concerned (SWITCH: next; FORK: parent) */
     union {
@@ -115,6 +119,16 @@ struct mevent {
             const char *name; /* NULL for a number the ABI does not know */
             int64_t ret;      /* SYSCALL_EXIT */
         } syscall;
+        struct {
+            int tid;              /* the new task's; it has task's comm */
+            uint64_t clone_flags; /* as clone(2) was given them */
+        } newtask;
+        struct {
+            int sig, code; /* si_code */
+            bool group;    /* GENERATE: sent to the thread group (kill), not a thread */
+            int result;    /* GENERATE: include/trace/events/signal.h's TRACE_SIGNAL_* */
+            uint64_t handler, flags; /* DELIVER: the sigaction's sa_handler and sa_flags */
+        } signal;
     };
 };
 

@@ -260,6 +260,24 @@ static void ftrace_event(void *state, const struct mevent *ev)
             cause_token(ev->affinity.cause), ev->affinity.rule);
         return;
     }
+    case MEVENT_NEWTASK:
+        /* include/trace/events/task.h; asymu has no oom_score_adj: 0 */
+        put(f, new_line(f, ev->ts_ns, cpu, CTX_TASK, &ev->task), "task_newtask",
+            "pid=%d comm=%s clone_flags=%llx oom_score_adj=%d", ev->newtask.tid, t.comm,
+            (unsigned long long)ev->newtask.clone_flags, 0);
+        return;
+    case MEVENT_SIGNAL_GENERATE:
+        /* include/trace/events/signal.h; asymu's siginfo carries no errno */
+        put(f, new_line(f, ev->ts_ns, src, CTX_CURRENT, NULL), "signal_generate",
+            "sig=%d errno=%d code=%d comm=%s pid=%d grp=%d res=%d", ev->signal.sig, 0,
+            ev->signal.code, t.comm, t.pid, ev->signal.group, ev->signal.result);
+        return;
+    case MEVENT_SIGNAL_DELIVER:
+        put(f, new_line(f, ev->ts_ns, cpu, CTX_TASK, &ev->task), "signal_deliver",
+            "sig=%d errno=%d code=%d sa_handler=%llx sa_flags=%llx", ev->signal.sig, 0,
+            ev->signal.code, (unsigned long long)ev->signal.handler,
+            (unsigned long long)ev->signal.flags);
+        return;
     case MEVENT_KILL:
         put(f, new_line(f, ev->ts_ns, cpu, CTX_CURRENT, NULL), "asymu_kill",
             "comm=%s pid=%d sig=%d rule=%s", t.comm, t.pid, 9, ev->kill.rule);
@@ -378,7 +396,9 @@ static void ftrace_finish(void *state)
 const struct trace_format_ops trace_ftrace_ops = {
     .kinds = MEVENT_BIT(MEVENT_SWITCH) | MEVENT_BIT(MEVENT_WAKEUP) | MEVENT_BIT(MEVENT_MIGRATE) |
              MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT) |
-             MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL),
+             MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL) |
+             MEVENT_BIT(MEVENT_NEWTASK) | MEVENT_BIT(MEVENT_SIGNAL_GENERATE) |
+             MEVENT_BIT(MEVENT_SIGNAL_DELIVER),
     .new = ftrace_new,
     .event = ftrace_event,
     .finish = ftrace_finish,

@@ -53,3 +53,35 @@ void machine__emit_syscall(struct task *t, enum mevent_kind kind, uint64_t nr, i
     ev.syscall.ret = ret;
     emit(t, &ev);
 }
+
+void machine__emit_newtask(struct task *t, int tid, uint64_t clone_flags)
+{
+    struct mevent ev = {.kind = MEVENT_NEWTASK};
+    ev.newtask.tid = tid;
+    ev.newtask.clone_flags = clone_flags;
+    emit(t, &ev);
+}
+
+void machine__emit_signal_generate(struct task *t, int sig, int code, bool group, int result)
+{
+    struct machine *m = t->machine;
+    struct mevent ev = {.kind = MEVENT_SIGNAL_GENERATE, .ts_ns = machine_now(m), .cpu = t->se.cpu};
+    ev.src_cpu = machine_running_cpu(m);
+    ev.signal.sig = sig;
+    ev.signal.code = code;
+    ev.signal.group = group;
+    ev.signal.result = result;
+    sched_event_task(&t->se, &ev.task);
+    mevent_emit(&m->sched.events, &ev);
+}
+
+void machine__emit_signal_deliver(struct task *t, int sig, int code, uint64_t handler,
+                                  uint64_t flags)
+{
+    struct mevent ev = {.kind = MEVENT_SIGNAL_DELIVER};
+    ev.signal.sig = sig;
+    ev.signal.code = code;
+    ev.signal.handler = handler;
+    ev.signal.flags = flags;
+    emit(t, &ev);
+}

@@ -3,7 +3,7 @@
 # rendered by headless chromium; the same seed twice gives the same bytes.
 if(NOT ASYMU_E2E_RUNNER)
   foreach(isa aarch64 armhf)
-    foreach(mode json json-kill ftrace svg chromium determinism)
+    foreach(mode json json-kill ftrace ftrace-kill svg chromium determinism)
       add_test(NAME e2e-trace-${mode}-${isa}
         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py ${mode}
                 $<TARGET_FILE:asymu> ${CMAKE_BINARY_DIR}/tests/guest ${isa}

@@ -4,7 +4,7 @@
 
   trace_check.py MODE ASYMU GUEST_DIR ISA OUTDIR
 
-MODE: json, json-kill, ftrace, svg, chromium, determinism. ISA: aarch64 or
+MODE: json, json-kill, ftrace, ftrace-kill, svg, chromium, determinism. ISA: aarch64 or
 armhf (the parent's; the child always execs the 32-bit trace-demo-armhf).
 Exit status 0 when every check holds; the failures are printed otherwise.
 """
@@ -173,6 +173,7 @@ FTRACE_HOTPLUG = """\
 """
 FTRACE_EXPECTED = {
     "aarch64": """ trace-demo-aarc-1       [000] .....  sched_process_exec: filename=GUEST/trace-demo-aarch64 pid=1 old_pid=1
+ trace-demo-aarc-1       [000] .....  task_newtask: pid=2 comm=trace-demo-aarc clone_flags=1200011 oom_score_adj=0
  trace-demo-aarc-1       [000] .....  sched_process_fork: comm=trace-demo-aarc pid=1 child_comm=trace-demo-aarc child_pid=2
  trace-demo-aarc-2       [001] d..2.  sched_migrate_task: comm=trace-demo-aarc pid=2 prio=120 orig_cpu=1 dest_cpu=6
  trace-demo-aarc-2       [001] .....  asymu_affinity: comm=trace-demo-aarc pid=2 old_cpus=0-7 cpus=6-7 cause=sched_setaffinity rule=U8
@@ -180,6 +181,7 @@ FTRACE_EXPECTED = {
  trace-demo-aarc-2       [006] .....  asymu_affinity: comm=trace-demo-armh pid=2 old_cpus=6-7 cpus=0-3 cause=exec rule=U1
  trace-demo-armh-2       [006] .....  sched_process_exec: filename=GUEST/trace-demo-armhf pid=2 old_pid=2
  trace-demo-armh-2       [000] .....  sched_process_exit: comm=trace-demo-armh pid=2 prio=120
+ trace-demo-armh-2       [000] .....  signal_generate: sig=17 errno=0 code=1 comm=trace-demo-aarc pid=1 grp=1 res=1
 HOTPLUG
  trace-demo-aarc-1       [000] d..2.  sched_migrate_task: comm=trace-demo-aarc pid=1 prio=120 orig_cpu=0 dest_cpu=2
  trace-demo-aarc-1       [000] .....  asymu_affinity: comm=trace-demo-aarc pid=1 old_cpus=0-7 cpus=2-3 cause=sched_setaffinity rule=U8
@@ -187,10 +189,12 @@ HOTPLUG
 """,
     "armhf": """          <idle>-0       [000] .....  asymu_affinity: comm=trace-demo-armh pid=1 old_cpus=0-7 cpus=0-3 cause=exec rule=U1
  trace-demo-armh-1       [000] .....  sched_process_exec: filename=GUEST/trace-demo-armhf pid=1 old_pid=1
+ trace-demo-armh-1       [000] .....  task_newtask: pid=2 comm=trace-demo-armh clone_flags=1200011 oom_score_adj=0
  trace-demo-armh-1       [000] .....  sched_process_fork: comm=trace-demo-armh pid=1 child_comm=trace-demo-armh child_pid=2
  trace-demo-armh-1       [000] .....  asymu_affinity: comm=trace-demo-armh pid=2 old_cpus=0-7 cpus=0-3 cause=fork rule=3.1
  trace-demo-armh-2       [001] .....  sched_process_exec: filename=GUEST/trace-demo-armhf pid=2 old_pid=2
  trace-demo-armh-2       [001] .....  sched_process_exit: comm=trace-demo-armh pid=2 prio=120
+ trace-demo-armh-2       [001] .....  signal_generate: sig=17 errno=0 code=1 comm=trace-demo-armh pid=1 grp=1 res=1
 HOTPLUG
  trace-demo-armh-1       [000] d..2.  sched_migrate_task: comm=trace-demo-armh pid=1 prio=120 orig_cpu=0 dest_cpu=2
  trace-demo-armh-1       [000] .....  asymu_affinity: comm=trace-demo-armh pid=1 old_cpus=0-3 cpus=2-3 cause=sched_setaffinity rule=U4
@@ -217,8 +221,20 @@ def mode_ftrace():
     expect("\n".join(rest) + "\n", want, "lines other than switches, wake-ups and idle")
     kinds = FTRACE_SCHEDULE | {"sched_migrate_task", "sched_process_fork", "sched_process_exec",
                                "sched_process_exit", "cpuhp_enter", "cpuhp_exit",
-                               "asymu_affinity"}
+                               "asymu_affinity", "task_newtask", "signal_generate"}
     expect(seen, kinds, "event kinds")
+
+
+def mode_ftrace_kill():
+    """Under the kill policy: the policy's SIGKILL as asymu_kill, with its rule."""
+    path = os.path.join(OUT, f"trace-{ISA}-kill.txt")
+    run("kill", 1, "--trace", path, "--trace-format", "ftrace")
+    failures.extend(ftrace_check.check_file(path, nr_cpus=8))
+    with open(path) as f:
+        kills = [re.search(r"\[(\d{3})\] .*asymu_kill: (.*)$", l).groups() for l in f
+                 if "asymu_kill:" in l]
+    expect(kills, [("006", "comm=trace-demo-armh pid=2 sig=9 rule=K2")],
+           "asymu_kill lines (vCPU, fields)")
 
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -226,6 +242,20 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def classes(el):
     return el.get("class", "").split()
+
+
+SVG_AFFINITY = {
+    ("aarch64", "upstream"): ["affinity of trace-demo-aarc 2: 0-7 to 6-7, rule U8 (sched_setaffinity)",
+                              "affinity of trace-demo-armh 2: 6-7 to 0-3, rule U1 (exec)",
+                              "affinity of trace-demo-aarc 1: 0-7 to 2-3, rule U8 (sched_setaffinity)"],
+    ("armhf", "upstream"): ["affinity of trace-demo-armh 1: 0-7 to 0-3, rule U1 (exec)",
+                            "affinity of trace-demo-armh 2: 0-7 to 0-3, rule 3.1 (fork inheritance)",
+                            "affinity of trace-demo-armh 1: 0-3 to 2-3, rule U4 (sched_setaffinity)"],
+    ("aarch64", "kill"): ["affinity of trace-demo-aarc 2: 0-7 to 6-7, rule K4 (sched_setaffinity)",
+                          "affinity of trace-demo-aarc 1: 0-7 to 2-3, rule K4 (sched_setaffinity)"],
+    ("armhf", "kill"): ["affinity of trace-demo-armh 2: 0-7 to 6-7, rule K4 (sched_setaffinity)",
+                        "affinity of trace-demo-armh 1: 0-7 to 2-3, rule K4 (sched_setaffinity)"],
+}
 
 
 def mode_svg(policy):
@@ -261,6 +291,27 @@ def mode_svg(policy):
     expect(markers.get("online"), 1, "online markers")
     expect(markers.get("kill", 0), 1 if policy == "kill" else 0, "kill markers")
     check(markers.get("migrate", 0) >= 1, "no migration marker")
+    # Affinity changes with their rule (docs/tracing.md promises them).
+    affinity = [g.find(SVG + "title").text for g in root.iter(SVG + "g")
+                if classes(g)[:2] == ["marker", "affinity"]]
+    expect(affinity, SVG_AFFINITY[(ISA, policy)], "affinity markers")
+    # Rows grouped by type and capacity, each group labelled.
+    groups = [(g.get("data-cpus"), g.find(SVG + "text").text) for g in root.iter(SVG + "g")
+              if "group" in classes(g)]
+    expect(groups, [("0-3", "cpu0-3: 32-bit-capable (aarch32+aarch64), capacity 1024"),
+                    ("4-7", "cpu4-7: 64-bit only (aarch64), capacity 1024")], "row groups")
+    # Drawn in time order: bars by start (their titles' times), and no
+    # task on two vCPUs at once.
+    spans = []
+    for r in root.iter(SVG + "rect"):
+        if "run" in classes(r):
+            m = re.search(r"([0-9.]+)-([0-9.]+) \u00b5s$", r.find(SVG + "title").text)
+            spans.append((float(m[1]), float(m[2]), r.get("data-tid"), r.get("y")))
+    expect([sp[0] for sp in spans], sorted(sp[0] for sp in spans), "bars in time order")
+    for i, (s0, e0, tid0, y0) in enumerate(spans):
+        for s1, e1, tid1, y1 in spans[i + 1:]:
+            check(not (tid0 == tid1 and y0 != y1 and s1 < e0 - 1e-9 and s0 < e1 - 1e-9),
+                  f"tid {tid0} on two vCPUs at once: {s0}-{e0} and {s1}-{e1}")
     runs = [r for r in root.iter(SVG + "rect") if "run" in classes(r)]
     check(len(runs) > 0, "no runs drawn")
     ticks = [t.text for t in root.iter(SVG + "text") if "tick" in classes(t)]
@@ -309,6 +360,7 @@ os.makedirs(OUT, exist_ok=True)
     "json": lambda: mode_json("upstream"),
     "json-kill": lambda: mode_json("kill"),
     "ftrace": mode_ftrace,
+    "ftrace-kill": mode_ftrace_kill,
     "svg": lambda: (mode_svg("upstream"), mode_svg("kill")),
     "chromium": mode_chromium,
     "determinism": mode_determinism,
