@@ -23,6 +23,8 @@ static const char *const kind_names[MEVENT_KIND_COUNT] = {
     [MEVENT_NEWTASK] = "newtask",
     [MEVENT_SIGNAL_GENERATE] = "signal_generate",
     [MEVENT_SIGNAL_DELIVER] = "signal_deliver",
+    [MEVENT_RENAME] = "rename",
+    [MEVENT_FREE] = "free",
 };
 
 const char *mevent_kind_name(enum mevent_kind kind)

@@ -34,6 +34,8 @@ enum mevent_kind {
     MEVENT_NEWTASK,       /* task's clone made newtask.tid (copy_process), before FORK */
     MEVENT_SIGNAL_GENERATE, /* a signal was sent to task (the sender runs on src_cpu) */
     MEVENT_SIGNAL_DELIVER,  /* task took a pending signal (get_signal), before its action */
+    MEVENT_RENAME,          /* task's comm becomes rename.comm (exec, PR_SET_NAME, /proc) */
+    MEVENT_FREE,            /* an exited task is freed (reaped, or at once for a thread) */
     MEVENT_KIND_COUNT,
 };
 #define MEVENT_BIT(kind) (UINT32_C(1) << (kind))
@@ -119,6 +121,9 @@ struct mevent {
             const char *name; /* NULL for a number the ABI does not know */
             int64_t ret;      /* SYSCALL_EXIT */
         } syscall;
+        struct {
+            char comm[MEVENT_COMM_LEN]; /* the new one; task has the old */
+        } rename;
         struct {
             int tid;              /* the new task's; it has task's comm */
             uint64_t clone_flags; /* as clone(2) was given them */

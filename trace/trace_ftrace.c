@@ -266,6 +266,18 @@ static void ftrace_event(void *state, const struct mevent *ev)
             "pid=%d comm=%s clone_flags=%llx oom_score_adj=%d", ev->newtask.tid, t.comm,
             (unsigned long long)ev->newtask.clone_flags, 0);
         return;
+    case MEVENT_FREE:
+        /* freed from an RCU callback: in whatever context runs there */
+        put(f, new_line(f, ev->ts_ns, cpu, CTX_CURRENT, NULL), "sched_process_free",
+            "comm=%s pid=%d prio=%d", t.comm, t.pid, t.prio);
+        return;
+    case MEVENT_RENAME: {
+        char comm[MEVENT_COMM_LEN];
+        trace_text(ev->rename.comm, comm, sizeof comm);
+        put(f, new_line(f, ev->ts_ns, src, CTX_CURRENT, NULL), "task_rename",
+            "pid=%d oldcomm=%s newcomm=%s oom_score_adj=%d", t.pid, t.comm, comm, 0);
+        return;
+    }
     case MEVENT_SIGNAL_GENERATE:
         /* include/trace/events/signal.h; asymu's siginfo carries no errno */
         put(f, new_line(f, ev->ts_ns, src, CTX_CURRENT, NULL), "signal_generate",
@@ -364,12 +376,63 @@ struct running {
     int pid;
 };
 
+/* The kernel prints a line's task by pid, with the comm its saved_cmdlines
+ * holds when the file is read (trace_find_cmdline()): the last one the
+ * sched_switch probe recorded for that pid (tracing_record_cmdline()), so
+ * a task that exec'd shows its new comm on its earlier lines too. */
+struct cmdline {
+    int pid;
+    size_t order;
+    const char *comm;
+};
+
+static int by_pid_order(const void *a, const void *b)
+{
+    const struct cmdline *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int by_pid(const void *key, const void *elem)
+{
+    int pid = *(const int *)key, other = ((const struct cmdline *)elem)->pid;
+    return pid < other ? -1 : pid > other;
+}
+
+/* The last comm of each pid the switches show, sorted by pid; *n of them. */
+static struct cmdline *saved_cmdlines(const struct ftrace_trace *f, size_t *n)
+{
+    struct cmdline *c = malloc((2 * f->len + 1) * sizeof(*c));
+    *n = 0;
+    for (size_t i = 0; c && i < f->len; i++) {
+        const struct ftrace_line *l = &f->lines[i];
+        if (l->ctx != CTX_SWITCH)
+            continue;
+        c[(*n)++] = (struct cmdline){l->pid, 2 * i, l->comm};
+        c[(*n)++] = (struct cmdline){l->next_pid, 2 * i + 1, l->next_comm};
+    }
+    if (!c)
+        return NULL;
+    qsort(c, *n, sizeof(*c), by_pid_order);
+    size_t out = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (out && c[out - 1].pid == c[i].pid)
+            out--; /* a later one replaces it */
+        c[out++] = c[i];
+    }
+    *n = out;
+    return c;
+}
+
 static void ftrace_finish(void *state)
 {
     struct ftrace_trace *f = state;
     qsort(f->lines, f->len, sizeof(*f->lines), by_time);
     after_switches(f->lines, f->len);
     header(f);
+    size_t ncmd;
+    struct cmdline *cmd = saved_cmdlines(f, &ncmd);
     struct running *cur = calloc(f->nr_cpus, sizeof(*cur)); /* pid 0: idle */
     for (size_t i = 0; i < f->len; i++) {
         struct ftrace_line *l = &f->lines[i];
@@ -382,12 +445,17 @@ static void ftrace_finish(void *state)
             cur[l->cpu].pid = l->next_pid;
             memcpy(cur[l->cpu].comm, l->next_comm, sizeof l->next_comm);
         }
+        const struct cmdline *saved = cmd ? bsearch(&pid, cmd, ncmd, sizeof(*cmd), by_pid) : NULL;
+        if (saved)
+            comm = saved->comm;
         /* trace_print_context(): the idle task is "<idle>" there */
         fprintf(f->out, "%16s-%-7d [%03u] %s %5llu.%06llu: %s\n", pid == 0 ? "<idle>" : comm, pid,
                 l->cpu, l->flags, (unsigned long long)(l->ts_ns / 1000000000),
                 (unsigned long long)(l->ts_ns / 1000 % 1000000), l->text);
-        free(l->text);
     }
+    for (size_t i = 0; i < f->len; i++)
+        free(f->lines[i].text);
+    free(cmd);
     free(cur);
     free(f->lines);
     free(f);
@@ -398,7 +466,8 @@ const struct trace_format_ops trace_ftrace_ops = {
              MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT) |
              MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL) |
              MEVENT_BIT(MEVENT_NEWTASK) | MEVENT_BIT(MEVENT_SIGNAL_GENERATE) |
-             MEVENT_BIT(MEVENT_SIGNAL_DELIVER),
+             MEVENT_BIT(MEVENT_SIGNAL_DELIVER) | MEVENT_BIT(MEVENT_RENAME) |
+             MEVENT_BIT(MEVENT_FREE),
     .new = ftrace_new,
     .event = ftrace_event,
     .finish = ftrace_finish,

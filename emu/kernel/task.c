@@ -398,6 +398,7 @@ void process_exit_group(struct process *p, int wait_status)
 static void task_free(struct task *t)
 {
     struct process *p = t->proc;
+    mev_free(t);
     struct task **th = &p->threads;
     while (*th != t)
         th = &(*th)->next_thread;

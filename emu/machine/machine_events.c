@@ -2,6 +2,8 @@
 #include "machine_events.h"
 #include "abi.h"
 
+#include <stdio.h>
+
 static uint64_t machine_clock(void *ctx)
 {
     return machine_now(ctx);
@@ -84,4 +86,22 @@ void machine__emit_signal_deliver(struct task *t, int sig, int code, uint64_t ha
     ev.signal.handler = handler;
     ev.signal.flags = flags;
     emit(t, &ev);
+}
+
+void machine__emit_rename(struct task *t, const char *comm)
+{
+    struct machine *m = t->machine;
+    struct mevent ev = {.kind = MEVENT_RENAME, .ts_ns = machine_now(m), .cpu = t->se.cpu};
+    ev.src_cpu = machine_running_cpu(m); /* who renames: the task, or a /proc writer */
+    snprintf(ev.rename.comm, sizeof ev.rename.comm, "%s", comm);
+    sched_event_task(&t->se, &ev.task);
+    mevent_emit(&m->sched.events, &ev);
+}
+
+void machine__emit_free(struct task *t)
+{
+    struct machine *m = t->machine;
+    struct mevent ev = {.kind = MEVENT_FREE, .ts_ns = machine_now(m), .cpu = t->se.cpu};
+    sched_event_task(&t->se, &ev.task);
+    mevent_emit(&m->sched.events, &ev);
 }

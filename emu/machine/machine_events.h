@@ -17,6 +17,8 @@ void machine__emit_exec(struct task *t, const char *path, int old_tid);
 void machine__emit_exit(struct task *t, int wait_status);
 void machine__emit_syscall(struct task *t, enum mevent_kind kind, uint64_t nr, int64_t ret);
 void machine__emit_newtask(struct task *t, int tid, uint64_t clone_flags);
+void machine__emit_rename(struct task *t, const char *comm);
+void machine__emit_free(struct task *t);
 void machine__emit_signal_generate(struct task *t, int sig, int code, bool group, int result);
 void machine__emit_signal_deliver(struct task *t, int sig, int code, uint64_t handler,
                                   uint64_t flags);
@@ -34,6 +36,20 @@ static inline void mev_newtask(struct task *t, int tid, uint64_t clone_flags)
 {
     if (mevent_wanted(&t->machine->sched.events, MEVENT_NEWTASK))
         machine__emit_newtask(t, tid, clone_flags);
+}
+
+/* t's comm is about to become comm (__set_task_comm()'s task_rename). */
+static inline void mev_rename(struct task *t, const char *comm)
+{
+    if (mevent_wanted(&t->machine->sched.events, MEVENT_RENAME))
+        machine__emit_rename(t, comm);
+}
+
+/* Exited t is freed: delayed_put_task_struct()'s sched_process_free. */
+static inline void mev_free(struct task *t)
+{
+    if (mevent_wanted(&t->machine->sched.events, MEVENT_FREE))
+        machine__emit_free(t);
 }
 
 /* sig was sent to t (or its thread group): __send_signal()'s signal_generate. */

@@ -29,7 +29,8 @@ applies them to text traces (reimplemented here, not copied):
   prev_pid is not the next_pid of the vCPU's previous sched_switch is
   counted as mismatched_sched_switch_tids.
 On top of those: each line in the exact form of Linux 5.15's trace file
-(trace_print_context(), trace_print_lat_fmt(), trace_print_time()), each
+(trace_print_context(), trace_print_lat_fmt(), trace_print_time(); one
+comm per pid, as trace_find_cmdline() gives it when the file is read), each
 event's fields in its TP_printk() format (FIELDS), and time never going
 back through the file.
 """
@@ -190,7 +191,7 @@ def check_file(path, nr_cpus=None):
                 failures.append(f"{path}: #P:{cpus}, expected {nr_cpus}")
         elif got != want:
             failures.append(f"{path}: header line {i + 1}: expected {want!r}, got {got!r}")
-    last_ts, running = -1, {}
+    last_ts, running, shown = -1, {}, {}
     for n, line in enumerate(lines[len(HEADER):], len(HEADER) + 1):
         where = f"{path}:{n}: {line!r}"
         if not line or line.startswith("#"):
@@ -204,6 +205,10 @@ def check_file(path, nr_cpus=None):
             failures.append(f"{where}: not in 5.15's trace line form")
             continue
         comm, pid = m["comm"].lstrip(" "), int(m["pid"])
+        # trace_find_cmdline(): one comm per pid through the file, the last
+        # saved_cmdlines recorded
+        if shown.setdefault(pid, comm) != comm:
+            failures.append(f"{where}: pid {pid} shown as {shown[pid]} before")
         prefix = "%16s-%-7d [%s] " % (comm, pid, m["cpu"])
         if not line.startswith(prefix):
             failures.append(f"{where}: context not printed as \"%16s-%-7d [%03d] \"")
@@ -228,7 +233,7 @@ def check_file(path, nr_cpus=None):
             if prev[1] == 0:
                 if prev[0] != f"swapper/{cpu}" or comm != "<idle>":
                     failures.append(f"{where}: the idle task is swapper/{cpu}, <idle>")
-            elif (comm, pid) != prev:
+            elif pid != prev[1]:
                 failures.append(f"{where}: printed for {comm}-{pid}, not its prev")
             if cpu in running and running[cpu] != prev[1]:
                 failures.append(f"{where}: mismatched_sched_switch_tids: cpu{cpu} "

@@ -172,29 +172,35 @@ FTRACE_HOTPLUG = """\
           <idle>-0       [003] .....  cpuhp_exit:  cpu: 0003  state:   1 step:   1 ret: 0
 """
 FTRACE_EXPECTED = {
-    "aarch64": """ trace-demo-aarc-1       [000] .....  sched_process_exec: filename=GUEST/trace-demo-aarch64 pid=1 old_pid=1
+    "aarch64": """          <idle>-0       [000] .....  task_rename: pid=1 oldcomm=init newcomm=trace-demo-aarc oom_score_adj=0
+ trace-demo-aarc-1       [000] .....  sched_process_exec: filename=GUEST/trace-demo-aarch64 pid=1 old_pid=1
  trace-demo-aarc-1       [000] .....  task_newtask: pid=2 comm=trace-demo-aarc clone_flags=1200011 oom_score_adj=0
  trace-demo-aarc-1       [000] .....  sched_process_fork: comm=trace-demo-aarc pid=1 child_comm=trace-demo-aarc child_pid=2
- trace-demo-aarc-2       [001] d..2.  sched_migrate_task: comm=trace-demo-aarc pid=2 prio=120 orig_cpu=1 dest_cpu=6
- trace-demo-aarc-2       [001] .....  asymu_affinity: comm=trace-demo-aarc pid=2 old_cpus=0-7 cpus=6-7 cause=sched_setaffinity rule=U8
- trace-demo-aarc-2       [006] d..2.  sched_migrate_task: comm=trace-demo-armh pid=2 prio=120 orig_cpu=6 dest_cpu=0
- trace-demo-aarc-2       [006] .....  asymu_affinity: comm=trace-demo-armh pid=2 old_cpus=6-7 cpus=0-3 cause=exec rule=U1
+ trace-demo-armh-2       [001] d..2.  sched_migrate_task: comm=trace-demo-aarc pid=2 prio=120 orig_cpu=1 dest_cpu=6
+ trace-demo-armh-2       [001] .....  asymu_affinity: comm=trace-demo-aarc pid=2 old_cpus=0-7 cpus=6-7 cause=sched_setaffinity rule=U8
+ trace-demo-armh-2       [006] .....  task_rename: pid=2 oldcomm=trace-demo-aarc newcomm=trace-demo-armh oom_score_adj=0
+ trace-demo-armh-2       [006] d..2.  sched_migrate_task: comm=trace-demo-armh pid=2 prio=120 orig_cpu=6 dest_cpu=0
+ trace-demo-armh-2       [006] .....  asymu_affinity: comm=trace-demo-armh pid=2 old_cpus=6-7 cpus=0-3 cause=exec rule=U1
  trace-demo-armh-2       [006] .....  sched_process_exec: filename=GUEST/trace-demo-armhf pid=2 old_pid=2
  trace-demo-armh-2       [000] .....  sched_process_exit: comm=trace-demo-armh pid=2 prio=120
  trace-demo-armh-2       [000] .....  signal_generate: sig=17 errno=0 code=1 comm=trace-demo-aarc pid=1 grp=1 res=1
+ trace-demo-armh-2       [000] .....  sched_process_free: comm=trace-demo-armh pid=2 prio=120
 HOTPLUG
  trace-demo-aarc-1       [000] d..2.  sched_migrate_task: comm=trace-demo-aarc pid=1 prio=120 orig_cpu=0 dest_cpu=2
  trace-demo-aarc-1       [000] .....  asymu_affinity: comm=trace-demo-aarc pid=1 old_cpus=0-7 cpus=2-3 cause=sched_setaffinity rule=U8
  trace-demo-aarc-1       [002] .....  sched_process_exit: comm=trace-demo-aarc pid=1 prio=120
 """,
-    "armhf": """          <idle>-0       [000] .....  asymu_affinity: comm=trace-demo-armh pid=1 old_cpus=0-7 cpus=0-3 cause=exec rule=U1
+    "armhf": """          <idle>-0       [000] .....  task_rename: pid=1 oldcomm=init newcomm=trace-demo-armh oom_score_adj=0
+          <idle>-0       [000] .....  asymu_affinity: comm=trace-demo-armh pid=1 old_cpus=0-7 cpus=0-3 cause=exec rule=U1
  trace-demo-armh-1       [000] .....  sched_process_exec: filename=GUEST/trace-demo-armhf pid=1 old_pid=1
  trace-demo-armh-1       [000] .....  task_newtask: pid=2 comm=trace-demo-armh clone_flags=1200011 oom_score_adj=0
  trace-demo-armh-1       [000] .....  sched_process_fork: comm=trace-demo-armh pid=1 child_comm=trace-demo-armh child_pid=2
  trace-demo-armh-1       [000] .....  asymu_affinity: comm=trace-demo-armh pid=2 old_cpus=0-7 cpus=0-3 cause=fork rule=3.1
+ trace-demo-armh-2       [001] .....  task_rename: pid=2 oldcomm=trace-demo-armh newcomm=trace-demo-armh oom_score_adj=0
  trace-demo-armh-2       [001] .....  sched_process_exec: filename=GUEST/trace-demo-armhf pid=2 old_pid=2
  trace-demo-armh-2       [001] .....  sched_process_exit: comm=trace-demo-armh pid=2 prio=120
  trace-demo-armh-2       [001] .....  signal_generate: sig=17 errno=0 code=1 comm=trace-demo-armh pid=1 grp=1 res=1
+ trace-demo-armh-2       [001] .....  sched_process_free: comm=trace-demo-armh pid=2 prio=120
 HOTPLUG
  trace-demo-armh-1       [000] d..2.  sched_migrate_task: comm=trace-demo-armh pid=1 prio=120 orig_cpu=0 dest_cpu=2
  trace-demo-armh-1       [000] .....  asymu_affinity: comm=trace-demo-armh pid=1 old_cpus=0-3 cpus=2-3 cause=sched_setaffinity rule=U4
@@ -221,7 +227,8 @@ def mode_ftrace():
     expect("\n".join(rest) + "\n", want, "lines other than switches, wake-ups and idle")
     kinds = FTRACE_SCHEDULE | {"sched_migrate_task", "sched_process_fork", "sched_process_exec",
                                "sched_process_exit", "cpuhp_enter", "cpuhp_exit",
-                               "asymu_affinity", "task_newtask", "signal_generate"}
+                               "asymu_affinity", "task_newtask", "signal_generate",
+                               "task_rename", "sched_process_free"}
     expect(seen, kinds, "event kinds")
 
 

@@ -128,6 +128,56 @@ static void test_ftrace_default_keeps_all(void **state)
     assert_int_equal(dropped, 0);
 }
 
+/* The task and signal events in their 5.15 formats (task.h, signal.h,
+ * sched.h's sched_process_free). */
+static void test_ftrace_task_events(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    struct trace_machine m = {.nr_cpus = 1, .policy = "upstream"};
+    struct trace_writer *w = trace_writer_new(TRACE_FORMAT_FTRACE, out, &m);
+    assert_non_null(w);
+    struct mevent_task sh = {.tid = 7, .tgid = 7, .comm = "sh", .prio = 120};
+    struct mevent sw = {.kind = MEVENT_SWITCH, .ts_ns = 1000, .task = sh};
+    sw.sw.prev = (struct mevent_task){.tid = 0, .prio = 120};
+    struct mevent nt = {.kind = MEVENT_NEWTASK, .ts_ns = 2000, .task = sh};
+    nt.newtask.tid = 8;
+    nt.newtask.clone_flags = 0x1200011;
+    struct mevent ren = {.kind = MEVENT_RENAME, .ts_ns = 3000, .task = sh};
+    strcpy(ren.rename.comm, "worker");
+    struct mevent gen = {.kind = MEVENT_SIGNAL_GENERATE, .ts_ns = 4000, .task = sh};
+    gen.signal.sig = 10;
+    gen.signal.group = true;
+    struct mevent del = {.kind = MEVENT_SIGNAL_DELIVER, .ts_ns = 5000, .task = sh};
+    del.signal.sig = 10;
+    del.signal.handler = 0x400b30;
+    del.signal.flags = 0x4000000;
+    struct mevent fr = {.kind = MEVENT_FREE, .ts_ns = 6000, .task = sh};
+    fr.task.tid = 8;
+    const struct mevent *evs[] = {&sw, &nt, &ren, &gen, &del, &fr};
+    for (size_t i = 0; i < sizeof evs / sizeof *evs; i++)
+        trace_writer_event(w, evs[i]);
+    assert_int_equal(trace_writer_finish(w), 0);
+    const char *body = text;
+    for (int i = 0; i < 14; i++) /* the header, cpu_idle and the switch */
+        body = strchr(body, '\n') + 1;
+    assert_string_equal(
+        body,
+        "              sh-7       [000] .....     0.000002: task_newtask: pid=8 comm=sh "
+        "clone_flags=1200011 oom_score_adj=0\n"
+        "              sh-7       [000] .....     0.000003: task_rename: pid=7 oldcomm=sh "
+        "newcomm=worker oom_score_adj=0\n"
+        "              sh-7       [000] .....     0.000004: signal_generate: sig=10 errno=0 code=0 "
+        "comm=sh pid=7 grp=1 res=0\n"
+        "              sh-7       [000] .....     0.000005: signal_deliver: sig=10 errno=0 code=0 "
+        "sa_handler=400b30 sa_flags=4000000\n"
+        "              sh-7       [000] .....     0.000006: sched_process_free: comm=sh pid=8 "
+        "prio=120\n");
+    free(text);
+}
+
 static void test_ftrace_budget_drops_the_rest(void **state)
 {
     (void)state;
@@ -168,6 +218,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ftrace_default_keeps_all),
         cmocka_unit_test(test_ftrace_text),
+        cmocka_unit_test(test_ftrace_task_events),
         cmocka_unit_test(test_ftrace_budget_drops_the_rest),
         cmocka_unit_test(test_svg_budget),
     };
