@@ -18,20 +18,20 @@
 #define MEVENT_SUBS_MAX 8
 
 enum mevent_kind {
-    MEVENT_RUN,           /* a task ran on a vCPU from ts to run.end_ns */
-    MEVENT_SWITCH,        /* derived from MEVENT_RUN: the vCPU went from prev to task */
-    MEVENT_WAKEUP,        /* a task became runnable on cpu (wakeup.new: a new task) */
-    MEVENT_MIGRATE,       /* a runnable or waking task moved between vCPUs */
-    MEVENT_FORK,          /* task forked or cloned fork.child */
-    MEVENT_EXEC,          /* task's execve passed its point of no return */
-    MEVENT_EXIT,          /* a thread ended */
-    MEVENT_AFFINITY,      /* a task's affinity changed */
-    MEVENT_KILL,          /* a policy decided to SIGKILL the task's thread group */
-    MEVENT_HOTPLUG,       /* a vCPU went offline or online */
-    MEVENT_RUNQUEUE,      /* the number of runnable tasks of a vCPU changed */
-    MEVENT_SYSCALL_ENTER, /* task entered a syscall */
-    MEVENT_SYSCALL_EXIT,  /* ... and left it (not for one that blocked until it completes) */
-    MEVENT_NEWTASK,       /* task's clone made newtask.tid (copy_process), before FORK */
+    MEVENT_RUN,             /* a task ran on a vCPU from ts to run.end_ns */
+    MEVENT_SWITCH,          /* derived from MEVENT_RUN: the vCPU went from prev to task */
+    MEVENT_WAKEUP,          /* a task became runnable on cpu (wakeup.new: a new task) */
+    MEVENT_MIGRATE,         /* a runnable or waking task moved between vCPUs */
+    MEVENT_FORK,            /* task forked or cloned fork.child */
+    MEVENT_EXEC,            /* task's execve passed its point of no return */
+    MEVENT_EXIT,            /* a thread ended */
+    MEVENT_AFFINITY,        /* a task's affinity changed */
+    MEVENT_KILL,            /* a policy decided to SIGKILL the task's thread group */
+    MEVENT_HOTPLUG,         /* a vCPU went offline or online */
+    MEVENT_RUNQUEUE,        /* the number of runnable tasks of a vCPU changed */
+    MEVENT_SYSCALL_ENTER,   /* task entered a syscall */
+    MEVENT_SYSCALL_EXIT,    /* ... and left it (not for one that blocked until it completes) */
+    MEVENT_NEWTASK,         /* task's clone made newtask.tid (copy_process), before FORK */
     MEVENT_SIGNAL_GENERATE, /* a signal was sent to task (the sender runs on src_cpu) */
     MEVENT_SIGNAL_DELIVER,  /* task took a pending signal (get_signal), before its action */
     MEVENT_RENAME,          /* task's comm becomes rename.comm (exec, PR_SET_NAME, /proc) */
@@ -69,8 +69,8 @@ enum mevent_cause {
 
 struct mevent {
     enum mevent_kind kind;
-    uint64_t ts_ns;          /* virtual time */
-    unsigned cpu;            /* the vCPU it happened on, MEVENT_NO_CPU if none */
+    uint64_t ts_ns; /* virtual time */
+    unsigned cpu;   /* the vCPU it happened on, MEVENT_NO_CPU if none */
     /* WAKEUP, MIGRATE, AFFINITY, SIGNAL_GENERATE: the vCPU whose running
      * task caused it (the waker's, the caller's, the sender's),
      * MEVENT_NO_CPU when no slice runs. */
@@ -129,9 +129,9 @@ struct mevent {
             uint64_t clone_flags; /* as clone(2) was given them */
         } newtask;
         struct {
-            int sig, code; /* si_code */
-            bool group;    /* GENERATE: sent to the thread group (kill), not a thread */
-            int result;    /* GENERATE: include/trace/events/signal.h's TRACE_SIGNAL_* */
+            int sig, code;           /* si_code */
+            bool group;              /* GENERATE: sent to the thread group (kill), not a thread */
+            int result;              /* GENERATE: include/trace/events/signal.h's TRACE_SIGNAL_* */
             uint64_t handler, flags; /* DELIVER: the sigaction's sa_handler and sa_flags */
         } signal;
     };

@@ -32,11 +32,11 @@ struct ftrace_line {
     uint64_t ts_ns, seq;
     unsigned cpu;
     enum ftrace_ctx ctx;
-    int pid, next_pid;        /* CTX_TASK's and CTX_SWITCH's prev pid; CTX_SWITCH's next */
+    int pid, next_pid;               /* CTX_TASK's and CTX_SWITCH's prev pid; CTX_SWITCH's next */
     char comm[MEVENT_COMM_LEN];      /* CTX_TASK's, CTX_SWITCH's prev */
     char next_comm[MEVENT_COMM_LEN]; /* CTX_SWITCH's next */
-    const char *flags;        /* trace_print_lat_fmt()'s five columns */
-    char *text;               /* "EVENT: FIELDS" */
+    const char *flags;               /* trace_print_lat_fmt()'s five columns */
+    char *text;                      /* "EVENT: FIELDS" */
 };
 
 struct ftrace_trace {
@@ -87,8 +87,8 @@ static struct ftrace_line *new_line(struct ftrace_trace *f, uint64_t ts, unsigne
         f->cap = cap;
     }
     struct ftrace_line *l = &f->lines[f->len];
-    *l = (struct ftrace_line){.ts_ns = ts, .seq = f->len, .cpu = cpu, .ctx = ctx,
-                              .flags = FLAGS_TASK};
+    *l = (struct ftrace_line){
+        .ts_ns = ts, .seq = f->len, .cpu = cpu, .ctx = ctx, .flags = FLAGS_TASK};
     if (task) {
         l->pid = task->tid;
         trace_text(task->comm, l->comm, sizeof l->comm);
@@ -97,9 +97,8 @@ static struct ftrace_line *new_line(struct ftrace_trace *f, uint64_t ts, unsigne
 }
 
 /* Formats "EVENT: FIELDS" into l and keeps it, or drops it past the budget. */
-static __attribute__((format(printf, 4, 5))) void put(struct ftrace_trace *f,
-                                                      struct ftrace_line *l, const char *event,
-                                                      const char *fmt, ...)
+static __attribute__((format(printf, 4, 5))) void put(struct ftrace_trace *f, struct ftrace_line *l,
+                                                      const char *event, const char *fmt, ...)
 {
     if (!l)
         return;
@@ -163,8 +162,8 @@ static void sched_switch(struct ftrace_trace *f, const struct mevent *ev, unsign
     /* power.h's cpu_idle around the idle task's runs (cpuidle_enter() and
      * its exit), as do_idle() reports them: leaving idle first... */
     if (ev->sw.prev.tid == 0)
-        put(f, new_line(f, ev->ts_ns, cpu, CTX_TASK, &idle), "cpu_idle",
-            "state=%lu cpu_id=%u", PWR_EVENT_EXIT, cpu);
+        put(f, new_line(f, ev->ts_ns, cpu, CTX_TASK, &idle), "cpu_idle", "state=%lu cpu_id=%u",
+            PWR_EVENT_EXIT, cpu);
     struct ftrace_line *l = new_line(f, ev->ts_ns, cpu, CTX_SWITCH, &ev->sw.prev);
     if (l) {
         l->flags = FLAGS_SCHED;
@@ -178,8 +177,8 @@ static void sched_switch(struct ftrace_trace *f, const struct mevent *ev, unsign
         next.pid, next.prio);
     /* ... and entering it (state 0: WFI, the one idle state) */
     if (ev->task.tid == 0)
-        put(f, new_line(f, ev->ts_ns, cpu, CTX_TASK, &idle), "cpu_idle", "state=%d cpu_id=%u",
-            0, cpu);
+        put(f, new_line(f, ev->ts_ns, cpu, CTX_TASK, &idle), "cpu_idle", "state=%d cpu_id=%u", 0,
+            cpu);
 }
 
 static void ftrace_event(void *state, const struct mevent *ev)
@@ -213,7 +212,7 @@ static void ftrace_event(void *state, const struct mevent *ev)
     case MEVENT_MIGRATE: {
         /* set_task_cpu() runs where the waker or the caller runs, or (no
          * slice running: hotplug, balancing) on the vCPU it leaves */
-        unsigned from = ev->src_cpu < f->nr_cpus                ? ev->src_cpu
+        unsigned from = ev->src_cpu < f->nr_cpus        ? ev->src_cpu
                         : ev->migrate.from < f->nr_cpus ? ev->migrate.from
                                                         : cpu;
         l = new_line(f, ev->ts_ns, from, CTX_CURRENT, NULL);

@@ -89,7 +89,8 @@ static void test_ftrace_text(void **state)
     cpumask_set_cpu(0, &a);
     cpumask_set_cpu(1, &a);
     cpumask_set_cpu(1, &b);
-    struct mevent aff = {.kind = MEVENT_AFFINITY, .ts_ns = 3000, .cpu = 1, .src_cpu = 1, .task = sh};
+    struct mevent aff = {
+        .kind = MEVENT_AFFINITY, .ts_ns = 3000, .cpu = 1, .src_cpu = 1, .task = sh};
     aff.affinity.old_mask = &a;
     aff.affinity.new_mask = &b;
     aff.affinity.cause = MEVENT_CAUSE_SETAFFINITY;
