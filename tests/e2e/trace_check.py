@@ -4,7 +4,7 @@
 
   trace_check.py MODE ASYMU GUEST_DIR ISA OUTDIR
 
-MODE: json, json-kill, ftrace, ftrace-kill, svg, chromium, determinism. ISA: aarch64 or
+MODE: json, json-kill, ftrace, ftrace-kill, ftrace-signal, svg, chromium, determinism. ISA: aarch64 or
 armhf (the parent's; the child always execs the 32-bit trace-demo-armhf).
 Exit status 0 when every check holds; the failures are printed otherwise.
 """
@@ -244,6 +244,25 @@ def mode_ftrace_kill():
            "asymu_kill lines (vCPU, fields)")
 
 
+def mode_ftrace_signal():
+    """abort(): SIGABRT sent to itself (tgkill, SI_TKILL) and taken with its
+    default action: signal_generate, then signal_deliver, status 134."""
+    path = os.path.join(OUT, f"trace-{ISA}-signal.txt")
+    cmd = [ASYMU, "run", "--cpus", "4", "--seed", "1", "--trace", path, "--trace-format", "ftrace",
+           "--", os.path.join(GUEST, f"signals-{ISA}"), "abort"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    expect(r.returncode, 134, f"status of {' '.join(cmd)}")
+    failures.extend(ftrace_check.check_file(path, nr_cpus=4))
+    comm = f"signals-{ISA}"[:15]
+    with open(path) as f:
+        got = [l[:l.index("]") + 1] + " " + l[l.index(": ") + 2:].rstrip("\n") for l in f
+               if "signal_" in l]
+    expect(got, ["%16s-1       [000] signal_generate: sig=6 errno=0 code=-6 comm=%s pid=1 grp=0 "
+                 "res=0" % (comm, comm),
+                 "%16s-1       [000] signal_deliver: sig=6 errno=0 code=-6 sa_handler=0 "
+                 "sa_flags=0" % comm], "signal lines")
+
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -368,6 +387,7 @@ os.makedirs(OUT, exist_ok=True)
     "json-kill": lambda: mode_json("kill"),
     "ftrace": mode_ftrace,
     "ftrace-kill": mode_ftrace_kill,
+    "ftrace-signal": mode_ftrace_signal,
     "svg": lambda: (mode_svg("upstream"), mode_svg("kill")),
     "chromium": mode_chromium,
     "determinism": mode_determinism,
