@@ -610,13 +610,13 @@ static const struct option_def options[] = {
      "(docs/tracing.md); open it at ui.perfetto.dev",
      opt_trace},
     {"--trace-format", NULL, "FORMAT", "json",
-     "format of --trace: json (Chrome Trace Event / Perfetto), ftrace (the kernel's "
-     "sched events as trace-cmd report prints them) or dat (trace-cmd's trace.dat, for "
-     "trace-cmd report and KernelShark)",
+     "format of --trace: json (Chrome Trace Event / Perfetto), ftrace (the text Linux "
+     "5.15's /sys/kernel/tracing/trace prints, which Perfetto also opens) or dat "
+     "(trace-cmd's trace.dat, for trace-cmd report and KernelShark)",
      opt_trace_format},
     {"--timeline", NULL, "FILE", "none",
-     "draw the run as an SVG timeline in FILE: a row per vCPU, a colour per task, markers for "
-     "exec, kill, migration and hotplug",
+     "draw the run as an SVG timeline in FILE: a row per vCPU grouped by type and capacity, a "
+     "colour per task, markers for exec, kill, migration, affinity changes and hotplug",
      opt_timeline},
     {"--slice", NULL, "BLOCKS", "10000", "time slice of a task at nice 0, in guest basic blocks",
      opt_slice},

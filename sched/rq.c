@@ -22,9 +22,13 @@ static const uint32_t nice_weight[40] = {
 
 static void wake_cpu(struct sched *s, unsigned cpu)
 {
-    /* An idle vCPU's clock stood still: work given to it starts now. */
-    if (s->cpus[cpu].clock_ns < s->now_ns)
-        s->cpus[cpu].clock_ns = s->now_ns;
+    /* An idle vCPU's clock stood still: work given to it starts now, at
+     * the moment of the wake-up or move inside the running slice (not at
+     * that slice's start, which would run it before it was woken: a task
+     * on two vCPUs at once in a trace, time going back between vCPUs). */
+    uint64_t now = sched__event_time(s);
+    if (s->cpus[cpu].clock_ns < now)
+        s->cpus[cpu].clock_ns = now;
 }
 
 static void insert_before(struct sched_task *pos, struct sched_task *t)
@@ -344,6 +348,15 @@ void sched_account_ns(struct sched *s, struct sched_task *t, unsigned cpu, uint6
      * is already where it belongs; only the one still at the head rotates. */
     if (t->state != SCHED_TASK_RUNNABLE || t->cpu != cpu || rq->head != t) {
         t->yielded = false;
+        /* A task that moved itself (sched_setaffinity, a 32-bit exec's
+         * narrowing) leaves this vCPU when its slice ends, as the kernel's
+         * migration stopper moves it once it is off the CPU: it cannot
+         * start on the vCPU it goes to (idle until now: t is its head)
+         * before then, or it would run on two vCPUs at once. */
+        struct sched_cpu *to = t->cpu < s->nr_cpus ? &s->cpus[t->cpu] : NULL;
+        if (t->state == SCHED_TASK_RUNNABLE && to && to != rq && to->head == t &&
+            to->clock_ns < rq->clock_ns)
+            to->clock_ns = rq->clock_ns;
         return;
     }
     if (blocks >= t->slice_left || t->yielded) {

@@ -25,6 +25,9 @@ struct trace_machine {
     struct cpumask aarch32; /* vCPUs that run 32-bit code */
     const char *policy;
     uint64_t seed;
+    /* Each vCPU's capacity (arch_scale_cpu_capacity(), 1..1024; NULL or 0:
+     * 1024): the timeline groups rows by type and capacity (a cluster). */
+    const unsigned *capacity;
 };
 
 struct trace_writer;

@@ -10,6 +10,7 @@
 #include "klog.h"
 #include "loader.h"
 #include "machine.h"
+#include "machine_events.h"
 #include "mm.h"
 #include "hotplug_log.h"
 #include "shmem.h"
@@ -76,6 +77,7 @@ static int set_comm(void *ctx, int pid, int tid, const char *data, size_t len)
         return -EINVAL;
     char name[16] = "";
     memcpy(name, data, len < sizeof name - 1 ? len : sizeof name - 1);
+    mev_rename(th, name);
     sched_task_set_comm(&th->se, name);
     return 0;
 }

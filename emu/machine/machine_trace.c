@@ -4,6 +4,7 @@
 #include "machine.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void gated_event(void *ctx, const struct mevent *ev)
@@ -24,13 +25,18 @@ int machine_trace_enable(struct machine_trace *tr, bool on)
 static int add_writer(struct machine_trace *tr, struct machine *m, enum trace_format format,
                       FILE *out)
 {
+    unsigned *capacity = calloc(m->sched.nr_cpus ? m->sched.nr_cpus : 1, sizeof(*capacity));
+    for (unsigned cpu = 0; capacity && cpu < m->sched.nr_cpus; cpu++)
+        capacity[cpu] = m->sched.cpus[cpu].capacity;
     const struct trace_machine info = {
         .nr_cpus = m->sched.nr_cpus,
+        .capacity = capacity,
         .aarch32 = m->sched.aarch32,
         .policy = sched_policy_name(m->sched.policy_id),
         .seed = m->cfg->seed,
     };
     struct trace_writer *w = trace_writer_new(format, out, &info);
+    free(capacity); /* the writers copy what they keep */
     if (!w) {
         fclose(out);
         return -ENOMEM;
