@@ -48,12 +48,12 @@ struct report_instant {
     unsigned from, to;                /* MIGRATE */
     struct cpumask old_mask, new_mask; /* AFFINITY */
     char rule[16], cause[32];
-    char reason[24]; /* MIGRATE: why, worked out by report_analyse */
+    char reason[32]; /* MIGRATE: why, worked out by report_analyse */
     size_t key;
 };
 
 struct report_reason {
-    char reason[24];
+    char reason[32];
     unsigned count;
 };
 

@@ -108,15 +108,13 @@ static uint64_t percentile(const uint64_t *sorted, size_t n, unsigned pct)
 
 /* Running time per vCPU and CPU type, and waiting after a preemption:
  * from a run that ended runnable (or moved) to the task's next run. */
-static void runs_of_tasks(struct trace_report *r, size_t *lo)
+static void runs_of_tasks(struct trace_report *r)
 {
     qsort(r->runs, r->nr_runs, sizeof *r->runs, run_cmp);
     for (size_t i = 0; i < r->nr_runs; i++) {
         const struct report_run *run = &r->runs[i];
         struct report_task *t = &r->tasks[run->key];
         uint64_t dur = run->end - run->start;
-        if (i == 0 || r->runs[i - 1].key != run->key)
-            lo[run->key] = i;
         t->running += dur;
         t->cpu_ns[run->cpu] += dur;
         if (cpumask_test_cpu(run->cpu, &r->aarch32))
@@ -135,55 +133,86 @@ static void runs_of_tasks(struct trace_report *r, size_t *lo)
 }
 
 struct wake {
-    size_t key;
+    int tid;
     uint64_t ts;
+    size_t key; /* the wake-up's own task; then the run that answers it */
 };
 
 static int wake_cmp(const void *a, const void *b)
 {
     const struct wake *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
     return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-/* Wake-up latency: from the wake-up to the start of the first run that
- * ends after it (0 when a vCPU's clock had the run start first: the
- * per-vCPU clocks of docs/tracing.md). A wake-up with no run after it (the
- * trace ended) has no latency. */
-static int wakeups_of_tasks(struct trace_report *r, const size_t *lo)
+static const struct report_run *by_tid_runs; /* qsort has no context argument */
+
+static int run_tid_cmp(const void *a, const void *b)
+{
+    const struct report_run *x = &by_tid_runs[*(const size_t *)a],
+                            *y = &by_tid_runs[*(const size_t *)b];
+    if (x->task.tid != y->task.tid)
+        return x->task.tid < y->task.tid ? -1 : 1;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+/* Wake-up latency: from the wake-up to the start of the thread's first run
+ * that ends after it (0 when a vCPU's clock had the run start first: the
+ * per-vCPU clocks of docs/tracing.md). It counts for the task of that run
+ * (a new task is woken as its parent's name and runs under its own). A
+ * wake-up with no run after it (the trace ended) has no latency. */
+static int wakeups_of_tasks(struct trace_report *r)
 {
     struct wake *w = malloc((r->nr_instants + 1) * sizeof *w);
+    size_t *order = malloc((r->nr_runs + 1) * sizeof *order);
     size_t n = 0;
-    if (!w)
-        return -ENOMEM;
+    if (!w || !order)
+        return free(w), free(order), -ENOMEM;
     for (size_t i = 0; i < r->nr_instants; i++)
         if (r->instants[i].kind == REPORT_WAKEUP)
-            w[n++] = (struct wake){r->instants[i].key, r->instants[i].ts};
+            w[n++] = (struct wake){r->instants[i].task.tid, r->instants[i].ts, r->instants[i].key};
     qsort(w, n, sizeof *w, wake_cmp);
+    for (size_t i = 0; i < r->nr_runs; i++)
+        order[i] = i;
+    by_tid_runs = r->runs;
+    qsort(order, r->nr_runs, sizeof *order, run_tid_cmp);
+    /* first which run answers each wake-up (SIZE_MAX: none), then the
+     * latencies, each task's list allocated at its size */
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {
-        struct report_task *t = &r->tasks[w[i].key];
-        if (i == 0 || w[i - 1].key != w[i].key) {
-            run = lo[w[i].key];
-            size_t group = 1;
-            while (i + group < n && w[i + group].key == w[i].key)
-                group++;
-            t->latencies = malloc(group * sizeof *t->latencies);
-            if (!t->latencies)
-                return free(w), -ENOMEM;
-        }
-        t->wakeups++;
-        r->wakeups++;
-        while (run < r->nr_runs && r->runs[run].key == w[i].key && r->runs[run].end <= w[i].ts)
+        /* the runs are sorted by tid as the wake-ups are: one pass */
+        while (run < r->nr_runs && (r->runs[order[run]].task.tid < w[i].tid ||
+                                    (r->runs[order[run]].task.tid == w[i].tid &&
+                                     r->runs[order[run]].end <= w[i].ts)))
             run++;
-        if (run >= r->nr_runs || r->runs[run].key != w[i].key)
+        r->wakeups++;
+        if (run >= r->nr_runs || r->runs[order[run]].task.tid != w[i].tid) {
+            r->tasks[w[i].key].wakeups++;
+            w[i].key = SIZE_MAX;
             continue;
-        uint64_t lat = r->runs[run].start > w[i].ts ? r->runs[run].start - w[i].ts : 0;
+        }
+        w[i].key = order[run];
+        r->tasks[r->runs[order[run]].key].wakeups++;
+    }
+    for (size_t k = 0; k < r->nr_tasks; k++) {
+        struct report_task *t = &r->tasks[k];
+        if (t->wakeups && !(t->latencies = malloc(t->wakeups * sizeof *t->latencies)))
+            return free(w), free(order), -ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (w[i].key == SIZE_MAX)
+            continue;
+        const struct report_run *next = &r->runs[w[i].key];
+        struct report_task *t = &r->tasks[next->key];
+        uint64_t lat = next->start > w[i].ts ? next->start - w[i].ts : 0;
         t->latencies[t->nr_latencies++] = lat;
         t->waiting += lat;
     }
     free(w);
+    free(order);
     for (size_t k = 0; k < r->nr_tasks; k++) {
         struct report_task *t = &r->tasks[k];
         if (!t->nr_latencies)
@@ -364,13 +393,11 @@ int report_analyse(struct trace_report *r)
         any = true;
     }
     r->cpus = calloc(r->nr_cpus, sizeof *r->cpus);
-    size_t *lo = calloc(r->nr_runs + r->nr_instants + 1, sizeof *lo);
-    int err = !r->cpus || !lo ? -ENOMEM : collect_tasks(r);
+    int err = !r->cpus ? -ENOMEM : collect_tasks(r);
     if (err == 0) {
-        runs_of_tasks(r, lo);
-        err = wakeups_of_tasks(r, lo);
+        runs_of_tasks(r);
+        err = wakeups_of_tasks(r);
     }
-    free(lo);
     if (err == 0)
         err = migrations_of_tasks(r);
     if (err == 0)
@@ -378,7 +405,21 @@ int report_analyse(struct trace_report *r)
     if (err < 0)
         return err;
     cpus_time(r);
-    /* the migration reasons point at their instants, not at the tasks */
+    /* A name a task had only in events that count elsewhere (the parent's
+     * name of a new task's wake-up) is no row of its own. */
+    size_t kept = 0;
+    for (size_t k = 0; k < r->nr_tasks; k++) {
+        struct report_task *t = &r->tasks[k];
+        if (t->running || t->wakeups || t->migrations || t->affinity_changes) {
+            r->tasks[kept++] = *t;
+            continue;
+        }
+        free(t->cpu_ns);
+        free(t->latencies);
+        free(t->reasons);
+    }
+    r->nr_tasks = kept;
+    /* the instants keep their task ids; keys are not used after this */
     qsort(r->tasks, r->nr_tasks, sizeof *r->tasks, display_cmp);
     return 0;
 }

@@ -4,7 +4,12 @@
  *                     have passed: it runs there and nowhere else;
  *   pair CPU MS     - forks; parent and child both pinned to CPU spin until
  *                     MS ms from the fork: two hogs sharing one vCPU;
- *   sleep N US      - sleeps US microseconds N times (wake-up latencies);
+ *   spread N MS     - forks N hogs, unpinned, that spin until MS ms from the
+ *                     first fork (a 32-bit program's run only on the 32-bit
+ *                     vCPUs);
+ *   sleep N US [CPU] - sleeps US microseconds N times (wake-up latencies);
+ *                     with CPU, pinned there beside a hog child pinned
+ *                     there too, which it kills at the end;
  *   affinity        - moves itself to cpu 1, then to 2-3, then back to
  *                     every CPU, spinning a little on each (affinity
  *                     changes with their rule, and the migrations they make). */
@@ -12,6 +17,7 @@
 #include "guest.h"
 
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 
@@ -52,13 +58,45 @@ static int pair(int cpu, long long ms)
     return 0;
 }
 
-static int sleeper(int n, long long us)
+static int spread(int n, long long ms)
 {
+    long long end = now_ns(CLOCK_MONOTONIC) + ms * MS;
+    for (int i = 0; i < n; i++) {
+        pid_t child = fork();
+        if (child < 0)
+            return perror("fork"), 1;
+        if (child == 0) {
+            spin_until(end);
+            _exit(0);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (wait(NULL) < 0)
+            return perror("wait"), 1;
+    printf(ISA ": spread done\n");
+    return 0;
+}
+
+static int sleeper(int n, long long us, int cpu)
+{
+    pid_t hog = 0;
+    if (cpu >= 0) {
+        if (pin(cpu) < 0)
+            return 1;
+        hog = fork();
+        if (hog < 0)
+            return perror("fork"), 1;
+        if (hog == 0)
+            for (;;)
+                spin_until(now_ns(CLOCK_MONOTONIC) + MS);
+    }
     for (int i = 0; i < n; i++) {
         struct timespec ts = ts_of(us * 1000);
         if (nanosleep(&ts, NULL) < 0)
             return perror("nanosleep"), 1;
     }
+    if (hog > 0 && (kill(hog, SIGKILL) < 0 || waitpid(hog, NULL, 0) != hog))
+        return perror("kill"), 1;
     printf(ISA ": slept %d times\n", n);
     return 0;
 }
@@ -95,10 +133,12 @@ int main(int argc, char **argv)
     }
     if (argc == 4 && strcmp(argv[1], "pair") == 0)
         return pair(atoi(argv[2]), atoll(argv[3]));
-    if (argc == 4 && strcmp(argv[1], "sleep") == 0)
-        return sleeper(atoi(argv[2]), atoll(argv[3]));
+    if (argc == 4 && strcmp(argv[1], "spread") == 0)
+        return spread(atoi(argv[2]), atoll(argv[3]));
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "sleep") == 0)
+        return sleeper(atoi(argv[2]), atoll(argv[3]), argc == 5 ? atoi(argv[4]) : -1);
     if (argc == 2 && strcmp(argv[1], "affinity") == 0)
         return affinity();
-    fprintf(stderr, "usage: report-load pin CPU MS | pair CPU MS | sleep N US | affinity\n");
+    fprintf(stderr, "usage: report-load pin CPU MS | pair CPU MS | spread N MS | sleep N US [CPU] | affinity\n");
     return 2;
 }
