@@ -390,19 +390,24 @@ int trace_report_main(int argc, char **argv)
     const char *path = NULL;
     int json = 0;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0)
+        const char *arg = argv[i];
+        if (strcmp(arg, "--json") == 0) {
             json = 1;
-        else if (argv[i][0] == '-' && argv[i][1] == '-' && !path && strcmp(argv[i], "--") != 0) {
-            fprintf(stderr, "asymu report: unknown option '%s'\n", argv[i]);
-            return 2;
-        } else if (strcmp(argv[i], "--") == 0 && i + 1 < argc && !path)
-            path = argv[++i];
-        else if (!path)
-            path = argv[i];
-        else {
-            fprintf(stderr, "asymu report: one TRACE only ('%s')\n", argv[i]);
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) { /* a TRACE that starts with '-' */
+            if (++i >= argc)
+                break;
+            arg = argv[i];
+        } else if (arg[0] == '-' && arg[1]) {
+            fprintf(stderr, "asymu report: unknown option '%s'\n", arg);
             return 2;
         }
+        if (path) {
+            fprintf(stderr, "asymu report: one TRACE only ('%s')\n", arg);
+            return 2;
+        }
+        path = arg;
     }
     if (!path) {
         fprintf(stderr, "usage: asymu report TRACE [--json] | asymu report merge ...\n");
