@@ -290,7 +290,7 @@ struct trace_report *trace_report_parse(const char *buf, size_t len, const char 
         size_t i = 0;
         while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\t' || buf[i] == '\r'))
             i++;
-        if (len == 0)
+        if (i == len)
             snprintf(err, errlen, "%s: empty file, not a trace", name);
         else if (buf[i] != '{')
             snprintf(err, errlen,

@@ -110,7 +110,8 @@ static uint64_t percentile(const uint64_t *sorted, size_t n, unsigned pct)
  * from a run that ended runnable (or moved) to the task's next run. */
 static void runs_of_tasks(struct trace_report *r)
 {
-    qsort(r->runs, r->nr_runs, sizeof *r->runs, run_cmp);
+    if (r->nr_runs) /* qsort of NULL is undefined, even for 0 */
+        qsort(r->runs, r->nr_runs, sizeof *r->runs, run_cmp);
     for (size_t i = 0; i < r->nr_runs; i++) {
         const struct report_run *run = &r->runs[i];
         struct report_task *t = &r->tasks[run->key];

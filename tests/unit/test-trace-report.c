@@ -180,6 +180,7 @@ static void test_broken_fields(void **state)
 {
     (void)state;
     refused("", "t.json: empty file, not a trace");
+    refused(" \n\t", "t.json: empty file, not a trace"); /* fuzz-report: read past the end */
     refused("cpus=8\n", "t.json: not a JSON trace (asymu report reads --trace-format json; the "
                         "ftrace text and trace.dat are not supported)");
     refused("{\"a\":\n", "t.json:2:0: unexpected token near end of file");
@@ -238,6 +239,20 @@ static void test_old_trace(void **state)
     trace_report_free(r);
 }
 
+/* No event at all: an empty report (fuzz-report: qsort of no runs). */
+static void test_no_events(void **state)
+{
+    (void)state;
+    static const char none[] = MACHINE "\"traceEvents\":[]}";
+    char err[512];
+    struct trace_report *r = parse(none, strlen(none), err, sizeof err);
+    assert_non_null(r);
+    assert_int_equal(r->nr_tasks, 0);
+    assert_int_equal(r->end - r->start, 0);
+    assert_int_equal(r->cpus[3].idle, 0);
+    trace_report_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_every_byte),
         cmocka_unit_test(test_broken_fields),
         cmocka_unit_test(test_old_trace),
+        cmocka_unit_test(test_no_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
