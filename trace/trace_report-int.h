@@ -45,7 +45,7 @@ struct report_instant {
     uint64_t ts;
     unsigned cpu;
     struct report_task_id task;
-    unsigned from, to;                /* MIGRATE */
+    unsigned from, to;                 /* MIGRATE */
     struct cpumask old_mask, new_mask; /* AFFINITY */
     char rule[16], cause[32];
     char reason[32]; /* MIGRATE: why, worked out by report_analyse */
@@ -59,12 +59,12 @@ struct report_reason {
 
 struct report_task {
     struct report_task_id id;
-    bool compat;          /* ran an AArch32 image (in its last run) */
-    uint64_t first;       /* when it was first seen: the order of the table */
+    bool compat;    /* ran an AArch32 image (in its last run) */
+    uint64_t first; /* when it was first seen: the order of the table */
     uint64_t running, waiting, on_aarch32_cpus, on_aarch64_only;
-    uint64_t *cpu_ns;     /* per vCPU */
+    uint64_t *cpu_ns; /* per vCPU */
     unsigned migrations, wakeups, affinity_changes;
-    uint64_t *latencies;  /* wake-up latencies, sorted */
+    uint64_t *latencies; /* wake-up latencies, sorted */
     size_t nr_latencies;
     uint64_t p50, p90, p99, max;
     struct report_reason *reasons; /* migrations per reason, by reason */
@@ -94,7 +94,7 @@ struct trace_report {
     struct report_instant *instants; /* in the trace's order */
     size_t nr_instants, cap_instants;
     /* what report_analyse works out */
-    uint64_t start, end; /* the window: first to last event */
+    uint64_t start, end;       /* the window: first to last event */
     struct report_task *tasks; /* by pid, tid, first seen, comm */
     size_t nr_tasks;
     struct report_cpu *cpus;

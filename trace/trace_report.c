@@ -32,8 +32,9 @@ static int fail(struct parser *p, const char *fmt, ...)
     if (p->failed)
         return -1;
     p->failed = 1;
-    int n = p->in_machine ? snprintf(p->err, p->errlen, "%s: otherData: ", p->name)
-                          : snprintf(p->err, p->errlen, "%s: traceEvents[%zu]: ", p->name, p->index);
+    int n = p->in_machine
+                ? snprintf(p->err, p->errlen, "%s: otherData: ", p->name)
+                : snprintf(p->err, p->errlen, "%s: traceEvents[%zu]: ", p->name, p->index);
     va_list ap;
     va_start(ap, fmt);
     if (n >= 0 && (size_t)n < p->errlen)
@@ -53,7 +54,7 @@ static void *grow(void *arr, size_t *cap, size_t len, size_t size)
         *cap = n;
     return a;
 }
-#define PUSH(arr, len, cap)                                                                     \
+#define PUSH(arr, len, cap)                                                                        \
     ((arr) = grow((arr), &(cap), (len), sizeof *(arr)), (arr) ? &(arr)[(len)++] : NULL)
 
 static int get_ns(struct parser *p, json_t *obj, const char *key, uint64_t *ns)
@@ -360,8 +361,8 @@ static char *read_all(const char *path, size_t *len, char *err, size_t errlen)
             break;
         if (n == cap) {
             if (cap >= REPORT_MAX_BYTES) {
-                snprintf(err, errlen, "%s: larger than %u MiB, more than asymu report reads",
-                         path, (unsigned)(REPORT_MAX_BYTES >> 20));
+                snprintf(err, errlen, "%s: larger than %u MiB, more than asymu report reads", path,
+                         (unsigned)(REPORT_MAX_BYTES >> 20));
                 free(buf);
                 fclose(f);
                 return NULL;

@@ -133,8 +133,8 @@ static void text_cpus(const struct trace_report *r, FILE *out)
             "OFFLINE", "UTIL%");
     for (unsigned cpu = 0; cpu < r->nr_cpus; cpu++) {
         const struct report_cpu *p = &r->cpus[cpu];
-        fprintf(out, "%4u  %-15s %8u %14s %14s %14s %7s\n", cpu, cpu_type(r, cpu),
-                r->capacity[cpu], us(p->busy, a), us(p->idle, b), us(p->offline, c),
+        fprintf(out, "%4u  %-15s %8u %14s %14s %14s %7s\n", cpu, cpu_type(r, cpu), r->capacity[cpu],
+                us(p->busy, a), us(p->idle, b), us(p->offline, c),
                 pct(p->busy, r->end - r->start, d));
     }
 }
@@ -161,8 +161,9 @@ void trace_report_text(const struct trace_report *r, FILE *out)
     text_migrations(r, out);
     text_affinity(r, out);
     text_cpus(r, out);
-    fprintf(out, "\ntotals: %zu tasks, busy %s us, idle %s us, %u migrations, %u wakeups, %u "
-                 "affinity changes\n",
+    fprintf(out,
+            "\ntotals: %zu tasks, busy %s us, idle %s us, %u migrations, %u wakeups, %u "
+            "affinity changes\n",
             r->nr_tasks, us(busy, a), us(idle, b), r->migrations, r->wakeups, r->affinity_changes);
 }
 
@@ -193,28 +194,28 @@ static json_t *task_json(const struct trace_report *r, const struct report_task 
         json_object_set_new(reasons, t->reasons[k].reason, json_integer(t->reasons[k].count));
     for (size_t i = 0; i < r->nr_instants; i++) {
         const struct report_instant *in = &r->instants[i];
-        if (in->kind == REPORT_AFFINITY && in->task.tid == t->id.tid &&
-            in->task.pid == t->id.pid && strcmp(in->task.comm, t->id.comm) == 0)
-            json_array_append_new(changes,
-                                  json_pack("{s:I,s:i,s:o,s:o,s:s,s:s}", "ts_ns", (json_int_t)in->ts,
-                                            "cpu", (int)in->cpu, "old", cpulist_json(&in->old_mask),
-                                            "new", cpulist_json(&in->new_mask), "rule", in->rule,
-                                            "cause", in->cause));
+        if (in->kind == REPORT_AFFINITY && in->task.tid == t->id.tid && in->task.pid == t->id.pid &&
+            strcmp(in->task.comm, t->id.comm) == 0)
+            json_array_append_new(changes, json_pack("{s:I,s:i,s:o,s:o,s:s,s:s}", "ts_ns",
+                                                     (json_int_t)in->ts, "cpu", (int)in->cpu, "old",
+                                                     cpulist_json(&in->old_mask), "new",
+                                                     cpulist_json(&in->new_mask), "rule", in->rule,
+                                                     "cause", in->cause));
     }
     json_t *lat = t->nr_latencies
                       ? json_pack("{s:I,s:I,s:I,s:I,s:I}", "count", (json_int_t)t->nr_latencies,
                                   "p50_ns", (json_int_t)t->p50, "p90_ns", (json_int_t)t->p90,
                                   "p99_ns", (json_int_t)t->p99, "max_ns", (json_int_t)t->max)
                       : json_null();
-    return json_pack("{s:i,s:i,s:s,s:s,s:I,s:o,s:I,s:I,s:o,s:o,s:i,s:o,s:i,s:o,s:o}", "pid",
-                     t->id.pid, "tid", t->id.tid, "comm", t->id.comm, "isa",
-                     t->compat ? "aarch32" : "aarch64", "running_ns", (json_int_t)t->running,
-                     "waiting_ns", r->old_trace ? json_null() : json_integer((json_int_t)t->waiting),
-                     "running_aarch32_cpus_ns", (json_int_t)t->on_aarch32_cpus,
-                     "running_aarch64_only_cpus_ns", (json_int_t)t->on_aarch64_only,
-                     "running_by_cpu", cpus, "running_by_capacity", classes, "migrations",
-                     (int)t->migrations, "migrations_by_reason", reasons, "wakeups",
-                     (int)t->wakeups, "wakeup_latency", lat, "affinity_changes", changes);
+    return json_pack(
+        "{s:i,s:i,s:s,s:s,s:I,s:o,s:I,s:I,s:o,s:o,s:i,s:o,s:i,s:o,s:o}", "pid", t->id.pid, "tid",
+        t->id.tid, "comm", t->id.comm, "isa", t->compat ? "aarch32" : "aarch64", "running_ns",
+        (json_int_t)t->running, "waiting_ns",
+        r->old_trace ? json_null() : json_integer((json_int_t)t->waiting),
+        "running_aarch32_cpus_ns", (json_int_t)t->on_aarch32_cpus, "running_aarch64_only_cpus_ns",
+        (json_int_t)t->on_aarch64_only, "running_by_cpu", cpus, "running_by_capacity", classes,
+        "migrations", (int)t->migrations, "migrations_by_reason", reasons, "wakeups",
+        (int)t->wakeups, "wakeup_latency", lat, "affinity_changes", changes);
 }
 
 void trace_report_json(const struct trace_report *r, FILE *out)

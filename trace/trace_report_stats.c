@@ -123,9 +123,8 @@ static void runs_of_tasks(struct trace_report *r)
         else
             t->on_aarch64_only += dur;
         t->compat = run->compat;
-        const struct report_run *next = i + 1 < r->nr_runs && r->runs[i + 1].key == run->key
-                                            ? &r->runs[i + 1]
-                                            : NULL;
+        const struct report_run *next =
+            i + 1 < r->nr_runs && r->runs[i + 1].key == run->key ? &r->runs[i + 1] : NULL;
         if (next && (run->how == REPORT_END_RUNNABLE || run->how == REPORT_END_MOVED) &&
             next->start > run->end)
             t->waiting += next->start - run->end;
@@ -185,9 +184,9 @@ static int wakeups_of_tasks(struct trace_report *r)
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {
         /* the runs are sorted by tid as the wake-ups are: one pass */
-        while (run < r->nr_runs && (r->runs[order[run]].task.tid < w[i].tid ||
-                                    (r->runs[order[run]].task.tid == w[i].tid &&
-                                     r->runs[order[run]].end <= w[i].ts)))
+        while (run < r->nr_runs &&
+               (r->runs[order[run]].task.tid < w[i].tid ||
+                (r->runs[order[run]].task.tid == w[i].tid && r->runs[order[run]].end <= w[i].ts)))
             run++;
         r->wakeups++;
         if (run >= r->nr_runs || r->runs[order[run]].task.tid != w[i].tid) {
@@ -355,8 +354,7 @@ static int classes(struct trace_report *r)
             c = 0;
             while (c < r->nr_classes && r->classes[c].capacity > r->capacity[cpu])
                 c++;
-            memmove(&r->classes[c + 1], &r->classes[c],
-                    (r->nr_classes - c) * sizeof *r->classes);
+            memmove(&r->classes[c + 1], &r->classes[c], (r->nr_classes - c) * sizeof *r->classes);
             memset(&r->classes[c], 0, sizeof *r->classes);
             r->classes[c].capacity = r->capacity[cpu];
             r->nr_classes++;

@@ -139,6 +139,7 @@ int main(int argc, char **argv)
         return sleeper(atoi(argv[2]), atoll(argv[3]), argc == 5 ? atoi(argv[4]) : -1);
     if (argc == 2 && strcmp(argv[1], "affinity") == 0)
         return affinity();
-    fprintf(stderr, "usage: report-load pin CPU MS | pair CPU MS | spread N MS | sleep N US [CPU] | affinity\n");
+    fprintf(stderr, "usage: report-load pin CPU MS | pair CPU MS | spread N MS | sleep N US [CPU] "
+                    "| affinity\n");
     return 2;
 }

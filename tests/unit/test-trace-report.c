@@ -26,24 +26,37 @@
  * cpu2 (sleeps), moved to cpu3 by sched_setaffinity (U8) at 30, woken at
  * 40, runs 43-50 and exits. b: runs 10-15 on cpu0 (sleeps), woken at 25
  * onto cpu1, runs 26-30 and exits. cpu1 is offline from 31 to 35. */
-static const char trace[] =
-    MACHINE "\"traceEvents\":[\n"
+static const char trace[] = MACHINE
+    "\"traceEvents\":[\n"
     "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,\"args\":{\"name\":\"vCPUs\"}},\n"
-    "{\"name\":\"wakeup\",\"ph\":\"i\",\"pid\":0,\"tid\":0,\"ts\":0,\"args\":{" A ",\"new\":true}},\n"
-    "{\"name\":\"a\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":0,\"dur\":10,\"args\":{" A ",\"end\":\"runnable\"}},\n"
-    "{\"name\":\"b\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":10,\"dur\":5,\"args\":{" B ",\"end\":\"blocked\"}},\n"
-    "{\"name\":\"a\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":15,\"dur\":5,\"args\":{" A ",\"end\":\"moved\"}},\n"
-    "{\"name\":\"migrate\",\"ph\":\"i\",\"pid\":0,\"tid\":2,\"ts\":20,\"args\":{" A ",\"from\":0,\"to\":2}},\n"
-    "{\"name\":\"a\",\"ph\":\"X\",\"pid\":0,\"tid\":2,\"ts\":22,\"dur\":8,\"args\":{" A ",\"end\":\"blocked\"}},\n"
-    "{\"name\":\"migrate\",\"ph\":\"i\",\"pid\":0,\"tid\":1,\"ts\":25,\"args\":{" B ",\"from\":0,\"to\":1}},\n"
-    "{\"name\":\"wakeup\",\"ph\":\"i\",\"pid\":0,\"tid\":1,\"ts\":25,\"args\":{" B ",\"new\":false}},\n"
-    "{\"name\":\"b\",\"ph\":\"X\",\"pid\":0,\"tid\":1,\"ts\":26,\"dur\":4,\"args\":{" B ",\"end\":\"dead\"}},\n"
-    "{\"name\":\"migrate\",\"ph\":\"i\",\"pid\":0,\"tid\":3,\"ts\":30,\"args\":{" A ",\"from\":2,\"to\":3}},\n"
-    "{\"name\":\"affinity\",\"ph\":\"i\",\"pid\":0,\"tid\":2,\"ts\":30,\"args\":{" A ",\"old\":\"0-3\",\"new\":\"3\",\"rule\":\"U8\",\"cause\":\"sched_setaffinity\"}},\n"
+    "{\"name\":\"wakeup\",\"ph\":\"i\",\"pid\":0,\"tid\":0,\"ts\":0,\"args\":{" A
+    ",\"new\":true}},\n"
+    "{\"name\":\"a\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":0,\"dur\":10,\"args\":{" A
+    ",\"end\":\"runnable\"}},\n"
+    "{\"name\":\"b\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":10,\"dur\":5,\"args\":{" B
+    ",\"end\":\"blocked\"}},\n"
+    "{\"name\":\"a\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":15,\"dur\":5,\"args\":{" A
+    ",\"end\":\"moved\"}},\n"
+    "{\"name\":\"migrate\",\"ph\":\"i\",\"pid\":0,\"tid\":2,\"ts\":20,\"args\":{" A
+    ",\"from\":0,\"to\":2}},\n"
+    "{\"name\":\"a\",\"ph\":\"X\",\"pid\":0,\"tid\":2,\"ts\":22,\"dur\":8,\"args\":{" A
+    ",\"end\":\"blocked\"}},\n"
+    "{\"name\":\"migrate\",\"ph\":\"i\",\"pid\":0,\"tid\":1,\"ts\":25,\"args\":{" B
+    ",\"from\":0,\"to\":1}},\n"
+    "{\"name\":\"wakeup\",\"ph\":\"i\",\"pid\":0,\"tid\":1,\"ts\":25,\"args\":{" B
+    ",\"new\":false}},\n"
+    "{\"name\":\"b\",\"ph\":\"X\",\"pid\":0,\"tid\":1,\"ts\":26,\"dur\":4,\"args\":{" B
+    ",\"end\":\"dead\"}},\n"
+    "{\"name\":\"migrate\",\"ph\":\"i\",\"pid\":0,\"tid\":3,\"ts\":30,\"args\":{" A
+    ",\"from\":2,\"to\":3}},\n"
+    "{\"name\":\"affinity\",\"ph\":\"i\",\"pid\":0,\"tid\":2,\"ts\":30,\"args\":{" A
+    ",\"old\":\"0-3\",\"new\":\"3\",\"rule\":\"U8\",\"cause\":\"sched_setaffinity\"}},\n"
     "{\"name\":\"cpu offline\",\"ph\":\"i\",\"pid\":0,\"tid\":1,\"ts\":31,\"args\":{\"cpu\":1}},\n"
     "{\"name\":\"cpu online\",\"ph\":\"i\",\"pid\":0,\"tid\":1,\"ts\":35,\"args\":{\"cpu\":1}},\n"
-    "{\"name\":\"wakeup\",\"ph\":\"i\",\"pid\":0,\"tid\":3,\"ts\":40,\"args\":{" A ",\"new\":false}},\n"
-    "{\"name\":\"a\",\"ph\":\"X\",\"pid\":0,\"tid\":3,\"ts\":43,\"dur\":7,\"args\":{" A ",\"end\":\"dead\"}}\n"
+    "{\"name\":\"wakeup\",\"ph\":\"i\",\"pid\":0,\"tid\":3,\"ts\":40,\"args\":{" A
+    ",\"new\":false}},\n"
+    "{\"name\":\"a\",\"ph\":\"X\",\"pid\":0,\"tid\":3,\"ts\":43,\"dur\":7,\"args\":{" A
+    ",\"end\":\"dead\"}}\n"
     "]}\n";
 
 #define US 1000u
@@ -216,7 +229,8 @@ static void test_broken_fields(void **state)
                     "\"args\":{" A ",\"from\":0,\"to\":9}}]}",
             "t.json: traceEvents[0]: 'to' 9 is out of range 0-3");
     refused(MACHINE "\"traceEvents\":[{\"ph\":\"i\",\"name\":\"affinity\",\"tid\":0,\"ts\":1,"
-                    "\"args\":{" A ",\"old\":\"0-3\",\"new\":\"x\",\"rule\":\"U8\",\"cause\":\"c\"}}]}",
+                    "\"args\":{" A
+                    ",\"old\":\"0-3\",\"new\":\"x\",\"rule\":\"U8\",\"cause\":\"c\"}}]}",
             "t.json: traceEvents[0]: 'new' \"x\": expected a CPU number, found 'x'");
 }
 
@@ -256,12 +270,9 @@ static void test_no_events(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_known_answer),
-        cmocka_unit_test(test_every_prefix),
-        cmocka_unit_test(test_every_byte),
-        cmocka_unit_test(test_broken_fields),
-        cmocka_unit_test(test_old_trace),
-        cmocka_unit_test(test_no_events),
+        cmocka_unit_test(test_known_answer), cmocka_unit_test(test_every_prefix),
+        cmocka_unit_test(test_every_byte),   cmocka_unit_test(test_broken_fields),
+        cmocka_unit_test(test_old_trace),    cmocka_unit_test(test_no_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
