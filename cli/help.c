@@ -42,11 +42,21 @@ static const struct help_page pages[] = {
      "  --policies P,...     the policies to compare, by name (linux-5.15 names upstream)\n"
      "  --jobs N             run N policies at once\n"},
     {"report",
-     "usage: asymu report merge OUT.json [--junit OUT.xml] SHARD.json...\n"
-     "Joins the --report files of the shards of one `asymu replay --shard` run into the\n"
-     "report the run without --shard writes, and with --junit its JUnit XML; refuses\n"
-     "reports of other scenario sets, asymu versions or replay options, a shard twice\n"
-     "and a missing shard (docs/scenarios.md \"Shards\"). Exits 0, or 2 on an error.\n"},
+     "usage: asymu report TRACE [--json]\n"
+     "       asymu report merge OUT.json [--junit OUT.xml] SHARD.json...\n"
+     "With a TRACE (a JSON trace of `asymu run --trace`, docs/tracing.md \"asymu report\"):\n"
+     "prints per task (pid, tid, comm) its time running per CPU, per CPU type (the\n"
+     "aarch32-capable CPUs and the 64-bit-only ones) and per capacity, its time runnable\n"
+     "but waiting, its migrations and why, its wake-up latency percentiles (p50, p90,\n"
+     "p99, max) and its affinity changes with their rule; per CPU its busy, idle and\n"
+     "offline time and utilisation; and totals. --json prints the same as a JSON\n"
+     "document. Exits 0, or 2 for a trace it cannot read (said with FILE:LINE).\n"
+     "\n"
+     "With merge: joins the --report files of the shards of one `asymu replay --shard`\n"
+     "run into the report the run without --shard writes, and with --junit its JUnit\n"
+     "XML; refuses reports of other scenario sets, asymu versions or replay options, a\n"
+     "shard twice and a missing shard (docs/scenarios.md \"Shards\"). Exits 0, or 2 on\n"
+     "an error.\n"},
     {"ctl",
      "usage: asymu ctl PATH COMMAND [ARGS...]\n"
      "Sends one request to the --control socket PATH of a running asymu and prints the\n"
@@ -82,6 +92,7 @@ static const char overview[] =
     "       asymu replay FILE... [--policy P] [--report F.json] [--jobs N]\n"
     "                    [--junit F.xml] [--shard I/N|auto] [--all-expectations]\n"
     "       asymu compare FILE [--policies upstream,linux-6.6,override,kill,fixup]\n"
+    "       asymu report TRACE [--json]          what a --trace says, per task and CPU\n"
     "       asymu report merge OUT.json [--junit OUT.xml] SHARD.json...\n"
     "       asymu ctl PATH COMMAND [ARGS...]   one request to a --control socket\n"
     "       asymu top PATH [--interval MS]     a live view through that socket\n"

@@ -1,5 +1,5 @@
 /* main.c - the asymu command: `asymu run ...`, `asymu ctl ...`, `asymu top
- * ...`, `asymu replay ...`, `asymu compare ...`, `asymu report merge ...`, `asymu options-doc`,
+ * ...`, `asymu replay ...`, `asymu compare ...`, `asymu report merge ...`, `asymu report TRACE`, `asymu options-doc`,
  * `asymu help [COMMAND]`, `--help`, `--version`. The only place that
  * chooses exit statuses, but for ctl's and top's own (ctl.h). */
 #include <errno.h>
@@ -16,6 +16,7 @@
 #include "emu.h"
 #include "options.h"
 #include "scenario.h"
+#include "trace_report.h"
 
 #define EXIT_USAGE 2
 #define EXIT_CANNOT_EXECUTE 126
@@ -233,8 +234,10 @@ int main(int argc, char **argv)
         return scenario_cmd_replay(argc - 2, argv + 2, options_parse_to);
     if (strcmp(cmd, "compare") == 0)
         return scenario_cmd_compare(argc - 2, argv + 2, options_parse_to);
-    if (strcmp(cmd, "report") == 0) /* report merge; the second word picks the subcommand */
-        return scenario_cmd_report(argc - 2, argv + 2);
+    /* `report merge ...` joins replay reports; `report TRACE` reads a trace */
+    if (strcmp(cmd, "report") == 0)
+        return argc > 2 && strcmp(argv[2], "merge") == 0 ? scenario_cmd_report(argc - 2, argv + 2)
+                                                          : trace_report_main(argc - 2, argv + 2);
     if (strcmp(cmd, "scenario-exec") == 0) /* replay's and compare's child */
         return scenario_cmd_exec(argc - 2, argv + 2, options_parse_to);
     if (strcmp(cmd, "options-doc") == 0)

@@ -190,10 +190,9 @@ static void *svg_new(FILE *out, const struct trace_machine *machine)
     }
     for (unsigned cpu = 0; cpu < machine->nr_cpus; cpu++)
         s->capacity[cpu] =
-            machine->capacity && machine->capacity[cpu] ? machine->capacity[cpu] : 1024;
+            cpu < NR_CPUS_MAX && machine->capacity[cpu] ? machine->capacity[cpu] : 1024;
     s->out = out;
     s->machine = *machine;
-    s->machine.capacity = NULL; /* the caller's; s->capacity is the copy */
     return s;
 }
 

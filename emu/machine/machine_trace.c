@@ -25,18 +25,15 @@ int machine_trace_enable(struct machine_trace *tr, bool on)
 static int add_writer(struct machine_trace *tr, struct machine *m, enum trace_format format,
                       FILE *out)
 {
-    unsigned *capacity = calloc(m->sched.nr_cpus ? m->sched.nr_cpus : 1, sizeof(*capacity));
-    for (unsigned cpu = 0; capacity && cpu < m->sched.nr_cpus; cpu++)
-        capacity[cpu] = m->sched.cpus[cpu].capacity;
-    const struct trace_machine info = {
+    struct trace_machine info = {
         .nr_cpus = m->sched.nr_cpus,
-        .capacity = capacity,
         .aarch32 = m->sched.aarch32,
         .policy = sched_policy_name(m->sched.policy_id),
         .seed = m->cfg->seed,
     };
+    for (unsigned cpu = 0; cpu < m->sched.nr_cpus && cpu < NR_CPUS_MAX; cpu++)
+        info.capacity[cpu] = (uint16_t)m->sched.cpus[cpu].capacity;
     struct trace_writer *w = trace_writer_new(format, out, &info);
-    free(capacity); /* the writers copy what they keep */
     if (!w) {
         fclose(out);
         return -ENOMEM;

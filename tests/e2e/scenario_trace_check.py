@@ -48,7 +48,7 @@ def affinity_changes(path):
     with open(path) as f:
         doc = json.load(f)
     expect(doc["otherData"], {"generator": "asymu", "policy": "upstream", "seed": 1, "cpus": 8,
-                              "aarch32": "0-3"}, f"{path}: otherData")
+                              "aarch32": "0-3", "capacity": [1024] * 8}, f"{path}: otherData")
     ev = doc["traceEvents"]
     for e in ev:
         if e["ph"] == "X" and e["args"]["isa"] == "aarch32" and e["tid"] > 3:

@@ -286,7 +286,7 @@ merge $t/out.json $t/gl1.json $t/kill2.json|asymu report merge: $t/gl1.json and 
 merge $t/out.json $t/list.json|asymu report merge: $t/list.json: expected a report of asymu replay --report (an object with asymu, set, files, policy, all_expectations, shard and results), found a list (a report of an asymu before report merge?)
 merge $t/out.json $t/none.json|asymu report merge: $t/none.json: expected a report of asymu replay --report: unable to open $t/none.json: No such file or directory
 merge $t/out.json|asymu report: expected OUT.json and the shards' reports\nusage: asymu report merge OUT.json [--junit OUT.xml] SHARD.json...
-frob|asymu report: unknown subcommand (expected merge)\nusage: asymu report merge OUT.json [--junit OUT.xml] SHARD.json...
+frob|asymu report: frob: cannot open: No such file or directory
 EOF
     ;;
 anywhere)

@@ -104,7 +104,7 @@ def mode_json(policy):
     run(policy, 1, "--trace", path)
     doc = load_json(path)
     expect(doc["otherData"], {"generator": "asymu", "policy": policy, "seed": 1, "cpus": 8,
-                              "aarch32": "0-3"}, "otherData")
+                              "aarch32": "0-3", "capacity": [1024] * 8}, "otherData")
     ev = doc["traceEvents"]
     names = {e["tid"]: e["args"]["name"] for e in ev
              if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] == 0}
