@@ -397,6 +397,22 @@ int sched_task_setaffinity(struct sched *s, const struct sched_task *caller,
     return err;
 }
 
+int sched_task_set_cpus_allowed(struct sched *s, struct sched_task *t, const struct cpumask *mask)
+{
+    struct cpumask old = t->affinity;
+    if (!cpumask_subset(mask, sched_task_possible_mask(s, t)))
+        return -EINVAL;
+    int err = sched__set_affinity(s, t, mask);
+    if (err == 0)
+        sched_ev_affinity(s, t, &old, &t->affinity, MEVENT_CAUSE_SETAFFINITY);
+    return err;
+}
+
+const struct cpumask *sched_task_possible_mask(const struct sched *s, const struct sched_task *t)
+{
+    return s->policy->fallback_mask(s, t);
+}
+
 void sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out)
 {
     cpumask_and(out, &t->affinity, &s->online);

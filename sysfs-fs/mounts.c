@@ -18,6 +18,7 @@
 #define DEV_DEVTMPFS makedev(0, 5)
 #define DEV_SYSFS makedev(0, 0x15)
 #define DEV_PROC makedev(0, 0x16)
+#define DEV_CGROUP2 makedev(0, 0x1a)
 
 struct guest_mount {
     const char *point, *fstype, *source;
@@ -70,6 +71,9 @@ int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
          "gid=5,mode=620,ptmxmode=000", false, DEV_DEVTMPFS, 3},
         {"/dev/shm", "tmpfs", "tmpfs", "nosuid,nodev,relatime", tmpfs_opts, false,
          dev_of(v->mounts[VFS_MOUNT_SHM].fd), 3},
+        /* as systemd mounts it on Debian */
+        {VFS_CGROUP_MOUNT, "cgroup2", "cgroup2", "nosuid,nodev,noexec,relatime",
+         "nsdelegate,memory_recursiveprot", false, DEV_CGROUP2, 1},
         {"/tmp", "tmpfs", "tmpfs", "nosuid,nodev,relatime", tmpfs_opts, false,
          dev_of(v->mounts[VFS_MOUNT_TMP].fd), 0},
         /* last: only when there is one */

@@ -168,7 +168,22 @@ struct vfs_provider {
     int (*next_pty)(void *ctx, int after);
     /* scaling_cur_freq of a vCPU in kHz (NULL: its maximum). */
     uint32_t (*cpu_cur_khz)(void *ctx, unsigned cpu);
+    /* The cgroup v2 hierarchy at VFS_CGROUP_MOUNT, rel being the path under
+     * it ("" the mount, "top-app/cpuset.cpus"): a node (1, or -ENOENT), a
+     * directory's entries, a file's text (malloc'ed) and a write (bytes
+     * taken or -errno). /proc/PID/cgroup's text. NULL: no cgroups. */
+    int (*cgroup_node)(void *ctx, const char *rel, bool *dir, unsigned *mode);
+    int (*cgroup_list)(void *ctx, const char *rel,
+                       void (*emit)(const char *name, unsigned char type, void *arg), void *arg);
+    int (*cgroup_read)(void *ctx, const char *rel, char **data, size_t *size);
+    int64_t (*cgroup_write)(void *ctx, const char *rel, const char *data, size_t len);
+    int (*proc_cgroup)(void *ctx, int pid, char **data, size_t *size);
 };
+
+#define VFS_CGROUP_MOUNT "/sys/fs/cgroup"
+/* The path under VFS_CGROUP_MOUNT of abspath ("" the mount itself), or NULL
+ * when abspath is not inside it. */
+const char *vfs_cgroup_rel(const char *abspath);
 
 #define VFS_MAX_BANNED_DEVS 16
 
