@@ -374,7 +374,10 @@ void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_us
         if (sched__set_affinity(s, t, &mask) == 0)
             return;
     }
-    cpumask_and(&mask, &s->aarch32, &s->online);
+    /* The override is cpuset_cpus_allowed(): M & online in the top cpuset,
+     * what guarantee_online_cpus() gives in another (CG6). */
+    if (!s->cpuset_allowed || !s->cpuset_allowed(s->cpuset_arg, t, &mask))
+        cpumask_and(&mask, &s->aarch32, &s->online);
     sched__override_affinity(s, t, &mask);
 }
 

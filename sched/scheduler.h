@@ -181,6 +181,15 @@ struct sched {
     unsigned nr_dl_lagging;
 
     struct mevent_bus events; /* what happens, for traces and scenarios (mevent.h) */
+
+    /* The kernel layer's cpusets (emu/kernel/cgroup.c), NULL for none. For a
+     * task outside the top cpuset: cpuset_cpus_allowed() (what a 32-bit
+     * exec's override gives, force_compatible_cpus_allowed_ptr()) and
+     * cpuset_cpus_allowed_fallback() (select_fallback_rq()'s first resort);
+     * false when the task is in the top cpuset or the hook has nothing. */
+    bool (*cpuset_allowed)(void *arg, const struct sched_task *t, struct cpumask *out);
+    bool (*cpuset_fallback)(void *arg, const struct sched_task *t, struct cpumask *out);
+    void *cpuset_arg;
 };
 
 /* "upstream", "override", "kill", "fixup", "linux-6.6" -> id; -EINVAL otherwise. */

@@ -85,6 +85,9 @@ static int cpuset_css(struct machine *m, int i)
     return i;
 }
 
+static bool hook_allowed(void *arg, const struct sched_task *se, struct cpumask *out);
+static bool hook_fallback(void *arg, const struct sched_task *se, struct cpumask *out);
+
 void cgroup_init(struct machine *m)
 {
     memset(&m->cgroups, 0, sizeof m->cgroups);
@@ -96,6 +99,9 @@ void cgroup_init(struct machine *m)
     r->max_quota = -1;
     r->max_period = CFS_PERIOD_DFL;
     r->uclamp_max = UCLAMP_PCT_MAX;
+    m->sched.cpuset_allowed = hook_allowed;
+    m->sched.cpuset_fallback = hook_fallback;
+    m->sched.cpuset_arg = m;
 }
 
 void cgroup_fork(const struct task *parent, struct task *child)
@@ -124,6 +130,33 @@ static void guarantee_online_cpus(struct machine *m, struct task *t, struct cpum
 void cgroup_cpus_allowed(struct machine *m, struct task *t, struct cpumask *out)
 {
     guarantee_online_cpus(m, t, out);
+}
+
+static struct task *task_of(const struct sched_task *se)
+{
+    return (struct task *)((char *)se - offsetof(struct task, se));
+}
+
+/* The scheduler's hooks (scheduler.h). */
+static bool hook_allowed(void *arg, const struct sched_task *se, struct cpumask *out)
+{
+    struct task *t = task_of(se);
+    if (t->cpuset_css == 0)
+        return false;
+    guarantee_online_cpus(arg, t, out);
+    return true;
+}
+
+/* cpuset_cpus_allowed_fallback() of 5.15 (CG8), v2: the cpuset's
+ * cpuset.cpus when within task_cpu_possible_mask(), else nothing. */
+static bool hook_fallback(void *arg, const struct sched_task *se, struct cpumask *out)
+{
+    struct machine *m = arg;
+    struct task *t = task_of(se);
+    if (t->cpuset_css == 0)
+        return false;
+    *out = grp(m, t->cpuset_css)->cpus;
+    return cpumask_subset(out, sched_task_possible_mask(&m->sched, se));
 }
 
 bool cgroup_in_cpuset(struct machine *m, const struct task *t)
@@ -382,9 +415,11 @@ static int shares_to_nice(unsigned shares)
     return best - 20;
 }
 
+/* cpu_uclamp_print(): "max" when the clamp is the whole capacity
+ * (scale_from_percent() rounding to 1024), else the percentage written. */
 static void print_uclamp(FILE *out, unsigned pct)
 {
-    if (pct == UCLAMP_PCT_MAX)
+    if ((pct * 1024u + UCLAMP_PCT_MAX / 2) / UCLAMP_PCT_MAX == 1024)
         fputs("max\n", out);
     else
         fprintf(out, "%u.%02u\n", pct / 100, pct % 100);
@@ -615,7 +650,7 @@ static int uclamp_parse(const char *buf, unsigned *out)
         *out = UCLAMP_PCT_MAX;
         return 0;
     }
-    unsigned whole = 0, frac = 0, digits = 0;
+    unsigned whole = 0, frac = 0, digits = 0, next = 0;
     const char *c = buf;
     if (*c < '0' || *c > '9')
         return -EINVAL;
@@ -629,12 +664,16 @@ static int uclamp_parse(const char *buf, unsigned *out)
             if (digits < 2) {
                 frac = frac * 10 + (unsigned)(*c - '0');
                 digits++;
+            } else if (digits++ == 2) {
+                next = (unsigned)(*c - '0');
             }
     }
     if (*c)
         return -EINVAL;
-    while (digits++ < 2)
+    /* cgroup_parse_float(): two decimals, the rest rounded to nearest. */
+    for (; digits < 2; digits++)
         frac *= 10;
+    frac += next >= 5;
     unsigned pct = whole * 100 + frac;
     if (pct > UCLAMP_PCT_MAX)
         return -ERANGE;
@@ -717,7 +756,7 @@ int64_t cgroup_write(struct task *w, const char *rel, const char *data, size_t l
     } else if (!strcmp(file, "cpu.uclamp.min") || !strcmp(file, "cpu.uclamp.max")) {
         unsigned pct;
         err = uclamp_parse(buf, &pct);
-        if (!err && file[10] == 'm' && file[11] == 'i')
+        if (!err && !strcmp(file, "cpu.uclamp.min"))
             g->uclamp_min = pct;
         else if (!err)
             g->uclamp_max = pct;
