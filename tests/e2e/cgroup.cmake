@@ -125,3 +125,19 @@ cgroup_test(NAME android-background MACHINE --soc sm8450
                  write:${CG}/background/cpuset.cpus:0-3 mkdir:${CG}/top-app
                  write:${CG}/top-app/cpuset.cpus:0-7 join:${CG}/background aff
                  cat:${CG}/background/cgroup.procs join:${CG}/top-app aff)
+
+# The policies with a 32-bit task moved into a cpuset of 64-bit-only CPUs
+# (docs/policies.md, C1 and C2): override keeps it on M (0-3), kill and
+# fixup SIGKILL it on its way back to user space after the write (137).
+set(cg_move32 "write:${CG}/cgroup.subtree_control:+cpuset" mkdir:${CG}/big
+              write:${CG}/big/cpuset.cpus:4-7 join:${CG}/big aff)
+asymu_e2e_guest(NAME cgroup-cpuset-override PROGRAM cgroup-ops ISAS armhf ASYMU_ONLY
+                MACHINE ${cg_m8} OPTIONS --policy override --check-invariants
+                EXPECT_STDOUT_TEXT "write cgroup.subtree_control +cpuset: 0\nmkdir /sys/fs/cgroup/big: 0\nwrite cpuset.cpus 4-7: 0\njoin /sys/fs/cgroup/big: 0\naff 0-3\n"
+                GUEST_ARGS ${cg_move32})
+foreach(policy kill fixup)
+  asymu_e2e_guest(NAME cgroup-cpuset-${policy} PROGRAM cgroup-ops ISAS armhf ASYMU_ONLY
+                  MACHINE ${cg_m8} OPTIONS --policy ${policy} EXPECT_STATUS 137
+                  EXPECT_STDOUT_TEXT "write cgroup.subtree_control +cpuset: 0\nmkdir /sys/fs/cgroup/big: 0\nwrite cpuset.cpus 4-7: 0\n"
+                  GUEST_ARGS ${cg_move32})
+endforeach()
