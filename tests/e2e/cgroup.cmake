@@ -141,3 +141,14 @@ foreach(policy kill fixup)
                   EXPECT_STDOUT_TEXT "write cgroup.subtree_control +cpuset: 0\nmkdir /sys/fs/cgroup/big: 0\nwrite cpuset.cpus 4-7: 0\n"
                   GUEST_ARGS ${cg_move32})
 endforeach()
+
+# Busybox's tools in a 4-7 cpuset made by its shell (CG1, CG2):
+# /proc/self/cgroup, nproc and taskset -p see the cpuset's CPUs for a 64-bit
+# shell and the root's 0-3 (M) for a 32-bit one.
+set(bb_cgroup "mkdir /sys/fs/cgroup/bg && echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control && echo 4-7 > /sys/fs/cgroup/bg/cpuset.cpus && echo $$ > /sys/fs/cgroup/bg/cgroup.procs && cat /proc/self/cgroup && nproc && taskset -p $$ && cat /sys/fs/cgroup/bg/cgroup.procs")
+asymu_e2e_busybox(NAME cgroup-cpuset ARCHES arm64 ASYMU_ONLY OPTIONS --cpus 8 --aarch32 0-3
+                  ARGS sh -c "${bb_cgroup}"
+                  EXPECT_STDOUT_TEXT "0::/bg\n4\npid 1's current affinity mask: f0\n1\n")
+asymu_e2e_busybox(NAME cgroup-cpuset ARCHES armhf ASYMU_ONLY OPTIONS --cpus 8 --aarch32 0-3
+                  ARGS sh -c "${bb_cgroup}"
+                  EXPECT_STDOUT_TEXT "0::/bg\n4\npid 1's current affinity mask: f\n1\n")
