@@ -152,3 +152,19 @@ asymu_e2e_busybox(NAME cgroup-cpuset ARCHES arm64 ASYMU_ONLY OPTIONS --cpus 8 --
 asymu_e2e_busybox(NAME cgroup-cpuset ARCHES armhf ASYMU_ONLY OPTIONS --cpus 8 --aarch32 0-3
                   ARGS sh -c "${bb_cgroup}"
                   EXPECT_STDOUT_TEXT "0::/bg\n4\npid 1's current affinity mask: f\n1\n")
+
+# examples/cgroups/android-cpusets.sh under --soc sm8450: the 64-bit shell
+# gets each group's CPUs, the 32-bit one the A710s (4-6) everywhere.
+foreach(arch arm64 armhf)
+  if(arch STREQUAL arm64)
+    set(masks "ff" "7f" "f")
+  else()
+    set(masks "70" "70" "70")
+  endif()
+  list(GET masks 0 m_top)
+  list(GET masks 1 m_fg)
+  list(GET masks 2 m_bg)
+  asymu_e2e_busybox(NAME cgroup-android ARCHES ${arch} ASYMU_ONLY OPTIONS --soc sm8450
+                    ARGS sh ${PROJECT_SOURCE_DIR}/examples/cgroups/android-cpusets.sh
+                    EXPECT_STDOUT_TEXT "top-app: cpuset.cpus 0-7, affinity mask ${m_top}\nforeground: cpuset.cpus 0-6, affinity mask ${m_fg}\nbackground: cpuset.cpus 0-3, affinity mask ${m_bg}\nbackground: cpu.weight 50, cpu.uclamp.max 10.00\n")
+endforeach()
