@@ -22,6 +22,7 @@
 #define USER_HZ 100
 #define NS_PER_TICK (1000000000u / USER_HZ)
 #define PAGE 4096u
+#define CGROUP_NODE (-2) /* node->arg of a cgroup2 mount's nodes */
 
 enum file_id {
     F_DIR,
@@ -428,12 +429,46 @@ static bool is_policy(const struct vfs_cpus *c, int cpu)
     return true;
 }
 
-const char *vfs_cgroup_rel(const char *abspath)
+const char *vfs_cgroup_rel(const struct vfs *v, const char *abspath)
 {
-    if (!under(abspath, VFS_CGROUP_MOUNT))
+    const char *dir = NULL;
+    if (under(abspath, VFS_CGROUP_MOUNT))
+        dir = VFS_CGROUP_MOUNT;
+    for (unsigned i = 0; i < v->ncgroup_mounts && !dir; i++)
+        if (under(abspath, v->cgroup_mounts[i].dir))
+            dir = v->cgroup_mounts[i].dir;
+    if (!dir)
         return NULL;
-    const char *rel = abspath + strlen(VFS_CGROUP_MOUNT);
+    const char *rel = abspath + strlen(dir);
     return *rel ? rel + 1 : rel;
+}
+
+int vfs_cgroup_mount(struct vfs *v, const char *source, const char *dir)
+{
+    if (strcmp(dir, VFS_CGROUP_MOUNT) == 0)
+        return -EBUSY;
+    for (unsigned i = 0; i < v->ncgroup_mounts; i++)
+        if (strcmp(v->cgroup_mounts[i].dir, dir) == 0)
+            return -EBUSY;
+    if (v->ncgroup_mounts == VFS_CGROUP_MOUNTS)
+        return -ENOSPC;
+    if (strlen(dir) >= sizeof v->cgroup_mounts[0].dir)
+        return -ENAMETOOLONG;
+    struct vfs_cgroup_mount *m = &v->cgroup_mounts[v->ncgroup_mounts++];
+    snprintf(m->dir, sizeof m->dir, "%s", dir);
+    snprintf(m->source, sizeof m->source, "%s", source);
+    return 0;
+}
+
+int vfs_cgroup_umount(struct vfs *v, const char *dir)
+{
+    for (unsigned i = 0; i < v->ncgroup_mounts; i++) {
+        if (strcmp(v->cgroup_mounts[i].dir, dir) == 0) {
+            v->cgroup_mounts[i] = v->cgroup_mounts[--v->ncgroup_mounts];
+            return 0;
+        }
+    }
+    return -EINVAL;
 }
 
 /* A node of /sys/fs/cgroup, from the provider. */
@@ -443,15 +478,17 @@ static int lookup_cgroup(struct vfs *v, void *ctx, const char *abspath, struct v
     bool dir;
     unsigned mode;
     if (!p->cgroup_node || strlen(abspath) >= sizeof node->path ||
-        p->cgroup_node(ctx, vfs_cgroup_rel(abspath), &dir, &mode) < 0)
+        p->cgroup_node(ctx, vfs_cgroup_rel(v, abspath), &dir, &mode) < 0)
         return -ENOENT;
     const struct fixed f = {"", dir ? VNODE_DIR : VNODE_GENERATED, mode, dir ? F_DIR : F_CGROUP, 0};
-    fill(node, abspath, &f, 0, 0);
+    fill(node, abspath, &f, CGROUP_NODE, 0);
     return 1;
 }
 
 int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs_node *node)
 {
+    if (vfs_cgroup_rel(v, abspath))
+        return lookup_cgroup(v, ctx, abspath, node);
     bool inside = false;
     for (size_t i = 0; i < COUNT(virtual_roots); i++)
         inside |= under(abspath, virtual_roots[i]);
@@ -470,8 +507,6 @@ int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs
     }
     const char *rest;
     char real[VFS_PATH_MAX];
-    if (vfs_cgroup_rel(abspath))
-        return lookup_cgroup(v, ctx, abspath, node);
     /* /proc/self/... is /proc/PID/... of the caller, thread-self its thread's. */
     if (strncmp(abspath, "/proc/self/", 11) == 0) {
         snprintf(real, sizeof real, "/proc/%d/%s", p->self_pid(ctx), abspath + 11);
@@ -574,8 +609,8 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
     p->cpus(ctx, &cpus);
     const char *path = dir->path, *rest;
     char name[32];
-    if (vfs_cgroup_rel(path))
-        return p->cgroup_list ? p->cgroup_list(ctx, vfs_cgroup_rel(path), emit, arg) : -ENOENT;
+    if (dir->arg == CGROUP_NODE && vfs_cgroup_rel(v, path))
+        return p->cgroup_list ? p->cgroup_list(ctx, vfs_cgroup_rel(v, path), emit, arg) : -ENOENT;
     if (strncmp(path, "/proc/", 6) == 0 && component_number(path + 6, &rest) > 0) {
         list_pid(v, ctx, dir->arg, *rest ? rest + 1 : rest, emit, arg);
         return 0;
@@ -673,7 +708,7 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
     st->st_blksize = 4096;
     st->st_nlink = 1;
     st->st_dev = under(node->path, "/proc")             ? 0x16
-                 : under(node->path, VFS_CGROUP_MOUNT) ? 0x1a
+                 : node->arg == CGROUP_NODE            ? 0x1a
                  : under(node->path, "/sys")           ? 0x15
                                                        : 0x5;
     st->st_rdev = device_number(node);
@@ -1207,7 +1242,7 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     case F_DEV_KMSG:
         return p->kmsg(ctx, data, size);
     case F_CGROUP:
-        return p->cgroup_read(ctx, vfs_cgroup_rel(node->path), data, size);
+        return vfs_cgroup_rel(v, node->path) ? p->cgroup_read(ctx, vfs_cgroup_rel(v, node->path), data, size) : -ENOENT;
     case F_PROC_NET:
         return p->net ? p->net(ctx, strrchr(node->path, '/') + 1, data, size) : -ENOENT;
     case F_PROC_SYSVIPC:
@@ -1416,7 +1451,9 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
     case F_CPUN_ONLINE:
         break;
     case F_CGROUP:
-        return v->provider->cgroup_write(ctx, vfs_cgroup_rel(node->path), data, len);
+        return vfs_cgroup_rel(v, node->path)
+                   ? v->provider->cgroup_write(ctx, vfs_cgroup_rel(v, node->path), data, len)
+                   : -ENOENT;
     case F_PID_COMM: {
         int err = v->provider->set_comm(ctx, node->arg, node->arg2, data, len);
         return err < 0 ? err : (int64_t)len;

@@ -168,3 +168,13 @@ foreach(arch arm64 armhf)
                     ARGS sh ${PROJECT_SOURCE_DIR}/examples/cgroups/android-cpusets.sh
                     EXPECT_STDOUT_TEXT "top-app: cpuset.cpus 0-7, affinity mask ${m_top}\nforeground: cpuset.cpus 0-6, affinity mask ${m_fg}\nbackground: cpuset.cpus 0-3, affinity mask ${m_bg}\nbackground: cpu.weight 50, cpu.uclamp.max 10.00\n")
 endforeach()
+
+# mount -t cgroup2 (CG13): the same hierarchy at a second directory; v1's
+# types are not modelled (ENODEV); a mount point twice is EBUSY, umount of
+# a directory that is none EINVAL.
+cgroup_test(NAME mount
+            ARGS mkdir:/tmp/cg mount:cgroup2:/tmp/cg mkdir:/tmp/cg/app ls:/sys/fs/cgroup/app
+                 join:/tmp/cg/app cat:/proc/self/cgroup cat:/sys/fs/cgroup/app/cgroup.procs
+                 mount:cgroup2:/tmp/cg mount:cpuset:/tmp mount:cgroup2:/tmp/nothere
+                 mount:cgroup2:/proc/self/cgroup join:/sys/fs/cgroup umount:/tmp/cg
+                 ls:/tmp/cg umount:/tmp/cg rmdir:/sys/fs/cgroup/app)

@@ -11,6 +11,7 @@
  *   online:CPU:0|1                   hotplug through cpuN/online
  *   fork:STEP...                     the rest runs in a child; the parent waits
  *   exec:PROG                        execs PROG with the remaining steps
+ *   mount:TYPE:DIR umount:DIR        mount(2) "none" of TYPE on DIR, umount2(2)
  *   isa                              which ISA this program runs */
 #define _GNU_SOURCE
 #include "guest.h"
@@ -19,6 +20,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -168,6 +170,13 @@ int main(int argc, char **argv)
             execv(arg, argv + i);
             printf("exec %s: %s\n", arg, err_name(errno));
             return 1;
+        } else if (!strncmp(a, "mount:", 6)) {
+            char *dir = strchr(arg, ':');
+            *dir++ = '\0';
+            printf("mount %s %s: %s\n", arg, dir,
+                   mount("none", dir, arg, 0, NULL) == 0 ? "0" : err_name(errno));
+        } else if (!strncmp(a, "umount:", 7)) {
+            result("umount", arg, umount2(arg, 0));
         } else if (!strcmp(a, "isa")) {
             printf("isa %s\n", ISA);
         } else {
