@@ -17,7 +17,8 @@
 #define GUEST_MS_REMOUNT 32
 #define GUEST_MS_BIND 4096
 #define GUEST_MS_MOVE 8192
-#define GUEST_MS_PROPAGATION (0x20000 | 0x40000 | 0x80000 | 0x100000) /* unbindable, private, slave, shared */
+#define GUEST_MS_PROPAGATION                                                                       \
+    (0x20000 | 0x40000 | 0x80000 | 0x100000) /* unbindable, private, slave, shared */
 #define GUEST_MNT_FORCE 1
 #define GUEST_MNT_DETACH 2
 #define GUEST_MNT_EXPIRE 4
@@ -64,8 +65,8 @@ SYSCALL_DECL(mount)
 
 SYSCALL_DECL(umount2)
 {
-    if (a[1] & ~(uint64_t)(GUEST_MNT_FORCE | GUEST_MNT_DETACH | GUEST_MNT_EXPIRE |
-                           GUEST_UMOUNT_NOFOLLOW))
+    if (a[1] &
+        ~(uint64_t)(GUEST_MNT_FORCE | GUEST_MNT_DETACH | GUEST_MNT_EXPIRE | GUEST_UMOUNT_NOFOLLOW))
         return -EINVAL;
     char dir[VFS_PATH_MAX];
     int64_t err = target_dir(t, a[0], dir, sizeof dir);

@@ -201,8 +201,7 @@ static void reattach_all(struct machine *m)
  * set_cpus_allowed_ptr() with the mask as it is: a 32-bit task refuses a
  * mask beyond its possible CPUs and keeps its own). The top cpuset's tasks
  * are not touched ("we don't mess with cpumasks of tasks in top_cpuset"). */
-static void update_effective(struct machine *m, int i, const struct cpumask *offered,
-                             bool *changed)
+static void update_effective(struct machine *m, int i, const struct cpumask *offered, bool *changed)
 {
     struct cgroup *g = grp(m, i);
     struct cpumask eff;
@@ -394,10 +393,9 @@ static void cpu_stat(FILE *out, struct machine *m, int i)
 /* cpu.weight.nice (cpu_weight_nice_read_s64()): the nice value whose
  * sched_prio_to_weight is nearest the group's shares (the first on a tie). */
 static const int prio_to_weight[40] = {
-    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-    9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
-    1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
-    110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904,
+    3906,  3121,  2501,  1991,  1586,  1277,  1024,  820,   655,   526,   423,  335,  272,  215,
+    172,   137,   110,   87,    70,    56,    45,    36,    29,    23,    18,   15,
 };
 
 static int shares_to_nice(unsigned shares)
@@ -406,7 +404,8 @@ static int shares_to_nice(unsigned shares)
     int best = 0;
     uint64_t bestd = UINT64_MAX;
     for (int k = 0; k < 40; k++) {
-        uint64_t d = w > (uint64_t)prio_to_weight[k] ? w - prio_to_weight[k] : prio_to_weight[k] - w;
+        uint64_t d =
+            w > (uint64_t)prio_to_weight[k] ? w - prio_to_weight[k] : prio_to_weight[k] - w;
         if (d < bestd) {
             bestd = d;
             best = k;
@@ -599,9 +598,7 @@ static int cpus_write(struct machine *m, int i, const char *buf)
     if (cpulist_parse(buf, NR_CPUS_MAX, &mask, why, sizeof why) < 0)
         return -EINVAL;
     unsigned cpu;
-    for_each_cpu(cpu, &mask)
-        if (cpu >= KERNEL_NR_CPUS)
-            return -ERANGE;
+    for_each_cpu(cpu, &mask) if (cpu >= KERNEL_NR_CPUS) return -ERANGE;
     if (!cpumask_subset(&mask, &m->sched.possible))
         return -EINVAL;
     struct cgroup *g = grp(m, i);
@@ -770,7 +767,8 @@ int64_t cgroup_write(struct task *w, const char *rel, const char *data, size_t l
         char why[64];
         if (cpulist_parse(buf, NR_CPUS_MAX, &mems, why, sizeof why) < 0)
             err = -EINVAL;
-        else if (cpumask_weight(&mems) > 1 || (!cpumask_empty(&mems) && !cpumask_test_cpu(0, &mems)))
+        else if (cpumask_weight(&mems) > 1 ||
+                 (!cpumask_empty(&mems) && !cpumask_test_cpu(0, &mems)))
             err = -EINVAL;
     }
     return err < 0 ? err : (int64_t)len;

@@ -21,17 +21,17 @@ enum { CG_SS_CPUSET = 1, CG_SS_CPU = 2, CG_SS_ALL = 3 };
 
 struct cgroup {
     bool used;
-    int parent;               /* index, -1 for the root */
+    int parent; /* index, -1 for the root */
     char name[CGROUP_NAME_MAX];
-    unsigned subtree;         /* cgroup.subtree_control: CG_SS_* */
-    struct cpumask cpus;      /* cpuset.cpus as written, empty if never */
-    struct cpumask effective; /* cpuset.cpus.effective (of its cpuset) */
-    bool partition_root;      /* cpuset.cpus.partition */
-    unsigned shares;          /* the task group's shares (1024 = cpu.weight 100) */
-    int64_t max_quota;        /* cpu.max quota in us, -1 for "max" */
-    uint64_t max_period;      /* cpu.max period in us */
+    unsigned subtree;                /* cgroup.subtree_control: CG_SS_* */
+    struct cpumask cpus;             /* cpuset.cpus as written, empty if never */
+    struct cpumask effective;        /* cpuset.cpus.effective (of its cpuset) */
+    bool partition_root;             /* cpuset.cpus.partition */
+    unsigned shares;                 /* the task group's shares (1024 = cpu.weight 100) */
+    int64_t max_quota;               /* cpu.max quota in us, -1 for "max" */
+    uint64_t max_period;             /* cpu.max period in us */
     unsigned uclamp_min, uclamp_max; /* hundredths of a percent, 0..10000 */
-    bool idle;                /* cpu.idle */
+    bool idle;                       /* cpu.idle */
 };
 
 struct cgroups {

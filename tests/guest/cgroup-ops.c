@@ -156,7 +156,8 @@ int main(int argc, char **argv)
             int cpu = atoi(arg);
             snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/online", cpu);
             char *v = strchr(arg, ':') + 1;
-            printf("online cpu%d %s: %s\n", cpu, v, write_file(path, v) == 0 ? "0" : err_name(errno));
+            printf("online cpu%d %s: %s\n", cpu, v,
+                   write_file(path, v) == 0 ? "0" : err_name(errno));
         } else if (!strcmp(a, "fork")) {
             pid_t pid = fork();
             if (pid > 0) {
