@@ -374,7 +374,10 @@ void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_us
         if (sched__set_affinity(s, t, &mask) == 0)
             return;
     }
-    cpumask_and(&mask, &s->aarch32, &s->online);
+    /* The override is cpuset_cpus_allowed(): M & online in the top cpuset,
+     * what guarantee_online_cpus() gives in another (CG6). */
+    if (!s->cpuset_allowed || !s->cpuset_allowed(s->cpuset_arg, t, &mask))
+        cpumask_and(&mask, &s->aarch32, &s->online);
     sched__override_affinity(s, t, &mask);
 }
 
@@ -395,6 +398,22 @@ int sched_task_setaffinity(struct sched *s, const struct sched_task *caller,
     int err = s->policy->on_setaffinity(s, target, &m);
     sched_ev_affinity(s, target, &old, &target->affinity, MEVENT_CAUSE_SETAFFINITY);
     return err;
+}
+
+int sched_task_set_cpus_allowed(struct sched *s, struct sched_task *t, const struct cpumask *mask)
+{
+    struct cpumask old = t->affinity;
+    if (!cpumask_subset(mask, sched_task_possible_mask(s, t)))
+        return -EINVAL;
+    int err = sched__set_affinity(s, t, mask);
+    if (err == 0)
+        sched_ev_affinity(s, t, &old, &t->affinity, MEVENT_CAUSE_SETAFFINITY);
+    return err;
+}
+
+const struct cpumask *sched_task_possible_mask(const struct sched *s, const struct sched_task *t)
+{
+    return s->policy->fallback_mask(s, t);
 }
 
 void sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out)

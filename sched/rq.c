@@ -142,6 +142,21 @@ unsigned sched__select_fallback(struct sched *s, struct sched_task *t, unsigned 
     struct cpumask allowed;
     if (sched__allowed(s, t, &allowed))
         return cpumask_first(&allowed);
+    /* select_fallback_rq()'s cpuset state (CG8): cpuset_cpus_allowed_fallback()
+     * first; the message is logged once whichever resort is taken. */
+    struct cpumask cs;
+    if (s->cpuset_fallback && s->cpuset_fallback(s->cpuset_arg, t, &cs)) {
+        struct cpumask old = t->affinity;
+        t->affinity = cs;
+        sched__update_flags(s, t);
+        if (sched__allowed(s, t, &allowed)) {
+            t->affinity = old;
+            sched__fallback_affinity(s, t, &cs, from);
+            return cpumask_first(&allowed);
+        }
+        t->affinity = old;
+        sched__update_flags(s, t);
+    }
     sched__fallback_affinity(s, t, s->policy->fallback_mask(s, t), from);
     if (sched__allowed(s, t, &allowed))
         return cpumask_first(&allowed);

@@ -181,6 +181,15 @@ struct sched {
     unsigned nr_dl_lagging;
 
     struct mevent_bus events; /* what happens, for traces and scenarios (mevent.h) */
+
+    /* The kernel layer's cpusets (emu/kernel/cgroup.c), NULL for none. For a
+     * task outside the top cpuset: cpuset_cpus_allowed() (what a 32-bit
+     * exec's override gives, force_compatible_cpus_allowed_ptr()) and
+     * cpuset_cpus_allowed_fallback() (select_fallback_rq()'s first resort);
+     * false when the task is in the top cpuset or the hook has nothing. */
+    bool (*cpuset_allowed)(void *arg, const struct sched_task *t, struct cpumask *out);
+    bool (*cpuset_fallback)(void *arg, const struct sched_task *t, struct cpumask *out);
+    void *cpuset_arg;
 };
 
 /* "upstream", "override", "kill", "fixup", "linux-6.6" -> id; -EINVAL otherwise. */
@@ -262,6 +271,14 @@ static inline int sched_fork_check(const struct sched_task *parent)
  * off a CPU no longer in A (need_resched set). */
 int sched_task_setaffinity(struct sched *s, const struct sched_task *caller,
                            struct sched_task *target, const struct cpumask *mask);
+/* set_cpus_allowed_ptr() as the cpuset code calls it (kernel/cgroup/cpuset.c):
+ * -EINVAL with nothing changed when mask is not within the task's
+ * task_cpu_possible_mask() (__set_cpus_allowed_ptr_locked()) or has no
+ * online CPU of it; else A = mask, the saved mask untouched. */
+int sched_task_set_cpus_allowed(struct sched *s, struct sched_task *t, const struct cpumask *mask);
+/* task_cpu_possible_mask(): M for a compat task on a mismatched machine
+ * under every policy that confines them, else every possible CPU. */
+const struct cpumask *sched_task_possible_mask(const struct sched *s, const struct sched_task *t);
 /* sched_getaffinity(2): out = A & online (2.4), dead (zombie) tasks too. */
 void sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out);
 

@@ -217,6 +217,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
             sched_cpu_set_freq(&m->sched, cpu, khz);
         }
     }
+    cgroup_init(m);
     /* The modes of the files the guest creates are its own: the kernel
      * layer applies the guest's umask (fs_calls.h), the host's must not. */
     umask(0);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
+#include "cgroup.h"
 #include "engine_step.h"
 #include "klog.h"
 #include "scheduler.h"
@@ -66,6 +67,7 @@ struct machine {
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
     char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */
+    struct cgroups cgroups;  /* /sys/fs/cgroup (cgroup.h) */
     struct sched sched;      /* vCPUs, runqueues, policies, virtual clocks */
     struct klog klog;        /* the kernel log (dmesg) */
     unsigned kvm_vcpus;      /* live KVM vCPUs, each a Unicorn engine (kvm.c) */

@@ -37,7 +37,8 @@ mountinfo:
 24 21 = / /dev rw,nosuid,nodev,noexec,relatime - devtmpfs udev rw,mode=755
 25 24 = / /dev/pts rw,nosuid,nodev,noexec,relatime - devpts devpts rw,gid=5,mode=620,ptmxmode=000
 26 24 = / /dev/shm rw,nosuid,nodev,relatime - tmpfs tmpfs rw,size=65536k
-27 21 = / /tmp rw,nosuid,nodev,relatime - tmpfs tmpfs rw,size=65536k
+27 22 = / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot
+28 21 = / /tmp rw,nosuid,nodev,relatime - tmpfs tmpfs rw,size=65536k
 mounts:
 /dev/root / FS ro,relatime 0 0
 sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0
@@ -45,6 +46,7 @@ proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0
 udev /dev devtmpfs rw,nosuid,nodev,noexec,relatime,mode=755 0 0
 devpts /dev/pts devpts rw,nosuid,nodev,noexec,relatime,gid=5,mode=620,ptmxmode=000 0 0
 tmpfs /dev/shm tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
+cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime,nsdelegate,memory_recursiveprot 0 0
 tmpfs /tmp tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
 ")
 
