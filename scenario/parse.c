@@ -1321,14 +1321,194 @@ static bool parse_check(struct ctx *c, const yaml_node_t *map, const yaml_node_t
     return true;
 }
 
+/* Quantitative expectations (quant.c). Amounts: a percentage ("90%",
+ * "92.5%", up to 3 decimals, kept in thousandths), a time, a count. */
+enum quant_unit { UNIT_PCT, UNIT_NS, UNIT_COUNT };
+
+static bool parse_amount(struct ctx *c, const yaml_node_t *n, enum quant_unit unit, uint64_t *out)
+{
+    if (unit == UNIT_NS)
+        return parse_time(c, n, out);
+    if (unit == UNIT_COUNT) {
+        long v;
+        if (!parse_long(c, n, "a count (a whole number, 0 or more)", 0, LONG_MAX, &v))
+            return false;
+        *out = (uint64_t)v;
+        return true;
+    }
+    if (!want_scalar(c, n, "a percentage like 90%"))
+        return false;
+    const char *s = scalar(n);
+    unsigned long whole = 0, frac = 0;
+    int digits = 0, at = 0;
+    while (s[at] >= '0' && s[at] <= '9' && at < 4)
+        whole = whole * 10 + (unsigned long)(s[at++] - '0');
+    bool ok = at > 0;
+    if (ok && s[at] == '.') {
+        at++;
+        while (s[at] >= '0' && s[at] <= '9' && digits < 3) {
+            frac = frac * 10 + (unsigned long)(s[at++] - '0');
+            digits++;
+        }
+        ok = digits > 0;
+    }
+    for (int d = digits; d < 3; d++)
+        frac *= 10;
+    if (!ok || strcmp(s + at, "%") != 0 || whole * 1000 + frac > 100000)
+        return fail(c, n, "expected a percentage from 0%% to 100%% (at most 3 decimals) like 90%%, "
+                          "found '%s'", s);
+    *out = whole * 1000 + frac;
+    return true;
+}
+
+/* A bound mapping: at_least, at_most (either or both), exactly, or about
+ * with tolerance (the same unit: about 75% tolerance 2% is 73% to 77%);
+ * residency's cpus and utilisation's cpu beside them. */
+static bool parse_bounds(struct ctx *c, const yaml_node_t *map, enum quant_unit unit,
+                         const char *allowed, struct expectation *e)
+{
+    if (!want_map(c, map, "bounds like {at_least: ..., at_most: ...}"))
+        return false;
+    yaml_node_t *k, *v;
+    const yaml_node_t *about = NULL, *tolerance = NULL, *exactly = NULL, *ranged = NULL;
+    uint64_t about_v = 0, tol_v = 0;
+    struct text_buf {
+        char *s;
+        size_t len;
+    } text = {0};
+    FILE *f = open_memstream(&text.s, &text.len);
+    bool ok = true;
+    for_each_pair(c, map, k, v)
+    {
+        if (!(ok = known_key(c, map, k, "these bounds", allowed)))
+            break;
+        uint64_t *slot = key_is(k, "at_least") ? &e->lo : key_is(k, "at_most") ? &e->hi
+                         : key_is(k, "exactly") ? &e->lo : key_is(k, "about") ? &about_v
+                         : key_is(k, "tolerance") ? &tol_v : NULL;
+        if (!slot)
+            continue; /* cpus, cpu: the caller's */
+        if (!(ok = parse_amount(c, v, unit, slot)))
+            break;
+        if (key_is(k, "at_least") || key_is(k, "at_most")) {
+            ranged = k;
+            *(key_is(k, "at_least") ? &e->has_lo : &e->has_hi) = true;
+            fprintf(f, "%s%s %s", e->has_lo && e->has_hi ? ", " : "",
+                    key_is(k, "at_least") ? "at least" : "at most", scalar(v));
+        } else if (key_is(k, "exactly")) {
+            exactly = k;
+            e->hi = e->lo;
+            e->has_lo = e->has_hi = true;
+            fprintf(f, "exactly %s", scalar(v));
+        } else if (key_is(k, "about")) {
+            about = k;
+            fprintf(f, "about %s", scalar(v));
+        } else {
+            tolerance = k;
+            fprintf(f, " (tolerance %s)", scalar(v));
+        }
+    }
+    fclose(f);
+    e->bound = own(c->sc, text.s);
+    if (!ok)
+        return false;
+    if (exactly && (ranged || about || tolerance))
+        return fail(c, exactly, "expected 'exactly' alone, found other bounds with it");
+    if (about && ranged)
+        return fail(c, about, "expected 'about' or at_least/at_most, found both");
+    if (!about != !tolerance)
+        return fail(c, about ? about : tolerance, "expected 'about' and 'tolerance' together");
+    if (about) {
+        e->lo = about_v > tol_v ? about_v - tol_v : 0;
+        e->hi = about_v + tol_v;
+        e->has_lo = e->has_hi = true;
+    }
+    if (!e->has_lo && !e->has_hi)
+        return fail(c, map, "expected a bound in this mapping (at_least, at_most, exactly, or "
+                            "about with tolerance)");
+    if (e->has_lo && e->has_hi && e->lo > e->hi)
+        return fail(c, map, "expected at_least not above at_most");
+    return true;
+}
+
+static struct expectation *new_quant(struct ctx *c, const yaml_node_t *k, enum expect_kind kind,
+                                     int task, const char *pattern, unsigned policies)
+{
+    struct expectation *e = grow(c->sc, (void **)&c->sc->expects, &c->sc->nexpects, sizeof *e);
+    *e = (struct expectation){.kind = kind, .line = (int)k->start_mark.line + 1, .task = task,
+                              .policies = policies, .read = -1, .pattern = pattern};
+    return e;
+}
+
+static const char *const bound_keys = "at_least, at_most, exactly, about, tolerance";
+
+/* residency, migrations, wakeup_latency, runnable_wait, utilisation. */
+static bool parse_quant(struct ctx *c, const yaml_node_t *k, const yaml_node_t *v, int task,
+                        const char *pattern, unsigned policies)
+{
+    char allowed[128];
+    if (key_is(k, "utilisation")) {
+        if (task >= 0 || pattern)
+            return fail(c, k, "expected no 'task' or 'task_pattern' with 'utilisation' (a vCPU's)");
+        struct expectation *e = new_quant(c, k, EXPECT_UTILISATION, -1, NULL, policies);
+        snprintf(allowed, sizeof allowed, "cpu, %s", bound_keys);
+        if (!parse_bounds(c, v, UNIT_PCT, allowed, e))
+            return false;
+        const yaml_node_t *cpu = lookup(c, v, "cpu");
+        if (!cpu)
+            return fail(c, v, "expected a 'cpu' in utilisation");
+        return parse_long(c, cpu, "a vCPU number of the machine", 0, (long)c->sc->cfg.cpus - 1,
+                          &e->number);
+    }
+    if (task < 0 && !pattern)
+        return fail(c, k, "expected a 'task' or a 'task_pattern' with '%s'", scalar(k));
+    if (key_is(k, "residency")) {
+        struct expectation *e = new_quant(c, k, EXPECT_RESIDENCY, task, pattern, policies);
+        snprintf(allowed, sizeof allowed, "cpus, %s", bound_keys);
+        if (!parse_bounds(c, v, UNIT_PCT, allowed, e))
+            return false;
+        const yaml_node_t *cpus = lookup(c, v, "cpus");
+        if (!cpus)
+            return fail(c, v, "expected 'cpus' in residency");
+        return parse_cpulist(c, cpus, &e->mask);
+    }
+    if (key_is(k, "migrations"))
+        return parse_bounds(c, v, UNIT_COUNT, bound_keys,
+                            new_quant(c, k, EXPECT_MIGRATIONS, task, pattern, policies));
+    if (key_is(k, "runnable_wait"))
+        return parse_bounds(c, v, UNIT_NS, bound_keys,
+                            new_quant(c, k, EXPECT_RUNNABLE_WAIT, task, pattern, policies));
+    /* wakeup_latency: a bound mapping per percentile. */
+    if (!want_map(c, v, "percentiles like {p99: {at_most: 200us}}"))
+        return false;
+    yaml_node_t *pk, *pv;
+    size_t before = c->sc->nexpects;
+    for_each_pair(c, v, pk, pv)
+    {
+        if (!known_key(c, v, pk, "wakeup_latency", "p50, p90, p95, p99, max"))
+            return false;
+        struct expectation *e = new_quant(c, pk, EXPECT_WAKEUP_LATENCY, task, pattern, policies);
+        e->percentile = key_is(pk, "max") ? 100 : (unsigned)atoi(scalar(pk) + 1);
+        if (!parse_bounds(c, pv, UNIT_NS, bound_keys, e))
+            return false;
+    }
+    return c->sc->nexpects > before ||
+           fail(c, v, "expected a percentile in wakeup_latency (p50, p90, p95, p99, max)");
+}
+
+static bool is_quant_key(const yaml_node_t *k)
+{
+    return key_is(k, "residency") || key_is(k, "migrations") || key_is(k, "wakeup_latency") ||
+           key_is(k, "runnable_wait") || key_is(k, "utilisation");
+}
+
 static bool parse_expect(struct ctx *c, const yaml_node_t *map)
 {
     if (!want_map(c, map, "an expectation"))
         return false;
     int task = -1;
     unsigned policies = 0;
-    const yaml_node_t *file = NULL, *isa_key = NULL;
-    const char *isa = NULL;
+    const yaml_node_t *file = NULL, *isa_key = NULL, *pattern_key = NULL;
+    const char *isa = NULL, *pattern = NULL;
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
@@ -1336,10 +1516,19 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
                        "task, policies, exit, signal, affinity, stdout, stdout_contains, "
                        "stdout_matches, kernel_log_contains, kernel_log_lacks, file, at, "
                        "content, invariants, time_under, only_on, never_on, cpus_used, isa, "
-                       "affinity_history, saved_mask"))
+                       "affinity_history, saved_mask, task_pattern, residency, migrations, "
+                       "wakeup_latency, runnable_wait, utilisation"))
             return false;
         if (key_is(k, "task") && (task = task_named(c, v)) < 0)
             return false;
+        if (key_is(k, "task_pattern")) {
+            if (!want_scalar(c, v, "a pattern of thread names like \"worker-*\"") ||
+                !*scalar(v) || strlen(scalar(v)) > 255)
+                return fail(c, v, "expected a pattern of thread names (fnmatch, 1 to 255 bytes) "
+                                  "like \"worker-*\"");
+            pattern = own_str(c->sc, scalar(v));
+            pattern_key = k;
+        }
         if (key_is(k, "policies") && !parse_policies(c, v, &policies))
             return false;
         if (key_is(k, "file"))
@@ -1358,12 +1547,22 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
         return fail(c, isa_key, "expected only_on, never_on or cpus_used with 'isa'");
     if ((lookup(c, map, "at") || lookup(c, map, "content")) && !file)
         return fail(c, map, "expected 'file' with 'at' and 'content'");
+    if (pattern && task >= 0)
+        return fail(c, pattern_key, "expected 'task' or 'task_pattern', found both");
     size_t before = c->sc->nexpects;
     for_each_pair(c, map, k, v)
     {
         if (key_is(k, "task") || key_is(k, "policies") || key_is(k, "at") ||
-            key_is(k, "content") || key_is(k, "isa"))
+            key_is(k, "content") || key_is(k, "isa") || key_is(k, "task_pattern"))
             continue;
+        if (is_quant_key(k)) {
+            if (!parse_quant(c, k, v, task, pattern, policies))
+                return false;
+            continue;
+        }
+        if (pattern)
+            return fail(c, k, "expected only residency, migrations, wakeup_latency or "
+                              "runnable_wait with 'task_pattern', found '%s'", scalar(k));
         if (!parse_check(c, map, k, v, task, policies))
             return false;
         struct expectation *e = &c->sc->expects[c->sc->nexpects - 1];
@@ -1373,7 +1572,8 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
     }
     if (c->sc->nexpects == before)
         return fail(c, map, "expected a check in this expectation (%s, kernel_log_contains, "
-                            "kernel_log_lacks, file, invariants, time_under)", per_task);
+                            "kernel_log_lacks, file, invariants, time_under, residency, "
+                            "migrations, wakeup_latency, runnable_wait, utilisation)", per_task);
     return true;
 }
 

@@ -108,3 +108,18 @@ add_test(NAME e2e-scenario-trace
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/scenario_trace_check.py
           $<TARGET_FILE:asymu> ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/out)
 set_tests_properties(e2e-scenario-trace PROPERTIES LABELS e2e TIMEOUT 300)
+
+# Issue 30 item 2, quantitative expectations (docs/scenarios.md): residency,
+# migrations, wake-up latency percentiles, runnable wait, utilisation and
+# task_pattern, with exact values, both ISAs: replay passes; under kill the
+# pattern matching no thread fails with its message; compare shows the value
+# measured under each policy in each cell. Their parse errors are in
+# broken/issue30-quant-*.yaml.
+foreach(isa aarch64 arm)
+  set(file tests/e2e/scenarios/quant/hog-${isa}.yaml)
+  asymu_scenario_test(issue30-quant-${isa} pass ${file} upstream)
+  asymu_scenario_test(issue30-quant-${isa}-fails-kill fail ${file} kill
+    ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-quant-${isa}-kill.out)
+  asymu_scenario_test(issue30-quant-compare-${isa} compare ${file} upstream,kill
+    ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-quant-compare-${isa}.out 1)
+endforeach()
