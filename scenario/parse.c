@@ -743,6 +743,166 @@ static bool parse_env(struct ctx *c, const yaml_node_t *map, struct scenario_tas
     return true;
 }
 
+/* ---- workloads (docs/scenarios.md "Workloads") ---- */
+
+static void push_arg(struct ctx *c, struct scenario_task *t, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    *(const char **)grow(c->sc, (void **)&t->argv, &(size_t){(size_t)t->argc}, sizeof *t->argv) =
+        own_str(c->sc, buf);
+    t->argc++;
+    c->arg_bytes += strlen(buf) + 1 + 8;
+}
+
+/* A policy's name, "SCHED_FIFO" or "fifo", as the worker's argument. */
+static const char *workload_policy(const char *s)
+{
+    static const char *const names[] = {"other", "batch", "idle", "fifo", "rr", "deadline"};
+    if (strncasecmp(s, "SCHED_", 6) == 0)
+        s += 6;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcasecmp(s, names[i]) == 0)
+            return names[i];
+    return NULL;
+}
+
+/* One phase: a mapping of one key (`run: 1000`, `sleep: 1ms`, `lock: m`),
+ * or `yield`. */
+static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_task *t)
+{
+    static const char *const keys = "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem";
+    if (scalar(item) && strcmp(scalar(item), "yield") == 0) {
+        push_arg(c, t, "yield");
+        return true;
+    }
+    if (!want_map(c, item, "a phase like {run: 100000} or yield") ||
+        item->data.mapping.pairs.top - item->data.mapping.pairs.start != 1)
+        return c->failed || fail(c, item, "expected one phase in this mapping (%s)", keys);
+    yaml_node_t *k, *v;
+    for_each_pair(c, item, k, v)
+    {
+        if (!known_key(c, item, k, "a phase", keys))
+            return false;
+        const char *key = scalar(k);
+        uint64_t n;
+        if (key_is(k, "runtime") || key_is(k, "sleep") || key_is(k, "timer")) {
+            if (!parse_time(c, v, &n))
+                return false;
+            if (key_is(k, "timer") && n == 0)
+                return fail(c, v, "expected a period above 0");
+            push_arg(c, t, "%s:%llu", key, (unsigned long long)n);
+        } else if (key_is(k, "run") || key_is(k, "mem")) {
+            long count;
+            if (!parse_long(c, v, key_is(k, "run") ? "a number of loop iterations"
+                                                   : "a number of bytes (at most 1 GiB)",
+                            0, key_is(k, "run") ? LONG_MAX : 1L << 30, &count))
+                return false;
+            push_arg(c, t, "%s:%ld", key, count);
+        } else if (key_is(k, "yield")) {
+            push_arg(c, t, "yield");
+        } else {
+            if (!want_scalar(c, v, "a name") || !*scalar(v) || strlen(scalar(v)) > 64 ||
+                strchr(scalar(v), ':'))
+                return fail(c, v, "expected a name (1 to 64 bytes, no ':')");
+            push_arg(c, t, "%s:%s", key, scalar(v));
+        }
+    }
+    return true;
+}
+
+/* workload: the worker for its ISA, its arguments from the description
+ * (examples/workload.c reads them). */
+static bool parse_workload(struct ctx *c, const yaml_node_t *map, struct scenario_task *t)
+{
+    if (!want_map(c, map, "a workload"))
+        return false;
+    const char *isa = "aarch64", *policy = "other";
+    long instances = 1, loops = 1, nice = 0, prio = 0;
+    uint64_t dl[3] = {0, 0, 0};
+    const yaml_node_t *phases = NULL, *policy_node = NULL, *prio_node = NULL, *dl_node = NULL;
+    yaml_node_t *k, *v;
+    for_each_pair(c, map, k, v)
+    {
+        if (!known_key(c, map, k, "a workload",
+                       "isa, instances, loop, policy, priority, nice, runtime, deadline, period, "
+                       "phases"))
+            return false;
+        bool ok = true;
+        if (key_is(k, "isa")) {
+            if (!want_scalar(c, v, "an ISA (aarch64 or arm)") ||
+                (strcmp(scalar(v), "aarch64") != 0 && strcmp(scalar(v), "arm") != 0))
+                return fail(c, v, "expected an ISA (aarch64 or arm)");
+            isa = strcmp(scalar(v), "arm") == 0 ? "armhf" : "aarch64";
+        } else if (key_is(k, "instances")) {
+            ok = parse_long(c, v, "a number of instances from 1 to 256", 1, 256, &instances);
+        } else if (key_is(k, "loop")) {
+            ok = parse_long(c, v, "a number of loops (-1: until the end)", -1, LONG_MAX, &loops);
+            if (ok && loops == 0)
+                return fail(c, v, "expected a number of loops (-1: until the end), found '0'");
+        } else if (key_is(k, "policy")) {
+            if (!want_scalar(c, v, "a policy") || !(policy = workload_policy(scalar(v))))
+                return fail(c, v, "expected a policy (SCHED_OTHER, SCHED_BATCH, SCHED_IDLE, "
+                                  "SCHED_FIFO, SCHED_RR, SCHED_DEADLINE)");
+            policy_node = v;
+        } else if (key_is(k, "priority")) {
+            ok = parse_long(c, v, "a real-time priority from 1 to 99", 1, 99, &prio);
+            prio_node = v;
+        } else if (key_is(k, "nice")) {
+            ok = parse_long(c, v, "a nice value from -20 to 19", -20, 19, &nice);
+        } else if (key_is(k, "phases")) {
+            phases = v;
+        } else {
+            ok = parse_time(c, v, &dl[key_is(k, "runtime") ? 0 : key_is(k, "deadline") ? 1 : 2]);
+            dl_node = k;
+        }
+        if (!ok)
+            return false;
+    }
+    bool rt = strcmp(policy, "fifo") == 0 || strcmp(policy, "rr") == 0;
+    bool deadline = strcmp(policy, "deadline") == 0;
+    if (rt && !prio_node)
+        return fail(c, policy_node, "expected a 'priority' with SCHED_FIFO and SCHED_RR");
+    if (!rt && prio_node)
+        return fail(c, prio_node, "expected 'priority' only with SCHED_FIFO or SCHED_RR");
+    if (deadline && (!dl[0] || !dl[1] || !dl[2] || dl[0] > dl[1] || dl[1] > dl[2]))
+        return fail(c, policy_node, "expected runtime <= deadline <= period, each above 0, "
+                                    "with SCHED_DEADLINE");
+    if (!deadline && dl_node)
+        return fail(c, dl_node, "expected runtime, deadline and period only with SCHED_DEADLINE");
+    if (!phases)
+        return fail(c, map, "expected 'phases' in this workload");
+    if (!want_seq(c, phases, "phases"))
+        return false;
+    char program[32];
+    snprintf(program, sizeof program, "workload-%s", isa);
+    const char *host;
+    if (!find_guest_program(c, map, program, &host, &t->exe))
+        return false;
+    t->path = (char *)host;
+    t->argc = 0;
+    push_arg(c, t, "%s", t->exe ? t->exe : t->path);
+    push_arg(c, t, "%.11s", t->name);
+    push_arg(c, t, "%ld", instances);
+    push_arg(c, t, "%ld", loops);
+    push_arg(c, t, "%s", policy);
+    push_arg(c, t, "%ld", nice);
+    push_arg(c, t, "%ld", prio);
+    for (int i = 0; i < 3; i++)
+        push_arg(c, t, "%llu", (unsigned long long)dl[i]);
+    size_t before = (size_t)t->argc;
+    yaml_node_t *item;
+    for_each_item(c, phases, item)
+        if (!parse_phase(c, item, t))
+            return false;
+    if ((size_t)t->argc == before)
+        return fail(c, phases, "expected at least one phase");
+    return true;
+}
+
 static bool parse_task(struct ctx *c, const yaml_node_t *map)
 {
     struct scenario *sc = c->sc;
@@ -751,13 +911,17 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
     if (sc->ntasks == SCENARIO_MAX_TASKS)
         return fail(c, map, "expected at most %d tasks, found more", SCENARIO_MAX_TASKS);
     struct scenario_task *t = grow(sc, (void **)&sc->tasks, &sc->ntasks, sizeof *t);
-    const yaml_node_t *args = NULL;
+    const yaml_node_t *args = NULL, *workload = NULL;
     c->arg_bytes = 0;
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
-        if (!known_key(c, map, k, "a task", "name, path, args, env, affinity, start"))
+        if (!known_key(c, map, k, "a task", "name, path, workload, args, env, affinity, start"))
             return false;
+        if (key_is(k, "workload")) {
+            workload = v;
+            continue;
+        }
         if (key_is(k, "name")) {
             if (!want_scalar(c, v, "a task's name"))
                 return false;
@@ -787,8 +951,20 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
     }
     if (!t->name)
         return fail(c, map, "expected a 'name' in this task");
+    if (workload && (t->path || args))
+        return fail(c, workload, "expected 'workload' or 'path' and 'args', found both");
+    if (workload) {
+        if (!parse_workload(c, workload, t))
+            return false;
+        grow(sc, (void **)&t->argv, &(size_t){(size_t)t->argc}, sizeof *t->argv); /* NULL */
+        if (!t->envp)
+            grow(sc, (void **)&t->envp, &(size_t){0}, sizeof *t->envp);
+        if (sc->ntasks == 1 && t->start_ns != 0)
+            return fail(c, map, "expected the first task to start at 0 (it is pid 1)");
+        return true;
+    }
     if (!t->path)
-        return fail(c, map, "expected a 'path' in this task");
+        return fail(c, map, "expected a 'path' or a 'workload' in this task");
     *(const char **)grow(sc, (void **)&t->argv, &(size_t){0}, sizeof *t->argv) =
         t->exe ? t->exe : t->path;
     t->argc = 1;

@@ -123,3 +123,12 @@ foreach(isa aarch64 arm)
   asymu_scenario_test(issue30-quant-compare-${isa} compare ${file} upstream,kill
     ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-quant-compare-${isa}.out 1)
 endforeach()
+
+# Issue 30 item 1, workloads without C (docs/scenarios.md "Workloads"): the
+# worker (examples/workload.c) of each ISA runs periodic instances, a
+# SCHED_FIFO task, a mutex and a barrier; exact wake-ups and waits of its
+# named threads. Their parse errors are in broken/issue30-workload-*.yaml.
+foreach(isa aarch64 arm)
+  asymu_scenario_test(issue30-workload-${isa} pass
+    tests/e2e/scenarios/workload/basic-${isa}.yaml upstream)
+endforeach()
