@@ -18,6 +18,7 @@
  *   barrier:B   wait until every instance reaches barrier B
  *   yield       sched_yield
  *   mem:N       write one byte per 64 of an N-byte buffer
+ *   begin:N ... end   the phases between, N times (an rt-app phase's loop)
  *
  * On a failure it prints what failed on stderr and exits 1. */
 #define _GNU_SOURCE
@@ -84,6 +85,61 @@ static struct timespec ts_of(uint64_t ns)
     return (struct timespec){(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
 }
 
+struct state {
+    uint64_t start, *next; /* the thread's start; each timer's next tick */
+    char *mem;
+    size_t mem_len;
+};
+
+/* Runs the phases from i to the end or to the "end" that closes the
+ * enclosing begin; returns the index after it. */
+static int run_phases(struct state *st, int i)
+{
+    for (; i < nphases; i++) {
+        char *p = phases[i], *v = strchr(p, ':');
+        unsigned long long n = v ? strtoull(v + 1, NULL, 10) : 0;
+        if (strcmp(p, "end") == 0)
+            return i + 1;
+        if (strncmp(p, "begin:", 6) == 0) {
+            int after = i + 1;
+            for (unsigned long long k = 0; k < n; k++)
+                after = run_phases(st, i + 1);
+            i = after - 1;
+        } else if (strncmp(p, "run:", 4) == 0) {
+            for (volatile unsigned long long k = 0; k < n; k++)
+                ;
+        } else if (strncmp(p, "runtime:", 8) == 0) {
+            uint64_t end = now_ns(CLOCK_THREAD_CPUTIME_ID) + n;
+            while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+                for (volatile int k = 0; k < 100; k++)
+                    ;
+        } else if (strncmp(p, "sleep:", 6) == 0) {
+            struct timespec ts = ts_of(n);
+            while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+                ;
+        } else if (strncmp(p, "timer:", 6) == 0) {
+            st->next[i] = (st->next[i] ? st->next[i] : st->start) + n;
+            struct timespec ts = ts_of(st->next[i]);
+            while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+                ;
+        } else if (strncmp(p, "lock:", 5) == 0) {
+            pthread_mutex_lock(&mutexes[named(mutex_names, &nmutexes, v + 1)]);
+        } else if (strncmp(p, "unlock:", 7) == 0) {
+            pthread_mutex_unlock(&mutexes[named(mutex_names, &nmutexes, v + 1)]);
+        } else if (strncmp(p, "barrier:", 8) == 0) {
+            pthread_barrier_wait(&barriers[named(barrier_names, &nbarriers, v + 1)]);
+        } else if (strcmp(p, "yield") == 0) {
+            sched_yield();
+        } else if (strncmp(p, "mem:", 4) == 0) {
+            if (n > st->mem_len && !(st->mem = realloc(st->mem, st->mem_len = n)))
+                die("mem", p);
+            for (size_t k = 0; k < n; k += 64)
+                st->mem[k] = (char)k;
+        }
+    }
+    return i;
+}
+
 static void *instance(void *arg)
 {
     char comm[16];
@@ -91,48 +147,12 @@ static void *instance(void *arg)
     pthread_setname_np(pthread_self(), comm);
     if (syscall(SYS_sched_setattr, 0, &attr, 0) != 0)
         die("sched_setattr", comm);
-    uint64_t start = now_ns(CLOCK_MONOTONIC), *next = calloc((size_t)nphases, sizeof *next);
-    char *mem = NULL;
-    size_t mem_len = 0;
-    for (long l = 0; loops < 0 || l < loops; l++) {
-        for (int i = 0; i < nphases; i++) {
-            char *p = phases[i], *v = strchr(p, ':');
-            unsigned long long n = v ? strtoull(v + 1, NULL, 10) : 0;
-            if (strncmp(p, "run:", 4) == 0) {
-                for (volatile unsigned long long k = 0; k < n; k++)
-                    ;
-            } else if (strncmp(p, "runtime:", 8) == 0) {
-                uint64_t end = now_ns(CLOCK_THREAD_CPUTIME_ID) + n;
-                while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end)
-                    for (volatile int k = 0; k < 100; k++)
-                        ;
-            } else if (strncmp(p, "sleep:", 6) == 0) {
-                struct timespec ts = ts_of(n);
-                while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-                    ;
-            } else if (strncmp(p, "timer:", 6) == 0) {
-                next[i] = (next[i] ? next[i] : start) + n;
-                struct timespec ts = ts_of(next[i]);
-                while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-                    ;
-            } else if (strncmp(p, "lock:", 5) == 0) {
-                pthread_mutex_lock(&mutexes[named(mutex_names, &nmutexes, v + 1)]);
-            } else if (strncmp(p, "unlock:", 7) == 0) {
-                pthread_mutex_unlock(&mutexes[named(mutex_names, &nmutexes, v + 1)]);
-            } else if (strncmp(p, "barrier:", 8) == 0) {
-                pthread_barrier_wait(&barriers[named(barrier_names, &nbarriers, v + 1)]);
-            } else if (strcmp(p, "yield") == 0) {
-                sched_yield();
-            } else if (strncmp(p, "mem:", 4) == 0) {
-                if (n > mem_len && !(mem = realloc(mem, mem_len = n)))
-                    die("mem", p);
-                for (size_t k = 0; k < n; k += 64)
-                    mem[k] = (char)k;
-            }
-        }
-    }
-    free(mem);
-    free(next);
+    struct state st = {.start = now_ns(CLOCK_MONOTONIC),
+                       .next = calloc((size_t)nphases, sizeof *st.next)};
+    for (long l = 0; loops < 0 || l < loops; l++)
+        run_phases(&st, 0);
+    free(st.mem);
+    free(st.next);
     return NULL;
 }
 

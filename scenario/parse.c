@@ -37,6 +37,7 @@ struct ctx {
     int dir_fd;            /* the scenario's directory (O_PATH), or -1 */
     uint64_t files_bytes;  /* of every file so far */
     size_t arg_bytes;      /* of the task's arguments and environment so far */
+    int open_begins;       /* a workload's phases: begins not yet ended */
     bool failed;
 };
 
@@ -774,9 +775,17 @@ static const char *workload_policy(const char *s)
  * or `yield`. */
 static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_task *t)
 {
-    static const char *const keys = "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem";
+    static const char *const keys =
+        "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem, begin";
     if (scalar(item) && strcmp(scalar(item), "yield") == 0) {
         push_arg(c, t, "yield");
+        return true;
+    }
+    if (scalar(item) && strcmp(scalar(item), "end") == 0) {
+        if (c->open_begins == 0)
+            return fail(c, item, "expected a 'begin' before this 'end'");
+        c->open_begins--;
+        push_arg(c, t, "end");
         return true;
     }
     if (!want_map(c, item, "a phase like {run: 100000} or yield") ||
@@ -795,6 +804,13 @@ static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_
             if (key_is(k, "timer") && n == 0)
                 return fail(c, v, "expected a period above 0");
             push_arg(c, t, "%s:%llu", key, (unsigned long long)n);
+        } else if (key_is(k, "begin")) {
+            long count;
+            if (!parse_long(c, v, "a number of repeats (1 or more)", 1, LONG_MAX, &count))
+                return false;
+            if (++c->open_begins > SCENARIO_MAX_DEPTH)
+                return fail(c, v, "expected at most %d nested begins", SCENARIO_MAX_DEPTH);
+            push_arg(c, t, "begin:%ld", count);
         } else if (key_is(k, "run") || key_is(k, "mem")) {
             long count;
             if (!parse_long(c, v, key_is(k, "run") ? "a number of loop iterations"
@@ -895,11 +911,14 @@ static bool parse_workload(struct ctx *c, const yaml_node_t *map, struct scenari
         push_arg(c, t, "%llu", (unsigned long long)dl[i]);
     size_t before = (size_t)t->argc;
     yaml_node_t *item;
+    c->open_begins = 0;
     for_each_item(c, phases, item)
         if (!parse_phase(c, item, t))
             return false;
     if ((size_t)t->argc == before)
         return fail(c, phases, "expected at least one phase");
+    if (c->open_begins)
+        return fail(c, phases, "expected an 'end' for each 'begin'");
     return true;
 }
 
@@ -1997,6 +2016,28 @@ struct scenario *scenario_load(const char *path, FILE *errors, scenario_options_
         fprintf(errors, "%s:1:1: expected a readable scenario file: %s\n", path, why);
         free(text);
         return NULL;
+    }
+    /* An rt-app file: the scenario it means (rtapp.c). An error there has
+     * no place in the file: it is told as "FILE: rt-app file: what". */
+    size_t n = strlen(path);
+    if (n > 5 && strcmp(path + n - 5, ".json") == 0) {
+        char *yaml = scenario_rtapp_to_yaml(path, text, len, errors);
+        free(text);
+        if (!yaml)
+            return NULL;
+        char *msg = NULL;
+        size_t msg_len = 0;
+        FILE *f = open_memstream(&msg, &msg_len);
+        struct scenario *sc = scenario_parse(path, dirname(copy), yaml, strlen(yaml), f, options);
+        fclose(f);
+        if (!sc && msg && strncmp(msg, path, strlen(path)) == 0) {
+            const char *what = msg + strlen(path);
+            what += strspn(what, ":0123456789");
+            fprintf(errors, "%s: rt-app file:%s", path, what);
+        }
+        free(msg);
+        free(yaml);
+        return sc;
     }
     struct scenario *sc = scenario_parse(path, dirname(copy), text, len, errors, options);
     free(text);

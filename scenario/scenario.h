@@ -175,6 +175,10 @@ int scenario_run_jobs(struct scenario_job *jobs, size_t n, unsigned parallel, bo
  * stderr) if the child did not give one. */
 json_t *scenario_job_outcome(const struct scenario_job *job);
 
+/* An rt-app JSON file's text as the YAML scenario it means (rtapp.c), or
+ * NULL after "FILE: rt-app key 'K' in WHERE: why" on errors. malloc'ed. */
+char *scenario_rtapp_to_yaml(const char *file, const char *text, size_t len, FILE *errors);
+
 /* Quantitative expectations (quant.c). Whether e is one. */
 bool scenario_is_quant(const struct expectation *e);
 /* e's measured value on outcome into out ("92.1%", "3", "180us"): true, or

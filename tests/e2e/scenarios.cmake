@@ -132,3 +132,14 @@ foreach(isa aarch64 arm)
   asymu_scenario_test(issue30-workload-${isa} pass
     tests/e2e/scenarios/workload/basic-${isa}.yaml upstream)
 endforeach()
+
+# Issue 30 item 1, rt-app JSON files run unchanged (scenario/rtapp.c): the
+# tasks, instances, loops, phases with their own loops, timer, lock and a
+# SCHED_FIFO task of periodic.json as the run gives them (thread names,
+# wake-ups, end time) and in compare; each file of rtapp/broken refused
+# with "FILE: rt-app key 'K' in WHERE: why" (or the JSON error's place).
+asymu_scenario_test(issue30-rtapp-exact rtapp-exact tests/e2e/scenarios/rtapp/periodic.json
+  ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-rtapp-periodic.threads)
+asymu_scenario_test(issue30-rtapp-compare compare tests/e2e/scenarios/rtapp/periodic.json
+  upstream,kill ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-rtapp-periodic.out 0)
+asymu_scenario_test(issue30-rtapp-broken rtapp-broken)

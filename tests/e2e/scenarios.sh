@@ -23,6 +23,10 @@
 #                            time bounded (GNU time)
 #   compare FILE P EXPECT S  compare --policies P: stdout equal to EXPECT,
 #                            exit status S
+#   rtapp-exact FILE EXPECT  an rt-app file's threads, tasks and end as the
+#                            outcome has them: equal to EXPECT
+#   rtapp-broken             each rt-app file of scenarios/rtapp/broken: exit
+#                            2 and the exact message of its .err file
 #   anywhere                 busy-mixed under kill and programs.yaml with their
 #                            programs in asymu's build and in two directories of
 #                            other path lengths ($ASYMU_PROGRAMS): the same
@@ -178,6 +182,28 @@ print("  - task: a\n    stdout_contains: \"argv[20000] \\\"arg19999\\\"\\nargv[a
     [ $status -eq 0 ] || fail "exit status $status, expected 0"
     [ "$kb" -lt 150000 ] || fail "peak RSS $kb KiB, expected under 150,000"
     [ $ms -lt 20000 ] || fail "took $ms ms"
+    ;;
+rtapp-exact)
+    # Issue 30: rt-app file FILE run unchanged; its threads (comm, number of
+    # wake-ups, migrations) and end time as the outcome gives them equal the
+    # file EXPECT (one line per thread, then the end), under upstream.
+    "$asymu" scenario-exec "$1" upstream > "$tmp/outcome" || fail "scenario-exec"
+    python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))
+for t in o["threads"]: print(t["comm"], len(t["wakeup_latency_ns"]), t["migrations"], sum(t["run_ns"]) > 0)
+for t in o["tasks"]: print(t["name"], t.get("exit"), t["cpus_used"])
+print(o["machine"], o["end_ns"])' "$tmp/outcome" > "$tmp/out"
+    diff -u "$2" "$tmp/out" || fail "threads differ"
+    ;;
+rtapp-broken)
+    # Issue 30: each rt-app file of tests/e2e/scenarios/rtapp/broken is
+    # refused (exit 2, nothing on stdout) with the message of its .err file.
+    for f in tests/e2e/scenarios/rtapp/broken/*.json; do
+        "$asymu" replay "$f" > "$tmp/out" 2> "$tmp/err"
+        status=$?
+        diff -u "${f%.json}.err" "$tmp/err" || fail "$f: message differs"
+        [ ! -s "$tmp/out" ] || fail "$f: stdout not empty"
+        [ $status -eq 2 ] || fail "$f: exit status $status, expected 2"
+    done
     ;;
 compare)
     # asymu compare FILE --policies P: stdout equal to the file EXPECT
