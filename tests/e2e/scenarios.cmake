@@ -143,3 +143,14 @@ asymu_scenario_test(issue30-rtapp-exact rtapp-exact tests/e2e/scenarios/rtapp/pe
 asymu_scenario_test(issue30-rtapp-compare compare tests/e2e/scenarios/rtapp/periodic.json
   upstream,kill ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-rtapp-periodic.out 0)
 asymu_scenario_test(issue30-rtapp-broken rtapp-broken)
+
+# Issue 30 item 4, the workload examples: audio-ui.yaml (a 32-bit audio
+# task and a 64-bit UI task with quantitative expectations) passes, and its
+# compare table shows the value measured under every policy;
+# rtapp-periodic.json is an rt-app file run unchanged. Both are in the
+# determinism set (every example).
+asymu_scenario_test(issue30-example-audio-ui pass examples/scenarios/audio-ui.yaml upstream)
+asymu_scenario_test(issue30-example-audio-ui-compare compare examples/scenarios/audio-ui.yaml
+  upstream,linux-6.6,override,kill,fixup
+  ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-example-audio-ui.out 0)
+asymu_scenario_test(issue30-example-rtapp pass examples/scenarios/rtapp-periodic.json upstream)
