@@ -19,6 +19,9 @@
  *   yield       sched_yield
  *   mem:N       write one byte per 64 of an N-byte buffer
  *   begin:N ... end   the phases between, N times (an rt-app phase's loop)
+ *   fork        the rest of the phases of this pass (to the end of the list or
+ *               of the begin it is in) run in a forked child process, which
+ *               the thread waits for; the child keeps the thread's name
  *
  * On a failure it prints what failed on stderr and exits 1. */
 #define _GNU_SOURCE
@@ -30,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,6 +95,18 @@ struct state {
     size_t mem_len;
 };
 
+/* The index after the phases of the level i is in (after its "end"). */
+static int level_end(int i)
+{
+    for (int depth = 0; i < nphases; i++) {
+        if (strncmp(phases[i], "begin:", 6) == 0)
+            depth++;
+        else if (strcmp(phases[i], "end") == 0 && depth-- == 0)
+            return i + 1;
+    }
+    return i;
+}
+
 /* Runs the phases from i to the end or to the "end" that closes the
  * enclosing begin; returns the index after it. */
 static int run_phases(struct state *st, int i)
@@ -100,6 +116,23 @@ static int run_phases(struct state *st, int i)
         unsigned long long n = v ? strtoull(v + 1, NULL, 10) : 0;
         if (strcmp(p, "end") == 0)
             return i + 1;
+        if (strcmp(p, "fork") == 0) {
+            pid_t pid = fork();
+            if (pid < 0)
+                die("fork", p);
+            if (pid == 0) {
+                run_phases(st, i + 1);
+                _exit(0);
+            }
+            int status;
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+                errno = ECHILD;
+                die("forked child", p);
+            }
+            return level_end(i + 1);
+        }
         if (strncmp(p, "begin:", 6) == 0) {
             int after = i + 1;
             for (unsigned long long k = 0; k < n; k++)

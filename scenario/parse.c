@@ -776,9 +776,9 @@ static const char *workload_policy(const char *s)
 static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_task *t)
 {
     static const char *const keys =
-        "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem, begin";
-    if (scalar(item) && strcmp(scalar(item), "yield") == 0) {
-        push_arg(c, t, "yield");
+        "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem, begin, fork";
+    if (scalar(item) && (strcmp(scalar(item), "yield") == 0 || strcmp(scalar(item), "fork") == 0)) {
+        push_arg(c, t, "%s", scalar(item));
         return true;
     }
     if (scalar(item) && strcmp(scalar(item), "end") == 0) {
@@ -818,8 +818,8 @@ static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_
                             0, key_is(k, "run") ? LONG_MAX : 1L << 30, &count))
                 return false;
             push_arg(c, t, "%s:%ld", key, count);
-        } else if (key_is(k, "yield")) {
-            push_arg(c, t, "yield");
+        } else if (key_is(k, "yield") || key_is(k, "fork")) {
+            push_arg(c, t, "%s", key);
         } else {
             if (!want_scalar(c, v, "a name") || !*scalar(v) || strlen(scalar(v)) > 64 ||
                 strchr(scalar(v), ':'))
