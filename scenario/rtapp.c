@@ -233,7 +233,7 @@ char *scenario_rtapp_to_yaml(const char *file, const char *text, size_t len, FIL
             if (!json_is_integer(v))
                 refuse(&c, key, "global", "expected seconds (-1: none)");
             else if (json_integer_value(v) > 0)
-                fprintf(c.out, "time_limit: %llds\n", (long long)json_integer_value(v));
+                fprintf(c.out, "machine:\n  time_limit: %llds\n", (long long)json_integer_value(v));
         } else if (strcmp(key, "default_policy") == 0) {
             if (!(policy = json_string_value(v)))
                 refuse(&c, key, "global", "expected a policy's name");

@@ -142,6 +142,10 @@ asymu_scenario_test(issue30-rtapp-exact rtapp-exact tests/e2e/scenarios/rtapp/pe
   ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-rtapp-periodic.threads)
 asymu_scenario_test(issue30-rtapp-compare compare tests/e2e/scenarios/rtapp/periodic.json
   upstream,kill ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-rtapp-periodic.out 0)
+# duration.json: global duration 1 s as the time limit of a task that loops
+# forever (-1): 100 wake-ups of its 10 ms timer, then the limit.
+asymu_scenario_test(issue30-rtapp-duration rtapp-exact tests/e2e/scenarios/rtapp/duration.json
+  ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-rtapp-duration.threads)
 asymu_scenario_test(issue30-rtapp-broken rtapp-broken)
 
 # Issue 30 item 4, the workload examples: audio-ui.yaml (a 32-bit audio
