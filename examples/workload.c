@@ -191,8 +191,8 @@ static void *instance(void *arg)
 
 int main(int argc, char **argv)
 {
-    static const char *const policies[] = {"other", "fifo", "rr", "batch", NULL, "idle",
-                                           "deadline"};
+    static const char *const policies[] = {"other", "fifo", "rr",      "batch",
+                                           NULL,    "idle", "deadline"};
     if (argc < 10) {
         fprintf(stderr, "usage: workload NAME INSTANCES LOOPS POLICY NICE PRIO DL_RUNTIME "
                         "DL_DEADLINE DL_PERIOD PHASE...\n");

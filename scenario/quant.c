@@ -55,8 +55,10 @@ static bool latency_percentile(const struct expectation *e, json_t *threads, jso
     size_t n = 0, i, j;
     json_t *th, *v;
     json_array_foreach(threads, i, th)
+    {
         if (selected(e, th, pid))
             n += json_array_size(json_object_get(th, "wakeup_latency_ns"));
+    }
     if (n == 0)
         return false;
     uint64_t *all = malloc(n * sizeof *all);
@@ -64,9 +66,14 @@ static bool latency_percentile(const struct expectation *e, json_t *threads, jso
         abort();
     n = 0;
     json_array_foreach(threads, i, th)
-        if (selected(e, th, pid))
-            json_array_foreach(json_object_get(th, "wakeup_latency_ns"), j, v)
-                all[n++] = u64_of(v);
+    {
+        if (!selected(e, th, pid))
+            continue;
+        json_array_foreach(json_object_get(th, "wakeup_latency_ns"), j, v)
+        {
+            all[n++] = u64_of(v);
+        }
+    }
     qsort(all, n, sizeof *all, by_value);
     size_t rank = (size_t)(((unsigned __int128)n * e->percentile + 99) / 100);
     *out = all[rank ? rank - 1 : 0];
@@ -152,8 +159,8 @@ static void format_time(uint64_t ns, char *out, size_t len)
             continue;
         uint64_t whole = ns / units[i].ns, tenth = ns % units[i].ns * 10 / units[i].ns;
         if (tenth)
-            snprintf(out, len, "%llu.%llu%s", (unsigned long long)whole,
-                     (unsigned long long)tenth, units[i].unit);
+            snprintf(out, len, "%llu.%llu%s", (unsigned long long)whole, (unsigned long long)tenth,
+                     units[i].unit);
         else
             snprintf(out, len, "%llu%s", (unsigned long long)whole, units[i].unit);
         return;
@@ -233,8 +240,8 @@ static void quantity(const struct expectation *e, char *out, size_t len)
     }
 }
 
-bool scenario_quant_matches(const struct scenario *sc, const struct expectation *e,
-                            json_t *outcome, FILE *f)
+bool scenario_quant_matches(const struct scenario *sc, const struct expectation *e, json_t *outcome,
+                            FILE *f)
 {
     struct measure m;
     const char *why;

@@ -12,8 +12,13 @@
 /* Global keys that only concern rt-app's own run (logs, calibration of
  * `run`, memory locking): nothing to do on the emulated machine. */
 static const char *const ignored_global[] = {
-    "calibration", "logdir", "log_basename", "log_size", "lock_pages", "ftrace", "gnuplot",
-    "pi_enabled", "io_device", "mem_buffer_size", "cumulative_slack", NULL,
+    "calibration", "logdir",     "log_basename", "log_size",        "lock_pages",       "ftrace",
+    "gnuplot",     "pi_enabled", "io_device",    "mem_buffer_size", "cumulative_slack", NULL,
+};
+
+/* A task's settings, which rt-app also takes in a phase. */
+static const char *const per_task_only[] = {
+    "instance", "policy", "priority", "cpus", "nice", "phases", "delay", NULL,
 };
 
 static bool in(const char *key, const char *const *list)
@@ -85,16 +90,17 @@ static bool events(struct conv *c, json_t *obj, const char *where)
         } else if (event_is(key, "timer")) {
             json_t *period = json_object_get(v, "period");
             if (!json_is_object(v) || !want_usec(c, key, where, period, &us) || us == 0)
-                return c->failed || refuse(c, key, where, "expected {\"ref\": ..., \"period\": "
-                                                          "microseconds above 0}");
+                return c->failed || refuse(c, key, where,
+                                           "expected {\"ref\": ..., \"period\": "
+                                           "microseconds above 0}");
             fprintf(f, "        - timer: %lldus\n", (long long)us);
-        } else if (event_is(key, "lock") || event_is(key, "unlock") ||
-                   event_is(key, "barrier")) {
+        } else if (event_is(key, "lock") || event_is(key, "unlock") || event_is(key, "barrier")) {
             if (!json_is_string(v))
                 return refuse(c, key, where, "expected a name");
-            fprintf(f, "        - %s: ", event_is(key, "lock")     ? "lock"
-                                         : event_is(key, "unlock") ? "unlock"
-                                                                   : "barrier");
+            fprintf(f, "        - %s: ",
+                    event_is(key, "lock")     ? "lock"
+                    : event_is(key, "unlock") ? "unlock"
+                                              : "barrier");
             quoted(f, json_string_value(v));
             fputc('\n', f);
         } else if (event_is(key, "yield")) {
@@ -103,12 +109,12 @@ static bool events(struct conv *c, json_t *obj, const char *where)
             if (!json_is_integer(v) || json_integer_value(v) < 0)
                 return refuse(c, key, where, "expected a number of bytes");
             fprintf(f, "        - mem: %lld\n", (long long)json_integer_value(v));
-        } else if (!in(key, (const char *const[]){"instance", "loop", "policy", "priority",
-                                                   "cpus", "nice", "phases", "delay",
-                                                   "dl-runtime", "dl-deadline", "dl-period",
-                                                   NULL})) {
-            return refuse(c, key, where, "not an event asymu's workloads have (run, runtime, "
-                                         "sleep, timer, lock, unlock, barrier, yield, mem)");
+        } else if (!in(key, (const char *const[]){"instance", "loop", "policy", "priority", "cpus",
+                                                  "nice", "phases", "delay", "dl-runtime",
+                                                  "dl-deadline", "dl-period", NULL})) {
+            return refuse(c, key, where,
+                          "not an event asymu's workloads have (run, runtime, "
+                          "sleep, timer, lock, unlock, barrier, yield, mem)");
         }
     }
     return true;
@@ -193,10 +199,12 @@ static bool task(struct conv *c, const char *name, json_t *t, const char *defaul
         fprintf(f, "        - begin: %lld\n", (long long)n);
         const char *k;
         json_object_foreach(phase, k, v)
-            if (in(k, (const char *const[]){"instance", "policy", "priority", "cpus", "nice",
-                                            "phases", "delay", NULL}))
-                return refuse(c, k, pwhere, "per-phase settings are not mapped (set them on "
-                                            "the task)");
+        {
+            if (in(k, per_task_only))
+                return refuse(c, k, pwhere,
+                              "per-phase settings are not mapped (set them on the "
+                              "task)");
+        }
         if (!events(c, phase, pwhere))
             return false;
         fputs("        - end\n", f);
@@ -209,8 +217,8 @@ char *scenario_rtapp_to_yaml(const char *file, const char *text, size_t len, FIL
     json_error_t err;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
-        fprintf(errors, "%s:%d:%d: expected an rt-app JSON file: %s\n", file, err.line,
-                err.column, err.text);
+        fprintf(errors, "%s:%d:%d: expected an rt-app JSON file: %s\n", file, err.line, err.column,
+                err.text);
         return NULL;
     }
     char *yaml = NULL;
@@ -223,8 +231,10 @@ char *scenario_rtapp_to_yaml(const char *file, const char *text, size_t len, FIL
         refuse(&c, "tasks", "the file", "expected an object of tasks");
     fprintf(c.out, "# from rt-app file %s\n", file);
     json_object_foreach(root, key, v)
+    {
         if (!c.failed && strcmp(key, "global") != 0 && strcmp(key, "tasks") != 0)
             refuse(&c, key, "the file", "expected only global and tasks");
+    }
     json_object_foreach(global, key, v)
     {
         if (c.failed || in(key, ignored_global))
@@ -238,14 +248,17 @@ char *scenario_rtapp_to_yaml(const char *file, const char *text, size_t len, FIL
             if (!(policy = json_string_value(v)))
                 refuse(&c, key, "global", "expected a policy's name");
         } else {
-            refuse(&c, key, "global", "not mapped (asymu maps duration and default_policy and "
-                                      "ignores calibration, logs and memory locking)");
+            refuse(&c, key, "global",
+                   "not mapped (asymu maps duration and default_policy and "
+                   "ignores calibration, logs and memory locking)");
         }
     }
     fputs("tasks:\n", c.out);
     json_object_foreach(tasks, key, v)
+    {
         if (!c.failed)
             task(&c, key, v, policy);
+    }
     fclose(c.out);
     json_decref(root);
     if (c.failed) {
