@@ -233,10 +233,8 @@ void sched__cfs_enqueue(struct sched *s, struct sched_task *t, unsigned cpu, enu
         t->vruntime += rq->min_vruntime;
         t->vr_relative = false;
     } else if (why == SCHED_ENQ_NEW) {
-        /* The first task: placed as a new one. */
+        /* A task not forked (the first one): at min_vruntime. */
         t->vruntime = rq->min_vruntime;
-        if (t->cls == SCHED_CLASS_FAIR)
-            place_entity(s, rq, t, true);
     } else if (t->cpu != cpu && t->cpu < s->nr_cpus) {
         /* migrate_task_rq_fair() and dequeue/enqueue: relative to each
          * runqueue's min_vruntime. */

@@ -113,8 +113,11 @@ void machine_slice_limit(struct machine *m)
         due = kt->when;
     if (due == UINT64_MAX)
         return;
+    /* From the vCPU's own clock, which the slice advances (slice_start,
+     * what the guest reads, may be later: another vCPU's present). */
+    uint64_t clock = m->sched.cpus[m->slice_cpu].clock_ns;
     uint64_t done_fs = machine_slice_fs(m);
-    uint64_t due_fs = due > m->slice_start ? (due - m->slice_start) * FS_PER_NS : 0;
+    uint64_t due_fs = due > clock ? (due - clock) * FS_PER_NS : 0;
     if (due_fs <= done_fs) {
         m->insn_stop = m->slice_insns; /* due already: stop at the next block */
         return;

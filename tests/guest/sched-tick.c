@@ -202,8 +202,10 @@ static void turns_step(struct shared *sh, int me)
 {
     long long now = now_ns(CLOCK_MONOTONIC);
     if (sh->last != me) {
+        /* Its turn began: the clock is read again, as `now` may be from
+         * before the other one ran. */
         sh->last = me;
-        sh->since = now;
+        sh->since = now_ns(CLOCK_MONOTONIC);
     } else if (now - sh->since > sh->longest) {
         sh->longest = now - sh->since;
     }
@@ -260,7 +262,7 @@ static int two_hogs(long long ms, int nice_value, int policy, int turns)
     reap(a);
     reap(b);
     if (turns) {
-        printf("longest run without the other: %lld ms\n", (longest + MS / 2) / MS);
+        printf("longest run without the other: %lld.%03lld ms\n", longest / MS, longest % MS / 1000);
         return 0;
     }
     printf("share = %llu:1024\n", c0 ? (c1 * 1024ULL + c0 / 2) / c0 : 0);
