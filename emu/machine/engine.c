@@ -173,8 +173,9 @@ static void hook_block_a64(uc_engine *uc, uint64_t addr, uint32_t size, void *us
         gdbstub_block(m);
     engine_step_block(m);
     /* A block the slice stops at does not run now (Unicorn leaves before
-     * it): it is counted when the next slice runs it. */
-    if (++m->slice_used >= m->slice_budget || m->slice_insns >= m->insn_stop) {
+     * it): it is counted when the next slice runs it. A slice runs at
+     * least one block (a deadline task's budget may be a single one). */
+    if (++m->slice_used > m->slice_budget || m->slice_insns >= m->insn_stop) {
         uc_emu_stop(uc);
         return;
     }
@@ -188,7 +189,7 @@ static void hook_block_a32(uc_engine *uc, uint64_t addr, uint32_t size, void *us
     if (m->gdb)
         gdbstub_block(m);
     engine_step_block(m);
-    if (++m->slice_used >= m->slice_budget || m->slice_insns >= m->insn_stop) {
+    if (++m->slice_used > m->slice_budget || m->slice_insns >= m->insn_stop) {
         uc_emu_stop(uc);
         return;
     }

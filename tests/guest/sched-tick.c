@@ -189,7 +189,7 @@ static int fifo(int n)
 struct shared {
     volatile unsigned long count[2];
     volatile int last;
-    volatile long long since, longest;
+    volatile long long since, longest, longest_end;
 };
 
 static void work(volatile unsigned long *count)
@@ -208,6 +208,7 @@ static void turns_step(struct shared *sh, int me)
         sh->since = now_ns(CLOCK_MONOTONIC);
     } else if (now - sh->since > sh->longest) {
         sh->longest = now - sh->since;
+        sh->longest_end = now;
     }
 }
 
@@ -263,6 +264,8 @@ static int two_hogs(long long ms, int nice_value, int policy, int turns)
     reap(b);
     if (turns) {
         printf("longest run without the other: %lld.%03lld ms\n", longest / MS, longest % MS / 1000);
+        if (getenv("TURNS_DEBUG"))
+            fprintf(stderr, "ended at %lld ns\n", sh->longest_end);
         return 0;
     }
     printf("share = %llu:1024\n", c0 ? (c1 * 1024ULL + c0 / 2) / c0 : 0);
