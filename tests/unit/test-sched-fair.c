@@ -2,7 +2,9 @@
  * docs/scheduler.md): PELT's series, fits_capacity with uclamp, misfit
  * detection and migration to a bigger vCPU within the allowed CPUs (a
  * 32-bit task never leaves M), select_idle_capacity(), SCHED_IDLE's weight
- * and SCHED_BATCH. Exact values throughout. */
+ * and SCHED_BATCH; time sharing (sched/cfs.c): calc_delta_fair, the scaled
+ * sysctls, check_preempt_tick at ticks, place_entity, wake-up preemption,
+ * RR turns. Exact values throughout. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -488,6 +490,24 @@ static void test_place_entity_and_wakeup_preemption(void **state)
     shutdown_vm(vm);
 }
 
+/* SCHED_RR tasks of one priority take turns every HZ/10 ticks they run
+ * (task_tick_rt(): 25 ticks of 4 ms at HZ 250, 100 ms), not per slice. */
+static void test_rr_turns_at_ticks(void **state)
+{
+    (void)state;
+    struct vm *vm = boot_caps(1, "", false, NULL, 10000);
+    struct sched_task a, b;
+    sched_task_init(&vm->s, &a, 1, 1, "a");
+    sched_task_fork(&vm->s, &a, &b, 2, 2);
+    sched_task_set_class(&vm->s, &a, SCHED_CLASS_RT, 10, true);
+    sched_task_set_class(&vm->s, &b, SCHED_CLASS_RT, 10, true);
+    uint64_t longest = run_ms(vm, 300);
+    assert_int_equal(longest, 100000000);
+    assert_int_equal(a.sum_exec_ns, 200000000);
+    assert_int_equal(b.sum_exec_ns, 100000000);
+    shutdown_vm(vm);
+}
+
 /* A SCHED_FIFO task that wakes takes the vCPU from a fair hog at once
  * (check_preempt_curr()), not at a tick or a slice's end. */
 static void test_fifo_preempts_hog_at_wakeup(void **state)
@@ -538,6 +558,7 @@ int main(void)
         cmocka_unit_test(test_nice_5_share),
         cmocka_unit_test(test_place_entity_and_wakeup_preemption),
         cmocka_unit_test(test_fifo_preempts_hog_at_wakeup),
+        cmocka_unit_test(test_rr_turns_at_ticks),
         cmocka_unit_test(test_bad_capacity_einval),
     };
     /* clang-format on */
