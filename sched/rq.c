@@ -62,13 +62,18 @@ void sched__cfs_yield(struct sched *s, struct sched_task *t, unsigned cpu)
     if (rq->head == t)
         rq->head = t->rq_next;
     struct sched_task *pos = rq->head;
+    bool before = false;
     do {
-        if (pos->cls != SCHED_CLASS_FAIR && sched__runs_before(t, pos))
+        if (pos->cls != SCHED_CLASS_FAIR && sched__runs_before(t, pos)) {
+            before = true;
             break;
+        }
         pos = pos->rq_next;
     } while (pos != rq->head);
     insert_before(pos, t);
-    if (pos == rq->head && sched__runs_before(t, pos))
+    /* Only a throttled deadline task is behind it: t is the head only if
+     * nothing else but those is queued. */
+    if (before && pos == rq->head)
         rq->head = t;
 }
 
