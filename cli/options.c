@@ -381,6 +381,16 @@ static int opt_slice(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+/* CONFIG_HZ: the values Linux's kernel/Kconfig.hz offers. */
+static int opt_hz(struct parse *ps, const char *opt, const char *val)
+{
+    uint64_t v;
+    if (!parse_u64(val, &v) || (v != 100 && v != 250 && v != 300 && v != 1000))
+        return bad(opt, val, "100, 250, 300 or 1000 (the CONFIG_HZ values Linux offers)");
+    ps->cfg->hz = (unsigned)v;
+    return 0;
+}
+
 /* "0.5", "3", "2.25": instructions per ns, in thousandths. */
 static int opt_insn_rate(struct parse *ps, const char *opt, const char *val)
 {
@@ -618,8 +628,12 @@ static const struct option_def options[] = {
      "draw the run as an SVG timeline in FILE: a row per vCPU grouped by type and capacity, a "
      "colour per task, markers for exec, kill, migration, affinity changes and hotplug",
      opt_timeline},
-    {"--slice", NULL, "BLOCKS", "10000", "time slice of a task at nice 0, in guest basic blocks",
+    {"--slice", NULL, "BLOCKS", "10000",
+     "guest basic blocks the emulator runs between two looks at the scheduler: a batch size "
+     "only, no time the guest sees depends on it (docs/timing.md)",
      opt_slice},
+    {"--hz", NULL, "HZ", "250",
+     "the scheduler tick's frequency, CONFIG_HZ: 100, 250, 300 or 1000 (docs/timing.md)", opt_hz},
     {"--insn-rate", NULL, "RATE", "0.5",
      "guest instructions per ns of a capacity-1024 vCPU at its maximum frequency; a vCPU of "
      "capacity C runs C/1024 as fast (docs/timing.md)",

@@ -62,6 +62,7 @@ struct emu_config {
     bool no_sandbox;        /* do not confine the emulator (Landlock and seccomp) */
     bool no_kvm;            /* --no-kvm: the machine has no /dev/kvm */
     unsigned slice_blocks;  /* time slice in guest basic blocks, 0: default */
+    unsigned hz;              /* --hz: CONFIG_HZ, the tick's frequency; 0: 250 */
     uint32_t insn_rate_milli; /* --insn-rate x1000: instructions per ns at capacity 1024, 0: default */
     const struct emu_costs *costs; /* --costs: kernel work's times, NULL: the defaults */
     uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */

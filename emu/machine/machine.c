@@ -94,8 +94,36 @@ void machine_random_bytes(struct machine *m, void *buf, size_t len)
 
 uint64_t machine_now(const struct machine *m)
 {
+    /* Between slices the time is the scheduler's: a timer firing, or a
+     * wake-up from outside any task, happens at its own moment, not at
+     * the end of the slice that ran last. */
+    if (!m->slice_task)
+        return sched_now(&m->sched);
     uint64_t in_slice = m->slice_start + machine_slice_fs(m) / FS_PER_NS;
     return in_slice > sched_now(&m->sched) ? in_slice : sched_now(&m->sched);
+}
+
+void machine_slice_limit(struct machine *m)
+{
+    m->insn_stop = UINT64_MAX;
+    if (!m->slice_task || !m->insn_fs)
+        return;
+    uint64_t due = sched_next_tick(&m->sched, m->slice_cpu);
+    const struct ktimer *kt = ktimer_next(m);
+    if (kt && kt->when < due)
+        due = kt->when;
+    if (due == UINT64_MAX)
+        return;
+    /* From the vCPU's own clock, which the slice advances (slice_start,
+     * what the guest reads, may be later: another vCPU's present). */
+    uint64_t clock = m->sched.cpus[m->slice_cpu].clock_ns;
+    uint64_t done_fs = machine_slice_fs(m);
+    uint64_t due_fs = due > clock ? (due - clock) * FS_PER_NS : 0;
+    if (due_fs <= done_fs) {
+        m->insn_stop = m->slice_insns; /* due already: stop at the next block */
+        return;
+    }
+    m->insn_stop = m->slice_insns + (due_fs - done_fs + m->insn_fs - 1) / m->insn_fs;
 }
 
 uint64_t machine_realtime_ns(struct machine *m)
@@ -200,6 +228,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
         .log = &m->klog,
         .capacity = cfg->capacity,
         .insn_rate_milli = cfg->insn_rate_milli,
+        .hz = cfg->hz,
     };
     m->costs = kcost_table(cfg);
     if ((err = sched_init(&m->sched, &sc)) < 0) {
