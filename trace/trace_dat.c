@@ -500,8 +500,8 @@ static void header(struct dat_trace *d, struct buf *h, const struct ring *rings,
             continue;
         const char *comm = trace_cmdline_find(switched, nswitch, d->names[i].tid);
         char line[64];
-        int n = snprintf(line, sizeof line, "%d %s\n", d->names[i].tid,
-                         comm ? comm : d->names[i].comm);
+        int n =
+            snprintf(line, sizeof line, "%d %s\n", d->names[i].tid, comm ? comm : d->names[i].comm);
         bput(&cmdlines, line, (size_t)n);
     }
     bu64(h, cmdlines.len);

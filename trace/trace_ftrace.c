@@ -144,8 +144,8 @@ static void ftrace_rec(struct ftrace_trace *f, const struct mevent *ev, const st
     case EVENT_CPUHP_ENTER: {
         int target = ev->hotplug.online ? CPUHP_ONLINE : CPUHP_OFFLINE;
         const char *step = ev->hotplug.online ? "sched_cpu_activate" : "sched_cpu_deactivate";
-        put(f, l, "cpuhp_enter", "cpu: %04u target: %3d step: %3d (%s)", cpu, target,
-            CPUHP_ONLINE, step);
+        put(f, l, "cpuhp_enter", "cpu: %04u target: %3d step: %3d (%s)", cpu, target, CPUHP_ONLINE,
+            step);
         return;
     }
     case EVENT_CPUHP_EXIT:
@@ -176,8 +176,7 @@ static void ftrace_rec(struct ftrace_trace *f, const struct mevent *ev, const st
     case EVENT_SIGNAL_GENERATE:
         /* include/trace/events/signal.h; asymu's siginfo carries no errno */
         put(f, l, "signal_generate", "sig=%d errno=%d code=%d comm=%s pid=%d grp=%d res=%d",
-            ev->signal.sig, 0, ev->signal.code, t.comm, t.pid, ev->signal.group,
-            ev->signal.result);
+            ev->signal.sig, 0, ev->signal.code, t.comm, t.pid, ev->signal.group, ev->signal.result);
         return;
     case EVENT_SIGNAL_DELIVER:
         put(f, l, "signal_deliver", "sig=%d errno=%d code=%d sa_handler=%llx sa_flags=%llx",
@@ -268,8 +267,10 @@ static void ftrace_finish(void *state)
         const char *comm = trace_cmdline_find(cmd, ncmd, l->pid);
         /* trace_print_context(): the idle task is "<idle>" there */
         fprintf(f->out, "%16s-%-7d [%03u] %s %5llu.%06llu: %s\n",
-                l->pid == 0 ? "<idle>" : comm ? comm : l->comm, l->pid, l->cpu, flags(l->event),
-                (unsigned long long)(l->ts_ns / 1000000000),
+                l->pid == 0 ? "<idle>"
+                : comm      ? comm
+                            : l->comm,
+                l->pid, l->cpu, flags(l->event), (unsigned long long)(l->ts_ns / 1000000000),
                 (unsigned long long)(l->ts_ns / 1000 % 1000000), (const char *)l->data);
     }
     for (size_t i = 0; i < f->ls.len; i++)

@@ -17,8 +17,7 @@ static struct trace_rec rec(enum event_index event, unsigned cpu, enum trace_ctx
     return (struct trace_rec){.event = event, .cpu = cpu, .ctx = ctx, .task = task};
 }
 
-size_t trace_derive(const struct mevent *ev, unsigned nr_cpus,
-                    struct trace_rec out[TRACE_RECS_MAX])
+size_t trace_derive(const struct mevent *ev, unsigned nr_cpus, struct trace_rec out[TRACE_RECS_MAX])
 {
     unsigned cpu = ev->cpu < nr_cpus ? ev->cpu : 0;
     /* Where the waker or caller runs, for the events it causes. */
@@ -110,8 +109,8 @@ struct trace_line *trace_line_new(struct trace_lines *ls, uint64_t ts, const str
         ls->cap = cap;
     }
     struct trace_line *l = &ls->lines[ls->len];
-    *l = (struct trace_line){.ts_ns = ts, .seq = ls->len, .cpu = r->cpu, .ctx = r->ctx,
-                             .event = r->event};
+    *l = (struct trace_line){
+        .ts_ns = ts, .seq = ls->len, .cpu = r->cpu, .ctx = r->ctx, .event = r->event};
     if (r->task) {
         l->pid = r->task->tid;
         trace_text(r->task->comm, l->comm, sizeof l->comm);

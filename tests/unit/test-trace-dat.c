@@ -210,12 +210,10 @@ static void roundtrip(void **state)
 }
 
 /* The next record of cpu: its event's name, common_pid and time. */
-static struct tep_record *next_rec(struct tracecmd_input *in, int cpu, bool first,
-                                   const char *name, int pid, uint64_t ts,
-                                   struct tep_event **ev)
+static struct tep_record *next_rec(struct tracecmd_input *in, int cpu, bool first, const char *name,
+                                   int pid, uint64_t ts, struct tep_event **ev)
 {
-    struct tep_record *rec =
-        first ? tracecmd_read_cpu_first(in, cpu) : tracecmd_read_data(in, cpu);
+    struct tep_record *rec = first ? tracecmd_read_cpu_first(in, cpu) : tracecmd_read_data(in, cpu);
     assert_non_null(rec);
     *ev = tep_find_event_by_record(tracecmd_get_tep(in), rec);
     assert_non_null(*ev);
@@ -256,8 +254,7 @@ static void derived(void **state)
     sw.sw.prev = (struct mevent_task){.tid = 0, .prio = 120};
     sw.sw.prev_end = MEVENT_END_RUNNABLE;
     trace_writer_event(w, &sw);
-    struct mevent wake = {
-        .kind = MEVENT_WAKEUP, .ts_ns = 20, .cpu = 1, .src_cpu = 0, .task = b};
+    struct mevent wake = {.kind = MEVENT_WAKEUP, .ts_ns = 20, .cpu = 1, .src_cpu = 0, .task = b};
     trace_writer_event(w, &wake);
     struct cpumask old, new_mask;
     cpumask_clear(&old);
