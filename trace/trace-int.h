@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event_formats.h"
 #include "trace.h"
 
 /* What a writer that can only write at the end (ftrace sorts its lines by
@@ -55,5 +56,75 @@ struct trace_run {
  * and starts a new one with trace_run_start. */
 bool trace_run_extend(struct trace_run *run, const struct mevent *ev);
 void trace_run_start(struct trace_run *run, const struct mevent *ev);
+
+/* --- shared by the ftrace text and the trace.dat (trace_lines.c) --- */
+
+/* Whose context a record is reported in (its pid, common_pid). */
+enum trace_ctx {
+    TRACE_CTX_TASK,    /* the record's own task, running on the vCPU */
+    TRACE_CTX_CURRENT, /* whatever the vCPU runs at that time */
+    TRACE_CTX_SWITCH,  /* sched_switch: its prev, and next runs from then on */
+};
+
+/* power.h: cpu_idle's state when a CPU leaves idle (PWR_EVENT_EXIT). */
+#define TRACE_PWR_EVENT_EXIT 4294967295UL
+
+/* One record an mevent makes: the event, the vCPU it is on, whose context. */
+struct trace_rec {
+    enum event_index event;
+    unsigned cpu;
+    enum trace_ctx ctx;
+    const struct mevent_task *task; /* CTX_TASK's task, CTX_SWITCH's prev; else NULL */
+    unsigned long idle_state;       /* cpu_idle's state */
+};
+#define TRACE_RECS_MAX 3
+
+/* The records ev makes, in the order the kernel reports them (the derived
+ * sched_waking and cpu_idle included): returns how many (0 for an mevent
+ * neither writer shows). */
+size_t trace_derive(const struct mevent *ev, unsigned nr_cpus,
+                    struct trace_rec out[TRACE_RECS_MAX]);
+
+/* A record kept until the end, to be sorted by time (ties in the order
+ * they happened) and given the task it is reported for. */
+struct trace_line {
+    uint64_t ts_ns, seq;
+    unsigned cpu;
+    enum trace_ctx ctx;
+    enum event_index event;
+    int pid, next_pid;               /* the task's (resolved for CTX_CURRENT); CTX_SWITCH's next */
+    char comm[MEVENT_COMM_LEN];      /* the task's */
+    char next_comm[MEVENT_COMM_LEN]; /* CTX_SWITCH's next */
+    void *data;                      /* the writer's: text, or the record's bytes */
+    size_t len;
+};
+
+struct trace_lines {
+    struct trace_line *lines;
+    size_t len, cap;
+};
+
+/* A new line for r of ev at ts (counted once the writer increments len),
+ * or NULL without memory. */
+struct trace_line *trace_line_new(struct trace_lines *ls, uint64_t ts, const struct trace_rec *r,
+                                  const struct mevent *ev);
+/* Sorts the lines by time, puts a task's own events after the switch to
+ * it, and gives each CTX_CURRENT line the pid and comm its vCPU runs. */
+void trace_lines_order(struct trace_lines *ls, unsigned nr_cpus);
+
+/* saved_cmdlines: the last comm the sched_switch lines show for each pid
+ * (tracing_record_cmdline()), sorted by pid; the comms point into ls. */
+struct trace_cmdline {
+    int pid;
+    size_t order;
+    const char *comm;
+};
+struct trace_cmdline *trace_cmdlines(const struct trace_lines *ls, size_t *n);
+/* The saved comm of pid, or NULL. */
+const char *trace_cmdline_find(const struct trace_cmdline *c, size_t n, int pid);
+
+/* asymu_affinity's cause: mevent_cause_name() without spaces, so that
+ * key=value parsers (Perfetto's) read it as one value. */
+const char *trace_cause_token(enum mevent_cause cause);
 
 #endif

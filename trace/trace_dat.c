@@ -9,11 +9,11 @@
  * (its public header has only the reader), so the file is written here and
  * checked with Debian's trace-cmd (tests/e2e/trace_dat_check.py).
  *
- * The events are those of --trace-format ftrace, with the same task shown
- * as the record's common_pid, plus asymu/affinity_change and
- * asymu/policy_kill. The machine loop runs vCPUs out of time order, so the
- * records are kept and sorted by time at the end (ties in the order they
- * happened), within the writer's budget. */
+ * The records are those of --trace-format ftrace, derived, placed on vCPUs
+ * and ordered by the same code (trace_lines.c), with the task the text
+ * shows as each record's common_pid. The machine loop runs vCPUs out of
+ * time order, so the records are kept and sorted by time at the end (ties
+ * in the order they happened), within the writer's budget. */
 #include "event_formats.h"
 #include "trace-int.h"
 
@@ -47,13 +47,6 @@ enum { OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_TRACECLOCK = 4, OPT_UNAME = 5 };
 #define RECORD_MAX (EVENT_PAGE_SIZE - EVENT_PAGE_HEADER - 8)
 #define STRING_MAX 1000
 
-struct dat_record {
-    uint64_t ts, seq;
-    unsigned cpu;
-    uint32_t len;
-    unsigned char *data;
-};
-
 /* A name a tid had at a time: saved_cmdlines keeps the last. */
 struct dat_name {
     uint64_t ts, seq;
@@ -61,12 +54,12 @@ struct dat_name {
     char comm[MEVENT_COMM_LEN];
 };
 
+/* The lines (trace_lines.c), each's data the record's bytes. */
 struct dat_trace {
     FILE *out;
     unsigned nr_cpus;
     uint64_t seq;
-    struct dat_record *recs;
-    size_t len, cap;
+    struct trace_lines ls;
     struct dat_name *names;
     size_t names_len, names_cap;
     struct trace_keep keep;
@@ -143,22 +136,18 @@ static void name(struct dat_trace *d, uint64_t ts, const struct mevent_task *t)
     trace_text(t->comm, n->comm, sizeof n->comm);
 }
 
-static void put(struct dat_trace *d, uint64_t ts, unsigned cpu, const struct rec *r)
+static void put(struct dat_trace *d, struct trace_line *l, const struct rec *r)
 {
-    if (d->keep.dropped) { /* the trace is what came before the first dropped record */
-        d->keep.dropped++;
+    if (!l)
         return;
-    }
-    if (!grow((void **)&d->recs, &d->cap, d->len, sizeof *d->recs))
+    if (!trace_keep(&d->keep, sizeof *l + r->len + sizeof *d->names * 2))
         return;
-    if (!trace_keep(&d->keep, sizeof *d->recs + r->len + sizeof *d->names * 2))
+    l->data = malloc(r->len);
+    if (!l->data)
         return;
-    unsigned char *data = malloc(r->len);
-    if (!data)
-        return;
-    memcpy(data, r->b, r->len);
-    d->recs[d->len++] = (struct dat_record){
-        .ts = ts, .seq = d->seq, .cpu = cpu, .len = (uint32_t)r->len, .data = data};
+    memcpy(l->data, r->b, r->len);
+    l->len = r->len;
+    d->ls.len++;
 }
 
 /* sched_switch's prev_state as the ftrace text shows it (trace_ftrace.c):
@@ -187,22 +176,22 @@ static void task_comm(const struct mevent_task *t, unsigned cpu, char *out, size
         trace_text(t->comm, out, len);
 }
 
-static void dat_event(void *state, const struct mevent *ev)
+/* One record of ev (trace_derive()) in the ring buffer's binary form;
+ * common_pid is set once the order is known (dat_finish). */
+static void dat_rec(struct dat_trace *d, const struct mevent *ev, const struct trace_rec *tr)
 {
-    struct dat_trace *d = state;
     unsigned cpu = ev->cpu < d->nr_cpus ? ev->cpu : 0;
     const struct mevent_task *t = &ev->task;
     char comm[MEVENT_COMM_LEN + 8], cpus[4096];
     struct rec r;
-    if (d->keep.dropped) { /* past the budget: neither records nor names */
-        d->keep.dropped++;
-        return;
-    }
-    d->seq++;
-    switch (ev->kind) {
-    case MEVENT_SWITCH: {
+    rec_init(&r, tr->event, 0);
+    switch (tr->event) {
+    case EVENT_CPU_IDLE:
+        rec_u32(&r, 8, (uint32_t)tr->idle_state);
+        rec_u32(&r, 12, tr->cpu);
+        break;
+    case EVENT_SCHED_SWITCH: {
         const struct mevent_task *prev = &ev->sw.prev;
-        rec_init(&r, EVENT_SCHED_SWITCH, prev->tid);
         task_comm(prev, cpu, comm, sizeof comm);
         rec_comm(&r, 8, comm);
         rec_u32(&r, 24, (uint32_t)prev->tid);
@@ -214,97 +203,122 @@ static void dat_event(void *state, const struct mevent *ev)
         rec_u32(&r, 60, (uint32_t)t->prio);
         name(d, ev->ts_ns, prev);
         name(d, ev->ts_ns, t);
-        put(d, ev->ts_ns, cpu, &r);
-        return;
+        break;
     }
-    case MEVENT_WAKEUP:
-        rec_init(&r, ev->wakeup.new_task ? EVENT_SCHED_WAKEUP_NEW : EVENT_SCHED_WAKEUP, t->tid);
+    case EVENT_SCHED_WAKING:
+    case EVENT_SCHED_WAKEUP:
+    case EVENT_SCHED_WAKEUP_NEW:
         rec_comm(&r, 8, t->comm);
         rec_u32(&r, 24, (uint32_t)t->tid);
         rec_u32(&r, 28, (uint32_t)t->prio);
         rec_u32(&r, 32, 1); /* success: always 1 since Linux 4.14 */
         rec_u32(&r, 36, cpu);
         name(d, ev->ts_ns, t);
-        put(d, ev->ts_ns, cpu, &r);
-        return;
-    case MEVENT_MIGRATE:
-        rec_init(&r, EVENT_SCHED_MIGRATE_TASK, t->tid);
+        break;
+    case EVENT_SCHED_MIGRATE_TASK:
         rec_comm(&r, 8, t->comm);
         rec_u32(&r, 24, (uint32_t)t->tid);
         rec_u32(&r, 28, (uint32_t)t->prio);
         rec_u32(&r, 32, ev->migrate.from);
         rec_u32(&r, 36, ev->migrate.to);
         name(d, ev->ts_ns, t);
-        put(d, ev->ts_ns, ev->migrate.from < d->nr_cpus ? ev->migrate.from : cpu, &r);
-        return;
-    case MEVENT_FORK:
-        rec_init(&r, EVENT_SCHED_PROCESS_FORK, t->tid);
+        break;
+    case EVENT_SCHED_PROCESS_FORK:
         rec_comm(&r, 8, t->comm);
         rec_u32(&r, 24, (uint32_t)t->tid);
         rec_comm(&r, 28, ev->fork.child.comm);
         rec_u32(&r, 44, (uint32_t)ev->fork.child.tid);
         name(d, ev->ts_ns, t);
         name(d, ev->ts_ns, &ev->fork.child);
-        put(d, ev->ts_ns, cpu, &r);
-        return;
-    case MEVENT_EXEC:
-        rec_init(&r, EVENT_SCHED_PROCESS_EXEC, t->tid);
+        break;
+    case EVENT_SCHED_PROCESS_EXEC:
         rec_str(&r, 8, ev->exec.path);
         rec_u32(&r, 12, (uint32_t)t->tid);
         rec_u32(&r, 16, (uint32_t)ev->exec.old_tid);
         name(d, ev->ts_ns, t);
-        put(d, ev->ts_ns, cpu, &r);
-        return;
-    case MEVENT_EXIT:
-        rec_init(&r, EVENT_SCHED_PROCESS_EXIT, t->tid);
+        break;
+    case EVENT_SCHED_PROCESS_EXIT:
+    case EVENT_SCHED_PROCESS_FREE:
         rec_comm(&r, 8, t->comm);
         rec_u32(&r, 24, (uint32_t)t->tid);
         rec_u32(&r, 28, (uint32_t)t->prio);
         name(d, ev->ts_ns, t);
-        put(d, ev->ts_ns, cpu, &r);
-        return;
-    case MEVENT_HOTPLUG: {
+        break;
+    case EVENT_CPUHP_ENTER:
+    case EVENT_CPUHP_EXIT: {
         /* asymu's hotplug is one step, the scheduler's: cpuhp states
-         * OFFLINE (0) and ONLINE (1), on the vCPU's idle task. */
-        int target = ev->hotplug.online ? 1 : 0;
-        rec_init(&r, EVENT_CPUHP_ENTER, 0);
+         * OFFLINE (0) and ONLINE (1). */
         rec_u32(&r, 8, cpu);
-        rec_u32(&r, 12, (uint32_t)target);
+        rec_u32(&r, 12, ev->hotplug.online ? 1 : 0);
         rec_u32(&r, 16, 1);
-        rec_u64(&r, 24, ev->hotplug.online ? ADDR_CPU_ACTIVATE : ADDR_CPU_DEACTIVATE);
-        put(d, ev->ts_ns, cpu, &r);
-        rec_init(&r, EVENT_CPUHP_EXIT, 0);
-        rec_u32(&r, 8, cpu);
-        rec_u32(&r, 12, (uint32_t)target);
-        rec_u32(&r, 16, 1);
-        rec_u32(&r, 20, 0);
-        d->seq++;
-        put(d, ev->ts_ns, cpu, &r);
-        return;
+        if (tr->event == EVENT_CPUHP_ENTER)
+            rec_u64(&r, 24, ev->hotplug.online ? ADDR_CPU_ACTIVATE : ADDR_CPU_DEACTIVATE);
+        break;
     }
-    case MEVENT_AFFINITY:
-        rec_init(&r, EVENT_ASYMU_AFFINITY, t->tid);
+    case EVENT_ASYMU_AFFINITY:
         rec_comm(&r, 8, t->comm);
         rec_u32(&r, 24, (uint32_t)t->tid);
         cpulist_format(ev->affinity.old_mask, cpus, sizeof cpus);
         rec_str(&r, 28, cpus);
         cpulist_format(ev->affinity.new_mask, cpus, sizeof cpus);
         rec_str(&r, 32, cpus);
-        rec_str(&r, 36, ev->affinity.rule);
-        rec_str(&r, 40, mevent_cause_name(ev->affinity.cause));
+        rec_str(&r, 36, trace_cause_token(ev->affinity.cause));
+        rec_str(&r, 40, ev->affinity.rule);
         name(d, ev->ts_ns, t);
-        put(d, ev->ts_ns, cpu, &r);
-        return;
-    case MEVENT_KILL:
-        rec_init(&r, EVENT_ASYMU_KILL, t->tid);
+        break;
+    case EVENT_TASK_NEWTASK:
+        /* include/trace/events/task.h; asymu has no oom_score_adj: 0 */
+        rec_u32(&r, 8, (uint32_t)ev->newtask.tid);
+        rec_comm(&r, 12, t->comm);
+        rec_u64(&r, 32, ev->newtask.clone_flags);
+        name(d, ev->ts_ns, t);
+        break;
+    case EVENT_TASK_RENAME:
+        rec_u32(&r, 8, (uint32_t)t->tid);
+        rec_comm(&r, 12, t->comm);
+        rec_comm(&r, 28, ev->rename.comm);
+        break;
+    case EVENT_SIGNAL_GENERATE:
+        /* include/trace/events/signal.h; asymu's siginfo carries no errno */
+        rec_u32(&r, 8, (uint32_t)ev->signal.sig);
+        rec_u32(&r, 16, (uint32_t)ev->signal.code);
+        rec_comm(&r, 20, t->comm);
+        rec_u32(&r, 36, (uint32_t)t->tid);
+        rec_u32(&r, 40, ev->signal.group);
+        rec_u32(&r, 44, (uint32_t)ev->signal.result);
+        name(d, ev->ts_ns, t);
+        break;
+    case EVENT_SIGNAL_DELIVER:
+        rec_u32(&r, 8, (uint32_t)ev->signal.sig);
+        rec_u32(&r, 16, (uint32_t)ev->signal.code);
+        rec_u64(&r, 24, ev->signal.handler);
+        rec_u64(&r, 32, ev->signal.flags);
+        break;
+    case EVENT_ASYMU_KILL:
         rec_comm(&r, 8, t->comm);
         rec_u32(&r, 24, (uint32_t)t->tid);
-        rec_str(&r, 28, ev->kill.rule);
+        rec_u32(&r, 28, 9); /* SIGKILL */
+        rec_str(&r, 32, ev->kill.rule);
         name(d, ev->ts_ns, t);
-        put(d, ev->ts_ns, cpu, &r);
-        return;
+        break;
     default:
         return;
+    }
+    put(d, trace_line_new(&d->ls, ev->ts_ns, tr, ev), &r);
+}
+
+static void dat_event(void *state, const struct mevent *ev)
+{
+    struct dat_trace *d = state;
+    struct trace_rec recs[TRACE_RECS_MAX];
+    size_t n = trace_derive(ev, d->nr_cpus, recs);
+    for (size_t i = 0; i < n; i++) {
+        if (d->keep.dropped) { /* past the budget: neither records nor names */
+            d->keep.dropped++;
+            continue;
+        }
+        d->seq++;
+        dat_rec(d, ev, &recs[i]);
     }
 }
 
@@ -390,17 +404,17 @@ static void ring_close_page(struct ring *rb)
     bput(&rb->data, zeros, EVENT_PAGE_SIZE - (rb->data.len - rb->page));
 }
 
-static void ring_add(struct ring *rb, const struct dat_record *rec)
+static void ring_add(struct ring *rb, const struct trace_line *rec)
 {
     uint32_t words = (rec->len + 3) / 4;
     size_t size = 4 + (size_t)words * 4 + (rec->len > RB_MAX_SMALL_DATA ? 4 : 0);
-    uint64_t delta = rb->page == SIZE_MAX ? 0 : rec->ts - rb->last_ts;
+    uint64_t delta = rb->page == SIZE_MAX ? 0 : rec->ts_ns - rb->last_ts;
     bool extend = delta >> RB_DELTA_BITS != 0;
     size_t need = size + (extend ? 8 : 0);
     if (rb->page == SIZE_MAX || rb->data.len - rb->page + need > EVENT_PAGE_SIZE) {
         ring_close_page(rb);
         rb->page = rb->data.len;
-        bu64(&rb->data, rec->ts);
+        bu64(&rb->data, rec->ts_ns);
         bu64(&rb->data, 0); /* commit, set when the page is closed */
         delta = 0;
         extend = false;
@@ -420,16 +434,8 @@ static void ring_add(struct ring *rb, const struct dat_record *rec)
     static const unsigned char pad[4];
     bput(&rb->data, pad, words * 4 - rec->len);
     if (!rb->entries++)
-        rb->first_ts = rec->ts;
-    rb->last_ts = rec->ts;
-}
-
-static int by_time(const void *a, const void *b)
-{
-    const struct dat_record *x = a, *y = b;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+        rb->first_ts = rec->ts_ns;
+    rb->last_ts = rec->ts_ns;
 }
 
 static int names_by_tid_time(const void *a, const void *b)
@@ -482,20 +488,27 @@ static void header(struct dat_trace *d, struct buf *h, const struct ring *rings,
     bu32(h, (uint32_t)strlen(DAT_KALLSYMS));
     bput(h, DAT_KALLSYMS, strlen(DAT_KALLSYMS));
     bu32(h, 0); /* printk formats: none */
-    /* saved_cmdlines: "PID COMM" lines, each tid's last name. */
+    /* saved_cmdlines: "PID COMM" lines, each tid's comm as the ftrace
+     * text shows it: the last its sched_switch records show, else the last
+     * any record names. */
     qsort(d->names, d->names_len, sizeof *d->names, names_by_tid_time);
+    size_t nswitch;
+    struct trace_cmdline *switched = trace_cmdlines(&d->ls, &nswitch);
     struct buf cmdlines = {0};
     for (size_t i = 0; i < d->names_len; i++) {
         if (i + 1 < d->names_len && d->names[i + 1].tid == d->names[i].tid)
             continue;
+        const char *comm = trace_cmdline_find(switched, nswitch, d->names[i].tid);
         char line[64];
-        int n = snprintf(line, sizeof line, "%d %s\n", d->names[i].tid, d->names[i].comm);
+        int n =
+            snprintf(line, sizeof line, "%d %s\n", d->names[i].tid, comm ? comm : d->names[i].comm);
         bput(&cmdlines, line, (size_t)n);
     }
     bu64(h, cmdlines.len);
     bput(h, cmdlines.p, cmdlines.len);
     h->failed |= cmdlines.failed;
     free(cmdlines.p);
+    free(switched);
     bu32(h, d->nr_cpus);
     bput(h, "options  ", 10);
     boption(h, OPT_TRACECLOCK, DAT_CLOCKS);
@@ -525,18 +538,21 @@ static void header(struct dat_trace *d, struct buf *h, const struct ring *rings,
 static void dat_finish(void *state)
 {
     struct dat_trace *d = state;
-    qsort(d->recs, d->len, sizeof *d->recs, by_time);
+    trace_lines_order(&d->ls, d->nr_cpus);
+    /* common_pid: the task the text shows the record for */
+    for (size_t i = 0; i < d->ls.len; i++)
+        memcpy((unsigned char *)d->ls.lines[i].data + 4, &d->ls.lines[i].pid, 4);
     struct ring *rings = calloc(d->nr_cpus, sizeof *rings);
     struct buf h = {0};
-    uint64_t now = d->len ? d->recs[d->len - 1].ts : 0;
+    uint64_t now = d->ls.len ? d->ls.lines[d->ls.len - 1].ts_ns : 0;
     if (!rings) {
         fputs("asymu: no memory for the trace.dat's ring buffers\n", stderr);
         goto out;
     }
     for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++)
         rings[cpu].page = SIZE_MAX;
-    for (size_t i = 0; i < d->len; i++)
-        ring_add(&rings[d->recs[i].cpu], &d->recs[i]);
+    for (size_t i = 0; i < d->ls.len; i++)
+        ring_add(&rings[d->ls.lines[i].cpu], &d->ls.lines[i]);
     bool failed = false;
     for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++) {
         ring_close_page(&rings[cpu]);
@@ -567,9 +583,9 @@ out:
             free(rings[cpu].data.p);
     free(rings);
     free(h.p);
-    for (size_t i = 0; i < d->len; i++)
-        free(d->recs[i].data);
-    free(d->recs);
+    for (size_t i = 0; i < d->ls.len; i++)
+        free(d->ls.lines[i].data);
+    free(d->ls.lines);
     free(d->names);
     free(d);
 }
@@ -592,7 +608,10 @@ static struct trace_keep *dat_keep(void *state)
 const struct trace_format_ops trace_dat_ops = {
     .kinds = MEVENT_BIT(MEVENT_SWITCH) | MEVENT_BIT(MEVENT_WAKEUP) | MEVENT_BIT(MEVENT_MIGRATE) |
              MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT) |
-             MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL),
+             MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL) |
+             MEVENT_BIT(MEVENT_NEWTASK) | MEVENT_BIT(MEVENT_SIGNAL_GENERATE) |
+             MEVENT_BIT(MEVENT_SIGNAL_DELIVER) | MEVENT_BIT(MEVENT_RENAME) |
+             MEVENT_BIT(MEVENT_FREE),
     .new = dat_new,
     .event = dat_event,
     .finish = dat_finish,
