@@ -20,6 +20,7 @@ static const char *const kind_names[MEVENT_KIND_COUNT] = {
     [MEVENT_RUNQUEUE] = "runqueue",
     [MEVENT_SYSCALL_ENTER] = "syscall_enter",
     [MEVENT_SYSCALL_EXIT] = "syscall_exit",
+    [MEVENT_PRINT] = "print",
 };
 
 const char *mevent_kind_name(enum mevent_kind kind)

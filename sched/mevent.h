@@ -31,6 +31,7 @@ enum mevent_kind {
     MEVENT_RUNQUEUE,      /* the number of runnable tasks of a vCPU changed */
     MEVENT_SYSCALL_ENTER, /* task entered a syscall */
     MEVENT_SYSCALL_EXIT,  /* ... and left it (not for one that blocked until it completes) */
+    MEVENT_PRINT,         /* the task wrote print.msg to tracefs's trace_marker */
     MEVENT_KIND_COUNT,
 };
 #define MEVENT_BIT(kind) (UINT32_C(1) << (kind))
@@ -112,6 +113,10 @@ struct mevent {
             const char *name; /* NULL for a number the ABI does not know */
             int64_t ret;      /* SYSCALL_EXIT */
         } syscall;
+        struct {
+            const char *msg; /* the bytes written, NUL-terminated, without a final '\n' */
+            uint64_t ip;     /* the kernel address the print event shows (tracing_mark_write) */
+        } print;
     };
 };
 

@@ -177,6 +177,11 @@ static void json_event(void *state, const struct mevent *ev)
         json_object_set_new(args, "rule", json_string(ev->kill.rule));
         instant(j, ev, "kill", args);
         return;
+    case MEVENT_PRINT: /* a trace_marker write */
+        args = task_args(&ev->task);
+        json_object_set_new(args, "msg", str(ev->print.msg));
+        instant(j, ev, "print", args);
+        return;
     case MEVENT_HOTPLUG:
         instant(j, ev, ev->hotplug.online ? "cpu online" : "cpu offline",
                 json_pack("{s:i}", "cpu", (int)ev->cpu));
