@@ -244,7 +244,8 @@ static void json_finish(void *state)
 const struct trace_format_ops trace_json_ops = {
     .kinds = MEVENT_BIT(MEVENT_RUN) | MEVENT_BIT(MEVENT_RUNQUEUE) | MEVENT_BIT(MEVENT_EXEC) |
              MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXIT) | MEVENT_BIT(MEVENT_AFFINITY) |
-             MEVENT_BIT(MEVENT_MIGRATE) | MEVENT_BIT(MEVENT_KILL) | MEVENT_BIT(MEVENT_HOTPLUG),
+             MEVENT_BIT(MEVENT_MIGRATE) | MEVENT_BIT(MEVENT_KILL) | MEVENT_BIT(MEVENT_HOTPLUG) |
+             MEVENT_BIT(MEVENT_PRINT),
     .new = json_new,
     .event = json_event,
     .finish = json_finish,

@@ -131,6 +131,8 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
             if (pos >= f->size)
                 return f->node.records && (f->flags & O_NONBLOCK) ? -EAGAIN : 0;
             size_t n = f->size - pos < len ? (size_t)(f->size - pos) : len;
+            if (f->node.pages && n > 4096 - pos % 4096)
+                n = 4096 - pos % 4096; /* trace_pipe_raw: a page per read (tracing_buffers_read) */
             if (f->node.records) {
                 /* /dev/kmsg: one record per read, and only whole ones. */
                 const char *nl = memchr(f->data + pos, '\n', f->size - pos);
@@ -605,6 +607,8 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
         f->host_fd = (flags & O_ACCMODE) == O_RDONLY ? STDIN_FILENO : STDOUT_FILENO;
     }
     if (node->kind == VNODE_GENERATED) {
+        if (opens && (flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY)
+            vfs_truncate_virtual(&t->machine->vfs, t, node);
         err = vfs_generate(&t->machine->vfs, t, node, &f->data, &f->size);
         if (err < 0) {
             file_put(f);

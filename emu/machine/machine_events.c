@@ -44,3 +44,11 @@ void machine__emit_syscall(struct task *t, enum mevent_kind kind, uint64_t nr, i
     ev.syscall.ret = ret;
     emit(t, &ev);
 }
+
+void machine__emit_print(struct task *t, const char *msg, uint64_t ip)
+{
+    struct mevent ev = {.kind = MEVENT_PRINT};
+    ev.print.msg = msg;
+    ev.print.ip = ip;
+    emit(t, &ev);
+}

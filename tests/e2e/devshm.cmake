@@ -38,6 +38,8 @@ mountinfo:
 25 24 = / /dev/pts rw,nosuid,nodev,noexec,relatime - devpts devpts rw,gid=5,mode=620,ptmxmode=000
 26 24 = / /dev/shm rw,nosuid,nodev,relatime - tmpfs tmpfs rw,size=65536k
 27 21 = / /tmp rw,nosuid,nodev,relatime - tmpfs tmpfs rw,size=65536k
+28 22 = / /sys/kernel/debug rw,nosuid,nodev,noexec,relatime - debugfs debugfs rw
+29 22 = / /sys/kernel/tracing rw,nosuid,nodev,noexec,relatime - tracefs tracefs rw
 mounts:
 /dev/root / FS ro,relatime 0 0
 sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0
@@ -46,6 +48,8 @@ udev /dev devtmpfs rw,nosuid,nodev,noexec,relatime,mode=755 0 0
 devpts /dev/pts devpts rw,nosuid,nodev,noexec,relatime,gid=5,mode=620,ptmxmode=000 0 0
 tmpfs /dev/shm tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
 tmpfs /tmp tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
+debugfs /sys/kernel/debug debugfs rw,nosuid,nodev,noexec,relatime 0 0
+tracefs /sys/kernel/tracing tracefs rw,nosuid,nodev,noexec,relatime 0 0
 ")
 
 # Named pipes with Linux's open and blocking rules (emu/fs/fifo.c); the same
