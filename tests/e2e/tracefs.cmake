@@ -24,3 +24,13 @@ if(NOT ASYMU_E2E_RUNNER)
     set_tests_properties(e2e-tracefs-marker-host-${isa} PROPERTIES LABELS e2e TIMEOUT 180)
   endforeach()
 endif()
+# buffer_size_kb bounds the buffer (2 pages for 4 KiB, ring_buffer_resize's
+# minimum): 400 markers on cpu0 keep the newest 80, the 320 older ones are
+# overrun (the kernel's default overwrite mode), and what is read parses.
+asymu_e2e_guest(NAME tracefs-overwrite PROGRAM tracefs GUEST_ARGS overwrite ASYMU_ONLY
+                MACHINE --cpus 4
+                EXPECT_STDOUT_TEXT "write /sys/kernel/tracing/buffer_size_kb: 1
+entries: 80
+overrun: 320
+pages read: 2, prints: 80, malformed: 0, last: marker 399
+")

@@ -5,6 +5,7 @@
  * event headers and each record's common_type checked against the ids of
  * the events/.../id files. Also /sys/kernel/debug/sched/features and the
  * mounts. Prints what it finds, deterministic for one machine. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -204,6 +205,44 @@ static void record(void)
         fclose(st);
 }
 
+/* buffer_size_kb bounds each buffer: in overwrite mode the oldest pages
+ * go (counted as overrun) and the newest events stay. */
+static void overwrite(void)
+{
+    put(T "buffer_size_kb", "4", 0);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(0, &one);
+    sched_setaffinity(0, sizeof one, &one);
+    char msg[128];
+    int fd = open(T "trace_marker", O_WRONLY);
+    for (int i = 0; i < 400; i++) {
+        int n = snprintf(msg, sizeof msg, "marker %03d %s", i,
+                         "................................................................");
+        if (write(fd, msg, (size_t)n) != n)
+            printf("marker %d: %s\n", i, err());
+    }
+    close(fd);
+    FILE *st = fopen(T "per_cpu/cpu0/stats", "r");
+    char line[128];
+    while (st && fgets(line, sizeof line, st))
+        if (strncmp(line, "entries:", 8) == 0 || strncmp(line, "overrun:", 8) == 0)
+            fputs(line, stdout);
+    if (st)
+        fclose(st);
+    unsigned char page[4096];
+    int pages = 0;
+    struct seen s = {0};
+    fd = open(T "per_cpu/cpu0/trace_pipe_raw", O_RDONLY);
+    while (read(fd, page, sizeof page) == 4096) {
+        pages++;
+        parse_page(page, &s, 0, 0);
+    }
+    close(fd);
+    printf("pages read: %d, prints: %u, malformed: %u, last: %.10s\n", pages, s.print, s.bad,
+           s.marker);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "files";
@@ -249,6 +288,8 @@ int main(int argc, char **argv)
                 fputs(line, stdout);
         if (m)
             fclose(m);
+    } else if (strcmp(mode, "overwrite") == 0) {
+        overwrite();
     } else {
         record();
     }
