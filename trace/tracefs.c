@@ -485,18 +485,20 @@ static void stats(const struct tracefs *tf, FILE *f, unsigned cpu, uint64_t now)
     fprintf(f, "dropped events: 0\nread events: %llu\n", (unsigned long long)b->read);
 }
 
-/* Takes every page of the vCPU's buffer, the one being written included
- * (ring_buffer_read_page() swaps the reader page, or copies the events
- * of a partly filled one). */
-static void take_pages(struct tracefs *tf, FILE *f, unsigned cpu)
+/* Takes the oldest page of the vCPU's buffer, the one being written
+ * included (ring_buffer_read_page() swaps the reader page, or copies the
+ * events of a partly filled one): what one read of trace_pipe_raw gives. */
+static void take_page(struct tracefs *tf, FILE *f, unsigned cpu)
 {
     struct cpu_buffer *b = &tf->cpus[cpu];
-    for (unsigned i = 0; i < b->n; i++) {
-        struct trace_page *p = b->pages[(b->first + i) % b->cap];
-        fwrite(p->data, 1, EVENT_PAGE_SIZE, f);
-        b->read += p->entries;
-    }
-    buffer_clear(b);
+    if (b->n == 0)
+        return;
+    struct trace_page *p = b->pages[b->first];
+    fwrite(p->data, 1, EVENT_PAGE_SIZE, f);
+    b->read += p->entries;
+    free(p);
+    b->first = (b->first + 1) % b->cap;
+    b->n--;
 }
 
 /* print_trace_header() of the nop tracer for an empty buffer; the event
@@ -586,7 +588,7 @@ int tracefs_read(struct tracefs *tf, const char *rel, uint64_t now_ns, char **da
         if (strcmp(w.file, "stats") == 0)
             stats(tf, f, (unsigned)w.cpu, now_ns);
         else if (strcmp(w.file, "trace_pipe_raw") == 0)
-            take_pages(tf, f, (unsigned)w.cpu);
+            take_page(tf, f, (unsigned)w.cpu);
         else if (strcmp(w.file, "buffer_size_kb") == 0)
             fprintf(f, tf->expanded ? "%u\n" : "%u (expanded: %u)\n",
                     tf->expanded ? tf->size_kb : UNEXPANDED_KB, tf->size_kb);

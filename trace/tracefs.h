@@ -41,8 +41,9 @@ int tracefs_lookup(const struct tracefs *tf, const char *rel, unsigned *mode, bo
 int tracefs_list(const struct tracefs *tf, const char *rel,
                  void (*emit)(const char *name, unsigned char type, void *arg), void *arg);
 /* The content of file rel when opened (malloc'ed); now_ns is virtual
- * time. Opening a trace_pipe_raw takes the pages it returns out of the
- * buffer, as reading them does in Linux. */
+ * time. For a trace_pipe_raw it is the oldest page of the buffer, taken
+ * out of it (empty when there is none): the kernel layer asks again when
+ * the reader is past it. */
 int tracefs_read(struct tracefs *tf, const char *rel, uint64_t now_ns, char **data, size_t *size);
 /* A write to file rel: bytes taken or -errno (trace_marker is the
  * kernel layer's: it emits a MEVENT_PRINT). */

@@ -128,6 +128,20 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
             return mem_io(t, f, buf, len, off, false);
         default: {
             uint64_t pos = off < 0 ? f->pos : (uint64_t)off;
+            if (f->node.pages && off < 0 && pos >= f->size) {
+                /* trace_pipe_raw: the page read is gone; the next one is
+                 * taken from the buffer now, as tracing_buffers_read does. */
+                char *data;
+                size_t size;
+                if (vfs_generate(&t->machine->vfs, t, &f->node, &data, &size) == 0) {
+                    free(f->data);
+                    f->data = data;
+                    f->size = size;
+                    f->pos = pos = 0;
+                }
+                if (f->size == 0)
+                    return f->flags & O_NONBLOCK ? -EAGAIN : 0;
+            }
             if (pos >= f->size)
                 return f->node.records && (f->flags & O_NONBLOCK) ? -EAGAIN : 0;
             size_t n = f->size - pos < len ? (size_t)(f->size - pos) : len;
