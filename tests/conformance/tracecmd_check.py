@@ -2,7 +2,7 @@
 """Debian's trace-cmd and rt-app inside the machine, on the machine's own
 tracefs (docs/tracing.md, "Tracing inside the machine"; issue 28 item 3).
 
-record: `trace-cmd record --nosplice --file-version 6 -e sched` of a shell
+record: `trace-cmd record --nosplice -e sched` of a shell
 that writes "hi" to trace_marker, then `trace-cmd report` of what it wrote,
 both inside the machine: the report has the 4 vCPUs, the shell's exec,
 its print event (by tracing_mark_write, named through /proc/kallsyms) and
@@ -30,7 +30,7 @@ for prog in ("usr/bin/trace-cmd", "usr/bin/rt-app"):
         print(f"skipped: {root} has no {prog}")
         sys.exit(77)
 
-RECORD = "trace-cmd record --nosplice --file-version 6"
+RECORD = "trace-cmd record --nosplice"
 if mode == "record":
     script = (f"cd /tmp && {RECORD} -e sched -- /bin/sh -c 'echo hi > "
               "/sys/kernel/tracing/trace_marker' >/dev/null 2>&1; echo record=$?; "
