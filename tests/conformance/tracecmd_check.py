@@ -13,8 +13,13 @@ rtapp: rt-app 1.0 with "ftrace": true (its markers go through
 exits 0 and the report has its markers in order, "[0] starts", "[0]
 begins loop 0 phase 0 step 0", "[0] exiting", "main ends".
 
+cyclicdeadline: rt-tests' cyclicdeadline (SCHED_DEADLINE) finds debugfs in
+/proc/mounts, reads /sys/kernel/debug/sched/features and turns HRTICK_DL
+on there, runs its deadline thread for a second and exits 0 with its
+"T: 0" line.
+
 The root is read-only; everything is written in the private /tmp. Exit 77
-(skipped) when the root has no trace-cmd or rt-app.
+(skipped) when the root lacks the programs of the mode.
 
 usage: tracecmd_check.py ASYMU ROOT MODE
 """
@@ -25,7 +30,9 @@ import subprocess
 import sys
 
 asymu, root, mode = sys.argv[1:4]
-for prog in ("usr/bin/trace-cmd", "usr/bin/rt-app"):
+needs = {"record": ["trace-cmd"], "rtapp": ["trace-cmd", "rt-app"],
+         "cyclicdeadline": ["cyclicdeadline"]}[mode]
+for prog in ["usr/bin/" + n for n in needs]:
     if not os.path.exists(os.path.join(root, prog)):
         print(f"skipped: {root} has no {prog}")
         sys.exit(77)
@@ -35,6 +42,9 @@ if mode == "record":
     script = (f"cd /tmp && {RECORD} -e sched -- /bin/sh -c 'echo hi > "
               "/sys/kernel/tracing/trace_marker' >/dev/null 2>&1; echo record=$?; "
               "trace-cmd report -i /tmp/trace.dat")
+elif mode == "cyclicdeadline":
+    script = ("cyclicdeadline -q -t 1 -D 1; echo status=$?; "
+              "cat /sys/kernel/debug/sched/features")
 else:
     config = {"tasks": {"thread0": {"loop": 3, "run": 1000, "sleep": 2000}},
               "global": {"duration": 1, "default_policy": "SCHED_OTHER", "ftrace": True,
@@ -54,6 +64,15 @@ def fail(why):
     sys.exit(f"FAIL: {why}\nstatus {r.returncode}\nstdout:\n{out[-4000:]}\nstderr:\n{r.stderr[-2000:]}")
 
 
+if mode == "cyclicdeadline":
+    feats = lines[-1].split() if lines else []
+    if r.returncode != 0 or "status=0" not in lines or \
+            not any(l.startswith("T: 0 (") and " C:" in l for l in lines):
+        fail("cyclicdeadline did not run")
+    if "HRTICK_DL" not in feats or "NO_HRTICK" not in feats:
+        fail(f"sched/features after it: {feats}")
+    print("ok: cyclicdeadline ran, HRTICK_DL on")
+    sys.exit(0)
 if r.returncode != 0 or "record=0" not in lines or "cpus=4" not in lines:
     fail("trace-cmd record or report failed")
 prints = [l.split("tracing_mark_write: ", 1)[1] for l in lines
