@@ -3,15 +3,15 @@
  * the ring buffer's header_page and header_event, the event formats of
  * event_formats.c, saved cmdlines, trace_clock, uname and per-CPU stats
  * options, then per vCPU the kernel's ring-buffer pages of binary records
- * (kernel/trace/ring_buffer.c: rb_update_event, rb_add_time_stamp).
+ * (trace_ring.c, shared with the machine's own tracefs).
  *
  * Debian's libtracecmd exports no writer that works without a live tracefs
  * (its public header has only the reader), so the file is written here and
  * checked with Debian's trace-cmd (tests/e2e/trace_dat_check.py).
  *
  * The events are those of --trace-format ftrace, with the same task shown
- * as the record's common_pid, plus asymu/affinity_change and
- * asymu/policy_kill. The machine loop runs vCPUs out of time order, so the
+ * as the record's common_pid, plus asymu/affinity_change,
+ * asymu/policy_kill and ftrace's print for trace_marker writes. The machine loop runs vCPUs out of time order, so the
  * records are kept and sorted by time at the end (ties in the order they
  * happened), within the writer's budget. */
 #include "event_formats.h"

@@ -51,7 +51,7 @@ struct tracefs {
 };
 
 /* trace_clocks[] of arm64 5.15; all are virtual time here. */
-static const char *const clocks[] = {"local", "global", "counter", "uptime",
+static const char *const clocks[] = {"local", "global", "counter",  "uptime",
                                      "perf",  "mono",   "mono_raw", "boot"};
 
 /* options/: the trace_options[] of 5.15 a nop tracer shows, with their
@@ -60,10 +60,22 @@ static const struct {
     const char *name;
     bool on;
 } options[] = {
-    {"annotate", true},     {"bin", false},       {"block", false},      {"context-info", true},
-    {"disable_on_free", false}, {"event-fork", false}, {"hex", false},    {"irq-info", true},
-    {"latency-format", false},  {"markers", true},     {"overwrite", true}, {"print-parent", true},
-    {"raw", false},         {"record-cmd", true}, {"record-tgid", false}, {"sym-offset", false},
+    {"annotate", true},
+    {"bin", false},
+    {"block", false},
+    {"context-info", true},
+    {"disable_on_free", false},
+    {"event-fork", false},
+    {"hex", false},
+    {"irq-info", true},
+    {"latency-format", false},
+    {"markers", true},
+    {"overwrite", true},
+    {"print-parent", true},
+    {"raw", false},
+    {"record-cmd", true},
+    {"record-tgid", false},
+    {"sym-offset", false},
 };
 _Static_assert(sizeof options / sizeof *options <= 16, "options fit");
 
@@ -224,11 +236,11 @@ enum node_kind { N_NONE, N_DIR, N_FILE };
 struct where {
     enum node_kind kind;
     unsigned mode;
-    const char *file;                /* the file's name */
+    const char *file;                 /* the file's name */
     const struct event_format *event; /* events/SYSTEM/EVENT/... */
-    const char *system;              /* events/SYSTEM/... */
-    int cpu;                         /* per_cpu/cpuN/..., else -1 */
-    int option;                      /* options/NAME */
+    const char *system;               /* events/SYSTEM/... */
+    int cpu;                          /* per_cpu/cpuN/..., else -1 */
+    int option;                       /* options/NAME */
 };
 
 struct entry {
@@ -332,7 +344,8 @@ static struct where locate(const struct tracefs *tf, const char *rel)
         if (!has_system(name, n))
             return (struct where){N_NONE};
         for (size_t i = 0; i < EVENT_COUNT; i++)
-            if (strlen(event_formats[i].system) == n && strncmp(event_formats[i].system, name, n) == 0)
+            if (strlen(event_formats[i].system) == n &&
+                strncmp(event_formats[i].system, name, n) == 0)
                 w.system = event_formats[i].system;
         if (*rel == '\0')
             return (struct where){N_DIR, 0755, "", NULL, w.system, -1, -1};
@@ -477,11 +490,11 @@ static void stats(const struct tracefs *tf, FILE *f, unsigned cpu, uint64_t now)
     }
     /* tracing_stats_read() */
     fprintf(f, "entries: %llu\noverrun: %llu\ncommit overrun: 0\nbytes: %llu\n",
-            (unsigned long long)entries, (unsigned long long)b->overrun,
-            (unsigned long long)bytes);
+            (unsigned long long)entries, (unsigned long long)b->overrun, (unsigned long long)bytes);
     fprintf(f, "oldest event ts: %5llu.%06llu\nnow ts: %5llu.%06llu\n",
-            (unsigned long long)(oldest / 1000000000), (unsigned long long)(oldest / 1000 % 1000000),
-            (unsigned long long)(now / 1000000000), (unsigned long long)(now / 1000 % 1000000));
+            (unsigned long long)(oldest / 1000000000),
+            (unsigned long long)(oldest / 1000 % 1000000), (unsigned long long)(now / 1000000000),
+            (unsigned long long)(now / 1000 % 1000000));
     fprintf(f, "dropped events: 0\nread events: %llu\n", (unsigned long long)b->read);
 }
 
