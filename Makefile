@@ -28,8 +28,9 @@ SAN_DEFAULT = address,undefined
 # than asymu's own code paths: conformance (Debian's programs), bench-smoke
 # and the replay of every example scenario (e2e-scenario-determinism); and
 # the tests that bound asymu's own peak host memory (*-host-rss-*), which
-# AddressSanitizer's shadow and quarantine inflate by hundreds of MB.
-SAN_SKIP ?= ^e2e-limits-split-|^conformance-|^bench-|^e2e-scenario-determinism$$|-host-rss-
+# AddressSanitizer's shadow and quarantine inflate by hundreds of MB; and
+# the Debian package's build, which compiles asymu again without sanitizers.
+SAN_SKIP ?= ^e2e-limits-split-|^conformance-|^bench-|^e2e-scenario-determinism$$|-host-rss-|^e2e-package-deb$$
 SAN_ENV = ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0

@@ -40,6 +40,7 @@ TARGETS = {
     "hello-dynamic": (1.0, "qemu", "issue 14"),
     "churn": (None, "qemu", None),
     "idle": (None, "qemu", None),
+    "hogs": (None, "qemu", None),
     "gzip": (1.5, "qemu", "issue 14"),
     "xz": (1.5, "qemu", "issue 14"),
     "bzip2": (1.5, "qemu", "derived"),

@@ -60,10 +60,12 @@ PYLOOP_N=100000        # rounds of bench/pyloop.py
 CHURN_N=1000           # threads alive at once
 IDLE_N=20000           # round trips of idle.c ...
 IDLE_K=1000            # ... with this many idle threads around
+HOGS_N=20000000        # rounds of each of hogs.c's 16 threads
 SMOKE=${BENCH_SMOKE:-}
 if [ -n "$SMOKE" ]; then
     RUNS=1 STORE_N=1000000 GETPID_N=1000 PINGPONG_N=100 YIELD_N=100 SPAWN_N=2 FORK_N=10
     HELLO_REPS=1 INPUT_BYTES=65536 SQLITE_N=500 PYLOOP_N=100 CHURN_N=10 IDLE_N=100 IDLE_K=10
+    HOGS_N=10000
 fi
 RESULTS=${BENCH_RESULTS:-}
 [ -n "$RESULTS" ] || if [ -n "$SMOKE" ]; then RESULTS=$OUT/smoke; else RESULTS=$ROOT/bench/results; fi
@@ -128,7 +130,7 @@ for isa in aarch64 armhf; do
     done
     compile "$OUT/hello-static-$isa" $gcc $GUEST_FLAGS "$ROOT/bench/hello.c"
     compile "$OUT/hello-dynamic-$isa" $gcc -O2 -Wall -Wextra -Werror "$ROOT/bench/hello.c"
-    for p in yield idle churn; do
+    for p in yield idle churn hogs; do
         compile "$OUT/$p-$isa" $gcc $GUEST_FLAGS -pthread "$ROOT/bench/$p.c"
     done
     compile "$OUT/store-raw$STORE_TAG-$isa" $gcc $FREE_FLAGS -DSTORE_ITERS=${STORE_N}ul "$ROOT/bench/store-raw.c"
@@ -201,6 +203,7 @@ invoke() {
     hello-static) reps=$HELLO_REPS; set -- "$OUT/hello-static-$i" ;;
     hello-dynamic) reps=$HELLO_REPS where=libs; set -- "$OUT/hello-dynamic-$i" ;;
     churn) set -- "$OUT/churn-$i" $CHURN_N ;;
+    hogs) set -- "$OUT/hogs-$i" $HOGS_N 16 ;;
     idle) set -- "$OUT/idle-$i" $IDLE_N $IDLE_K threads ;;
     gzip) input=$INPUT where=root; set -- "$root/bin/gzip" -6 -n -c ;;
     xz) input=$INPUT where=root; set -- "$root/usr/bin/xz" -1 -T1 -c ;;
@@ -274,7 +277,7 @@ timed() {
 # output_checked WORKLOAD: whether every runner must print the same (a sum,
 # a checksum of the compressed bytes, query results).
 output_checked() {
-    case $1 in store | hello-* | gzip | xz | bzip2 | sqlite | py-*) return 0 ;; esac
+    case $1 in store | hello-* | hogs | gzip | xz | bzip2 | sqlite | py-*) return 0 ;; esac
     return 1
 }
 
@@ -331,7 +334,7 @@ SAMPLES=$OUT/samples.txt # every run: workload isa runner round wall_ns cpu_ns
 start=$(date +%s)
 # The order of the table; bench/report.py knows each row's target.
 WORKLOADS="store store-raw store-hot getpid pingpong yield fork spawn hello-static hello-dynamic
-           churn idle gzip xz bzip2 sqlite py-start-S py-start py-loop"
+           churn idle hogs gzip xz bzip2 sqlite py-start-S py-start py-loop"
 case ${BENCH_ONLY:-} in
 '') ;;
 switch | scale) WORKLOADS= ;;
@@ -553,7 +556,7 @@ report() {
     fi
     echo "counts: store $STORE_N iterations; getpid $GETPID_N calls; pingpong $PINGPONG_N" \
         "round trips; yield 2 threads x $YIELD_N; fork $FORK_N fork+_exit+wait; spawn" \
-        "$SPAWN_N fork+exec+wait; hello $HELLO_REPS starts per sample; churn $CHURN_N threads;" \
+        "$SPAWN_N fork+exec+wait; hello $HELLO_REPS starts per sample; churn $CHURN_N threads; hogs 16 threads x $HOGS_N rounds;" \
         "idle $IDLE_N round trips with $IDLE_K idle threads; gzip -6, xz -1 -T1, bzip2 -9 of" \
         "$INPUT_BYTES bytes; sqlite $SQLITE_N INSERTs; py-loop $PYLOOP_N rounds"
     echo "took ${elapsed}s; every sample in $SAMPLES, every run's output in $LOGS"

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "emu.h"
 #include "help.h"
 #include "options.h"
 #include "sched_policy.h"
@@ -51,10 +52,14 @@ static void option_values(FILE *out, const char *option)
             fprintf(out, " %s", sched_policy_name((enum sched_policy_id)i));
     } else if (strcmp(option, "--trace-format") == 0) {
         fputs(" json ftrace dat", out);
+    } else if (strcmp(option, "--soc") == 0) {
+        for (size_t i = 0; i < socs_count; i++)
+            fprintf(out, " %s", socs[i].name);
+        fputs(" list", out);
     }
 }
 
-static const char *const valued_options[] = {"--policy", "--policies", "--trace-format"};
+static const char *const valued_options[] = {"--policy", "--policies", "--trace-format", "--soc"};
 
 void completion_write(FILE *out)
 {

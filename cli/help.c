@@ -42,17 +42,38 @@ static const struct help_page pages[] = {
      "  --policies P,...     the policies to compare, by name (linux-5.15 names upstream)\n"
      "  --jobs N             run N policies at once\n"},
     {"report",
-     "usage: asymu report merge OUT.json [--junit OUT.xml] SHARD.json...\n"
-     "Joins the --report files of the shards of one `asymu replay --shard` run into the\n"
-     "report the run without --shard writes, and with --junit its JUnit XML; refuses\n"
-     "reports of other scenario sets, asymu versions or replay options, a shard twice\n"
-     "and a missing shard (docs/scenarios.md \"Shards\"). Exits 0, or 2 on an error.\n"},
+     "usage: asymu report TRACE [--json]\n"
+     "       asymu report merge OUT.json [--junit OUT.xml] SHARD.json...\n"
+     "With a TRACE (a JSON trace of `asymu run --trace`, docs/tracing.md \"asymu report\"):\n"
+     "prints per task (pid, tid, comm) its time running per CPU, per CPU type (the\n"
+     "aarch32-capable CPUs and the 64-bit-only ones) and per capacity, its time runnable\n"
+     "but waiting, its migrations and why, its wake-up latency percentiles (p50, p90,\n"
+     "p99, max) and its affinity changes with their rule; per CPU its busy, idle and\n"
+     "offline time and utilisation; and totals. --json prints the same as a JSON\n"
+     "document. Exits 0, or 2 for a trace it cannot read (said with FILE:LINE).\n"
+     "\n"
+     "With merge: joins the --report files of the shards of one `asymu replay --shard`\n"
+     "run into the report the run without --shard writes, and with --junit its JUnit\n"
+     "XML; refuses reports of other scenario sets, asymu versions or replay options, a\n"
+     "shard twice and a missing shard (docs/scenarios.md \"Shards\"). Exits 0, or 2 on\n"
+     "an error.\n"},
     {"ctl",
      "usage: asymu ctl PATH COMMAND [ARGS...]\n"
      "Sends one request to the --control socket PATH of a running asymu and prints the\n"
      "answer, one JSON line (docs/control.md lists the requests). Exits 0 when the\n"
      "request succeeded, 1 when the answer is an error, 2 when PATH cannot be reached\n"
      "or the machine ends before answering.\n"},
+    {"binfmt",
+     "usage: asymu binfmt register|unregister [--dir DIR] [--interpreter PATH]\n"
+     "Registers (or removes) asymu as the binfmt_misc interpreter of AArch64 and ARM ELF\n"
+     "programs, entries asymu-aarch64 and asymu-arm with flags F and P, so that running\n"
+     "an Arm program on the host runs it in an asymu machine of the default options\n"
+     "(docs/guest-root.md). Needs root, or a user namespace with its own binfmt_misc.\n"
+     "\n"
+     "options:\n"
+     "  --dir DIR            binfmt_misc's mount (default /proc/sys/fs/binfmt_misc)\n"
+     "  --interpreter PATH   the interpreter to name (default: asymu-binfmt next to asymu\n"
+     "                       or in its installation's libexec/asymu, a link to asymu)\n"},
     {"top",
      "usage: asymu top PATH [--interval MS]\n"
      "A live view of a running machine through its --control socket PATH: each vCPU\n"
@@ -71,9 +92,11 @@ static const char overview[] =
     "       asymu replay FILE... [--policy P] [--report F.json] [--jobs N]\n"
     "                    [--junit F.xml] [--shard I/N|auto] [--all-expectations]\n"
     "       asymu compare FILE [--policies upstream,linux-6.6,override,kill,fixup]\n"
+    "       asymu report TRACE [--json]          what a --trace says, per task and CPU\n"
     "       asymu report merge OUT.json [--junit OUT.xml] SHARD.json...\n"
     "       asymu ctl PATH COMMAND [ARGS...]   one request to a --control socket\n"
     "       asymu top PATH [--interval MS]     a live view through that socket\n"
+    "       asymu binfmt register|unregister   run Arm programs directly, in asymu\n"
     "       asymu options-doc [--man | --bash-completion]   the option reference\n"
     "       asymu help [COMMAND] | COMMAND --help\n"
     "       asymu --help | --version\n"

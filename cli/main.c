@@ -1,5 +1,5 @@
 /* main.c - the asymu command: `asymu run ...`, `asymu ctl ...`, `asymu top
- * ...`, `asymu replay ...`, `asymu compare ...`, `asymu report merge ...`, `asymu options-doc`,
+ * ...`, `asymu replay ...`, `asymu compare ...`, `asymu report merge ...`, `asymu report TRACE`, `asymu options-doc`,
  * `asymu help [COMMAND]`, `--help`, `--version`. The only place that
  * chooses exit statuses, but for ctl's and top's own (ctl.h). */
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binfmt.h"
 #include "completion.h"
 #include "ctl.h"
 #include "help.h"
@@ -15,6 +16,7 @@
 #include "emu.h"
 #include "options.h"
 #include "scenario.h"
+#include "trace_report.h"
 
 #define EXIT_USAGE 2
 #define EXIT_CANNOT_EXECUTE 126
@@ -85,13 +87,54 @@ static char **guest_environment(void)
 #endif
 }
 
-static int cmd_run(int argc, char **argv, int all_argc, char **all_argv)
+/* Whether environment entry e names the variable of edit (VAR or VAR=...). */
+static bool same_variable(const char *e, const char *edit)
+{
+    size_t n = strcspn(edit, "=");
+    return strncmp(e, edit, n) == 0 && e[n] == '=';
+}
+
+/* env with -E VAR=VALUE and -U VAR applied in order (qemu-user's): a set
+ * replaces VAR where it stands or is added at the end, an unset removes it. */
+static char **apply_env_edits(char **env, const struct emu_config *cfg)
+{
+    static char **edited; /* for the life of the run */
+    if (cfg->nenv_edits == 0)
+        return env;
+    size_t n = 0;
+    while (env[n])
+        n++;
+    if (!(edited = calloc(n + cfg->nenv_edits + 1, sizeof *edited)))
+        return env;
+    memcpy(edited, env, n * sizeof *edited);
+    for (unsigned i = 0; i < cfg->nenv_edits; i++) {
+        const char *edit = cfg->env_edits[i];
+        bool set = strchr(edit, '=') != NULL;
+        size_t k = 0;
+        while (k < n && !same_variable(edited[k], edit))
+            k++;
+        if (set && k < n)
+            edited[k] = (char *)edit;
+        else if (set)
+            edited[n++] = (char *)edit;
+        else if (k < n) {
+            memmove(edited + k, edited + k + 1, (n - k - 1) * sizeof *edited);
+            edited[--n] = NULL;
+        }
+    }
+    return edited;
+}
+
+/* `asymu run`; program, when not NULL, is the file to run (binfmt_misc's
+ * path), argv's PROGRAM then only the guest's argv[0]. */
+static int cmd_run(int argc, char **argv, int all_argc, char **all_argv, const char *program)
 {
     struct emu_config cfg;
     int r = options_parse(argc, argv, &cfg);
     if (r != 0)
         return r > 0 ? 0 : EXIT_USAGE;
-    cfg.envp = guest_environment();
+    cfg.program = program;
+    cfg.envp = apply_env_edits(guest_environment(), &cfg);
     if (emu_recording_open(&cfg, all_argc, all_argv) < 0)
         return EXIT_USAGE;
     if (open_trace_files(&cfg) < 0)
@@ -119,7 +162,7 @@ static int cmd_help(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[0], "run") == 0)
-        return cmd_run(1, (char *[]){"--help", NULL}, 0, NULL);
+        return cmd_run(1, (char *[]){"--help", NULL}, 0, NULL, NULL);
     const char *page = help_page(argv[0]);
     if (!page)
         return unknown_command(argv[0]);
@@ -145,8 +188,25 @@ static int cmd_options_doc(int argc, char **argv)
     return 0;
 }
 
+/* Started by the kernel as the binfmt_misc interpreter (binfmt.c): argv is
+ * asymu-binfmt, the program's path, its argv[0] and its arguments; it runs
+ * in a machine of the default options. */
+static int cmd_binfmt_run(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "asymu-binfmt: started with %d arguments: the kernel's binfmt_misc "
+                        "passes PATH ARGV0 [ARGS...] (flag P)\n", argc - 1);
+        return EXIT_USAGE;
+    }
+    const char *program = argv[1];
+    argv[1] = (char *)"--"; /* then the program's argv[0] and arguments */
+    return cmd_run(argc - 1, argv + 1, argc, argv, program);
+}
+
 int main(int argc, char **argv)
 {
+    if (binfmt_invoked(argv[0]))
+        return cmd_binfmt_run(argc, argv);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
@@ -163,17 +223,21 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "help") == 0)
         return cmd_help(argc - 2, argv + 2);
     if (strcmp(cmd, "run") == 0)
-        return cmd_run(argc - 2, argv + 2, argc, argv);
+        return cmd_run(argc - 2, argv + 2, argc, argv, NULL);
     if (strcmp(cmd, "ctl") == 0)
         return ctl_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "binfmt") == 0)
+        return binfmt_main(argc - 2, argv + 2);
     if (strcmp(cmd, "top") == 0)
         return top_main(argc - 2, argv + 2);
     if (strcmp(cmd, "replay") == 0)
         return scenario_cmd_replay(argc - 2, argv + 2, options_parse_to);
     if (strcmp(cmd, "compare") == 0)
         return scenario_cmd_compare(argc - 2, argv + 2, options_parse_to);
-    if (strcmp(cmd, "report") == 0) /* report merge; the second word picks the subcommand */
-        return scenario_cmd_report(argc - 2, argv + 2);
+    /* `report merge ...` joins replay reports; `report TRACE` reads a trace */
+    if (strcmp(cmd, "report") == 0)
+        return argc > 2 && strcmp(argv[2], "merge") == 0 ? scenario_cmd_report(argc - 2, argv + 2)
+                                                          : trace_report_main(argc - 2, argv + 2);
     if (strcmp(cmd, "scenario-exec") == 0) /* replay's and compare's child */
         return scenario_cmd_exec(argc - 2, argv + 2, options_parse_to);
     if (strcmp(cmd, "options-doc") == 0)

@@ -287,6 +287,37 @@ static int opt_sysroot(struct parse *ps, const char *opt, const char *val)
     return need_dir(opt, val);
 }
 
+/* -E VAR=VALUE and -U VAR (qemu-user's): kept in order, applied to the
+ * guest's environment by env_apply(). */
+static int add_env_edit(struct parse *ps, const char *opt, const char *val, bool set)
+{
+    const char *eq = strchr(val, '=');
+    if (!val[0] || val[0] == '=' || (set ? !eq : eq != NULL))
+        return bad(opt, val, set ? "VAR=VALUE" : "a variable's name, without =");
+    if (ps->cfg->nenv_edits == EMU_ENV_EDITS_MAX)
+        return bad(opt, val, "at most 256 -E and -U options");
+    ps->cfg->env_edits[ps->cfg->nenv_edits++] = val; /* an = tells a set from an unset */
+    return 0;
+}
+
+static int opt_env_set(struct parse *ps, const char *opt, const char *val)
+{
+    return add_env_edit(ps, opt, val, true);
+}
+
+static int opt_env_unset(struct parse *ps, const char *opt, const char *val)
+{
+    return add_env_edit(ps, opt, val, false);
+}
+
+static int opt_cwd(struct parse *ps, const char *opt, const char *val)
+{
+    if (!val[0])
+        return bad(opt, val, "a directory of the guest");
+    ps->cfg->cwd = val;
+    return 0;
+}
+
 static int opt_libprefix(struct parse *ps, const char *opt, const char *val)
 {
     ps->cfg->libprefix = val;
@@ -347,6 +378,16 @@ static int opt_slice(struct parse *ps, const char *opt, const char *val)
     if (!parse_u64(val, &v) || v < 100 || v > 10000000)
         return bad(opt, val, "a number of guest basic blocks from 100 to 10000000");
     ps->cfg->slice_blocks = (unsigned)v;
+    return 0;
+}
+
+/* CONFIG_HZ: the values Linux's kernel/Kconfig.hz offers. */
+static int opt_hz(struct parse *ps, const char *opt, const char *val)
+{
+    uint64_t v;
+    if (!parse_u64(val, &v) || (v != 100 && v != 250 && v != 300 && v != 1000))
+        return bad(opt, val, "100, 250, 300 or 1000 (the CONFIG_HZ values Linux offers)");
+    ps->cfg->hz = (unsigned)v;
     return 0;
 }
 
@@ -551,8 +592,17 @@ static const struct option_def options[] = {
      "how the kernel keeps 32-bit tasks on 32-bit vCPUs: ", opt_policy},
     {"--seed", NULL, "N", "0",
      "seed of every random value the guest sees (AT_RANDOM, getrandom, /dev/urandom)", opt_seed},
-    {"--sysroot", NULL, "DIR", "/", "host directory that is the guest's /, read-only",
+    {"--sysroot", NULL, "DIR", "/",
+     "host directory that is the guest's /, read-only; PROGRAM may then be a path inside it "
+     "(as chroot and qemu-user -L take it), or a host path",
      opt_sysroot},
+    {"--cwd", NULL, "DIR", "the host's working directory if the guest has it, else /",
+     "the guest's starting directory (a guest path)", opt_cwd},
+    {"-E", NULL, "VAR=VALUE", "none",
+     "set VAR in the guest's environment (which is asymu's otherwise), as qemu-user's -E; "
+     "may be repeated", opt_env_set},
+    {"-U", NULL, "VAR", "none", "remove VAR from the guest's environment, as qemu-user's -U",
+     opt_env_unset},
     {"-L", NULL, "DIR", "none",
      "library prefix tried first for absolute paths such as the ELF interpreter (as qemu-user)",
      opt_libprefix},
@@ -570,16 +620,20 @@ static const struct option_def options[] = {
      "(docs/tracing.md); open it at ui.perfetto.dev",
      opt_trace},
     {"--trace-format", NULL, "FORMAT", "json",
-     "format of --trace: json (Chrome Trace Event / Perfetto), ftrace (the kernel's "
-     "sched events as trace-cmd report prints them) or dat (trace-cmd's trace.dat, for "
-     "trace-cmd report and KernelShark)",
+     "format of --trace: json (Chrome Trace Event / Perfetto), ftrace (the text Linux "
+     "5.15's /sys/kernel/tracing/trace prints, which Perfetto also opens) or dat "
+     "(trace-cmd's trace.dat, for trace-cmd report and KernelShark)",
      opt_trace_format},
     {"--timeline", NULL, "FILE", "none",
-     "draw the run as an SVG timeline in FILE: a row per vCPU, a colour per task, markers for "
-     "exec, kill, migration and hotplug",
+     "draw the run as an SVG timeline in FILE: a row per vCPU grouped by type and capacity, a "
+     "colour per task, markers for exec, kill, migration, affinity changes and hotplug",
      opt_timeline},
-    {"--slice", NULL, "BLOCKS", "10000", "time slice of a task at nice 0, in guest basic blocks",
+    {"--slice", NULL, "BLOCKS", "10000",
+     "guest basic blocks the emulator runs between two looks at the scheduler: a batch size "
+     "only, no time the guest sees depends on it (docs/timing.md)",
      opt_slice},
+    {"--hz", NULL, "HZ", "250",
+     "the scheduler tick's frequency, CONFIG_HZ: 100, 250, 300 or 1000 (docs/timing.md)", opt_hz},
     {"--insn-rate", NULL, "RATE", "0.5",
      "guest instructions per ns of a capacity-1024 vCPU at its maximum frequency; a vCPU of "
      "capacity C runs C/1024 as fast (docs/timing.md)",

@@ -35,6 +35,9 @@ struct emu_costs {
     uint64_t ns[EMU_COST_NR]; /* on a capacity-1024 vCPU at its maximum frequency */
 };
 
+/* -E and -U options a run takes at most. */
+#define EMU_ENV_EDITS_MAX 256
+
 struct emu_config {
     unsigned cpus;          /* number of vCPUs, 1..NR_CPUS_MAX */
     struct cpumask aarch32; /* vCPUs that run AArch32 EL0 */
@@ -59,6 +62,7 @@ struct emu_config {
     bool no_sandbox;        /* do not confine the emulator (Landlock and seccomp) */
     bool no_kvm;            /* --no-kvm: the machine has no /dev/kvm */
     unsigned slice_blocks;  /* time slice in guest basic blocks, 0: default */
+    unsigned hz;              /* --hz: CONFIG_HZ, the tick's frequency; 0: 250 */
     uint32_t insn_rate_milli; /* --insn-rate x1000: instructions per ns at capacity 1024, 0: default */
     const struct emu_costs *costs; /* --costs: kernel work's times, NULL: the defaults */
     uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */
@@ -74,7 +78,12 @@ struct emu_config {
     const char *record_path;   /* --record: write the host's input here, or NULL */
     const char *input_path;    /* --input: replay this recording instead, or NULL */
     struct recording *recording; /* made by emu_recording_open (emu_run frees it) */
-    int argc;               /* guest program (a host path) and its arguments */
+    const char *cwd;        /* --cwd: the guest's starting directory, NULL: the default */
+    const char *env_edits[EMU_ENV_EDITS_MAX]; /* -E VAR=VALUE, -U VAR, in order */
+    unsigned nenv_edits;
+    const char *program;    /* the file to run, NULL: argv[0] (binfmt_misc gives both) */
+    int argc;               /* guest program and its arguments (argv[0]: a host path, or,
+                             * with --sysroot, the path of a program inside it) */
     char **argv;
     char **envp;            /* guest environment */
 };

@@ -121,6 +121,27 @@ struct script_action {
 
 #define SCRIPT_DEADLOCK 1
 
+/* One thread's scheduling as the event stream told it (script_events.c),
+ * what the quantitative expectations measure (docs/scenarios.md). A tid
+ * used again after its thread ended gets a record of its own. */
+struct script_thread {
+    int tid, tgid;
+    char comm[16];           /* its last comm */
+    uint64_t *run_ns;        /* time running per vCPU (ncpus entries, malloc'ed) */
+    uint64_t migrations;     /* runs on another vCPU than its run before */
+    uint64_t *latencies;     /* wake-up to running, ns, one per wake-up (malloc'ed) */
+    size_t nlatencies;
+    uint64_t runnable_wait_ns; /* runnable but not running (Linux's run_delay) */
+    uint64_t runnable_since; /* with runnable: since when it waits */
+    uint64_t woken_at;       /* with woken: its wake-up not yet followed by a run */
+    unsigned last_cpu;       /* with ran: of its last run */
+    bool runnable, woken, ran;
+};
+
+/* At most this many wake-ups are kept over all threads; past it the
+ * latencies stop (threads_truncated). 8 MiB. */
+#define SCRIPT_MAX_LATENCIES (1u << 20)
+
 struct machine_script {
     struct script_file *files;
     size_t nfiles;
@@ -137,13 +158,18 @@ struct machine_script {
     int status;             /* 0, 70 (an invariant failed), 128+N (a host signal),
                              * SCRIPT_DEADLOCK (every task blocked for good) */
     char *klog;             /* the kernel log (malloc'ed) */
+    struct script_thread *threads; /* every thread that ran or woke, in order of appearance */
+    size_t nthreads;
+    unsigned ncpus;
+    uint64_t *cpu_busy_ns;  /* per vCPU: time running a task (not idle) */
+    bool threads_truncated; /* SCRIPT_MAX_LATENCIES was reached */
 };
 
 /* Boots cfg's machine (cfg->argv is not used), runs the script until every
  * task has ended, and fills in the results. Returns 0, or a negative errno
  * when the machine could not start (a message is on stderr). */
 int emu_run_script(const struct emu_config *cfg, struct machine_script *s);
-/* Frees the histories emu_run_script recorded into s's tasks
+/* Frees the histories emu_run_script recorded into s's tasks and threads
  * (script_events.c), once the caller has read them. */
 void script_events_free(struct machine_script *s);
 

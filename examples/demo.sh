@@ -47,3 +47,8 @@ echo
 echo "The trace is in $out/article-execve.json: open https://ui.perfetto.dev, click"
 echo "\"Open trace file\" and pick it (one track per vCPU; exec, affinity and kill events)."
 echo "The timeline is in $out/article-execve.svg: open it in any browser."
+echo
+echo "# Workloads without C (docs/scenarios.md \"Workloads\"): a 32-bit audio task and a"
+echo "# 64-bit UI task, with quantitative expectations measured under every policy:"
+echo "\$ asymu compare examples/scenarios/audio-ui.yaml"
+"$asymu" compare "$here/scenarios/audio-ui.yaml"

@@ -11,7 +11,11 @@
  *               "saved_mask_history": [{"at_ns", "mask"}] (after each execve),
  *               "stdout", "stderr"}],
  *    "actions": [{"at_ns" (null: its trigger never came), "what", "error",
- *                 "content" (reads)}], "kernel_log"}
+ *                 "content" (reads)}], "kernel_log",
+ *    "threads": [{"tid", "tgid", "comm", "run_ns": [per vCPU], "migrations",
+ *                 "wakeup_latency_ns": [one per wake-up], "runnable_wait_ns"}]
+ *               (every thread of the run, in order of appearance),
+ *    "cpu_busy_ns": [per vCPU], "threads_truncated"}
  */
 #include "scenario.h"
 
@@ -118,6 +122,33 @@ static json_t *task_json(const struct script_task *st, const char *klog)
     return t;
 }
 
+static json_t *u64_array(const uint64_t *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, json_integer((json_int_t)v[i]));
+    return a;
+}
+
+/* What the quantitative expectations (quant.c) measure. */
+static json_t *threads_json(const struct machine_script *s)
+{
+    json_t *threads = json_array();
+    for (size_t i = 0; i < s->nthreads; i++) {
+        const struct script_thread *th = &s->threads[i];
+        json_t *t = json_object();
+        json_object_set_new(t, "tid", json_integer(th->tid));
+        json_object_set_new(t, "tgid", json_integer(th->tgid));
+        json_object_set_new(t, "comm", text_json(th->comm, strlen(th->comm)));
+        json_object_set_new(t, "run_ns", u64_array(th->run_ns, s->ncpus));
+        json_object_set_new(t, "migrations", json_integer((json_int_t)th->migrations));
+        json_object_set_new(t, "wakeup_latency_ns", u64_array(th->latencies, th->nlatencies));
+        json_object_set_new(t, "runnable_wait_ns", json_integer((json_int_t)th->runnable_wait_ns));
+        json_array_append_new(threads, t);
+    }
+    return threads;
+}
+
 static const char *action_name(enum script_action_kind k)
 {
     static const char *const names[] = {
@@ -168,6 +199,9 @@ static json_t *outcome_json(const struct scenario *sc, const struct machine_scri
     }
     json_object_set_new(o, "actions", actions);
     json_object_set_new(o, "kernel_log", json_string(s->klog ? s->klog : ""));
+    json_object_set_new(o, "threads", threads_json(s));
+    json_object_set_new(o, "cpu_busy_ns", u64_array(s->cpu_busy_ns, s->cpu_busy_ns ? s->ncpus : 0));
+    json_object_set_new(o, "threads_truncated", json_boolean(s->threads_truncated));
     return o;
 }
 

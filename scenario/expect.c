@@ -371,6 +371,12 @@ static bool matches(const struct scenario *sc, const struct expectation *e, json
     case EXPECT_AFFINITY_HISTORY:
     case EXPECT_SAVED_MASK:
         return history_matches(sc, e, task, name, f);
+    case EXPECT_RESIDENCY:
+    case EXPECT_MIGRATIONS:
+    case EXPECT_WAKEUP_LATENCY:
+    case EXPECT_RUNNABLE_WAIT:
+    case EXPECT_UTILISATION:
+        return scenario_quant_matches(sc, e, outcome, f);
     case EXPECT_TIME_UNDER: {
         uint64_t end = (uint64_t)json_integer_value(json_object_get(outcome, "end_ns"));
         const char *state = json_string_value(json_object_get(outcome, "machine"));
@@ -468,6 +474,13 @@ void scenario_describe(const struct scenario *sc, size_t i, char *out, size_t le
             snprintf(out, len, "%s ends with saved mask %s", name, e->text);
         else
             snprintf(out, len, "%s's saved masks as given", name);
+        return;
+    case EXPECT_RESIDENCY:
+    case EXPECT_MIGRATIONS:
+    case EXPECT_WAKEUP_LATENCY:
+    case EXPECT_RUNNABLE_WAIT:
+    case EXPECT_UTILISATION:
+        scenario_quant_describe(sc, e, out, len);
         return;
     }
 }

@@ -37,6 +37,7 @@ struct ctx {
     int dir_fd;            /* the scenario's directory (O_PATH), or -1 */
     uint64_t files_bytes;  /* of every file so far */
     size_t arg_bytes;      /* of the task's arguments and environment so far */
+    int open_begins;       /* a workload's phases: begins not yet ended */
     bool failed;
 };
 
@@ -731,8 +732,9 @@ static bool parse_env(struct ctx *c, const yaml_node_t *map, struct scenario_tas
     {
         if (!want_scalar(c, k, "a variable's name") || !want_scalar(c, v, "a variable's value"))
             return false;
-        char *s = own(c->sc, malloc(strlen(scalar(k)) + strlen(scalar(v)) + 2));
-        sprintf(s, "%s=%s", scalar(k), scalar(v));
+        const char *name = scalar(k) ?: "", *value = scalar(v) ?: ""; /* scalars here */
+        char *s = own(c->sc, malloc(strlen(name) + strlen(value) + 2));
+        sprintf(s, "%s=%s", name, value);
         if (!arg_fits(c, k, n, s, "environment variables"))
             return false;
         *(char **)grow(c->sc, (void **)&t->envp, &n, sizeof *t->envp) = s;
@@ -740,6 +742,184 @@ static bool parse_env(struct ctx *c, const yaml_node_t *map, struct scenario_tas
     if (!unique_keys(c, map, "env"))
         return false;
     grow(c->sc, (void **)&t->envp, &n, sizeof *t->envp); /* NULL */
+    return true;
+}
+
+/* ---- workloads (docs/scenarios.md "Workloads") ---- */
+
+static void push_arg(struct ctx *c, struct scenario_task *t, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    *(const char **)grow(c->sc, (void **)&t->argv, &(size_t){(size_t)t->argc}, sizeof *t->argv) =
+        own_str(c->sc, buf);
+    t->argc++;
+    c->arg_bytes += strlen(buf) + 1 + 8;
+}
+
+/* A policy's name, "SCHED_FIFO" or "fifo", as the worker's argument. */
+static const char *workload_policy(const char *s)
+{
+    static const char *const names[] = {"other", "batch", "idle", "fifo", "rr", "deadline"};
+    if (strncasecmp(s, "SCHED_", 6) == 0)
+        s += 6;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcasecmp(s, names[i]) == 0)
+            return names[i];
+    return NULL;
+}
+
+/* One phase: a mapping of one key (`run: 1000`, `sleep: 1ms`, `lock: m`),
+ * or `yield`. */
+static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_task *t)
+{
+    static const char *const keys =
+        "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem, begin, fork";
+    if (scalar(item) && (strcmp(scalar(item), "yield") == 0 || strcmp(scalar(item), "fork") == 0)) {
+        push_arg(c, t, "%s", scalar(item));
+        return true;
+    }
+    if (scalar(item) && strcmp(scalar(item), "end") == 0) {
+        if (c->open_begins == 0)
+            return fail(c, item, "expected a 'begin' before this 'end'");
+        c->open_begins--;
+        push_arg(c, t, "end");
+        return true;
+    }
+    if (!want_map(c, item, "a phase like {run: 100000} or yield") ||
+        item->data.mapping.pairs.top - item->data.mapping.pairs.start != 1)
+        return c->failed || fail(c, item, "expected one phase in this mapping (%s)", keys);
+    yaml_node_t *k, *v;
+    for_each_pair(c, item, k, v)
+    {
+        if (!known_key(c, item, k, "a phase", keys))
+            return false;
+        const char *key = scalar(k);
+        uint64_t n;
+        if (key_is(k, "runtime") || key_is(k, "sleep") || key_is(k, "timer")) {
+            if (!parse_time(c, v, &n))
+                return false;
+            if (key_is(k, "timer") && n == 0)
+                return fail(c, v, "expected a period above 0");
+            push_arg(c, t, "%s:%llu", key, (unsigned long long)n);
+        } else if (key_is(k, "begin")) {
+            long count;
+            if (!parse_long(c, v, "a number of repeats (1 or more)", 1, LONG_MAX, &count))
+                return false;
+            if (++c->open_begins > SCENARIO_MAX_DEPTH)
+                return fail(c, v, "expected at most %d nested begins", SCENARIO_MAX_DEPTH);
+            push_arg(c, t, "begin:%ld", count);
+        } else if (key_is(k, "run") || key_is(k, "mem")) {
+            long count;
+            if (!parse_long(c, v, key_is(k, "run") ? "a number of loop iterations"
+                                                   : "a number of bytes (at most 1 GiB)",
+                            0, key_is(k, "run") ? LONG_MAX : 1L << 30, &count))
+                return false;
+            push_arg(c, t, "%s:%ld", key, count);
+        } else if (key_is(k, "yield") || key_is(k, "fork")) {
+            push_arg(c, t, "%s", key);
+        } else {
+            if (!want_scalar(c, v, "a name") || !*scalar(v) || strlen(scalar(v)) > 64 ||
+                strchr(scalar(v), ':'))
+                return fail(c, v, "expected a name (1 to 64 bytes, no ':')");
+            push_arg(c, t, "%s:%s", key, scalar(v));
+        }
+    }
+    return true;
+}
+
+/* workload: the worker for its ISA, its arguments from the description
+ * (examples/workload.c reads them). */
+static bool parse_workload(struct ctx *c, const yaml_node_t *map, struct scenario_task *t)
+{
+    if (!want_map(c, map, "a workload"))
+        return false;
+    const char *isa = "aarch64", *policy = "other";
+    long instances = 1, loops = 1, nice = 0, prio = 0;
+    uint64_t dl[3] = {0, 0, 0};
+    const yaml_node_t *phases = NULL, *policy_node = NULL, *prio_node = NULL, *dl_node = NULL;
+    yaml_node_t *k, *v;
+    for_each_pair(c, map, k, v)
+    {
+        if (!known_key(c, map, k, "a workload",
+                       "isa, instances, loop, policy, priority, nice, runtime, deadline, period, "
+                       "phases"))
+            return false;
+        bool ok = true;
+        if (key_is(k, "isa")) {
+            if (!want_scalar(c, v, "an ISA (aarch64 or arm)") ||
+                (strcmp(scalar(v), "aarch64") != 0 && strcmp(scalar(v), "arm") != 0))
+                return fail(c, v, "expected an ISA (aarch64 or arm)");
+            isa = strcmp(scalar(v), "arm") == 0 ? "armhf" : "aarch64";
+        } else if (key_is(k, "instances")) {
+            ok = parse_long(c, v, "a number of instances from 1 to 256", 1, 256, &instances);
+        } else if (key_is(k, "loop")) {
+            ok = parse_long(c, v, "a number of loops (-1: until the end)", -1, LONG_MAX, &loops);
+            if (ok && loops == 0)
+                return fail(c, v, "expected a number of loops (-1: until the end), found '0'");
+        } else if (key_is(k, "policy")) {
+            if (!want_scalar(c, v, "a policy") || !(policy = workload_policy(scalar(v))))
+                return fail(c, v, "expected a policy (SCHED_OTHER, SCHED_BATCH, SCHED_IDLE, "
+                                  "SCHED_FIFO, SCHED_RR, SCHED_DEADLINE)");
+            policy_node = v;
+        } else if (key_is(k, "priority")) {
+            ok = parse_long(c, v, "a real-time priority from 1 to 99", 1, 99, &prio);
+            prio_node = v;
+        } else if (key_is(k, "nice")) {
+            ok = parse_long(c, v, "a nice value from -20 to 19", -20, 19, &nice);
+        } else if (key_is(k, "phases")) {
+            phases = v;
+        } else {
+            ok = parse_time(c, v, &dl[key_is(k, "runtime") ? 0 : key_is(k, "deadline") ? 1 : 2]);
+            dl_node = k;
+        }
+        if (!ok)
+            return false;
+    }
+    bool rt = strcmp(policy, "fifo") == 0 || strcmp(policy, "rr") == 0;
+    bool deadline = strcmp(policy, "deadline") == 0;
+    if (rt && !prio_node)
+        return fail(c, policy_node, "expected a 'priority' with SCHED_FIFO and SCHED_RR");
+    if (!rt && prio_node)
+        return fail(c, prio_node, "expected 'priority' only with SCHED_FIFO or SCHED_RR");
+    if (deadline && (!dl[0] || !dl[1] || !dl[2] || dl[0] > dl[1] || dl[1] > dl[2]))
+        return fail(c, policy_node, "expected runtime <= deadline <= period, each above 0, "
+                                    "with SCHED_DEADLINE");
+    if (!deadline && dl_node)
+        return fail(c, dl_node, "expected runtime, deadline and period only with SCHED_DEADLINE");
+    if (!phases)
+        return fail(c, map, "expected 'phases' in this workload");
+    if (!want_seq(c, phases, "phases"))
+        return false;
+    char program[32];
+    snprintf(program, sizeof program, "workload-%s", isa);
+    const char *host;
+    if (!find_guest_program(c, map, program, &host, &t->exe))
+        return false;
+    t->path = (char *)host;
+    t->argc = 0;
+    push_arg(c, t, "%s", t->exe ? t->exe : t->path);
+    push_arg(c, t, "%.11s", t->name);
+    push_arg(c, t, "%ld", instances);
+    push_arg(c, t, "%ld", loops);
+    push_arg(c, t, "%s", policy);
+    push_arg(c, t, "%ld", nice);
+    push_arg(c, t, "%ld", prio);
+    for (int i = 0; i < 3; i++)
+        push_arg(c, t, "%llu", (unsigned long long)dl[i]);
+    size_t before = (size_t)t->argc;
+    yaml_node_t *item;
+    c->open_begins = 0;
+    for_each_item(c, phases, item)
+        if (!parse_phase(c, item, t))
+            return false;
+    if ((size_t)t->argc == before)
+        return fail(c, phases, "expected at least one phase");
+    if (c->open_begins)
+        return fail(c, phases, "expected an 'end' for each 'begin'");
     return true;
 }
 
@@ -751,13 +931,17 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
     if (sc->ntasks == SCENARIO_MAX_TASKS)
         return fail(c, map, "expected at most %d tasks, found more", SCENARIO_MAX_TASKS);
     struct scenario_task *t = grow(sc, (void **)&sc->tasks, &sc->ntasks, sizeof *t);
-    const yaml_node_t *args = NULL;
+    const yaml_node_t *args = NULL, *workload = NULL;
     c->arg_bytes = 0;
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
-        if (!known_key(c, map, k, "a task", "name, path, args, env, affinity, start"))
+        if (!known_key(c, map, k, "a task", "name, path, workload, args, env, affinity, start"))
             return false;
+        if (key_is(k, "workload")) {
+            workload = v;
+            continue;
+        }
         if (key_is(k, "name")) {
             if (!want_scalar(c, v, "a task's name"))
                 return false;
@@ -787,8 +971,20 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
     }
     if (!t->name)
         return fail(c, map, "expected a 'name' in this task");
+    if (workload && (t->path || args))
+        return fail(c, workload, "expected 'workload' or 'path' and 'args', found both");
+    if (workload) {
+        if (!parse_workload(c, workload, t))
+            return false;
+        grow(sc, (void **)&t->argv, &(size_t){(size_t)t->argc}, sizeof *t->argv); /* NULL */
+        if (!t->envp)
+            grow(sc, (void **)&t->envp, &(size_t){0}, sizeof *t->envp);
+        if (sc->ntasks == 1 && t->start_ns != 0)
+            return fail(c, map, "expected the first task to start at 0 (it is pid 1)");
+        return true;
+    }
     if (!t->path)
-        return fail(c, map, "expected a 'path' in this task");
+        return fail(c, map, "expected a 'path' or a 'workload' in this task");
     *(const char **)grow(sc, (void **)&t->argv, &(size_t){0}, sizeof *t->argv) =
         t->exe ? t->exe : t->path;
     t->argc = 1;
@@ -889,7 +1085,7 @@ static bool event_task(struct ctx *c, const yaml_node_t *v, struct script_action
 
 static bool event_cpu(struct ctx *c, const yaml_node_t *v, struct script_action *a, bool online)
 {
-    long cpu;
+    long cpu = 0;
     if (!parse_long(c, v, "a vCPU number", 0, c->sc->cfg.cpus - 1, &cpu))
         return false;
     char *path = own(c->sc, malloc(64));
@@ -1321,14 +1517,194 @@ static bool parse_check(struct ctx *c, const yaml_node_t *map, const yaml_node_t
     return true;
 }
 
+/* Quantitative expectations (quant.c). Amounts: a percentage ("90%",
+ * "92.5%", up to 3 decimals, kept in thousandths), a time, a count. */
+enum quant_unit { UNIT_PCT, UNIT_NS, UNIT_COUNT };
+
+static bool parse_amount(struct ctx *c, const yaml_node_t *n, enum quant_unit unit, uint64_t *out)
+{
+    if (unit == UNIT_NS)
+        return parse_time(c, n, out);
+    if (unit == UNIT_COUNT) {
+        long v;
+        if (!parse_long(c, n, "a count (a whole number, 0 or more)", 0, LONG_MAX, &v))
+            return false;
+        *out = (uint64_t)v;
+        return true;
+    }
+    if (!want_scalar(c, n, "a percentage like 90%"))
+        return false;
+    const char *s = scalar(n);
+    unsigned long whole = 0, frac = 0;
+    int digits = 0, at = 0;
+    while (s[at] >= '0' && s[at] <= '9' && at < 4)
+        whole = whole * 10 + (unsigned long)(s[at++] - '0');
+    bool ok = at > 0;
+    if (ok && s[at] == '.') {
+        at++;
+        while (s[at] >= '0' && s[at] <= '9' && digits < 3) {
+            frac = frac * 10 + (unsigned long)(s[at++] - '0');
+            digits++;
+        }
+        ok = digits > 0;
+    }
+    for (int d = digits; d < 3; d++)
+        frac *= 10;
+    if (!ok || strcmp(s + at, "%") != 0 || whole * 1000 + frac > 100000)
+        return fail(c, n, "expected a percentage from 0%% to 100%% (at most 3 decimals) like 90%%, "
+                          "found '%s'", s);
+    *out = whole * 1000 + frac;
+    return true;
+}
+
+/* A bound mapping: at_least, at_most (either or both), exactly, or about
+ * with tolerance (the same unit: about 75% tolerance 2% is 73% to 77%);
+ * residency's cpus and utilisation's cpu beside them. */
+static bool parse_bounds(struct ctx *c, const yaml_node_t *map, enum quant_unit unit,
+                         const char *allowed, struct expectation *e)
+{
+    if (!want_map(c, map, "bounds like {at_least: ..., at_most: ...}"))
+        return false;
+    yaml_node_t *k, *v;
+    const yaml_node_t *about = NULL, *tolerance = NULL, *exactly = NULL, *ranged = NULL;
+    uint64_t about_v = 0, tol_v = 0;
+    struct text_buf {
+        char *s;
+        size_t len;
+    } text = {0};
+    FILE *f = open_memstream(&text.s, &text.len);
+    bool ok = true;
+    for_each_pair(c, map, k, v)
+    {
+        if (!(ok = known_key(c, map, k, "these bounds", allowed)))
+            break;
+        uint64_t *slot = key_is(k, "at_least") ? &e->lo : key_is(k, "at_most") ? &e->hi
+                         : key_is(k, "exactly") ? &e->lo : key_is(k, "about") ? &about_v
+                         : key_is(k, "tolerance") ? &tol_v : NULL;
+        if (!slot)
+            continue; /* cpus, cpu: the caller's */
+        if (!(ok = parse_amount(c, v, unit, slot)))
+            break;
+        if (key_is(k, "at_least") || key_is(k, "at_most")) {
+            ranged = k;
+            *(key_is(k, "at_least") ? &e->has_lo : &e->has_hi) = true;
+            fprintf(f, "%s%s %s", e->has_lo && e->has_hi ? ", " : "",
+                    key_is(k, "at_least") ? "at least" : "at most", scalar(v));
+        } else if (key_is(k, "exactly")) {
+            exactly = k;
+            e->hi = e->lo;
+            e->has_lo = e->has_hi = true;
+            fprintf(f, "exactly %s", scalar(v));
+        } else if (key_is(k, "about")) {
+            about = k;
+            fprintf(f, "about %s", scalar(v));
+        } else {
+            tolerance = k;
+            fprintf(f, " (tolerance %s)", scalar(v));
+        }
+    }
+    fclose(f);
+    e->bound = own(c->sc, text.s);
+    if (!ok)
+        return false;
+    if (exactly && (ranged || about || tolerance))
+        return fail(c, exactly, "expected 'exactly' alone, found other bounds with it");
+    if (about && ranged)
+        return fail(c, about, "expected 'about' or at_least/at_most, found both");
+    if (!about != !tolerance)
+        return fail(c, about ? about : tolerance, "expected 'about' and 'tolerance' together");
+    if (about) {
+        e->lo = about_v > tol_v ? about_v - tol_v : 0;
+        e->hi = about_v + tol_v;
+        e->has_lo = e->has_hi = true;
+    }
+    if (!e->has_lo && !e->has_hi)
+        return fail(c, map, "expected a bound in this mapping (at_least, at_most, exactly, or "
+                            "about with tolerance)");
+    if (e->has_lo && e->has_hi && e->lo > e->hi)
+        return fail(c, map, "expected at_least not above at_most");
+    return true;
+}
+
+static struct expectation *new_quant(struct ctx *c, const yaml_node_t *k, enum expect_kind kind,
+                                     int task, const char *pattern, unsigned policies)
+{
+    struct expectation *e = grow(c->sc, (void **)&c->sc->expects, &c->sc->nexpects, sizeof *e);
+    *e = (struct expectation){.kind = kind, .line = (int)k->start_mark.line + 1, .task = task,
+                              .policies = policies, .read = -1, .pattern = pattern};
+    return e;
+}
+
+static const char *const bound_keys = "at_least, at_most, exactly, about, tolerance";
+
+/* residency, migrations, wakeup_latency, runnable_wait, utilisation. */
+static bool parse_quant(struct ctx *c, const yaml_node_t *k, const yaml_node_t *v, int task,
+                        const char *pattern, unsigned policies)
+{
+    char allowed[128];
+    if (key_is(k, "utilisation")) {
+        if (task >= 0 || pattern)
+            return fail(c, k, "expected no 'task' or 'task_pattern' with 'utilisation' (a vCPU's)");
+        struct expectation *e = new_quant(c, k, EXPECT_UTILISATION, -1, NULL, policies);
+        snprintf(allowed, sizeof allowed, "cpu, %s", bound_keys);
+        if (!parse_bounds(c, v, UNIT_PCT, allowed, e))
+            return false;
+        const yaml_node_t *cpu = lookup(c, v, "cpu");
+        if (!cpu)
+            return fail(c, v, "expected a 'cpu' in utilisation");
+        return parse_long(c, cpu, "a vCPU number of the machine", 0, (long)c->sc->cfg.cpus - 1,
+                          &e->number);
+    }
+    if (task < 0 && !pattern)
+        return fail(c, k, "expected a 'task' or a 'task_pattern' with '%s'", scalar(k));
+    if (key_is(k, "residency")) {
+        struct expectation *e = new_quant(c, k, EXPECT_RESIDENCY, task, pattern, policies);
+        snprintf(allowed, sizeof allowed, "cpus, %s", bound_keys);
+        if (!parse_bounds(c, v, UNIT_PCT, allowed, e))
+            return false;
+        const yaml_node_t *cpus = lookup(c, v, "cpus");
+        if (!cpus)
+            return fail(c, v, "expected 'cpus' in residency");
+        return parse_cpulist(c, cpus, &e->mask);
+    }
+    if (key_is(k, "migrations"))
+        return parse_bounds(c, v, UNIT_COUNT, bound_keys,
+                            new_quant(c, k, EXPECT_MIGRATIONS, task, pattern, policies));
+    if (key_is(k, "runnable_wait"))
+        return parse_bounds(c, v, UNIT_NS, bound_keys,
+                            new_quant(c, k, EXPECT_RUNNABLE_WAIT, task, pattern, policies));
+    /* wakeup_latency: a bound mapping per percentile. */
+    if (!want_map(c, v, "percentiles like {p99: {at_most: 200us}}"))
+        return false;
+    yaml_node_t *pk, *pv;
+    size_t before = c->sc->nexpects;
+    for_each_pair(c, v, pk, pv)
+    {
+        if (!known_key(c, v, pk, "wakeup_latency", "p50, p90, p95, p99, max"))
+            return false;
+        struct expectation *e = new_quant(c, pk, EXPECT_WAKEUP_LATENCY, task, pattern, policies);
+        e->percentile = key_is(pk, "max") ? 100 : (unsigned)atoi(scalar(pk) + 1);
+        if (!parse_bounds(c, pv, UNIT_NS, bound_keys, e))
+            return false;
+    }
+    return c->sc->nexpects > before ||
+           fail(c, v, "expected a percentile in wakeup_latency (p50, p90, p95, p99, max)");
+}
+
+static bool is_quant_key(const yaml_node_t *k)
+{
+    return key_is(k, "residency") || key_is(k, "migrations") || key_is(k, "wakeup_latency") ||
+           key_is(k, "runnable_wait") || key_is(k, "utilisation");
+}
+
 static bool parse_expect(struct ctx *c, const yaml_node_t *map)
 {
     if (!want_map(c, map, "an expectation"))
         return false;
     int task = -1;
     unsigned policies = 0;
-    const yaml_node_t *file = NULL, *isa_key = NULL;
-    const char *isa = NULL;
+    const yaml_node_t *file = NULL, *isa_key = NULL, *pattern_key = NULL;
+    const char *isa = NULL, *pattern = NULL;
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
@@ -1336,10 +1712,19 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
                        "task, policies, exit, signal, affinity, stdout, stdout_contains, "
                        "stdout_matches, kernel_log_contains, kernel_log_lacks, file, at, "
                        "content, invariants, time_under, only_on, never_on, cpus_used, isa, "
-                       "affinity_history, saved_mask"))
+                       "affinity_history, saved_mask, task_pattern, residency, migrations, "
+                       "wakeup_latency, runnable_wait, utilisation"))
             return false;
         if (key_is(k, "task") && (task = task_named(c, v)) < 0)
             return false;
+        if (key_is(k, "task_pattern")) {
+            if (!want_scalar(c, v, "a pattern of thread names like \"worker-*\"") ||
+                !*scalar(v) || strlen(scalar(v)) > 255)
+                return fail(c, v, "expected a pattern of thread names (fnmatch, 1 to 255 bytes) "
+                                  "like \"worker-*\"");
+            pattern = own_str(c->sc, scalar(v));
+            pattern_key = k;
+        }
         if (key_is(k, "policies") && !parse_policies(c, v, &policies))
             return false;
         if (key_is(k, "file"))
@@ -1358,12 +1743,22 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
         return fail(c, isa_key, "expected only_on, never_on or cpus_used with 'isa'");
     if ((lookup(c, map, "at") || lookup(c, map, "content")) && !file)
         return fail(c, map, "expected 'file' with 'at' and 'content'");
+    if (pattern && task >= 0)
+        return fail(c, pattern_key, "expected 'task' or 'task_pattern', found both");
     size_t before = c->sc->nexpects;
     for_each_pair(c, map, k, v)
     {
         if (key_is(k, "task") || key_is(k, "policies") || key_is(k, "at") ||
-            key_is(k, "content") || key_is(k, "isa"))
+            key_is(k, "content") || key_is(k, "isa") || key_is(k, "task_pattern"))
             continue;
+        if (is_quant_key(k)) {
+            if (!parse_quant(c, k, v, task, pattern, policies))
+                return false;
+            continue;
+        }
+        if (pattern)
+            return fail(c, k, "expected only residency, migrations, wakeup_latency or "
+                              "runnable_wait with 'task_pattern', found '%s'", scalar(k));
         if (!parse_check(c, map, k, v, task, policies))
             return false;
         struct expectation *e = &c->sc->expects[c->sc->nexpects - 1];
@@ -1373,7 +1768,8 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
     }
     if (c->sc->nexpects == before)
         return fail(c, map, "expected a check in this expectation (%s, kernel_log_contains, "
-                            "kernel_log_lacks, file, invariants, time_under)", per_task);
+                            "kernel_log_lacks, file, invariants, time_under, residency, "
+                            "migrations, wakeup_latency, runnable_wait, utilisation)", per_task);
     return true;
 }
 
@@ -1621,6 +2017,28 @@ struct scenario *scenario_load(const char *path, FILE *errors, scenario_options_
         fprintf(errors, "%s:1:1: expected a readable scenario file: %s\n", path, why);
         free(text);
         return NULL;
+    }
+    /* An rt-app file: the scenario it means (rtapp.c). An error there has
+     * no place in the file: it is told as "FILE: rt-app file: what". */
+    size_t n = strlen(path);
+    if (n > 5 && strcmp(path + n - 5, ".json") == 0) {
+        char *yaml = scenario_rtapp_to_yaml(path, text, len, errors);
+        free(text);
+        if (!yaml)
+            return NULL;
+        char *msg = NULL;
+        size_t msg_len = 0;
+        FILE *f = open_memstream(&msg, &msg_len);
+        struct scenario *sc = scenario_parse(path, dirname(copy), yaml, strlen(yaml), f, options);
+        fclose(f);
+        if (!sc && msg && strncmp(msg, path, strlen(path)) == 0) {
+            const char *what = msg + strlen(path);
+            what += strspn(what, ":0123456789");
+            fprintf(errors, "%s: rt-app file:%s", path, what);
+        }
+        free(msg);
+        free(yaml);
+        return sc;
     }
     struct scenario *sc = scenario_parse(path, dirname(copy), text, len, errors, options);
     free(text);

@@ -55,6 +55,12 @@ enum expect_kind {
     EXPECT_CPUS_USED,       /* the vCPUs it ran on are mask */
     EXPECT_AFFINITY_HISTORY, /* its affinity changes, "OLD -> NEW (RULE)" each */
     EXPECT_SAVED_MASK,      /* its saved mask when it ended, or after each execve */
+    /* Quantitative (quant.c), of the task's threads or those a pattern names. */
+    EXPECT_RESIDENCY,       /* share of its running time spent on mask */
+    EXPECT_MIGRATIONS,      /* moves between vCPUs */
+    EXPECT_WAKEUP_LATENCY,  /* a percentile of its wake-up to running times */
+    EXPECT_RUNNABLE_WAIT,   /* time runnable but not running, in all */
+    EXPECT_UTILISATION,     /* vCPU `number`'s share of the run spent running tasks */
 };
 
 struct expectation {
@@ -70,6 +76,13 @@ struct expectation {
     int read;               /* EXPECT_FILE: index of its read in the script's actions */
     const char *isa;        /* only_on, never_on, cpus_used: "aarch64", "arm" or NULL (both) */
     unsigned policies;      /* bit per enum sched_policy_id where it applies; 0: every policy */
+    /* Quantitative: whose threads (task, or a glob on their comm), the
+     * bounds (percentages in thousandths of a percent), as written. */
+    const char *pattern;
+    unsigned percentile;    /* wakeup_latency: 50, 90, 99, or 100 for max */
+    bool has_lo, has_hi;
+    uint64_t lo, hi;
+    const char *bound;      /* "at least 90%", "about 3 (tolerance 1)" */
 };
 
 struct scenario_task {
@@ -161,6 +174,23 @@ int scenario_run_jobs(struct scenario_job *jobs, size_t n, unsigned parallel, bo
 /* The outcome of a finished job, or NULL (a message naming the file is on
  * stderr) if the child did not give one. */
 json_t *scenario_job_outcome(const struct scenario_job *job);
+
+/* An rt-app JSON file's text as the YAML scenario it means (rtapp.c), or
+ * NULL after "FILE: rt-app key 'K' in WHERE: why" on errors. malloc'ed. */
+char *scenario_rtapp_to_yaml(const char *file, const char *text, size_t len, FILE *errors);
+
+/* Quantitative expectations (quant.c). Whether e is one. */
+bool scenario_is_quant(const struct expectation *e);
+/* e's measured value on outcome into out ("92.1%", "3", "180us"): true, or
+ * false with why there is none ("no running time"). */
+bool scenario_measure(const struct scenario *sc, const struct expectation *e, json_t *outcome,
+                      char *out, size_t len);
+/* Whether e holds on outcome; if not, writes "expected ..., got ..." to f. */
+bool scenario_quant_matches(const struct scenario *sc, const struct expectation *e,
+                            json_t *outcome, FILE *f);
+/* Its row label in compare: "hog residency on 2 at least 100%". */
+void scenario_quant_describe(const struct scenario *sc, const struct expectation *e, char *out,
+                             size_t len);
 
 /* One line describing expectation i, for compare's table. */
 void scenario_describe(const struct scenario *sc, size_t i, char *out, size_t len);

@@ -25,7 +25,8 @@ bool sched__runs_before(const struct sched_task *a, const struct sched_task *b)
     case -1:
         return a->dl.replenish_at < b->dl.replenish_at;
     default:
-        return false;
+        /* The fair class: the smaller vruntime (entity_before()). */
+        return (int64_t)(a->vruntime - b->vruntime) < 0;
     }
 }
 
@@ -37,10 +38,15 @@ void sched_task_set_class(struct sched *s, struct sched_task *t, enum sched_clas
     t->rt_prio = cls == SCHED_CLASS_RT ? prio : 0;
     t->rr = cls == SCHED_CLASS_RT && rr;
     t->rr_left_ns = SCHED_RR_TIMESLICE_NS;
+    t->rr_ticks = 0;
     if (t->state != SCHED_TASK_RUNNABLE)
         return;
     struct sched_cpu *rq = &s->cpus[t->cpu];
     struct sched_task *head = rq->head;
+    /* The running fair task leaving the class (or another class taking the
+     * head) is put back first (put_prev_task_fair()). */
+    if (rq->cfs_curr)
+        sched__cfs_displaced(s, t->cpu);
     sched__requeue(rq, t);
     /* Whoever ran there before a change of order gives the CPU up. */
     head->need_resched = true;
@@ -53,6 +59,7 @@ void sched__fork_class(const struct sched_task *parent, struct sched_task *child
     child->rt_prio = parent->rt_prio;
     child->rr = parent->rr;
     child->rr_left_ns = SCHED_RR_TIMESLICE_NS;
+    child->rr_ticks = 0;
     child->util_min = parent->util_min;
     child->util_max = parent->util_max;
     child->util_min_set = parent->util_min_set;

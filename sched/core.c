@@ -61,6 +61,7 @@ static bool symmetric_32bit(const struct sched *s)
 int sched_init(struct sched *s, const struct sched_config *cfg)
 {
     if (cfg->nr_cpus < 1 || cfg->nr_cpus > NR_CPUS_MAX || !cfg->log ||
+        (cfg->hz && cfg->hz != 100 && cfg->hz != 250 && cfg->hz != 300 && cfg->hz != 1000) ||
         (unsigned)cfg->policy >= SCHED_NR_POLICIES || cfg->slice_jitter_pct > 50)
         return -EINVAL;
     for (unsigned cpu = 0; cfg->capacity && cpu < cfg->nr_cpus; cpu++)
@@ -101,6 +102,7 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     s->rt_runtime_us = SCHED_RT_RUNTIME_US;
     s->rt_period_us = SCHED_RT_PERIOD_US;
     s->events.nr_cpus = cfg->nr_cpus;
+    sched_cfs_init(s, cfg->hz);
 
     /* Spec 1.2: without the parameter a mixed machine is 64-bit only for
      * user space; with it, and some but not all CPUs 32-bit, it is mismatched. */
@@ -188,7 +190,7 @@ static void start_task(struct sched *s, struct sched_task *t)
     else
         cpu = sched__select_fallback(s, t, t->cpu);
     t->state = SCHED_TASK_RUNNABLE;
-    sched__enqueue(s, t, cpu);
+    sched__enqueue(s, t, cpu, SCHED_ENQ_NEW);
     sched_ev_wakeup(s, t, cpu, true);
 }
 
@@ -222,6 +224,7 @@ int sched_task_fork(struct sched *s, const struct sched_task *parent, struct sch
     child->cpu = parent->cpu; /* where the kernel starts placing it from */
     sched__update_flags(s, child);
     sched_ev_fork(s, parent, child);
+    sched__cfs_fork(s, parent, child);
     start_task(s, child);
     return 0;
 }
@@ -296,7 +299,7 @@ int sched_task_wake(struct sched *s, struct sched_task *t)
         uint64_t now = s->cpus[cpu].clock_ns > s->now_ns ? s->cpus[cpu].clock_ns : s->now_ns;
         sched__dl_start(t, now, true);
     }
-    sched__enqueue(s, t, cpu);
+    sched__enqueue(s, t, cpu, SCHED_ENQ_WAKE);
     return 0;
 }
 
@@ -374,7 +377,10 @@ void sched__force_compatible(struct sched *s, struct sched_task *t, bool save_us
         if (sched__set_affinity(s, t, &mask) == 0)
             return;
     }
-    cpumask_and(&mask, &s->aarch32, &s->online);
+    /* The override is cpuset_cpus_allowed(): M & online in the top cpuset,
+     * what guarantee_online_cpus() gives in another (CG6). */
+    if (!s->cpuset_allowed || !s->cpuset_allowed(s->cpuset_arg, t, &mask))
+        cpumask_and(&mask, &s->aarch32, &s->online);
     sched__override_affinity(s, t, &mask);
 }
 
@@ -395,6 +401,22 @@ int sched_task_setaffinity(struct sched *s, const struct sched_task *caller,
     int err = s->policy->on_setaffinity(s, target, &m);
     sched_ev_affinity(s, target, &old, &target->affinity, MEVENT_CAUSE_SETAFFINITY);
     return err;
+}
+
+int sched_task_set_cpus_allowed(struct sched *s, struct sched_task *t, const struct cpumask *mask)
+{
+    struct cpumask old = t->affinity;
+    if (!cpumask_subset(mask, sched_task_possible_mask(s, t)))
+        return -EINVAL;
+    int err = sched__set_affinity(s, t, mask);
+    if (err == 0)
+        sched_ev_affinity(s, t, &old, &t->affinity, MEVENT_CAUSE_SETAFFINITY);
+    return err;
+}
+
+const struct cpumask *sched_task_possible_mask(const struct sched *s, const struct sched_task *t)
+{
+    return s->policy->fallback_mask(s, t);
 }
 
 void sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out)

@@ -21,6 +21,11 @@ static const char *const kind_names[MEVENT_KIND_COUNT] = {
     [MEVENT_SYSCALL_ENTER] = "syscall_enter",
     [MEVENT_SYSCALL_EXIT] = "syscall_exit",
     [MEVENT_PRINT] = "print",
+    [MEVENT_NEWTASK] = "newtask",
+    [MEVENT_SIGNAL_GENERATE] = "signal_generate",
+    [MEVENT_SIGNAL_DELIVER] = "signal_deliver",
+    [MEVENT_RENAME] = "rename",
+    [MEVENT_FREE] = "free",
 };
 
 const char *mevent_kind_name(enum mevent_kind kind)

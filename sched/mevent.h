@@ -18,20 +18,25 @@
 #define MEVENT_SUBS_MAX 8
 
 enum mevent_kind {
-    MEVENT_RUN,           /* a task ran on a vCPU from ts to run.end_ns */
-    MEVENT_SWITCH,        /* derived from MEVENT_RUN: the vCPU went from prev to task */
-    MEVENT_WAKEUP,        /* a task became runnable on cpu (wakeup.new: a new task) */
-    MEVENT_MIGRATE,       /* a runnable or waking task moved between vCPUs */
-    MEVENT_FORK,          /* task forked or cloned fork.child */
-    MEVENT_EXEC,          /* task's execve passed its point of no return */
-    MEVENT_EXIT,          /* a thread ended */
-    MEVENT_AFFINITY,      /* a task's affinity changed */
-    MEVENT_KILL,          /* a policy decided to SIGKILL the task's thread group */
-    MEVENT_HOTPLUG,       /* a vCPU went offline or online */
-    MEVENT_RUNQUEUE,      /* the number of runnable tasks of a vCPU changed */
-    MEVENT_SYSCALL_ENTER, /* task entered a syscall */
-    MEVENT_SYSCALL_EXIT,  /* ... and left it (not for one that blocked until it completes) */
-    MEVENT_PRINT,         /* the task wrote print.msg to tracefs's trace_marker */
+    MEVENT_RUN,             /* a task ran on a vCPU from ts to run.end_ns */
+    MEVENT_SWITCH,          /* derived from MEVENT_RUN: the vCPU went from prev to task */
+    MEVENT_WAKEUP,          /* a task became runnable on cpu (wakeup.new: a new task) */
+    MEVENT_MIGRATE,         /* a runnable or waking task moved between vCPUs */
+    MEVENT_FORK,            /* task forked or cloned fork.child */
+    MEVENT_EXEC,            /* task's execve passed its point of no return */
+    MEVENT_EXIT,            /* a thread ended */
+    MEVENT_AFFINITY,        /* a task's affinity changed */
+    MEVENT_KILL,            /* a policy decided to SIGKILL the task's thread group */
+    MEVENT_HOTPLUG,         /* a vCPU went offline or online */
+    MEVENT_RUNQUEUE,        /* the number of runnable tasks of a vCPU changed */
+    MEVENT_SYSCALL_ENTER,   /* task entered a syscall */
+    MEVENT_SYSCALL_EXIT,    /* ... and left it (not for one that blocked until it completes) */
+    MEVENT_NEWTASK,         /* task's clone made newtask.tid (copy_process), before FORK */
+    MEVENT_SIGNAL_GENERATE, /* a signal was sent to task (the sender runs on src_cpu) */
+    MEVENT_SIGNAL_DELIVER,  /* task took a pending signal (get_signal), before its action */
+    MEVENT_RENAME,          /* task's comm becomes rename.comm (exec, PR_SET_NAME, /proc) */
+    MEVENT_FREE,            /* an exited task is freed (reaped, or at once for a thread) */
+    MEVENT_PRINT,           /* the task wrote print.msg to tracefs's trace_marker */
     MEVENT_KIND_COUNT,
 };
 #define MEVENT_BIT(kind) (UINT32_C(1) << (kind))
@@ -65,8 +70,12 @@ enum mevent_cause {
 
 struct mevent {
     enum mevent_kind kind;
-    uint64_t ts_ns;          /* virtual time */
-    unsigned cpu;            /* the vCPU it happened on, MEVENT_NO_CPU if none */
+    uint64_t ts_ns; /* virtual time */
+    unsigned cpu;   /* the vCPU it happened on, MEVENT_NO_CPU if none */
+    /* WAKEUP, MIGRATE, AFFINITY, SIGNAL_GENERATE: the vCPU whose running
+     * task caused it (the waker's, the caller's, the sender's),
+     * MEVENT_NO_CPU when no slice runs. */
+    unsigned src_cpu;
     struct mevent_task task; /* the task concerned (SWITCH: next; FORK: parent) */
     union {
         struct {
@@ -117,6 +126,19 @@ struct mevent {
             const char *msg; /* the bytes written, NUL-terminated, without a final '\n' */
             uint64_t ip;     /* the kernel address the print event shows (tracing_mark_write) */
         } print;
+        struct {
+            char comm[MEVENT_COMM_LEN]; /* the new one; task has the old */
+        } rename;
+        struct {
+            int tid;              /* the new task's; it has task's comm */
+            uint64_t clone_flags; /* as clone(2) was given them */
+        } newtask;
+        struct {
+            int sig, code;           /* si_code */
+            bool group;              /* GENERATE: sent to the thread group (kill), not a thread */
+            int result;              /* GENERATE: include/trace/events/signal.h's TRACE_SIGNAL_* */
+            uint64_t handler, flags; /* DELIVER: the sigaction's sa_handler and sa_flags */
+        } signal;
     };
 };
 
@@ -146,6 +168,9 @@ struct mevent_bus {
      * NULL: the scheduler's now. */
     uint64_t (*clock)(void *ctx);
     void *clock_ctx;
+    /* ... and the vCPU running that slice (MEVENT_NO_CPU between slices);
+     * NULL: unknown. Also given clock_ctx. */
+    unsigned (*running_cpu)(void *ctx);
     unsigned nr_cpus;
     struct mevent_cpu_state *cpus; /* allocated with the first RUN or SWITCH subscriber */
 };

@@ -6,14 +6,6 @@
 
 #include <errno.h>
 
-/* The kernel's sched_prio_to_weight[], nice -20..19: a nice 0 task gets
- * 1024, and each step is about 10% of CPU time. */
-static const uint32_t nice_weight[40] = {
-    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904,
-    3906,  3121,  2501,  1991,  1586,  1277,  1024,  820,   655,   526,   423,  335,  272,  215,
-    172,   137,   110,   87,    70,    56,    45,    36,    29,    23,    18,   15,
-};
-
 /* Compiling with -DSCHED_SWITCH_CHECK=0 removes the per-switch check so
  * bench/ can measure what it costs (K3); the policies need it otherwise. */
 #ifndef SCHED_SWITCH_CHECK
@@ -22,9 +14,13 @@ static const uint32_t nice_weight[40] = {
 
 static void wake_cpu(struct sched *s, unsigned cpu)
 {
-    /* An idle vCPU's clock stood still: work given to it starts now. */
-    if (s->cpus[cpu].clock_ns < s->now_ns)
-        s->cpus[cpu].clock_ns = s->now_ns;
+    /* An idle vCPU's clock stood still: work given to it starts now, at
+     * the moment of the wake-up or move inside the running slice (not at
+     * that slice's start, which would run it before it was woken: a task
+     * on two vCPUs at once in a trace, time going back between vCPUs). */
+    uint64_t now = sched__event_time(s);
+    if (s->cpus[cpu].clock_ns < now)
+        s->cpus[cpu].clock_ns = now;
 }
 
 static void insert_before(struct sched_task *pos, struct sched_task *t)
@@ -36,17 +32,52 @@ static void insert_before(struct sched_task *pos, struct sched_task *t)
 }
 
 /* Links t into rq's non-empty list behind every task it does not run
- * before (so behind its equals: round robin within a class and priority). */
+ * before (so behind its equals: round robin within a real-time priority,
+ * fair tasks in vruntime order). A fair task never goes before the fair
+ * task running at the head: only preemption (cfs.c) puts that one back. */
 static void insert_sorted(struct sched_cpu *rq, struct sched_task *t)
 {
     struct sched_task *pos = rq->head;
+    bool keep_head = rq->cfs_curr == pos && t->cls == SCHED_CLASS_FAIR;
+    bool first = true;
     do {
-        if (sched__runs_before(t, pos))
+        if (!(first && keep_head) && sched__runs_before(t, pos))
             break;
+        first = false;
         pos = pos->rq_next;
     } while (pos != rq->head);
     insert_before(pos, t);
-    if (pos == rq->head && sched__runs_before(t, pos))
+    if (pos == rq->head && !keep_head && sched__runs_before(t, pos))
+        rq->head = t;
+}
+
+/* sched_yield of the running fair task: behind every fair task queued
+ * (yield_task_fair()'s skip buddy, for one pick). */
+void sched__cfs_yield(struct sched *s, struct sched_task *t, unsigned cpu)
+{
+    struct sched_cpu *rq = &s->cpus[cpu];
+    sched__cfs_update_curr(s, cpu);
+    rq->cfs_curr = NULL;
+    t->cfs_repick = true;
+    if (t->rq_next == t)
+        return;
+    t->rq_prev->rq_next = t->rq_next;
+    t->rq_next->rq_prev = t->rq_prev;
+    if (rq->head == t)
+        rq->head = t->rq_next;
+    struct sched_task *pos = rq->head;
+    bool before = false;
+    do {
+        if (pos->cls != SCHED_CLASS_FAIR && sched__runs_before(t, pos)) {
+            before = true;
+            break;
+        }
+        pos = pos->rq_next;
+    } while (pos != rq->head);
+    insert_before(pos, t);
+    /* Only a throttled deadline task is behind it: t is the head only if
+     * nothing else but those is queued. */
+    if (before && pos == rq->head)
         rq->head = t;
 }
 
@@ -61,22 +92,31 @@ void sched__requeue(struct sched_cpu *rq, struct sched_task *t)
     insert_sorted(rq, t);
 }
 
-void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu)
+void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu, enum sched_enqueue why)
 {
     struct sched_cpu *rq = &s->cpus[cpu];
     if (!rq->head)
         wake_cpu(s, cpu);
     sched__fair_enqueue(s, t, cpu);
+    sched__cfs_enqueue(s, t, cpu, why);
     if (!rq->head) {
         t->rq_next = t->rq_prev = t;
         rq->head = t;
         cpumask_set_cpu(cpu, &s->busy);
     } else {
+        struct sched_task *old = rq->head;
         insert_sorted(rq, t);
+        if (rq->head != old) {
+            /* check_preempt_curr(): a higher class takes the CPU at once. */
+            old->need_resched = true;
+            if (old == rq->cfs_curr)
+                sched__cfs_displaced(s, cpu);
+        }
     }
     rq->nr_running++;
     t->cpu = cpu;
     s->balance_dirty = true;
+    sched__cfs_check_preempt(s, t, cpu);
     sched_ev_runqueue(s, cpu);
 }
 
@@ -84,6 +124,7 @@ void sched__dequeue(struct sched *s, struct sched_task *t)
 {
     struct sched_cpu *rq = &s->cpus[t->cpu];
     sched__fair_dequeue(s, t);
+    sched__cfs_dequeue(s, t);
     if (t->rq_next == t) {
         rq->head = NULL;
         cpumask_clear_cpu(t->cpu, &s->busy);
@@ -95,6 +136,7 @@ void sched__dequeue(struct sched *s, struct sched_task *t)
     }
     t->rq_next = t->rq_prev = NULL;
     rq->nr_running--;
+    sched__cfs_dequeued(s, t->cpu);
     s->balance_dirty = true;
     sched_ev_runqueue(s, t->cpu);
 }
@@ -105,7 +147,7 @@ void sched__move(struct sched *s, struct sched_task *t, unsigned cpu)
         s->cpus[t->cpu].last = NULL;
     sched_ev_migrate(s, t, t->cpu, cpu);
     sched__dequeue(s, t);
-    sched__enqueue(s, t, cpu);
+    sched__enqueue(s, t, cpu, SCHED_ENQ_MOVE);
     t->nr_migrations++;
     t->need_resched = true;
 }
@@ -138,6 +180,21 @@ unsigned sched__select_fallback(struct sched *s, struct sched_task *t, unsigned 
     struct cpumask allowed;
     if (sched__allowed(s, t, &allowed))
         return cpumask_first(&allowed);
+    /* select_fallback_rq()'s cpuset state (CG8): cpuset_cpus_allowed_fallback()
+     * first; the message is logged once whichever resort is taken. */
+    struct cpumask cs;
+    if (s->cpuset_fallback && s->cpuset_fallback(s->cpuset_arg, t, &cs)) {
+        struct cpumask old = t->affinity;
+        t->affinity = cs;
+        sched__update_flags(s, t);
+        if (sched__allowed(s, t, &allowed)) {
+            t->affinity = old;
+            sched__fallback_affinity(s, t, &cs, from);
+            return cpumask_first(&allowed);
+        }
+        t->affinity = old;
+        sched__update_flags(s, t);
+    }
     sched__fallback_affinity(s, t, s->policy->fallback_mask(s, t), from);
     if (sched__allowed(s, t, &allowed))
         return cpumask_first(&allowed);
@@ -216,18 +273,12 @@ static uint64_t next_random(struct sched *s)
     return z ^ (z >> 31);
 }
 
-/* The load weight: SCHED_IDLE's WEIGHT_IDLEPRIO, else nice's
- * (set_load_weight()). */
-static uint32_t task_weight(const struct sched_task *t)
-{
-    return t->idle_policy ? SCHED_WEIGHT_IDLEPRIO : nice_weight[t->nice + 20];
-}
-
-/* A slice at the task's weight, jittered; a deadline task's ends when its
- * budget does. */
+/* The emulator's batch (--slice blocks), jittered; a deadline task's ends
+ * when its budget does. Who runs is decided at ticks, wake-ups and blocks
+ * (cfs.c), never by where a batch ends. */
 static uint32_t new_slice(struct sched *s, const struct sched_task *t)
 {
-    uint64_t slice = (uint64_t)s->slice_blocks * task_weight(t) / 1024;
+    uint64_t slice = s->slice_blocks;
     if (s->slice_jitter_pct) {
         uint64_t span = 2 * (uint64_t)s->slice_jitter_pct + 1;
         int64_t pct = (int64_t)(next_random(s) % span) - (int64_t)s->slice_jitter_pct;
@@ -309,46 +360,46 @@ int sched_pick(struct sched *s, struct sched_task **task, unsigned *cpu)
     if (t->slice_left == 0 || t->cls == SCHED_CLASS_DEADLINE)
         t->slice_left = new_slice(s, t);
     t->need_resched = false;
+    sched__cfs_pick(s, t, c);
+    s->in_slice = true;
+    s->slice_cpu = c;
+    s->slice_now_ns = rq->clock_ns;
     sched_ev_slice_start(s, t, c);
     return SCHED_RUN;
-}
-
-/* Whether t, at the end of its slice, goes behind its equals: fair tasks
- * and yielders always, SCHED_RR when its 100 ms are up, SCHED_FIFO and
- * deadline tasks never (they run until they block or are throttled). */
-static bool takes_turns(struct sched_task *t)
-{
-    if (t->yielded || t->cls == SCHED_CLASS_FAIR)
-        return true;
-    if (t->cls == SCHED_CLASS_RT && t->rr && t->rr_left_ns == 0) {
-        t->rr_left_ns = SCHED_RR_TIMESLICE_NS;
-        return true;
-    }
-    return false;
 }
 
 void sched_account_ns(struct sched *s, struct sched_task *t, unsigned cpu, uint64_t blocks,
                       uint64_t ns)
 {
     struct sched_cpu *rq = &s->cpus[cpu];
+    uint64_t start = rq->clock_ns;
     rq->clock_ns += ns;
     rq->busy_ns += ns;
+    s->in_slice = false;
     sched_ev_run(s, t, cpu, ns);
     t->sum_exec_ns += ns;
     sched__fair_account(s, t, cpu, ns);
-    if (t->rr)
-        t->rr_left_ns -= ns < t->rr_left_ns ? ns : t->rr_left_ns;
     if (t->cls == SCHED_CLASS_DEADLINE)
         sched__dl_charge(s, t, cpu, ns);
     /* A task that blocked, exited, moved or was throttled during the slice
-     * is already where it belongs; only the one still at the head rotates. */
+     * is already where it belongs; only the one still at the head may go
+     * behind its equals, when it yielded. */
     if (t->state != SCHED_TASK_RUNNABLE || t->cpu != cpu || rq->head != t) {
         t->yielded = false;
-        return;
-    }
-    if (blocks >= t->slice_left || t->yielded) {
+        /* A task that moved itself (sched_setaffinity, a 32-bit exec's
+         * narrowing) leaves this vCPU when its slice ends, as the kernel's
+         * migration stopper moves it once it is off the CPU: it cannot
+         * start on the vCPU it goes to (idle until now: t is its head)
+         * before then, or it would run on two vCPUs at once. */
+        struct sched_cpu *to = t->cpu < s->nr_cpus ? &s->cpus[t->cpu] : NULL;
+        if (t->state == SCHED_TASK_RUNNABLE && to && to != rq && to->head == t &&
+            to->clock_ns < rq->clock_ns)
+            to->clock_ns = rq->clock_ns;
+    } else if (blocks >= t->slice_left || t->yielded) {
         t->slice_left = 0;
-        if (takes_turns(t))
+        if (t->yielded && t == rq->cfs_curr)
+            sched__cfs_yield(s, t, cpu);
+        else if (t->yielded)
             sched__requeue(rq, t);
         t->yielded = false;
         /* The task that stopped running may now be pulled by an idle vCPU. */
@@ -356,6 +407,14 @@ void sched_account_ns(struct sched *s, struct sched_task *t, unsigned cpu, uint6
             s->balance_dirty = true;
     } else {
         t->slice_left -= (uint32_t)blocks;
+    }
+    /* The tick (scheduler_tick()), when the slice reached one: emu ends
+     * slices at the next tick when one would decide something
+     * (sched_next_tick), so it comes at its time whatever --slice is. */
+    if (s->tick_ns && rq->head && rq->clock_ns / s->tick_ns > start / s->tick_ns) {
+        sched__tick(s, cpu);
+        if (rq->nr_running > 1)
+            s->balance_dirty = true;
     }
 }
 

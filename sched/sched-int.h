@@ -125,8 +125,27 @@ void sched__misfit_balance(struct sched *s, struct cpumask *idle);
 unsigned sched__select_cpu_fair(const struct sched *s, const struct sched_task *t,
                                 const struct cpumask *allowed, unsigned target);
 
+/* Why a task joins a runqueue: fork, wake-up, migration (cfs.c places it). */
+enum sched_enqueue { SCHED_ENQ_NEW, SCHED_ENQ_WAKE, SCHED_ENQ_MOVE };
+/* Time sharing (cfs.c): update_curr(); the child's vruntime at fork; the
+ * enqueue's vruntime (before t->cpu is set); the dequeue before and after
+ * the unlinking; check_preempt_wakeup() once p is queued on cpu; the
+ * running fair task put back when a higher class takes the head; the pick
+ * (set_next_entity()); the tick (check_preempt_tick(), RR turns); a fair
+ * task's sched_yield. */
+void sched__cfs_update_curr(struct sched *s, unsigned cpu);
+void sched__cfs_fork(struct sched *s, const struct sched_task *parent, struct sched_task *child);
+void sched__cfs_enqueue(struct sched *s, struct sched_task *t, unsigned cpu, enum sched_enqueue why);
+void sched__cfs_dequeue(struct sched *s, struct sched_task *t);
+void sched__cfs_dequeued(struct sched *s, unsigned cpu);
+void sched__cfs_check_preempt(struct sched *s, struct sched_task *p, unsigned cpu);
+void sched__cfs_displaced(struct sched *s, unsigned cpu);
+void sched__cfs_pick(struct sched *s, struct sched_task *t, unsigned cpu);
+void sched__tick(struct sched *s, unsigned cpu);
+void sched__cfs_yield(struct sched *s, struct sched_task *t, unsigned cpu);
+
 /* Runqueue mechanics (rq.c). */
-void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu);
+void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu, enum sched_enqueue why);
 void sched__dequeue(struct sched *s, struct sched_task *t);
 /* Moves a runnable task to cpu's runqueue (a migration). */
 void sched__move(struct sched *s, struct sched_task *t, unsigned cpu);

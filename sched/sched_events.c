@@ -23,6 +23,12 @@ uint64_t sched__event_time(const struct sched *s)
     return s->events.clock ? s->events.clock(s->events.clock_ctx) : s->now_ns;
 }
 
+/* The vCPU whose running task causes an event now (mevent's src_cpu). */
+static unsigned event_cpu(const struct sched *s)
+{
+    return s->events.running_cpu ? s->events.running_cpu(s->events.clock_ctx) : MEVENT_NO_CPU;
+}
+
 static void emit(struct sched *s, struct mevent *ev, const struct sched_task *t)
 {
     if (t)
@@ -56,6 +62,7 @@ void sched__emit_slice_start(struct sched *s, const struct sched_task *t, unsign
 void sched__emit_migrate(struct sched *s, const struct sched_task *t, unsigned from, unsigned to)
 {
     struct mevent ev = {.kind = MEVENT_MIGRATE, .ts_ns = sched__event_time(s), .cpu = to};
+    ev.src_cpu = event_cpu(s);
     ev.migrate.from = from;
     ev.migrate.to = to;
     emit(s, &ev, t);
@@ -70,6 +77,7 @@ void sched__emit_wakeup(struct sched *s, const struct sched_task *t, unsigned cp
     if (!mevent_wanted(&s->events, MEVENT_WAKEUP))
         return;
     struct mevent ev = {.kind = MEVENT_WAKEUP, .ts_ns = sched__event_time(s), .cpu = cpu};
+    ev.src_cpu = event_cpu(s);
     ev.wakeup.new_task = new_task;
     emit(s, &ev, t);
 }
@@ -124,6 +132,7 @@ void sched__emit_affinity(struct sched *s, const struct sched_task *t, const str
                           const struct cpumask *new_mask, enum mevent_cause cause)
 {
     struct mevent ev = {.kind = MEVENT_AFFINITY, .ts_ns = sched__event_time(s), .cpu = t->cpu};
+    ev.src_cpu = event_cpu(s);
     ev.affinity.old_mask = old;
     ev.affinity.new_mask = new_mask;
     ev.affinity.cause = cause;

@@ -70,4 +70,34 @@ unsigned sched_select_idle_capacity(const struct sched *s, const struct sched_ta
  * no wake-up preemption, which the fair class does not do yet anyway). */
 void sched_task_set_fair_policy(struct sched *s, struct sched_task *t, bool idle, bool batch);
 
+/* Time sharing (cfs.c), Linux 5.15's defaults before update_sysctl()
+ * scales them by 1 + ilog2(min(CPUs, 8)): sysctl_sched_latency,
+ * sysctl_sched_min_granularity, sysctl_sched_wakeup_granularity;
+ * sched_nr_latency; sysctl_sched_idle_min_granularity (not scaled). */
+#define SCHED_LATENCY_NS UINT64_C(6000000)
+#define SCHED_MIN_GRAN_NS UINT64_C(750000)
+#define SCHED_WAKEUP_GRAN_NS UINT64_C(1000000)
+#define SCHED_NR_LATENCY 8u
+#define SCHED_IDLE_MIN_GRAN_NS UINT64_C(750000)
+
+struct sched_cpu;
+/* The load weight: SCHED_IDLE's WEIGHT_IDLEPRIO, else sched_prio_to_weight
+ * of its nice (set_load_weight()). */
+uint32_t sched_task_weight(const struct sched_task *t);
+/* __calc_delta(): delta * weight / lw in the kernel's fixed point (the
+ * inverse weight 2^32-1 / lw, shifts kept within 32 bits). */
+uint64_t sched_calc_delta(uint64_t delta, uint32_t weight, uint64_t lw);
+/* calc_delta_fair(): delta in t's virtual time (NICE_0_LOAD / weight). */
+uint64_t sched_calc_delta_fair(uint64_t delta, const struct sched_task *t);
+/* The tick (hz, 0: 250) and update_sysctl() for s->nr_cpus. */
+void sched_cfs_init(struct sched *s, unsigned hz);
+/* __sched_period() for nr_running fair tasks. */
+uint64_t sched_period(const struct sched *s, unsigned nr_running);
+/* sched_slice(): t's share of the period on rq (on_rq: t is queued there). */
+uint64_t sched_slice(const struct sched *s, const struct sched_cpu *rq, const struct sched_task *t,
+                     bool on_rq);
+/* wakeup_preempt_entity(): -1, 0 or 1. */
+int sched_wakeup_preempt_entity(const struct sched *s, const struct sched_task *curr,
+                                const struct sched_task *se);
+
 #endif

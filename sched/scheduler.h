@@ -24,6 +24,8 @@
 /* Instructions per ns (x1000) a capacity-1024 vCPU retires at its maximum
  * frequency (docs/timing.md, "The base rate"): --insn-rate. */
 #define SCHED_DEFAULT_INSN_RATE_MILLI 500u
+/* CONFIG_HZ's default (--hz) */
+#define SCHED_DEFAULT_HZ 250u
 /* Every vCPU's maximum frequency, in kHz, until an energy model gives
  * others (cpufreq's cpuinfo_max_freq); only the ratio cur/max matters. */
 #define SCHED_DEFAULT_MAX_FREQ_KHZ 2000000u
@@ -56,6 +58,7 @@ struct sched_config {
     /* Per vCPU 1..SCHED_CAPACITY_SCALE (--capacity); NULL or 0: 1024. */
     const uint16_t *capacity;
     uint32_t insn_rate_milli;  /* instructions per ns x1000 at capacity 1024; 0: default */
+    unsigned hz;               /* CONFIG_HZ: 100, 250, 300 or 1000; 0: SCHED_DEFAULT_HZ */
 };
 
 enum sched_task_state {
@@ -108,6 +111,14 @@ struct sched_task {
     bool idle_policy;       /* SCHED_IDLE: weight SCHED_WEIGHT_IDLEPRIO whatever nice says */
     bool batch_policy;      /* SCHED_BATCH: nice's weight, never preempts at wake-up */
     struct sched_pelt pelt; /* utilisation, in its runqueue's clock */
+    /* Time sharing (cfs.c): the entity's vruntime, its running time as the
+     * fair class counts it, where the running turn started (exec_start,
+     * prev_sum_exec_runtime), the RR tick count. */
+    uint64_t vruntime;
+    uint64_t cfs_exec_ns, exec_start_ns, prev_sum_ns;
+    bool vr_relative; /* vruntime is relative to a min_vruntime (fork) */
+    bool cfs_repick;  /* put back by preemption: the next pick starts a turn */
+    unsigned rr_ticks;
     /* sched-private links */
     struct sched_task *rq_prev, *rq_next;   /* runqueue of cpu, when runnable */
     struct sched_task *all_prev, *all_next; /* every live task */
@@ -130,6 +141,9 @@ struct sched_cpu {
     struct sched_pelt pelt;  /* the runqueue's utilisation (cfs_rq->avg) */
     uint32_t misfit_util;    /* rq->misfit_task_load: the misfit task's util, 0: none */
     unsigned nr_idle_policy; /* queued SCHED_IDLE tasks (sched_idle_cpu()) */
+    uint64_t min_vruntime;        /* cfs_rq->min_vruntime (cfs.c) */
+    uint64_t clock_fs_rem;        /* emu's time below a ns, carried to the next slice */
+    struct sched_task *cfs_curr;  /* cfs_rq->curr: the fair task running here, at the head */
 };
 
 struct sched_policy;
@@ -156,6 +170,17 @@ struct sched {
     uint64_t rng;
     uint32_t slice_blocks, ns_per_block;
     uint32_t insn_rate_milli;
+    /* The tick and the fair class's tunables (cfs.c): CONFIG_HZ, its
+     * period, update_sysctl()'s factor and the scaled sysctls. */
+    unsigned hz;
+    uint64_t tick_ns;
+    unsigned cfs_factor;
+    uint64_t sched_latency_ns, sched_min_gran_ns, sched_wakeup_gran_ns;
+    /* The slice running (sched_pick to sched_account_ns): its vCPU and the
+     * time inside it emu last gave (sched_note_time). */
+    bool in_slice;
+    unsigned slice_cpu;
+    uint64_t slice_now_ns;
     uint64_t insn_fs; /* femtoseconds per instruction at capacity 1024, maximum frequency */
     bool switched;    /* the last sched_pick changed the task its vCPU runs */
     unsigned slice_jitter_pct;
@@ -181,6 +206,15 @@ struct sched {
     unsigned nr_dl_lagging;
 
     struct mevent_bus events; /* what happens, for traces and scenarios (mevent.h) */
+
+    /* The kernel layer's cpusets (emu/kernel/cgroup.c), NULL for none. For a
+     * task outside the top cpuset: cpuset_cpus_allowed() (what a 32-bit
+     * exec's override gives, force_compatible_cpus_allowed_ptr()) and
+     * cpuset_cpus_allowed_fallback() (select_fallback_rq()'s first resort);
+     * false when the task is in the top cpuset or the hook has nothing. */
+    bool (*cpuset_allowed)(void *arg, const struct sched_task *t, struct cpumask *out);
+    bool (*cpuset_fallback)(void *arg, const struct sched_task *t, struct cpumask *out);
+    void *cpuset_arg;
 };
 
 /* "upstream", "override", "kill", "fixup", "linux-6.6" -> id; -EINVAL otherwise. */
@@ -199,6 +233,16 @@ static inline bool sched_cpu_is_online(const struct sched *s, unsigned cpu)
 static inline uint64_t sched_now(const struct sched *s)
 {
     return s->now_ns;
+}
+/* When cpu's running task next needs the tick (a fair task sharing its
+ * vCPU: check_preempt_tick()), UINT64_MAX when nothing happens at ticks. */
+static inline uint64_t sched_next_tick(const struct sched *s, unsigned cpu)
+{
+    const struct sched_cpu *rq = &s->cpus[cpu];
+    const struct sched_task *h = rq->head;
+    if (!h || !s->tick_ns || !(h->rr || (h->cls == SCHED_CLASS_FAIR && rq->nr_running > 1)))
+        return UINT64_MAX;
+    return (rq->clock_ns / s->tick_ns + 1) * s->tick_ns;
 }
 
 /* The first task: 64-bit, A = every CPU, runnable on the least loaded
@@ -262,6 +306,14 @@ static inline int sched_fork_check(const struct sched_task *parent)
  * off a CPU no longer in A (need_resched set). */
 int sched_task_setaffinity(struct sched *s, const struct sched_task *caller,
                            struct sched_task *target, const struct cpumask *mask);
+/* set_cpus_allowed_ptr() as the cpuset code calls it (kernel/cgroup/cpuset.c):
+ * -EINVAL with nothing changed when mask is not within the task's
+ * task_cpu_possible_mask() (__set_cpus_allowed_ptr_locked()) or has no
+ * online CPU of it; else A = mask, the saved mask untouched. */
+int sched_task_set_cpus_allowed(struct sched *s, struct sched_task *t, const struct cpumask *mask);
+/* task_cpu_possible_mask(): M for a compat task on a mismatched machine
+ * under every policy that confines them, else every possible CPU. */
+const struct cpumask *sched_task_possible_mask(const struct sched *s, const struct sched_task *t);
 /* sched_getaffinity(2): out = A & online (2.4), dead (zombie) tasks too. */
 void sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out);
 
@@ -300,6 +352,8 @@ void sched_advance(struct sched *s, uint64_t ns);
  * the timestamps of what the scheduler logs now; placement is unchanged. */
 static inline void sched_note_time(struct sched *s, uint64_t ns)
 {
+    if (s->in_slice && ns > s->slice_now_ns)
+        s->slice_now_ns = ns;
     if (ns > s->log_ns)
         s->log_ns = ns;
 }

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
@@ -20,6 +21,7 @@
 #define DEV_DEBUGFS makedev(0, 0x7)
 #define DEV_TRACEFS makedev(0, 0xc)
 #define DEV_PROC makedev(0, 0x16)
+#define DEV_CGROUP2 makedev(0, 0x1a)
 
 struct guest_mount {
     const char *point, *fstype, *source;
@@ -72,6 +74,9 @@ int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
          "gid=5,mode=620,ptmxmode=000", false, DEV_DEVTMPFS, 3},
         {"/dev/shm", "tmpfs", "tmpfs", "nosuid,nodev,relatime", tmpfs_opts, false,
          dev_of(v->mounts[VFS_MOUNT_SHM].fd), 3},
+        /* as systemd mounts it on Debian */
+        {VFS_CGROUP_MOUNT, "cgroup2", "cgroup2", "nosuid,nodev,noexec,relatime",
+         "nsdelegate,memory_recursiveprot", false, DEV_CGROUP2, 1},
         {"/tmp", "tmpfs", "tmpfs", "nosuid,nodev,relatime", tmpfs_opts, false,
          dev_of(v->mounts[VFS_MOUNT_TMP].fd), 0},
         {"/sys/kernel/debug", "debugfs", "debugfs", "nosuid,nodev,noexec,relatime", "", false,
@@ -99,6 +104,26 @@ int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
         else
             fprintf(out, "%s %s %s %s,%s%s%s 0 0\n", m->source, m->point, m->fstype, rw,
                     m->flags, comma, m->superopts);
+    }
+    /* cgroup2 mounted by the guest, in mount order, on the mount holding
+     * their directory (the longest point that is a prefix of it). */
+    for (unsigned c = 0; c < v->ncgroup_mounts; c++) {
+        const struct vfs_cgroup_mount *cm = &v->cgroup_mounts[c];
+        size_t parent = 0, best = 0;
+        for (size_t i = 0; i < count; i++) {
+            size_t n = strlen(table[i].point);
+            bool holds = strncmp(cm->dir, table[i].point, n) == 0 &&
+                         (n == 1 || cm->dir[n] == '/' || cm->dir[n] == '\0');
+            if (holds && n >= best) {
+                best = n;
+                parent = i;
+            }
+        }
+        if (mountinfo)
+            fprintf(out, "%zu %zu %u:%u / %s rw,relatime - cgroup2 %s rw\n", FIRST_ID + count + c,
+                    FIRST_ID + parent, major(DEV_CGROUP2), minor(DEV_CGROUP2), cm->dir, cm->source);
+        else
+            fprintf(out, "%s %s cgroup2 rw,relatime 0 0\n", cm->source, cm->dir);
     }
     if (fclose(out) != 0) {
         free(*data);

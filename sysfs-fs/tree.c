@@ -22,6 +22,7 @@
 #define USER_HZ 100
 #define NS_PER_TICK (1000000000u / USER_HZ)
 #define PAGE 4096u
+#define CGROUP_NODE (-2) /* node->arg of a cgroup2 mount's nodes */
 
 enum file_id {
     F_DIR,
@@ -76,6 +77,8 @@ enum file_id {
     F_PID_FD,
     F_PID_MOUNTS,
     F_PID_MOUNTINFO,
+    F_PID_CGROUP,
+    F_CGROUP, /* a file of /sys/fs/cgroup (the provider's) */
     F_CPU_POSSIBLE,
     F_CPU_PRESENT,
     F_CPU_ONLINE,
@@ -206,6 +209,7 @@ static const struct fixed fixed[] = {
     {CPU_DIR "/online", VNODE_GENERATED, 0444, F_CPU_ONLINE, 0},
     {CPU_DIR "/possible", VNODE_GENERATED, 0444, F_CPU_POSSIBLE, 0},
     {CPU_DIR "/present", VNODE_GENERATED, 0444, F_CPU_PRESENT, 0},
+    {"/sys/fs", VNODE_DIR, 0755, F_DIR, 0},
     {"/sys/kernel", VNODE_DIR, 0755, F_DIR, 0},
     {"/sys/kernel/debug", VNODE_DIR, 0700, F_DIR, 0},
     {"/sys/kernel/debug/sched", VNODE_DIR, 0755, F_DIR, 0},
@@ -237,6 +241,7 @@ static const struct fixed pid_files[] = {
     {"exe", VNODE_SYMLINK, 0777, F_PID_EXE, 0},
     {"mounts", VNODE_GENERATED, 0444, F_PID_MOUNTS, 0},
     {"mountinfo", VNODE_GENERATED, 0444, F_PID_MOUNTINFO, 0},
+    {"cgroup", VNODE_GENERATED, 0444, F_PID_CGROUP, 0},
 };
 
 /* /proc/PID/task/TID, in the order of tid_base_stuff. */
@@ -247,6 +252,7 @@ static const struct fixed tid_files[] = {
     {"cmdline", VNODE_GENERATED, 0444, F_PID_CMDLINE, 0},
     {"stat", VNODE_GENERATED, 0444, F_PID_STAT, 0},
     {"mem", VNODE_MEM, 0600, F_PID_MEM, 0},
+    {"cgroup", VNODE_GENERATED, 0444, F_PID_CGROUP, 0},
 };
 
 #define TOPO(name, id)                                                                             \
@@ -457,8 +463,66 @@ static int lookup_tracefs(struct vfs *v, void *ctx, const char *abspath, const c
     return 1;
 }
 
+const char *vfs_cgroup_rel(const struct vfs *v, const char *abspath)
+{
+    const char *dir = NULL;
+    if (under(abspath, VFS_CGROUP_MOUNT))
+        dir = VFS_CGROUP_MOUNT;
+    for (unsigned i = 0; i < v->ncgroup_mounts && !dir; i++)
+        if (under(abspath, v->cgroup_mounts[i].dir))
+            dir = v->cgroup_mounts[i].dir;
+    if (!dir)
+        return NULL;
+    const char *rel = abspath + strlen(dir);
+    return *rel ? rel + 1 : rel;
+}
+
+int vfs_cgroup_mount(struct vfs *v, const char *source, const char *dir)
+{
+    if (strcmp(dir, VFS_CGROUP_MOUNT) == 0)
+        return -EBUSY;
+    for (unsigned i = 0; i < v->ncgroup_mounts; i++)
+        if (strcmp(v->cgroup_mounts[i].dir, dir) == 0)
+            return -EBUSY;
+    if (v->ncgroup_mounts == VFS_CGROUP_MOUNTS)
+        return -ENOSPC;
+    if (strlen(dir) >= sizeof v->cgroup_mounts[0].dir)
+        return -ENAMETOOLONG;
+    struct vfs_cgroup_mount *m = &v->cgroup_mounts[v->ncgroup_mounts++];
+    snprintf(m->dir, sizeof m->dir, "%s", dir);
+    snprintf(m->source, sizeof m->source, "%s", source);
+    return 0;
+}
+
+int vfs_cgroup_umount(struct vfs *v, const char *dir)
+{
+    for (unsigned i = 0; i < v->ncgroup_mounts; i++) {
+        if (strcmp(v->cgroup_mounts[i].dir, dir) == 0) {
+            v->cgroup_mounts[i] = v->cgroup_mounts[--v->ncgroup_mounts];
+            return 0;
+        }
+    }
+    return -EINVAL;
+}
+
+/* A node of /sys/fs/cgroup, from the provider. */
+static int lookup_cgroup(struct vfs *v, void *ctx, const char *abspath, struct vfs_node *node)
+{
+    const struct vfs_provider *p = v->provider;
+    bool dir;
+    unsigned mode;
+    if (!p->cgroup_node || strlen(abspath) >= sizeof node->path ||
+        p->cgroup_node(ctx, vfs_cgroup_rel(v, abspath), &dir, &mode) < 0)
+        return -ENOENT;
+    const struct fixed f = {"", dir ? VNODE_DIR : VNODE_GENERATED, mode, dir ? F_DIR : F_CGROUP, 0};
+    fill(node, abspath, &f, CGROUP_NODE, 0);
+    return 1;
+}
+
 int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs_node *node)
 {
+    if (vfs_cgroup_rel(v, abspath))
+        return lookup_cgroup(v, ctx, abspath, node);
     bool inside = false;
     for (size_t i = 0; i < COUNT(virtual_roots); i++)
         inside |= under(abspath, virtual_roots[i]);
@@ -582,6 +646,8 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
     p->cpus(ctx, &cpus);
     const char *path = dir->path, *rest;
     char name[32];
+    if (dir->arg == CGROUP_NODE && vfs_cgroup_rel(v, path))
+        return p->cgroup_list ? p->cgroup_list(ctx, vfs_cgroup_rel(v, path), emit, arg) : -ENOENT;
     if (strncmp(path, "/proc/", 6) == 0 && component_number(path + 6, &rest) > 0) {
         list_pid(v, ctx, dir->arg, *rest ? rest + 1 : rest, emit, arg);
         return 0;
@@ -616,6 +682,9 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
             snprintf(name, sizeof name, "%d", pid);
             emit(name, DT_DIR_, arg);
         }
+    } else if (strcmp(path, "/sys/fs") == 0) {
+        if (p->cgroup_node)
+            emit("cgroup", DT_DIR_, arg);
     } else if (strcmp(path, "/dev") == 0) {
         emit("shm", DT_DIR_, arg); /* the private mount (vfs.c) */
     } else if (strcmp(path, "/sys/kernel") == 0 || strcmp(path, "/sys/kernel/debug") == 0) {
@@ -680,11 +749,12 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
     st->st_mode = node->mode;
     st->st_blksize = 4096;
     st->st_nlink = 1;
-    st->st_dev = under(node->path, "/proc")          ? 0x16
-                 : tracing_rel(node->path)            ? 0xc /* tracefs (mounts.c) */
-                 : under(node->path, "/sys/kernel/debug") ? 0x7 /* debugfs */
-                 : under(node->path, "/sys")          ? 0x15
-                                                      : 0x5;
+    st->st_dev = under(node->path, "/proc")                 ? 0x16
+                 : node->arg == CGROUP_NODE                   ? 0x1a
+                 : tracing_rel(node->path)                    ? 0xc /* tracefs (mounts.c) */
+                 : under(node->path, "/sys/kernel/debug")     ? 0x7 /* debugfs */
+                 : under(node->path, "/sys")                  ? 0x15
+                                                              : 0x5;
     st->st_rdev = device_number(node);
     switch (node->kind) {
     case VNODE_DIR:
@@ -1194,6 +1264,8 @@ static int generate_pid(struct vfs *v, void *ctx, const struct vfs_node *node, s
     case F_PID_MOUNTS:
     case F_PID_MOUNTINFO:
         return vfs_mounts_text(v, node->file == F_PID_MOUNTINFO, data, size);
+    case F_PID_CGROUP:
+        return p->proc_cgroup ? p->proc_cgroup(ctx, node->arg, data, size) : -ENOENT;
     default:
         return pid_maps(t, v, ctx, node->arg);
     }
@@ -1293,6 +1365,8 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
                 "ffff8000100a2100 T sched_cpu_deactivate\n"
                 "ffff8000101c0000 T tracing_mark_write\n");
         break;
+    case F_CGROUP:
+        return vfs_cgroup_rel(v, node->path) ? p->cgroup_read(ctx, vfs_cgroup_rel(v, node->path), data, size) : -ENOENT;
     case F_PROC_NET:
         return p->net ? p->net(ctx, strrchr(node->path, '/') + 1, data, size) : -ENOENT;
     case F_PROC_SYSVIPC:
@@ -1304,6 +1378,7 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     case F_PID_MAPS:
     case F_PID_MOUNTS:
     case F_PID_MOUNTINFO:
+    case F_PID_CGROUP:
     case F_PID_PERSONALITY:
     case F_PID_STAT:
     case F_PID_STATUS:
@@ -1513,6 +1588,10 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
         return sched_features_write(v, data, len);
     case F_CPUN_ONLINE:
         break;
+    case F_CGROUP:
+        return vfs_cgroup_rel(v, node->path)
+                   ? v->provider->cgroup_write(ctx, vfs_cgroup_rel(v, node->path), data, len)
+                   : -ENOENT;
     case F_PID_COMM: {
         int err = v->provider->set_comm(ctx, node->arg, node->arg2, data, len);
         return err < 0 ? err : (int64_t)len;

@@ -177,7 +177,30 @@ struct vfs_provider {
     int (*tracefs_read)(void *ctx, const char *rel, char **data, size_t *size);
     int64_t (*tracefs_write)(void *ctx, const char *rel, const char *data, size_t len);
     void (*tracefs_truncate)(void *ctx, const char *rel);
+    /* The cgroup v2 hierarchy at VFS_CGROUP_MOUNT, rel being the path under
+     * it ("" the mount, "top-app/cpuset.cpus"): a node (1, or -ENOENT), a
+     * directory's entries, a file's text (malloc'ed) and a write (bytes
+     * taken or -errno). /proc/PID/cgroup's text. NULL: no cgroups. */
+    int (*cgroup_node)(void *ctx, const char *rel, bool *dir, unsigned *mode);
+    int (*cgroup_list)(void *ctx, const char *rel,
+                       void (*emit)(const char *name, unsigned char type, void *arg), void *arg);
+    int (*cgroup_read)(void *ctx, const char *rel, char **data, size_t *size);
+    int64_t (*cgroup_write)(void *ctx, const char *rel, const char *data, size_t len);
+    int (*proc_cgroup)(void *ctx, int pid, char **data, size_t *size);
 };
+
+#define VFS_CGROUP_MOUNT "/sys/fs/cgroup"
+#define VFS_CGROUP_MOUNTS 4
+struct vfs;
+/* The path under a cgroup2 mount (VFS_CGROUP_MOUNT or one of mount(2)'s) of
+ * abspath ("" the mount itself), or NULL when abspath is in none. */
+const char *vfs_cgroup_rel(const struct vfs *v, const char *abspath);
+/* mount -t cgroup2 SOURCE DIR: the same hierarchy at DIR (an existing
+ * directory, absolute and canonical), as Linux shows one cgroup2
+ * hierarchy at every mount. 0, -EBUSY (already a mount point), -ENOSPC
+ * (VFS_CGROUP_MOUNTS of them). vfs_cgroup_umount: 0 or -EINVAL. */
+int vfs_cgroup_mount(struct vfs *v, const char *source, const char *dir);
+int vfs_cgroup_umount(struct vfs *v, const char *dir);
 
 #define VFS_MAX_BANNED_DEVS 16
 
@@ -217,6 +240,12 @@ struct vfs {
     unsigned nbanned;
     const struct vfs_provider *provider;
     struct vfs_budget tmp_budget; /* --tmp-size: /tmp and /dev/shm together */
+    /* cgroup2 mounted by the guest (mount(2)), besides VFS_CGROUP_MOUNT */
+    struct vfs_cgroup_mount {
+        char dir[VFS_PATH_MAX];
+        char source[64];
+    } cgroup_mounts[VFS_CGROUP_MOUNTS];
+    unsigned ncgroup_mounts;
     /* The host directories of /tmp and /dev/shm are 0700 so that no other
      * host user reaches the guest's files (issue 24, item 6); the guest
      * sees, and changes, the mode kept here (01777 at start, as a tmpfs

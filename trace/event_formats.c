@@ -157,20 +157,20 @@ const struct event_format event_formats[EVENT_COUNT] = {
     /* asymu's own: the rule behind an affinity change or a kill, which no
      * kernel tracepoint carries (docs/policies.md names the rules). */
     [EVENT_ASYMU_AFFINITY] =
-        {"asymu", "affinity_change", 0, 6,
+        {"asymu", "asymu_affinity", 0, 6,
          {COMM("comm", 8), F("pid_t pid", 24, 4, true),
-          F("__data_loc char[] old_cpus", 28, 4, false),
-          F("__data_loc char[] new_cpus", 32, 4, false), F("__data_loc char[] rule", 36, 4, false),
-          F("__data_loc char[] cause", 40, 4, false)},
+          F("__data_loc char[] old_cpus", 28, 4, false), F("__data_loc char[] cpus", 32, 4, false),
+          F("__data_loc char[] cause", 36, 4, false), F("__data_loc char[] rule", 40, 4, false)},
          44,
-         "\"comm=%s pid=%d old_cpus=%s new_cpus=%s rule=%s cause=%s\", REC->comm, REC->pid, "
-         "__get_str(old_cpus), __get_str(new_cpus), __get_str(rule), __get_str(cause)",
+         "\"comm=%s pid=%d old_cpus=%s cpus=%s cause=%s rule=%s\", REC->comm, REC->pid, "
+         "__get_str(old_cpus), __get_str(cpus), __get_str(cause), __get_str(rule)",
          "asymu: docs/tracing.md"},
     [EVENT_ASYMU_KILL] =
-        {"asymu", "policy_kill", 0, 3,
-         {COMM("comm", 8), F("pid_t pid", 24, 4, true), F("__data_loc char[] rule", 28, 4, false)},
-         32,
-         "\"comm=%s pid=%d rule=%s\", REC->comm, REC->pid, __get_str(rule)",
+        {"asymu", "asymu_kill", 0, 4,
+         {COMM("comm", 8), F("pid_t pid", 24, 4, true), F("int sig", 28, 4, true),
+          F("__data_loc char[] rule", 32, 4, false)},
+         36,
+         "\"comm=%s pid=%d sig=%d rule=%s\", REC->comm, REC->pid, REC->sig, __get_str(rule)",
          "asymu: docs/tracing.md"},
 };
 

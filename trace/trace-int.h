@@ -75,6 +75,8 @@ typedef void (*trace_record_fn)(void *ctx, uint64_t ts, const struct trace_recor
 /* Calls put with each record ev gives (none for kinds without a 5.15
  * event; two for a hotplug: cpuhp_enter and cpuhp_exit). */
 void trace_records(const struct mevent *ev, unsigned nr_cpus, trace_record_fn put, void *ctx);
+/* ftrace's print record of a MEVENT_PRINT (tracing_mark_write()). */
+void trace_print_record(struct trace_record *r, const struct mevent *ev);
 /* The kallsyms lines that name the addresses records hold. */
 extern const char trace_kallsyms[];
 /* The address of tracing_mark_write in trace_kallsyms: print's ip. */
@@ -93,5 +95,74 @@ void trace_page_start(struct trace_page *p, uint64_t ts);
 /* Appends a record of len bytes at ts: false when the page has no room
  * (the caller starts a new one). */
 bool trace_page_add(struct trace_page *p, uint64_t ts, const unsigned char *rec, uint32_t len);
+/* --- shared by the ftrace text and the trace.dat (trace_lines.c) --- */
+
+/* Whose context a record is reported in (its pid, common_pid). */
+enum trace_ctx {
+    TRACE_CTX_TASK,    /* the record's own task, running on the vCPU */
+    TRACE_CTX_CURRENT, /* whatever the vCPU runs at that time */
+    TRACE_CTX_SWITCH,  /* sched_switch: its prev, and next runs from then on */
+};
+
+/* power.h: cpu_idle's state when a CPU leaves idle (PWR_EVENT_EXIT). */
+#define TRACE_PWR_EVENT_EXIT 4294967295UL
+
+/* One record an mevent makes: the event, the vCPU it is on, whose context. */
+struct trace_rec {
+    enum event_index event;
+    unsigned cpu;
+    enum trace_ctx ctx;
+    const struct mevent_task *task; /* CTX_TASK's task, CTX_SWITCH's prev; else NULL */
+    unsigned long idle_state;       /* cpu_idle's state */
+};
+#define TRACE_RECS_MAX 3
+
+/* The records ev makes, in the order the kernel reports them (the derived
+ * sched_waking and cpu_idle included): returns how many (0 for an mevent
+ * neither writer shows). */
+size_t trace_derive(const struct mevent *ev, unsigned nr_cpus,
+                    struct trace_rec out[TRACE_RECS_MAX]);
+
+/* A record kept until the end, to be sorted by time (ties in the order
+ * they happened) and given the task it is reported for. */
+struct trace_line {
+    uint64_t ts_ns, seq;
+    unsigned cpu;
+    enum trace_ctx ctx;
+    enum event_index event;
+    int pid, next_pid;               /* the task's (resolved for CTX_CURRENT); CTX_SWITCH's next */
+    char comm[MEVENT_COMM_LEN];      /* the task's */
+    char next_comm[MEVENT_COMM_LEN]; /* CTX_SWITCH's next */
+    void *data;                      /* the writer's: text, or the record's bytes */
+    size_t len;
+};
+
+struct trace_lines {
+    struct trace_line *lines;
+    size_t len, cap;
+};
+
+/* A new line for r of ev at ts (counted once the writer increments len),
+ * or NULL without memory. */
+struct trace_line *trace_line_new(struct trace_lines *ls, uint64_t ts, const struct trace_rec *r,
+                                  const struct mevent *ev);
+/* Sorts the lines by time, puts a task's own events after the switch to
+ * it, and gives each CTX_CURRENT line the pid and comm its vCPU runs. */
+void trace_lines_order(struct trace_lines *ls, unsigned nr_cpus);
+
+/* saved_cmdlines: the last comm the sched_switch lines show for each pid
+ * (tracing_record_cmdline()), sorted by pid; the comms point into ls. */
+struct trace_cmdline {
+    int pid;
+    size_t order;
+    const char *comm;
+};
+struct trace_cmdline *trace_cmdlines(const struct trace_lines *ls, size_t *n);
+/* The saved comm of pid, or NULL. */
+const char *trace_cmdline_find(const struct trace_cmdline *c, size_t n, int pid);
+
+/* asymu_affinity's cause: mevent_cause_name() without spaces, so that
+ * key=value parsers (Perfetto's) read it as one value. */
+const char *trace_cause_token(enum mevent_cause cause);
 
 #endif

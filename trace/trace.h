@@ -25,6 +25,10 @@ struct trace_machine {
     struct cpumask aarch32; /* vCPUs that run 32-bit code */
     const char *policy;
     uint64_t seed;
+    /* Per vCPU arch_scale_cpu_capacity() (1..1024); 0: not known, 1024.
+     * A copy, not a pointer, so that writers may keep the struct; the
+     * timeline groups rows by type and capacity (a cluster). */
+    uint16_t capacity[NR_CPUS_MAX];
 };
 
 struct trace_writer;

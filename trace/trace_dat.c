@@ -3,17 +3,17 @@
  * the ring buffer's header_page and header_event, the event formats of
  * event_formats.c, saved cmdlines, trace_clock, uname and per-CPU stats
  * options, then per vCPU the kernel's ring-buffer pages of binary records
- * (trace_ring.c, shared with the machine's own tracefs).
+ * (kernel/trace/ring_buffer.c: rb_update_event, rb_add_time_stamp).
  *
  * Debian's libtracecmd exports no writer that works without a live tracefs
  * (its public header has only the reader), so the file is written here and
  * checked with Debian's trace-cmd (tests/e2e/trace_dat_check.py).
  *
- * The events are those of --trace-format ftrace, with the same task shown
- * as the record's common_pid, plus asymu/affinity_change,
- * asymu/policy_kill and ftrace's print for trace_marker writes. The machine loop runs vCPUs out of time order, so the
- * records are kept and sorted by time at the end (ties in the order they
- * happened), within the writer's budget. */
+ * The records are those of --trace-format ftrace, derived, placed on vCPUs
+ * and ordered by the same code (trace_lines.c), with the task the text
+ * shows as each record's common_pid. The machine loop runs vCPUs out of
+ * time order, so the records are kept and sorted by time at the end (ties
+ * in the order they happened), within the writer's budget. */
 #include "event_formats.h"
 #include "trace-int.h"
 
@@ -25,15 +25,21 @@
 /* arm64 5.15's trace_clock choices, local selected (the clock is virtual
  * time in ns, the same on every vCPU). */
 #define DAT_CLOCKS "[local] global counter uptime perf mono mono_raw boot\n"
+/* cpuhp_enter's step functions: trace_ring.c's trace_kallsyms gives the
+ * addresses in the records their names, so %ps prints them as the kernel
+ * does (tracing_mark_write too, print's ip). */
+#define ADDR_CPU_ACTIVATE UINT64_C(0xffff8000100a2000)
+#define ADDR_CPU_DEACTIVATE UINT64_C(0xffff8000100a2100)
+
 /* trace-cmd's option numbers (trace-cmd.dat.v7(5), TRACECMD_OPTION_*). */
 enum { OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_TRACECLOCK = 4, OPT_UNAME = 5 };
 
-struct dat_record {
-    uint64_t ts, seq;
-    unsigned cpu;
-    uint32_t len;
-    unsigned char *data;
-};
+/* The largest record: what fits in a page's data after a type_len 0
+ * header (the kernel cannot record a longer event either). A record has
+ * at most 4 strings, each cut to STRING_MAX bytes (an exec path near
+ * PATH_MAX is cut; so is the cpu list of a mask with thousands of CPUs). */
+#define RECORD_MAX (EVENT_PAGE_SIZE - EVENT_PAGE_HEADER - 8)
+#define STRING_MAX 1000
 
 /* A name a tid had at a time: saved_cmdlines keeps the last. */
 struct dat_name {
@@ -42,16 +48,63 @@ struct dat_name {
     char comm[MEVENT_COMM_LEN];
 };
 
+/* The lines (trace_lines.c), each's data the record's bytes. */
 struct dat_trace {
     FILE *out;
     unsigned nr_cpus;
     uint64_t seq;
-    struct dat_record *recs;
-    size_t len, cap;
+    struct trace_lines ls;
     struct dat_name *names;
     size_t names_len, names_cap;
     struct trace_keep keep;
 };
+
+/* A record being filled: the fixed part at its offsets, strings after. */
+struct rec {
+    unsigned char b[RECORD_MAX];
+    size_t len;
+};
+
+_Static_assert(64 + 4 * (STRING_MAX + 1) <= RECORD_MAX, "strings fit in a record");
+
+static void rec_init(struct rec *r, enum event_index event, int pid)
+{
+    const struct event_format *e = &event_formats[event];
+    memset(r->b, 0, e->size);
+    r->len = e->size;
+    uint16_t type = (uint16_t)event_format_id(e);
+    memcpy(r->b, &type, 2);
+    memcpy(r->b + 4, &pid, 4);
+}
+
+static void rec_u32(struct rec *r, unsigned off, uint32_t v)
+{
+    memcpy(r->b + off, &v, 4);
+}
+
+static void rec_u64(struct rec *r, unsigned off, uint64_t v)
+{
+    memcpy(r->b + off, &v, 8);
+}
+
+static void rec_comm(struct rec *r, unsigned off, const char *comm)
+{
+    char safe[MEVENT_COMM_LEN];
+    trace_text(comm, safe, sizeof safe);
+    memcpy(r->b + off, safe, strlen(safe)); /* the rest stays 0 */
+}
+
+/* A __data_loc string: (length << 16) | offset, the string after the
+ * fixed part (include/trace/trace_events.h's __get_dynamic_array). */
+static void rec_str(struct rec *r, unsigned off, const char *s)
+{
+    char safe[STRING_MAX + 1];
+    trace_text(s ? s : "", safe, sizeof safe);
+    size_t n = strlen(safe) + 1;
+    memcpy(r->b + r->len, safe, n);
+    rec_u32(r, off, (uint32_t)(n << 16 | r->len));
+    r->len += n;
+}
 
 static bool grow(void **array, size_t *cap, size_t len, size_t size)
 {
@@ -77,50 +130,198 @@ static void name(struct dat_trace *d, uint64_t ts, const struct mevent_task *t)
     trace_text(t->comm, n->comm, sizeof n->comm);
 }
 
-static void put(void *ctx, uint64_t ts, const struct trace_record *r)
+static void put(struct dat_trace *d, struct trace_line *l, const struct rec *r)
 {
-    struct dat_trace *d = ctx;
-    if (d->keep.dropped) { /* the trace is what came before the first dropped record */
-        d->keep.dropped++;
+    if (!l)
         return;
-    }
-    if (!grow((void **)&d->recs, &d->cap, d->len, sizeof *d->recs))
+    if (!trace_keep(&d->keep, sizeof *l + r->len + sizeof *d->names * 2))
         return;
-    if (!trace_keep(&d->keep, sizeof *d->recs + r->len + sizeof *d->names * 2))
+    l->data = malloc(r->len);
+    if (!l->data)
         return;
-    unsigned char *data = malloc(r->len);
-    if (!data)
-        return;
-    memcpy(data, r->b, r->len);
-    d->recs[d->len++] = (struct dat_record){
-        .ts = ts, .seq = ++d->seq, .cpu = r->cpu, .len = r->len, .data = data};
+    memcpy(l->data, r->b, r->len);
+    l->len = r->len;
+    d->ls.len++;
 }
 
-/* The records are trace_ring.c's; the writer adds the names they show to
- * saved_cmdlines. */
+/* sched_switch's prev_state as the ftrace text shows it (trace_ftrace.c):
+ * R for idle, S for a sleeping task, Z or X for one that exited (a
+ * process leader stays a zombie until reaped), R+ for a preempted one. */
+static uint64_t prev_state(const struct mevent_task *prev, enum mevent_run_end end)
+{
+    if (prev->tid == 0)
+        return EVENT_STATE_RUNNING;
+    switch (end) {
+    case MEVENT_END_BLOCKED:
+        return EVENT_STATE_INTERRUPTIBLE;
+    case MEVENT_END_DEAD:
+        return prev->tid == prev->tgid ? EVENT_STATE_ZOMBIE : EVENT_STATE_DEAD;
+    default:
+        return EVENT_STATE_PREEMPT;
+    }
+}
+
+/* The comm a record shows for t: the idle task is swapper/CPU. */
+static void task_comm(const struct mevent_task *t, unsigned cpu, char *out, size_t len)
+{
+    if (t->tid == 0)
+        snprintf(out, len, "swapper/%u", cpu);
+    else
+        trace_text(t->comm, out, len);
+}
+
+/* One record of ev (trace_derive()) in the ring buffer's binary form;
+ * common_pid is set once the order is known (dat_finish). */
+static void dat_rec(struct dat_trace *d, const struct mevent *ev, const struct trace_rec *tr)
+{
+    unsigned cpu = ev->cpu < d->nr_cpus ? ev->cpu : 0;
+    const struct mevent_task *t = &ev->task;
+    char comm[MEVENT_COMM_LEN + 8], cpus[4096];
+    struct rec r;
+    rec_init(&r, tr->event, 0);
+    switch (tr->event) {
+    case EVENT_CPU_IDLE:
+        rec_u32(&r, 8, (uint32_t)tr->idle_state);
+        rec_u32(&r, 12, tr->cpu);
+        break;
+    case EVENT_SCHED_SWITCH: {
+        const struct mevent_task *prev = &ev->sw.prev;
+        task_comm(prev, cpu, comm, sizeof comm);
+        rec_comm(&r, 8, comm);
+        rec_u32(&r, 24, (uint32_t)prev->tid);
+        rec_u32(&r, 28, (uint32_t)prev->prio);
+        rec_u64(&r, 32, prev_state(prev, ev->sw.prev_end));
+        task_comm(t, cpu, comm, sizeof comm);
+        rec_comm(&r, 40, comm);
+        rec_u32(&r, 56, (uint32_t)t->tid);
+        rec_u32(&r, 60, (uint32_t)t->prio);
+        name(d, ev->ts_ns, prev);
+        name(d, ev->ts_ns, t);
+        break;
+    }
+    case EVENT_SCHED_WAKING:
+    case EVENT_SCHED_WAKEUP:
+    case EVENT_SCHED_WAKEUP_NEW:
+        rec_comm(&r, 8, t->comm);
+        rec_u32(&r, 24, (uint32_t)t->tid);
+        rec_u32(&r, 28, (uint32_t)t->prio);
+        rec_u32(&r, 32, 1); /* success: always 1 since Linux 4.14 */
+        rec_u32(&r, 36, cpu);
+        name(d, ev->ts_ns, t);
+        break;
+    case EVENT_SCHED_MIGRATE_TASK:
+        rec_comm(&r, 8, t->comm);
+        rec_u32(&r, 24, (uint32_t)t->tid);
+        rec_u32(&r, 28, (uint32_t)t->prio);
+        rec_u32(&r, 32, ev->migrate.from);
+        rec_u32(&r, 36, ev->migrate.to);
+        name(d, ev->ts_ns, t);
+        break;
+    case EVENT_SCHED_PROCESS_FORK:
+        rec_comm(&r, 8, t->comm);
+        rec_u32(&r, 24, (uint32_t)t->tid);
+        rec_comm(&r, 28, ev->fork.child.comm);
+        rec_u32(&r, 44, (uint32_t)ev->fork.child.tid);
+        name(d, ev->ts_ns, t);
+        name(d, ev->ts_ns, &ev->fork.child);
+        break;
+    case EVENT_SCHED_PROCESS_EXEC:
+        rec_str(&r, 8, ev->exec.path);
+        rec_u32(&r, 12, (uint32_t)t->tid);
+        rec_u32(&r, 16, (uint32_t)ev->exec.old_tid);
+        name(d, ev->ts_ns, t);
+        break;
+    case EVENT_SCHED_PROCESS_EXIT:
+    case EVENT_SCHED_PROCESS_FREE:
+        rec_comm(&r, 8, t->comm);
+        rec_u32(&r, 24, (uint32_t)t->tid);
+        rec_u32(&r, 28, (uint32_t)t->prio);
+        name(d, ev->ts_ns, t);
+        break;
+    case EVENT_CPUHP_ENTER:
+    case EVENT_CPUHP_EXIT: {
+        /* asymu's hotplug is one step, the scheduler's: cpuhp states
+         * OFFLINE (0) and ONLINE (1). */
+        rec_u32(&r, 8, cpu);
+        rec_u32(&r, 12, ev->hotplug.online ? 1 : 0);
+        rec_u32(&r, 16, 1);
+        if (tr->event == EVENT_CPUHP_ENTER)
+            rec_u64(&r, 24, ev->hotplug.online ? ADDR_CPU_ACTIVATE : ADDR_CPU_DEACTIVATE);
+        break;
+    }
+    case EVENT_ASYMU_AFFINITY:
+        rec_comm(&r, 8, t->comm);
+        rec_u32(&r, 24, (uint32_t)t->tid);
+        cpulist_format(ev->affinity.old_mask, cpus, sizeof cpus);
+        rec_str(&r, 28, cpus);
+        cpulist_format(ev->affinity.new_mask, cpus, sizeof cpus);
+        rec_str(&r, 32, cpus);
+        rec_str(&r, 36, trace_cause_token(ev->affinity.cause));
+        rec_str(&r, 40, ev->affinity.rule);
+        name(d, ev->ts_ns, t);
+        break;
+    case EVENT_TASK_NEWTASK:
+        /* include/trace/events/task.h; asymu has no oom_score_adj: 0 */
+        rec_u32(&r, 8, (uint32_t)ev->newtask.tid);
+        rec_comm(&r, 12, t->comm);
+        rec_u64(&r, 32, ev->newtask.clone_flags);
+        name(d, ev->ts_ns, t);
+        break;
+    case EVENT_TASK_RENAME:
+        rec_u32(&r, 8, (uint32_t)t->tid);
+        rec_comm(&r, 12, t->comm);
+        rec_comm(&r, 28, ev->rename.comm);
+        break;
+    case EVENT_SIGNAL_GENERATE:
+        /* include/trace/events/signal.h; asymu's siginfo carries no errno */
+        rec_u32(&r, 8, (uint32_t)ev->signal.sig);
+        rec_u32(&r, 16, (uint32_t)ev->signal.code);
+        rec_comm(&r, 20, t->comm);
+        rec_u32(&r, 36, (uint32_t)t->tid);
+        rec_u32(&r, 40, ev->signal.group);
+        rec_u32(&r, 44, (uint32_t)ev->signal.result);
+        name(d, ev->ts_ns, t);
+        break;
+    case EVENT_SIGNAL_DELIVER:
+        rec_u32(&r, 8, (uint32_t)ev->signal.sig);
+        rec_u32(&r, 16, (uint32_t)ev->signal.code);
+        rec_u64(&r, 24, ev->signal.handler);
+        rec_u64(&r, 32, ev->signal.flags);
+        break;
+    case EVENT_FTRACE_PRINT: {
+        struct trace_record pr;
+        trace_print_record(&pr, ev);
+        memcpy(r.b + 8, pr.b + 8, pr.len - 8);
+        r.len = pr.len;
+        name(d, ev->ts_ns, t);
+        break;
+    }
+    case EVENT_ASYMU_KILL:
+        rec_comm(&r, 8, t->comm);
+        rec_u32(&r, 24, (uint32_t)t->tid);
+        rec_u32(&r, 28, 9); /* SIGKILL */
+        rec_str(&r, 32, ev->kill.rule);
+        name(d, ev->ts_ns, t);
+        break;
+    default:
+        return;
+    }
+    put(d, trace_line_new(&d->ls, ev->ts_ns, tr, ev), &r);
+}
+
 static void dat_event(void *state, const struct mevent *ev)
 {
     struct dat_trace *d = state;
-    if (d->keep.dropped) { /* past the budget: neither records nor names */
-        d->keep.dropped++;
-        return;
+    struct trace_rec recs[TRACE_RECS_MAX];
+    size_t n = trace_derive(ev, d->nr_cpus, recs);
+    for (size_t i = 0; i < n; i++) {
+        if (d->keep.dropped) { /* past the budget: neither records nor names */
+            d->keep.dropped++;
+            continue;
+        }
+        d->seq++;
+        dat_rec(d, ev, &recs[i]);
     }
-    switch (ev->kind) {
-    case MEVENT_SWITCH:
-        name(d, ev->ts_ns, &ev->sw.prev);
-        name(d, ev->ts_ns, &ev->task);
-        break;
-    case MEVENT_FORK:
-        name(d, ev->ts_ns, &ev->task);
-        name(d, ev->ts_ns, &ev->fork.child);
-        break;
-    case MEVENT_HOTPLUG:
-        break;
-    default:
-        name(d, ev->ts_ns, &ev->task);
-        break;
-    }
-    trace_records(ev, d->nr_cpus, put, d);
 }
 
 /* --- writing the file --- */
@@ -186,7 +387,8 @@ static void boption(struct buf *b, uint16_t id, const char *text)
     bstr(b, text);
 }
 
-/* One vCPU's ring buffer: full pages of records (trace_ring.c). */
+/* One vCPU's ring buffer: full pages of records (trace_ring.c's page
+ * encoder, the one tracefs's trace_pipe_raw uses). */
 struct ring {
     struct buf data;
     struct trace_page page;
@@ -201,25 +403,16 @@ static void ring_close_page(struct ring *rb)
     rb->open = false;
 }
 
-static void ring_add(struct ring *rb, const struct dat_record *rec)
+static void ring_add(struct ring *rb, const struct trace_line *rec)
 {
-    if (rb->open && trace_page_add(&rb->page, rec->ts, rec->data, rec->len))
-        goto added;
-    ring_close_page(rb);
-    trace_page_start(&rb->page, rec->ts);
-    rb->open = true;
-    trace_page_add(&rb->page, rec->ts, rec->data, rec->len); /* a record fits an empty page */
-added:
+    if (!rb->open || !trace_page_add(&rb->page, rec->ts_ns, rec->data, (uint32_t)rec->len)) {
+        ring_close_page(rb);
+        trace_page_start(&rb->page, rec->ts_ns);
+        rb->open = true;
+        trace_page_add(&rb->page, rec->ts_ns, rec->data, (uint32_t)rec->len); /* fits an empty page */
+    }
     if (!rb->entries++)
-        rb->first_ts = rec->ts;
-}
-
-static int by_time(const void *a, const void *b)
-{
-    const struct dat_record *x = a, *y = b;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+        rb->first_ts = rec->ts_ns;
 }
 
 static int names_by_tid_time(const void *a, const void *b)
@@ -272,20 +465,27 @@ static void header(struct dat_trace *d, struct buf *h, const struct ring *rings,
     bu32(h, (uint32_t)strlen(trace_kallsyms));
     bput(h, trace_kallsyms, strlen(trace_kallsyms));
     bu32(h, 0); /* printk formats: none */
-    /* saved_cmdlines: "PID COMM" lines, each tid's last name. */
+    /* saved_cmdlines: "PID COMM" lines, each tid's comm as the ftrace
+     * text shows it: the last its sched_switch records show, else the last
+     * any record names. */
     qsort(d->names, d->names_len, sizeof *d->names, names_by_tid_time);
+    size_t nswitch;
+    struct trace_cmdline *switched = trace_cmdlines(&d->ls, &nswitch);
     struct buf cmdlines = {0};
     for (size_t i = 0; i < d->names_len; i++) {
         if (i + 1 < d->names_len && d->names[i + 1].tid == d->names[i].tid)
             continue;
+        const char *comm = trace_cmdline_find(switched, nswitch, d->names[i].tid);
         char line[64];
-        int n = snprintf(line, sizeof line, "%d %s\n", d->names[i].tid, d->names[i].comm);
+        int n =
+            snprintf(line, sizeof line, "%d %s\n", d->names[i].tid, comm ? comm : d->names[i].comm);
         bput(&cmdlines, line, (size_t)n);
     }
     bu64(h, cmdlines.len);
     bput(h, cmdlines.p, cmdlines.len);
     h->failed |= cmdlines.failed;
     free(cmdlines.p);
+    free(switched);
     bu32(h, d->nr_cpus);
     bput(h, "options  ", 10);
     boption(h, OPT_TRACECLOCK, DAT_CLOCKS);
@@ -315,16 +515,19 @@ static void header(struct dat_trace *d, struct buf *h, const struct ring *rings,
 static void dat_finish(void *state)
 {
     struct dat_trace *d = state;
-    qsort(d->recs, d->len, sizeof *d->recs, by_time);
+    trace_lines_order(&d->ls, d->nr_cpus);
+    /* common_pid: the task the text shows the record for */
+    for (size_t i = 0; i < d->ls.len; i++)
+        memcpy((unsigned char *)d->ls.lines[i].data + 4, &d->ls.lines[i].pid, 4);
     struct ring *rings = calloc(d->nr_cpus, sizeof *rings);
     struct buf h = {0};
-    uint64_t now = d->len ? d->recs[d->len - 1].ts : 0;
+    uint64_t now = d->ls.len ? d->ls.lines[d->ls.len - 1].ts_ns : 0;
     if (!rings) {
         fputs("asymu: no memory for the trace.dat's ring buffers\n", stderr);
         goto out;
     }
-    for (size_t i = 0; i < d->len; i++)
-        ring_add(&rings[d->recs[i].cpu], &d->recs[i]);
+    for (size_t i = 0; i < d->ls.len; i++)
+        ring_add(&rings[d->ls.lines[i].cpu], &d->ls.lines[i]);
     bool failed = false;
     for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++) {
         ring_close_page(&rings[cpu]);
@@ -355,9 +558,9 @@ out:
             free(rings[cpu].data.p);
     free(rings);
     free(h.p);
-    for (size_t i = 0; i < d->len; i++)
-        free(d->recs[i].data);
-    free(d->recs);
+    for (size_t i = 0; i < d->ls.len; i++)
+        free(d->ls.lines[i].data);
+    free(d->ls.lines);
     free(d->names);
     free(d);
 }
@@ -381,7 +584,9 @@ const struct trace_format_ops trace_dat_ops = {
     .kinds = MEVENT_BIT(MEVENT_SWITCH) | MEVENT_BIT(MEVENT_WAKEUP) | MEVENT_BIT(MEVENT_MIGRATE) |
              MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT) |
              MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL) |
-             MEVENT_BIT(MEVENT_PRINT),
+             MEVENT_BIT(MEVENT_NEWTASK) | MEVENT_BIT(MEVENT_SIGNAL_GENERATE) |
+             MEVENT_BIT(MEVENT_SIGNAL_DELIVER) | MEVENT_BIT(MEVENT_RENAME) |
+             MEVENT_BIT(MEVENT_FREE) | MEVENT_BIT(MEVENT_PRINT),
     .new = dat_new,
     .event = dat_event,
     .finish = dat_finish,

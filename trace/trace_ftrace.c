@@ -1,11 +1,14 @@
-/* trace_ftrace.c - the kernel's ftrace text as `trace-cmd report` prints it:
- * a "cpus=N" line, then one line per event, sorted by time,
- *   COMM-PID [CPU] SECONDS.MICROS: EVENT: FIELDS
- * sched_switch and sched_wakeup in the form trace-cmd's sched_switch plugin
- * gives them, the other events with their TP_printk() fields (include/
- * trace/events/sched.h and cpuhp.h of Linux 5.15). The machine loop runs
- * vCPUs out of time order, so lines are kept and sorted at the end (ties in
- * the order they happened). */
+/* trace_ftrace.c - the kernel's ftrace text as Linux 5.15's
+ * /sys/kernel/tracing/trace prints it with the nop tracer: its header
+ * (print_trace_header's "# tracer:", print_event_info()'s entries line and
+ * print_func_help_header_irq()'s legend), then one line per event,
+ *   COMM-PID [CPU] FLAGS SECONDS.MICROS: EVENT: FIELDS
+ * (trace_print_context(), trace_print_lat_fmt(), trace_print_time()), each
+ * event's FIELDS in its TP_printk() format of Linux 5.15 (docs/tracing.md
+ * lists them with their headers). The machine loop runs vCPUs out of time
+ * order, so events are kept and sorted by time at the end (ties in the order
+ * they happened); the task a line is printed for (the current task of its
+ * vCPU) is resolved then, from the sched_switch lines before it. */
 #include "trace-int.h"
 
 #include <stdarg.h>
@@ -16,20 +19,23 @@
 #define CPUHP_OFFLINE 0
 #define CPUHP_ONLINE 1
 
-struct ftrace_line {
-    uint64_t ts_ns, seq;
-    char *text;
-};
-
+/* The lines (trace_lines.c), each's data its "EVENT: FIELDS" text. */
 struct ftrace_trace {
     FILE *out;
     unsigned nr_cpus;
-    struct ftrace_line *lines;
-    size_t len, cap;
+    struct trace_lines ls;
     struct trace_keep keep; /* lines kept until the end, to be sorted */
 };
 
-/* The comm, pid and prio a task shows; pid 0 is the vCPU's idle task. */
+/* The flags 5.15 shows: irqs-off, need-resched, hardirq/softirq,
+ * preempt-depth, migrate-disable. The scheduler's events happen with the
+ * runqueue lock held and interrupts off (__schedule(), try_to_wake_up());
+ * the others in process context. asymu has no interrupts to show. */
+static const char FLAGS_SCHED[] = "d..2.";
+static const char FLAGS_TASK[] = ".....";
+
+/* The comm, pid and prio a task shows in the fields; pid 0 is the vCPU's
+ * idle task, "swapper/N" there. */
 struct shown {
     char comm[MEVENT_COMM_LEN + 8];
     int pid, prio;
@@ -45,45 +51,32 @@ static struct shown shown(const struct mevent_task *t, unsigned cpu)
     return s;
 }
 
-static __attribute__((format(printf, 6, 7))) void line(struct ftrace_trace *f, uint64_t ts,
-                                                       const struct shown *who, unsigned cpu,
-                                                       const char *event, const char *fmt, ...)
+/* Formats "EVENT: FIELDS" into l and keeps it, or drops it past the budget. */
+static __attribute__((format(printf, 4, 5))) void put(struct ftrace_trace *f, struct trace_line *l,
+                                                      const char *event, const char *fmt, ...)
 {
-    if (f->keep.dropped) { /* the trace is what came before the first dropped line */
-        f->keep.dropped++;
+    if (!l)
         return;
-    }
-    if (f->len == f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 1024;
-        struct ftrace_line *lines = realloc(f->lines, cap * sizeof(*lines));
-        if (!lines)
-            return;
-        f->lines = lines;
-        f->cap = cap;
-    }
-    char fields[512], name[32];
+    char fields[4608];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(fields, sizeof fields, fmt, ap);
     va_end(ap);
-    snprintf(name, sizeof name, "%s:", event);
     char *text;
-    if (asprintf(&text, "%16s-%-5d [%03u] %llu.%06llu: %-20s %s\n",
-                 who->pid == 0 ? "<idle>" : who->comm, who->pid, cpu,
-                 (unsigned long long)(ts / 1000000000), (unsigned long long)(ts / 1000 % 1000000),
-                 name, fields) < 0)
+    if (asprintf(&text, "%s: %s", event, fields) < 0)
         return;
-    if (!trace_keep(&f->keep, sizeof(*f->lines) + strlen(text) + 1)) {
+    if (!trace_keep(&f->keep, sizeof(*l) + strlen(text) + 1)) {
         free(text);
         return;
     }
-    f->lines[f->len] = (struct ftrace_line){.ts_ns = ts, .seq = f->len, .text = text};
-    f->len++;
+    l->data = text;
+    f->ls.len++;
 }
 
-/* sched_switch's prev_state: R+ for a preempted task, R for idle, S for a
- * sleeping one, and for one that exited Z (a process leader stays a
- * zombie until reaped) or X (another thread is freed at once). */
+/* sched_switch's prev_state as TP_printk prints __trace_sched_switch_state():
+ * "R+" for a preempted task (TASK_REPORT_MAX), "R" for idle, "S" for a
+ * sleeping one, and for one that exited "Z" (a process leader stays a
+ * zombie until reaped) or "X" (another thread is freed at once). */
 static const char *prev_state(const struct mevent_task *prev, enum mevent_run_end end)
 {
     if (prev->tid == 0)
@@ -98,58 +91,116 @@ static const char *prev_state(const struct mevent_task *prev, enum mevent_run_en
     }
 }
 
-static void ftrace_event(void *state, const struct mevent *ev)
+/* One record of ev (trace_derive()) as its line. */
+static void ftrace_rec(struct ftrace_trace *f, const struct mevent *ev, const struct trace_rec *r)
 {
-    struct ftrace_trace *f = state;
     unsigned cpu = ev->cpu < f->nr_cpus ? ev->cpu : 0;
     struct shown t = shown(&ev->task, cpu);
-    switch (ev->kind) {
-    case MEVENT_SWITCH: {
+    if (f->keep.dropped) { /* the trace is what came before the first dropped line */
+        f->keep.dropped++;
+        return;
+    }
+    struct trace_line *l = trace_line_new(&f->ls, ev->ts_ns, r, ev);
+    switch (r->event) {
+    case EVENT_CPU_IDLE:
+        put(f, l, "cpu_idle", "state=%lu cpu_id=%u", r->idle_state, r->cpu);
+        return;
+    case EVENT_SCHED_SWITCH: {
         struct shown prev = shown(&ev->sw.prev, cpu);
-        line(f, ev->ts_ns, &prev, cpu, "sched_switch", "%s:%d [%d] %s ==> %s:%d [%d]", prev.comm,
-             prev.pid, prev.prio, prev_state(&ev->sw.prev, ev->sw.prev_end), t.comm, t.pid, t.prio);
+        put(f, l, "sched_switch",
+            "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d "
+            "next_prio=%d",
+            prev.comm, prev.pid, prev.prio, prev_state(&ev->sw.prev, ev->sw.prev_end), t.comm,
+            t.pid, t.prio);
         return;
     }
-    case MEVENT_WAKEUP:
-        line(f, ev->ts_ns, &t, cpu, ev->wakeup.new_task ? "sched_wakeup_new" : "sched_wakeup",
-             "%s:%d [%d] CPU:%03u", t.comm, t.pid, t.prio, cpu);
+    case EVENT_SCHED_WAKING:
+    case EVENT_SCHED_WAKEUP:
+    case EVENT_SCHED_WAKEUP_NEW:
+        put(f, l, event_formats[r->event].name, "comm=%s pid=%d prio=%d target_cpu=%03u", t.comm,
+            t.pid, t.prio, cpu);
         return;
-    case MEVENT_MIGRATE:
-        line(f, ev->ts_ns, &t, ev->migrate.from < f->nr_cpus ? ev->migrate.from : cpu,
-             "sched_migrate_task", "comm=%s pid=%d prio=%d orig_cpu=%u dest_cpu=%u", t.comm, t.pid,
-             t.prio, ev->migrate.from, ev->migrate.to);
+    case EVENT_SCHED_MIGRATE_TASK:
+        put(f, l, "sched_migrate_task", "comm=%s pid=%d prio=%d orig_cpu=%u dest_cpu=%u", t.comm,
+            t.pid, t.prio, ev->migrate.from, ev->migrate.to);
         return;
-    case MEVENT_FORK: {
+    case EVENT_SCHED_PROCESS_FORK: {
         struct shown child = shown(&ev->fork.child, cpu);
-        line(f, ev->ts_ns, &t, cpu, "sched_process_fork",
-             "comm=%s pid=%d child_comm=%s child_pid=%d", t.comm, t.pid, child.comm, child.pid);
+        put(f, l, "sched_process_fork", "comm=%s pid=%d child_comm=%s child_pid=%d", t.comm, t.pid,
+            child.comm, child.pid);
         return;
     }
-    case MEVENT_EXEC: {
+    case EVENT_SCHED_PROCESS_EXEC: {
         char path[4096];
         trace_text(ev->exec.path, path, sizeof path);
-        line(f, ev->ts_ns, &t, cpu, "sched_process_exec", "filename=%s pid=%d old_pid=%d", path,
-             t.pid, ev->exec.old_tid);
+        put(f, l, "sched_process_exec", "filename=%s pid=%d old_pid=%d", path, t.pid,
+            ev->exec.old_tid);
         return;
     }
-    case MEVENT_EXIT:
-        line(f, ev->ts_ns, &t, cpu, "sched_process_exit", "comm=%s pid=%d prio=%d", t.comm, t.pid,
-             t.prio);
+    case EVENT_SCHED_PROCESS_EXIT:
+    case EVENT_SCHED_PROCESS_FREE:
+        put(f, l, event_formats[r->event].name, "comm=%s pid=%d prio=%d", t.comm, t.pid, t.prio);
         return;
-    case MEVENT_HOTPLUG: {
-        static const struct mevent_task idle = {.tid = 0, .prio = 120};
-        struct shown who = shown(&idle, cpu);
+    case EVENT_CPUHP_ENTER: {
         int target = ev->hotplug.online ? CPUHP_ONLINE : CPUHP_OFFLINE;
         const char *step = ev->hotplug.online ? "sched_cpu_activate" : "sched_cpu_deactivate";
-        line(f, ev->ts_ns, &who, cpu, "cpuhp_enter", "cpu: %04u target: %3d step: %3d (%s)", cpu,
-             target, CPUHP_ONLINE, step);
-        line(f, ev->ts_ns, &who, cpu, "cpuhp_exit", "cpu: %04u  state: %3d step: %3d ret: %d", cpu,
-             target, CPUHP_ONLINE, 0);
+        put(f, l, "cpuhp_enter", "cpu: %04u target: %3d step: %3d (%s)", cpu, target, CPUHP_ONLINE,
+            step);
         return;
     }
+    case EVENT_CPUHP_EXIT:
+        put(f, l, "cpuhp_exit", " cpu: %04u  state: %3d step: %3d ret: %d", cpu,
+            ev->hotplug.online ? CPUHP_ONLINE : CPUHP_OFFLINE, CPUHP_ONLINE, 0);
+        return;
+    case EVENT_ASYMU_AFFINITY: {
+        /* asymu's own: no kernel tracepoint names the rule. */
+        char old[4096], new_mask[4096];
+        cpulist_format(ev->affinity.old_mask, old, sizeof old);
+        cpulist_format(ev->affinity.new_mask, new_mask, sizeof new_mask);
+        put(f, l, "asymu_affinity", "comm=%s pid=%d old_cpus=%s cpus=%s cause=%s rule=%s", t.comm,
+            t.pid, old, new_mask, trace_cause_token(ev->affinity.cause), ev->affinity.rule);
+        return;
+    }
+    case EVENT_TASK_NEWTASK:
+        /* include/trace/events/task.h; asymu has no oom_score_adj: 0 */
+        put(f, l, "task_newtask", "pid=%d comm=%s clone_flags=%llx oom_score_adj=%d",
+            ev->newtask.tid, t.comm, (unsigned long long)ev->newtask.clone_flags, 0);
+        return;
+    case EVENT_TASK_RENAME: {
+        char comm[MEVENT_COMM_LEN];
+        trace_text(ev->rename.comm, comm, sizeof comm);
+        put(f, l, "task_rename", "pid=%d oldcomm=%s newcomm=%s oom_score_adj=%d", t.pid, t.comm,
+            comm, 0);
+        return;
+    }
+    case EVENT_SIGNAL_GENERATE:
+        /* include/trace/events/signal.h; asymu's siginfo carries no errno */
+        put(f, l, "signal_generate", "sig=%d errno=%d code=%d comm=%s pid=%d grp=%d res=%d",
+            ev->signal.sig, 0, ev->signal.code, t.comm, t.pid, ev->signal.group, ev->signal.result);
+        return;
+    case EVENT_SIGNAL_DELIVER:
+        put(f, l, "signal_deliver", "sig=%d errno=%d code=%d sa_handler=%llx sa_flags=%llx",
+            ev->signal.sig, 0, ev->signal.code, (unsigned long long)ev->signal.handler,
+            (unsigned long long)ev->signal.flags);
+        return;
+    case EVENT_ASYMU_KILL:
+        put(f, l, "asymu_kill", "comm=%s pid=%d sig=%d rule=%s", t.comm, t.pid, 9, ev->kill.rule);
+        return;
+    case EVENT_FTRACE_PRINT: /* print's output: "%ps: %s" of ip and buf */
+        put(f, l, "tracing_mark_write", "%s", ev->print.msg ? ev->print.msg : "");
+        return;
     default:
         return;
     }
+}
+
+static void ftrace_event(void *state, const struct mevent *ev)
+{
+    struct ftrace_trace *f = state;
+    struct trace_rec recs[TRACE_RECS_MAX];
+    size_t n = trace_derive(ev, f->nr_cpus, recs);
+    for (size_t i = 0; i < n; i++)
+        ftrace_rec(f, ev, &recs[i]);
 }
 
 static struct trace_keep *ftrace_keep(void *state)
@@ -163,35 +214,82 @@ static void *ftrace_new(FILE *out, const struct trace_machine *machine)
     if (!f)
         return NULL;
     f->out = out;
-    f->nr_cpus = machine->nr_cpus;
+    f->nr_cpus = machine->nr_cpus ? machine->nr_cpus : 1;
     return f;
 }
 
-static int by_time(const void *a, const void *b)
+/* print_trace_header() for the nop tracer, with print_event_info() and
+ * print_func_help_header_irq() as 5.15 has them (no tgid column): the
+ * entries kept and written (dropped ones included), #P the vCPUs. */
+static void header(struct ftrace_trace *f)
 {
-    const struct ftrace_line *x = a, *y = b;
-    if (x->ts_ns != y->ts_ns)
-        return x->ts_ns < y->ts_ns ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+    fprintf(f->out,
+            "# tracer: nop\n"
+            "#\n"
+            "# entries-in-buffer/entries-written: %zu/%llu   #P:%u\n"
+            "#\n"
+            "#                                _-----=> irqs-off\n"
+            "#                               / _----=> need-resched\n"
+            "#                              | / _---=> hardirq/softirq\n"
+            "#                              || / _--=> preempt-depth\n"
+            "#                              ||| / _-=> migrate-disable\n"
+            "#                              |||| /     delay\n"
+            "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+            "#              | |         |   |||||     |         |\n",
+            f->ls.len, (unsigned long long)(f->ls.len + f->keep.dropped), f->nr_cpus);
+}
+
+/* The flags column of a line: the scheduler's events run with the
+ * runqueue lock held and interrupts off. */
+static const char *flags(enum event_index event)
+{
+    switch (event) {
+    case EVENT_SCHED_SWITCH:
+    case EVENT_SCHED_WAKING:
+    case EVENT_SCHED_WAKEUP:
+    case EVENT_SCHED_WAKEUP_NEW:
+    case EVENT_SCHED_MIGRATE_TASK:
+        return FLAGS_SCHED;
+    default:
+        return FLAGS_TASK;
+    }
 }
 
 static void ftrace_finish(void *state)
 {
     struct ftrace_trace *f = state;
-    qsort(f->lines, f->len, sizeof(*f->lines), by_time);
-    fprintf(f->out, "cpus=%u\n", f->nr_cpus);
-    for (size_t i = 0; i < f->len; i++) {
-        fputs(f->lines[i].text, f->out);
-        free(f->lines[i].text);
+    trace_lines_order(&f->ls, f->nr_cpus);
+    header(f);
+    /* The kernel prints a line's task by pid, with the comm its
+     * saved_cmdlines holds when the file is read (trace_find_cmdline()),
+     * so a task that exec'd shows its new comm on its earlier lines too. */
+    size_t ncmd;
+    struct trace_cmdline *cmd = trace_cmdlines(&f->ls, &ncmd);
+    for (size_t i = 0; i < f->ls.len; i++) {
+        const struct trace_line *l = &f->ls.lines[i];
+        const char *comm = trace_cmdline_find(cmd, ncmd, l->pid);
+        /* trace_print_context(): the idle task is "<idle>" there */
+        fprintf(f->out, "%16s-%-7d [%03u] %s %5llu.%06llu: %s\n",
+                l->pid == 0 ? "<idle>"
+                : comm      ? comm
+                            : l->comm,
+                l->pid, l->cpu, flags(l->event), (unsigned long long)(l->ts_ns / 1000000000),
+                (unsigned long long)(l->ts_ns / 1000 % 1000000), (const char *)l->data);
     }
-    free(f->lines);
+    for (size_t i = 0; i < f->ls.len; i++)
+        free(f->ls.lines[i].data);
+    free(cmd);
+    free(f->ls.lines);
     free(f);
 }
 
 const struct trace_format_ops trace_ftrace_ops = {
     .kinds = MEVENT_BIT(MEVENT_SWITCH) | MEVENT_BIT(MEVENT_WAKEUP) | MEVENT_BIT(MEVENT_MIGRATE) |
              MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT) |
-             MEVENT_BIT(MEVENT_HOTPLUG),
+             MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL) |
+             MEVENT_BIT(MEVENT_NEWTASK) | MEVENT_BIT(MEVENT_SIGNAL_GENERATE) |
+             MEVENT_BIT(MEVENT_SIGNAL_DELIVER) | MEVENT_BIT(MEVENT_RENAME) |
+             MEVENT_BIT(MEVENT_FREE) | MEVENT_BIT(MEVENT_PRINT),
     .new = ftrace_new,
     .event = ftrace_event,
     .finish = ftrace_finish,

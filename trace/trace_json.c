@@ -17,6 +17,7 @@ struct json_trace {
     unsigned nr_cpus;
     bool first;
     struct trace_run *runs;         /* per vCPU: the run not written yet */
+    enum mevent_run_end *ends;      /* per vCPU: how that run's last slice ended */
     int *runnable;                  /* per vCPU: the last count written, -1 none */
     char (*names)[MEVENT_COMM_LEN]; /* per tid: the name last given in metadata */
     size_t names_len;
@@ -81,6 +82,19 @@ static json_t *task_args(const struct mevent_task *t)
                      "isa", trace_isa(t));
 }
 
+/* How a run ended, as `asymu report` needs it to tell waiting from
+ * sleeping: "runnable" (preempted, it waits), "moved" (runnable on another
+ * vCPU), "blocked" (sleeps), "dead" (exited). */
+static const char *end_name(enum mevent_run_end end)
+{
+    switch (end) {
+    case MEVENT_END_BLOCKED: return "blocked";
+    case MEVENT_END_DEAD: return "dead";
+    case MEVENT_END_MOVED: return "moved";
+    default: return "runnable";
+    }
+}
+
 static void flush_run(struct json_trace *j, unsigned cpu)
 {
     struct trace_run *r = &j->runs[cpu];
@@ -89,9 +103,11 @@ static void flush_run(struct json_trace *j, unsigned cpu)
     r->open = false;
     if (r->end_ns == r->start_ns)
         return;
+    json_t *args = task_args(&r->task);
+    json_object_set_new(args, "end", json_string(end_name(j->ends[cpu])));
     put(j, json_pack("{s:o,s:s,s:s,s:i,s:i,s:o,s:o,s:o}", "name", str(r->task.comm), "cat", "run",
                      "ph", "X", "pid", VCPU_PID, "tid", (int)cpu, "ts", us(r->start_ns), "dur",
-                     us(r->end_ns - r->start_ns), "args", task_args(&r->task)));
+                     us(r->end_ns - r->start_ns), "args", args));
 }
 
 static void instant(struct json_trace *j, const struct mevent *ev, const char *name, json_t *args)
@@ -132,6 +148,12 @@ static void json_event(void *state, const struct mevent *ev)
             flush_run(j, ev->cpu);
             trace_run_start(&j->runs[ev->cpu], ev);
         }
+        j->ends[ev->cpu] = ev->run.end;
+        return;
+    case MEVENT_WAKEUP:
+        args = task_args(&ev->task);
+        json_object_set_new(args, "new", json_boolean(ev->wakeup.new_task));
+        instant(j, ev, "wakeup", args);
         return;
     case MEVENT_RUNQUEUE:
         counter(j, ev);
@@ -198,7 +220,9 @@ static void *json_new(FILE *out, const struct trace_machine *machine)
         return NULL;
     j->runs = calloc(machine->nr_cpus, sizeof(*j->runs));
     j->runnable = malloc(machine->nr_cpus * sizeof(*j->runnable));
-    if (!j->runs || !j->runnable) {
+    j->ends = calloc(machine->nr_cpus, sizeof(*j->ends));
+    if (!j->runs || !j->runnable || !j->ends) {
+        free(j->ends);
         free(j->runs);
         free(j->runnable);
         free(j);
@@ -213,9 +237,14 @@ static void *json_new(FILE *out, const struct trace_machine *machine)
     cpulist_format(&machine->aarch32, aarch32, sizeof aarch32);
     fprintf(out,
             "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"asymu\","
-            "\"policy\":\"%s\",\"seed\":%llu,\"cpus\":%u,\"aarch32\":\"%s\"},"
-            "\"traceEvents\":[",
+            "\"policy\":\"%s\",\"seed\":%llu,\"cpus\":%u,\"aarch32\":\"%s\","
+            "\"capacity\":[",
             machine->policy, (unsigned long long)machine->seed, machine->nr_cpus, aarch32);
+    for (unsigned cpu = 0; cpu < machine->nr_cpus; cpu++) {
+        unsigned cap = cpu < NR_CPUS_MAX ? machine->capacity[cpu] : 0;
+        fprintf(out, "%s%u", cpu ? "," : "", cap ? cap : 1024);
+    }
+    fputs("]},\"traceEvents\":[", out);
     put(j, metadata("process_name", VCPU_PID, 0, json_pack("{s:s}", "name", "vCPUs")));
     put(j, metadata("process_sort_index", VCPU_PID, 0, json_pack("{s:i}", "sort_index", -1)));
     for (unsigned cpu = 0; cpu < machine->nr_cpus; cpu++) {
@@ -236,6 +265,7 @@ static void json_finish(void *state)
         flush_run(j, cpu);
     fprintf(j->out, "\n]}\n");
     free(j->runs);
+    free(j->ends);
     free(j->runnable);
     free(j->names);
     free(j);
@@ -245,7 +275,8 @@ const struct trace_format_ops trace_json_ops = {
     .kinds = MEVENT_BIT(MEVENT_RUN) | MEVENT_BIT(MEVENT_RUNQUEUE) | MEVENT_BIT(MEVENT_EXEC) |
              MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXIT) | MEVENT_BIT(MEVENT_AFFINITY) |
              MEVENT_BIT(MEVENT_MIGRATE) | MEVENT_BIT(MEVENT_KILL) | MEVENT_BIT(MEVENT_HOTPLUG) |
-             MEVENT_BIT(MEVENT_PRINT),
+             MEVENT_BIT(MEVENT_PRINT) |
+             MEVENT_BIT(MEVENT_WAKEUP),
     .new = json_new,
     .event = json_event,
     .finish = json_finish,

@@ -97,7 +97,7 @@ static void task_comm(const struct mevent_task *t, unsigned cpu, char *out, size
 /* tracing_mark_write(): the bytes written (at most TRACE_BUF_SIZE, 1024),
  * a '\n' added unless the text ends with one, then a NUL; the entry is at
  * least as long as "<faulted>" would need (kernel/trace/trace.c, 5.15). */
-static void print_record(struct trace_record *r, const struct mevent *ev)
+void trace_print_record(struct trace_record *r, const struct mevent *ev)
 {
     enum { TRACE_BUF_SIZE = 1024, FAULTED_SIZE = 9 };
     const char *msg = ev->print.msg ? ev->print.msg : "";
@@ -214,7 +214,7 @@ void trace_records(const struct mevent *ev, unsigned nr_cpus, trace_record_fn pu
         put(ctx, ev->ts_ns, &r);
         return;
     case MEVENT_PRINT:
-        print_record(&r, ev);
+        trace_print_record(&r, ev);
         put(ctx, ev->ts_ns, &r);
         return;
     default:

@@ -1,9 +1,11 @@
-/* trace_svg.c - the run as a self-contained SVG timeline: a row per vCPU
- * (32-bit-capable rows marked), a bar per run in the task's colour, markers
- * for exec, kill, migration and hotplug (offline time shaded), a time axis
- * in virtual microseconds and a legend of tasks and markers. Hovering a
- * shape shows its <title>. Kept in memory and drawn at the end, when the
- * time range is known. */
+/* trace_svg.c - the run as a self-contained SVG timeline: a row per vCPU,
+ * grouped by type (32-bit-capable or 64-bit only) and capacity (a cluster),
+ * a bar per run in the task's colour, markers for exec, kill, migration,
+ * affinity changes (with their rule) and hotplug (offline time shaded), a
+ * time axis in virtual microseconds and a legend of tasks and markers.
+ * Hovering a shape shows its <title>. Kept in memory and drawn at the end,
+ * when the time range is known, in time order (the vCPUs report out of
+ * order). */
 #include "trace-int.h"
 
 #include <stdlib.h>
@@ -16,14 +18,15 @@
 #define BAR_H 18
 #define LEGEND_COL_W 260
 #define LEGEND_COLS 4
+#define GROUP_GAP 16 /* between the rows of two groups, for the group's label */
 
-enum marker_kind { MARK_EXEC, MARK_KILL, MARK_MIGRATE, MARK_OFFLINE, MARK_ONLINE };
+enum marker_kind { MARK_EXEC, MARK_KILL, MARK_MIGRATE, MARK_OFFLINE, MARK_ONLINE, MARK_AFFINITY };
 
 struct marker {
     enum marker_kind kind;
     unsigned cpu;
-    uint64_t ts_ns;
-    char title[160];
+    uint64_t ts_ns, seq;
+    char title[256];
 };
 
 struct bar {
@@ -35,6 +38,8 @@ struct bar {
 struct svg_trace {
     FILE *out;
     struct trace_machine machine;
+    unsigned *capacity; /* per vCPU, 1024 if not given */
+    double *row_top;    /* per vCPU: its row's y, by group */
     struct trace_run *runs; /* per vCPU: the run not drawn yet */
     struct bar *bars;
     size_t nbars, bars_cap;
@@ -101,10 +106,11 @@ static void mark(struct svg_trace *s, enum marker_kind kind, unsigned cpu, uint6
     if (cpu >= s->machine.nr_cpus || !trace_keep(&s->keep, sizeof(struct marker)) ||
         !grow((void **)&s->marks, &s->marks_cap, s->nmarks, sizeof(*s->marks)))
         return;
-    struct marker *m = &s->marks[s->nmarks++];
+    struct marker *m = &s->marks[s->nmarks];
     m->kind = kind;
     m->cpu = cpu;
     m->ts_ns = ts;
+    m->seq = s->nmarks++;
     trace_text(title, m->title, sizeof m->title);
     see_time(s, ts);
 }
@@ -112,7 +118,7 @@ static void mark(struct svg_trace *s, enum marker_kind kind, unsigned cpu, uint6
 static void svg_event(void *state, const struct mevent *ev)
 {
     struct svg_trace *s = state;
-    char title[160], comm[MEVENT_COMM_LEN];
+    char title[320], comm[MEVENT_COMM_LEN];
     trace_text(ev->task.comm, comm, sizeof comm);
     switch (ev->kind) {
     case MEVENT_RUN:
@@ -143,6 +149,16 @@ static void svg_event(void *state, const struct mevent *ev)
                  ev->hotplug.online ? "online" : "offline");
         mark(s, ev->hotplug.online ? MARK_ONLINE : MARK_OFFLINE, ev->cpu, ev->ts_ns, title);
         return;
+    case MEVENT_AFFINITY: {
+        char old[64], new_mask[64];
+        cpulist_format(ev->affinity.old_mask, old, sizeof old);
+        cpulist_format(ev->affinity.new_mask, new_mask, sizeof new_mask);
+        snprintf(title, sizeof title, "affinity of %s %d: %s to %s, rule %s (%s)", comm,
+                 ev->task.tid, old, new_mask, ev->affinity.rule,
+                 mevent_cause_name(ev->affinity.cause));
+        mark(s, MARK_AFFINITY, ev->cpu, ev->ts_ns, title);
+        return;
+    }
     default:
         return;
     }
@@ -163,6 +179,18 @@ static void *svg_new(FILE *out, const struct trace_machine *machine)
         free(s);
         return NULL;
     }
+    s->capacity = calloc(machine->nr_cpus, sizeof(*s->capacity));
+    s->row_top = calloc(machine->nr_cpus, sizeof(*s->row_top));
+    if (!s->capacity || !s->row_top) {
+        free(s->capacity);
+        free(s->row_top);
+        free(s->runs);
+        free(s);
+        return NULL;
+    }
+    for (unsigned cpu = 0; cpu < machine->nr_cpus; cpu++)
+        s->capacity[cpu] =
+            cpu < NR_CPUS_MAX && machine->capacity[cpu] ? machine->capacity[cpu] : 1024;
     s->out = out;
     s->machine = *machine;
     return s;
@@ -196,9 +224,65 @@ static double x_of(const struct svg_trace *s, uint64_t ns)
     return LEFT + (double)ns * PLOT_W / (double)s->end_ns;
 }
 
-static double row_y(unsigned cpu)
+/* A vCPU's group: its type and capacity (a cluster of the same cores). */
+static bool same_group(const struct svg_trace *s, unsigned a, unsigned b)
 {
-    return TOP + (double)cpu * ROW_H;
+    return cpumask_test_cpu(a, &s->machine.aarch32) == cpumask_test_cpu(b, &s->machine.aarch32) &&
+           s->capacity[a] == s->capacity[b];
+}
+
+/* Lays the rows out: groups in the order of their first vCPU, each vCPU's
+ * row in its group in vCPU order, a gap with the group's label between
+ * groups. Returns the y below the last row. */
+static double layout_rows(struct svg_trace *s)
+{
+    unsigned n = s->machine.nr_cpus;
+    double y = TOP;
+    bool *placed = calloc(n ? n : 1, sizeof(*placed));
+    for (unsigned first = 0; placed && first < n; first++) {
+        if (placed[first])
+            continue;
+        y += GROUP_GAP;
+        for (unsigned cpu = first; cpu < n; cpu++)
+            if (!placed[cpu] && same_group(s, first, cpu)) {
+                placed[cpu] = true;
+                s->row_top[cpu] = y;
+                y += ROW_H;
+            }
+    }
+    free(placed);
+    return y;
+}
+
+static double row_y(const struct svg_trace *s, unsigned cpu)
+{
+    return s->row_top[cpu];
+}
+
+/* The group labels, above each group's first row. */
+static void draw_groups(struct svg_trace *s)
+{
+    unsigned n = s->machine.nr_cpus;
+    for (unsigned first = 0; first < n; first++) {
+        bool seen = false;
+        for (unsigned c = 0; c < first && !seen; c++)
+            seen = same_group(s, c, first);
+        if (seen)
+            continue;
+        struct cpumask members = {0};
+        for (unsigned cpu = first; cpu < n; cpu++)
+            if (same_group(s, first, cpu))
+                cpumask_set_cpu(cpu, &members);
+        char list[256];
+        cpulist_format(&members, list, sizeof list);
+        bool is32 = cpumask_test_cpu(first, &s->machine.aarch32);
+        fprintf(s->out,
+                "<g class=\"group%s\" data-cpus=\"%s\"><text x=\"10\" y=\"%.1f\" "
+                "font-weight=\"bold\">cpu%s: %s, capacity %u</text></g>\n",
+                is32 ? " aarch32" : "", list, row_y(s, first) - 4, list,
+                is32 ? "32-bit-capable (aarch32+aarch64)" : "64-bit only (aarch64)",
+                s->capacity[first]);
+    }
 }
 
 /* A colour per task: hues spread by the golden angle, in order of appearance. */
@@ -240,8 +324,8 @@ static void draw_axis(struct svg_trace *s, double y)
 static void draw_marker(struct svg_trace *s, const struct marker *m)
 {
     FILE *o = s->out;
-    double x = x_of(s, m->ts_ns), y = row_y(m->cpu);
-    static const char *const cls[] = {"exec", "kill", "migrate", "offline", "online"};
+    double x = x_of(s, m->ts_ns), y = row_y(s, m->cpu);
+    static const char *const cls[] = {"exec", "kill", "migrate", "offline", "online", "affinity"};
     fprintf(o, "<g class=\"marker %s\">", cls[m->kind]);
     switch (m->kind) {
     case MARK_EXEC:
@@ -254,6 +338,10 @@ static void draw_marker(struct svg_trace *s, const struct marker *m)
     case MARK_MIGRATE:
         fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#fff\" stroke=\"#000\"/>", x,
                 y + ROW_H - 5);
+        break;
+    case MARK_AFFINITY:
+        fprintf(o, "<path d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\" fill=\"#07c\" stroke=\"#fff\"/>", x,
+                y + 1);
         break;
     case MARK_OFFLINE:
     case MARK_ONLINE:
@@ -287,7 +375,7 @@ static void draw_offline(struct svg_trace *s)
                 fprintf(s->out,
                         "<rect class=\"offline\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                         "height=\"%d\" fill=\"#bbb\" fill-opacity=\"0.6\"/>\n",
-                        x_of(s, since), row_y(cpu), x_of(s, until) - x_of(s, since), ROW_H);
+                        x_of(s, since), row_y(s, cpu), x_of(s, until) - x_of(s, since), ROW_H);
             }
         }
     }
@@ -299,13 +387,15 @@ static void draw_legend(struct svg_trace *s, double y)
     fprintf(o, "<g class=\"legend\">\n");
     static const char *const markers[] = {"&#9660; exec", "&#10005; kill (SIGKILL by the policy)",
                                           "&#9675; migration",
-                                          "dashed line: cpu offline (red) / online (green)"};
-    for (unsigned i = 0; i < 4; i++)
+                                          "dashed line: cpu offline (red) / online (green)",
+                                          "&#9670; affinity change (its rule in the tooltip)"};
+    for (unsigned i = 0; i < 5; i++)
         fprintf(o, "<text class=\"legend-marker\" x=\"%d\" y=\"%.1f\">%s</text>\n",
-                LEFT + (int)i * LEGEND_COL_W, y, markers[i]);
+                LEFT + (int)(i % LEGEND_COLS) * LEGEND_COL_W, y + (double)(i / LEGEND_COLS) * 20,
+                markers[i]);
     for (size_t i = 0; i < s->ntasks; i++) {
         const struct mevent_task *t = &s->tasks[i];
-        double ly = y + 22 + (double)(i / LEGEND_COLS) * 20;
+        double ly = y + 42 + (double)(i / LEGEND_COLS) * 20;
         int lx = LEFT + (int)(i % LEGEND_COLS) * LEGEND_COL_W;
         char fill[32], comm[MEVENT_COMM_LEN];
         colour(fill, sizeof fill, (int)i);
@@ -320,6 +410,22 @@ static void draw_legend(struct svg_trace *s, double y)
     fprintf(o, "</g>\n");
 }
 
+static int bar_by_time(const void *a, const void *b)
+{
+    const struct bar *x = a, *y = b;
+    if (x->start_ns != y->start_ns)
+        return x->start_ns < y->start_ns ? -1 : 1;
+    return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+static int marker_by_time(const void *a, const void *b)
+{
+    const struct marker *x = a, *y = b;
+    if (x->ts_ns != y->ts_ns)
+        return x->ts_ns < y->ts_ns ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 static void svg_finish(void *state)
 {
     struct svg_trace *s = state;
@@ -329,9 +435,12 @@ static void svg_finish(void *state)
         flush_run(s, cpu);
     if (s->end_ns == 0)
         s->end_ns = 1000;
-    double axis_y = row_y(n) + 6;
+    /* The vCPUs report out of time order: drawn in time order. */
+    qsort(s->bars, s->nbars, sizeof(*s->bars), bar_by_time);
+    qsort(s->marks, s->nmarks, sizeof(*s->marks), marker_by_time);
+    double axis_y = layout_rows(s) + 6;
     double legend_y = axis_y + 64;
-    double height = legend_y + 30 + (double)((s->ntasks + LEGEND_COLS - 1) / LEGEND_COLS) * 20;
+    double height = legend_y + 50 + (double)((s->ntasks + LEGEND_COLS - 1) / LEGEND_COLS) * 20;
     fprintf(o,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
@@ -349,13 +458,14 @@ static void svg_finish(void *state)
             (unsigned long long)s->machine.seed);
     for (unsigned cpu = 0; cpu < n; cpu++) {
         bool is32 = cpumask_test_cpu(cpu, &s->machine.aarch32);
-        double y = row_y(cpu);
+        double y = row_y(s, cpu);
         fprintf(o,
                 "<g class=\"row%s\" data-cpu=\"%u\"><rect x=\"%d\" y=\"%.1f\" width=\"%d\" "
                 "height=\"%d\" fill=\"%s\"/><text x=\"10\" y=\"%.1f\">cpu%u%s</text></g>\n",
                 is32 ? " aarch32" : "", cpu, LEFT, y, PLOT_W, ROW_H, is32 ? "#eef3ff" : "#f6f6f6",
                 y + ROW_H / 2.0 + 4, cpu, is32 ? " (32-bit)" : " (64-bit only)");
     }
+    draw_groups(s);
     draw_offline(s);
     for (size_t i = 0; i < s->nbars; i++) {
         const struct bar *b = &s->bars[i];
@@ -367,7 +477,7 @@ static void svg_finish(void *state)
         fprintf(o,
                 "<rect class=\"run\" data-tid=\"%d\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
                 "height=\"%d\" fill=\"%s\"><title>",
-                t->tid, x0, row_y(b->cpu) + (ROW_H - BAR_H) / 2.0, w < 0.5 ? 0.5 : w, BAR_H, fill);
+                t->tid, x0, row_y(s, b->cpu) + (ROW_H - BAR_H) / 2.0, w < 0.5 ? 0.5 : w, BAR_H, fill);
         put_text(o, comm);
         fprintf(o, " pid %d tid %d (%s) %.3f-%.3f &#181;s</title></rect>\n", t->tgid, t->tid,
                 trace_isa(t), b->start_ns / 1000.0, b->end_ns / 1000.0);
@@ -378,6 +488,8 @@ static void svg_finish(void *state)
     draw_legend(s, legend_y);
     fputs("</svg>\n", o);
     free(s->runs);
+    free(s->capacity);
+    free(s->row_top);
     free(s->bars);
     free(s->marks);
     free(s->tasks);
@@ -386,7 +498,8 @@ static void svg_finish(void *state)
 
 const struct trace_format_ops trace_svg_ops = {
     .kinds = MEVENT_BIT(MEVENT_RUN) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_KILL) |
-             MEVENT_BIT(MEVENT_MIGRATE) | MEVENT_BIT(MEVENT_HOTPLUG),
+             MEVENT_BIT(MEVENT_MIGRATE) | MEVENT_BIT(MEVENT_HOTPLUG) |
+             MEVENT_BIT(MEVENT_AFFINITY),
     .new = svg_new,
     .event = svg_event,
     .finish = svg_finish,

@@ -108,10 +108,29 @@ static int64_t entry_made(struct vfs_budget *b, int64_t r)
     return r;
 }
 
+/* mkdir and rmdir inside /sys/fs/cgroup make and remove groups (cgroup.h):
+ * 1 with *r the result when path is there, else 0. */
+static int cgroup_dir_op(struct task *t, int dirfd, uint64_t upath, bool make, int64_t *r)
+{
+    char path[VFS_PATH_MAX], real[VFS_PATH_MAX];
+    if (path_from_guest(t, dirfd, upath, path, sizeof path) < 0 ||
+        vfs_resolve(&t->machine->vfs, t, "/", path, real, sizeof real) < 0)
+        return 0;
+    const char *rel = vfs_cgroup_rel(&t->machine->vfs, real);
+    if (!rel)
+        return 0;
+    *r = make ? cgroup_mkdir(t->machine, rel) : cgroup_rmdir(t->machine, rel);
+    t->stop = true;
+    return 1;
+}
+
 SYSCALL_DECL(mkdirat)
 {
     char name[256];
     struct vfs_budget *b;
+    int64_t cr;
+    if (cgroup_dir_op(t, (int)a[0], a[1], true, &cr))
+        return cr;
     int mount, dfd = parent_in(t, (int)a[0], a[1], name, sizeof name, &mount);
     if (dfd < 0)
         return dfd;
@@ -137,6 +156,9 @@ SYSCALL_DECL(unlinkat)
 {
     if (a[2] & ~(uint64_t)GUEST_AT_REMOVEDIR)
         return -EINVAL;
+    int64_t cr;
+    if (cgroup_dir_op(t, (int)a[0], a[1], !!0, &cr))
+        return (a[2] & GUEST_AT_REMOVEDIR) ? cr : -EPERM;
     char name[256];
     int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
     if (dfd < 0)

@@ -3,6 +3,7 @@
  * their threads, files and mappings, the command line, the kernel log and
  * the console. ctx is the calling task. */
 #include "abi.h"
+#include "cgroup.h"
 #include "cpu_model.h"
 #include "cred.h"
 #include "emu.h"
@@ -79,6 +80,7 @@ static int set_comm(void *ctx, int pid, int tid, const char *data, size_t len)
         return -EINVAL;
     char name[16] = "";
     memcpy(name, data, len < sizeof name - 1 ? len : sizeof name - 1);
+    mev_rename(th, name);
     sched_task_set_comm(&th->se, name);
     return 0;
 }
@@ -92,6 +94,8 @@ static int set_cpu_online(void *ctx, unsigned cpu, bool online)
     t->stop = true; /* the scheduler may have moved tasks, this one included */
     struct klog *log = &t->machine->klog;
     uint64_t now = machine_now(t->machine);
+    if (err == 0 && was_online != online)
+        cgroup_hotplug(t->machine); /* cpuset_hotplug_workfn() */
     if (err == 0 && was_online && !online)
         hotplug_log_offline(log, now, cpu);
     else if (err == 0 && !was_online && online)
@@ -614,6 +618,39 @@ static void tfs_truncate(void *ctx, const char *rel)
         tracefs_truncate(tf, rel);
 }
 
+static int cg_node(void *ctx, const char *rel, bool *dir, unsigned *mode)
+{
+    const struct task *t = ctx;
+    return cgroup_node(t->machine, rel, dir, mode);
+}
+
+static int cg_list(void *ctx, const char *rel,
+                   void (*emit)(const char *name, unsigned char type, void *arg), void *arg)
+{
+    const struct task *t = ctx;
+    return cgroup_list(t->machine, rel, emit, arg);
+}
+
+static int cg_read(void *ctx, const char *rel, char **data, size_t *size)
+{
+    const struct task *t = ctx;
+    return cgroup_read(t->machine, rel, data, size);
+}
+
+static int64_t cg_write(void *ctx, const char *rel, const char *data, size_t len)
+{
+    struct task *t = ctx;
+    int64_t r = cgroup_write(t, rel, data, len);
+    t->stop = true; /* tasks may have moved, this one included */
+    return r;
+}
+
+static int proc_cgroup(void *ctx, int pid, char **data, size_t *size)
+{
+    const struct task *t = ctx;
+    return cgroup_proc_file(t->machine, pid, data, size);
+}
+
 const struct vfs_provider vfs_provider_kernel = {
     .cpus = cpus,
     .set_cpu_online = set_cpu_online,
@@ -650,4 +687,9 @@ const struct vfs_provider vfs_provider_kernel = {
     .tracefs_read = tfs_read,
     .tracefs_write = tfs_write,
     .tracefs_truncate = tfs_truncate,
+    .cgroup_node = cg_node,
+    .cgroup_list = cg_list,
+    .cgroup_read = cg_read,
+    .cgroup_write = cg_write,
+    .proc_cgroup = proc_cgroup,
 };

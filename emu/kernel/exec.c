@@ -400,6 +400,7 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     struct process *p = t->proc;
     snprintf(p->exe, sizeof p->exe, "%s", exe);
     const char *base = strrchr(exe, '/');
+    mev_rename(t, base ? base + 1 : exe);
     sched_task_set_comm(&t->se, base ? base + 1 : exe);
     sched_task_exec(&t->machine->sched, &t->se, img.isa == LOADER_ISA_ARM);
     mev_exec(t, exe, old_tid);

@@ -9,6 +9,7 @@
 #include "ptrace.h"
 #include "loader.h"
 #include "machine.h"
+#include "machine_events.h"
 #include "mm.h"
 #include "restart.h"
 #include "signals.h"
@@ -141,6 +142,14 @@ void signal_kill_process(struct task *t, int sig)
     process_exit_group(p, status);
 }
 
+/* What queueing sig on sp does, as __send_signal() reports it. */
+static int pend_result(const struct sigpending *sp, int sig)
+{
+    if (sig < SIGRTMIN_GUEST)
+        return sp->set & SIGBIT(sig) ? MEV_SIGNAL_ALREADY_PENDING : MEV_SIGNAL_DELIVERED;
+    return sp->nrt == RTQUEUE_MAX ? MEV_SIGNAL_OVERFLOW_FAIL : MEV_SIGNAL_DELIVERED;
+}
+
 /* Adds an instance: a standard signal already pending is not queued twice. */
 static bool pend_add(struct sigpending *sp, int sig, const struct siginfo_lite *info)
 {
@@ -203,8 +212,11 @@ void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info)
     if (t->state == TASK_DEAD)
         return;
     on_send(t->proc, sig);
-    if (sig_discarded(t->proc, t->sigmask, t->ptrace != NULL, sig))
+    if (sig_discarded(t->proc, t->sigmask, t->ptrace != NULL, sig)) {
+        mev_signal_generate(t, sig, info->code, false, MEV_SIGNAL_IGNORED);
         return;
+    }
+    mev_signal_generate(t, sig, info->code, false, pend_result(&t->pending, sig));
     pend_add(&t->pending, sig, info);
     signalfd_signal_queued(t->machine, sig);
     if (t->state == TASK_BLOCKED && (signal_pending(t) || waits_for(t, sig)))
@@ -232,8 +244,15 @@ void signal_queue_process(struct process *p, int sig, const struct siginfo_lite 
         return;
     on_send(p, sig);
     struct task *leader = leader_of(p);
-    if (sig_discarded(p, leader ? leader->sigmask : 0, leader && leader->ptrace, sig))
+    /* the task the kernel's __send_signal() is given: the one pid names */
+    struct task *to = leader ? leader : p->threads;
+    if (sig_discarded(p, leader ? leader->sigmask : 0, leader && leader->ptrace, sig)) {
+        if (to)
+            mev_signal_generate(to, sig, info->code, true, MEV_SIGNAL_IGNORED);
         return;
+    }
+    if (to)
+        mev_signal_generate(to, sig, info->code, true, pend_result(&p->pending, sig));
     pend_add(&p->pending, sig, info);
     signalfd_signal_queued(p->machine, sig);
     /* Wake one thread that can take it now: the leader first, as Linux's
@@ -330,6 +349,9 @@ void signal_deliver(struct task *t)
     /* A fatal signal goes first: Linux has made it a group exit already. */
     int fatal = signal_fatal(t);
     if (fatal && t->state == TASK_RUNNABLE) {
+        /* get_signal() reports a group exit as SIGKILL, SI_USER */
+        mev_signal_deliver(t, SIGKILL, 0, p->sighand->action[SIGKILL].handler,
+                           p->sighand->action[SIGKILL].flags);
         signal_kill_process(t, fatal);
         return;
     }
@@ -342,6 +364,7 @@ void signal_deliver(struct task *t)
         if (ptrace_signal_stop(t, sig) || gdbstub_signal_stop(t, sig))
             return;
         struct sigaction_guest *sa = &p->sighand->action[sig];
+        mev_signal_deliver(t, sig, t->delivering.code, sa->handler, sa->flags);
         if (sig != SIGKILL && sig != SIGSTOP) {
             if (sa->handler == GUEST_SIG_IGN)
                 continue;

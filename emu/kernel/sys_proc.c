@@ -2,6 +2,7 @@
  * limits, prctl, sysinfo, and the basic affinity queries. */
 #include "abi.h"
 #include "machine.h"
+#include "machine_events.h"
 #include "mm.h"
 #include "scheduler.h"
 #include "syscalls.h"
@@ -98,6 +99,7 @@ SYSCALL_DECL(prctl)
         if (n == -EFAULT)
             return -EFAULT;
         name[COMM_LEN - 1] = '\0';
+        mev_rename(t, name);
         sched_task_set_comm(&t->se, name);
         return 0;
     }

@@ -2,6 +2,7 @@
  * policies act on), yield, getcpu, nice and scheduling classes, and syslog
  * (dmesg) for the kernel log. The decisions are sched/'s. */
 #include "abi.h"
+#include "cgroup.h"
 #include "fs_calls.h"
 #include "klog.h"
 #include "machine.h"
@@ -88,6 +89,15 @@ SYSCALL_DECL(sched_setaffinity)
     int err = sched_dl_check_affinity(&m->sched, &target->se, &mask);
     if (err < 0)
         return err;
+    /* __sched_setaffinity() (CG3): the mask is cut to cpuset_cpus_allowed();
+     * nothing left is -EINVAL. A task of the top cpuset keeps the policy's
+     * own rules (docs/policies.md), which already cut to the CPUs it may run on. */
+    if (cgroup_in_cpuset(m, target)) {
+        struct cpumask allowed;
+        cgroup_cpus_allowed(m, target, &allowed);
+        if (!cpumask_and(&mask, &mask, &allowed))
+            return -EINVAL;
+    }
     err = sched_task_setaffinity(&m->sched, &t->se, &target->se, &mask);
     if (t->se.need_resched)
         t->stop = true;

@@ -168,6 +168,10 @@ void syscall_dispatch(struct task *t)
         ret = restart_note(t, a, ret);
     if (!(e->fn == sys_execve && ret == 0))
         abi->set_return(task_mm(t)->uc, ret);
+    /* A wake-up, fork or class change preempted it (check_preempt_curr()):
+     * the CPU goes to the task now at the head of its runqueue. */
+    if (t->se.need_resched)
+        t->stop = true;
     if (signal_pending(t))
         t->stop = true; /* deliver before the next user instruction */
     else if (t->restore_sigmask) {

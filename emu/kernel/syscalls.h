@@ -114,6 +114,8 @@ SYSCALL_DECL(pwrite64);
 SYSCALL_DECL(sendfile);
 int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word);
 SYSCALL_DECL(mkdirat);
+SYSCALL_DECL(mount);
+SYSCALL_DECL(umount2);
 SYSCALL_DECL(unlinkat);
 SYSCALL_DECL(renameat);
 SYSCALL_DECL(renameat2);

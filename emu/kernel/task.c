@@ -1,6 +1,7 @@
 /* task.c - processes and threads: creation (the first process, clone, fork,
  * vfork), blocking and waking, exit and exit_group, zombies and reaping. */
 #include "kcost.h"
+#include "cgroup.h"
 #include "abi.h"
 #include "cred.h"
 #include "emu.h"
@@ -276,6 +277,8 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     /* copy_process()'s work: the child is runnable once it is done. */
     kcost_charge(t, (flags & CLONE_VM) ? EMU_COST_CLONE : EMU_COST_FORK);
     sched_advance(&m->sched, machine_now(m));
+    mev_newtask(t, c->tid, flags);
+    cgroup_fork(t, c);
     sched_task_fork(&m->sched, &t->se, &c->se, c->tid, cp->pid);
     ptrace_clone(t, c, flags);
     gdbstub_clone(t, c, flags);
@@ -397,6 +400,7 @@ void process_exit_group(struct process *p, int wait_status)
 static void task_free(struct task *t)
 {
     struct process *p = t->proc;
+    mev_free(t);
     struct task **th = &p->threads;
     while (*th != t)
         th = &(*th)->next_thread;

@@ -131,6 +131,8 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     switch (intno) {
     case EXCP_SWI:
         syscall_dispatch(t);
+        /* Its kernel work moved the slice's time on, and it may have armed a timer. */
+        machine_slice_limit(m);
         if (t->stop)
             uc_emu_stop(uc);
         return;
@@ -170,9 +172,14 @@ static void hook_block_a64(uc_engine *uc, uint64_t addr, uint32_t size, void *us
     if (m->gdb)
         gdbstub_block(m);
     engine_step_block(m);
-    m->slice_insns += size >> 2;
-    if (++m->slice_used >= m->slice_budget)
+    /* A block the slice stops at does not run now (Unicorn leaves before
+     * it): it is counted when the next slice runs it. A slice runs at
+     * least one block (a deadline task's budget may be a single one). */
+    if (++m->slice_used > m->slice_budget || m->slice_insns >= m->insn_stop) {
         uc_emu_stop(uc);
+        return;
+    }
+    m->slice_insns += size >> 2;
 }
 
 /* AArch32: A32 or Thumb, counted by insn_count.h. */
@@ -182,9 +189,11 @@ static void hook_block_a32(uc_engine *uc, uint64_t addr, uint32_t size, void *us
     if (m->gdb)
         gdbstub_block(m);
     engine_step_block(m);
-    m->slice_insns += insn_count_a32(m, uc, addr, size);
-    if (++m->slice_used >= m->slice_budget)
+    if (++m->slice_used > m->slice_budget || m->slice_insns >= m->insn_stop) {
         uc_emu_stop(uc);
+        return;
+    }
+    m->slice_insns += insn_count_a32(m, uc, addr, size);
 }
 
 /* Unicorn 2.1.1's Arm engine sends YIELD and WFE, which QEMU raises as

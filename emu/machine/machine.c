@@ -19,6 +19,7 @@
 #include "hostblock.h"
 #include "kcost.h"
 #include "machine.h"
+#include "first_program.h"
 #include "mm_window.h"
 #include "pagecopy.h"
 #include "owner.h"
@@ -94,8 +95,36 @@ void machine_random_bytes(struct machine *m, void *buf, size_t len)
 
 uint64_t machine_now(const struct machine *m)
 {
+    /* Between slices the time is the scheduler's: a timer firing, or a
+     * wake-up from outside any task, happens at its own moment, not at
+     * the end of the slice that ran last. */
+    if (!m->slice_task)
+        return sched_now(&m->sched);
     uint64_t in_slice = m->slice_start + machine_slice_fs(m) / FS_PER_NS;
     return in_slice > sched_now(&m->sched) ? in_slice : sched_now(&m->sched);
+}
+
+void machine_slice_limit(struct machine *m)
+{
+    m->insn_stop = UINT64_MAX;
+    if (!m->slice_task || !m->insn_fs)
+        return;
+    uint64_t due = sched_next_tick(&m->sched, m->slice_cpu);
+    const struct ktimer *kt = ktimer_next(m);
+    if (kt && kt->when < due)
+        due = kt->when;
+    if (due == UINT64_MAX)
+        return;
+    /* From the vCPU's own clock, which the slice advances (slice_start,
+     * what the guest reads, may be later: another vCPU's present). */
+    uint64_t clock = m->sched.cpus[m->slice_cpu].clock_ns;
+    uint64_t done_fs = machine_slice_fs(m);
+    uint64_t due_fs = due > clock ? (due - clock) * FS_PER_NS : 0;
+    if (due_fs <= done_fs) {
+        m->insn_stop = m->slice_insns; /* due already: stop at the next block */
+        return;
+    }
+    m->insn_stop = m->slice_insns + (due_fs - done_fs + m->insn_fs - 1) / m->insn_fs;
 }
 
 uint64_t machine_realtime_ns(struct machine *m)
@@ -202,6 +231,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
         .log = &m->klog,
         .capacity = cfg->capacity,
         .insn_rate_milli = cfg->insn_rate_milli,
+        .hz = cfg->hz,
     };
     m->costs = kcost_table(cfg);
     if ((err = sched_init(&m->sched, &sc)) < 0) {
@@ -219,6 +249,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
             sched_cpu_set_freq(&m->sched, cpu, khz);
         }
     }
+    cgroup_init(m);
     /* The modes of the files the guest creates are its own: the kernel
      * layer applies the guest's umask (fs_calls.h), the host's must not. */
     umask(0);
@@ -346,29 +377,23 @@ int emu_run(const struct emu_config *cfg)
         recording_free(m.recording);
         return err < 0 ? err : -ENOMEM;
     }
-    char cwd[PATH_MAX];
-    if (getcwd(cwd, sizeof cwd))
-        guest_path_of(cfg->sysroot, cwd, t->proc->cwd, sizeof t->proc->cwd);
-    if (t->proc->cwd[0] != '/')
-        snprintf(t->proc->cwd, sizeof t->proc->cwd, "/");
-
-    const char *prog = cfg->argv[0];
-    int status;
-    char why[512] = "";
-    int fd = open(prog, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        status = -errno;
-        snprintf(why, sizeof why, "%s", strerror(errno));
-    } else {
-        char exe[PATH_MAX];
-        guest_path_of(cfg->sysroot, prog, exe, sizeof exe);
+    /* A --cwd the guest does not have is a bad option: status 2. */
+    int status = first_program_cwd(t, cfg) < 0 ? 2 : 0;
+    const char *prog = cfg->program ? cfg->program : cfg->argv[0];
+    char exe[PATH_MAX], why[512] = "";
+    int fd = status ? -1 : first_program_open(cfg, exe, sizeof exe);
+    if (status == 0 && fd < 0) {
+        status = fd;
+        fprintf(stderr, "asymu: %s: %s\n", prog, strerror(-fd));
+    }
+    if (fd >= 0) {
         status = exec_program(t, fd, exe, cfg->argv, cfg->argc, cfg->envp, why, sizeof why);
         close(fd);
+        if (status < 0)
+            fprintf(stderr, "asymu: %s: %s\n", prog, why[0] ? why : strerror(-status));
+        else
+            status = recording_finish(&m, machine_confine_and_run(&m));
     }
-    if (status < 0)
-        fprintf(stderr, "asymu: %s: %s\n", prog, why[0] ? why : strerror(-status));
-    else
-        status = recording_finish(&m, machine_confine_and_run(&m));
     machine_trace_finish(&trace, &m);
     machine_host_stop(&m);
     recording_free(m.recording);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <unicorn/unicorn.h>
 
+#include "cgroup.h"
 #include "engine_step.h"
 #include "klog.h"
 #include "scheduler.h"
@@ -66,6 +67,7 @@ struct machine {
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
     char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */
+    struct cgroups cgroups;  /* /sys/fs/cgroup (cgroup.h) */
     struct sched sched;      /* vCPUs, runqueues, policies, virtual clocks */
     struct klog klog;        /* the kernel log (dmesg) */
     unsigned kvm_vcpus;      /* live KVM vCPUs, each a Unicorn engine (kvm.c) */
@@ -85,6 +87,11 @@ struct machine {
     struct task *slice_task; /* whose slice it is (kcost_charge), NULL between slices */
     const struct emu_costs *costs; /* kernel work's times (kcost.h) */
     uint64_t insn_fs;        /* one instruction on the slice's vCPU, in fs */
+    /* The running slice stops at the first block boundary where
+     * slice_insns reaches this: the instruction at which the next timer
+     * (or tick) is due, so that it fires at its virtual time whatever
+     * --slice is (machine_slice_limit, docs/timing.md). */
+    uint64_t insn_stop;
     struct insn_cache *insn_cache; /* the running mm's Thumb counts, NULL: none */
     bool in_syscall;         /* a handler is running (strace ordering) */
     uint64_t mapped_unchecked; /* bytes mapped since the host's memory was checked */
@@ -118,6 +125,10 @@ extern const struct vfs_provider vfs_provider_kernel;
 
 /* Virtual time now: the running slice's start plus what it has used. */
 uint64_t machine_now(const struct machine *m);
+/* Sets insn_stop for the running slice from the earliest armed timer and
+ * the next tick; called when the slice starts, when a timer is armed during
+ * it and after kernel work adds to its time. */
+void machine_slice_limit(struct machine *m);
 /* What the running slice has used so far on its vCPU, in femtoseconds. */
 static inline uint64_t machine_slice_fs(const struct machine *m)
 {

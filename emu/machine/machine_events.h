@@ -17,6 +17,56 @@ void machine__emit_exec(struct task *t, const char *path, int old_tid);
 void machine__emit_exit(struct task *t, int wait_status);
 void machine__emit_syscall(struct task *t, enum mevent_kind kind, uint64_t nr, int64_t ret);
 void machine__emit_print(struct task *t, const char *msg, uint64_t ip);
+void machine__emit_newtask(struct task *t, int tid, uint64_t clone_flags);
+void machine__emit_rename(struct task *t, const char *comm);
+void machine__emit_free(struct task *t);
+void machine__emit_signal_generate(struct task *t, int sig, int code, bool group, int result);
+void machine__emit_signal_deliver(struct task *t, int sig, int code, uint64_t handler,
+                                  uint64_t flags);
+
+/* include/trace/events/signal.h's results of a signal sent. */
+enum mev_signal_result {
+    MEV_SIGNAL_DELIVERED,
+    MEV_SIGNAL_IGNORED,
+    MEV_SIGNAL_ALREADY_PENDING,
+    MEV_SIGNAL_OVERFLOW_FAIL,
+};
+
+/* t's clone made task tid with clone_flags (copy_process()'s task_newtask). */
+static inline void mev_newtask(struct task *t, int tid, uint64_t clone_flags)
+{
+    if (mevent_wanted(&t->machine->sched.events, MEVENT_NEWTASK))
+        machine__emit_newtask(t, tid, clone_flags);
+}
+
+/* t's comm is about to become comm (__set_task_comm()'s task_rename). */
+static inline void mev_rename(struct task *t, const char *comm)
+{
+    if (mevent_wanted(&t->machine->sched.events, MEVENT_RENAME))
+        machine__emit_rename(t, comm);
+}
+
+/* Exited t is freed: delayed_put_task_struct()'s sched_process_free. */
+static inline void mev_free(struct task *t)
+{
+    if (mevent_wanted(&t->machine->sched.events, MEVENT_FREE))
+        machine__emit_free(t);
+}
+
+/* sig was sent to t (or its thread group): __send_signal()'s signal_generate. */
+static inline void mev_signal_generate(struct task *t, int sig, int code, bool group, int result)
+{
+    if (mevent_wanted(&t->machine->sched.events, MEVENT_SIGNAL_GENERATE))
+        machine__emit_signal_generate(t, sig, code, group, result);
+}
+
+/* t took sig, whose action is handler and flags: get_signal()'s signal_deliver. */
+static inline void mev_signal_deliver(struct task *t, int sig, int code, uint64_t handler,
+                                      uint64_t flags)
+{
+    if (mevent_wanted(&t->machine->sched.events, MEVENT_SIGNAL_DELIVER))
+        machine__emit_signal_deliver(t, sig, code, handler, flags);
+}
 
 /* t's execve passed its point of no return with the image at guest path. */
 static inline void mev_exec(struct task *t, const char *path, int old_tid)

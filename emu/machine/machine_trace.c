@@ -4,6 +4,7 @@
 #include "machine.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void gated_event(void *ctx, const struct mevent *ev)
@@ -24,12 +25,14 @@ int machine_trace_enable(struct machine_trace *tr, bool on)
 static int add_writer(struct machine_trace *tr, struct machine *m, enum trace_format format,
                       FILE *out)
 {
-    const struct trace_machine info = {
+    struct trace_machine info = {
         .nr_cpus = m->sched.nr_cpus,
         .aarch32 = m->sched.aarch32,
         .policy = sched_policy_name(m->sched.policy_id),
         .seed = m->cfg->seed,
     };
+    for (unsigned cpu = 0; cpu < m->sched.nr_cpus && cpu < NR_CPUS_MAX; cpu++)
+        info.capacity[cpu] = (uint16_t)m->sched.cpus[cpu].capacity;
     struct trace_writer *w = trace_writer_new(format, out, &info);
     if (!w) {
         fclose(out);

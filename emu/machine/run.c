@@ -134,7 +134,9 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     m->slice_used = 0;
     m->slice_start = sched_now(&m->sched);
     m->slice_cpu = cpu;
-    m->slice_fs = 0;
+    /* What the last slices here left below a whole ns counts on: the time
+     * does not depend on how many slices a run is cut into. */
+    m->slice_fs = m->sched.cpus[cpu].clock_fs_rem;
     m->slice_insns = 0;
     m->slice_task = t;
     m->insn_fs = sched_cpu_fs(&m->sched, cpu, m->sched.insn_fs);
@@ -167,6 +169,14 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     t->stop = false;
     struct mm *mm = task_mm(t);
     insn_count_start(m, mm);
+    /* The switch to t costs its time before t's code runs (after the
+     * resume above, which a replay feeds at the step's start): where it
+     * lands does not depend on where slices end. */
+    if (m->sched.switched) {
+        kcost_charge(t, EMU_COST_CTXSW);
+        m->sched.switched = false;
+    }
+    machine_slice_limit(m);
     bool step = ptrace_single_step(t);
     if (step)
         engine_step_begin(m, t);
@@ -264,13 +274,16 @@ int machine_run(struct machine *m)
             break;
         }
         uint64_t used = run_slice(m, t, cpu);
-        /* The switch to t is charged once its slice is over: whatever the
-         * slice's start does (a syscall's resume taking recorded input)
-         * sees the time the step started at, in a replay too. */
+        /* A switch to t whose slice ran no code is charged once it is over:
+         * whatever the slice's start does (a syscall's resume taking
+         * recorded input) sees the time the step started at, in a replay
+         * too. */
         if (m->sched.switched)
             kcost_charge(t, EMU_COST_CTXSW);
         m->slice_task = NULL;
-        sched_account_ns(&m->sched, se, cpu, used, machine_slice_fs(m) / FS_PER_NS);
+        uint64_t fs = machine_slice_fs(m);
+        m->sched.cpus[cpu].clock_fs_rem = fs % FS_PER_NS;
+        sched_account_ns(&m->sched, se, cpu, used, fs / FS_PER_NS);
         cpu_timers_check(t);
         rlimit_cpu_check(t);
         control_slice_done(m);

@@ -15,6 +15,9 @@
 struct script_watch {
     struct machine *m;
     struct machine_script *s;
+    size_t *by_tid; /* tid -> 1 + its live thread's index in s->threads, 0: none */
+    size_t ntids;
+    size_t nlatencies; /* over every thread */
 };
 
 /* One watch per process: one machine per process. */
@@ -98,10 +101,99 @@ static bool matches(const struct machine_script *s, const struct script_action *
     return false;
 }
 
+/* ev's thread's record, made at its first event or, for a tid used again,
+ * at the new thread's first wake-up (fresh); NULL when out of memory. (Not
+ * at its exit: the run it exits in is reported after the exit.) */
+static struct script_thread *thread_of(struct script_watch *w, const struct mevent_task *t,
+                                       bool fresh)
+{
+    struct machine_script *s = w->s;
+    size_t tid = (size_t)t->tid;
+    if (tid >= w->ntids) {
+        size_t n = w->ntids ? w->ntids : 64;
+        while (n <= tid)
+            n *= 2;
+        size_t *p = realloc(w->by_tid, n * sizeof *p);
+        if (!p)
+            return NULL;
+        memset(p + w->ntids, 0, (n - w->ntids) * sizeof *p);
+        w->by_tid = p;
+        w->ntids = n;
+    }
+    if (!w->by_tid[tid] || fresh) {
+        uint64_t *run = calloc(s->ncpus, sizeof *run);
+        if (!run || !grow((void **)&s->threads, s->nthreads, sizeof *s->threads)) {
+            free(run);
+            return NULL;
+        }
+        s->threads[s->nthreads] = (struct script_thread){.tid = t->tid, .run_ns = run};
+        w->by_tid[tid] = ++s->nthreads;
+    }
+    struct script_thread *th = &s->threads[w->by_tid[tid] - 1];
+    th->tgid = t->tgid;
+    memcpy(th->comm, t->comm, sizeof th->comm);
+    th->comm[sizeof th->comm - 1] = '\0';
+    return th;
+}
+
+/* The quantities of a thread and of the vCPUs: a run's time per vCPU, the
+ * wait from each wake-up to the run after it (Linux's wakeup latency, as
+ * sched_wakeup to sched_switch), the time runnable but not running (the
+ * run_delay of Linux's sched_info: from a wake-up or a preemption to the
+ * next run), the moves between vCPUs: a run on another vCPU than the
+ * thread's run before (Linux's nr_migrations, but for a queued thread
+ * moved twice before it runs, and not for a thread's placement before its
+ * first run: a task started with an affinity). */
+static void record_stats(struct script_watch *w, const struct mevent *ev)
+{
+    struct machine_script *s = w->s;
+    if (ev->kind == MEVENT_RUN && ev->cpu < s->ncpus && ev->run.end_ns > ev->ts_ns)
+        s->cpu_busy_ns[ev->cpu] += ev->run.end_ns - ev->ts_ns;
+    struct script_thread *th =
+        thread_of(w, &ev->task, ev->kind == MEVENT_WAKEUP && ev->wakeup.new_task);
+    if (!th)
+        return;
+    switch (ev->kind) {
+    case MEVENT_RUN:
+        if (ev->cpu < s->ncpus && ev->run.end_ns > ev->ts_ns)
+            th->run_ns[ev->cpu] += ev->run.end_ns - ev->ts_ns;
+        if (th->woken && w->nlatencies < SCRIPT_MAX_LATENCIES &&
+            grow((void **)&th->latencies, th->nlatencies, sizeof *th->latencies)) {
+            th->latencies[th->nlatencies++] = ev->ts_ns > th->woken_at ? ev->ts_ns - th->woken_at
+                                                                       : 0;
+            w->nlatencies++;
+        } else if (th->woken) {
+            s->threads_truncated = true;
+        }
+        if (th->runnable && ev->ts_ns > th->runnable_since)
+            th->runnable_wait_ns += ev->ts_ns - th->runnable_since;
+        th->migrations += th->ran && th->last_cpu != ev->cpu;
+        th->last_cpu = ev->cpu;
+        th->woken = false;
+        th->ran = true;
+        th->runnable = ev->run.end == MEVENT_END_RUNNABLE || ev->run.end == MEVENT_END_MOVED;
+        th->runnable_since = ev->run.end_ns;
+        break;
+    case MEVENT_WAKEUP:
+        th->woken = true;
+        th->woken_at = ev->ts_ns;
+        th->runnable = true;
+        th->runnable_since = ev->ts_ns;
+        break;
+    default:
+        break;
+    }
+}
+
 static void on_event(void *ctx, const struct mevent *ev)
 {
     struct script_watch *w = ctx;
     struct machine_script *s = w->s;
+    if (ev->task.tid && s->cpu_busy_ns &&
+        (ev->kind == MEVENT_RUN || ev->kind == MEVENT_WAKEUP))
+        record_stats(w, ev);
+    if (ev->kind == MEVENT_WAKEUP)
+        return;
     struct script_task *st = ev->task.tid ? task_of(s, &ev->task) : NULL;
     if (st && ev->kind == MEVENT_RUN) {
         cpumask_set_cpu(ev->cpu, &st->cpus_used);
@@ -124,8 +216,11 @@ static void on_event(void *ctx, const struct mevent *ev)
 int script_events_start(struct machine *m, struct machine_script *s)
 {
     watch = (struct script_watch){.m = m, .s = s};
+    s->ncpus = m->sched.nr_cpus;
+    s->cpu_busy_ns = calloc(s->ncpus, sizeof *s->cpu_busy_ns);
     uint32_t kinds = MEVENT_BIT(MEVENT_RUN) | MEVENT_BIT(MEVENT_AFFINITY) |
-                     MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT);
+                     MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT) |
+                     MEVENT_BIT(MEVENT_WAKEUP);
     /* Syscall events cost one call per syscall: only when a trigger needs them. */
     for (size_t i = 0; i < s->nactions; i++)
         if (s->actions[i].when == SCRIPT_ON_SYSCALL)
@@ -141,4 +236,16 @@ void script_events_free(struct machine_script *s)
         s->tasks[i].affinity_history = NULL;
         s->tasks[i].saved_history = NULL;
     }
+    for (size_t i = 0; i < s->nthreads; i++) {
+        free(s->threads[i].run_ns);
+        free(s->threads[i].latencies);
+    }
+    free(s->threads);
+    free(s->cpu_busy_ns);
+    s->threads = NULL;
+    s->nthreads = 0;
+    s->cpu_busy_ns = NULL;
+    free(watch.by_tid);
+    watch.by_tid = NULL;
+    watch.ntids = 0;
 }

@@ -11,7 +11,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 WORKLOADS = ["store", "store-raw", "store-hot", "getpid", "pingpong", "yield", "fork", "spawn",
-             "hello-static", "hello-dynamic", "churn", "idle", "gzip", "xz", "bzip2", "sqlite",
+             "hello-static", "hello-dynamic", "churn", "idle", "hogs", "gzip", "xz", "bzip2", "sqlite",
              "py-start-S", "py-start", "py-loop"]
 ISAS = ["aarch64", "armhf"]
 ROW_KEYS = {"workload", "isa", "runner", "samples", "median", "ratio"}

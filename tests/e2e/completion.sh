@@ -19,6 +19,7 @@ complete_line asymu re
 complete_line asymu run --po
 complete_line asymu run --policy ""
 complete_line asymu run --trace-format ""
+complete_line asymu run --soc sm8
 complete_line asymu run --cpus 4 --aarch32 0-3 --d
 complete_line asymu run --cpus 4 prog
 complete_line asymu run --cpus 4 prog-aarch64 --cp

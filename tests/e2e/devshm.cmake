@@ -37,9 +37,10 @@ mountinfo:
 24 21 = / /dev rw,nosuid,nodev,noexec,relatime - devtmpfs udev rw,mode=755
 25 24 = / /dev/pts rw,nosuid,nodev,noexec,relatime - devpts devpts rw,gid=5,mode=620,ptmxmode=000
 26 24 = / /dev/shm rw,nosuid,nodev,relatime - tmpfs tmpfs rw,size=65536k
-27 21 = / /tmp rw,nosuid,nodev,relatime - tmpfs tmpfs rw,size=65536k
-28 22 = / /sys/kernel/debug rw,nosuid,nodev,noexec,relatime - debugfs debugfs rw
-29 22 = / /sys/kernel/tracing rw,nosuid,nodev,noexec,relatime - tracefs tracefs rw
+27 22 = / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot
+28 21 = / /tmp rw,nosuid,nodev,relatime - tmpfs tmpfs rw,size=65536k
+29 22 = / /sys/kernel/debug rw,nosuid,nodev,noexec,relatime - debugfs debugfs rw
+30 22 = / /sys/kernel/tracing rw,nosuid,nodev,noexec,relatime - tracefs tracefs rw
 mounts:
 /dev/root / FS ro,relatime 0 0
 sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0
@@ -47,6 +48,7 @@ proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0
 udev /dev devtmpfs rw,nosuid,nodev,noexec,relatime,mode=755 0 0
 devpts /dev/pts devpts rw,nosuid,nodev,noexec,relatime,gid=5,mode=620,ptmxmode=000 0 0
 tmpfs /dev/shm tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
+cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime,nsdelegate,memory_recursiveprot 0 0
 tmpfs /tmp tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
 debugfs /sys/kernel/debug debugfs rw,nosuid,nodev,noexec,relatime 0 0
 tracefs /sys/kernel/tracing tracefs rw,nosuid,nodev,noexec,relatime 0 0

@@ -25,6 +25,8 @@ for p in hello whereami outside pingpong pol-launch pol-show; do
         [ -x "$prefix/libexec/asymu/$p-$isa" ] || fail "no program $p-$isa"
     done
 done
+[ "$(readlink -f "$prefix/libexec/asymu/asymu-binfmt")" = "$(readlink -f "$asymu")" ] ||
+    fail "libexec/asymu/asymu-binfmt is not a link to bin/asymu"
 out=$(cd / && "$asymu" run -- "$prefix/libexec/asymu/hello-armhf") || fail "hello-armhf"
 echo "hello-armhf: $out"
 for page in man1/asymu.1 man5/asymu-scenario.5; do

@@ -22,10 +22,10 @@ for o in $options; do
     grep -q -- "^       $o" "$tmp/asymu.txt" || fail "asymu(1) lacks $o"
     n=$((n + 1))
 done
-for cmd in run replay compare ctl top options-doc; do
+for cmd in run replay compare ctl top binfmt options-doc; do
     grep -qx "   $cmd" "$tmp/asymu.txt" || fail "asymu(1) lacks the command $cmd"
 done
-echo "asymu(1): $n options, 6 commands"
+echo "asymu(1): $n options, 7 commands"
 MANWIDTH=80 man -l "$src/man/asymu-scenario.5" 2>/dev/null |
     sed -n '/^EXAMPLE/,/^SEE ALSO/p' | sed '1d;$d;s/^       //' > "$tmp/example.yaml"
 for policy in upstream kill; do

@@ -23,6 +23,10 @@ version=$(cat "$src/VERSION")
 deb=$work/asymu_${version}_$(dpkg --print-architecture).deb
 [ -f "$deb" ] || fail "no $deb"
 echo "built ${deb##*/}"
+# A Release build (debian/rules) without one compiler warning.
+if grep -E '^[^ ]+:[0-9]+:[0-9]+: warning:' "$work/build.log"; then
+    fail "the Release build warns"
+fi
 lintian --fail-on error,warning "$deb" || fail "lintian"
 echo "lintian: no error, no warning"
 dpkg-deb -x "$deb" "$work/root" || fail "dpkg-deb -x"

@@ -13,6 +13,9 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ftrace_check  # noqa: E402  Perfetto's systrace rules and 5.15's formats
+
 ASYMU, SRC, OUT = sys.argv[1:4]
 SVG = "{http://www.w3.org/2000/svg}"
 SCENARIOS = ["article-execve", "saved-mask-chain"]
@@ -45,7 +48,7 @@ def affinity_changes(path):
     with open(path) as f:
         doc = json.load(f)
     expect(doc["otherData"], {"generator": "asymu", "policy": "upstream", "seed": 1, "cpus": 8,
-                              "aarch32": "0-3"}, f"{path}: otherData")
+                              "aarch32": "0-3", "capacity": [1024] * 8}, f"{path}: otherData")
     ev = doc["traceEvents"]
     for e in ev:
         if e["ph"] == "X" and e["args"]["isa"] == "aarch32" and e["tid"] > 3:
@@ -85,9 +88,10 @@ for s in SCENARIOS:
 # One scenario: the file as named; ftrace's exec lines.
 ftrace = os.path.join(OUT, "one.txt")
 replay("--trace", ftrace, "--trace-format", "ftrace", "examples/scenarios/article-execve.yaml")
+failures.extend(ftrace_check.check_file(ftrace, nr_cpus=8))
 with open(ftrace) as f:
     lines = f.read().splitlines()
-expect(lines[0], "cpus=8", "ftrace first line")
+expect(lines[0], "# tracer: nop", "ftrace first line")
 execs = [re.search(r"filename=\S*/(\S+) pid=(\d+)", l).groups() for l in lines
          if "sched_process_exec:" in l]
 expect(execs, [("pol-launch-aarch64", "1"), ("pol-show-armhf", "1")], "ftrace exec lines")

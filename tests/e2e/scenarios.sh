@@ -23,6 +23,10 @@
 #                            time bounded (GNU time)
 #   compare FILE P EXPECT S  compare --policies P: stdout equal to EXPECT,
 #                            exit status S
+#   rtapp-exact FILE EXPECT  an rt-app file's threads, tasks and end as the
+#                            outcome has them: equal to EXPECT
+#   rtapp-broken             each rt-app file of scenarios/rtapp/broken: exit
+#                            2 and the exact message of its .err file
 #   anywhere                 busy-mixed under kill and programs.yaml with their
 #                            programs in asymu's build and in two directories of
 #                            other path lengths ($ASYMU_PROGRAMS): the same
@@ -63,15 +67,15 @@ broken)
 determinism)
     for i in 1 2; do
         "$asymu" replay --jobs 2 --report "$tmp/report$i.json" examples/scenarios/*.yaml \
-            > "$tmp/replay$i" || fail "replay run $i"
-        for f in examples/scenarios/*.yaml; do
+            examples/scenarios/*.json > "$tmp/replay$i" || fail "replay run $i"
+        for f in examples/scenarios/*.yaml examples/scenarios/*.json; do
             "$asymu" compare "$f" >> "$tmp/compare$i" || fail "compare $f run $i"
         done
     done
     cmp "$tmp/report1.json" "$tmp/report2.json" || fail "reports differ"
     cmp "$tmp/replay1" "$tmp/replay2" || fail "replay outputs differ"
     cmp "$tmp/compare1" "$tmp/compare2" || fail "compare outputs differ"
-    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert len(r) == 8, len(r); \
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert len(r) == 10, len(r); \
 assert all(set(t) >= {"pid","name","isa","exit" if "exit" in t else "signal","affinity","kills"} \
 for x in r for t in x["tasks"]), r' "$tmp/report1.json" || fail "report fields"
     ;;
@@ -79,7 +83,7 @@ counts)
     n=$(ls examples/scenarios/*.yaml | wc -l)
     [ "$("$asymu" replay --jobs 2 examples/scenarios/*.yaml | tail -1)" = "$n passed, 0 failed" ] ||
         fail "--jobs 2"
-    [ "$("$asymu" replay --shard 1/2 examples/scenarios/*.yaml | tail -1)" = "4 passed, 0 failed" ] ||
+    [ "$("$asymu" replay --shard 1/2 examples/scenarios/*.yaml | tail -1)" = "5 passed, 0 failed" ] ||
         fail "--shard 1/2"
     [ "$("$asymu" replay --shard 2/2 examples/scenarios/*.yaml | tail -1)" = "4 passed, 0 failed" ] ||
         fail "--shard 2/2"
@@ -91,7 +95,7 @@ counts)
 junit)
     "$asymu" replay --jobs 2 --junit "$tmp/junit.xml" examples/scenarios/*.yaml \
         tests/e2e/scenarios/failing.yaml > /dev/null
-    python3 "$junit_check" "$tmp/junit.xml" 9 1 || fail "JUnit file"
+    python3 "$junit_check" "$tmp/junit.xml" 10 1 || fail "JUnit file"
     ;;
 hostile)
     # Each case writes s.yaml (and what it names) in $tmp/d and says what
@@ -178,6 +182,28 @@ print("  - task: a\n    stdout_contains: \"argv[20000] \\\"arg19999\\\"\\nargv[a
     [ $status -eq 0 ] || fail "exit status $status, expected 0"
     [ "$kb" -lt 150000 ] || fail "peak RSS $kb KiB, expected under 150,000"
     [ $ms -lt 20000 ] || fail "took $ms ms"
+    ;;
+rtapp-exact)
+    # Issue 30: rt-app file FILE run unchanged; its threads (comm, number of
+    # wake-ups, migrations) and end time as the outcome gives them equal the
+    # file EXPECT (one line per thread, then the end), under upstream.
+    "$asymu" scenario-exec "$1" upstream > "$tmp/outcome" || fail "scenario-exec"
+    python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))
+for t in o["threads"]: print(t["comm"], len(t["wakeup_latency_ns"]), t["migrations"], sum(t["run_ns"]) > 0)
+for t in o["tasks"]: print(t["name"], t.get("exit"), t["cpus_used"])
+print(o["machine"], o["end_ns"])' "$tmp/outcome" > "$tmp/out"
+    diff -u "$2" "$tmp/out" || fail "threads differ"
+    ;;
+rtapp-broken)
+    # Issue 30: each rt-app file of tests/e2e/scenarios/rtapp/broken is
+    # refused (exit 2, nothing on stdout) with the message of its .err file.
+    for f in tests/e2e/scenarios/rtapp/broken/*.json; do
+        "$asymu" replay "$f" > "$tmp/out" 2> "$tmp/err"
+        status=$?
+        diff -u "${f%.json}.err" "$tmp/err" || fail "$f: message differs"
+        [ ! -s "$tmp/out" ] || fail "$f: stdout not empty"
+        [ $status -eq 2 ] || fail "$f: exit status $status, expected 2"
+    done
     ;;
 compare)
     # asymu compare FILE --policies P: stdout equal to the file EXPECT
@@ -286,7 +312,7 @@ merge $t/out.json $t/gl1.json $t/kill2.json|asymu report merge: $t/gl1.json and 
 merge $t/out.json $t/list.json|asymu report merge: $t/list.json: expected a report of asymu replay --report (an object with asymu, set, files, policy, all_expectations, shard and results), found a list (a report of an asymu before report merge?)
 merge $t/out.json $t/none.json|asymu report merge: $t/none.json: expected a report of asymu replay --report: unable to open $t/none.json: No such file or directory
 merge $t/out.json|asymu report: expected OUT.json and the shards' reports\nusage: asymu report merge OUT.json [--junit OUT.xml] SHARD.json...
-frob|asymu report: unknown subcommand (expected merge)\nusage: asymu report merge OUT.json [--junit OUT.xml] SHARD.json...
+frob|asymu report: frob: cannot open: No such file or directory
 EOF
     ;;
 anywhere)

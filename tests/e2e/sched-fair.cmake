@@ -25,8 +25,12 @@ asymu_e2e_guest(NAME sched-27-4-misfit32-big-in-m PROGRAM sched-fair ISAS armhf
                 OPTIONS --capacity 0-1=512,2-7=1024 --check-invariants ASYMU_ONLY
                 EXPECT_STDOUT_TEXT "arm: started on cpu 0\narm: ran on cpus 0 2\narm: finished on cpu 2\n")
 
-# SCHED_IDLE (WEIGHT_IDLEPRIO 3) against a nice-0 hog (1024) on one vCPU:
-# the idle task does 3 units of work per 1024 of the other's.
+# SCHED_IDLE (WEIGHT_IDLEPRIO 3) against a nice-0 hog (1024) on one vCPU.
+# Updated for the tick-based sharing of cfs.c (it was 3:1024 when slices
+# were scaled by weight): the SCHED_IDLE task runs one tick (4 ms) and then
+# waits while the nice-0 one runs 4 ms * 1024 / 3 = 1365 ms, so in the
+# first 100 ms it has 43:1024; over many such cycles it is 3:1024 (unit
+# test_sched_idle_weight_3, 20 s).
 asymu_e2e_guest(NAME sched-27-4-idle-share PROGRAM sched-fair GUEST_ARGS idle 100
                 MACHINE --cpus 1 OPTIONS --check-invariants ASYMU_ONLY REPEAT
-                EXPECT_STDOUT_TEXT "child policy: SCHED_IDLE\nSCHED_IDLE:nice-0 CPU time = 3:1024\n")
+                EXPECT_STDOUT_TEXT "child policy: SCHED_IDLE\nSCHED_IDLE:nice-0 CPU time = 43:1024\n")

@@ -1,9 +1,11 @@
 # Traces (docs/tracing.md): trace-demo under --trace (JSON, ftrace) and
-# --timeline, each file parsed and checked by trace_check.py; the SVG also
+# --timeline, each file parsed and checked by trace_check.py (the ftrace
+# text also by ftrace_check.py, Perfetto's rules; ftrace-signal runs the
+# signals guest's abort for signal_generate/signal_deliver); the SVG also
 # rendered by headless chromium; the same seed twice gives the same bytes.
 if(NOT ASYMU_E2E_RUNNER)
   foreach(isa aarch64 armhf)
-    foreach(mode json json-kill ftrace svg chromium determinism)
+    foreach(mode json json-kill ftrace ftrace-kill ftrace-signal svg chromium determinism)
       add_test(NAME e2e-trace-${mode}-${isa}
         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/trace_check.py ${mode}
                 $<TARGET_FILE:asymu> ${CMAKE_BINARY_DIR}/tests/guest ${isa}

@@ -4,7 +4,7 @@
 
   trace_check.py MODE ASYMU GUEST_DIR ISA OUTDIR
 
-MODE: json, json-kill, ftrace, svg, chromium, determinism. ISA: aarch64 or
+MODE: json, json-kill, ftrace, ftrace-kill, ftrace-signal, svg, chromium, determinism. ISA: aarch64 or
 armhf (the parent's; the child always execs the 32-bit trace-demo-armhf).
 Exit status 0 when every check holds; the failures are printed otherwise.
 """
@@ -104,7 +104,7 @@ def mode_json(policy):
     run(policy, 1, "--trace", path)
     doc = load_json(path)
     expect(doc["otherData"], {"generator": "asymu", "policy": policy, "seed": 1, "cpus": 8,
-                              "aarch32": "0-3"}, "otherData")
+                              "aarch32": "0-3", "capacity": [1024] * 8}, "otherData")
     ev = doc["traceEvents"]
     names = {e["tid"]: e["args"]["name"] for e in ev
              if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] == 0}
@@ -158,45 +158,53 @@ def mode_json(policy):
                "pid 2's affinity")
 
 
-FTRACE_LINE = re.compile(r"^ {0,15}(\S.{0,15})-(\d+) +\[(\d{3})\] (\d+)\.(\d{6}): (\S+): +(.*)$")
-FTRACE_FIELDS = {
-    "sched_switch": r"(.+):(\d+) \[(-?\d+)\] (R\+?|S|Z|X) ==> (.+):(\d+) \[(-?\d+)\]",
-    "sched_wakeup": r"(.+):(\d+) \[(-?\d+)\] CPU:(\d{3})",
-    "sched_wakeup_new": r"(.+):(\d+) \[(-?\d+)\] CPU:(\d{3})",
-    "sched_migrate_task": r"comm=(.+) pid=(\d+) prio=(-?\d+) orig_cpu=(\d+) dest_cpu=(\d+)",
-    "sched_process_fork": r"comm=(.+) pid=(\d+) child_comm=(.+) child_pid=(\d+)",
-    "sched_process_exec": r"filename=(.+) pid=(\d+) old_pid=(\d+)",
-    "sched_process_exit": r"comm=(.+) pid=(\d+) prio=(-?\d+)",
-    "cpuhp_enter": r"cpu: (\d{4}) target: +(\d+) step: +(\d+) \((\w+)\)",
-    "cpuhp_exit": r"cpu: (\d{4})  state: +(\d+) step: +(\d+) ret: (-?\d+)",
-}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ftrace_check  # noqa: E402  Perfetto's systrace rules and 5.15's formats
 
-# The lines other than switches and wake-ups, without their timestamps;
+# The events checked below line by line (without their timestamps); the
+# others (sched_switch, wake-ups, cpu_idle) are checked by ftrace_check.
+FTRACE_SCHEDULE = {"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new", "cpu_idle"}
 # HOTPLUG stands for vCPU 3 going offline and online.
 FTRACE_HOTPLUG = """\
-          <idle>-0     [003] cpuhp_enter:         cpu: 0003 target:   0 step:   1 (sched_cpu_deactivate)
-          <idle>-0     [003] cpuhp_exit:          cpu: 0003  state:   0 step:   1 ret: 0
-          <idle>-0     [003] cpuhp_enter:         cpu: 0003 target:   1 step:   1 (sched_cpu_activate)
-          <idle>-0     [003] cpuhp_exit:          cpu: 0003  state:   1 step:   1 ret: 0
+          <idle>-0       [003] .....  cpuhp_enter: cpu: 0003 target:   0 step:   1 (sched_cpu_deactivate)
+          <idle>-0       [003] .....  cpuhp_exit:  cpu: 0003  state:   0 step:   1 ret: 0
+          <idle>-0       [003] .....  cpuhp_enter: cpu: 0003 target:   1 step:   1 (sched_cpu_activate)
+          <idle>-0       [003] .....  cpuhp_exit:  cpu: 0003  state:   1 step:   1 ret: 0
 """
 FTRACE_EXPECTED = {
-    "aarch64": """ trace-demo-aarc-1     [000] sched_process_exec:  filename=GUEST/trace-demo-aarch64 pid=1 old_pid=1
- trace-demo-aarc-1     [000] sched_process_fork:  comm=trace-demo-aarc pid=1 child_comm=trace-demo-aarc child_pid=2
- trace-demo-aarc-2     [001] sched_migrate_task:  comm=trace-demo-aarc pid=2 prio=120 orig_cpu=1 dest_cpu=6
- trace-demo-armh-2     [006] sched_migrate_task:  comm=trace-demo-armh pid=2 prio=120 orig_cpu=6 dest_cpu=0
- trace-demo-armh-2     [000] sched_process_exec:  filename=GUEST/trace-demo-armhf pid=2 old_pid=2
- trace-demo-armh-2     [000] sched_process_exit:  comm=trace-demo-armh pid=2 prio=120
+    "aarch64": """          <idle>-0       [000] .....  task_rename: pid=1 oldcomm=init newcomm=trace-demo-aarc oom_score_adj=0
+ trace-demo-aarc-1       [000] .....  sched_process_exec: filename=GUEST/trace-demo-aarch64 pid=1 old_pid=1
+ trace-demo-aarc-1       [000] .....  task_newtask: pid=2 comm=trace-demo-aarc clone_flags=1200011 oom_score_adj=0
+ trace-demo-aarc-1       [000] .....  sched_process_fork: comm=trace-demo-aarc pid=1 child_comm=trace-demo-aarc child_pid=2
+ trace-demo-armh-2       [001] d..2.  sched_migrate_task: comm=trace-demo-aarc pid=2 prio=120 orig_cpu=1 dest_cpu=6
+ trace-demo-armh-2       [001] .....  asymu_affinity: comm=trace-demo-aarc pid=2 old_cpus=0-7 cpus=6-7 cause=sched_setaffinity rule=U8
+ trace-demo-armh-2       [006] .....  task_rename: pid=2 oldcomm=trace-demo-aarc newcomm=trace-demo-armh oom_score_adj=0
+ trace-demo-armh-2       [006] d..2.  sched_migrate_task: comm=trace-demo-armh pid=2 prio=120 orig_cpu=6 dest_cpu=0
+ trace-demo-armh-2       [006] .....  asymu_affinity: comm=trace-demo-armh pid=2 old_cpus=6-7 cpus=0-3 cause=exec rule=U1
+ trace-demo-armh-2       [006] .....  sched_process_exec: filename=GUEST/trace-demo-armhf pid=2 old_pid=2
+ trace-demo-armh-2       [000] .....  sched_process_exit: comm=trace-demo-armh pid=2 prio=120
+ trace-demo-armh-2       [000] .....  signal_generate: sig=17 errno=0 code=1 comm=trace-demo-aarc pid=1 grp=1 res=1
+ trace-demo-armh-2       [000] .....  sched_process_free: comm=trace-demo-armh pid=2 prio=120
 HOTPLUG
- trace-demo-aarc-1     [000] sched_migrate_task:  comm=trace-demo-aarc pid=1 prio=120 orig_cpu=0 dest_cpu=2
- trace-demo-aarc-1     [002] sched_process_exit:  comm=trace-demo-aarc pid=1 prio=120
+ trace-demo-aarc-1       [000] d..2.  sched_migrate_task: comm=trace-demo-aarc pid=1 prio=120 orig_cpu=0 dest_cpu=2
+ trace-demo-aarc-1       [000] .....  asymu_affinity: comm=trace-demo-aarc pid=1 old_cpus=0-7 cpus=2-3 cause=sched_setaffinity rule=U8
+ trace-demo-aarc-1       [002] .....  sched_process_exit: comm=trace-demo-aarc pid=1 prio=120
 """,
-    "armhf": """ trace-demo-armh-1     [000] sched_process_exec:  filename=GUEST/trace-demo-armhf pid=1 old_pid=1
- trace-demo-armh-1     [000] sched_process_fork:  comm=trace-demo-armh pid=1 child_comm=trace-demo-armh child_pid=2
- trace-demo-armh-2     [001] sched_process_exec:  filename=GUEST/trace-demo-armhf pid=2 old_pid=2
- trace-demo-armh-2     [001] sched_process_exit:  comm=trace-demo-armh pid=2 prio=120
+    "armhf": """          <idle>-0       [000] .....  task_rename: pid=1 oldcomm=init newcomm=trace-demo-armh oom_score_adj=0
+          <idle>-0       [000] .....  asymu_affinity: comm=trace-demo-armh pid=1 old_cpus=0-7 cpus=0-3 cause=exec rule=U1
+ trace-demo-armh-1       [000] .....  sched_process_exec: filename=GUEST/trace-demo-armhf pid=1 old_pid=1
+ trace-demo-armh-1       [000] .....  task_newtask: pid=2 comm=trace-demo-armh clone_flags=1200011 oom_score_adj=0
+ trace-demo-armh-1       [000] .....  sched_process_fork: comm=trace-demo-armh pid=1 child_comm=trace-demo-armh child_pid=2
+ trace-demo-armh-1       [000] .....  asymu_affinity: comm=trace-demo-armh pid=2 old_cpus=0-7 cpus=0-3 cause=fork rule=3.1
+ trace-demo-armh-2       [001] .....  task_rename: pid=2 oldcomm=trace-demo-armh newcomm=trace-demo-armh oom_score_adj=0
+ trace-demo-armh-2       [001] .....  sched_process_exec: filename=GUEST/trace-demo-armhf pid=2 old_pid=2
+ trace-demo-armh-2       [001] .....  sched_process_exit: comm=trace-demo-armh pid=2 prio=120
+ trace-demo-armh-2       [001] .....  signal_generate: sig=17 errno=0 code=1 comm=trace-demo-armh pid=1 grp=1 res=1
+ trace-demo-armh-2       [001] .....  sched_process_free: comm=trace-demo-armh pid=2 prio=120
 HOTPLUG
- trace-demo-armh-1     [000] sched_migrate_task:  comm=trace-demo-armh pid=1 prio=120 orig_cpu=0 dest_cpu=2
- trace-demo-armh-1     [002] sched_process_exit:  comm=trace-demo-armh pid=1 prio=120
+ trace-demo-armh-1       [000] d..2.  sched_migrate_task: comm=trace-demo-armh pid=1 prio=120 orig_cpu=0 dest_cpu=2
+ trace-demo-armh-1       [000] .....  asymu_affinity: comm=trace-demo-armh pid=1 old_cpus=0-3 cpus=2-3 cause=sched_setaffinity rule=U4
+ trace-demo-armh-1       [002] .....  sched_process_exit: comm=trace-demo-armh pid=1 prio=120
 """,
 }
 
@@ -204,36 +212,55 @@ HOTPLUG
 def mode_ftrace():
     path = os.path.join(OUT, f"trace-{ISA}.txt")
     run("upstream", 1, "--trace", path, "--trace-format", "ftrace")
+    failures.extend(ftrace_check.check_file(path, nr_cpus=8))
     with open(path) as f:
         lines = f.read().splitlines()
-    expect(lines[0], "cpus=8", "first line")
-    last_ts, rest, running = 0, [], {}
-    for line in lines[1:]:
-        m = FTRACE_LINE.match(line)
+    rest, seen = [], set()
+    for line in lines[len(ftrace_check.HEADER):]:
+        m = ftrace_check.LINE.match(line)
         if not m:
-            failures.append(f"malformed line: {line!r}")
-            continue
-        comm, pid, cpu, sec, usec, event, fields = m.groups()
-        ts = int(sec) * 1000000 + int(usec)
-        check(ts >= last_ts, f"time goes back: {line!r}")
-        last_ts = ts
-        f = re.fullmatch(FTRACE_FIELDS.get(event, "(?!)"), fields)
-        if not f:
-            failures.append(f"bad {event} fields: {line!r}")
-            continue
-        if event == "sched_switch":
-            prev, next_ = (f[1], f[2]), (f[5], f[6])
-            # The vCPU runs what its last switch brought in (swapper first).
-            expect(prev, running.get(cpu, (f"swapper/{int(cpu)}", "0")), f"cpu{cpu} prev")
-            running[cpu] = next_
-            expect((comm, pid), ("<idle>", "0") if prev[1] == "0" else prev, "switch's task")
-        elif event not in ("sched_wakeup", "sched_wakeup_new"):
-            rest.append(line[:line.index("]") + 1] + " " + line[line.index(": ") + 2:])
+            continue  # reported by ftrace_check
+        seen.add(m["event"])
+        if m["event"] not in FTRACE_SCHEDULE:
+            rest.append(line[:line.index("]") + 8] + " " + line[line.index(": ") + 2:])
     want = FTRACE_EXPECTED[ISA].replace("GUEST", GUEST).replace("HOTPLUG\n", FTRACE_HOTPLUG)
-    expect("\n".join(rest) + "\n", want,
-           "lines other than switches and wake-ups")
-    seen = {FTRACE_LINE.match(l)[6] for l in lines[1:] if FTRACE_LINE.match(l)}
-    expect(seen, set(FTRACE_FIELDS), "event kinds")
+    expect("\n".join(rest) + "\n", want, "lines other than switches, wake-ups and idle")
+    kinds = FTRACE_SCHEDULE | {"sched_migrate_task", "sched_process_fork", "sched_process_exec",
+                               "sched_process_exit", "cpuhp_enter", "cpuhp_exit",
+                               "asymu_affinity", "task_newtask", "signal_generate",
+                               "task_rename", "sched_process_free"}
+    expect(seen, kinds, "event kinds")
+
+
+def mode_ftrace_kill():
+    """Under the kill policy: the policy's SIGKILL as asymu_kill, with its rule."""
+    path = os.path.join(OUT, f"trace-{ISA}-kill.txt")
+    run("kill", 1, "--trace", path, "--trace-format", "ftrace")
+    failures.extend(ftrace_check.check_file(path, nr_cpus=8))
+    with open(path) as f:
+        kills = [re.search(r"\[(\d{3})\] .*asymu_kill: (.*)$", l).groups() for l in f
+                 if "asymu_kill:" in l]
+    expect(kills, [("006", "comm=trace-demo-armh pid=2 sig=9 rule=K2")],
+           "asymu_kill lines (vCPU, fields)")
+
+
+def mode_ftrace_signal():
+    """abort(): SIGABRT sent to itself (tgkill, SI_TKILL) and taken with its
+    default action: signal_generate, then signal_deliver, status 134."""
+    path = os.path.join(OUT, f"trace-{ISA}-signal.txt")
+    cmd = [ASYMU, "run", "--cpus", "4", "--seed", "1", "--trace", path, "--trace-format", "ftrace",
+           "--", os.path.join(GUEST, f"signals-{ISA}"), "abort"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    expect(r.returncode, 134, f"status of {' '.join(cmd)}")
+    failures.extend(ftrace_check.check_file(path, nr_cpus=4))
+    comm = f"signals-{ISA}"[:15]
+    with open(path) as f:
+        got = [l[:l.index("]") + 1] + " " + l[l.index(": ") + 2:].rstrip("\n") for l in f
+               if "signal_" in l]
+    expect(got, ["%16s-1       [000] signal_generate: sig=6 errno=0 code=-6 comm=%s pid=1 grp=0 "
+                 "res=0" % (comm, comm),
+                 "%16s-1       [000] signal_deliver: sig=6 errno=0 code=-6 sa_handler=0 "
+                 "sa_flags=0" % comm], "signal lines")
 
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -241,6 +268,20 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def classes(el):
     return el.get("class", "").split()
+
+
+SVG_AFFINITY = {
+    ("aarch64", "upstream"): ["affinity of trace-demo-aarc 2: 0-7 to 6-7, rule U8 (sched_setaffinity)",
+                              "affinity of trace-demo-armh 2: 6-7 to 0-3, rule U1 (exec)",
+                              "affinity of trace-demo-aarc 1: 0-7 to 2-3, rule U8 (sched_setaffinity)"],
+    ("armhf", "upstream"): ["affinity of trace-demo-armh 1: 0-7 to 0-3, rule U1 (exec)",
+                            "affinity of trace-demo-armh 2: 0-7 to 0-3, rule 3.1 (fork inheritance)",
+                            "affinity of trace-demo-armh 1: 0-3 to 2-3, rule U4 (sched_setaffinity)"],
+    ("aarch64", "kill"): ["affinity of trace-demo-aarc 2: 0-7 to 6-7, rule K4 (sched_setaffinity)",
+                          "affinity of trace-demo-aarc 1: 0-7 to 2-3, rule K4 (sched_setaffinity)"],
+    ("armhf", "kill"): ["affinity of trace-demo-armh 2: 0-7 to 6-7, rule K4 (sched_setaffinity)",
+                        "affinity of trace-demo-armh 1: 0-7 to 2-3, rule K4 (sched_setaffinity)"],
+}
 
 
 def mode_svg(policy):
@@ -276,6 +317,27 @@ def mode_svg(policy):
     expect(markers.get("online"), 1, "online markers")
     expect(markers.get("kill", 0), 1 if policy == "kill" else 0, "kill markers")
     check(markers.get("migrate", 0) >= 1, "no migration marker")
+    # Affinity changes with their rule (docs/tracing.md promises them).
+    affinity = [g.find(SVG + "title").text for g in root.iter(SVG + "g")
+                if classes(g)[:2] == ["marker", "affinity"]]
+    expect(affinity, SVG_AFFINITY[(ISA, policy)], "affinity markers")
+    # Rows grouped by type and capacity, each group labelled.
+    groups = [(g.get("data-cpus"), g.find(SVG + "text").text) for g in root.iter(SVG + "g")
+              if "group" in classes(g)]
+    expect(groups, [("0-3", "cpu0-3: 32-bit-capable (aarch32+aarch64), capacity 1024"),
+                    ("4-7", "cpu4-7: 64-bit only (aarch64), capacity 1024")], "row groups")
+    # Drawn in time order: bars by start (their titles' times), and no
+    # task on two vCPUs at once.
+    spans = []
+    for r in root.iter(SVG + "rect"):
+        if "run" in classes(r):
+            m = re.search(r"([0-9.]+)-([0-9.]+) \u00b5s$", r.find(SVG + "title").text)
+            spans.append((float(m[1]), float(m[2]), r.get("data-tid"), r.get("y")))
+    expect([sp[0] for sp in spans], sorted(sp[0] for sp in spans), "bars in time order")
+    for i, (s0, e0, tid0, y0) in enumerate(spans):
+        for s1, e1, tid1, y1 in spans[i + 1:]:
+            check(not (tid0 == tid1 and y0 != y1 and s1 < e0 - 1e-9 and s0 < e1 - 1e-9),
+                  f"tid {tid0} on two vCPUs at once: {s0}-{e0} and {s1}-{e1}")
     runs = [r for r in root.iter(SVG + "rect") if "run" in classes(r)]
     check(len(runs) > 0, "no runs drawn")
     ticks = [t.text for t in root.iter(SVG + "text") if "tick" in classes(t)]
@@ -324,6 +386,8 @@ os.makedirs(OUT, exist_ok=True)
     "json": lambda: mode_json("upstream"),
     "json-kill": lambda: mode_json("kill"),
     "ftrace": mode_ftrace,
+    "ftrace-kill": mode_ftrace_kill,
+    "ftrace-signal": mode_ftrace_signal,
     "svg": lambda: (mode_svg("upstream"), mode_svg("kill")),
     "chromium": mode_chromium,
     "determinism": mode_determinism,

@@ -3,8 +3,10 @@
 the machine (tests/guest/tracefs.c record) is one event of the machine's
 stream, so the host-side --trace shows it too: as a "print" instant event
 with the text in the JSON, and as ftrace's print event, by
-tracing_mark_write, in the trace.dat that Debian's trace-cmd reports."""
+tracing_mark_write, in the trace.dat that Debian's trace-cmd reports, and
+as "tracing_mark_write: TEXT" in the ftrace text."""
 import json
+import re
 import os
 import subprocess
 import sys
@@ -38,7 +40,19 @@ dat = os.path.join(outdir, f"marker-{isa}.dat")
 run("dat", dat)
 r = subprocess.run(["trace-cmd", "report", dat], capture_output=True, text=True, timeout=60)
 lines = [l for l in r.stdout.splitlines() if " print: " in l]
+# The task is pid 1; trace-cmd's sched_switch plugin names it by the comm its
+# sched_wakeup_new showed before the exec ("init"), as for all of pid 1's
+# records in the report, so only the pid is checked.
 if r.returncode != 0 or len(lines) != 1 or not lines[0].rstrip().endswith(
-        f"tracing_mark_write: {msg}") or f"tracefs-{isa}-1 " not in lines[0]:
+        f"tracing_mark_write: {msg}") or not re.match(r"\s*\S+-1 +\[000\]", lines[0]):
     sys.exit(f"FAIL: trace-cmd report's print lines: {lines}\n{r.stderr}")
+# The ftrace text shows it as the kernel's trace file does: print's
+# "%ps: %s", by the writer (pid 1, named by its comm after the exec).
+txt = os.path.join(outdir, f"marker-{isa}.txt")
+run("ftrace", txt)
+with open(txt) as f:
+    lines = [l for l in f.read().splitlines() if "tracing_mark_write" in l]
+if len(lines) != 1 or not re.match(rf"\s*tracefs-{isa}-1 +\[000\] \.{{5}} +[0-9.]+: "
+                                   rf"tracing_mark_write: {msg}$", lines[0]):
+    sys.exit(f"FAIL: the ftrace text's print lines: {lines}")
 print("ok")

@@ -602,7 +602,7 @@ static void test_usage_lists_every_option(void **state)
         "  -L DIR ",        "  --strace ",       "  --rw ",
         "  --keep-tmp ",    "  --max-procs N ",  "  --max-mem SIZE ",
         "  --help ",        "  --version "};
-    char out[8192];
+    char out[32768];
     FILE *tmp;
     int saved = capture_begin(stdout, &tmp);
     options_usage(stdout);

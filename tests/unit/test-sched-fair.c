@@ -2,7 +2,9 @@
  * docs/scheduler.md): PELT's series, fits_capacity with uclamp, misfit
  * detection and migration to a bigger vCPU within the allowed CPUs (a
  * 32-bit task never leaves M), select_idle_capacity(), SCHED_IDLE's weight
- * and SCHED_BATCH. Exact values throughout. */
+ * and SCHED_BATCH; time sharing (sched/cfs.c): calc_delta_fair, the scaled
+ * sysctls, check_preempt_tick at ticks, place_entity, wake-up preemption,
+ * RR turns. Exact values throughout. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -301,6 +303,25 @@ static void test_select_idle_capacity_choices(void **state)
 
 /* ---- SCHED_IDLE and SCHED_BATCH ---- */
 
+/* Runs cpu 0's tasks for ms milliseconds in slices of 1 ms (10000 blocks of
+ * 100 ns); returns the longest time one task ran without a switch. */
+static uint64_t run_ms(struct vm *vm, unsigned ms)
+{
+    uint64_t longest = 0, since = vm->s.cpus[0].clock_ns;
+    struct sched_task *last = NULL;
+    for (unsigned i = 0; i < ms; i++) {
+        uint64_t start = vm->s.cpus[0].clock_ns;
+        struct sched_task *t = step(vm);
+        if (t != last) {
+            last = t;
+            since = start;
+        }
+        uint64_t ran = vm->s.cpus[0].clock_ns - since;
+        longest = ran > longest ? ran : longest;
+    }
+    return longest;
+}
+
 static void test_sched_idle_weight_3(void **state)
 {
     (void)state;
@@ -310,24 +331,22 @@ static void test_sched_idle_weight_3(void **state)
     sched_task_fork(&vm->s, &a, &b, 2, 2);
     sched_task_set_fair_policy(&vm->s, &b, true, false);
     assert_int_equal(vm->s.cpus[0].nr_idle_policy, 1);
-    for (int i = 0; i < 2000; i++)
-        step(vm);
-    /* Slices of 10000 * 1024 / 1024 and 10000 * 3 / 1024 blocks. */
-    assert_int_equal(a.sum_exec_ns, UINT64_C(1000) * 10000 * 100);
-    assert_int_equal(b.sum_exec_ns, UINT64_C(1000) * 29 * 100);
-    /* The share, as weight per 1024: 3. */
+    assert_int_equal(sched_task_weight(&b), 3);
+    /* Each turn of the SCHED_IDLE task lasts a tick (4 ms, past its 0.75 ms
+     * sysctl_sched_idle_min_granularity) and moves its vruntime on by
+     * 4 ms * 1024 / 3: the nice-0 one then runs 1365 ms. Over 20 s the
+     * shares are the weights' 3:1024. */
+    run_ms(vm, 20000);
+    assert_int_equal(a.sum_exec_ns + b.sum_exec_ns, UINT64_C(20000) * 1000000);
+    assert_int_equal(b.sum_exec_ns, UINT64_C(60) * 1000000);
     assert_int_equal((b.sum_exec_ns * 1024 + a.sum_exec_ns / 2) / a.sum_exec_ns, 3);
     /* Nice does not change SCHED_IDLE's weight; SCHED_BATCH keeps nice's. */
     assert_int_equal(sched_task_set_nice(&vm->s, &b, -20), 0);
-    step(vm);
-    step(vm);
-    assert_int_equal(b.sum_exec_ns, UINT64_C(1001) * 29 * 100);
+    assert_int_equal(sched_task_weight(&b), 3);
     sched_task_set_fair_policy(&vm->s, &b, false, true);
     assert_int_equal(vm->s.cpus[0].nr_idle_policy, 0);
     assert_int_equal(sched_task_set_nice(&vm->s, &b, 5), 0);
-    step(vm);
-    step(vm);
-    assert_int_equal(b.sum_exec_ns, UINT64_C(1001) * 29 * 100 + 3271 * 100);
+    assert_int_equal(sched_task_weight(&b), 335);
     /* Children keep SCHED_IDLE, reset-on-fork too. */
     struct sched_task c;
     sched_task_set_fair_policy(&vm->s, &b, true, false);
@@ -337,6 +356,175 @@ static void test_sched_idle_weight_3(void **state)
     assert_int_equal(vm->s.cpus[0].nr_idle_policy, 2);
     sched_task_exit(&vm->s, &c);
     assert_int_equal(vm->s.cpus[0].nr_idle_policy, 1);
+    assert_invariants(vm);
+    shutdown_vm(vm);
+}
+
+/* ---- Time sharing (sched/cfs.c) ---- */
+
+static void test_calc_delta_and_sysctls(void **state)
+{
+    (void)state;
+    /* __calc_delta(): 1 ms of a nice-5 task is 1 ms * 1024 / 335 of
+     * vruntime in the kernel's fixed point (inverse weight 2^32-1 / 335). */
+    assert_int_equal(sched_calc_delta(1000000, 1024, 335), 3056716);
+    assert_int_equal(sched_calc_delta(1000000, 1024, 3), 341333333);
+    assert_int_equal(sched_calc_delta(6000000, 1024, 2048), 2999998);
+    assert_int_equal(sched_calc_delta(6000000, 335, 1359), 1479028);
+    /* update_sysctl(): 1 + ilog2(min(CPUs, 8)) times 6 ms, 0.75 ms, 1 ms. */
+    static const struct {
+        unsigned cpus, factor;
+    } cases[] = {{1, 1}, {2, 2}, {3, 2}, {4, 3}, {8, 4}, {16, 4}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct vm *vm = boot_caps(cases[i].cpus, "", false, NULL, 10000);
+        assert_int_equal(vm->s.cfs_factor, cases[i].factor);
+        assert_int_equal(vm->s.sched_latency_ns, 6000000 * cases[i].factor);
+        assert_int_equal(vm->s.sched_min_gran_ns, 750000 * cases[i].factor);
+        assert_int_equal(vm->s.sched_wakeup_gran_ns, 1000000 * cases[i].factor);
+        /* __sched_period(): past sched_nr_latency (8) tasks, n * min_gran. */
+        assert_int_equal(sched_period(&vm->s, 8), 6000000 * cases[i].factor);
+        assert_int_equal(sched_period(&vm->s, 9), 9 * 750000 * cases[i].factor);
+        assert_int_equal(vm->s.tick_ns, 4000000); /* CONFIG_HZ=250 */
+        shutdown_vm(vm);
+    }
+    struct sched_config cfg = {.nr_cpus = 1, .hz = 1000, .seed = 1};
+    struct vm *vm = boot_cfg(&cfg);
+    assert_int_equal(vm->s.tick_ns, 1000000);
+    shutdown_vm(vm);
+    struct klog log;
+    struct sched s;
+    assert_int_equal(klog_init(&log, 8), 0);
+    struct sched_config bad = {.nr_cpus = 1, .hz = 200, .log = &log};
+    assert_int_equal(sched_init(&s, &bad), -EINVAL);
+    klog_destroy(&log);
+}
+
+/* Two nice-0 hogs on one vCPU: sched_slice() 3 ms each, so each runs a
+ * tick (4 ms) and gives way; 50/50; and none runs past the latency target
+ * (6 ms). On two vCPUs (latency 12 ms, slices 6 ms) they take 8 ms turns. */
+static void test_two_hogs_share_at_ticks(void **state)
+{
+    (void)state;
+    for (unsigned cpus = 1; cpus <= 2; cpus++) {
+        struct vm *vm = boot_caps(cpus, "", false, NULL, 10000);
+        struct sched_task a, b;
+        sched_task_init(&vm->s, &a, 1, 1, "a");
+        sched_task_fork(&vm->s, &a, &b, 2, 2);
+        if (cpus == 2) {
+            struct cpumask zero = mask_of("0");
+            assert_int_equal(sched_task_setaffinity(&vm->s, &a, &b, &zero), 0);
+            assert_int_equal(sched_task_setaffinity(&vm->s, &a, &a, &zero), 0);
+        }
+        assert_int_equal(sched_slice(&vm->s, &vm->s.cpus[0], &a, true), cpus == 1 ? 2999998 : 5999997);
+        /* 1008 ms: a whole number of pairs of turns either way. */
+        uint64_t longest = run_ms(vm, 1008);
+        assert_int_equal(longest, cpus == 1 ? 4000000 : 8000000);
+        assert_true(longest <= vm->s.sched_latency_ns);
+        assert_int_equal(a.sum_exec_ns, 504000000);
+        assert_int_equal(b.sum_exec_ns, 504000000);
+        shutdown_vm(vm);
+    }
+}
+
+/* nice 0 and nice 5 (weights 1024 and 335) share one vCPU 1024:335. */
+static void test_nice_5_share(void **state)
+{
+    (void)state;
+    struct vm *vm = boot_caps(1, "", false, NULL, 10000);
+    struct sched_task a, b;
+    sched_task_init(&vm->s, &a, 1, 1, "a");
+    sched_task_fork(&vm->s, &a, &b, 2, 2);
+    assert_int_equal(sched_task_set_nice(&vm->s, &b, 5), 0);
+    run_ms(vm, 10000);
+    assert_int_equal(a.sum_exec_ns + b.sum_exec_ns, UINT64_C(10000) * 1000000);
+    assert_int_equal(b.sum_exec_ns, UINT64_C(2464) * 1000000);
+    assert_int_equal((b.sum_exec_ns * 1024 + a.sum_exec_ns / 2) / a.sum_exec_ns, 335);
+    shutdown_vm(vm);
+}
+
+/* place_entity(): a forked child starts a virtual slice after
+ * min_vruntime (START_DEBIT); a task waking from a long sleep at half the
+ * latency before it (GENTLE_FAIR_SLEEPERS), which preempts the running hog
+ * at once (vruntime ahead by more than wakeup_gran()); a SCHED_BATCH or
+ * SCHED_IDLE waker does not; a SCHED_IDLE hog is preempted by any other. */
+static void test_place_entity_and_wakeup_preemption(void **state)
+{
+    (void)state;
+    struct vm *vm = boot_caps(1, "", false, NULL, 10000);
+    struct sched_task a, b;
+    sched_task_init(&vm->s, &a, 1, 1, "a");
+    run_ms(vm, 10);
+    /* vruntime is brought up to date at events: the ticks, the fork. */
+    assert_int_equal(a.vruntime, 8000000);
+    sched_task_fork(&vm->s, &a, &b, 2, 2);
+    assert_int_equal(a.vruntime, 10000000);
+    /* min_vruntime 10 ms, plus sched_vslice() of 2 tasks: 3 ms. */
+    assert_int_equal(b.vruntime, 10000000 + 2999998);
+    assert_false(a.need_resched);
+    assert_int_equal(sched_task_block(&vm->s, &b), 0);
+    run_ms(vm, 100);
+    assert_int_equal(a.vruntime, 108000000); /* at the last tick */
+    /* b wakes: max(its vruntime, 110 ms - 3 ms), 107 ms behind a by more
+     * than 1 ms: a is preempted and b runs next. */
+    assert_int_equal(sched_task_wake(&vm->s, &b), 0);
+    assert_int_equal(b.vruntime, 107000000);
+    assert_true(a.need_resched);
+    assert_ptr_equal(step(vm), &b);
+    /* A SCHED_BATCH waker never preempts. */
+    assert_int_equal(sched_task_block(&vm->s, &b), 0);
+    run_ms(vm, 100);
+    sched_task_set_fair_policy(&vm->s, &b, false, true);
+    a.need_resched = false;
+    assert_int_equal(sched_task_wake(&vm->s, &b), 0);
+    assert_false(a.need_resched);
+    assert_ptr_equal(step(vm), &a);
+    /* A SCHED_IDLE running task gives way to any non-idle waker. */
+    assert_int_equal(sched_task_block(&vm->s, &b), 0);
+    sched_task_set_fair_policy(&vm->s, &a, true, false);
+    sched_task_set_fair_policy(&vm->s, &b, false, false);
+    run_ms(vm, 1);
+    assert_int_equal(sched_task_wake(&vm->s, &b), 0);
+    assert_true(a.need_resched);
+    assert_ptr_equal(step(vm), &b);
+    assert_invariants(vm);
+    shutdown_vm(vm);
+}
+
+/* SCHED_RR tasks of one priority take turns every HZ/10 ticks they run
+ * (task_tick_rt(): 25 ticks of 4 ms at HZ 250, 100 ms), not per slice. */
+static void test_rr_turns_at_ticks(void **state)
+{
+    (void)state;
+    struct vm *vm = boot_caps(1, "", false, NULL, 10000);
+    struct sched_task a, b;
+    sched_task_init(&vm->s, &a, 1, 1, "a");
+    sched_task_fork(&vm->s, &a, &b, 2, 2);
+    sched_task_set_class(&vm->s, &a, SCHED_CLASS_RT, 10, true);
+    sched_task_set_class(&vm->s, &b, SCHED_CLASS_RT, 10, true);
+    uint64_t longest = run_ms(vm, 300);
+    assert_int_equal(longest, 100000000);
+    assert_int_equal(a.sum_exec_ns, 200000000);
+    assert_int_equal(b.sum_exec_ns, 100000000);
+    shutdown_vm(vm);
+}
+
+/* A SCHED_FIFO task that wakes takes the vCPU from a fair hog at once
+ * (check_preempt_curr()), not at a tick or a slice's end. */
+static void test_fifo_preempts_hog_at_wakeup(void **state)
+{
+    (void)state;
+    struct vm *vm = boot_caps(1, "", false, NULL, 10000);
+    struct sched_task a, r;
+    sched_task_init(&vm->s, &a, 1, 1, "hog");
+    sched_task_fork(&vm->s, &a, &r, 2, 2);
+    sched_task_set_class(&vm->s, &r, SCHED_CLASS_RT, 10, false);
+    assert_int_equal(sched_task_block(&vm->s, &r), 0);
+    run_ms(vm, 2);
+    a.need_resched = false;
+    assert_int_equal(sched_task_wake(&vm->s, &r), 0);
+    assert_true(a.need_resched);
+    assert_ptr_equal(vm->s.cpus[0].head, &r);
+    assert_ptr_equal(step(vm), &r);
     assert_invariants(vm);
     shutdown_vm(vm);
 }
@@ -365,6 +553,12 @@ int main(void)
         cmocka_unit_test(test_symmetric_capacity_changes_nothing),
         cmocka_unit_test(test_select_idle_capacity_choices),
         cmocka_unit_test(test_sched_idle_weight_3),
+        cmocka_unit_test(test_calc_delta_and_sysctls),
+        cmocka_unit_test(test_two_hogs_share_at_ticks),
+        cmocka_unit_test(test_nice_5_share),
+        cmocka_unit_test(test_place_entity_and_wakeup_preemption),
+        cmocka_unit_test(test_fifo_preempts_hog_at_wakeup),
+        cmocka_unit_test(test_rr_turns_at_ticks),
         cmocka_unit_test(test_bad_capacity_einval),
     };
     /* clang-format on */

@@ -3,7 +3,9 @@
  * libtracecmd (issue 28 item 2): every format parses with the offsets the
  * table states; a trace of many events over several pages, with gaps that
  * need the ring buffer's time extends and a record too long for a small
- * header, gives back every record with its exact time, vCPU and fields. */
+ * header, gives back every record with its exact time, vCPU and fields;
+ * the records the ftrace text derives (sched_waking, cpu_idle) are there,
+ * on the vCPUs the text puts them on. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +20,7 @@
 #include <sched.h> /* cpu_set_t, which trace-cmd.h uses */
 #include <trace-cmd.h>
 
+#include "cpumask.h"
 #include "event_formats.h"
 #include "trace.h"
 
@@ -207,6 +210,105 @@ static void roundtrip(void **state)
     unlink(path);
 }
 
+/* The next record of cpu: its event's name, common_pid and time. */
+static struct tep_record *next_rec(struct tracecmd_input *in, int cpu, bool first, const char *name,
+                                   int pid, uint64_t ts, struct tep_event **ev)
+{
+    struct tep_record *rec = first ? tracecmd_read_cpu_first(in, cpu) : tracecmd_read_data(in, cpu);
+    assert_non_null(rec);
+    *ev = tep_find_event_by_record(tracecmd_get_tep(in), rec);
+    assert_non_null(*ev);
+    assert_string_equal((*ev)->name, name);
+    assert_int_equal(field(*ev, rec, "common_pid"), pid);
+    assert_int_equal(rec->ts, ts);
+    return rec;
+}
+
+static void str_field(struct tep_event *ev, struct tep_record *rec, const char *name,
+                      const char *want)
+{
+    int len = 0;
+    const char *s = tep_get_field_raw(NULL, ev, name, rec, &len, 0);
+    assert_non_null(s);
+    assert_string_equal(s, want);
+}
+
+/* The records the ftrace text derives (trace_lines.c) and their vCPUs:
+ * cpu_idle around the idle task, sched_waking on the waker's vCPU before
+ * sched_wakeup on the target's, asymu_affinity on the caller's, each with
+ * the task that vCPU runs as common_pid; asymu's events with the text's
+ * field names. */
+static void derived(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/asymu-test-trace-dat-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *out = fdopen(fd, "w");
+    assert_non_null(out);
+    struct trace_machine m = {.nr_cpus = 2, .policy = "upstream"};
+    struct trace_writer *w = trace_writer_new(TRACE_FORMAT_DAT, out, &m);
+    assert_non_null(w);
+    struct mevent_task a = {.tid = 5, .tgid = 5, .prio = 120, .comm = "a"};
+    struct mevent_task b = {.tid = 6, .tgid = 6, .prio = 120, .comm = "b"};
+    struct mevent sw = {.kind = MEVENT_SWITCH, .ts_ns = 10, .cpu = 0, .task = a};
+    sw.sw.prev = (struct mevent_task){.tid = 0, .prio = 120};
+    sw.sw.prev_end = MEVENT_END_RUNNABLE;
+    trace_writer_event(w, &sw);
+    struct mevent wake = {.kind = MEVENT_WAKEUP, .ts_ns = 20, .cpu = 1, .src_cpu = 0, .task = b};
+    trace_writer_event(w, &wake);
+    struct cpumask old, new_mask;
+    cpumask_clear(&old);
+    cpumask_set_cpu(0, &old);
+    cpumask_set_cpu(1, &old);
+    cpumask_clear(&new_mask);
+    cpumask_set_cpu(1, &new_mask);
+    struct mevent aff = {.kind = MEVENT_AFFINITY, .ts_ns = 30, .cpu = 1, .src_cpu = 0, .task = b};
+    aff.affinity.old_mask = &old;
+    aff.affinity.new_mask = &new_mask;
+    aff.affinity.cause = MEVENT_CAUSE_SETAFFINITY;
+    aff.affinity.rule = "U1";
+    trace_writer_event(w, &aff);
+    struct mevent kill = {.kind = MEVENT_KILL, .ts_ns = 40, .cpu = 0, .src_cpu = 0, .task = a};
+    kill.kill.rule = "K2";
+    trace_writer_event(w, &kill);
+    assert_int_equal(trace_writer_finish(w), 0);
+
+    struct tracecmd_input *in = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+    assert_non_null(in);
+    struct tep_event *ev;
+    struct tep_record *rec = next_rec(in, 0, true, "cpu_idle", 0, 10, &ev);
+    assert_int_equal(field(ev, rec, "state"), 4294967295u);
+    assert_int_equal(field(ev, rec, "cpu_id"), 0);
+    tracecmd_free_record(rec);
+    rec = next_rec(in, 0, false, "sched_switch", 0, 10, &ev);
+    tracecmd_free_record(rec);
+    rec = next_rec(in, 0, false, "sched_waking", 5, 20, &ev);
+    assert_int_equal(field(ev, rec, "pid"), 6);
+    assert_int_equal(field(ev, rec, "target_cpu"), 1);
+    tracecmd_free_record(rec);
+    rec = next_rec(in, 0, false, "asymu_affinity", 5, 30, &ev);
+    assert_string_equal(ev->system, "asymu");
+    assert_int_equal(field(ev, rec, "pid"), 6);
+    str_field(ev, rec, "old_cpus", "0-1");
+    str_field(ev, rec, "cpus", "1");
+    str_field(ev, rec, "cause", "sched_setaffinity");
+    str_field(ev, rec, "rule", "U1");
+    tracecmd_free_record(rec);
+    rec = next_rec(in, 0, false, "asymu_kill", 5, 40, &ev);
+    assert_int_equal(field(ev, rec, "pid"), 5);
+    assert_int_equal(field(ev, rec, "sig"), 9);
+    str_field(ev, rec, "rule", "K2");
+    tracecmd_free_record(rec);
+    assert_null(tracecmd_read_data(in, 0));
+    rec = next_rec(in, 1, true, "sched_wakeup", 0, 20, &ev);
+    assert_int_equal(field(ev, rec, "pid"), 6);
+    tracecmd_free_record(rec);
+    assert_null(tracecmd_read_data(in, 1));
+    tracecmd_close(in);
+    unlink(path);
+}
+
 /* A trace without events (tracing turned off over the control socket from
  * the start) is still a file trace-cmd opens: headers, no pages. */
 static void empty(void **state)
@@ -257,7 +359,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(formats_parse), cmocka_unit_test(sched_switch_text),
         cmocka_unit_test(roundtrip),     cmocka_unit_test(empty),
-        cmocka_unit_test(budget),
+        cmocka_unit_test(budget),        cmocka_unit_test(derived),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

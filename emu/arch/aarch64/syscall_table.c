@@ -140,6 +140,8 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(pwrite64, pwrite64, "dwul"),
     E(sendfile, sendfile, "ddpu"),
     E(mkdirat, mkdirat, "asm"),
+    E(mount, mount, "sssxp"),
+    E(umount2, umount2, "sx"),
     E(unlinkat, unlinkat, "asx"),
     E(renameat, renameat, "asas"),
     E(renameat2, renameat2, "asasx"),

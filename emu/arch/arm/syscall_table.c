@@ -384,6 +384,8 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(link, link, "ss"),
     E(chmod, chmod, "sm"),
     E(mkdirat, mkdirat, "asm"),
+    E(mount, mount, "sssxp"),
+    E(umount2, umount2, "sx"),
     E(unlinkat, unlinkat, "asx"),
     E(renameat, renameat, "asas"),
     E(renameat2, renameat2, "asasx"),

@@ -1,0 +1,76 @@
+/* sys_mount.c - mount(2) and umount2(2) for cgroup2 alone: `mount -t
+ * cgroup2 none DIR` shows the one cgroup v2 hierarchy (emu/kernel/cgroup.c)
+ * at DIR too, as Linux does for every cgroup2 mount (docs/cgroups.md).
+ * Other file systems, bind mounts and remounts are not modelled: ENODEV
+ * for an unknown type (cgroup v1's "cgroup" and "cpuset" included), EINVAL
+ * for flags that need an existing mount. */
+#include "machine.h"
+#include "mm.h"
+#include "syscalls.h"
+#include "task.h"
+#include "vfs.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define GUEST_MS_REMOUNT 32
+#define GUEST_MS_BIND 4096
+#define GUEST_MS_MOVE 8192
+#define GUEST_MS_PROPAGATION                                                                       \
+    (0x20000 | 0x40000 | 0x80000 | 0x100000) /* unbindable, private, slave, shared */
+#define GUEST_MNT_FORCE 1
+#define GUEST_MNT_DETACH 2
+#define GUEST_MNT_EXPIRE 4
+#define GUEST_UMOUNT_NOFOLLOW 8
+
+/* The canonical guest path of the directory upath names. */
+static int64_t target_dir(struct task *t, uint64_t upath, char *out, size_t len)
+{
+    char path[VFS_PATH_MAX];
+    int64_t err = path_from_guest(t, -100, upath, path, sizeof path);
+    if (err < 0)
+        return err;
+    struct stat st;
+    err = vfs_stat(&t->machine->vfs, t, path, true, &st);
+    if (err < 0)
+        return err;
+    if (!S_ISDIR(st.st_mode))
+        return -ENOTDIR;
+    return vfs_canonical(&t->machine->vfs, t, path, out, len);
+}
+
+/* a: source, target, filesystemtype, mountflags, data. */
+SYSCALL_DECL(mount)
+{
+    unsigned long flags = (unsigned long)a[3];
+    if (flags & (GUEST_MS_REMOUNT | GUEST_MS_BIND | GUEST_MS_MOVE | GUEST_MS_PROPAGATION))
+        return -EINVAL;
+    char type[64], source[64] = "none", dir[VFS_PATH_MAX];
+    int64_t n = a[2] ? strncpy_from_guest(task_mm(t), type, a[2], sizeof type) : -EFAULT;
+    if (n < 0)
+        return n;
+    if (n >= (int64_t)sizeof type)
+        return -ENODEV;
+    if (a[0] && strncpy_from_guest(task_mm(t), source, a[0], sizeof source) < 0)
+        return -EFAULT;
+    source[sizeof source - 1] = '\0';
+    int64_t err = target_dir(t, a[1], dir, sizeof dir);
+    if (err < 0)
+        return err;
+    if (strcmp(type, "cgroup2") != 0)
+        return -ENODEV;
+    return vfs_cgroup_mount(&t->machine->vfs, source, dir);
+}
+
+SYSCALL_DECL(umount2)
+{
+    if (a[1] &
+        ~(uint64_t)(GUEST_MNT_FORCE | GUEST_MNT_DETACH | GUEST_MNT_EXPIRE | GUEST_UMOUNT_NOFOLLOW))
+        return -EINVAL;
+    char dir[VFS_PATH_MAX];
+    int64_t err = target_dir(t, a[0], dir, sizeof dir);
+    if (err < 0)
+        return err;
+    return vfs_cgroup_umount(&t->machine->vfs, dir);
+}

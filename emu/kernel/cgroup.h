@@ -1,0 +1,69 @@
+/* cgroup.h - the cgroup v2 hierarchy mounted at /sys/fs/cgroup, with the
+ * cpuset and cpu controllers (docs/cgroups.md lists each rule, CGn, with
+ * its Linux 5.15 source and test). The groups live in the machine; each
+ * thread names its group (task->cgroup, 0 the root). The VFS reaches the
+ * files through the provider (vfs_provider.c). */
+#ifndef ASYMU_CGROUP_H
+#define ASYMU_CGROUP_H
+
+#include "cpumask.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CGROUP_MAX 128
+#define CGROUP_NAME_MAX 64
+#define CGROUP_MOUNT "/sys/fs/cgroup"
+
+/* The controllers, in the kernel's subsystem order (cpuset_cgrp_id first). */
+enum { CG_SS_CPUSET = 1, CG_SS_CPU = 2, CG_SS_ALL = 3 };
+
+struct cgroup {
+    bool used;
+    int parent; /* index, -1 for the root */
+    char name[CGROUP_NAME_MAX];
+    unsigned subtree;                /* cgroup.subtree_control: CG_SS_* */
+    struct cpumask cpus;             /* cpuset.cpus as written, empty if never */
+    struct cpumask effective;        /* cpuset.cpus.effective (of its cpuset) */
+    bool partition_root;             /* cpuset.cpus.partition */
+    unsigned shares;                 /* the task group's shares (1024 = cpu.weight 100) */
+    int64_t max_quota;               /* cpu.max quota in us, -1 for "max" */
+    uint64_t max_period;             /* cpu.max period in us */
+    unsigned uclamp_min, uclamp_max; /* hundredths of a percent, 0..10000 */
+    bool idle;                       /* cpu.idle */
+};
+
+struct cgroups {
+    struct cgroup g[CGROUP_MAX];
+};
+
+struct machine;
+struct task;
+
+/* The root group, its effective CPUs the online ones. */
+void cgroup_init(struct machine *m);
+/* fork/clone: the child joins its parent's group. */
+void cgroup_fork(const struct task *parent, struct task *child);
+/* After a hotplug change: effective masks and the tasks of cpusets whose
+ * effective mask changed (CG9). */
+void cgroup_hotplug(struct machine *m);
+/* cpuset_cpus_allowed(): what the task may run on by its cpuset (CG3). */
+void cgroup_cpus_allowed(struct machine *m, struct task *t, struct cpumask *out);
+/* Whether t's cpuset is not the top one. */
+bool cgroup_in_cpuset(struct machine *m, const struct task *t);
+
+/* The VFS side: rel is the path under CGROUP_MOUNT ("" the mount itself).
+ * node: 1 with *dir and *mode, or -ENOENT. */
+int cgroup_node(struct machine *m, const char *rel, bool *dir, unsigned *mode);
+int cgroup_list(struct machine *m, const char *rel,
+                void (*emit)(const char *name, unsigned char type, void *arg), void *arg);
+int cgroup_read(struct machine *m, const char *rel, char **data, size_t *size);
+int64_t cgroup_write(struct task *t, const char *rel, const char *data, size_t len);
+/* mkdir and rmdir of a group (rel its path): 0 or -errno. */
+int cgroup_mkdir(struct machine *m, const char *rel);
+int cgroup_rmdir(struct machine *m, const char *rel);
+/* /proc/PID/cgroup: "0::/path\n". */
+int cgroup_proc_file(struct machine *m, int pid, char **data, size_t *size);
+
+#endif

@@ -1,0 +1,237 @@
+/* workload.c - the worker of scenario workloads (docs/scenarios.md
+ * "Workloads"): a scenario task described by phases instead of a program
+ * runs this, for its ISA, as an ordinary guest task. Its arguments are the
+ * scenario's description in a compact form (scenario/workload.c writes
+ * them; times in ns):
+ *
+ *   workload NAME INSTANCES LOOPS POLICY NICE PRIO DL_RUNTIME DL_DEADLINE DL_PERIOD PHASE...
+ *
+ * POLICY is other, batch, idle, fifo, rr or deadline. INSTANCES threads,
+ * named NAME-0, NAME-1, ... (for task_pattern), each set to the policy and
+ * then running the phases LOOPS times (-1: until killed):
+ *
+ *   run:N       N iterations of a busy loop (work: slower on a smaller core)
+ *   runtime:NS  busy until the thread's CPU time grew by NS
+ *   sleep:NS    nanosleep
+ *   timer:NS    sleep until the thread's next period of NS (from its start)
+ *   lock:M      lock mutex M (shared by the instances), unlock:M
+ *   barrier:B   wait until every instance reaches barrier B
+ *   yield       sched_yield
+ *   mem:N       write one byte per 64 of an N-byte buffer
+ *   begin:N ... end   the phases between, N times (an rt-app phase's loop)
+ *   fork        the rest of the phases of this pass (to the end of the list or
+ *               of the begin it is in) run in a forked child process, which
+ *               the thread waits for; the child keeps the thread's name
+ *
+ * On a failure it prints what failed on stderr and exits 1. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_NAMED 16
+#define MAX_THREADS 256
+
+struct attr { /* Linux's struct sched_attr (include/uapi/linux/sched/types.h) */
+    uint32_t size, policy;
+    uint64_t flags;
+    int32_t nice;
+    uint32_t priority;
+    uint64_t runtime, deadline, period;
+};
+
+static const char *name;
+static long loops;
+static struct attr attr;
+static char **phases;
+static int nphases;
+static const char *mutex_names[MAX_NAMED], *barrier_names[MAX_NAMED];
+static pthread_mutex_t mutexes[MAX_NAMED];
+static pthread_barrier_t barriers[MAX_NAMED];
+static int nmutexes, nbarriers;
+
+static void die(const char *what, const char *arg)
+{
+    fprintf(stderr, "workload %s: %s %s: %s\n", name, what, arg, strerror(errno));
+    exit(1);
+}
+
+static int named(const char **names, int *n, const char *s)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(names[i], s) == 0)
+            return i;
+    if (*n == MAX_NAMED) {
+        errno = ENOSPC;
+        die("too many names at", s);
+    }
+    names[*n] = s;
+    return (*n)++;
+}
+
+static uint64_t now_ns(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static struct timespec ts_of(uint64_t ns)
+{
+    return (struct timespec){(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+}
+
+struct state {
+    uint64_t start, *next; /* the thread's start; each timer's next tick */
+    char *mem;
+    size_t mem_len;
+};
+
+/* The index after the phases of the level i is in (after its "end"). */
+static int level_end(int i)
+{
+    for (int depth = 0; i < nphases; i++) {
+        if (strncmp(phases[i], "begin:", 6) == 0)
+            depth++;
+        else if (strcmp(phases[i], "end") == 0 && depth-- == 0)
+            return i + 1;
+    }
+    return i;
+}
+
+/* Runs the phases from i to the end or to the "end" that closes the
+ * enclosing begin; returns the index after it. */
+static int run_phases(struct state *st, int i)
+{
+    for (; i < nphases; i++) {
+        char *p = phases[i], *v = strchr(p, ':');
+        unsigned long long n = v ? strtoull(v + 1, NULL, 10) : 0;
+        if (strcmp(p, "end") == 0)
+            return i + 1;
+        if (strcmp(p, "fork") == 0) {
+            pid_t pid = fork();
+            if (pid < 0)
+                die("fork", p);
+            if (pid == 0) {
+                run_phases(st, i + 1);
+                _exit(0);
+            }
+            int status;
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+                errno = ECHILD;
+                die("forked child", p);
+            }
+            return level_end(i + 1);
+        }
+        if (strncmp(p, "begin:", 6) == 0) {
+            int after = i + 1;
+            for (unsigned long long k = 0; k < n; k++)
+                after = run_phases(st, i + 1);
+            i = after - 1;
+        } else if (strncmp(p, "run:", 4) == 0) {
+            for (volatile unsigned long long k = 0; k < n; k++)
+                ;
+        } else if (strncmp(p, "runtime:", 8) == 0) {
+            uint64_t end = now_ns(CLOCK_THREAD_CPUTIME_ID) + n;
+            while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+                for (volatile int k = 0; k < 100; k++)
+                    ;
+        } else if (strncmp(p, "sleep:", 6) == 0) {
+            struct timespec ts = ts_of(n);
+            while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+                ;
+        } else if (strncmp(p, "timer:", 6) == 0) {
+            st->next[i] = (st->next[i] ? st->next[i] : st->start) + n;
+            struct timespec ts = ts_of(st->next[i]);
+            while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+                ;
+        } else if (strncmp(p, "lock:", 5) == 0) {
+            pthread_mutex_lock(&mutexes[named(mutex_names, &nmutexes, v + 1)]);
+        } else if (strncmp(p, "unlock:", 7) == 0) {
+            pthread_mutex_unlock(&mutexes[named(mutex_names, &nmutexes, v + 1)]);
+        } else if (strncmp(p, "barrier:", 8) == 0) {
+            pthread_barrier_wait(&barriers[named(barrier_names, &nbarriers, v + 1)]);
+        } else if (strcmp(p, "yield") == 0) {
+            sched_yield();
+        } else if (strncmp(p, "mem:", 4) == 0) {
+            if (n > st->mem_len && !(st->mem = realloc(st->mem, st->mem_len = n)))
+                die("mem", p);
+            for (size_t k = 0; k < n; k += 64)
+                st->mem[k] = (char)k;
+        }
+    }
+    return i;
+}
+
+static void *instance(void *arg)
+{
+    char comm[16];
+    snprintf(comm, sizeof comm, "%s-%ld", name, (long)(intptr_t)arg);
+    pthread_setname_np(pthread_self(), comm);
+    if (syscall(SYS_sched_setattr, 0, &attr, 0) != 0)
+        die("sched_setattr", comm);
+    struct state st = {.start = now_ns(CLOCK_MONOTONIC),
+                       .next = calloc((size_t)nphases, sizeof *st.next)};
+    for (long l = 0; loops < 0 || l < loops; l++)
+        run_phases(&st, 0);
+    free(st.mem);
+    free(st.next);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const policies[] = {"other", "fifo", "rr",      "batch",
+                                           NULL,    "idle", "deadline"};
+    if (argc < 10) {
+        fprintf(stderr, "usage: workload NAME INSTANCES LOOPS POLICY NICE PRIO DL_RUNTIME "
+                        "DL_DEADLINE DL_PERIOD PHASE...\n");
+        return 2;
+    }
+    name = argv[1];
+    int n = atoi(argv[2]);
+    loops = atol(argv[3]);
+    attr.size = sizeof attr;
+    while (attr.policy < 7 && (!policies[attr.policy] || strcmp(policies[attr.policy], argv[4])))
+        attr.policy++;
+    attr.nice = atoi(argv[5]);
+    attr.priority = (uint32_t)atoi(argv[6]);
+    attr.runtime = strtoull(argv[7], NULL, 10);
+    attr.deadline = strtoull(argv[8], NULL, 10);
+    attr.period = strtoull(argv[9], NULL, 10);
+    phases = argv + 10;
+    nphases = argc - 10;
+    if (n < 1 || n > MAX_THREADS || attr.policy == 7) {
+        errno = EINVAL;
+        die("instances or policy", argv[2]);
+    }
+    /* Names first, so every instance finds the same mutex or barrier (the
+     * mutexes, zero, are PTHREAD_MUTEX_INITIALIZER). */
+    for (int i = 0; i < nphases; i++) {
+        const char *v = strchr(phases[i], ':');
+        if (strncmp(phases[i], "lock:", 5) == 0 || strncmp(phases[i], "unlock:", 7) == 0) {
+            named(mutex_names, &nmutexes, v + 1);
+        } else if (strncmp(phases[i], "barrier:", 8) == 0) {
+            int before = nbarriers, b = named(barrier_names, &nbarriers, v + 1);
+            if (b == before)
+                pthread_barrier_init(&barriers[b], NULL, (unsigned)n);
+        }
+    }
+    pthread_t threads[MAX_THREADS];
+    for (int i = 0; i < n; i++)
+        if ((errno = pthread_create(&threads[i], NULL, instance, (void *)(intptr_t)i)))
+            die("pthread_create", argv[2]);
+    for (int i = 0; i < n; i++)
+        pthread_join(threads[i], NULL);
+    return 0;
+}

@@ -1,0 +1,272 @@
+#!/usr/bin/python3
+"""report_check.py - `asymu report TRACE [--json]` (issue 28 item 4) on
+traces of tests/guest/report-load.c, workloads whose answer is known.
+
+  report_check.py MODE ASYMU GUEST_DIR ISA OUTDIR
+
+MODE: pin, pair, compat, capacity, affinity, sleep, table, determinism,
+errors. Each runs the guest under `asymu run --seed 1 --cpus 8 --aarch32 0-3
+--trace F` and checks the report's numbers: identities that hold whatever
+the timing (a task pinned to one vCPU runs there the whole window; two
+pinned hogs' times add up to the window and each one waits exactly while
+the other runs) and the exact values of this build's virtual time (the same
+options always give the same trace). Exit status 0 when every check holds.
+"""
+import json
+import os
+import subprocess
+import sys
+
+MODE, ASYMU, GUEST, ISA, OUT = sys.argv[1:6]
+ASYMU, GUEST, OUT = os.path.abspath(ASYMU), os.path.abspath(GUEST), os.path.abspath(OUT)
+# Run from GUEST as ./report-load-ISA with a fixed environment: the guest's
+# stack holds its path and environment, whose sizes change its virtual time.
+PROG = f"./report-load-{ISA}"
+ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
+NAME = "report-load-aar" if ISA == "aarch64" else "report-load-arm"
+PRINTS = "aarch64" if ISA == "aarch64" else "arm"
+failures = []
+
+# Exact values of this build's virtual time (ns), per ISA: the window of
+# `pin 0 20` (20 ms of spinning, the start before and the exit after); the
+# parent's and the child's running time in `pair 0 20` and cpu0's idle time
+# (the aarch64 parent, blocked in waitpid, is woken at its child's exit and
+# runs 44.274 us later: the child's exit work is virtual time in no run, so
+# the vCPU shows idle; the armhf parent had not blocked yet); the sleeper's
+# wake-ups and latency percentiles in `sleep 20 1000 1` (each sleep ends
+# inside the hog's slice, about 80 us).
+EXACT = {
+    "aarch64": {"pin": 20083448, "pair": (10152890, 9981690, 42274),
+                "sleep": (22, 78768, 79144, 79156, 79156)},
+    "armhf": {"pin": 20085182, "pair": (10136042, 9997686, 0),
+              "sleep": (22, 80408, 80408, 80408, 80408)},
+}
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def expect(got, want, what):
+    check(got == want, f"{what}: expected {want!r}, got {got!r}")
+
+
+def run(name, *args, options=()):
+    os.makedirs(OUT, exist_ok=True)
+    path = os.path.join(OUT, f"{name}-{ISA}.json")
+    cmd = [ASYMU, "run", "--seed", "1", "--cpus", "8", "--aarch32", "0-3", *options,
+           "--trace", os.path.abspath(path), "--", PROG, *args]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=GUEST, env=ENV)
+    expect(r.returncode, 0, f"status of {' '.join(cmd)} ({r.stderr.strip()})")
+    check(r.stdout.startswith(f"{PRINTS}: ") and r.stdout.endswith(" done\n") or
+          r.stdout.endswith(" times\n"), f"the guest's output {r.stdout!r}")
+    return path
+
+
+def report(path, *extra, cwd=None):
+    r = subprocess.run([ASYMU, "report", path, *extra], capture_output=True, text=True,
+                       timeout=60, cwd=cwd)
+    expect(r.returncode, 0, f"status of asymu report {path} ({r.stderr.strip()})")
+    expect(r.stderr, "", "report's stderr")
+    return r.stdout
+
+
+def report_json(path):
+    return json.loads(report(path, "--json"))
+
+
+def tasks_named(doc, comm):
+    return [t for t in doc["tasks"] if t["comm"] == comm]
+
+
+def mode_pin():
+    doc = report_json(run("pin", "pin", "0", "20"))
+    length = doc["window"]["length_ns"]
+    expect(len(doc["tasks"]), 1, "one task")
+    t = doc["tasks"][0]
+    expect((t["pid"], t["tid"], t["comm"]), (1, 1, NAME), "the task")
+    # pinned to cpu0, where pid 1 starts: it runs there from the first
+    # event to the last, and nowhere else
+    expect(t["running_by_cpu"], [{"cpu": 0, "running_ns": length}], "running by cpu")
+    expect(t["running_ns"], length, "running = the window")
+    expect(t["waiting_ns"], 0, "waiting")
+    expect(t["migrations"], 0, "migrations")
+    expect([(c["rule"], c["old"], c["new"]) for c in t["affinity_changes"]],
+           [("U8", "0-7", "0")] if ISA == "aarch64" else [("U1", "0-7", "0-3"), ("U4", "0-3", "0")],
+           "affinity changes (a 32-bit exec is narrowed to 0-3 first)")
+    expect(doc["cpus"][0]["utilisation_bp"], 10000, "cpu0 100.00%")
+    expect([c["busy_ns"] for c in doc["cpus"][1:]], [0] * 7, "other vCPUs busy")
+    expect(doc["totals"]["migrations"], 0, "total migrations")
+    if EXACT[ISA]["pin"]:
+        expect(length, EXACT[ISA]["pin"], "this build's window")
+
+
+def mode_pair():
+    doc = report_json(run("pair", "pair", "0", "20"))
+    length = doc["window"]["length_ns"]
+    expect([(t["pid"], t["tid"]) for t in doc["tasks"]], [(1, 1), (2, 2)], "two tasks")
+    parent, child = doc["tasks"]
+    for t in doc["tasks"]:
+        expect([c["cpu"] for c in t["running_by_cpu"]], [0], f"task {t['tid']} only on cpu0")
+        expect(t["migrations"], 0, f"task {t['tid']} migrations")
+    # one vCPU, always busy: the two times fill the window; the parent
+    # waits exactly while the child runs (it never sleeps until the child
+    # has exited), the child waits while the parent runs after the fork
+    cpu0 = doc["cpus"][0]
+    expect(parent["running_ns"] + child["running_ns"], cpu0["busy_ns"], "cpu0 busy = both runs")
+    expect(cpu0["busy_ns"] + cpu0["idle_ns"], length, "busy and idle fill the window")
+    expect(parent["waiting_ns"], child["running_ns"], "parent waits while the child runs")
+    # the halves: each within 1% of 50% of the window (the parent alone runs
+    # before the fork and after the child's exit, about 0.2 ms of 20)
+    for t in doc["tasks"]:
+        check(abs(t["running_ns"] * 2 - length) < length // 50,
+              f"task {t['tid']} runs {t['running_ns']} of {length}: not about half")
+    if EXACT[ISA]["pair"]:
+        expect((parent["running_ns"], child["running_ns"], cpu0["idle_ns"]), EXACT[ISA]["pair"],
+               "exact halves")
+
+
+def mode_compat():
+    # six unpinned hogs on 8 vCPUs: a 32-bit program's only on 0-3, a 64-bit
+    # one's spread to the 64-bit-only vCPUs too
+    doc = report_json(run("spread", "spread", "6", "10"))
+    expect(len(doc["tasks"]), 7, "seven tasks")
+    off32 = sum(t["running_aarch64_only_cpus_ns"] for t in doc["tasks"])
+    for t in doc["tasks"]:
+        expect(t["running_aarch32_cpus_ns"] + t["running_aarch64_only_cpus_ns"], t["running_ns"],
+               f"task {t['tid']}: the two CPU types add up")
+        expect(t["isa"], "aarch32" if ISA == "armhf" else "aarch64", f"task {t['tid']} isa")
+    busy_64only = sum(c["busy_ns"] for c in doc["cpus"][4:])
+    if ISA == "armhf":
+        expect(off32, 0, "32-bit tasks on the 64-bit-only vCPUs")
+        expect(busy_64only, 0, "64-bit-only vCPUs busy")
+    else:
+        check(off32 > 0 and busy_64only == off32, "64-bit hogs use the 64-bit-only vCPUs")
+
+
+def mode_capacity():
+    path = run("capacity", "spread", "6", "10", options=("--capacity", "0-3=512,4-7=1024"))
+    doc = report_json(path)
+    expect(doc["machine"]["capacity"], [512] * 4 + [1024] * 4, "capacities")
+    for t in doc["tasks"]:
+        expect(sum(c["running_ns"] for c in t["running_by_capacity"]), t["running_ns"],
+               f"task {t['tid']}: the classes add up")
+        for c in t["running_by_capacity"]:
+            check(c in ({"capacity": 512, "cpus": "0-3", "running_ns": c["running_ns"]},
+                        {"capacity": 1024, "cpus": "4-7", "running_ns": c["running_ns"]}),
+                  f"class {c}")
+    text = report(path)
+    check("task time per capacity class (us)" in text, "the capacity table")
+
+
+def mode_affinity():
+    doc = report_json(run("affinity", "affinity"))
+    expect(len(doc["tasks"]), 1, "one task")
+    t = doc["tasks"][0]
+    rule = "U8" if ISA == "aarch64" else "U4"
+    changes = [(c["old"], c["new"], c["rule"], c["cause"]) for c in t["affinity_changes"]]
+    if ISA == "aarch64":
+        want = [("0-7", "1", rule, "sched_setaffinity"), ("1", "2-3", rule, "sched_setaffinity"),
+                ("2-3", "0-7", rule, "sched_setaffinity")]
+    else:
+        # the 32-bit exec narrows 0-7 to the 32-bit vCPUs (U1); the saved
+        # "all" is then 0-3
+        want = [("0-7", "0-3", "U1", "exec"), ("0-3", "1", rule, "sched_setaffinity"),
+                ("1", "2-3", rule, "sched_setaffinity"), ("2-3", "0-3", rule, "sched_setaffinity")]
+    expect(changes, want, "affinity changes")
+    # moved off cpu0 to 1, off 1 to 2 (the least loaded of 2-3); 0-7 keeps it
+    expect(t["migrations"], 2, "migrations")
+    expect(t["migrations_by_reason"], {f"affinity {rule}": 2}, "migration reasons")
+    expect([c["cpu"] for c in t["running_by_cpu"]], [0, 1, 2], "vCPUs it ran on")
+    text = report(os.path.basename(run("affinity", "affinity")), cwd=OUT)
+    check(f"report-load-{'aar' if ISA == 'aarch64' else 'arm'}  affinity {rule}" in text,
+          "migration reason in the table")
+
+
+def mode_sleep():
+    # 20 sleeps of 1 ms, pinned to cpu1 beside a hog: each wake-up waits for
+    # the hog's slice
+    doc = report_json(run("sleep", "sleep", "20", "1000", "1"))
+    sleeper = [t for t in doc["tasks"] if t["tid"] == 1]
+    expect(len(sleeper), 1, "one sleeper")
+    s = sleeper[0]
+    lat = s["wakeup_latency"]
+    # its own start, 20 sleeps and the wait for the hog's death
+    expect(s["wakeups"], 22, "wakeups")
+    expect(lat["count"], 22, "latencies")
+    check(lat["p50_ns"] <= lat["p90_ns"] <= lat["p99_ns"] <= lat["max_ns"], "ordered percentiles")
+    check(s["waiting_ns"] >= lat["max_ns"], "waiting includes the latencies")
+    if EXACT[ISA]["sleep"]:
+        expect((s["wakeups"], lat["p50_ns"], lat["p90_ns"], lat["p99_ns"], lat["max_ns"]),
+               EXACT[ISA]["sleep"], "exact latencies")
+
+
+def mode_table():
+    """The text form of `pair`: the expected table, byte for byte."""
+    path = run("table", "pair", "0", "20")
+    got = report(os.path.basename(path), cwd=OUT)
+    want_path = os.path.join(os.path.dirname(__file__), "expected", f"report-pair-{ISA}.txt")
+    with open(want_path) as f:
+        want = f.read()
+    expect(got, want, f"the table (vs {want_path})")
+
+
+def mode_determinism():
+    a = run("det-a", "sleep", "5", "500", "1")
+    b = run("det-b", "sleep", "5", "500", "1")
+    ja, jb = report_json(a), report_json(b)
+    ja.pop("trace"), jb.pop("trace")
+    expect(ja, jb, "the same run twice, the same report")
+    text = report(a)
+    for t in report_json(a)["tasks"]:
+        us = f"{t['running_ns'] // 1000}.{t['running_ns'] % 1000:03d}"
+        check(us in text, f"task {t['tid']}'s running time {us} in the table")
+
+
+def fails(args, want, what, cwd=None):
+    r = subprocess.run([ASYMU, "report", *args], capture_output=True, text=True, timeout=60,
+                       cwd=cwd)
+    expect((r.returncode, r.stdout, r.stderr), (2, "", want), what)
+
+
+def mode_errors():
+    good = run("good", "pin", "0", "1")
+    with open(good) as f:
+        text = f.read()
+    os.makedirs(os.path.join(OUT, "dir"), exist_ok=True)
+    lines = text.split("\n")
+    with open(os.path.join(OUT, "cut.json"), "w") as f:
+        f.write("\n".join(lines[:5]) + "\n")
+    with open(os.path.join(OUT, "types.json"), "w") as f:
+        f.write(text.replace('"cpus":8', '"cpus":"8"'))
+    with open(os.path.join(OUT, "empty.json"), "w") as f:
+        pass
+    ftrace = os.path.join(OUT, f"ftrace-{ISA}.txt")
+    subprocess.run([ASYMU, "run", "--seed", "1", "--trace", os.path.abspath(ftrace),
+                    "--trace-format", "ftrace", "--", PROG, "pin", "0", "1"],
+                   capture_output=True, timeout=120, cwd=GUEST, env=ENV)
+    fails(["none.json"], "asymu report: none.json: cannot open: No such file or directory\n",
+          "missing", cwd=OUT)
+    fails(["dir"], "asymu report: dir: cannot read: Is a directory\n", "directory", cwd=OUT)
+    fails(["empty.json"], "asymu report: empty.json: empty file, not a trace\n", "empty", cwd=OUT)
+    fails(["cut.json"], "asymu report: cut.json:6:0: ']' expected near end of file\n",
+          "truncated", cwd=OUT)
+    fails(["types.json"], "asymu report: types.json: otherData: no integer 'cpus'\n",
+          "a field of the wrong type", cwd=OUT)
+    fails([os.path.basename(ftrace)],
+          f"asymu report: {os.path.basename(ftrace)}: not a JSON trace (asymu report reads "
+          "--trace-format json; the ftrace text and trace.dat are not supported)\n",
+          "the ftrace text", cwd=OUT)
+    fails([], "usage: asymu report TRACE [--json] | asymu report merge ...\n", "no TRACE")
+    fails([good, "--tables"], "asymu report: unknown option '--tables'\n", "unknown option")
+    fails([good, good], f"asymu report: one TRACE only ('{good}')\n", "two traces")
+
+
+MODES = {"pin": mode_pin, "pair": mode_pair, "compat": mode_compat, "capacity": mode_capacity,
+         "affinity": mode_affinity, "sleep": mode_sleep, "table": mode_table,
+         "determinism": mode_determinism, "errors": mode_errors}
+MODES[MODE]()
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)

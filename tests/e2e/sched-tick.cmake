@@ -1,0 +1,76 @@
+# tests/e2e/sched-tick.cmake: timers and the tick as Linux keeps them, and
+# the fair class's time sharing (issue 27 items 3 and 4; docs/timing.md,
+# docs/scheduler.md). The guest is tests/guest/sched-tick.c. ASYMU_ONLY:
+# exact virtual times.
+#
+# Item 3: --slice is only the emulator's batch size. Each workload runs with
+# --slice 1000 and --slice 100000 and must print the same, byte for byte:
+# a 1 ms clock_nanosleep loop beside a CPU hog on the other vCPU (the
+# overshoot is the context switch, 2 us, and the clock reads); timerfd, a
+# POSIX timer, an itimer, futex, poll, epoll and select timeouts of 1 ms;
+# a SCHED_FIFO task's wake-up latency beside a CFS hog on its vCPU (it
+# preempts the hog at its wake-up: check_preempt_curr()).
+asymu_e2e_guest(NAME sched-27-3-sleep-slice1000 PROGRAM sched-tick ISAS aarch64 GUEST_ARGS sleep 4
+                MACHINE --cpus 2 OPTIONS --slice 1000 --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "sleep 0: overshoot 2592 ns\nsleep 1: overshoot 2592 ns\nsleep 2: overshoot 2592 ns\nsleep 3: overshoot 2592 ns\ntotal overshoot 10368 ns\n")
+asymu_e2e_guest(NAME sched-27-3-sleep-slice100000 PROGRAM sched-tick ISAS aarch64 GUEST_ARGS sleep 4
+                MACHINE --cpus 2 OPTIONS --slice 100000 --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "sleep 0: overshoot 2592 ns\nsleep 1: overshoot 2592 ns\nsleep 2: overshoot 2592 ns\nsleep 3: overshoot 2592 ns\ntotal overshoot 10368 ns\n")
+asymu_e2e_guest(NAME sched-27-3-sleep-slice1000 PROGRAM sched-tick ISAS armhf GUEST_ARGS sleep 4
+                MACHINE --cpus 2 OPTIONS --slice 1000 --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "sleep 0: overshoot 2836 ns\nsleep 1: overshoot 2836 ns\nsleep 2: overshoot 2836 ns\nsleep 3: overshoot 2836 ns\ntotal overshoot 11344 ns\n")
+asymu_e2e_guest(NAME sched-27-3-sleep-slice100000 PROGRAM sched-tick ISAS armhf GUEST_ARGS sleep 4
+                MACHINE --cpus 2 OPTIONS --slice 100000 --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "sleep 0: overshoot 2836 ns\nsleep 1: overshoot 2836 ns\nsleep 2: overshoot 2836 ns\nsleep 3: overshoot 2836 ns\ntotal overshoot 11344 ns\n")
+asymu_e2e_guest(NAME sched-27-3-timers-slice1000 PROGRAM sched-tick ISAS aarch64 GUEST_ARGS timers 2
+                MACHINE --cpus 2 OPTIONS --slice 1000 --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "timerfd 5152\nposix timer 8672\nitimer 8672\nfutex 5196\npoll 5296\nepoll 5192\nselect 5436\n")
+asymu_e2e_guest(NAME sched-27-3-timers-slice100000 PROGRAM sched-tick ISAS aarch64 GUEST_ARGS timers 2
+                MACHINE --cpus 2 OPTIONS --slice 100000 --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "timerfd 5152\nposix timer 8672\nitimer 8672\nfutex 5196\npoll 5296\nepoll 5192\nselect 5436\n")
+asymu_e2e_guest(NAME sched-27-3-timers-slice1000 PROGRAM sched-tick ISAS armhf GUEST_ARGS timers 2
+                MACHINE --cpus 2 OPTIONS --slice 1000 --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "timerfd 5632\nposix timer 9088\nitimer 9152\nfutex 5448\npoll 5424\nepoll 5416\nselect 6212\n")
+asymu_e2e_guest(NAME sched-27-3-timers-slice100000 PROGRAM sched-tick ISAS armhf GUEST_ARGS timers 2
+                MACHINE --cpus 2 OPTIONS --slice 100000 --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "timerfd 5632\nposix timer 9088\nitimer 9152\nfutex 5448\npoll 5424\nepoll 5416\nselect 6212\n")
+asymu_e2e_guest(NAME sched-27-3-fifo-slice1000 PROGRAM sched-tick ISAS aarch64 GUEST_ARGS fifo 3
+                MACHINE --cpus 1 OPTIONS --slice 1000 --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "wake-up 0: latency 2280 ns\nwake-up 1: latency 2282 ns\nwake-up 2: latency 2282 ns\ntotal latency 6844 ns\n")
+asymu_e2e_guest(NAME sched-27-3-fifo-slice100000 PROGRAM sched-tick ISAS aarch64 GUEST_ARGS fifo 3
+                MACHINE --cpus 1 OPTIONS --slice 100000 --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "wake-up 0: latency 2280 ns\nwake-up 1: latency 2282 ns\nwake-up 2: latency 2282 ns\ntotal latency 6844 ns\n")
+asymu_e2e_guest(NAME sched-27-3-fifo-slice1000 PROGRAM sched-tick ISAS armhf GUEST_ARGS fifo 3
+                MACHINE --cpus 1 OPTIONS --slice 1000 --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "wake-up 0: latency 2396 ns\nwake-up 1: latency 2396 ns\nwake-up 2: latency 2396 ns\ntotal latency 7188 ns\n")
+asymu_e2e_guest(NAME sched-27-3-fifo-slice100000 PROGRAM sched-tick ISAS armhf GUEST_ARGS fifo 3
+                MACHINE --cpus 1 OPTIONS --slice 100000 --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "wake-up 0: latency 2396 ns\nwake-up 1: latency 2396 ns\nwake-up 2: latency 2396 ns\ntotal latency 7188 ns\n")
+
+# --hz takes the values of Linux's Kconfig.hz only, with a clear error.
+foreach(hz 200 0 x 2500)
+  asymu_e2e(NAME cli-hz-${hz} ASYMU_ONLY EXPECT_STATUS 2
+            EXPECT_STDERR_CONTAINS "invalid value '${hz}' for --hz"
+            ARGS run --hz ${hz} -- ${GUEST_DIR}/sched-tick-aarch64 sleep 1)
+endforeach()
+
+# Item 4, the fair class as 5.15's CFS: two nice-0 hogs on cpu 0 share it
+# 50/50; nice 5 against nice 0 gets 335:1024 of the weights, measured over
+# 1 s of ticks: 338:1024; on a 2-vCPU machine (sched_latency 12 ms, each
+# hog's sched_slice 6 ms) each runs 2 ticks (8 ms) at a time, never past
+# the latency target.
+asymu_e2e_guest(NAME sched-27-4-cfs-two-hogs PROGRAM sched-tick GUEST_ARGS share 400 0 other
+                MACHINE --cpus 1 OPTIONS --check-invariants ASYMU_ONLY REPEAT
+                EXPECT_STDOUT_TEXT "share = 1024:1024\n")
+asymu_e2e_guest(NAME sched-27-4-cfs-nice5 PROGRAM sched-tick GUEST_ARGS share 1000 5 other
+                MACHINE --cpus 1 OPTIONS --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "share = 338:1024\n")
+asymu_e2e_guest(NAME sched-27-4-cfs-batch PROGRAM sched-tick GUEST_ARGS share 400 0 batch
+                MACHINE --cpus 1 OPTIONS --check-invariants ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "share = 1024:1024\n")
+asymu_e2e_guest(NAME sched-27-4-cfs-turns PROGRAM sched-tick ISAS aarch64 GUEST_ARGS turns 100
+                MACHINE --cpus 2 OPTIONS --check-invariants --slice 1000 ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "longest run without the other: 7.997 ms\n")
+asymu_e2e_guest(NAME sched-27-4-cfs-turns PROGRAM sched-tick ISAS armhf GUEST_ARGS turns 100
+                MACHINE --cpus 2 OPTIONS --check-invariants --slice 1000 ASYMU_ONLY
+                EXPECT_STDOUT_TEXT "longest run without the other: 7.996 ms\n")

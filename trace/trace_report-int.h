@@ -1,0 +1,109 @@
+/* trace_report-int.h - what `asymu report` reads from a trace
+ * (trace_report.c), works out (trace_report_stats.c) and prints
+ * (trace_report_out.c). Times are virtual nanoseconds. */
+#ifndef ASYMU_TRACE_REPORT_INT_H
+#define ASYMU_TRACE_REPORT_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpumask.h"
+#include "trace_report.h"
+
+/* The largest trace it reads into memory. */
+#define REPORT_MAX_BYTES (UINT64_C(1) << 30)
+
+struct report_task_id {
+    int pid, tid;
+    char comm[16];
+};
+
+/* How a run ended (the run event's args.end; UNKNOWN in a trace from
+ * before asymu report, which cannot tell waiting from sleeping). */
+enum report_end {
+    REPORT_END_UNKNOWN,
+    REPORT_END_RUNNABLE,
+    REPORT_END_MOVED,
+    REPORT_END_BLOCKED,
+    REPORT_END_DEAD,
+};
+
+struct report_run {
+    unsigned cpu;
+    uint64_t start, end;
+    struct report_task_id task;
+    bool compat;
+    enum report_end how;
+    size_t key; /* index in tasks, set by report_analyse */
+};
+
+enum report_kind { REPORT_WAKEUP, REPORT_MIGRATE, REPORT_AFFINITY, REPORT_OFFLINE, REPORT_ONLINE };
+
+struct report_instant {
+    enum report_kind kind;
+    size_t index; /* in traceEvents: the order things happened */
+    uint64_t ts;
+    unsigned cpu;
+    struct report_task_id task;
+    unsigned from, to;                 /* MIGRATE */
+    struct cpumask old_mask, new_mask; /* AFFINITY */
+    char rule[16], cause[32];
+    char reason[32]; /* MIGRATE: why, worked out by report_analyse */
+    size_t key;
+};
+
+struct report_reason {
+    char reason[32];
+    unsigned count;
+};
+
+struct report_task {
+    struct report_task_id id;
+    bool compat;    /* ran an AArch32 image (in its last run) */
+    uint64_t first; /* when it was first seen: the order of the table */
+    uint64_t running, waiting, on_aarch32_cpus, on_aarch64_only;
+    uint64_t *cpu_ns; /* per vCPU */
+    unsigned migrations, wakeups, affinity_changes;
+    uint64_t *latencies; /* wake-up latencies, sorted */
+    size_t nr_latencies;
+    uint64_t p50, p90, p99, max;
+    struct report_reason *reasons; /* migrations per reason, by reason */
+    size_t nr_reasons;
+};
+
+struct report_cpu {
+    uint64_t busy, idle, offline;
+};
+
+/* A capacity class: the vCPUs of one capacity. */
+struct report_class {
+    unsigned capacity;
+    struct cpumask cpus;
+};
+
+struct trace_report {
+    char name[256];
+    char policy[32];
+    uint64_t seed;
+    unsigned nr_cpus;
+    struct cpumask aarch32;
+    unsigned *capacity; /* per vCPU */
+    bool old_trace;     /* runs without their end: waiting is not known */
+    struct report_run *runs;
+    size_t nr_runs, cap_runs;
+    struct report_instant *instants; /* in the trace's order */
+    size_t nr_instants, cap_instants;
+    /* what report_analyse works out */
+    uint64_t start, end;       /* the window: first to last event */
+    struct report_task *tasks; /* by pid, tid, first seen, comm */
+    size_t nr_tasks;
+    struct report_cpu *cpus;
+    struct report_class *classes; /* by capacity, biggest first */
+    size_t nr_classes;
+    unsigned migrations, wakeups, affinity_changes;
+};
+
+/* Works out the statistics of what was read: 0 or -ENOMEM. */
+int report_analyse(struct trace_report *r);
+
+#endif
