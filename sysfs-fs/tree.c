@@ -749,12 +749,12 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
     st->st_mode = node->mode;
     st->st_blksize = 4096;
     st->st_nlink = 1;
-    st->st_dev = under(node->path, "/proc")                 ? 0x16
-                 : node->arg == CGROUP_NODE                   ? 0x1a
-                 : tracing_rel(node->path)                    ? 0xc /* tracefs (mounts.c) */
-                 : under(node->path, "/sys/kernel/debug")     ? 0x7 /* debugfs */
-                 : under(node->path, "/sys")                  ? 0x15
-                                                              : 0x5;
+    st->st_dev = under(node->path, "/proc")               ? 0x16
+                 : node->arg == CGROUP_NODE               ? 0x1a
+                 : tracing_rel(node->path)                ? 0xc /* tracefs (mounts.c) */
+                 : under(node->path, "/sys/kernel/debug") ? 0x7 /* debugfs */
+                 : under(node->path, "/sys")              ? 0x15
+                                                          : 0x5;
     st->st_rdev = device_number(node);
     switch (node->kind) {
     case VNODE_DIR:

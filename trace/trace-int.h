@@ -72,9 +72,16 @@ struct trace_record {
     unsigned char b[TRACE_RECORD_MAX];
 };
 typedef void (*trace_record_fn)(void *ctx, uint64_t ts, const struct trace_record *r);
-/* Calls put with each record ev gives (none for kinds without a 5.15
- * event; two for a hotplug: cpuhp_enter and cpuhp_exit). */
+/* Calls put with each record ev gives: trace_derive()'s records (the
+ * derived sched_waking and cpu_idle included; none for kinds without a
+ * 5.15 event), each encoded by trace_encode(). */
 void trace_records(const struct mevent *ev, unsigned nr_cpus, trace_record_fn put, void *ctx);
+struct trace_rec;
+/* One record of ev in the kernel's binary form (trace_event_raw_event_*):
+ * the fields at event_formats.c's offsets, strings as __data_loc; common_pid
+ * is that of the record's task (a CTX_CURRENT record: ev's task). */
+void trace_encode(const struct mevent *ev, const struct trace_rec *tr, unsigned nr_cpus,
+                  struct trace_record *r);
 /* ftrace's print record of a MEVENT_PRINT (tracing_mark_write()). */
 void trace_print_record(struct trace_record *r, const struct mevent *ev);
 /* The kallsyms lines that name the addresses records hold. */

@@ -1,8 +1,9 @@
 /* trace_ring.c - the kernel's binary trace records and ring-buffer pages,
  * shared by the trace.dat writer (trace_dat.c) and the machine's own
  * tracefs (tracefs.c), so both give the same bytes for the same events:
- * each mevent becomes the records of the 5.15 events of event_formats.c,
- * and records go on 4 KiB pages as kernel/trace/ring_buffer.c lays them
+ * each mevent becomes the records trace_lines.c's trace_derive() gives
+ * (the ftrace text's), encoded as the 5.15 events of event_formats.c, and
+ * records go on 4 KiB pages as kernel/trace/ring_buffer.c lays them
  * out (rb_update_event, rb_add_time_stamp, struct buffer_data_page). */
 #include "trace-int.h"
 
@@ -112,113 +113,139 @@ void trace_print_record(struct trace_record *r, const struct mevent *ev)
     r->len = (uint32_t)(16 + size);
 }
 
-void trace_records(const struct mevent *ev, unsigned nr_cpus, trace_record_fn put, void *ctx)
+/* The record tr of ev (trace_derive()) in the ring buffer's binary form,
+ * common_pid that of tr's task (the trace.dat sets it again once the order
+ * is known). */
+void trace_encode(const struct mevent *ev, const struct trace_rec *tr, unsigned nr_cpus,
+                  struct trace_record *r)
 {
     unsigned cpu = ev->cpu < nr_cpus ? ev->cpu : 0;
     const struct mevent_task *t = &ev->task;
     char comm[MEVENT_COMM_LEN + 8], cpus[4096];
-    struct trace_record r;
-    r.cpu = cpu;
-    switch (ev->kind) {
-    case MEVENT_SWITCH: {
+    if (tr->event == EVENT_FTRACE_PRINT) {
+        trace_print_record(r, ev);
+        r->cpu = tr->cpu;
+        return;
+    }
+    rec_init(r, tr->event, tr->task ? tr->task->tid : t->tid);
+    r->cpu = tr->cpu;
+    switch (tr->event) {
+    case EVENT_CPU_IDLE:
+        rec_u32(r, 8, (uint32_t)tr->idle_state);
+        rec_u32(r, 12, tr->cpu);
+        break;
+    case EVENT_SCHED_SWITCH: {
         const struct mevent_task *prev = &ev->sw.prev;
-        rec_init(&r, EVENT_SCHED_SWITCH, prev->tid);
         task_comm(prev, cpu, comm, sizeof comm);
-        rec_comm(&r, 8, comm);
-        rec_u32(&r, 24, (uint32_t)prev->tid);
-        rec_u32(&r, 28, (uint32_t)prev->prio);
-        rec_u64(&r, 32, prev_state(prev, ev->sw.prev_end));
+        rec_comm(r, 8, comm);
+        rec_u32(r, 24, (uint32_t)prev->tid);
+        rec_u32(r, 28, (uint32_t)prev->prio);
+        rec_u64(r, 32, prev_state(prev, ev->sw.prev_end));
         task_comm(t, cpu, comm, sizeof comm);
-        rec_comm(&r, 40, comm);
-        rec_u32(&r, 56, (uint32_t)t->tid);
-        rec_u32(&r, 60, (uint32_t)t->prio);
-        put(ctx, ev->ts_ns, &r);
-        return;
+        rec_comm(r, 40, comm);
+        rec_u32(r, 56, (uint32_t)t->tid);
+        rec_u32(r, 60, (uint32_t)t->prio);
+        break;
     }
-    case MEVENT_WAKEUP:
-        rec_init(&r, ev->wakeup.new_task ? EVENT_SCHED_WAKEUP_NEW : EVENT_SCHED_WAKEUP, t->tid);
-        rec_comm(&r, 8, t->comm);
-        rec_u32(&r, 24, (uint32_t)t->tid);
-        rec_u32(&r, 28, (uint32_t)t->prio);
-        rec_u32(&r, 32, 1); /* success: always 1 since Linux 4.14 */
-        rec_u32(&r, 36, cpu);
-        put(ctx, ev->ts_ns, &r);
-        return;
-    case MEVENT_MIGRATE:
-        rec_init(&r, EVENT_SCHED_MIGRATE_TASK, t->tid);
-        rec_comm(&r, 8, t->comm);
-        rec_u32(&r, 24, (uint32_t)t->tid);
-        rec_u32(&r, 28, (uint32_t)t->prio);
-        rec_u32(&r, 32, ev->migrate.from);
-        rec_u32(&r, 36, ev->migrate.to);
-        r.cpu = ev->migrate.from < nr_cpus ? ev->migrate.from : cpu;
-        put(ctx, ev->ts_ns, &r);
-        return;
-    case MEVENT_FORK:
-        rec_init(&r, EVENT_SCHED_PROCESS_FORK, t->tid);
-        rec_comm(&r, 8, t->comm);
-        rec_u32(&r, 24, (uint32_t)t->tid);
-        rec_comm(&r, 28, ev->fork.child.comm);
-        rec_u32(&r, 44, (uint32_t)ev->fork.child.tid);
-        put(ctx, ev->ts_ns, &r);
-        return;
-    case MEVENT_EXEC:
-        rec_init(&r, EVENT_SCHED_PROCESS_EXEC, t->tid);
-        rec_str(&r, 8, ev->exec.path);
-        rec_u32(&r, 12, (uint32_t)t->tid);
-        rec_u32(&r, 16, (uint32_t)ev->exec.old_tid);
-        put(ctx, ev->ts_ns, &r);
-        return;
-    case MEVENT_EXIT:
-        rec_init(&r, EVENT_SCHED_PROCESS_EXIT, t->tid);
-        rec_comm(&r, 8, t->comm);
-        rec_u32(&r, 24, (uint32_t)t->tid);
-        rec_u32(&r, 28, (uint32_t)t->prio);
-        put(ctx, ev->ts_ns, &r);
-        return;
-    case MEVENT_HOTPLUG: {
+    case EVENT_SCHED_WAKING:
+    case EVENT_SCHED_WAKEUP:
+    case EVENT_SCHED_WAKEUP_NEW:
+        rec_comm(r, 8, t->comm);
+        rec_u32(r, 24, (uint32_t)t->tid);
+        rec_u32(r, 28, (uint32_t)t->prio);
+        rec_u32(r, 32, 1); /* success: always 1 since Linux 4.14 */
+        rec_u32(r, 36, cpu);
+        break;
+    case EVENT_SCHED_MIGRATE_TASK:
+        rec_comm(r, 8, t->comm);
+        rec_u32(r, 24, (uint32_t)t->tid);
+        rec_u32(r, 28, (uint32_t)t->prio);
+        rec_u32(r, 32, ev->migrate.from);
+        rec_u32(r, 36, ev->migrate.to);
+        break;
+    case EVENT_SCHED_PROCESS_FORK:
+        rec_comm(r, 8, t->comm);
+        rec_u32(r, 24, (uint32_t)t->tid);
+        rec_comm(r, 28, ev->fork.child.comm);
+        rec_u32(r, 44, (uint32_t)ev->fork.child.tid);
+        break;
+    case EVENT_SCHED_PROCESS_EXEC:
+        rec_str(r, 8, ev->exec.path);
+        rec_u32(r, 12, (uint32_t)t->tid);
+        rec_u32(r, 16, (uint32_t)ev->exec.old_tid);
+        break;
+    case EVENT_SCHED_PROCESS_EXIT:
+    case EVENT_SCHED_PROCESS_FREE:
+        rec_comm(r, 8, t->comm);
+        rec_u32(r, 24, (uint32_t)t->tid);
+        rec_u32(r, 28, (uint32_t)t->prio);
+        break;
+    case EVENT_CPUHP_ENTER:
+    case EVENT_CPUHP_EXIT: {
         /* asymu's hotplug is one step, the scheduler's: cpuhp states
-         * OFFLINE (0) and ONLINE (1), on the vCPU's idle task. */
-        int target = ev->hotplug.online ? 1 : 0;
-        rec_init(&r, EVENT_CPUHP_ENTER, 0);
-        rec_u32(&r, 8, cpu);
-        rec_u32(&r, 12, (uint32_t)target);
-        rec_u32(&r, 16, 1);
-        rec_u64(&r, 24, ev->hotplug.online ? ADDR_CPU_ACTIVATE : ADDR_CPU_DEACTIVATE);
-        put(ctx, ev->ts_ns, &r);
-        rec_init(&r, EVENT_CPUHP_EXIT, 0);
-        rec_u32(&r, 8, cpu);
-        rec_u32(&r, 12, (uint32_t)target);
-        rec_u32(&r, 16, 1);
-        rec_u32(&r, 20, 0);
-        put(ctx, ev->ts_ns, &r);
-        return;
+         * OFFLINE (0) and ONLINE (1). */
+        rec_u32(r, 8, cpu);
+        rec_u32(r, 12, ev->hotplug.online ? 1 : 0);
+        rec_u32(r, 16, 1);
+        if (tr->event == EVENT_CPUHP_ENTER)
+            rec_u64(r, 24, ev->hotplug.online ? ADDR_CPU_ACTIVATE : ADDR_CPU_DEACTIVATE);
+        break;
     }
-    case MEVENT_AFFINITY:
-        rec_init(&r, EVENT_ASYMU_AFFINITY, t->tid);
-        rec_comm(&r, 8, t->comm);
-        rec_u32(&r, 24, (uint32_t)t->tid);
+    case EVENT_ASYMU_AFFINITY:
+        rec_comm(r, 8, t->comm);
+        rec_u32(r, 24, (uint32_t)t->tid);
         cpulist_format(ev->affinity.old_mask, cpus, sizeof cpus);
-        rec_str(&r, 28, cpus);
+        rec_str(r, 28, cpus);
         cpulist_format(ev->affinity.new_mask, cpus, sizeof cpus);
-        rec_str(&r, 32, cpus);
-        rec_str(&r, 36, ev->affinity.rule);
-        rec_str(&r, 40, mevent_cause_name(ev->affinity.cause));
-        put(ctx, ev->ts_ns, &r);
-        return;
-    case MEVENT_KILL:
-        rec_init(&r, EVENT_ASYMU_KILL, t->tid);
-        rec_comm(&r, 8, t->comm);
-        rec_u32(&r, 24, (uint32_t)t->tid);
-        rec_str(&r, 28, ev->kill.rule);
-        put(ctx, ev->ts_ns, &r);
-        return;
-    case MEVENT_PRINT:
-        trace_print_record(&r, ev);
-        put(ctx, ev->ts_ns, &r);
-        return;
+        rec_str(r, 32, cpus);
+        rec_str(r, 36, trace_cause_token(ev->affinity.cause));
+        rec_str(r, 40, ev->affinity.rule);
+        break;
+    case EVENT_TASK_NEWTASK:
+        /* include/trace/events/task.h; asymu has no oom_score_adj: 0 */
+        rec_u32(r, 8, (uint32_t)ev->newtask.tid);
+        rec_comm(r, 12, t->comm);
+        rec_u64(r, 32, ev->newtask.clone_flags);
+        break;
+    case EVENT_TASK_RENAME:
+        rec_u32(r, 8, (uint32_t)t->tid);
+        rec_comm(r, 12, t->comm);
+        rec_comm(r, 28, ev->rename.comm);
+        break;
+    case EVENT_SIGNAL_GENERATE:
+        /* include/trace/events/signal.h; asymu's siginfo carries no errno */
+        rec_u32(r, 8, (uint32_t)ev->signal.sig);
+        rec_u32(r, 16, (uint32_t)ev->signal.code);
+        rec_comm(r, 20, t->comm);
+        rec_u32(r, 36, (uint32_t)t->tid);
+        rec_u32(r, 40, ev->signal.group);
+        rec_u32(r, 44, (uint32_t)ev->signal.result);
+        break;
+    case EVENT_SIGNAL_DELIVER:
+        rec_u32(r, 8, (uint32_t)ev->signal.sig);
+        rec_u32(r, 16, (uint32_t)ev->signal.code);
+        rec_u64(r, 24, ev->signal.handler);
+        rec_u64(r, 32, ev->signal.flags);
+        break;
+    case EVENT_ASYMU_KILL:
+        rec_comm(r, 8, t->comm);
+        rec_u32(r, 24, (uint32_t)t->tid);
+        rec_u32(r, 28, 9); /* SIGKILL */
+        rec_str(r, 32, ev->kill.rule);
+        break;
     default:
         return;
+    }
+}
+
+void trace_records(const struct mevent *ev, unsigned nr_cpus, trace_record_fn put, void *ctx)
+{
+    struct trace_rec recs[TRACE_RECS_MAX];
+    size_t n = trace_derive(ev, nr_cpus, recs);
+    for (size_t i = 0; i < n; i++) {
+        struct trace_record r;
+        trace_encode(ev, &recs[i], nr_cpus, &r);
+        put(ctx, ev->ts_ns, &r);
     }
 }
 
