@@ -101,10 +101,14 @@ static void hook_block(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     v->last_block = addr;
     v->last_block_size = size;
     /* A VM's guest code takes time as the task's own does (4-byte
-     * instructions: a VM's AArch32 Thumb code is counted as A32). */
-    m->slice_insns += size >> 2;
-    if (++m->slice_used >= m->slice_budget)
+     * instructions: a VM's AArch32 Thumb code is counted as A32), and its
+     * batch ends where the engine's would (engine.c's block hooks): at the
+     * slice's budget, or at the next timer or tick (insn_stop). */
+    if (++m->slice_used > m->slice_budget || m->slice_insns >= m->insn_stop) {
         uc_emu_stop(uc);
+        return;
+    }
+    m->slice_insns += size >> 2;
 }
 
 /* An access outside the slots: MMIO. The instruction does not complete;
@@ -383,7 +387,7 @@ static int64_t enter(struct task *t, struct kvm_vcpu *v)
             ret = -EINTR;
             break;
         }
-        if (m->slice_used >= m->slice_budget) {
+        if (m->slice_used >= m->slice_budget || m->slice_insns >= m->insn_stop) {
             ret = 1;
             break;
         }
@@ -443,8 +447,13 @@ int64_t kvm_vcpu_run(struct task *t, struct file *f)
         int64_t err = may_enter(t, v);
         return err ? err : wait_next_slice(t, v);
     }
-    /* run.c sets the budget after a resume; this one runs guest code first. */
+    /* run.c sets the budget and the stop at the next timer or tick after
+     * a resume; this one runs guest code first. */
     m->slice_budget = t->se.slice_left ? t->se.slice_left : 1;
+    machine_slice_limit(m);
+    /* A VM that outlasts the slice goes on in the task's next one, the
+     * task runnable meanwhile: its time is the fair class's running time,
+     * and the tick preempts it like any task (no block and wake-up). */
     int64_t ret = enter(t, v);
-    return ret == 1 ? wait_next_slice(t, v) : ret;
+    return ret == 1 ? -ESLICE : ret;
 }

@@ -64,6 +64,8 @@ static void trace_unknown(struct task *t, uint64_t nr)
 static int64_t resume_restart(struct task *t)
 {
     int64_t r = t->sys_entry->fn(t, t->sys_args);
+    if (r == -ESLICE)
+        return RESUME_AGAIN;
     if (r != -EBLOCK)
         return r;
     return signal_pending(t) ? -ERESTARTSYS : RESUME_BLOCK;
@@ -97,6 +99,8 @@ bool syscall_resume(struct task *t)
         sched_task_block(&t->machine->sched, &t->se);
         waitq_update(t);
         return false;
+    } else if (r == RESUME_AGAIN) {
+        return false; /* runnable: the call goes on in its next slice */
     }
     t->resume = NULL;
     t->wait_obj = NULL;

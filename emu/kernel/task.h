@@ -74,6 +74,11 @@ enum task_state {
  * loaded. */
 typedef int64_t (*resume_fn)(struct task *t);
 #define RESUME_BLOCK INT64_MIN
+/* A resume that goes on in the task's next slice with the task runnable,
+ * not blocked: work that outlasts a slice (a vCPU's KVM_RUN). Its handler
+ * returns -ESLICE. */
+#define RESUME_AGAIN (INT64_MIN + 1)
+#define ESLICE 1001
 /* Returned by a handler that blocked its task (task_block); a handler that
  * returns it without calling task_block is restarted whole when woken. */
 #define EBLOCK 1000

@@ -30,6 +30,7 @@ struct recording {
     struct input *inputs; /* replaying: every input, in the file's order */
     size_t ninputs, next;
     uint64_t point;
+    uint64_t last_ns;     /* the time of the last input: a point's time never goes back */
     bool waited;          /* the last step was a wait: the next is the same point */
     bool failed;          /* a replay did not match: the run stops */
     char *buf;            /* the console's input not read yet */

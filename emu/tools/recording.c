@@ -76,13 +76,23 @@ struct recording *recording_create(FILE *out, const char *path, const struct emu
     return r;
 }
 
+/* The time an input is stamped with: the running vCPU's, never before the
+ * last input's (vCPU clocks may differ by up to a batch, docs/timing.md;
+ * a recording's times go forward, and a replay computes the same). */
+static uint64_t input_ns(const struct machine *m)
+{
+    uint64_t now = machine_now(m);
+    return now > m->recording->last_ns ? now : m->recording->last_ns;
+}
+
 /* One input at the current point, flushed at once: a run that is killed
  * leaves what it took (though no end line). */
 static void put(struct machine *m, json_t *body)
 {
     struct recording *r = m->recording;
+    r->last_ns = input_ns(m);
     json_t *line = json_pack("{s:I,s:I}", "point", (json_int_t)r->point, "ns",
-                             (json_int_t)machine_now(m));
+                             (json_int_t)r->last_ns);
     if (m->current) /* inside a guest syscall */
         json_object_set_new(line, "in_syscall", json_true());
     json_object_update(line, body);
@@ -266,7 +276,7 @@ static void apply(struct machine *m, const struct input *in)
 static bool apply_due(struct machine *m, bool in_syscall)
 {
     struct recording *r = m->recording;
-    uint64_t now = machine_now(m);
+    uint64_t now = input_ns(m);
     while (r->next < r->ninputs) {
         const struct input *in = &r->inputs[r->next];
         /* The recorded run ended at the end line's point: a replay past it
@@ -294,6 +304,7 @@ static bool apply_due(struct machine *m, bool in_syscall)
             return false;
         }
         r->next++;
+        r->last_ns = in->ns;
         apply(m, in);
     }
     return true;
@@ -362,10 +373,10 @@ int recording_finish(struct machine *m, int status)
                  r->point, machine_now(m));
         return 2;
     }
-    if (in->point != r->point || in->ns != machine_now(m) || in->value != status) {
+    if (in->point != r->point || in->ns != input_ns(m) || in->value != status) {
         mismatch(r, in, "the run ended at point %" PRIu64 " (%" PRIu64 " ns) with status %d, the "
                         "recorded one at point %" PRIu64 " (%" PRIu64 " ns) with status %d",
-                 r->point, machine_now(m), status, in->point, in->ns, in->value);
+                 r->point, input_ns(m), status, in->point, in->ns, in->value);
         return 2;
     }
     return status;

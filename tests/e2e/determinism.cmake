@@ -12,5 +12,8 @@
 # Issue 27 (docs/timing.md) re-recorded the expected times: time now counts
 # instructions (2 ns each) and the kernel work's cost table, not 10 ns a
 # block and 1 us a syscall; the turn order moved with the timer's ticks.
+# Issue 27 item 3 (the tick, exact hrtimers) moved them again: a sleep now
+# ends at its exact expiry plus the 2 us context switch charged before the
+# woken task runs, and interval timers fire at their exact time.
 asymu_e2e_guest(NAME determinism PROGRAM mixed GUEST_ARGS start
                 OPTIONS --seed 7 --strace --dmesg --sysroot ${GUEST_DIR} REPEAT ASYMU_ONLY)

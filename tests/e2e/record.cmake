@@ -5,7 +5,8 @@
 # recorded-input determinism case (a recording kept in data/ replays to the
 # exact stdout kept there). Issue 27 (docs/timing.md) moved the virtual
 # times in data/record-reader-*.rec and .out to the new model's, at the same
-# points; the inputs and what the reader reads are unchanged.
+# points, and again for the tick and the context switch charged before a
+# task runs (item 3); the inputs and what the reader reads are unchanged.
 foreach(isa aarch64 armhf)
   foreach(case stdin sigint control broken crafted scenario)
     add_test(NAME e2e-record-${case}-${isa}
