@@ -36,6 +36,7 @@ enum mevent_kind {
     MEVENT_SIGNAL_DELIVER,  /* task took a pending signal (get_signal), before its action */
     MEVENT_RENAME,          /* task's comm becomes rename.comm (exec, PR_SET_NAME, /proc) */
     MEVENT_FREE,            /* an exited task is freed (reaped, or at once for a thread) */
+    MEVENT_PRINT,           /* the task wrote print.msg to tracefs's trace_marker */
     MEVENT_KIND_COUNT,
 };
 #define MEVENT_BIT(kind) (UINT32_C(1) << (kind))
@@ -121,6 +122,10 @@ struct mevent {
             const char *name; /* NULL for a number the ABI does not know */
             int64_t ret;      /* SYSCALL_EXIT */
         } syscall;
+        struct {
+            const char *msg; /* the bytes written, NUL-terminated, without a final '\n' */
+            uint64_t ip;     /* the kernel address the print event shows (tracing_mark_write) */
+        } print;
         struct {
             char comm[MEVENT_COMM_LEN]; /* the new one; task has the old */
         } rename;

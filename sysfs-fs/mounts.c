@@ -18,6 +18,8 @@
 /* As vfs_stat_virtual numbers the virtual trees (tree.c). */
 #define DEV_DEVTMPFS makedev(0, 5)
 #define DEV_SYSFS makedev(0, 0x15)
+#define DEV_DEBUGFS makedev(0, 0x7)
+#define DEV_TRACEFS makedev(0, 0xc)
 #define DEV_PROC makedev(0, 0x16)
 #define DEV_CGROUP2 makedev(0, 0x1a)
 
@@ -77,6 +79,10 @@ int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
          "nsdelegate,memory_recursiveprot", false, DEV_CGROUP2, 1},
         {"/tmp", "tmpfs", "tmpfs", "nosuid,nodev,relatime", tmpfs_opts, false,
          dev_of(v->mounts[VFS_MOUNT_TMP].fd), 0},
+        {"/sys/kernel/debug", "debugfs", "debugfs", "nosuid,nodev,noexec,relatime", "", false,
+         DEV_DEBUGFS, 1},
+        {"/sys/kernel/tracing", "tracefs", "tracefs", "nosuid,nodev,noexec,relatime", "", false,
+         DEV_TRACEFS, 1},
         /* last: only when there is one */
         {VFS_PROGRAMS_DIR, "tmpfs", "asymu-programs", "nosuid,nodev,relatime", "", true,
          dev_of(programs->fd), 0},

@@ -50,6 +50,7 @@ enum file_id {
     F_PROC_MEMINFO,
     F_PROC_LOADAVG,
     F_PROC_VERSION,
+    F_PROC_KALLSYMS,
     F_PROC_NET, /* /proc/net/NAME: the sockets of one kind */
     F_PROC_SYSVIPC, /* /proc/sysvipc/NAME and the IPC limits of /proc/sys/kernel */
     F_SYSCTL_OSRELEASE,
@@ -113,6 +114,8 @@ enum file_id {
     F_THP_PMD_SIZE,
     F_THP_ZERO_PAGE,
     F_THP_SHMEM,
+    F_TRACEFS,        /* below a tracing directory: the provider's tracefs */
+    F_SCHED_FEATURES, /* /sys/kernel/debug/sched/features */
 };
 
 /* When an entry exists. */
@@ -156,6 +159,7 @@ static const struct fixed fixed[] = {
     {"/proc", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/cmdline", VNODE_GENERATED, 0444, F_PROC_CMDLINE, 0},
     {"/proc/cpuinfo", VNODE_GENERATED, 0444, F_PROC_CPUINFO, 0},
+    {"/proc/kallsyms", VNODE_GENERATED, 0444, F_PROC_KALLSYMS, 0},
     {"/proc/loadavg", VNODE_GENERATED, 0444, F_PROC_LOADAVG, 0},
     {"/proc/meminfo", VNODE_GENERATED, 0444, F_PROC_MEMINFO, 0},
     {"/proc/mounts", VNODE_SYMLINK, 0777, F_PROC_MOUNTS, 0},
@@ -207,6 +211,9 @@ static const struct fixed fixed[] = {
     {CPU_DIR "/present", VNODE_GENERATED, 0444, F_CPU_PRESENT, 0},
     {"/sys/fs", VNODE_DIR, 0755, F_DIR, 0},
     {"/sys/kernel", VNODE_DIR, 0755, F_DIR, 0},
+    {"/sys/kernel/debug", VNODE_DIR, 0700, F_DIR, 0},
+    {"/sys/kernel/debug/sched", VNODE_DIR, 0755, F_DIR, 0},
+    {"/sys/kernel/debug/sched/features", VNODE_GENERATED, 0644, F_SCHED_FEATURES, 0},
     {"/sys/kernel/mm", VNODE_DIR, 0755, F_DIR, 0},
     {THP, VNODE_DIR, 0755, F_DIR, 0},
     {THP "/defrag", VNODE_GENERATED, 0444, F_THP_DEFRAG, 0},
@@ -341,6 +348,7 @@ static void fill(struct vfs_node *node, const char *path, const struct fixed *f,
     node->arg = arg;
     node->arg2 = arg2;
     node->records = f->file == F_DEV_KMSG;
+    node->pages = false;
 }
 
 /* "123" and the rest after it, or -1. */
@@ -429,6 +437,32 @@ static bool is_policy(const struct vfs_cpus *c, int cpu)
     return true;
 }
 
+/* tracefs is mounted at /sys/kernel/tracing and, as debugfs's automount,
+ * at /sys/kernel/debug/tracing: the path below either, or NULL. */
+static const char *tracing_rel(const char *path)
+{
+    static const char *const dirs[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+    for (size_t i = 0; i < COUNT(dirs); i++)
+        if (under(path, dirs[i]))
+            return path[strlen(dirs[i])] ? path + strlen(dirs[i]) + 1 : "";
+    return NULL;
+}
+
+static int lookup_tracefs(struct vfs *v, void *ctx, const char *abspath, const char *rel,
+                          struct vfs_node *node)
+{
+    unsigned mode;
+    bool dir;
+    if (!v->provider->tracefs_lookup || strlen(abspath) >= sizeof node->path ||
+        v->provider->tracefs_lookup(ctx, rel, &mode, &dir) < 0)
+        return -ENOENT;
+    const struct fixed f = {"", dir ? VNODE_DIR : VNODE_GENERATED, mode, dir ? F_DIR : F_TRACEFS, 0};
+    fill(node, abspath, &f, 0, 0);
+    size_t n = strlen(abspath);
+    node->pages = n > 15 && strcmp(abspath + n - 15, "/trace_pipe_raw") == 0;
+    return 1;
+}
+
 const char *vfs_cgroup_rel(const struct vfs *v, const char *abspath)
 {
     const char *dir = NULL;
@@ -507,6 +541,9 @@ int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs
     }
     const char *rest;
     char real[VFS_PATH_MAX];
+    const char *tracing = tracing_rel(abspath);
+    if (tracing)
+        return lookup_tracefs(v, ctx, abspath, tracing, node);
     /* /proc/self/... is /proc/PID/... of the caller, thread-self its thread's. */
     if (strncmp(abspath, "/proc/self/", 11) == 0) {
         snprintf(real, sizeof real, "/proc/%d/%s", p->self_pid(ctx), abspath + 11);
@@ -615,6 +652,9 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
         list_pid(v, ctx, dir->arg, *rest ? rest + 1 : rest, emit, arg);
         return 0;
     }
+    const char *tracing = tracing_rel(path);
+    if (tracing)
+        return p->tracefs_list ? p->tracefs_list(ctx, tracing, emit, arg) : -ENOENT;
     if (strncmp(path, CPU_DIR "/cpufreq/policy", sizeof CPU_DIR + 14) == 0) {
         list_table(policy_files, COUNT(policy_files), "", 0, emit, arg);
         return 0;
@@ -647,6 +687,8 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
             emit("cgroup", DT_DIR_, arg);
     } else if (strcmp(path, "/dev") == 0) {
         emit("shm", DT_DIR_, arg); /* the private mount (vfs.c) */
+    } else if (strcmp(path, "/sys/kernel") == 0 || strcmp(path, "/sys/kernel/debug") == 0) {
+        emit("tracing", DT_DIR_, arg); /* tracefs (lookup_tracefs) */
     } else if (strcmp(path, "/dev/pts") == 0) {
         for (int n = p->next_pty(ctx, -1); n >= 0; n = p->next_pty(ctx, n)) {
             snprintf(name, sizeof name, "%d", n);
@@ -707,10 +749,12 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
     st->st_mode = node->mode;
     st->st_blksize = 4096;
     st->st_nlink = 1;
-    st->st_dev = under(node->path, "/proc")             ? 0x16
-                 : node->arg == CGROUP_NODE            ? 0x1a
-                 : under(node->path, "/sys")           ? 0x15
-                                                       : 0x5;
+    st->st_dev = under(node->path, "/proc")               ? 0x16
+                 : node->arg == CGROUP_NODE               ? 0x1a
+                 : tracing_rel(node->path)                ? 0xc /* tracefs (mounts.c) */
+                 : under(node->path, "/sys/kernel/debug") ? 0x7 /* debugfs */
+                 : under(node->path, "/sys")              ? 0x15
+                                                          : 0x5;
     st->st_rdev = device_number(node);
     switch (node->kind) {
     case VNODE_DIR:
@@ -1227,6 +1271,70 @@ static int generate_pid(struct vfs *v, void *ctx, const struct vfs_node *node, s
     }
 }
 
+/* kernel/sched/features.h of Linux 5.15, in its order, with the defaults
+ * of a kernel built as Debian's (SMP, no PREEMPT_RT: TTWU_QUEUE on,
+ * RT_PUSH_IPI present). */
+static const struct {
+    const char *name;
+    bool on;
+} sched_feats[] = {
+    {"GENTLE_FAIR_SLEEPERS", true}, {"START_DEBIT", true},      {"NEXT_BUDDY", false},
+    {"LAST_BUDDY", true},           {"CACHE_HOT_BUDDY", true},  {"WAKEUP_PREEMPTION", true},
+    {"HRTICK", false},              {"HRTICK_DL", false},       {"DOUBLE_TICK", false},
+    {"NONTASK_CAPACITY", true},     {"TTWU_QUEUE", true},       {"SIS_PROP", true},
+    {"WARN_DOUBLE_CLOCK", false},   {"RT_PUSH_IPI", true},      {"RT_RUNTIME_SHARE", false},
+    {"LB_MIN", false},              {"ATTACH_AGE_LOAD", true},  {"WA_IDLE", true},
+    {"WA_WEIGHT", true},            {"WA_BIAS", true},          {"UTIL_EST", true},
+    {"UTIL_EST_FASTUP", true},      {"LATENCY_WARN", false},    {"ALT_PERIOD", true},
+    {"BASE_SLICE", true},
+};
+
+static uint32_t sched_features_now(const struct vfs *v)
+{
+    if (v->sched_features_set)
+        return v->sched_features;
+    uint32_t bits = 0;
+    for (size_t i = 0; i < COUNT(sched_feats); i++)
+        bits |= (uint32_t)sched_feats[i].on << i;
+    return bits;
+}
+
+/* sched_feat_show(): each name, NO_ before one that is off, a space after each. */
+static void sched_features(struct text *t, const struct vfs *v)
+{
+    uint32_t bits = sched_features_now(v);
+    for (size_t i = 0; i < COUNT(sched_feats); i++)
+        add(t, "%s%s ", bits >> i & 1 ? "" : "NO_", sched_feats[i].name);
+    add(t, "\n");
+}
+
+/* sched_feat_write(): at most 63 bytes, trailing white space cut, one
+ * name, NO_ before it to clear it; -EINVAL for an unknown one. The flags
+ * are only shown: asymu's scheduler has no such knobs. */
+static int64_t sched_features_write(struct vfs *v, const char *data, size_t len)
+{
+    char buf[64];
+    size_t n = len > 63 ? 63 : len;
+    memcpy(buf, data, n);
+    buf[n] = '\0';
+    while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\n' || buf[n - 1] == '\t'))
+        buf[--n] = '\0';
+    char *name = buf;
+    while (*name == ' ' || *name == '\t' || *name == '\n')
+        name++;
+    bool neg = strncmp(name, "NO_", 3) == 0;
+    name += neg ? 3 : 0;
+    for (size_t i = 0; i < COUNT(sched_feats); i++) {
+        if (strcmp(name, sched_feats[i].name) != 0)
+            continue;
+        uint32_t bits = sched_features_now(v);
+        v->sched_features = neg ? bits & ~(UINT32_C(1) << i) : bits | UINT32_C(1) << i;
+        v->sched_features_set = true;
+        return (int64_t)len;
+    }
+    return -EINVAL;
+}
+
 int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **data, size_t *size)
 {
     const struct vfs_provider *p = v->provider;
@@ -1241,6 +1349,22 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     switch (node->file) {
     case F_DEV_KMSG:
         return p->kmsg(ctx, data, size);
+    case F_TRACEFS: {
+        const char *rel = tracing_rel(node->path);
+        return rel && p->tracefs_read ? p->tracefs_read(ctx, rel, data, size) : -ENOENT;
+    }
+    case F_SCHED_FEATURES:
+        sched_features(&t, v);
+        break;
+    case F_PROC_KALLSYMS:
+        /* The kernel functions trace records name by address
+         * (trace/trace_ring.c's trace_kallsyms, the same lines): trace-cmd
+         * record copies this file so that report prints print events as
+         * "tracing_mark_write: TEXT". */
+        add(&t, "ffff8000100a2000 T sched_cpu_activate\n"
+                "ffff8000100a2100 T sched_cpu_deactivate\n"
+                "ffff8000101c0000 T tracing_mark_write\n");
+        break;
     case F_CGROUP:
         return vfs_cgroup_rel(v, node->path) ? p->cgroup_read(ctx, vfs_cgroup_rel(v, node->path), data, size) : -ENOENT;
     case F_PROC_NET:
@@ -1408,6 +1532,13 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     return *data ? 0 : -ENOMEM;
 }
 
+void vfs_truncate_virtual(struct vfs *v, void *ctx, const struct vfs_node *node)
+{
+    const char *rel = tracing_rel(node->path);
+    if (node->file == F_TRACEFS && rel && v->provider->tracefs_truncate)
+        v->provider->tracefs_truncate(ctx, rel);
+}
+
 /* strtobool() as 5.15's online_store() calls it: the first character
  * decides (1 y Y on, 0 n N off); o or O needs a second one, n N (on) or f F
  * (off); whatever follows is ignored. -EINVAL otherwise. */
@@ -1448,6 +1579,13 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
     switch (node->file) {
     case F_DEV_FULL:
         return -ENOSPC;
+    case F_TRACEFS: {
+        const char *rel = tracing_rel(node->path);
+        return rel && v->provider->tracefs_write ? v->provider->tracefs_write(ctx, rel, data, len)
+                                                 : -EACCES;
+    }
+    case F_SCHED_FEATURES:
+        return sched_features_write(v, data, len);
     case F_CPUN_ONLINE:
         break;
     case F_CGROUP:

@@ -41,6 +41,7 @@ struct vfs_node {
     int arg;                 /* its cpu number or pid */
     int arg2;                /* a thread id or fd number below /proc/PID */
     bool records;            /* a read returns one line, whole (/dev/kmsg) */
+    bool pages;              /* a read returns at most the rest of a 4 KiB page (trace_pipe_raw) */
 };
 
 /* The vCPUs as the kernel reports them. */
@@ -168,6 +169,14 @@ struct vfs_provider {
     int (*next_pty)(void *ctx, int after);
     /* scaling_cur_freq of a vCPU in kHz (NULL: its maximum). */
     uint32_t (*cpu_cur_khz)(void *ctx, unsigned cpu);
+    /* tracefs, at /sys/kernel/tracing and /sys/kernel/debug/tracing
+     * (trace/tracefs.h): rel is the path below the tracing directory. */
+    int (*tracefs_lookup)(void *ctx, const char *rel, unsigned *mode, bool *dir);
+    int (*tracefs_list)(void *ctx, const char *rel,
+                        void (*emit)(const char *name, unsigned char type, void *arg), void *arg);
+    int (*tracefs_read)(void *ctx, const char *rel, char **data, size_t *size);
+    int64_t (*tracefs_write)(void *ctx, const char *rel, const char *data, size_t len);
+    void (*tracefs_truncate)(void *ctx, const char *rel);
     /* The cgroup v2 hierarchy at VFS_CGROUP_MOUNT, rel being the path under
      * it ("" the mount, "top-app/cpuset.cpus"): a node (1, or -ENOENT), a
      * directory's entries, a file's text (malloc'ed) and a write (bytes
@@ -246,6 +255,9 @@ struct vfs {
         ino_t ino;
         mode_t mode;
     } private_roots[2];
+    /* /sys/kernel/debug/sched/features: bit i set when feature i is on. */
+    uint32_t sched_features;
+    bool sched_features_set;
 };
 
 /* st describes a host file: when it is the directory behind /tmp or
@@ -354,6 +366,9 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st);
 /* The content of a VNODE_GENERATED file, fixed at open (malloc'ed). */
 int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **data,
                  size_t *size);
+/* An open of a writable VNODE_GENERATED file with O_TRUNC: tracefs's
+ * set_event and trace are emptied then. */
+void vfs_truncate_virtual(struct vfs *v, void *ctx, const struct vfs_node *node);
 /* A write(2) to a writable VNODE_GENERATED file: the bytes taken or -errno. */
 int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
                           const char *data, size_t len);

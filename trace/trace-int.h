@@ -57,6 +57,51 @@ struct trace_run {
 bool trace_run_extend(struct trace_run *run, const struct mevent *ev);
 void trace_run_start(struct trace_run *run, const struct mevent *ev);
 
+/* --- the kernel's binary records and ring-buffer pages (trace_ring.c) --- */
+
+/* The largest record: what fits in a page's data after a type_len 0
+ * header (the kernel cannot record a longer event either). */
+#define TRACE_RECORD_MAX (EVENT_PAGE_SIZE - EVENT_PAGE_HEADER - 8)
+
+/* One event's record as the ring buffer holds it, and the vCPU whose
+ * buffer it goes to. */
+struct trace_record {
+    enum event_index event;
+    unsigned cpu;
+    uint32_t len;
+    unsigned char b[TRACE_RECORD_MAX];
+};
+typedef void (*trace_record_fn)(void *ctx, uint64_t ts, const struct trace_record *r);
+/* Calls put with each record ev gives: trace_derive()'s records (the
+ * derived sched_waking and cpu_idle included; none for kinds without a
+ * 5.15 event), each encoded by trace_encode(). */
+void trace_records(const struct mevent *ev, unsigned nr_cpus, trace_record_fn put, void *ctx);
+struct trace_rec;
+/* One record of ev in the kernel's binary form (trace_event_raw_event_*):
+ * the fields at event_formats.c's offsets, strings as __data_loc; common_pid
+ * is that of the record's task (a CTX_CURRENT record: ev's task). */
+void trace_encode(const struct mevent *ev, const struct trace_rec *tr, unsigned nr_cpus,
+                  struct trace_record *r);
+/* ftrace's print record of a MEVENT_PRINT (tracing_mark_write()). */
+void trace_print_record(struct trace_record *r, const struct mevent *ev);
+/* The kallsyms lines that name the addresses records hold. */
+extern const char trace_kallsyms[];
+/* The address of tracing_mark_write in trace_kallsyms: print's ip. */
+#define TRACE_MARK_WRITE_IP UINT64_C(0xffff8000101c0000)
+
+/* One ring-buffer page (struct buffer_data_page): a u64 timestamp (its
+ * first record's), the bytes committed, then records each with its time
+ * delta from the one before; commit is kept up to date. */
+struct trace_page {
+    unsigned char data[EVENT_PAGE_SIZE];
+    size_t len; /* bytes used, header included */
+    uint64_t last_ts;
+    unsigned entries;
+};
+void trace_page_start(struct trace_page *p, uint64_t ts);
+/* Appends a record of len bytes at ts: false when the page has no room
+ * (the caller starts a new one). */
+bool trace_page_add(struct trace_page *p, uint64_t ts, const unsigned char *rec, uint32_t len);
 /* --- shared by the ftrace text and the trace.dat (trace_lines.c) --- */
 
 /* Whose context a record is reported in (its pid, common_pid). */

@@ -25,27 +25,8 @@
 /* arm64 5.15's trace_clock choices, local selected (the clock is virtual
  * time in ns, the same on every vCPU). */
 #define DAT_CLOCKS "[local] global counter uptime perf mono mono_raw boot\n"
-/* cpuhp_enter's step functions: kallsyms gives the addresses in the
- * records their names, so %ps prints them as the kernel does. */
-#define ADDR_CPU_ACTIVATE UINT64_C(0xffff8000100a2000)
-#define ADDR_CPU_DEACTIVATE UINT64_C(0xffff8000100a2100)
-#define DAT_KALLSYMS                                                                               \
-    "ffff8000100a2000 T sched_cpu_activate\nffff8000100a2100 T sched_cpu_deactivate\n"
-
 /* trace-cmd's option numbers (trace-cmd.dat.v7(5), TRACECMD_OPTION_*). */
 enum { OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_TRACECLOCK = 4, OPT_UNAME = 5 };
-
-/* The ring buffer's event header (kernel/trace/ring_buffer.c). */
-#define RB_TYPE_TIME_EXTEND 30u
-#define RB_MAX_SMALL_DATA 112u /* 28 words: longer events give their length in array[0] */
-#define RB_DELTA_BITS 27
-
-/* The largest record: what fits in a page's data after a type_len 0
- * header (the kernel cannot record a longer event either). A record has
- * at most 4 strings, each cut to STRING_MAX bytes (an exec path near
- * PATH_MAX is cut; so is the cpu list of a mask with thousands of CPUs). */
-#define RECORD_MAX (EVENT_PAGE_SIZE - EVENT_PAGE_HEADER - 8)
-#define STRING_MAX 1000
 
 /* A name a tid had at a time: saved_cmdlines keeps the last. */
 struct dat_name {
@@ -64,53 +45,6 @@ struct dat_trace {
     size_t names_len, names_cap;
     struct trace_keep keep;
 };
-
-/* A record being filled: the fixed part at its offsets, strings after. */
-struct rec {
-    unsigned char b[RECORD_MAX];
-    size_t len;
-};
-
-_Static_assert(64 + 4 * (STRING_MAX + 1) <= RECORD_MAX, "strings fit in a record");
-
-static void rec_init(struct rec *r, enum event_index event, int pid)
-{
-    const struct event_format *e = &event_formats[event];
-    memset(r->b, 0, e->size);
-    r->len = e->size;
-    uint16_t type = (uint16_t)event_format_id(e);
-    memcpy(r->b, &type, 2);
-    memcpy(r->b + 4, &pid, 4);
-}
-
-static void rec_u32(struct rec *r, unsigned off, uint32_t v)
-{
-    memcpy(r->b + off, &v, 4);
-}
-
-static void rec_u64(struct rec *r, unsigned off, uint64_t v)
-{
-    memcpy(r->b + off, &v, 8);
-}
-
-static void rec_comm(struct rec *r, unsigned off, const char *comm)
-{
-    char safe[MEVENT_COMM_LEN];
-    trace_text(comm, safe, sizeof safe);
-    memcpy(r->b + off, safe, strlen(safe)); /* the rest stays 0 */
-}
-
-/* A __data_loc string: (length << 16) | offset, the string after the
- * fixed part (include/trace/trace_events.h's __get_dynamic_array). */
-static void rec_str(struct rec *r, unsigned off, const char *s)
-{
-    char safe[STRING_MAX + 1];
-    trace_text(s ? s : "", safe, sizeof safe);
-    size_t n = strlen(safe) + 1;
-    memcpy(r->b + r->len, safe, n);
-    rec_u32(r, off, (uint32_t)(n << 16 | r->len));
-    r->len += n;
-}
 
 static bool grow(void **array, size_t *cap, size_t len, size_t size)
 {
@@ -136,7 +70,7 @@ static void name(struct dat_trace *d, uint64_t ts, const struct mevent_task *t)
     trace_text(t->comm, n->comm, sizeof n->comm);
 }
 
-static void put(struct dat_trace *d, struct trace_line *l, const struct rec *r)
+static void put(struct dat_trace *d, struct trace_line *l, const struct trace_record *r)
 {
     if (!l)
         return;
@@ -150,159 +84,38 @@ static void put(struct dat_trace *d, struct trace_line *l, const struct rec *r)
     d->ls.len++;
 }
 
-/* sched_switch's prev_state as the ftrace text shows it (trace_ftrace.c):
- * R for idle, S for a sleeping task, Z or X for one that exited (a
- * process leader stays a zombie until reaped), R+ for a preempted one. */
-static uint64_t prev_state(const struct mevent_task *prev, enum mevent_run_end end)
-{
-    if (prev->tid == 0)
-        return EVENT_STATE_RUNNING;
-    switch (end) {
-    case MEVENT_END_BLOCKED:
-        return EVENT_STATE_INTERRUPTIBLE;
-    case MEVENT_END_DEAD:
-        return prev->tid == prev->tgid ? EVENT_STATE_ZOMBIE : EVENT_STATE_DEAD;
-    default:
-        return EVENT_STATE_PREEMPT;
-    }
-}
-
-/* The comm a record shows for t: the idle task is swapper/CPU. */
-static void task_comm(const struct mevent_task *t, unsigned cpu, char *out, size_t len)
-{
-    if (t->tid == 0)
-        snprintf(out, len, "swapper/%u", cpu);
-    else
-        trace_text(t->comm, out, len);
-}
-
-/* One record of ev (trace_derive()) in the ring buffer's binary form;
- * common_pid is set once the order is known (dat_finish). */
+/* One record of ev (trace_derive()), encoded by trace_ring.c as tracefs
+ * records it; the names it shows go to saved_cmdlines, and common_pid is
+ * set once the order is known (dat_finish). */
 static void dat_rec(struct dat_trace *d, const struct mevent *ev, const struct trace_rec *tr)
 {
-    unsigned cpu = ev->cpu < d->nr_cpus ? ev->cpu : 0;
-    const struct mevent_task *t = &ev->task;
-    char comm[MEVENT_COMM_LEN + 8], cpus[4096];
-    struct rec r;
-    rec_init(&r, tr->event, 0);
+    struct trace_record r;
+    trace_encode(ev, tr, d->nr_cpus, &r);
     switch (tr->event) {
-    case EVENT_CPU_IDLE:
-        rec_u32(&r, 8, (uint32_t)tr->idle_state);
-        rec_u32(&r, 12, tr->cpu);
+    case EVENT_SCHED_SWITCH:
+        name(d, ev->ts_ns, &ev->sw.prev);
+        name(d, ev->ts_ns, &ev->task);
         break;
-    case EVENT_SCHED_SWITCH: {
-        const struct mevent_task *prev = &ev->sw.prev;
-        task_comm(prev, cpu, comm, sizeof comm);
-        rec_comm(&r, 8, comm);
-        rec_u32(&r, 24, (uint32_t)prev->tid);
-        rec_u32(&r, 28, (uint32_t)prev->prio);
-        rec_u64(&r, 32, prev_state(prev, ev->sw.prev_end));
-        task_comm(t, cpu, comm, sizeof comm);
-        rec_comm(&r, 40, comm);
-        rec_u32(&r, 56, (uint32_t)t->tid);
-        rec_u32(&r, 60, (uint32_t)t->prio);
-        name(d, ev->ts_ns, prev);
-        name(d, ev->ts_ns, t);
+    case EVENT_SCHED_PROCESS_FORK:
+        name(d, ev->ts_ns, &ev->task);
+        name(d, ev->ts_ns, &ev->fork.child);
         break;
-    }
     case EVENT_SCHED_WAKING:
     case EVENT_SCHED_WAKEUP:
     case EVENT_SCHED_WAKEUP_NEW:
-        rec_comm(&r, 8, t->comm);
-        rec_u32(&r, 24, (uint32_t)t->tid);
-        rec_u32(&r, 28, (uint32_t)t->prio);
-        rec_u32(&r, 32, 1); /* success: always 1 since Linux 4.14 */
-        rec_u32(&r, 36, cpu);
-        name(d, ev->ts_ns, t);
-        break;
     case EVENT_SCHED_MIGRATE_TASK:
-        rec_comm(&r, 8, t->comm);
-        rec_u32(&r, 24, (uint32_t)t->tid);
-        rec_u32(&r, 28, (uint32_t)t->prio);
-        rec_u32(&r, 32, ev->migrate.from);
-        rec_u32(&r, 36, ev->migrate.to);
-        name(d, ev->ts_ns, t);
-        break;
-    case EVENT_SCHED_PROCESS_FORK:
-        rec_comm(&r, 8, t->comm);
-        rec_u32(&r, 24, (uint32_t)t->tid);
-        rec_comm(&r, 28, ev->fork.child.comm);
-        rec_u32(&r, 44, (uint32_t)ev->fork.child.tid);
-        name(d, ev->ts_ns, t);
-        name(d, ev->ts_ns, &ev->fork.child);
-        break;
     case EVENT_SCHED_PROCESS_EXEC:
-        rec_str(&r, 8, ev->exec.path);
-        rec_u32(&r, 12, (uint32_t)t->tid);
-        rec_u32(&r, 16, (uint32_t)ev->exec.old_tid);
-        name(d, ev->ts_ns, t);
-        break;
     case EVENT_SCHED_PROCESS_EXIT:
     case EVENT_SCHED_PROCESS_FREE:
-        rec_comm(&r, 8, t->comm);
-        rec_u32(&r, 24, (uint32_t)t->tid);
-        rec_u32(&r, 28, (uint32_t)t->prio);
-        name(d, ev->ts_ns, t);
-        break;
-    case EVENT_CPUHP_ENTER:
-    case EVENT_CPUHP_EXIT: {
-        /* asymu's hotplug is one step, the scheduler's: cpuhp states
-         * OFFLINE (0) and ONLINE (1). */
-        rec_u32(&r, 8, cpu);
-        rec_u32(&r, 12, ev->hotplug.online ? 1 : 0);
-        rec_u32(&r, 16, 1);
-        if (tr->event == EVENT_CPUHP_ENTER)
-            rec_u64(&r, 24, ev->hotplug.online ? ADDR_CPU_ACTIVATE : ADDR_CPU_DEACTIVATE);
-        break;
-    }
     case EVENT_ASYMU_AFFINITY:
-        rec_comm(&r, 8, t->comm);
-        rec_u32(&r, 24, (uint32_t)t->tid);
-        cpulist_format(ev->affinity.old_mask, cpus, sizeof cpus);
-        rec_str(&r, 28, cpus);
-        cpulist_format(ev->affinity.new_mask, cpus, sizeof cpus);
-        rec_str(&r, 32, cpus);
-        rec_str(&r, 36, trace_cause_token(ev->affinity.cause));
-        rec_str(&r, 40, ev->affinity.rule);
-        name(d, ev->ts_ns, t);
-        break;
     case EVENT_TASK_NEWTASK:
-        /* include/trace/events/task.h; asymu has no oom_score_adj: 0 */
-        rec_u32(&r, 8, (uint32_t)ev->newtask.tid);
-        rec_comm(&r, 12, t->comm);
-        rec_u64(&r, 32, ev->newtask.clone_flags);
-        name(d, ev->ts_ns, t);
-        break;
-    case EVENT_TASK_RENAME:
-        rec_u32(&r, 8, (uint32_t)t->tid);
-        rec_comm(&r, 12, t->comm);
-        rec_comm(&r, 28, ev->rename.comm);
-        break;
     case EVENT_SIGNAL_GENERATE:
-        /* include/trace/events/signal.h; asymu's siginfo carries no errno */
-        rec_u32(&r, 8, (uint32_t)ev->signal.sig);
-        rec_u32(&r, 16, (uint32_t)ev->signal.code);
-        rec_comm(&r, 20, t->comm);
-        rec_u32(&r, 36, (uint32_t)t->tid);
-        rec_u32(&r, 40, ev->signal.group);
-        rec_u32(&r, 44, (uint32_t)ev->signal.result);
-        name(d, ev->ts_ns, t);
-        break;
-    case EVENT_SIGNAL_DELIVER:
-        rec_u32(&r, 8, (uint32_t)ev->signal.sig);
-        rec_u32(&r, 16, (uint32_t)ev->signal.code);
-        rec_u64(&r, 24, ev->signal.handler);
-        rec_u64(&r, 32, ev->signal.flags);
-        break;
     case EVENT_ASYMU_KILL:
-        rec_comm(&r, 8, t->comm);
-        rec_u32(&r, 24, (uint32_t)t->tid);
-        rec_u32(&r, 28, 9); /* SIGKILL */
-        rec_str(&r, 32, ev->kill.rule);
-        name(d, ev->ts_ns, t);
+    case EVENT_FTRACE_PRINT:
+        name(d, ev->ts_ns, &ev->task);
         break;
     default:
-        return;
+        break;
     }
     put(d, trace_line_new(&d->ls, ev->ts_ns, tr, ev), &r);
 }
@@ -385,57 +198,33 @@ static void boption(struct buf *b, uint16_t id, const char *text)
     bstr(b, text);
 }
 
-/* One vCPU's ring buffer: full pages of records, each page's timestamp
- * that of its first record, each record's delta from the one before. */
+/* One vCPU's ring buffer: full pages of records (trace_ring.c's page
+ * encoder, the one tracefs's trace_pipe_raw uses). */
 struct ring {
     struct buf data;
-    size_t page;      /* offset of the current page, SIZE_MAX before the first */
-    uint64_t last_ts; /* of the last record on the page */
+    struct trace_page page;
+    bool open;
     uint64_t entries, first_ts;
 };
 
 static void ring_close_page(struct ring *rb)
 {
-    if (rb->page == SIZE_MAX || rb->data.failed)
-        return;
-    uint64_t commit = rb->data.len - rb->page - EVENT_PAGE_HEADER;
-    memcpy(rb->data.p + rb->page + 8, &commit, 8);
-    static const unsigned char zeros[EVENT_PAGE_SIZE];
-    bput(&rb->data, zeros, EVENT_PAGE_SIZE - (rb->data.len - rb->page));
+    if (rb->open)
+        bput(&rb->data, rb->page.data, EVENT_PAGE_SIZE);
+    rb->open = false;
 }
 
 static void ring_add(struct ring *rb, const struct trace_line *rec)
 {
-    uint32_t words = (rec->len + 3) / 4;
-    size_t size = 4 + (size_t)words * 4 + (rec->len > RB_MAX_SMALL_DATA ? 4 : 0);
-    uint64_t delta = rb->page == SIZE_MAX ? 0 : rec->ts_ns - rb->last_ts;
-    bool extend = delta >> RB_DELTA_BITS != 0;
-    size_t need = size + (extend ? 8 : 0);
-    if (rb->page == SIZE_MAX || rb->data.len - rb->page + need > EVENT_PAGE_SIZE) {
+    if (!rb->open || !trace_page_add(&rb->page, rec->ts_ns, rec->data, (uint32_t)rec->len)) {
         ring_close_page(rb);
-        rb->page = rb->data.len;
-        bu64(&rb->data, rec->ts_ns);
-        bu64(&rb->data, 0); /* commit, set when the page is closed */
-        delta = 0;
-        extend = false;
+        trace_page_start(&rb->page, rec->ts_ns);
+        rb->open = true;
+        /* a record fits an empty page */
+        trace_page_add(&rb->page, rec->ts_ns, rec->data, (uint32_t)rec->len);
     }
-    if (extend) { /* RINGBUF_TYPE_TIME_EXTEND: the delta's upper bits in array[0] */
-        bu32(&rb->data, (uint32_t)(delta & ((1u << RB_DELTA_BITS) - 1)) << 5 | RB_TYPE_TIME_EXTEND);
-        bu32(&rb->data, (uint32_t)(delta >> RB_DELTA_BITS));
-        delta = 0;
-    }
-    if (rec->len > RB_MAX_SMALL_DATA) { /* type_len 0: the length in array[0] */
-        bu32(&rb->data, (uint32_t)delta << 5);
-        bu32(&rb->data, words * 4 + 4);
-    } else {
-        bu32(&rb->data, (uint32_t)delta << 5 | words);
-    }
-    bput(&rb->data, rec->data, rec->len);
-    static const unsigned char pad[4];
-    bput(&rb->data, pad, words * 4 - rec->len);
     if (!rb->entries++)
         rb->first_ts = rec->ts_ns;
-    rb->last_ts = rec->ts_ns;
 }
 
 static int names_by_tid_time(const void *a, const void *b)
@@ -485,8 +274,8 @@ static void header(struct dat_trace *d, struct buf *h, const struct ring *rings,
             if (strcmp(event_formats[i].system, systems[k]) == 0)
                 bformat(h, &event_formats[i]);
     }
-    bu32(h, (uint32_t)strlen(DAT_KALLSYMS));
-    bput(h, DAT_KALLSYMS, strlen(DAT_KALLSYMS));
+    bu32(h, (uint32_t)strlen(trace_kallsyms));
+    bput(h, trace_kallsyms, strlen(trace_kallsyms));
     bu32(h, 0); /* printk formats: none */
     /* saved_cmdlines: "PID COMM" lines, each tid's comm as the ftrace
      * text shows it: the last its sched_switch records show, else the last
@@ -549,8 +338,6 @@ static void dat_finish(void *state)
         fputs("asymu: no memory for the trace.dat's ring buffers\n", stderr);
         goto out;
     }
-    for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++)
-        rings[cpu].page = SIZE_MAX;
     for (size_t i = 0; i < d->ls.len; i++)
         ring_add(&rings[d->ls.lines[i].cpu], &d->ls.lines[i]);
     bool failed = false;
@@ -611,7 +398,7 @@ const struct trace_format_ops trace_dat_ops = {
              MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL) |
              MEVENT_BIT(MEVENT_NEWTASK) | MEVENT_BIT(MEVENT_SIGNAL_GENERATE) |
              MEVENT_BIT(MEVENT_SIGNAL_DELIVER) | MEVENT_BIT(MEVENT_RENAME) |
-             MEVENT_BIT(MEVENT_FREE),
+             MEVENT_BIT(MEVENT_FREE) | MEVENT_BIT(MEVENT_PRINT),
     .new = dat_new,
     .event = dat_event,
     .finish = dat_finish,

@@ -186,6 +186,9 @@ static void ftrace_rec(struct ftrace_trace *f, const struct mevent *ev, const st
     case EVENT_ASYMU_KILL:
         put(f, l, "asymu_kill", "comm=%s pid=%d sig=%d rule=%s", t.comm, t.pid, 9, ev->kill.rule);
         return;
+    case EVENT_FTRACE_PRINT: /* print's output: "%ps: %s" of ip and buf */
+        put(f, l, "tracing_mark_write", "%s", ev->print.msg ? ev->print.msg : "");
+        return;
     default:
         return;
     }
@@ -286,7 +289,7 @@ const struct trace_format_ops trace_ftrace_ops = {
              MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL) |
              MEVENT_BIT(MEVENT_NEWTASK) | MEVENT_BIT(MEVENT_SIGNAL_GENERATE) |
              MEVENT_BIT(MEVENT_SIGNAL_DELIVER) | MEVENT_BIT(MEVENT_RENAME) |
-             MEVENT_BIT(MEVENT_FREE),
+             MEVENT_BIT(MEVENT_FREE) | MEVENT_BIT(MEVENT_PRINT),
     .new = ftrace_new,
     .event = ftrace_event,
     .finish = ftrace_finish,

@@ -199,6 +199,11 @@ static void json_event(void *state, const struct mevent *ev)
         json_object_set_new(args, "rule", json_string(ev->kill.rule));
         instant(j, ev, "kill", args);
         return;
+    case MEVENT_PRINT: /* a trace_marker write */
+        args = task_args(&ev->task);
+        json_object_set_new(args, "msg", str(ev->print.msg));
+        instant(j, ev, "print", args);
+        return;
     case MEVENT_HOTPLUG:
         instant(j, ev, ev->hotplug.online ? "cpu online" : "cpu offline",
                 json_pack("{s:i}", "cpu", (int)ev->cpu));
@@ -270,6 +275,7 @@ const struct trace_format_ops trace_json_ops = {
     .kinds = MEVENT_BIT(MEVENT_RUN) | MEVENT_BIT(MEVENT_RUNQUEUE) | MEVENT_BIT(MEVENT_EXEC) |
              MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXIT) | MEVENT_BIT(MEVENT_AFFINITY) |
              MEVENT_BIT(MEVENT_MIGRATE) | MEVENT_BIT(MEVENT_KILL) | MEVENT_BIT(MEVENT_HOTPLUG) |
+             MEVENT_BIT(MEVENT_PRINT) |
              MEVENT_BIT(MEVENT_WAKEUP),
     .new = json_new,
     .event = json_event,

@@ -92,6 +92,9 @@ size_t trace_derive(const struct mevent *ev, unsigned nr_cpus, struct trace_rec 
     case MEVENT_KILL:
         out[n++] = rec(EVENT_ASYMU_KILL, cpu, TRACE_CTX_CURRENT, NULL);
         return n;
+    case MEVENT_PRINT: /* a trace_marker write, in the writer's context */
+        out[n++] = rec(EVENT_FTRACE_PRINT, cpu, TRACE_CTX_TASK, &ev->task);
+        return n;
     default:
         return 0;
     }

@@ -128,9 +128,25 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
             return mem_io(t, f, buf, len, off, false);
         default: {
             uint64_t pos = off < 0 ? f->pos : (uint64_t)off;
+            if (f->node.pages && off < 0 && pos >= f->size) {
+                /* trace_pipe_raw: the page read is gone; the next one is
+                 * taken from the buffer now, as tracing_buffers_read does. */
+                char *data;
+                size_t size;
+                if (vfs_generate(&t->machine->vfs, t, &f->node, &data, &size) == 0) {
+                    free(f->data);
+                    f->data = data;
+                    f->size = size;
+                    f->pos = pos = 0;
+                }
+                if (f->size == 0)
+                    return f->flags & O_NONBLOCK ? -EAGAIN : 0;
+            }
             if (pos >= f->size)
                 return f->node.records && (f->flags & O_NONBLOCK) ? -EAGAIN : 0;
             size_t n = f->size - pos < len ? (size_t)(f->size - pos) : len;
+            if (f->node.pages && n > 4096 - pos % 4096)
+                n = 4096 - pos % 4096; /* trace_pipe_raw: a page per read (tracing_buffers_read) */
             if (f->node.records) {
                 /* /dev/kmsg: one record per read, and only whole ones. */
                 const char *nl = memchr(f->data + pos, '\n', f->size - pos);
@@ -605,6 +621,8 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
         f->host_fd = (flags & O_ACCMODE) == O_RDONLY ? STDIN_FILENO : STDOUT_FILENO;
     }
     if (node->kind == VNODE_GENERATED) {
+        if (opens && (flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY)
+            vfs_truncate_virtual(&t->machine->vfs, t, node);
         err = vfs_generate(&t->machine->vfs, t, node, &f->data, &f->size);
         if (err < 0) {
             file_put(f);

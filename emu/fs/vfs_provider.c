@@ -22,6 +22,8 @@
 #include "socket.h"
 #include "sysv_ipc.h"
 #include "task.h"
+#include "trace-int.h"
+#include "tracefs.h"
 #include "uts.h"
 #include "vfs.h"
 
@@ -543,6 +545,79 @@ static int sysvipc(void *ctx, const char *name, char **data, size_t *size)
     return sysv_proc_file(t->machine, name, data, size);
 }
 
+/* --- tracefs (trace/tracefs.h) --- */
+
+/* The machine's tracefs, made at first use, subscribed to trace_marker's
+ * prints then and to the scheduler's events once the guest enables one. */
+static struct tracefs *tracefs_of(struct machine *m)
+{
+    if (!m->tracefs && !(m->tracefs = tracefs_new(m->sched.nr_cpus)))
+        return NULL;
+    uint32_t want = TRACEFS_PRINT_KINDS | (tracefs_any_enabled(m->tracefs) ? tracefs_kinds() : 0);
+    uint32_t missing = want & ~m->tracefs_kinds;
+    if (missing && mevent_subscribe(&m->sched.events, missing, tracefs_event, m->tracefs) == 0)
+        m->tracefs_kinds |= missing;
+    return m->tracefs;
+}
+
+static int tfs_lookup(void *ctx, const char *rel, unsigned *mode, bool *dir)
+{
+    struct tracefs *tf = tracefs_of(((struct task *)ctx)->machine);
+    return tf ? tracefs_lookup(tf, rel, mode, dir) : -ENOMEM;
+}
+
+static int tfs_list(void *ctx, const char *rel,
+                    void (*emit)(const char *name, unsigned char type, void *arg), void *arg)
+{
+    struct tracefs *tf = tracefs_of(((struct task *)ctx)->machine);
+    return tf ? tracefs_list(tf, rel, emit, arg) : -ENOMEM;
+}
+
+static int tfs_read(void *ctx, const char *rel, char **data, size_t *size)
+{
+    struct machine *m = ((struct task *)ctx)->machine;
+    struct tracefs *tf = tracefs_of(m);
+    return tf ? tracefs_read(tf, rel, machine_now(m), data, size) : -ENOMEM;
+}
+
+/* tracing_mark_write(): the text (at most TRACE_BUF_SIZE bytes, the
+ * count the write returns) becomes a print event of the writer's on its
+ * vCPU, in the machine's event stream, which both this tracefs and the
+ * host-side --trace writers read. -EBADF while tracing is off (the
+ * ring buffer refuses the reservation). */
+static int64_t mark_write(struct task *t, struct tracefs *tf, const char *data, size_t len)
+{
+    enum { TRACE_BUF_SIZE = 1024 };
+    if (!tracefs_on(tf))
+        return -EBADF;
+    size_t cnt = len > TRACE_BUF_SIZE ? TRACE_BUF_SIZE : len;
+    char msg[TRACE_BUF_SIZE + 1];
+    memcpy(msg, data, cnt);
+    msg[cnt] = '\0';
+    mev_print(t, msg, TRACE_MARK_WRITE_IP);
+    return (int64_t)cnt;
+}
+
+static int64_t tfs_write(void *ctx, const char *rel, const char *data, size_t len)
+{
+    struct task *t = ctx;
+    struct tracefs *tf = tracefs_of(t->machine);
+    if (!tf)
+        return -ENOMEM;
+    if (strcmp(rel, "trace_marker") == 0)
+        return mark_write(t, tf, data, len);
+    int64_t n = tracefs_write(tf, rel, data, len);
+    tracefs_of(t->machine); /* subscribes the events once one is enabled */
+    return n;
+}
+
+static void tfs_truncate(void *ctx, const char *rel)
+{
+    struct tracefs *tf = tracefs_of(((struct task *)ctx)->machine);
+    if (tf)
+        tracefs_truncate(tf, rel);
+}
+
 static int cg_node(void *ctx, const char *rel, bool *dir, unsigned *mode)
 {
     const struct task *t = ctx;
@@ -607,6 +682,11 @@ const struct vfs_provider vfs_provider_kernel = {
     .cpu_busy_ns = cpu_busy_ns,
     .next_pty = next_pty,
     .cpu_cur_khz = cpu_cur_khz,
+    .tracefs_lookup = tfs_lookup,
+    .tracefs_list = tfs_list,
+    .tracefs_read = tfs_read,
+    .tracefs_write = tfs_write,
+    .tracefs_truncate = tfs_truncate,
     .cgroup_node = cg_node,
     .cgroup_list = cg_list,
     .cgroup_read = cg_read,

@@ -6,6 +6,7 @@
 #include "gdbstub.h"
 #include "machine_events.h"
 #include "machine_trace.h"
+#include "tracefs.h"
 #include "crash.h"
 #include "emu.h"
 #include "engine_exact.h"
@@ -195,6 +196,8 @@ void machine_shutdown(struct machine *m)
     window_faults_free(m);
     vfs_destroy(&m->vfs);
     sched_destroy(&m->sched);
+    tracefs_free(m->tracefs); /* after the stream it is subscribed to */
+    m->tracefs = NULL;
     klog_destroy(&m->klog);
     ktimer_heap_free(m);
     epoll_machine_free(m);

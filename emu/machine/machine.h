@@ -104,6 +104,8 @@ struct machine {
     struct control *control; /* --control's socket and its hold on the machine (control.h) */
     struct recording *recording; /* --record or --input: host input written or replayed (recording.h) */
     struct machine_trace *trace; /* the run's trace writers, for `trace on|off` (machine_trace.h) */
+    struct tracefs *tracefs; /* the guest's /sys/kernel/tracing, made on first use (tracefs.h) */
+    uint32_t tracefs_kinds;  /* the mevent kinds it is subscribed to */
     struct gdbstub *gdb;     /* --gdb's stub and its hold on the machine (gdbstub.h) */
     struct engine_step step; /* a PTRACE_SINGLESTEP under way (engine_step.h) */
     bool arm_undef;          /* the running AArch32 engine met an undefined instruction (engine.c) */

@@ -56,6 +56,13 @@ void machine__emit_syscall(struct task *t, enum mevent_kind kind, uint64_t nr, i
     emit(t, &ev);
 }
 
+void machine__emit_print(struct task *t, const char *msg, uint64_t ip)
+{
+    struct mevent ev = {.kind = MEVENT_PRINT};
+    ev.print.msg = msg;
+    ev.print.ip = ip;
+    emit(t, &ev);
+}
 void machine__emit_newtask(struct task *t, int tid, uint64_t clone_flags)
 {
     struct mevent ev = {.kind = MEVENT_NEWTASK};

@@ -16,6 +16,7 @@ void machine_events_init(struct machine *m);
 void machine__emit_exec(struct task *t, const char *path, int old_tid);
 void machine__emit_exit(struct task *t, int wait_status);
 void machine__emit_syscall(struct task *t, enum mevent_kind kind, uint64_t nr, int64_t ret);
+void machine__emit_print(struct task *t, const char *msg, uint64_t ip);
 void machine__emit_newtask(struct task *t, int tid, uint64_t clone_flags);
 void machine__emit_rename(struct task *t, const char *comm);
 void machine__emit_free(struct task *t);
@@ -91,6 +92,13 @@ static inline void mev_syscall_exit(struct task *t, uint64_t nr, int64_t ret)
 {
     if (mevent_wanted(&t->machine->sched.events, MEVENT_SYSCALL_EXIT))
         machine__emit_syscall(t, MEVENT_SYSCALL_EXIT, nr, ret);
+}
+
+/* t wrote msg to tracefs's trace_marker (tracing_mark_write). */
+static inline void mev_print(struct task *t, const char *msg, uint64_t ip)
+{
+    if (mevent_wanted(&t->machine->sched.events, MEVENT_PRINT))
+        machine__emit_print(t, msg, ip);
 }
 
 #endif

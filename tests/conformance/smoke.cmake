@@ -87,3 +87,17 @@ foreach(combo arm64:aarch64 arm64:armhf armhf:armhf)
   set_tests_properties(conformance-gdb-${_root_isa}-${_prog_isa} PROPERTIES LABELS conformance
                        TIMEOUT 300 SKIP_RETURN_CODE 77 FIXTURES_REQUIRED conformance-roots)
 endforeach()
+
+# Debian's trace-cmd record and report inside the machine on its tracefs,
+# and rt-app 1.0 with "ftrace": true under it; rt-tests' cyclicdeadline
+# with debugfs's sched/features (tests/conformance/tracecmd_check.py;
+# skipped when the roots lack the programs).
+foreach(isa arm64 armhf)
+  foreach(mode record rtapp cyclicdeadline)
+    add_test(NAME conformance-tracecmd-${mode}-${isa}
+             COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/tracecmd_check.py
+                     $<TARGET_FILE:asymu> ${CMAKE_BINARY_DIR}/conformance/root-${isa} ${mode})
+    set_tests_properties(conformance-tracecmd-${mode}-${isa} PROPERTIES LABELS conformance
+                         TIMEOUT 300 SKIP_RETURN_CODE 77 FIXTURES_REQUIRED conformance-roots)
+  endforeach()
+endforeach()

@@ -39,6 +39,8 @@ mountinfo:
 26 24 = / /dev/shm rw,nosuid,nodev,relatime - tmpfs tmpfs rw,size=65536k
 27 22 = / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot
 28 21 = / /tmp rw,nosuid,nodev,relatime - tmpfs tmpfs rw,size=65536k
+29 22 = / /sys/kernel/debug rw,nosuid,nodev,noexec,relatime - debugfs debugfs rw
+30 22 = / /sys/kernel/tracing rw,nosuid,nodev,noexec,relatime - tracefs tracefs rw
 mounts:
 /dev/root / FS ro,relatime 0 0
 sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0
@@ -48,6 +50,8 @@ devpts /dev/pts devpts rw,nosuid,nodev,noexec,relatime,gid=5,mode=620,ptmxmode=0
 tmpfs /dev/shm tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
 cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime,nsdelegate,memory_recursiveprot 0 0
 tmpfs /tmp tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
+debugfs /sys/kernel/debug debugfs rw,nosuid,nodev,noexec,relatime 0 0
+tracefs /sys/kernel/tracing tracefs rw,nosuid,nodev,noexec,relatime 0 0
 ")
 
 # Named pipes with Linux's open and blocking rules (emu/fs/fifo.c); the same

@@ -40,9 +40,10 @@ endfunction()
 # /sys whole, and /proc/cpuinfo as a 64-bit reader and as a PER_LINUX32 one
 # (arm64 Linux gives the 32-bit layout for the personality, not for every
 # 32-bit task; personality(PER_LINUX32) fails where 32-bit EL0 is not
-# allowed).
+# allowed). The walk does not cross mounts (find -xdev), so the cgroup2
+# mount at /sys/fs/cgroup is walked on its own.
 foreach(machine IN LISTS sysfs_machines)
-  sysfs_test(NAME sys-${machine} MACHINE ${machine} ARGS walk:/sys)
+  sysfs_test(NAME sys-${machine} MACHINE ${machine} ARGS walk:/sys walk:/sys/fs/cgroup)
   sysfs_test(NAME cpuinfo-${machine} MACHINE ${machine}
              ARGS cat:/proc/cpuinfo linux32 cat:/proc/cpuinfo)
 endforeach()

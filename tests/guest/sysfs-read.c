@@ -2,7 +2,8 @@
  * finds, for the sysfs end-to-end tests. Each argument is one command, run
  * in order:
  *
- *   walk:DIR        every entry below DIR, sorted: "d MODE PATH", "f MODE
+ *   walk:DIR        every entry below DIR on its file system (as find -xdev:
+ *                   a mount point is shown, not entered), sorted: "d MODE PATH", "f MODE
  *                   PATH "content"" (escaped), "l MODE PATH -> TARGET",
  *                   "c MODE PATH MAJ:MIN"
  *   ls:DIR          the names getdents64 gives, sorted, with d_type
@@ -146,7 +147,7 @@ static int list_dir(const char *dir, char ***names, unsigned char **types)
     return n;
 }
 
-static void walk(const char *dir)
+static void walk_dev(const char *dir, dev_t dev)
 {
     char **names;
     unsigned char *types;
@@ -166,7 +167,8 @@ static void walk(const char *dir)
         unsigned mode = st.st_mode & 07777;
         if (S_ISDIR(st.st_mode)) {
             printf("d %04o %s\n", mode, path);
-            walk(path);
+            if (st.st_dev == dev)
+                walk_dev(path, dev);
         } else if (S_ISLNK(st.st_mode)) {
             char target[4096];
             ssize_t len = readlink(path, target, sizeof target - 1);
@@ -192,6 +194,12 @@ static void walk(const char *dir)
     }
     free(names);
     free(types);
+}
+
+static void walk(const char *dir)
+{
+    struct stat st;
+    walk_dev(dir, stat(dir, &st) == 0 ? st.st_dev : 0);
 }
 
 static void ls(const char *dir)

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sched.h> /* cpu_set_t, which trace-cmd.h uses */
 #include <trace-cmd.h>
 
 #include "cpumask.h"

@@ -1,0 +1,36 @@
+# tracefs and debugfs inside the machine (issue 28 item 3, docs/tracing.md
+# "Tracing inside the machine"): tests/guest/tracefs.c reads and writes
+# /sys/kernel/tracing as trace-cmd does. ASYMU_ONLY: the files are asymu's
+# (qemu-user shows the host's).
+
+# The files: exact contents, the kernel's parsing of enable, set_event,
+# trace_clock, buffer_size_kb, tracing_on and trace_marker's EBADF while
+# off; /sys/kernel/debug/sched/features as 5.15 prints it, written as
+# cyclicdeadline does; debugfs and tracefs in /proc/self/mounts.
+asymu_e2e_guest(NAME tracefs-files PROGRAM tracefs GUEST_ARGS files ASYMU_ONLY
+                MACHINE --cpus 4)
+# Recording: sched_switch and sched_wakeup enabled through set_event, a
+# trace_marker write, a child that yields; then every vCPU's
+# trace_pipe_raw read page by page and parsed with the ring buffer's
+# headers: the events enabled and the print, by the writer, with its text.
+asymu_e2e_guest(NAME tracefs-record PROGRAM tracefs GUEST_ARGS record ASYMU_ONLY
+                MACHINE --cpus 4 OPTIONS --check-invariants)
+# The same marker in the host-side --trace: JSON and trace.dat.
+if(NOT ASYMU_E2E_RUNNER)
+  foreach(isa aarch64 armhf)
+    add_test(NAME e2e-tracefs-marker-host-${isa}
+      COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tracefs_check.py
+              $<TARGET_FILE:asymu> ${GUEST_DIR} ${isa} ${CMAKE_CURRENT_BINARY_DIR}/out/tracefs)
+    set_tests_properties(e2e-tracefs-marker-host-${isa} PROPERTIES LABELS e2e TIMEOUT 180)
+  endforeach()
+endif()
+# buffer_size_kb bounds the buffer (2 pages for 4 KiB, ring_buffer_resize's
+# minimum): 400 markers on cpu0 keep the newest 80, the 320 older ones are
+# overrun (the kernel's default overwrite mode), and what is read parses.
+asymu_e2e_guest(NAME tracefs-overwrite PROGRAM tracefs GUEST_ARGS overwrite ASYMU_ONLY
+                MACHINE --cpus 4
+                EXPECT_STDOUT_TEXT "write /sys/kernel/tracing/buffer_size_kb: 1
+entries: 80
+overrun: 320
+pages read: 2, prints: 80, malformed: 0, last: marker 399
+")

@@ -1,0 +1,864 @@
+/* tracefs.c - the machine's /sys/kernel/tracing (tracefs.h): the files
+ * of a Linux 5.15 tracefs with the nop tracer, what each prints and how
+ * writes to it are parsed (kernel/trace/trace.c, trace_events.c,
+ * ring_buffer.c), and per-vCPU ring buffers of binary records in
+ * overwrite mode. */
+#include "tracefs.h"
+#include "trace-int.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DT_DIR_ 4
+#define DT_REG_ 8
+/* trace_buf_size: 1441792 bytes per CPU, shown as 1408 KiB once the
+ * buffers are expanded, 7 before (tracing_entries_read). */
+#define DEFAULT_KB 1408u
+#define UNEXPANDED_KB 7u
+/* The data of a page (BUF_PAGE_SIZE): pages per CPU are size / this, rounded up. */
+#define BUF_PAGE_DATA (EVENT_PAGE_SIZE - EVENT_PAGE_HEADER)
+/* What all the buffers together may hold: the guest chooses buffer_size_kb. */
+#define TOTAL_MAX_KB (TRACE_KEEP_MAX >> 10)
+#define CMDLINES_DEFAULT 128u /* SAVED_CMDLINES_DEFAULT */
+#define PID_MAX_DEFAULT 32768u
+
+/* One vCPU's buffer: a ring of up to cap pages, the oldest first; the
+ * last one is being written. */
+struct cpu_buffer {
+    struct trace_page **pages;
+    unsigned cap, first, n;
+    uint64_t overrun, read;
+};
+
+struct cmdline {
+    int pid;
+    char comm[MEVENT_COMM_LEN];
+};
+
+struct tracefs {
+    unsigned nr_cpus;
+    bool on, expanded, any_enabled;
+    bool enabled[EVENT_COUNT];
+    unsigned size_kb;
+    unsigned clock;
+    struct cpu_buffer *cpus;
+    struct cmdline *cmdlines;
+    unsigned cmdline_num, cmdline_idx;
+    bool options[16];
+};
+
+/* trace_clocks[] of arm64 5.15; all are virtual time here. */
+static const char *const clocks[] = {"local", "global", "counter",  "uptime",
+                                     "perf",  "mono",   "mono_raw", "boot"};
+
+/* options/: the trace_options[] of 5.15 a nop tracer shows, with their
+ * defaults (TRACE_ITER_DEFAULT_FLAGS... kernel/trace/trace.h). */
+static const struct {
+    const char *name;
+    bool on;
+} options[] = {
+    {"annotate", true},
+    {"bin", false},
+    {"block", false},
+    {"context-info", true},
+    {"disable_on_free", false},
+    {"event-fork", false},
+    {"hex", false},
+    {"irq-info", true},
+    {"latency-format", false},
+    {"markers", true},
+    {"overwrite", true},
+    {"print-parent", true},
+    {"raw", false},
+    {"record-cmd", true},
+    {"record-tgid", false},
+    {"sym-offset", false},
+};
+_Static_assert(sizeof options / sizeof *options <= 16, "options fit");
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+struct tracefs *tracefs_new(unsigned nr_cpus)
+{
+    struct tracefs *tf = calloc(1, sizeof *tf);
+    if (!tf)
+        return NULL;
+    tf->nr_cpus = nr_cpus ? nr_cpus : 1;
+    tf->on = true;
+    tf->size_kb = DEFAULT_KB;
+    tf->cpus = calloc(tf->nr_cpus, sizeof *tf->cpus);
+    tf->cmdline_num = CMDLINES_DEFAULT;
+    tf->cmdlines = calloc(tf->cmdline_num, sizeof *tf->cmdlines);
+    if (!tf->cpus || !tf->cmdlines) {
+        tracefs_free(tf);
+        return NULL;
+    }
+    for (size_t i = 0; i < COUNT(options); i++)
+        tf->options[i] = options[i].on;
+    return tf;
+}
+
+static void buffer_clear(struct cpu_buffer *b)
+{
+    for (unsigned i = 0; i < b->n; i++)
+        free(b->pages[(b->first + i) % b->cap]);
+    b->first = b->n = 0;
+}
+
+void tracefs_free(struct tracefs *tf)
+{
+    if (!tf)
+        return;
+    for (unsigned c = 0; tf->cpus && c < tf->nr_cpus; c++) {
+        buffer_clear(&tf->cpus[c]);
+        free(tf->cpus[c].pages);
+    }
+    free(tf->cpus);
+    free(tf->cmdlines);
+    free(tf);
+}
+
+uint32_t tracefs_kinds(void)
+{
+    return MEVENT_BIT(MEVENT_SWITCH) | MEVENT_BIT(MEVENT_WAKEUP) | MEVENT_BIT(MEVENT_MIGRATE) |
+           MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT) |
+           MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL) |
+           MEVENT_BIT(MEVENT_NEWTASK) | MEVENT_BIT(MEVENT_SIGNAL_GENERATE) |
+           MEVENT_BIT(MEVENT_SIGNAL_DELIVER) | MEVENT_BIT(MEVENT_RENAME) | MEVENT_BIT(MEVENT_FREE);
+}
+
+bool tracefs_any_enabled(const struct tracefs *tf)
+{
+    return tf->any_enabled;
+}
+
+bool tracefs_on(const struct tracefs *tf)
+{
+    return tf->on;
+}
+
+/* --- recording --- */
+
+static unsigned pages_for(unsigned kb)
+{
+    unsigned n = (unsigned)(((uint64_t)kb * 1024 + BUF_PAGE_DATA - 1) / BUF_PAGE_DATA);
+    return n < 2 ? 2 : n; /* ring_buffer_alloc's minimum */
+}
+
+/* trace_save_cmdline(): a pid keeps its slot; a new one takes the next. */
+static void save_cmdline(struct tracefs *tf, int pid, const char *comm)
+{
+    if (pid <= 0)
+        return;
+    unsigned slot = tf->cmdline_num;
+    for (unsigned i = 0; i < tf->cmdline_num && slot == tf->cmdline_num; i++)
+        if (tf->cmdlines[i].pid == pid)
+            slot = i;
+    if (slot == tf->cmdline_num) {
+        slot = tf->cmdline_idx = (tf->cmdline_idx + 1) % tf->cmdline_num;
+        tf->cmdlines[slot].pid = pid;
+    }
+    trace_text(comm, tf->cmdlines[slot].comm, sizeof tf->cmdlines[slot].comm);
+}
+
+/* rb_move_tail() in overwrite mode: a full ring gives its oldest page,
+ * whose events are counted as overrun. */
+static struct trace_page *new_page(struct tracefs *tf, struct cpu_buffer *b)
+{
+    unsigned cap = pages_for(tf->size_kb);
+    if (!b->pages || b->cap != cap) {
+        /* resized: keep the newest pages that fit */
+        struct trace_page **pages = calloc(cap, sizeof *pages);
+        if (!pages)
+            return NULL;
+        unsigned keep = b->n < cap ? b->n : cap;
+        for (unsigned i = 0; i < b->n; i++) {
+            struct trace_page *p = b->pages[(b->first + i) % b->cap];
+            if (i < b->n - keep) {
+                b->overrun += p->entries;
+                free(p);
+            } else {
+                pages[i - (b->n - keep)] = p;
+            }
+        }
+        free(b->pages);
+        b->pages = pages;
+        b->cap = cap;
+        b->first = 0;
+        b->n = keep;
+    }
+    struct trace_page *p;
+    if (b->n == b->cap) {
+        p = b->pages[b->first];
+        b->overrun += p->entries;
+        b->first = (b->first + 1) % b->cap;
+        b->n--;
+    } else if (!(p = malloc(sizeof *p))) {
+        return NULL;
+    }
+    b->pages[(b->first + b->n) % b->cap] = p;
+    b->n++;
+    return p;
+}
+
+static void put(void *ctx, uint64_t ts, const struct trace_record *r)
+{
+    struct tracefs *tf = ctx;
+    if (r->event != EVENT_FTRACE_PRINT && !tf->enabled[r->event])
+        return;
+    struct cpu_buffer *b = &tf->cpus[r->cpu < tf->nr_cpus ? r->cpu : 0];
+    struct trace_page *p = b->n ? b->pages[(b->first + b->n - 1) % b->cap] : NULL;
+    if (p && b->cap == pages_for(tf->size_kb) && trace_page_add(p, ts, r->b, r->len))
+        return;
+    if (!(p = new_page(tf, b)))
+        return;
+    trace_page_start(p, ts);
+    trace_page_add(p, ts, r->b, r->len);
+}
+
+void tracefs_event(void *ctx, const struct mevent *ev)
+{
+    struct tracefs *tf = ctx;
+    if (!tf->on)
+        return;
+    trace_records(ev, tf->nr_cpus, put, tf);
+    if (ev->kind == MEVENT_SWITCH)
+        save_cmdline(tf, ev->sw.prev.tid, ev->sw.prev.comm);
+    if (ev->kind != MEVENT_HOTPLUG)
+        save_cmdline(tf, ev->task.tid, ev->task.comm);
+}
+
+/* --- the file tree --- */
+
+enum node_kind { N_NONE, N_DIR, N_FILE };
+
+struct where {
+    enum node_kind kind;
+    unsigned mode;
+    const char *file;                 /* the file's name */
+    const struct event_format *event; /* events/SYSTEM/EVENT/... */
+    const char *system;               /* events/SYSTEM/... */
+    int cpu;                          /* per_cpu/cpuN/..., else -1 */
+    int option;                       /* options/NAME */
+};
+
+struct entry {
+    const char *name;
+    unsigned mode; /* 0: a directory */
+};
+
+static const struct entry root_files[] = {
+    {"available_events", 0444},
+    {"available_tracers", 0444},
+    {"buffer_size_kb", 0644},
+    {"buffer_total_size_kb", 0444},
+    {"current_tracer", 0644},
+    {"events", 0},
+    {"instances", 0},
+    {"options", 0},
+    {"per_cpu", 0},
+    {"saved_cmdlines", 0444},
+    {"saved_cmdlines_size", 0644},
+    {"set_event", 0644},
+    {"trace", 0644},
+    {"trace_clock", 0644},
+    {"trace_marker", 0220},
+    {"trace_marker_raw", 0220},
+    {"trace_pipe", 0444},
+    {"tracing_cpumask", 0644},
+    {"tracing_on", 0644},
+};
+static const struct entry events_files[] = {
+    {"enable", 0644}, {"header_event", 0444}, {"header_page", 0444}};
+static const struct entry system_files[] = {{"enable", 0644}, {"filter", 0644}};
+static const struct entry event_files[] = {
+    {"enable", 0644}, {"filter", 0644}, {"format", 0444}, {"id", 0444}};
+/* ftrace's own entries have no enable (TRACE_EVENT_FL_IGNORE_ENABLE). */
+static const struct entry ftrace_event_files[] = {{"format", 0444}, {"id", 0444}};
+static const struct entry cpu_files[] = {{"buffer_size_kb", 0644},
+                                         {"stats", 0444},
+                                         {"trace", 0644},
+                                         {"trace_pipe", 0444},
+                                         {"trace_pipe_raw", 0444}};
+
+static bool is_ftrace(const struct event_format *e)
+{
+    return strcmp(e->system, "ftrace") == 0;
+}
+
+static bool has_system(const char *system, size_t len)
+{
+    for (size_t i = 0; i < EVENT_COUNT; i++)
+        if (strlen(event_formats[i].system) == len &&
+            strncmp(event_formats[i].system, system, len) == 0)
+            return true;
+    return false;
+}
+
+/* The component of *rel up to '/', and *rel after it. */
+static size_t component(const char **rel, const char **name)
+{
+    *name = *rel;
+    const char *slash = strchr(*rel, '/');
+    size_t n = slash ? (size_t)(slash - *rel) : strlen(*rel);
+    *rel += n + (slash ? 1 : 0);
+    return n;
+}
+
+static bool in_table(const struct entry *t, size_t n, const char *name, struct where *w)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(t[i].name, name) == 0) {
+            w->kind = t[i].mode ? N_FILE : N_DIR;
+            w->mode = t[i].mode ? t[i].mode : 0755;
+            w->file = t[i].name;
+            return true;
+        }
+    }
+    return false;
+}
+
+static struct where locate(const struct tracefs *tf, const char *rel)
+{
+    struct where w = {N_NONE, 0, NULL, NULL, NULL, -1, -1};
+    const char *name;
+    size_t n;
+    if (*rel == '\0')
+        return (struct where){N_DIR, 0755, "", NULL, NULL, -1, -1};
+    n = component(&rel, &name);
+    char first[32];
+    if (n >= sizeof first)
+        return w;
+    memcpy(first, name, n);
+    first[n] = '\0';
+    if (!in_table(root_files, COUNT(root_files), first, &w))
+        return w;
+    if (w.kind == N_FILE || *rel == '\0')
+        return *rel ? (struct where){N_NONE} : w;
+    w = (struct where){N_NONE, 0, NULL, NULL, NULL, -1, -1};
+    if (strcmp(first, "events") == 0) {
+        n = component(&rel, &name);
+        if (!*rel && in_table(events_files, COUNT(events_files), name, &w))
+            return w;
+        if (!has_system(name, n))
+            return (struct where){N_NONE};
+        for (size_t i = 0; i < EVENT_COUNT; i++)
+            if (strlen(event_formats[i].system) == n &&
+                strncmp(event_formats[i].system, name, n) == 0)
+                w.system = event_formats[i].system;
+        if (*rel == '\0')
+            return (struct where){N_DIR, 0755, "", NULL, w.system, -1, -1};
+        const char *sys = w.system;
+        n = component(&rel, &name);
+        if (!*rel && in_table(system_files, COUNT(system_files), name, &w)) {
+            w.system = sys;
+            return w;
+        }
+        for (size_t i = 0; i < EVENT_COUNT; i++) {
+            const struct event_format *e = &event_formats[i];
+            if (e->system != sys || strlen(e->name) != n || strncmp(e->name, name, n) != 0)
+                continue;
+            w = (struct where){N_DIR, 0755, "", e, sys, -1, -1};
+            if (*rel == '\0')
+                return w;
+            if (is_ftrace(e) ? in_table(ftrace_event_files, COUNT(ftrace_event_files), rel, &w)
+                             : in_table(event_files, COUNT(event_files), rel, &w))
+                return w;
+            return (struct where){N_NONE};
+        }
+        return (struct where){N_NONE};
+    }
+    if (strcmp(first, "per_cpu") == 0) {
+        n = component(&rel, &name);
+        char *end;
+        if (n < 4 || strncmp(name, "cpu", 3) != 0 || name[3] < '0' || name[3] > '9' ||
+            (name[3] == '0' && n > 4))
+            return w;
+        unsigned long cpu = strtoul(name + 3, &end, 10);
+        if (end != name + n || cpu >= tf->nr_cpus)
+            return w;
+        if (*rel == '\0')
+            return (struct where){N_DIR, 0755, "", NULL, NULL, (int)cpu, -1};
+        if (in_table(cpu_files, COUNT(cpu_files), rel, &w))
+            w.cpu = (int)cpu;
+        return w;
+    }
+    if (strcmp(first, "options") == 0) {
+        for (size_t i = 0; i < COUNT(options); i++)
+            if (strcmp(options[i].name, rel) == 0)
+                return (struct where){N_FILE, 0644, options[i].name, NULL, NULL, -1, (int)i};
+    }
+    return w; /* instances/ is empty: mkdir there is not supported */
+}
+
+int tracefs_lookup(const struct tracefs *tf, const char *rel, unsigned *mode, bool *dir)
+{
+    struct where w = locate(tf, rel);
+    if (w.kind == N_NONE)
+        return -ENOENT;
+    *mode = w.mode;
+    *dir = w.kind == N_DIR;
+    return 0;
+}
+
+static void list_entries(const struct entry *t, size_t n,
+                         void (*emit)(const char *, unsigned char, void *), void *arg)
+{
+    for (size_t i = 0; i < n; i++)
+        emit(t[i].name, t[i].mode ? DT_REG_ : DT_DIR_, arg);
+}
+
+int tracefs_list(const struct tracefs *tf, const char *rel,
+                 void (*emit)(const char *name, unsigned char type, void *arg), void *arg)
+{
+    struct where w = locate(tf, rel);
+    char name[32];
+    if (w.kind == N_NONE)
+        return -ENOENT;
+    if (w.kind != N_DIR)
+        return -ENOTDIR;
+    if (*rel == '\0') {
+        list_entries(root_files, COUNT(root_files), emit, arg);
+    } else if (w.event) {
+        if (is_ftrace(w.event))
+            list_entries(ftrace_event_files, COUNT(ftrace_event_files), emit, arg);
+        else
+            list_entries(event_files, COUNT(event_files), emit, arg);
+    } else if (w.system) {
+        list_entries(system_files, COUNT(system_files), emit, arg);
+        for (size_t i = 0; i < EVENT_COUNT; i++)
+            if (event_formats[i].system == w.system)
+                emit(event_formats[i].name, DT_DIR_, arg);
+    } else if (w.cpu >= 0) {
+        list_entries(cpu_files, COUNT(cpu_files), emit, arg);
+    } else if (strcmp(rel, "events") == 0) {
+        list_entries(events_files, COUNT(events_files), emit, arg);
+        for (size_t i = 0; i < EVENT_COUNT; i++) {
+            bool seen = false;
+            for (size_t k = 0; k < i && !seen; k++)
+                seen = strcmp(event_formats[k].system, event_formats[i].system) == 0;
+            if (!seen)
+                emit(event_formats[i].system, DT_DIR_, arg);
+        }
+    } else if (strcmp(rel, "per_cpu") == 0) {
+        for (unsigned c = 0; c < tf->nr_cpus; c++) {
+            snprintf(name, sizeof name, "cpu%u", c);
+            emit(name, DT_DIR_, arg);
+        }
+    } else if (strcmp(rel, "options") == 0) {
+        for (size_t i = 0; i < COUNT(options); i++)
+            emit(options[i].name, DT_REG_, arg);
+    }
+    return 0;
+}
+
+/* --- reading --- */
+
+struct text {
+    FILE *f;
+};
+
+static bool event_matches(const struct event_format *e, const char *system)
+{
+    return !is_ftrace(e) && (!system || strcmp(e->system, system) == 0);
+}
+
+/* system_enable_read(): 0, 1, or X when some are on and some off. */
+static char enable_state(const struct tracefs *tf, const char *system)
+{
+    bool on = false, off = false;
+    for (size_t i = 0; i < EVENT_COUNT; i++) {
+        if (!event_matches(&event_formats[i], system))
+            continue;
+        on |= tf->enabled[i];
+        off |= !tf->enabled[i];
+    }
+    return on && off ? 'X' : on ? '1' : '0';
+}
+
+static void stats(const struct tracefs *tf, FILE *f, unsigned cpu, uint64_t now)
+{
+    const struct cpu_buffer *b = &tf->cpus[cpu];
+    uint64_t entries = 0, bytes = 0, oldest = 0;
+    for (unsigned i = 0; i < b->n; i++) {
+        const struct trace_page *p = b->pages[(b->first + i) % b->cap];
+        entries += p->entries;
+        bytes += p->len - EVENT_PAGE_HEADER;
+        if (i == 0)
+            memcpy(&oldest, p->data, 8);
+    }
+    /* tracing_stats_read() */
+    fprintf(f, "entries: %llu\noverrun: %llu\ncommit overrun: 0\nbytes: %llu\n",
+            (unsigned long long)entries, (unsigned long long)b->overrun, (unsigned long long)bytes);
+    fprintf(f, "oldest event ts: %5llu.%06llu\nnow ts: %5llu.%06llu\n",
+            (unsigned long long)(oldest / 1000000000),
+            (unsigned long long)(oldest / 1000 % 1000000), (unsigned long long)(now / 1000000000),
+            (unsigned long long)(now / 1000 % 1000000));
+    fprintf(f, "dropped events: 0\nread events: %llu\n", (unsigned long long)b->read);
+}
+
+/* Takes the oldest page of the vCPU's buffer, the one being written
+ * included (ring_buffer_read_page() swaps the reader page, or copies the
+ * events of a partly filled one): what one read of trace_pipe_raw gives. */
+static void take_page(struct tracefs *tf, FILE *f, unsigned cpu)
+{
+    struct cpu_buffer *b = &tf->cpus[cpu];
+    if (b->n == 0)
+        return;
+    struct trace_page *p = b->pages[b->first];
+    fwrite(p->data, 1, EVENT_PAGE_SIZE, f);
+    b->read += p->entries;
+    free(p);
+    b->first = (b->first + 1) % b->cap;
+    b->n--;
+}
+
+/* print_trace_header() of the nop tracer for an empty buffer; the event
+ * lines are not printed (docs/tracing.md). */
+static void trace_header(const struct tracefs *tf, FILE *f)
+{
+    fprintf(f, "# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:%u\n#\n",
+            tf->nr_cpus);
+    fputs("#                                _-----=> irqs-off\n"
+          "#                               / _----=> need-resched\n"
+          "#                              | / _---=> hardirq/softirq\n"
+          "#                              || / _--=> preempt-depth\n"
+          "#                              ||| / _-=> migrate-disable\n"
+          "#                              |||| /     delay\n"
+          "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+          "#              | |         |   |||||     |         |\n",
+          f);
+}
+
+static void root_file(struct tracefs *tf, const char *name, FILE *f)
+{
+    if (strcmp(name, "available_events") == 0) {
+        for (size_t i = 0; i < EVENT_COUNT; i++)
+            if (!is_ftrace(&event_formats[i]))
+                fprintf(f, "%s:%s\n", event_formats[i].system, event_formats[i].name);
+    } else if (strcmp(name, "available_tracers") == 0 || strcmp(name, "current_tracer") == 0) {
+        fputs("nop\n", f);
+    } else if (strcmp(name, "buffer_size_kb") == 0) {
+        if (tf->expanded)
+            fprintf(f, "%u\n", tf->size_kb);
+        else
+            fprintf(f, "%u (expanded: %u)\n", UNEXPANDED_KB, tf->size_kb);
+    } else if (strcmp(name, "buffer_total_size_kb") == 0) {
+        if (tf->expanded)
+            fprintf(f, "%u\n", tf->size_kb * tf->nr_cpus);
+        else
+            fprintf(f, "%u (expanded: %u)\n", UNEXPANDED_KB * tf->nr_cpus,
+                    tf->size_kb * tf->nr_cpus);
+    } else if (strcmp(name, "saved_cmdlines") == 0) {
+        for (unsigned i = 0; i < tf->cmdline_num; i++)
+            if (tf->cmdlines[i].pid)
+                fprintf(f, "%d %s\n", tf->cmdlines[i].pid, tf->cmdlines[i].comm);
+    } else if (strcmp(name, "saved_cmdlines_size") == 0) {
+        fprintf(f, "%u\n", tf->cmdline_num);
+    } else if (strcmp(name, "set_event") == 0) {
+        for (size_t i = 0; i < EVENT_COUNT; i++)
+            if (tf->enabled[i])
+                fprintf(f, "%s:%s\n", event_formats[i].system, event_formats[i].name);
+    } else if (strcmp(name, "trace") == 0) {
+        trace_header(tf, f);
+    } else if (strcmp(name, "trace_clock") == 0) {
+        for (unsigned i = 0; i < COUNT(clocks); i++)
+            fprintf(f, i == tf->clock ? "[%s] " : "%s ", clocks[i]);
+        fputs("\n", f);
+    } else if (strcmp(name, "tracing_cpumask") == 0) {
+        /* a bitmap of nr_cpu_ids bits, as %*pb prints it */
+        char hex[NR_CPUS_MAX / 4 + 2];
+        unsigned digits = (tf->nr_cpus + 3) / 4, len = 0;
+        for (unsigned d = digits; d-- > 0;) {
+            unsigned bits = tf->nr_cpus - d * 4 >= 4 ? 0xf : (1u << (tf->nr_cpus - d * 4)) - 1;
+            hex[len++] = "0123456789abcdef"[bits];
+            if (d && d % 8 == 0)
+                hex[len++] = ',';
+        }
+        hex[len] = '\0';
+        fprintf(f, "%s\n", hex);
+    } else if (strcmp(name, "tracing_on") == 0) {
+        fprintf(f, "%d\n", tf->on);
+    }
+}
+
+int tracefs_read(struct tracefs *tf, const char *rel, uint64_t now_ns, char **data, size_t *size)
+{
+    struct where w = locate(tf, rel);
+    if (w.kind == N_NONE)
+        return -ENOENT;
+    if (w.kind == N_DIR)
+        return -EISDIR;
+    *data = NULL;
+    *size = 0;
+    FILE *f = open_memstream(data, size);
+    if (!f)
+        return -ENOMEM;
+    if (w.option >= 0) {
+        fprintf(f, "%d\n", tf->options[w.option]);
+    } else if (w.cpu >= 0) {
+        if (strcmp(w.file, "stats") == 0)
+            stats(tf, f, (unsigned)w.cpu, now_ns);
+        else if (strcmp(w.file, "trace_pipe_raw") == 0)
+            take_page(tf, f, (unsigned)w.cpu);
+        else if (strcmp(w.file, "buffer_size_kb") == 0)
+            fprintf(f, tf->expanded ? "%u\n" : "%u (expanded: %u)\n",
+                    tf->expanded ? tf->size_kb : UNEXPANDED_KB, tf->size_kb);
+        else if (strcmp(w.file, "trace") == 0)
+            trace_header(tf, f);
+    } else if (w.event) {
+        if (strcmp(w.file, "enable") == 0) {
+            fprintf(f, "%d\n", tf->enabled[w.event - event_formats]);
+        } else if (strcmp(w.file, "id") == 0) {
+            fprintf(f, "%u\n", event_format_id(w.event));
+        } else if (strcmp(w.file, "filter") == 0) {
+            fputs("none\n", f);
+        } else if (strcmp(w.file, "format") == 0) {
+            char text[4096];
+            size_t n = event_format_text(w.event, text, sizeof text);
+            fwrite(text, 1, n < sizeof text ? n : sizeof text - 1, f);
+        }
+    } else if (w.system) {
+        if (strcmp(w.file, "enable") == 0)
+            fprintf(f, "%c\n", enable_state(tf, w.system));
+        else
+            fputs("none\n", f);
+    } else if (strncmp(rel, "events/", 7) == 0) {
+        if (strcmp(w.file, "enable") == 0)
+            fprintf(f, "%c\n", enable_state(tf, NULL));
+        else if (strcmp(w.file, "header_page") == 0)
+            fputs(event_header_page, f);
+        else
+            fputs(event_header_event, f);
+    } else {
+        root_file(tf, w.file, f);
+    }
+    if (fclose(f) != 0) {
+        free(*data);
+        *data = NULL;
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+bool tracefs_paged(const char *rel)
+{
+    size_t n = strlen(rel);
+    return n >= 15 && strcmp(rel + n - 15, "/trace_pipe_raw") == 0;
+}
+
+/* --- writing --- */
+
+/* kstrtoul_from_user(): digits, one optional trailing newline. */
+static int parse_ulong(const char *data, size_t len, unsigned long *out)
+{
+    char buf[32];
+    if (len >= sizeof buf)
+        return -EINVAL;
+    memcpy(buf, data, len);
+    buf[len] = '\0';
+    if (len && buf[len - 1] == '\n')
+        buf[--len] = '\0';
+    if (!len || buf[0] < '0' || buf[0] > '9')
+        return -EINVAL;
+    char *end;
+    errno = 0;
+    *out = strtoul(buf, &end, 10);
+    return *end || errno ? -EINVAL : 0;
+}
+
+static void set_enabled(struct tracefs *tf, size_t i, bool on)
+{
+    tf->enabled[i] = on;
+    if (on)
+        tf->any_enabled = tf->expanded = true;
+}
+
+/* event_enable_write(), system_enable_write(): 0 or 1. */
+static int64_t write_enable(struct tracefs *tf, const struct event_format *event,
+                            const char *system, const char *data, size_t len)
+{
+    unsigned long v;
+    if (parse_ulong(data, len, &v) < 0 || v > 1)
+        return -EINVAL;
+    for (size_t i = 0; i < EVENT_COUNT; i++)
+        if (event ? &event_formats[i] == event : event_matches(&event_formats[i], system))
+            set_enabled(tf, i, v == 1);
+    return (int64_t)len;
+}
+
+/* ftrace_set_clr_event(): "[!]system:event", "system:*", "*:event",
+ * "system:", "event" or "system" alone; -EINVAL when nothing matches. */
+static int set_clr_event(struct tracefs *tf, char *tok)
+{
+    bool set = true;
+    if (*tok == '!') {
+        set = false;
+        tok++;
+    }
+    const char *match = tok, *sub = NULL, *event = NULL;
+    char *colon = strchr(tok, ':');
+    if (colon) {
+        *colon = '\0';
+        sub = tok;
+        event = colon + 1;
+        match = NULL;
+        if (!*sub || strcmp(sub, "*") == 0)
+            sub = NULL;
+        if (!*event || strcmp(event, "*") == 0)
+            event = NULL;
+    } else if (!*match || strcmp(match, "*") == 0) {
+        match = NULL;
+    }
+    int ret = -EINVAL;
+    for (size_t i = 0; i < EVENT_COUNT; i++) {
+        const struct event_format *e = &event_formats[i];
+        if (is_ftrace(e) || (match && strcmp(match, e->name) && strcmp(match, e->system)) ||
+            (sub && strcmp(sub, e->system)) || (event && strcmp(event, e->name)))
+            continue;
+        set_enabled(tf, i, set);
+        ret = 0;
+    }
+    return ret;
+}
+
+/* ftrace_event_write(): tokens separated by white space (trace_get_user). */
+static int64_t write_set_event(struct tracefs *tf, const char *data, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n'))
+            i++;
+        size_t start = i;
+        while (i < len && data[i] != ' ' && data[i] != '\t' && data[i] != '\n')
+            i++;
+        if (i == start)
+            break;
+        char tok[128];
+        if (i - start >= sizeof tok)
+            return -EINVAL;
+        memcpy(tok, data + start, i - start);
+        tok[i - start] = '\0';
+        int err = set_clr_event(tf, tok);
+        if (err < 0)
+            return err;
+    }
+    return (int64_t)len;
+}
+
+/* A word written to a file (current_tracer, trace_clock): white space cut. */
+static void word(const char *data, size_t len, char *out, size_t outlen)
+{
+    while (len && (data[len - 1] == '\n' || data[len - 1] == ' ' || data[len - 1] == '\t'))
+        len--;
+    while (len && (*data == ' ' || *data == '\t')) {
+        data++;
+        len--;
+    }
+    if (len >= outlen)
+        len = outlen - 1;
+    memcpy(out, data, len);
+    out[len] = '\0';
+}
+
+static int64_t write_root(struct tracefs *tf, const char *name, const char *data, size_t len)
+{
+    unsigned long v;
+    char w[64];
+    if (strcmp(name, "tracing_on") == 0) { /* rb_simple_write() */
+        if (parse_ulong(data, len, &v) < 0)
+            return -EINVAL;
+        tf->on = v != 0;
+        return (int64_t)len;
+    }
+    if (strcmp(name, "buffer_size_kb") == 0) { /* tracing_entries_write() */
+        if (parse_ulong(data, len, &v) < 0 || v == 0)
+            return -EINVAL;
+        if (v > TOTAL_MAX_KB / tf->nr_cpus)
+            return -ENOMEM;
+        tf->size_kb = (unsigned)v;
+        tf->expanded = true;
+        return (int64_t)len;
+    }
+    if (strcmp(name, "saved_cmdlines_size") == 0) { /* tracing_saved_cmdlines_size_write() */
+        if (parse_ulong(data, len, &v) < 0 || v == 0 || v > PID_MAX_DEFAULT)
+            return -EINVAL;
+        struct cmdline *c = calloc(v, sizeof *c);
+        if (!c)
+            return -ENOMEM;
+        free(tf->cmdlines);
+        tf->cmdlines = c;
+        tf->cmdline_num = (unsigned)v;
+        tf->cmdline_idx = 0;
+        return (int64_t)len;
+    }
+    if (strcmp(name, "set_event") == 0)
+        return write_set_event(tf, data, len);
+    if (strcmp(name, "current_tracer") == 0) { /* tracing_set_trace_write() */
+        word(data, len, w, sizeof w);
+        return strcmp(w, "nop") == 0 ? (int64_t)len : -EINVAL;
+    }
+    if (strcmp(name, "trace_clock") == 0) { /* tracing_set_clock() */
+        word(data, len, w, sizeof w);
+        for (unsigned i = 0; i < COUNT(clocks); i++) {
+            if (strcmp(w, clocks[i]) == 0) {
+                tf->clock = i;
+                return (int64_t)len;
+            }
+        }
+        return -EINVAL;
+    }
+    if (strcmp(name, "trace") == 0 || strcmp(name, "tracing_cpumask") == 0)
+        return (int64_t)len; /* the buffers are emptied at open (tracefs_truncate) */
+    if (strcmp(name, "trace_marker_raw") == 0) /* tracing_mark_raw_write() */
+        return len < sizeof(unsigned) ? -EINVAL : len > 3072 ? -EINVAL : (int64_t)len;
+    return -EINVAL;
+}
+
+int64_t tracefs_write(struct tracefs *tf, const char *rel, const char *data, size_t len)
+{
+    struct where w = locate(tf, rel);
+    unsigned long v;
+    if (w.kind == N_NONE)
+        return -ENOENT;
+    if (w.kind == N_DIR)
+        return -EISDIR;
+    if (!(w.mode & 0222))
+        return -EACCES;
+    if (w.option >= 0) { /* trace_options_core_write() */
+        if (parse_ulong(data, len, &v) < 0 || v > 1)
+            return -EINVAL;
+        tf->options[w.option] = v == 1;
+        return (int64_t)len;
+    }
+    if (w.cpu >= 0)
+        return strcmp(w.file, "buffer_size_kb") == 0 ? write_root(tf, w.file, data, len)
+                                                     : (int64_t)len;
+    if (w.event || w.system) {
+        if (strcmp(w.file, "enable") == 0)
+            return write_enable(tf, w.event, w.system, data, len);
+        return (int64_t)len; /* filter: accepted, not applied */
+    }
+    if (strncmp(rel, "events/", 7) == 0)
+        return write_enable(tf, NULL, NULL, data, len);
+    return write_root(tf, w.file, data, len);
+}
+
+void tracefs_truncate(struct tracefs *tf, const char *rel)
+{
+    struct where w = locate(tf, rel);
+    if (w.kind != N_FILE)
+        return;
+    if (w.cpu >= 0 && strcmp(w.file, "trace") == 0) {
+        buffer_clear(&tf->cpus[w.cpu]);
+    } else if (w.cpu < 0 && !w.event && !w.system && strcmp(w.file, "trace") == 0) {
+        for (unsigned c = 0; c < tf->nr_cpus; c++)
+            buffer_clear(&tf->cpus[c]);
+    } else if (strcmp(rel, "set_event") == 0) {
+        for (size_t i = 0; i < EVENT_COUNT; i++)
+            tf->enabled[i] = false;
+    }
+}

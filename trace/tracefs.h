@@ -1,0 +1,57 @@
+/* tracefs.h - the machine's own tracefs, /sys/kernel/tracing (and
+ * /sys/kernel/debug/tracing) as a Linux 5.15 kernel shows it: the events
+ * of event_formats.c to enable, per-vCPU ring buffers of the kernel's
+ * binary records (trace_ring.c) filled from the machine's event stream
+ * (sched/mevent.h) while the guest has tracing on, read whole pages at a
+ * time through per_cpu/cpuN/trace_pipe_raw. Pure logic: the kernel layer
+ * (emu/fs/vfs_provider.c) serves the files and subscribes it to the
+ * stream. docs/tracing.md, "Tracing inside the machine". */
+#ifndef ASYMU_TRACEFS_H
+#define ASYMU_TRACEFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mevent.h"
+
+struct tracefs;
+
+/* The tracefs of a machine of nr_cpus vCPUs, or NULL without memory. */
+struct tracefs *tracefs_new(unsigned nr_cpus);
+void tracefs_free(struct tracefs *tf);
+
+/* The event kinds recording can ever need (print excluded: see
+ * TRACEFS_PRINT_KINDS), and a mevent_fn (ctx: tf) that records them. */
+uint32_t tracefs_kinds(void);
+#define TRACEFS_PRINT_KINDS MEVENT_BIT(MEVENT_PRINT)
+void tracefs_event(void *ctx, const struct mevent *ev);
+/* Whether the guest enabled an event since boot: the kernel layer
+ * subscribes tracefs_kinds() then, so a run that never traces pays
+ * nothing. */
+bool tracefs_any_enabled(const struct tracefs *tf);
+/* Whether trace_marker takes writes now (tracing_on). */
+bool tracefs_on(const struct tracefs *tf);
+
+/* A file or directory below the tracing directory: rel is the path below
+ * it ("" for itself, "events/sched/enable"). 0 and *mode (the permission
+ * bits) and *dir, or -ENOENT. */
+int tracefs_lookup(const struct tracefs *tf, const char *rel, unsigned *mode, bool *dir);
+/* Lists directory rel: emit(name, d_type, arg). */
+int tracefs_list(const struct tracefs *tf, const char *rel,
+                 void (*emit)(const char *name, unsigned char type, void *arg), void *arg);
+/* The content of file rel when opened (malloc'ed); now_ns is virtual
+ * time. For a trace_pipe_raw it is the oldest page of the buffer, taken
+ * out of it (empty when there is none): the kernel layer asks again when
+ * the reader is past it. */
+int tracefs_read(struct tracefs *tf, const char *rel, uint64_t now_ns, char **data, size_t *size);
+/* A write to file rel: bytes taken or -errno (trace_marker is the
+ * kernel layer's: it emits a MEVENT_PRINT). */
+int64_t tracefs_write(struct tracefs *tf, const char *rel, const char *data, size_t len);
+/* An open with O_TRUNC for writing: set_event disables every event,
+ * trace empties the buffers (ftrace_event_set_open, tracing_open). */
+void tracefs_truncate(struct tracefs *tf, const char *rel);
+/* Whether reads of rel return one ring-buffer page at a time. */
+bool tracefs_paged(const char *rel);
+
+#endif
