@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The README's two commands: `make demo` and `make test`. Each installs what is
 # missing (scripts/bootstrap), configures and builds into build/, then runs.
 # `make test` runs the suite twice: the normal build, then the same tests on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cpumask.c - word-at-a-time CPU bitmap operations and the cpulist / hex mask
  * text formats used by the CLI, sysfs, procfs and traces. */
 #include "cpumask.h"

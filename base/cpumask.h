@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cpumask.h - fixed-size CPU bitmaps (1,024 CPUs) and the cpulist text format
  * ("0-3,6") shared by the CLI, sysfs and traces. */
 #ifndef ASYMU_CPUMASK_H

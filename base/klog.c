@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* klog.c - the kernel log ring: append with a virtual timestamp, read back in
  * printk, syslog(2) and /dev/kmsg formats. */
 #include "klog.h"

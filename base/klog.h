@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* klog.h - the emulated kernel log: a bounded ring of printk-style messages
  * with virtual timestamps, read through syslog(2), /dev/kmsg and --dmesg. */
 #ifndef ASYMU_KLOG_H

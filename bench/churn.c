@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* churn.c - thread creation: N threads created (128 KiB stacks, glibc's
  * smallest on arm64 (PTHREAD_STACK_MIN), each with its
  * guard page), all alive at once, then joined. Usage: churn N. */

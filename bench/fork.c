@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fork.c - process creation without exec: N times fork, the child _exits
  * with i & 0x7f at once, the parent waits for it and checks the status.
  * Usage: fork N. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """gen-input.py OUT SIZE - writes SIZE bytes of compressor input to OUT, the
 same bytes on every machine and Python 3 version (random.Random with an
 integer seed, getrandbits and randbytes are stable across versions).

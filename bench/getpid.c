@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* getpid.c - syscall-heavy guest loop: N getpid calls through syscall(2), so
  * libc cannot cache the pid. Usage: getpid [N] (default 1M). */
 #include <stdio.h>

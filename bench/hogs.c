@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hogs.c - the scheduler's cost: T threads (default 16) each run K rounds
  * of integer arithmetic with no syscall, so that on an 8-vCPU machine the
  * scheduler shares each vCPU between two of them at every tick, balances

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* idle.c - switch cost with idle tasks around: K tasks that never wake
  * (threads sleeping in nanosleep, processes blocked in read, or both), then
  * N pipe round trips between the parent and a child as in pingpong.c. With

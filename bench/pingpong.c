@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pingpong.c - process switches: parent and child pass one byte back and forth
  * over two pipes N times (each round trip blocks both once). Usage:
  * pingpong [N] (default 100k). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pipe-xfer.h - the pipe round trips shared by pingpong.c and idle.c, so both
  * measure the same switches. */
 #ifndef BENCH_PIPE_XFER_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # pyloop.py - a small pure-Python benchmark run with `python3.11 -S -c`:
 # N rounds of dict updates, deletions and string building (about 8 dict or
 # str operations each), then a checksum of the results, which every runner

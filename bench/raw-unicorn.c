@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* raw-unicorn.c - the ceiling for asymu's guest speed: runs a freestanding
  * static ELF (bench/store-raw.c) on bare Unicorn with nothing asymu adds: no
  * scheduler, no block hook, no kernel. It maps the PT_LOAD segments and a

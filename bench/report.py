@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """report.py - the main table of a bench/run.sh run, with issue 14's targets,
 and the run's JSON and SVG chart (Python standard library only).
 

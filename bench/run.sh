@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - builds the guest workloads and raw-unicorn into BUILD/bench with the
 # cross compilers, then times every workload x ISA under asymu, qemu-user and
 # (freestanding store loops only) raw Unicorn, and prints one table of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spawn.c - process creation: N times fork, exec PROG ARGS... in the child,
  * and wait for it. Usage: spawn N PROG [ARGS...]. Under qemu-user (no
  * binfmt_misc here) PROG is qemu itself with the guest program as argument,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # sqlite-workload.awk - writes the sqlite3 workload's SQL script: a table,
 # N single-row INSERTs in one transaction, an index, N/5 indexed point
 # lookups (a join against the index), a range query and a GROUP BY

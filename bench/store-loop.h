@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* store-loop.h - the store-heavy loop shared by store.c and store-raw.c, so the
  * glibc and freestanding variants run the same instructions. */
 #ifndef BENCH_STORE_LOOP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* store-raw.c - the store loop of store.c with no libc (-nostdlib -static):
  * _start runs it and exits with 7 bits folded from the sum (an inline svc).
  * Its only syscall is exit, so raw-unicorn.c can run it with nothing but a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* store.c - store-heavy guest loop (glibc, static): ITERS updates of a 4 MiB
  * array (store-loop.h), then prints its sum. Usage: store [ITERS] (default 200M). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tlb-reset-interpose.c - a measurement, not part of asymu: what a one-page
  * tlb_reset_dirty_by_vaddr in Unicorn would save (bench/README.md, "A
  * patched Unicorn 2.1.1 (item 3)").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* yield.c - thread switches: two threads of one process each call
  * sched_yield N times. Each thread also counts the yields after which the
  * other thread had made progress: on one CPU that is how many yields really

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* binfmt.c - `asymu binfmt register|unregister`: asymu as the binfmt_misc
  * interpreter of AArch64 and ARM ELF programs (as qemu-user-binfmt makes
  * qemu-user), so that `./arm64-program` runs on the host in an asymu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* binfmt.h - asymu as the binfmt_misc interpreter of Arm programs (binfmt.c). */
 #ifndef ASYMU_BINFMT_H
 #define ASYMU_BINFMT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* completion.c - bash completion for asymu, generated from the option table
  * and the help pages (`asymu options-doc --bash-completion`; the build
  * writes it and `cmake --install` puts it where bash-completion looks):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ctl.c - `asymu ctl PATH COMMAND [ARGS...]`: sends one request to a
  * running machine's control socket (asymu run --control PATH,
  * docs/control.md) and prints its JSON response line. */

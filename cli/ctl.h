@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ctl.h - the clients of a control socket (docs/control.md): `asymu ctl`
  * (ctl.c) and `asymu top` (top.c). */
 #ifndef ASYMU_CTL_H

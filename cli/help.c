@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* help.c - each subcommand's help page: `asymu help COMMAND` and
  * `asymu COMMAND --help` (run's own comes from the option table,
  * options.c). */

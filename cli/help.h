@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* help.h - the subcommands' help pages (help.c). */
 #ifndef ASYMU_HELP_H
 #define ASYMU_HELP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c - the asymu command: `asymu run ...`, `asymu ctl ...`, `asymu top
  * ...`, `asymu replay ...`, `asymu compare ...`, `asymu report merge ...`, `asymu report TRACE`, `asymu options-doc`,
  * `asymu help [COMMAND]`, `--help`, `--version`. The only place that

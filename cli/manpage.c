@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* manpage.c - asymu(1) in roff, generated from the same option table and
  * help pages as `--help` (`asymu options-doc --man`; the build writes it to
  * man/asymu.1 and `cmake --install` installs it), so the page cannot fall

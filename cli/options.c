@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* options.c - the `asymu run` options as one table (name, argument, default,
  * help, handler) from which parsing, --help and docs/options.md come. */
 #include "emu.h"

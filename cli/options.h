@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* options.h - the `asymu run` option table: parsing, validation, --help
  * and the generated option reference (docs/options.md). */
 #ifndef ASYMU_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* top.c - `asymu top PATH [--interval MS]`: a terminal view of the machine
  * behind a control socket (docs/control.md), redrawn every interval from
  * its `cpus`, `ps` and `dmesg` responses: a row per vCPU (32-bit ones

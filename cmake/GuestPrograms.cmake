@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds guest programs for both ISAs with the Debian cross compilers:
 # asymu_guest_program(NAME SOURCE [DYNAMIC] [INSTALL] [OUTDIR dir] [TARGET t] [EXTRA flags...])
 # makes NAME-aarch64 and NAME-armhf (static glibc programs, or dynamically

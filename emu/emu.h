@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* emu.h - the public interface of emu/: configure and run the emulated machine. */
 #ifndef ASYMU_EMU_H
 #define ASYMU_EMU_H

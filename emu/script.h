@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* script.h - a machine driven by a script instead of one command line:
  * several top-level tasks started at virtual times, actions from outside
  * the machine at virtual times (sysfs/procfs writes, affinity changes as

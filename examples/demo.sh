@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The main demo (`make demo`): the example programs of both ISAs on an
 # emulated 8-vCPU machine whose vCPUs 0-3 also run 32-bit code, under the
 # policies of the kernel patch series. `demo.sh BUILD` runs a build tree's

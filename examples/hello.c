@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hello.c - the first guest program: says which ISA it was built for and
  * what the machine reports about it. Built for AArch64 and AArch32. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* outside.c - a task that takes what comes from outside the machine, for
  * scenarios (docs/scenarios.md): prints the file argv[1] (one placed in
  * /tmp by the scenario), echoes each line of stdin until EOF, prints its

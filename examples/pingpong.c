@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pingpong.c - one task of the busy mixed workload
  * (examples/scenarios/busy-mixed.yaml): it forks a partner and the two pass
  * a counter back and forth through a pair of pipes ROUNDS times, yielding

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* whereami.c - what the emulated kernel did to this task: its ISA, its
  * affinity, and the vCPUs it ran on over a few hundred yields. Built for
  * both ISAs; the demo runs it under each policy. */

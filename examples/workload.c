@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* workload.c - the worker of scenario workloads (docs/scenarios.md
  * "Workloads"): a scenario task described by phases instead of a program
  * runs this, for its ISA, as an ordinary guest task. Its arguments are the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* elf.c - validates ELF32/ELF64 executables as Linux's execve would and lists their segments. */
 #include "loader.h"
 

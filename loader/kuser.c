@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kuser.c - the AArch32 kuser helper page: A32 code at the fixed addresses Linux documents. */
 #include "loader.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* loader.h - the public interface of loader/: ELF32/ELF64 image parsing,
  * the initial process stack and the AArch32 kuser helper page. Pure logic:
  * no Unicorn, no I/O; emu/ reads files and maps memory. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stack.c - builds a process's initial stack (strings, auxv, envp, argv, argc) as Linux does. */
 #include "loader.h"
 

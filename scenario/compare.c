@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* compare.c - `asymu compare FILE [--policies P,...] [--jobs N]`: one run of
  * the scenario per policy, then two tables: how each task ended under each
  * policy (exit status or signal, final affinity, the vCPUs it ran on), and which expectations

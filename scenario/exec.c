@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exec.c - the child side of a scenario run: the machine script from the
  * scenario, emu_run_script, and the outcome as JSON:
  *

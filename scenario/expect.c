@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* expect.c - the verdict of each expectation on a run's outcome (exec.c's
  * JSON): one matcher per kind, each saying what it expected and what it
  * got. The history ones (only_on, never_on, cpus_used, affinity_history,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse.c - a scenario file (YAML, loaded by libyaml into a document whose
  * nodes keep their line and column) into a struct scenario. Every value is
  * checked here, so a run never starts on a broken scenario: the first defect

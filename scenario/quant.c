@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* quant.c - the quantitative expectations (docs/scenarios.md): residency,
  * migrations, wake-up latency, runnable wait and utilisation, measured from
  * what the machine's event stream recorded per thread and per vCPU (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* replay.c - `asymu replay FILE... [--policy P] [--report F.json] [--jobs N]
  * [--junit F.xml] [--shard I/N|auto] [--all-expectations] [--trace F]
  * [--trace-format json|ftrace|dat] [--timeline F.svg] [--control PATH] [--record F]

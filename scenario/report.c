@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.c - replay's report (--report F.json) and JUnit file (--junit
  * F.xml), and `asymu report merge OUT.json [--junit OUT.xml] SHARD.json...`,
  * which joins the reports of a run split by --shard into the report (and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtapp.c - an rt-app JSON file (github.com/scheduler-tools/rt-app,
  * doc/tutorial.txt) as a scenario: each task a workload (parse.c's
  * `workload:`), run by the worker of examples/workload.c. The subset that

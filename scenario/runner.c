@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* runner.c - scenario runs in child processes managed from a libuv loop:
  * each is `asymu scenario-exec FILE POLICY` (its own machine, its own
  * sandbox), its stdout (the outcome JSON) collected through a pipe, at most

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* scenario.h - scenario files (docs/scenarios.md): a machine, files for the
  * guest's /tmp, tasks, timed events and expectations, parsed from YAML
  * (libyaml); their run in a child process, whose outcome is JSON; and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* shard.c - `asymu replay --shard auto`: the shard of this machine from the
  * variables a CI or batch system sets on each of its parallel jobs
  * (docs/scenarios.md "Shards"). Each system numbers its jobs its own way

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cfs.c - the fair class's time sharing as Linux 5.15's kernel/sched/fair.c
  * keeps it (docs/scheduler.md, rules C1-C12): vruntime advanced by
  * calc_delta_fair() at the task's sched_prio_to_weight, the latency target

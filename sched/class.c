@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* class.c - the order of the scheduling classes on a runqueue (deadline by
  * earliest deadline, then real-time by priority, then fair), class changes
  * and what a child inherits. */

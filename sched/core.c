@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* core.c - the policy-free scheduler core: boot, task lifecycle (init, fork,
  * exec, exit, block, wake), affinity syscalls and the kernel log hook. */
 #include "sched-int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* deadline.c - SCHED_DEADLINE: parameter checks, admission control over the
  * root domain (every active vCPU), and the constant bandwidth server that
  * gives a task `runtime` of every `period`, its jobs ordered by absolute

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fair.c - what Linux 5.15's kernel/sched/fair.c does with CPU capacities
  * and the fair policies: PELT utilisation kept per task and per runqueue,
  * uclamp'd capacity fit, misfit tasks pulled by bigger idle CPUs, wake-up

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hotplug.c - CPU hotplug (H1): the cpuN/online file's offline and online,
  * with the policy's veto and migration in select_fallback_rq order (U6, O3). */
 #include "sched-int.h"

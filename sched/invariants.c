@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* invariants.c - the invariant checker (--check-invariants): compat tasks
  * only inside M (3.3), runnable tasks on exactly one online runqueue inside
  * their affinity, and runqueue bookkeeping that adds up. */

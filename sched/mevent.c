@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mevent.c - the event bus: subscribers, delivery, and the task switches a
  * vCPU's runs imply. */
 #include "mevent.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mevent.h - the machine's event stream: the one place where the scheduler
  * and the kernel layer report what happens (a task ran, switched, woke,
  * migrated, forked, exec'd, exited; an affinity changed and which rule did

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pelt.c - per-entity load tracking, the utilisation half of Linux 5.15's
  * kernel/sched/pelt.c: a geometric series with a 32 ms half-life, updated
  * in 1024 ns units and 1024-unit periods, made capacity-invariant by

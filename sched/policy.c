@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* policy.c - the policy registry (sched_policy.h): names, aliases and help
  * of each policy next to its hooks, and the texts the CLI makes of them. */
 #include "sched-int.h"

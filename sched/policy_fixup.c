@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* policy_fixup.c - Yousef RFC patch 3 (K1, K2f, K3, K4, H2): the kill
  * policy's check, but a compat task whose A is not within M has A narrowed
  * to A & M and is moved there; SIGKILL only when that leaves no CPU. */

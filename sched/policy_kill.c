@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* policy_kill.c - Deacon v1 / Yousef RFC patch 2 (K1-K4, H2): affinity is
  * the user's business; a compat task found on a CPU outside M when it is
  * about to return to user space is SIGKILLed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* policy_linux66.c - Linux 6.6 (G1-G6 in docs/policies.md), the rules of
  * 6.2's "sched: Always preserve the user requested cpumask": the kernel's
  * user_cpus_ptr (t->saved_mask here) is the mask sched_setaffinity(2) last

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* policy_override.c - Deacon v3, the design the article describes (O1-O3):
  * 32-bit exec narrows A to M or overrides it with the fallback mask; a
  * compat task cannot be given a CPU outside M; no saved mask, no SIGKILL. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* policy_upstream.c - Linux 5.15 as merged (U1-U8): 32-bit exec narrows A to
  * M and saves the old A, 64-bit exec restores it, sched_setaffinity(2) keeps
  * only active CPUs (of M for a compat task), one 32-bit CPU cannot go

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rq.c - runqueues and virtual time: round-robin per vCPU, placement, idle
  * balancing within affinity, and the machine loop's pick/account with the
  * per-switch check. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched-int.h - sched/'s private interface: the policy hook table and the
  * core mechanisms policies are built from. Nothing outside sched/ includes it. */
 #ifndef ASYMU_SCHED_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched_class.h - scheduling classes: SCHED_DEADLINE (EDF with the constant
  * bandwidth server), the real-time SCHED_FIFO/SCHED_RR priorities and the
  * fair classes, as Linux 5.15 orders them on a runqueue, plus deadline

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched_events.c - builds the scheduler's events (sched_events.h), and names
  * the rule of docs/policies.md behind each affinity change and kill. */
 #include "sched_events.h"

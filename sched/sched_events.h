@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched_events.h - what the scheduler reports on the machine's event stream
  * (mevent.h). Each emission point is one call to an inline function here:
  * the test of mevent_wanted, then an out-of-line builder (sched_events.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched_fair.h - the parts of Linux 5.15's fair class that capacities and
  * the fair policies need (docs/scheduler.md): PELT utilisation
  * (kernel/sched/pelt.c), capacity fit with uclamp, misfit tasks and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched_policy.h - the policy registry: every way the emulated kernel can
  * keep 32-bit tasks on 32-bit vCPUs (--policy), by name. The one list of
  * policies: the CLI parses and documents --policy from it, the scheduler

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* scheduler.h - the scheduler core: vCPUs with virtual clocks, runqueues, task
  * affinity, the asymmetric-AArch32 policies, hotplug and the per-switch check
  * (spec: ../shared/spec/asymmetric-aarch32.md). Pure logic, no Unicorn. */

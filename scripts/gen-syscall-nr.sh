@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Generates a syscall number header from the kernel's own uapi tables, as
 # shipped with a cross compiler: gen-syscall-nr.sh CC PREFIX OUT.
 # Every __NR_x (and ARM's private __ARM_NR_x) becomes `#define PREFIX_NR_x N`,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* budget.c - size limits of writable mounts: see budget.h. The count is
  * kept as files change size; what unlink or a rename over a file frees is
  * not known without looking, so those mark the count stale, and a walk of

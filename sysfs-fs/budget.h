@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* budget.h - a size limit for writable mounts (budget.c): the guest's
  * private /tmp and /dev/shm share one (--tmp-size).
  *

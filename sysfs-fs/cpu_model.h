@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cpu_model.h - what the machine's vCPUs are, shared by /proc/cpuinfo and
  * sysfs (sysfs-fs/tree.c), by the registers EL0 reads (emu/arch/sysreg.c)
  * and by the option parser (cli/options.c), so that all tell the same

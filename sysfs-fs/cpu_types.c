@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cpu_types.c - the Arm core types a machine can be built of (--cpu-model,
  * --soc): MIDR_EL1, whether AArch32 is implemented at EL0, and the
  * capacity-dmips-mhz an upstream device tree gives the core. Data only;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuse_export.c - `--sysfs-mount DIR`: the emulated machine's /sys and /proc
  * mounted on the host through libfuse3, served from the emulator's own loop
  * between slices. Reads give the bytes pid 1 would read; a write to

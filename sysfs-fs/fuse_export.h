@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuse_export.h - the live /sys and /proc of the emulated machine mounted on
  * the host (--sysfs-mount DIR) through libfuse3. The caller's loop polls
  * fuse_export_fd() and calls fuse_export_process() when it is readable. */

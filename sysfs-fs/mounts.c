@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mounts.c - /proc/PID/mounts and /proc/PID/mountinfo: the guest's own
  * mounts, not the host's. The root is the sysroot (read-only unless --rw),
  * /tmp and /dev/shm the private tmpfs directories sharing --tmp-size,

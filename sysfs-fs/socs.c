@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* socs.c - the SoC presets of --soc: which core each CPU is, its cluster
  * (the device tree's cpu-map), its capacity-dmips-mhz, its cpufreq policy
  * with the OPP table, and the CPUs that run 32-bit code. Data only, each

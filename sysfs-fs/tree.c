@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tree.c - the virtual trees the guest sees: /dev, /proc and /sys. Which
  * files exist, what they hold (as Linux 5.15 on arm64 prints them) and what
  * writes do; kernel state comes from the provider emu/ fills in. The file

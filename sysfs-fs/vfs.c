@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vfs.c - confined path resolution under the guest root and the table of
  * virtual nodes (/dev, /proc, /sys). Host lookups use openat2(RESOLVE_IN_ROOT)
  * so "..", absolute and relative symlinks all stay inside the root, and files

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vfs.h - the public interface of sysfs-fs/: the guest's file namespace.
  * "/" is a host directory (--sysroot) to which every lookup stays confined;
  * /dev, /proc and /sys are virtual and come from kernel state through a

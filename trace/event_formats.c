@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* event_formats.c - the layouts of the trace events asymu writes, as an
  * arm64 Linux 5.15 kernel prints them in events/SYSTEM/EVENT/format: each
  * field's offset and size follow from the TP_STRUCT__entry() of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* event_formats.h - the trace events asymu knows, laid out as an arm64
  * Linux 5.15 kernel lays them out in its ring buffer: field names, offsets,
  * sizes, signedness and the print fmt, i.e. what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace-int.h - trace/'s private interface: what each format provides. */
 #ifndef ASYMU_TRACE_INT_H
 #define ASYMU_TRACE_INT_H

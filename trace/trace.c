@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.c - a trace writer: one format's state and the file it goes to. */
 #include "trace-int.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.h - trace writers fed by the machine's event stream (mevent.h):
  * Chrome Trace Event / Perfetto JSON, the kernel's ftrace text as
  * `trace-cmd report` prints it, trace-cmd's binary trace.dat, and an SVG

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_dat.c - a trace.dat as `trace-cmd record` writes it (file format
  * version 6, trace-cmd.dat.v6(5)), for `trace-cmd report` and KernelShark:
  * the ring buffer's header_page and header_event, the event formats of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_ftrace.c - the kernel's ftrace text as Linux 5.15's
  * /sys/kernel/tracing/trace prints it with the nop tracer: its header
  * (print_trace_header's "# tracer:", print_event_info()'s entries line and

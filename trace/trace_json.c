@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_json.c - Chrome Trace Event / Perfetto JSON (jansson): process 0
  * "vCPUs" with a thread per vCPU, "X" events for who ran when, instant
  * events for exec, fork, exit, affinity changes, migrations, kills and

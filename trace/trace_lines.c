@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_lines.c - what the ftrace text (trace_ftrace.c) and the trace.dat
  * (trace_dat.c) share, so that both show the same events: which records
  * an mevent makes (the derived sched_waking and cpu_idle among them), on

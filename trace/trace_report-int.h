@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_report-int.h - what `asymu report` reads from a trace
  * (trace_report.c), works out (trace_report_stats.c) and prints
  * (trace_report_out.c). Times are virtual nanoseconds. */

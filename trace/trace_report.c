@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_report.c - reads a JSON trace (trace_json.c's format) into runs,
  * wake-ups, migrations, affinity changes and hotplug, and works out what
  * LISA's first notebooks show. Every number is an integer of virtual

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_report.h - `asymu report TRACE [--json]`: what a trace asymu wrote
  * says per task and per vCPU (time running per CPU and per CPU type,
  * waiting, migrations and why, wake-up latencies, affinity changes;

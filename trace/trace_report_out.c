@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_report_out.c - `asymu report`'s tables and its --json document
  * (docs/tracing.md "asymu report" has the schema). Times in the tables are
  * microseconds with three decimals, in the JSON integer nanoseconds; both

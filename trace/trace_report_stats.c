@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_report_stats.c - the numbers of `asymu report` from the runs and
  * instants of a trace: per task (pid, tid, comm: a task that execs another
  * program is a new row, as in LISA's tables) its time running per vCPU and

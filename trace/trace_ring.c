@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_ring.c - the kernel's binary trace records and ring-buffer pages,
  * shared by the trace.dat writer (trace_dat.c) and the machine's own
  * tracefs (tracefs.c), so both give the same bytes for the same events:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace_svg.c - the run as a self-contained SVG timeline: a row per vCPU,
  * grouped by type (32-bit-capable or 64-bit only) and capacity (a cluster),
  * a bar per run in the task's colour, markers for exec, kill, migration,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tracefs.c - the machine's /sys/kernel/tracing (tracefs.h): the files
  * of a Linux 5.15 tracefs with the nop tracer, what each prints and how
  * writes to it are parsed (kernel/trace/trace.c, trace_events.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tracefs.h - the machine's own tracefs, /sys/kernel/tracing (and
  * /sys/kernel/debug/tracing) as a Linux 5.15 kernel shows it: the events
  * of event_formats.c to enable, per-vCPU ring buffers of the kernel's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* abi.h - the ABI of one ISA (emu/arch/<isa>/): address space layout,
  * registers, the syscall table, signal frames, struct stat. */
 #ifndef ASYMU_ABI_H

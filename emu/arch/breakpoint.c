@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* breakpoint.c - breakpoint instructions as SIGTRAP (breakpoint.h). On an
  * arm64 kernel a compat task's gdb plants undefined instructions rather
  * than BKPT (arm Linux had no BKPT handler); the kernel's undefined

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* breakpoint.h - the debug traps a debugger relies on, as Linux 5.15 on
  * arm64 raises them (breakpoint.c): breakpoint instructions become
  * SIGTRAP with TRAP_BRKPT, and a single-stepped instruction ends with

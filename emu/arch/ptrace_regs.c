@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ptrace_regs.c - a tracee's register sets as PTRACE_GETREGSET/SETREGSET
  * carry them: AArch64 user_pt_regs, user_fpsimd_state, TLS and syscall
  * number; AArch32 pt_regs (r0-r15, cpsr, orig_r0), user_vfp, TPIDRURO. A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysreg.c - the system registers EL0 reads and the cache maintenance it
  * does, as on arm64 Linux 5.15: what the CPU lets user space read
  * (SCTLR_EL1.UCT, DZE, UCI and CNTKCTL_EL1.EL0VCTEN set, as Linux sets

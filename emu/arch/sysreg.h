@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysreg.h - the system registers and cache maintenance instructions EL0
  * may use, as Linux 5.15 on arm64 allows, traps or emulates them
  * (sysreg.c; docs/processes.md, "EL0 system registers and cache

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kvm.c - /dev/kvm, its VM and vCPU files and their ioctls (kvm.h,
  * docs/kvm.md): what a minimal arm64 VMM needs, with the mismatched 32-bit
  * rules of spec V3 (KVM_ARM_VCPU_INIT) and of a 32-bit PSTATE set through

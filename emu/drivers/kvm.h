@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kvm.h - /dev/kvm for guest VMMs (docs/kvm.md): the ioctls a minimal
  * arm64 VMM uses, VMs whose memory slots are the VMM's own memory, and
  * vCPUs that are nested Unicorn engines at EL1 with the MMU off, run by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kvm_run.c - KVM_RUN: a vCPU is a nested Unicorn engine at EL1 with the
  * MMU off, over the VM's memory slots (the VMM's own pages, mapped into the
  * engine for the length of one entry). It runs inside the calling task's

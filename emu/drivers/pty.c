@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pty.c - pseudo-terminal pairs: /dev/ptmx and /dev/pts/N as FILE_OBJECT
  * files, their ioctls (termios, window size, locks, job control), hangup
  * when the master goes, and controlling terminals of sessions. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pty.h - pseudo-terminals: /dev/ptmx opens a master, /dev/pts/N its
  * slave; between them the N_TTY line discipline (tty_ldisc.c) on virtual
  * time. A pair is one object: its termios, window size, session and

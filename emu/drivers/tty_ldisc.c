@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tty_ldisc.c - the N_TTY line discipline of a pty pair: input processing
  * (ISTRIP, IGNCR, ICRNL, INLCR), signal characters (ISIG), canonical lines
  * with ERASE, WERASE, KILL and EOF, echo (ECHO, ECHOCTL, ECHOE, ECHOK,

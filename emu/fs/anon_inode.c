@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* anon_inode.c - installing the file of a kernel object that has no path
  * (Linux's anonymous inodes: eventpoll, eventfd, timerfd, signalfd, pidfd). */
 #include "event.h"

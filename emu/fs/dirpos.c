@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* dirpos.c - entry numbers as directory positions for 32-bit guests. */
 #include "abi.h"
 #include "dirpos.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* dirpos.h - directory positions a 32-bit guest can hold. A host
  * filesystem's d_off (ext4: a 63-bit hash) does not fit the 32-bit off_t of
  * an AArch32 program, and glibc's readdir then fails with EOVERFLOW; Linux

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* epoll.c - epoll instances: an interest list of (file description, fd)
  * items, the ready order Linux's ready list keeps, level- and
  * edge-triggered reporting, EPOLLONESHOT, nesting (an epoll is readable

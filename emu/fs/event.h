@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* event.h - event descriptors: epoll, eventfd, timerfd, signalfd and pidfd
  * (epoll.c, eventfd.c, timerfd.c, signalfd.c, pidfd.c), each a FILE_OBJECT,
  * and the hooks the rest of the kernel calls into them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* eventfd.c - eventfd: a 64-bit counter that writes add to and reads take
  * (all of it, or one with EFD_SEMAPHORE), blocking a reader at zero and a
  * writer that would pass 0xfffffffffffffffe. */

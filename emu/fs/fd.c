@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fd.c - open files and per-process descriptor tables. */
 #include "event.h"
 #include "fifo.h"

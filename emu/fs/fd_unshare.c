@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fd_unshare.c - a private copy of a shared descriptor table (fd_unshare.h). */
 #include "fd_unshare.h"
 #include "file.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fd_unshare.h - giving a process its own copy of a descriptor table it
  * shares with others (clone(CLONE_FILES) without CLONE_VM): execve does it
  * before closing the close-on-exec descriptors, and close_range with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fifo.c - named pipes: see fifo.h. Openers that wait are on the fifo's
  * wait queues KEY_OPEN_READ and KEY_OPEN_WRITE, and count as ends until
  * their open completes or fails, as Linux counts them; readers and writers waiting for data

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fifo.h - named pipes with Linux's open and blocking rules (fifo.c).
  *
  * A fifo the guest makes is a host fifo, and its data goes through the host

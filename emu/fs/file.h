@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* file.h - open file descriptions and descriptor tables (fd.c), pipes
  * (pipe.c), kernel objects behind struct file_ops, and guest open flags. */
 #ifndef ASYMU_FILE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* file_access.c - descriptor rights: O_PATH descriptors and read-only mounts. */
 #include "file.h"
 #include "file_access.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* file_access.h - what a descriptor lets the guest do: I/O needs a real open
  * file (not O_PATH), and changing a host file needs a writable mount, the
  * same rule the path-based calls meet in sysfs-fs/vfs_parent(). */

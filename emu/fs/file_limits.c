@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* file_limits.c - regular files grow only within RLIMIT_FSIZE (rlimit.c)
  * and their mount's budget (sysfs-fs/budget.h). Host files of other kinds
  * (FIFOs, sockets) and files with no limit cost no extra host call. */

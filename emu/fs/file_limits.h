@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* file_limits.h - how large the guest may make regular files
  * (file_limits.c): RLIMIT_FSIZE (EFBIG and SIGXFSZ) and the size limit of
  * the mount the file is on (--tmp-size: EFBIG past it, ENOSPC when full). */

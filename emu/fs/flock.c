@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* flock.c - advisory file locks kept by the emulated kernel (flock.h). */
 #include "abi.h"
 #include "file.h"

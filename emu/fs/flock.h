@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* flock.h - advisory file locks between guest processes (flock.c): BSD
  * flock locks, owned by an open file description, and POSIX record locks
  * (fcntl F_SETLK, lockf), owned by a process or, for the F_OFD_* commands,

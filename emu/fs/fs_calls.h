@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fs_calls.h - the file calls beyond reading, writing and naming files:
  * file system statistics (sys_statfs.c), extended attributes
  * (sys_xattr.c), truncate and mknod (sys_path.c), vectored I/O at an

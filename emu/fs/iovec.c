@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* iovec.c - Linux's checks of a guest's I/O buffers (iovec.h). */
 #include "iovec.h"
 

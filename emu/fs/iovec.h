@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* iovec.h - a guest's buffers for reads and writes, checked as Linux's
  * access_ok and import_iovec check them before any byte moves. */
 #ifndef ASYMU_IOVEC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* owner.c - the guest-visible owners of host files (owner.h): an open
  * addressing hash table of (dev, ino) -> (uid, gid) that grows by doubling.
  * Entries are never removed: a file the guest creates again on a reused

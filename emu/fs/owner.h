@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* owner.h - the owners the guest gives its files. The guest runs as root
  * but its files are the host's, owned by whoever runs asymu, who need not
  * be root and could not give them away. So the guest-visible owner of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pidfd.c - pidfds: a file for a process, readable once it has exited,
  * that pidfd_send_signal signals and waitid(P_PIDFD) waits for. */
 #include "event.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pipe.c - pipes between guest processes: a 64 KiB ring per pipe (resized
  * by F_SETPIPE_SZ), blocking
  * readers and writers woken through the task wait queue, EOF when the last

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* reopen.c - a new open file description of an open file (reopen.h). */
 #include "file.h"
 #include "reopen.h"

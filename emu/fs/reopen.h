@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* reopen.h - opening /proc/PID/fd/N (and so /dev/stdin, /dev/fd/N): Linux
  * follows such a link to the open file itself, not to its text, and opens
  * that file again (reopen.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* signalfd.c - signalfd: reading takes the reader's pending signals of the
  * fd's mask (its own, then its process's) as 128-byte struct
  * signalfd_siginfo records, the same layout on every ABI; readable while

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_fallocate.c - fallocate(2): space for a host file the guest may
  * change, with Linux's checks for every other kind of descriptor. */
 #include "abi.h"

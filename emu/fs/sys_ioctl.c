@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_ioctl.c - ioctl(2): first the requests every file takes (Linux
  * 5.15's do_vfs_ioctl in fs/ioctl.c), then the file kind's own (vfs_ioctl:
  * its file_operations' unlocked_ioctl). The request numbers are the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_mount.c - mount(2) and umount2(2) for cgroup2 alone: `mount -t
  * cgroup2 none DIR` shows the one cgroup v2 hierarchy (emu/kernel/cgroup.c)
  * at DIR too, as Linux does for every cgroup2 mount (docs/cgroups.md).

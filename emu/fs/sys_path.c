@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_path.c - syscalls that change the file tree: mkdir, unlink, rename,
  * symlink, link, utimens, chmod, chown, truncate. They act on host
  * directories confined to their mount (sysfs-fs/vfs_parent); the root is

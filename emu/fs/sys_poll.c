@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_poll.c - ppoll and pselect6 (and arm's poll): readiness of pipes and
  * files, blocking until a pipe changes, a signal arrives or the timeout
  * passes in virtual time. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_statfs.c - statfs, fstatfs (and arm's statfs64, fstatfs64): what
  * file system holds a path or descriptor, by the guest's mounts: the
  * private /tmp and /dev/shm are tmpfs sharing --tmp-size, /proc, /sys and /dev are the

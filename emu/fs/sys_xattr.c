@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_xattr.c - extended attributes: getxattr, setxattr, listxattr,
  * removexattr and their l (no symlink following) and f (descriptor)
  * variants. A file of a writable place (the private /tmp, the root with

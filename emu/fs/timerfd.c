@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* timerfd.c - timerfd: a timer on the machine's virtual time (a ktimer)
  * whose expirations a read collects as an 8-byte count. Expirations are
  * counted from virtual time whenever the timer is looked at, so a late

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vfs_provider.c - what the kernel layer tells the virtual /dev, /proc and
  * /sys: the vCPUs (with hotplug through cpuN/online), the processes and
  * their threads, files and mappings, the command line, the kernel log and

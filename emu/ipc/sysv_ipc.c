@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysv_ipc.c - what System V semaphores, message queues and shared memory
  * share: the machine's namespace, ids and keys (Linux's ipcget, with its
  * cyclic index allocation and sequence numbers), permissions, the guest's

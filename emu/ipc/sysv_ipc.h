@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysv_ipc.h - System V IPC of the machine: semaphore sets (sysv_sem.c),
  * message queues (sysv_msg.c) and shared memory segments (sysv_shm.c),
  * with the ids, keys, permissions and guest structures they share

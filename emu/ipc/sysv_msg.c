@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysv_msg.c - System V message queues: msgget, msgsnd, msgrcv, msgctl,
  * /proc/sysvipc/msg.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysv_sem.c - System V semaphore sets: semget, semop/semtimedop (atomic
  * arrays of operations, SEM_UNDO, blocking in order of arrival), semctl,
  * /proc/sysvipc/sem.

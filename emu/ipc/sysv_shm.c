@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysv_shm.c - System V shared memory: shmget and shmctl keep the
  * segments' books (size, owner, times, nattch, SHM_DEST, SHM_LOCKED) and
  * /proc/sysvipc/shm shows them; a segment's memory is a shared memory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgroup.c - cgroup v2 with the cpuset and cpu controllers, as Linux 5.15's
  * kernel/cgroup/cgroup.c, kernel/cgroup/cpuset.c and kernel/sched/core.c
  * (the cpu controller's files) behave, with the asymmetric-32-bit changes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgroup.h - the cgroup v2 hierarchy mounted at /sys/fs/cgroup, with the
  * cpuset and cpu controllers (docs/cgroups.md lists each rule, CGn, with
  * its Linux 5.15 source and test). The groups live in the machine; each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cputime.c - CPU time on the virtual clock: what each thread has run (the
  * scheduler's sum_exec_ns plus the slice running now), the part spent in
  * syscalls, the CPU clocks of clock_gettime, and times and getrusage. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cred.c - user and group ids: the get/set*id calls and the supplementary
  * groups (cred.h). */
 #include "cred.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cred.h - a process's user and group ids: real, effective, saved and
  * file-system ids and the supplementary groups (cred.c). The guest starts
  * as root; ids change only through the set*id calls, which follow Linux's

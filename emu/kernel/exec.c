@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exec.c - execve: read an ELF image (and its PT_INTERP), build a fresh
  * address space on an engine of the image's ISA, lay out the initial stack,
  * and switch the task to it. The old image stays intact until the new one is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exec.h - replacing a task's image with a program (exec.c). */
 #ifndef ASYMU_EXEC_H
 #define ASYMU_EXEC_H

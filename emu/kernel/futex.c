@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* futex.c - futex WAIT/WAKE (plain and bitset, private or not) with
  * timeouts in virtual time. A futex is an address in one address space, or
  * in shared memory a place in the object mapped there, which every process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hotplug_log.c - what arm64 Linux logs at the default level when a CPU
  * goes down or up, on a GICv3 machine laid out as QEMU's "virt" board
  * (redistributors from 0x080a0000, 128 KiB each) without an ITS. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hotplug_log.h - the platform's kernel log lines when a vCPU goes offline
  * or comes back (spec section 6), the same in Linux 5.15 and 6.6. */
 #ifndef ASYMU_HOTPLUG_LOG_H

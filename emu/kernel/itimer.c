@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* itimer.c - setitimer and getitimer: ITIMER_REAL sends SIGALRM on virtual
  * time (rearmed when the signal is taken, as Linux does), ITIMER_VIRTUAL
  * SIGVTALRM on the process's user time and ITIMER_PROF SIGPROF on its user

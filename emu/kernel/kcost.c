@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcost.c - the cost table of kernel work (kcost.h, docs/timing.md) and
  * the --costs file that overrides it. */
 #include "kcost.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kcost.h - what kernel work costs in virtual time (docs/timing.md): a
  * table of times on a capacity-1024 vCPU at its maximum frequency, scaled
  * by the capacity and frequency of the vCPU doing the work. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ktimer.c - callbacks at virtual times: the armed timers in a binary
  * min-heap ordered by (when, arming order), the earliest fired by the
  * machine loop (run.c) when virtual time reaches it. Arming and cancelling

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ktimer.h - callbacks at virtual times (ktimer.c), fired by the machine
  * loop. */
 #ifndef ASYMU_KTIMER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* lifetime.h - when tasks are freed, what ends a task's life early, and the
  * back-pointers that must not outlive their target.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* posix_timer.c - timer_create and friends. A timer counts on a wall clock
  * (a ktimer on virtual time) or on a CPU clock (looked at after each slice
  * the process runs, cpu_timers_check). As in Linux, an interval timer whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procmem.c - a process's memory for its debugger (procmem.h). */
 #include "procmem.h"
 #include "file.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procmem.h - a process's memory as its debugger reaches it (procmem.c):
  * PTRACE_PEEK/POKE and /proc/PID/mem read and write it whatever the page
  * protection, as Linux's FOLL_FORCE does (a breakpoint goes into read-only

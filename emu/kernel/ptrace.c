@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ptrace.c - guest ptrace(2): attaching (TRACEME, ATTACH, SEIZE), the
  * ptrace-stops of a tracee and their reports to the tracer's wait, and the
  * requests a tracer makes of a stopped tracee (restart, registers, memory,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ptrace.h - guest ptrace(2): a tracer process, its tracees (tasks), the
  * ptrace-stops they enter (signal-delivery, syscall-enter/exit, event,
  * group and interrupt stops), and what wait4/waitid report of them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* restart.c - Linux's restart rules for syscalls a signal interrupted
  * (restart.h): the kind is kept from the call's end to the signal
  * delivery, which rewinds the registers onto the svc when the call must run

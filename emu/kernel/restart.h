@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* restart.h - what becomes of a syscall a signal interrupted: Linux's four
  * restart kinds, and restart_syscall.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rlimit.c - resource limits: what getrlimit, setrlimit and prlimit64 show
  * and change, and the limits the kernel enforces. NOFILE bounds descriptor
  * numbers (fd.c), AS the bytes mapped (mm.c, with --max-mem), STACK the

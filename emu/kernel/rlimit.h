@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rlimit.h - resource limits of a process (rlimit.c): getrlimit,
  * setrlimit, prlimit64, and the checks the rest of the kernel makes
  * against them (docs/processes.md, "Limits"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched_attr.c - sched_setattr/sched_getattr and the setter shared with
  * sched_setscheduler/sched_setparam, checking in the order Linux 5.15 does:
  * the struct (size protocol), the policy and flags, the priority or the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched_attr.h - scheduling classes from the syscalls' side: sched_setattr
  * and sched_getattr (struct sched_attr, its size protocol and flags), the
  * shared setter behind sched_setscheduler/sched_setparam, and what a forked

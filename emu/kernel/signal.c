@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* signal.c - signals: dispositions, masks, queueing to processes and
  * threads, delivery on the way back to user mode (default actions or a
  * handler frame built by the ABI), and the signal syscalls. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* signals.h - queueing, taking and delivering signals (signal.c), and
  * synchronous faults. */
 #ifndef ASYMU_SIGNALS_H

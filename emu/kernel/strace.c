@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* strace.c - --strace: one line per guest syscall on stderr, in strace's
  * format: `[pid N] openat(AT_FDCWD, "/etc/passwd", O_RDONLY) = 3`.
  * Each table entry's format has one letter per argument:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* strace.h - one line per guest syscall on stderr (strace.c). */
 #ifndef ASYMU_STRACE_H
 #define ASYMU_STRACE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_proc.c - process identity and lifetime: exit, ids, uname, personality,
  * limits, prctl, sysinfo, and the basic affinity queries. */
 #include "abi.h"

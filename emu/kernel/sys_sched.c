@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_sched.c - scheduling syscalls: affinity (the calls the asymmetric
  * policies act on), yield, getcpu, nice and scheduling classes, and syslog
  * (dmesg) for the kernel log. The decisions are sched/'s. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_task.c - process lifetime syscalls: clone/clone3/fork/vfork, execve,
  * exit/exit_group, wait4/waitid, sessions and process groups. */
 #include "kcost.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_time.c - clocks and randomness, all virtual: time is the machine's
  * virtual clock, randomness comes from the --seed generator. */
 #include "abi.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syscalls.h - dispatching guest syscalls (syscall.c), the handlers both
  * ABIs share (sys_*.c) and the cores their per-ABI wrappers call. */
 #ifndef ASYMU_SYSCALLS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* task.h - processes (thread groups) and tasks (threads) (task.c): their
  * state, signals pending and actions, blocking and waking, exit, clone. */
 #ifndef ASYMU_TASK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* timers.h - CPU time (cputime.c), POSIX timers (posix_timer.c) and
  * itimers (itimer.c): what a process owns besides its threads, on virtual
  * wall time and on virtual CPU time. */

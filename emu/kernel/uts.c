@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uts.c - sethostname and setdomainname: the names uname reports
  * (sys_proc.c), kept per machine. The guest runs as root, so it holds
  * CAP_SYS_ADMIN and never gets EPERM. */

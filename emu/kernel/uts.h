@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uts.h - the machine's host and domain names: what uname(2) reports and
  * sethostname/setdomainname change. One pair per machine (asymu has no UTS
  * namespaces). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vfork.c - the parent's wait in vfork (CLONE_VFORK): it sleeps until the
  * child execs or exits, and only a fatal signal ends the sleep earlier
  * (Linux's wait_for_vfork_done is killable, not interruptible: other

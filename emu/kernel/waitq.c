@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* waitq.c - tasks by tid, wait queues and task timeouts (waitq.h). Wait
  * queues are chained hash buckets keyed by (object, key), each a FIFO of
  * wait nodes, so a wake-up touches only the tasks that wait on the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* waitq.h - the machine's indexes of tasks, so that no lookup or wake-up
  * walks every task: tasks by tid, blocked tasks by what they wait on (wait
  * queues), and timed waits as kernel timers. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* crash.c - when asymu itself dies. Two guards:
  *
  * - A fatal host signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT: a bug in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* crash.h - what happens when asymu itself dies (crash.c). */
 #ifndef ASYMU_CRASH_H
 #define ASYMU_CRASH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine.h - Unicorn engines (engine.c): the one place that talks Unicorn
  * errors. */
 #ifndef ASYMU_ENGINE_H

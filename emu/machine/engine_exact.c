@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine_exact.c - the exact guest state at a memory fault (engine_exact.h).
  *
  * Unicorn 2.1.1 ends a run at an unmapped or protected data access with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine_exact.h - the exact guest PC at a memory fault on Unicorn 2.1.1,
  * which leaves the PC at the start of the translated block
  * (engine_exact.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine_step.c - one guest instruction for PTRACE_SINGLESTEP
  * (engine_step.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine_step.h - running exactly one guest instruction of a task, for
  * PTRACE_SINGLESTEP, without uc_emu_start's instruction count
  * (engine_step.c). */

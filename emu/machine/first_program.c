@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* first_program.c - where the first program of a run comes from and where
  * it starts: PROGRAM as a path inside --sysroot (as chroot and qemu-user's
  * -L take it) or a host path, and the guest's starting directory (--cwd,

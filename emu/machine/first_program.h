@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* first_program.h - the run's first program and its starting directory
  * (first_program.c). */
 #ifndef ASYMU_FIRST_PROGRAM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hostio.c - what reaches the machine from the host, through libuv: SIGINT,
  * SIGTERM and SIGHUP (an orderly stop at the next slice boundary) and the FUSE
  * export's requests (--sysfs-mount), served between slices so a host write

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hostmem.c - the host's memory as a limit of its own: when less than the
  * reserve (--host-reserve) is available on the host, a new guest process or
  * more mappings fail with ENOMEM in the guest instead of the host running

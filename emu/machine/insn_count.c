@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* insn_count.c - counting a Thumb block's instructions (insn_count.h). */
 #include "abi.h"
 #include "insn_count.h"

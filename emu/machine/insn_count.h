@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* insn_count.h - guest instructions retired per translated block, for
  * virtual time (docs/timing.md). The block hook sees a block's address and
  * byte size only: A64 and A32 instructions are 4 bytes each, Thumb ones 2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kmem.c - the machine's kernel memory: one byte counter, charged when a
  * kernel-side buffer is allocated and uncharged when it is freed (kmem.h).
  * The count is the machine's own, never the host's free memory, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kmem.h - the machine's kernel memory (kmem.c): what asymu's kernel layer
  * holds on the host for the guest outside any process's mappings (queued
  * System V messages, pipe rings, socket receive queues, pseudo-terminals).

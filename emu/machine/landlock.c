@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* landlock.c - the host files the emulator may open once the machine is up:
  * read beneath the sysroot and -L, read and write beneath the guest's
  * private /tmp and /dev/shm and, under --rw, the sysroot. Everything else (the user's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* machine.c - the emulated machine: boot state from the configuration, the
  * seeded random generator, virtual time, and the run loop of the first
  * process. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* machine.h - the emulated machine (machine.c): every task, the scheduler,
  * the kernel log, the file namespace, host events (hostio.c) and the loop
  * that runs it all (run.c). */

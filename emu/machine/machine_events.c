@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* machine_events.c - builds the kernel layer's events (machine_events.h). */
 #include "machine_events.h"
 #include "abi.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* machine_events.h - what the kernel layer reports on the machine's event
  * stream (sched/mevent.h): exec, exit and syscalls, with the task's vCPU
  * and the virtual time inside the running slice. One inline call per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* machine_trace.c - runs the trace writers over the machine's event stream. */
 #include "machine_trace.h"
 #include "emu.h"

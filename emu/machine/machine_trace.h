@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* machine_trace.h - the trace writers `asymu run` asked for (--trace,
  * --trace-format, --timeline), subscribed to the machine's event stream
  * for the whole run. */

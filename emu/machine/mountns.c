@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mountns.c - the host seen read-only by the confined emulator, except the
  * guest's writable places. Landlock grants reading beneath the sysroot
  * (the whole host with the default --sysroot /), and a file opened for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* newroot.c - the only host tree the confined emulator can name. Landlock
  * bounds opens but not look-ups (stat, statx, readlink, access, O_PATH
  * opens), and seccomp cannot read a path, so with the host's tree as its

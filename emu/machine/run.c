@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* run.c - the machine loop: fires due timers, asks the scheduler for the next
  * (vCPU, task) pair in virtual-time order, carries out its decision (run,
  * SIGKILL, or pick again), loads the task's registers into its engine,

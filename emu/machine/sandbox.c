@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sandbox.c - once the machine is up (its root, /tmp, the FUSE mount and the
  * first program open), asymu confines itself: as root, a mount namespace
  * where only the guest's writable places are writable (mountns.c), then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sandbox.h - how asymu confines itself once the machine is up: Landlock
  * limits the host files it may open to the guest's places (landlock.c), and
  * a seccomp filter with argument checks limits its host syscalls to those

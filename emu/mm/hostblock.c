@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hostblock.c - reuses the host memory of ended private mappings.
  *
  * A host page that is new to a process costs more than its zeroing: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hostblock.h - the host memory of ended private mappings, kept for the
  * next mappings instead of returned to the host. */
 #ifndef ASYMU_HOSTBLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mm.c - a guest address space: VMAs backed by host memory that the kernel
  * layer owns and hands to Unicorn with uc_mem_map_ptr. Every change (map,
  * unmap, protect) is done here on the VMA list (and its index) and mirrored

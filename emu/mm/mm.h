@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mm.h - a guest address space (mm.c): its mappings (VMAs), its engine,
  * and copying between guest and host memory. */
 #ifndef ASYMU_MM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mm_lazy.c - lazy engine regions for large mappings (mm_lazy.h). */
 #include "mm_lazy.h"
 #include "machine.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mm_lazy.h - lazy engine regions: a MAP_NORESERVE mapping is registered
  * with Unicorn chunk by chunk, when the guest first touches each.
  *

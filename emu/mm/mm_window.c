@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mm_window.c - engine windows (mm_window.h): many private mappings in one
  * Unicorn region, the guest's rights kept by host page protections. */
 #include "mm_window.h"

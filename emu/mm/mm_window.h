@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mm_window.h - engine windows: one Unicorn region over many mappings.
  *
  * Normally every accessible VMA is a Unicorn region of its own (mm.c), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pagecopy.c - copies only the host pages of a private mapping that hold
  * data: untouched pages of the fresh destination already read as zero and
  * cost the host nothing, so a forked child takes only the memory its parent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pagecopy.h - copying guest memory on the host: a private mapping's pages
  * that hold data (fork, windows), a file's bytes into a new mapping (exec),
  * which pages of a range the host holds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* shmem.c - shared memory objects (shmem.h). */
 #include "shmem.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* shmem.h - shared memory objects: what MAP_SHARED mappings, memfd_create
  * and (later) SysV segments map. Every guest process lives in this one host
  * process, so sharing is the host's own: each mapping of an object is a

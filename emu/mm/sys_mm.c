@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_mm.c - memory syscalls: brk, mmap (and mmap2 through do_mmap),
  * munmap, mprotect, mremap, madvise, msync, mincore, memfd_create. */
 #include "kcost.h"

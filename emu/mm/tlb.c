@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tlb.c - lets Unicorn's soft TLB grow to a task's working set.
  *
  * Unicorn 2.1 (QEMU 5's cputlb) sizes its dynamic TLB only inside a flush,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tlb.h - growing Unicorn's soft TLB to a task's working set (tlb.c). */
 #ifndef ASYMU_TLB_H
 #define ASYMU_TLB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* socket.c - the socket object: receive queues of messages (a stream reads
  * them as bytes, a datagram or seqpacket socket one at a time), listeners
  * with an accept queue, shutdown, poll readiness, and blocking through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* socket.h - sockets inside the machine: AF_UNIX, and AF_INET/AF_INET6 on
  * the machine's loopback. No guest socket ever becomes a host socket: a
  * connection is two receive queues in the emulator (docs/ipc.md). */

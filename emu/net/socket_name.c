@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* socket_name.c - what sockets are called and how they are found: AF_UNIX
  * path names (a real socket node in the guest's file system, found again by
  * its host inode), abstract names and autobind, and AF_INET/AF_INET6 ports on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* socket_netlink.c - the machine's one network interface, `lo`, with
  * 127.0.0.1/8 and ::1/128, as programs ask for it: AF_NETLINK NETLINK_ROUTE
  * (enough of rtnetlink for glibc's getifaddrs() and if_nameindex()), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* socket_pktinfo.c - what an IP datagram carries besides its bytes, and the
  * options that set and show it: IPv6's hop limit and traffic class
  * (IPV6_UNICAST_HOPS, IPV6_TCLASS, and the IPV6_HOPLIMIT / IPV6_TCLASS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* socket_proc.c - /proc/net/tcp, tcp6, udp, udp6 and unix: the machine's
  * sockets in the kernel's formats (net/ipv4/tcp_ipv4.c get_tcp4_sock,
  * net/ipv6/tcp_ipv6.c get_tcp6_sock, net/ipv4/udp.c udp4_format_sock,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_socket.c - the socket syscalls: descriptors, guest sockaddrs, and the
  * guest's msghdr, iovec, cmsghdr and mmsghdr layouts, which follow the ABI's
  * word (8 bytes on arm64, 4 on armhf). The socket itself is socket.c's. */

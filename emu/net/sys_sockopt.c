@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_sockopt.c - setsockopt and getsockopt: the SOL_SOCKET options,
  * TCP_NODELAY and IPV6_V6ONLY, and socket_pktinfo.c's IPv6 and UDP-Lite
  * ones. Everything else fails with ENOPROTOOPT (or

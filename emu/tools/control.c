@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* control.c - the control socket's server (control.h): the listening Unix
  * socket, its connections on the host event loop, and the machine loop's
  * hooks (pause, `step N`, held tasks). The requests themselves are in

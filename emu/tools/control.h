@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* control.h - the control socket (`asymu run --control PATH`, docs/control.md):
  * a Unix socket served from the host event loop (hostio.c), one request per
  * line and one JSON response per line, to look at the machine (ps, cpus,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* control_requests.c - the control socket's requests (docs/control.md):
  * "COMMAND ARG..." in, one JSON object out with "version" and either the
  * answer or "error". They run between two slices (hostio.c serves the

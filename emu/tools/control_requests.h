@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* control_requests.h - between the control socket's server (control.c) and
  * its requests (control_requests.c): the server's state, one request line
  * in, JSON response lines out. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_entry.c - a booted machine for the syscall fuzz harness: pid 1 has
  * executed a real program (its image, stack and auxv are mapped, its
  * registers loaded) but never runs an instruction; the harness issues

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_entry.h - an internal entry point for the syscall fuzz harness
  * (tests/fuzz/fuzz_syscall.c): a machine whose first process has loaded a
  * real program, into which the harness issues syscalls one at a time

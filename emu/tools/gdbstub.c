@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gdbstub.c - the gdb stub's server (gdbstub.h): the listening TCP socket on
  * 127.0.0.1, its one connection on the host event loop, and the machine's
  * hooks: breakpoints and single-step as Unicorn code hooks put into an

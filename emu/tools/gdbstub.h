@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gdbstub.h - the gdb stub (`asymu run --gdb PORT`, docs/ptrace.md): the GDB
  * Remote Serial Protocol on a TCP socket of 127.0.0.1, served from the host
  * event loop (hostio.c) as the control socket is, to clients of the user

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gdbstub_cmds.c - the gdb stub's packets (gdbstub_int.h): queries, thread
  * selection, registers, memory, breakpoints, resuming, detaching and
  * killing. Every packet gets its reply here except a resume's, whose stop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gdbstub_int.h - between the gdb stub's server and machine hooks
  * (gdbstub.c), its packet handlers (gdbstub_cmds.c) and its register
  * layouts (gdbstub_regs.c): the stub's state. */

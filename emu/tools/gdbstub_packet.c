@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gdbstub_packet.c - the Remote Serial Protocol's framing (gdbstub_packet.h):
  * a byte-at-a-time receiver, framing with the binary escape, hex, thread
  * ids and GDB's signal numbers. Nothing here knows the machine. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gdbstub_packet.h - the GDB Remote Serial Protocol's framing
  * (gdbstub_packet.c), apart from any machine: `$data#cs` packets with their
  * checksums, acknowledgements, the interrupt byte, the binary escape of

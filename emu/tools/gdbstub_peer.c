@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gdbstub_peer.c - who may use the gdb stub (issue 24 item 5): only the
  * user asymu runs as. A TCP connection carries no credentials (SO_PEERCRED
  * is for Unix sockets), so the stub finds the client's own socket in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gdbstub_regs.c - the registers gdb sees of a task: the target description
  * of its ISA and the `g` packet's layout, built on ptrace's register sets
  * (ptrace_regs.c) so both debuggers read the same values.

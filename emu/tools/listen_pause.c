@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* listen_pause.c - see listen_pause.h. */
 #include "listen_pause.h"
 

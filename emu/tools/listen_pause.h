@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* listen_pause.h - the listening sockets (--control, --gdb) when accept
  * fails for want of host descriptors (EMFILE, ENFILE) or memory (ENOBUFS,
  * ENOMEM): the connection stays queued and the socket readable, so a poll

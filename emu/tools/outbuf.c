@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* outbuf.c - bytes waiting for a non-blocking socket (outbuf.h). */
 #include "outbuf.h"
 

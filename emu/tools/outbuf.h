@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* outbuf.h - bytes waiting for a non-blocking socket of the host loop (the
  * control socket's responses, the gdb stub's packets): appended whole,
  * written as the socket takes them (outbuf.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recording-int.h - between recording.c (the run's side) and
  * recording_load.c (reading a file): the inputs and the recording's state. */
 #ifndef ASYMU_RECORDING_INT_H

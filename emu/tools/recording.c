@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recording.c - record and replay of host input (recording.h): the file
  * (JSON lines, docs/recording.md), the points of a run, the console's
  * buffered input, and the inputs applied again where they were taken. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recording.h - record and replay of what reaches the machine from outside
  * (docs/recording.md): `asymu run --record F` writes every host input with
  * the point of the run at which the machine took it (stdin bytes as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recording_load.c - reads a recording (--input) whole before the run and
  * checks it: every line a JSON object of a known kind, points and times
  * never going back, the end line last, and a header of this run. */

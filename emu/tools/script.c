@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* script.c - runs a machine_script (script.h): its tasks start as
  * parentless top-level processes, each with its own stdout and a stdin pipe,
  * and its actions happen from outside the machine at their virtual times as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* script_events.c - a script's subscriber on the machine's event stream:
  * records each task's history and fires the triggers of its actions. A
  * trigger only arms its action (script__arm_action): the action happens

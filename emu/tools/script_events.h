@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* script_events.h - what a script (script.h) takes from the machine's
  * event stream: each task's history (vCPUs used, affinity changes with
  * their rule, the saved mask after each execve) and the triggers of its

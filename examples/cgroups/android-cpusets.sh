@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # android-cpusets.sh - Android's cpuset layout on cgroup v2 (docs/cgroups.md).
 # Android's init mounts cgroup v1 at /dev/cpuset (not modelled yet); the
 # groups and their CPUs are the same here, on the v2 hierarchy at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* payloads.S - the guest code examples/kvm/vmm.c loads into its VM. Both
  * run at EL1 with the MMU off from the first byte of guest memory, and talk
  * to the VMM over MMIO at 0x09000000 (outside the memory slot):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vmm.c - a minimal arm64 VMM over /dev/kvm (docs/kvm.md): one vCPU, one
  * memory slot of 64 KiB at guest physical 0, a console over MMIO at
  * 0x09000000 (payloads.S), PSCI SYSTEM_OFF to stop.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """check_results.py DIR - checks the one run bench/run.sh wrote into DIR in
 smoke mode (BENCH_SMOKE=1): its JSON parses, follows the schema of
 bench/README.md and has an asymu row for every workload on both ISAs, each

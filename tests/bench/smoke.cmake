@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench-smoke: bench/run.sh in smoke mode (every workload of the main table
 # once, tiny, under asymu only, both ISAs; the real programs from the
 # conformance roots), so the script cannot rot; then its JSON and SVG are

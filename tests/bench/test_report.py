@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_report.py ROOT - bench/report.py's table names why a row missed its
 target: a missed ratio, fork under its rate although its ratio is met, and
 nothing for met rows or rows without a target. Exits 1, saying what

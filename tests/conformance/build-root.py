@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Builds a Debian 12 guest root for one architecture from packages by name.
 
     build-root.py ARCH OUTDIR        (ARCH: arm64 or armhf)

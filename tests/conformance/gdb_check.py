@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Debian's own gdb inside the machine (guest ptrace, docs/ptrace.md): gdb
 -batch breaks at main of a static program built with -g (tests/guest/
 gdb-target.c), prints a variable, steps into a call, finishes it, steps a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # qemu-sandbox.sh ROOT QEMU ARGS... - runs `QEMU ARGS...` (qemu-user) with
 # the guest root ROOT as its /, where it cannot change the host.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Reads the output of `python3.11 -m test -v MODULE`: per-test results, the
 unittest summary and regrtest's final result, and asymu's own stderr lines."""
 import re

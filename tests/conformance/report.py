@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes the conformance results: the JSON file (every run, every test) and
 the table in the Markdown file between its two marker lines. Runs not
 repeated this time keep their earlier rows."""

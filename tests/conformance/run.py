@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Runs CPython's regression tests module by module under asymu and under
 qemu-user on the same Debian 12 guest roots, and writes the table.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # conformance-smoke: a few fast modules of CPython's test suite under asymu,
 # both ISAs, on the Debian 12 guest roots (built, downloading packages, on
 # the first run). Each must pass with exactly this many tests run; the whole

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Debian's own sqlite3 command under asymu, on a database file in the
 guest's private /tmp and on one under --rw, in rollback-journal and WAL
 mode (WAL maps its -shm file MAP_SHARED and locks it with fcntl).

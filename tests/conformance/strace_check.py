@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Debian's own strace inside the machine (guest ptrace, docs/ptrace.md):
 `strace -f` on a shell pipeline that execs a static guest program ("hello"
 mode: writes hello, exits 3; a 32-bit one under the arm64 root's 64-bit

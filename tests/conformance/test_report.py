@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Checks the conformance report's reading of regrtest output and its "why"
 column against a fixed regrtest transcript (CTest: conformance-report)."""
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Debian's trace-cmd and rt-app inside the machine, on the machine's own
 tracefs (docs/tracing.md, "Tracing inside the machine"; issue 28 item 3).
 

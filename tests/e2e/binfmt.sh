@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # binfmt.sh ASYMU GUEST_DIR: issue 26 item 7, `asymu binfmt`. In a user
 # namespace with its own binfmt_misc instance (Linux 6.7+), asymu registers
 # itself as the interpreter of AArch64 and ARM ELF programs; the host then

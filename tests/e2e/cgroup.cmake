@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/cgroup.cmake: cgroup v2 at /sys/fs/cgroup with the cpuset and
 # cpu controllers (issue 29, item 2; docs/cgroups.md names the rule, CGn,
 # each test covers). tests/guest/cgroup-ops.c performs the steps and prints

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """check-junit.py FILE TESTS FAILURES - checks a JUnit XML file against the
 structure CI tools read (the JUnit schema's required parts): a <testsuites>
 root holding <testsuite> elements with name, tests, failures, errors; each

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # check.cmake - runs one end-to-end test command and checks its exit status,
 # stdout (byte for byte) and stderr. Called by the tests asymu_e2e() adds:
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # check.sh - sourced by the end-to-end shell tests.
 # check WHAT EXPECTED ACTUAL: counts the check and prints a failure with both
 # values; checks_done NAME: prints the counts and returns 0 if all passed.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """checks.py - the verdicts of the end-to-end test scripts (control.py,
 gdbstub.py, record.py): each check prints an ok or FAIL line, and the
 script's exit status is 1 when one failed."""

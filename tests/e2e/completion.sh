@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # completion.sh ASYMU: the bash completion asymu generates (issue 25 part
 # 2) completes subcommands, each one's options, --policy's values, and
 # files once `asymu run` has its program. Prints what each command line

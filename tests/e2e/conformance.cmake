@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # End-to-end tests for what running CPython's test suite (tests/conformance)
 # found broken in asymu itself.
 

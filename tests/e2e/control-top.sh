@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # control-top.sh ASYMU GUEST_DIR - `asymu top` (docs/control.md) in a tmux
 # pane of its own tmux server, read with capture-pane: the vCPU rows (32-bit
 # ones marked), the task rows, the kernel log, redrawn as `asymu ctl` takes

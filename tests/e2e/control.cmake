@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The control socket (asymu run --control, asymu ctl; docs/control.md): a
 # two-ISA workload stopped, inspected, hotplugged, stepped and continued
 # from the host (control.py), with the first process of each ISA.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """control.py ASYMU GUEST_DIR ISA - the control socket end to end
 (docs/control.md): a workload whose first process has ISA and whose child
 has the other one, both looping on sched_yield, steered with `asymu ctl`:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/deadline.cmake: scheduling classes (sched_setattr/sched_getattr,
 # SCHED_DEADLINE, FIFO/RR priorities) and rule U9 of the asymmetric-AArch32
 # spec (deadline tasks and 32-bit exec). docs/processes.md describes the

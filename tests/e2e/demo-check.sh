@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # demo-check.sh EXPECTED DEMO [BUILD]: runs the demo (examples/demo.sh, of a
 # build tree or an installed one) and compares what it prints, with its
 # paths written as PROGRAMS/, SCENARIOS/ and OUT/, with EXPECTED.

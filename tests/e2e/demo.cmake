@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The main demo (`make demo`, examples/demo.sh) prints what it should, from
 # the build tree (e2e-demo) and from the Debian package built from this
 # source (e2e-package-deb: dpkg-buildpackage, lintian, the unpacked demo;

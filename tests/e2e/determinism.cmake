@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # determinism.cmake - issue 14: the same seed gives the same run, byte for byte.
 # A mixed workload (tests/guest/mixed.c: threads taking turns with
 # sched_yield, an interval timer, a sleep, a forked process writing through a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The file-system parts of issue 11.
 
 # /dev/shm: a private tmpfs sharing --tmp-size with /tmp (shm_open, what

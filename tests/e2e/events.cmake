@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/events.cmake: event descriptors (docs/ipc.md "Event
 # descriptors"): epoll, eventfd, timerfd, signalfd and pidfd, each guest
 # printing errnos, event masks, data fields and expiration counts. The

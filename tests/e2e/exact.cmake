@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/exact.cmake: what checking the policies against the v5.15 and
 # v6.6 sources found (issue 12): deadline tasks at a 32-bit exec (U9) under
 # both generations, and a hotplug sequence's kernel log line for line.

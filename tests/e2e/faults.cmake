@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue "Real programs, part 3", item 1: a fault's handler sees the PC of
 # the instruction that faulted (taken from a label on it), with two
 # instructions of the same translated block before it, as Linux gives, and

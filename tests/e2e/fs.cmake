@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/fs.cmake: file-system calls (tests/guest/fs-calls.c, one case
 # per test) and symlinks in the private /tmp (tests/guest/fs-symlinks.c);
 # expected output in expected/fs-*.out. Every line was checked against

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ftrace-long.sh ASYMU GUEST - an --trace-format ftrace trace long enough
 # that asymu's qsort of its lines (trace/trace_ftrace.c) takes glibc's
 # slow branch (1 KiB or more: about 40 lines), which asks the host for

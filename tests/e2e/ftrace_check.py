@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """ftrace_check.py - checks an asymu --trace-format ftrace file the way
 Perfetto's systrace importer reads it, and against Linux 5.15's output
 (docs/tracing.md, "The ftrace text").

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fuse.sh ASYMU GUEST - the FUSE export end to end (and the seccomp sandbox,
 # seen from the host while the emulator runs): mount, read from the host,
 # offline a vCPU from the host while the guest runs, unmount at exit, on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/fuzzfound.cmake: each crash the fuzz harnesses (tests/fuzz/)
 # found in the syscall layer, replayed by tests/guest/fuzzfound.c. Expected
 # lines are Linux 5.15's answers (checked under qemu-user unless noted).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The gdb stub (asymu run --gdb PORT --gdb-wait; docs/ptrace.md), with
 # Debian's gdb-multiarch in batch mode (scripts/bootstrap installs it):
 # break at main, registers, a global, next, stepi, threads with their vCPU

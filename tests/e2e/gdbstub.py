@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """gdbstub.py ASYMU GUEST_DIR ISA CASE [GDB] - the gdb stub end to end
 (docs/ptrace.md): asymu runs tests/guest/stub-target-ISA under
 `--gdb 0 --gdb-wait`, this script reads the port it printed and either

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/generations.cmake: the Linux generations (spec section 7). Each
 # test runs one program twice, under --policy upstream (Linux 5.15) and
 # --policy linux-6.6, with the output each generation gives: the names are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # host-death.sh ASYMU GUEST - asymu's own end, seen from the host: SIGHUP is
 # an orderly stop (129); SIGKILL leaves nothing behind because the janitor
 # process removes the guest's private /tmp; a fatal host signal prints one

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """host-dirs.py ASYMU BUSYBOX CASE - the host side of the guest's private
 /tmp and /dev/shm (issue 24, items 6 and 7), seen from the host while asymu
 runs. The guest is busybox sh waiting on a line of stdin.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # host-rss.sh LIMIT_KB LINE COMMAND...: runs COMMAND under GNU time
 # (scripts/bootstrap installs it), prints its output, and passes when it
 # exits 0, prints a line that starts with LINE (when LINE is not empty) and its peak

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 25 part 2: asymu installed like Debian software. The manual pages
 # render without warnings and cover every option and command (man.sh); the
 # bash completion completes what it should (completion.sh); `cmake --install`

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # install.sh BUILD SOURCE: installs BUILD with `cmake --install` into a
 # fresh prefix and checks the installed asymu works without its build tree
 # (issue 25 part 2): it runs from the prefix, replays the installed example

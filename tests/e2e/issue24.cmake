@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 24 (security, third pass), items 6 to 10: the host side of a run.
 
 # Items 6 and 7 (host-dirs.py): the private /tmp and /dev/shm are 0700 on

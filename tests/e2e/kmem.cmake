@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/kmem.cmake: the machine's kernel memory (--max-kmem,
 # emu/machine/kmem.h; issue 24 item 4). Buffers the guest makes asymu hold
 # outside its mappings end at a count of the machine's own, never at the

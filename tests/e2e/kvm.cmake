@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/kvm.cmake: /dev/kvm inside the emulated machine (docs/kvm.md),
 # driven by the example VMM examples/kvm/vmm.c (aarch64 only: KVM is for
 # 64-bit VMMs). The default machine is mismatched (vCPUs 0-3 of 8 run

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/lifetimes.cmake: a vfork parent that dies while it waits
 # (tests/guest/lifetimes.c). qemu-user turns vfork into fork, so the
 # expected lines are Linux's rules rather than qemu-user's output: the wait

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Resource limits (RLIMIT_*) and the private /tmp's size limit
 # (docs/processes.md "Limits", docs/guest-root.md, docs/security.md).
 # Linux 5.15's values; qemu-user on the host kernel agrees except where the

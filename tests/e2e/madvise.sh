@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # madvise.sh ASYMU GUEST - MADV_DONTNEED releases host memory: the guest
 # (madvise.c) maps 1 GiB, writes two pages and drops the whole mapping;
 # asymu's peak host RSS stays far below 1 GiB (it reached 1 GiB when the

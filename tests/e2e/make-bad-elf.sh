@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make-bad-elf.sh - writes malformed copies of two real guest programs for the
 # bad-ELF end-to-end tests, each with one defect that asymu must name:
 #   make-bad-elf.sh AARCH64-PROGRAM ARMHF-PROGRAM OUTDIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # man.sh ASYMU SOURCE: the manual pages (issue 25 part 2) as man renders
 # them: asymu(1), generated from the option table, renders without a
 # warning and lists every option of `asymu run` and every subcommand;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/mm.cmake: shared memory and the memory calls
 # (tests/guest/shmem.c, one part per test); expected output in
 # expected/mm-shmem-*.out. Checked against Linux's rules by hand: qemu-user

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # no-host-socket.sh ASYMU GUEST - the guest's connect() to 10.0.0.1:80 fails
 # with ENETUNREACH, and the emulator opens no host socket: strace -f on the
 # host records no socket, socketpair or connect call. Skips (77) without strace.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """nofile.py ASYMU GUEST_DIR ISA CASE - the machine's host descriptors
 (issue 24, item 8), under Debian's default soft limit of 1024:
 

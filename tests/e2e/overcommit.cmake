@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Large reservations under Linux's heuristic overcommit (issue 26 item 3,
 # docs/processes.md "Reservations and overcommit"): PROT_NONE and
 # MAP_NORESERVE mappings far beyond the machine's memory are taken, cost no

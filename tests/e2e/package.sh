@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # package.sh SOURCE EXPECTED_DEMO: the Debian package (issue 25 part 2).
 # Builds it from a copy of the source with `dpkg-buildpackage -b -us -uc`
 # (debian/: no test suite, Unicorn as the shared library), checks it with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/policies-amended.cmake: the rules of the spec's 2026-12-03
 # amendment, where Linux 5.15's code decides (1.2, 2.4, K1/K2f, U3/U4, U8, H1,
 # 6). Included after policies.cmake, whose asymu_e2e_policy, LAUNCH, SHOW32 and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/policies.cmake: end-to-end tests of the asymmetric-AArch32 rules
 # (../shared/spec/asymmetric-aarch32.md, sections 1-4 and 6) under the four
 # --policy values. Test names start with pol-<rule id>; docs/policies.md maps

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/proc.cmake: process and signal gaps CPython's regression tests
 # found (tests/guest/creds.c and friends). The expected output is the host
 # kernel's under qemu-user, as root, on both ISAs.

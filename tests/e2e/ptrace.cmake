@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Guest ptrace(2) (issue 15 item 1, docs/ptrace.md): a tracer of either ISA
 # on tracees of either ISA. asymu only: qemu-user forwards ptrace to the
 # host, where it would trace qemu itself.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What a debugger needs of guest ptrace(2) (issue 15 item 1, docs/ptrace.md,
 # "Debugging with gdb inside the machine"): tests/guest/ptrace-gdb.c, a
 # tracer of its own forked child. asymu only, as ptrace.cmake.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/pty.cmake: pseudo-terminals (docs/ipc.md "Pseudo-terminals").
 # The expected output is what Linux prints when the guest program is built
 # for the host and run there, except the slave's mode and group: 0620 and

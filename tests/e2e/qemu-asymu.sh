@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # qemu-asymu.sh - stands in for `asymu run` with qemu-user, to validate the
 # guest programs and the e2e harness before asymu runs them:
 #   cmake -DASYMU_E2E_RUNNER=$PWD/tests/e2e/qemu-asymu.sh ...

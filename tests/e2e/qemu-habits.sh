@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # qemu-habits.sh ASYMU ARGS_GUEST: issue 26 item 7, qemu-user's habits.
 # With --sysroot ROOT, PROGRAM may be a path inside ROOT (resolved there,
 # its absolute symbolic links too) and a host path inside or outside ROOT

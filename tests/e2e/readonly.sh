@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # readonly.sh ASYMU GUEST EXPECTED_DIR - no guest call changes a host file on
 # a read-only place (docs/security.md): descriptor and path calls on a file
 # of a --sysroot without --rw, and on a host /tmp file the guest sees through

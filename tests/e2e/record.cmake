@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Record and replay of host input (asymu run --record F / --input F,
 # docs/recording.md), tests/e2e/record.py: stdin fed with pauses, a host
 # SIGINT, a control session with trace off/on, broken recordings, a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """record.py ASYMU GUEST_DIR DATA_DIR ISA CASE - record and replay of host
 input (docs/recording.md), one CASE per test:
 

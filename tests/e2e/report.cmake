@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # asymu report TRACE [--json] (issue 28 item 4, docs/tracing.md "asymu
 # report"): traces of tests/guest/report-load.c, workloads whose answer is
 # known (a hog pinned to one vCPU, two hogs on one vCPU, 32-bit hogs, a

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """report_check.py - `asymu report TRACE [--json]` (issue 28 item 4) on
 traces of tests/guest/report-load.c, workloads whose answer is known.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/review.cmake: issue 11 item 5, the review's fixes: descriptor
 # tables shared across execve and close_range, exec from a thread, thread
 # names, file owners. Each is ASYMU_ONLY: qemu-user drops CLONE_FILES and

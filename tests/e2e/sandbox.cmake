@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The emulator's own confinement (sandbox.sh): --version names it, a running
 # emulator is under its seccomp filter with no_new_privs while its janitor is
 # not, and it still does its work. The policy itself: unit-sandbox.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # sandbox.sh ASYMU GUEST [sanitized] - the confinement of a running emulator, seen from
 # the host: --version names it; while the guest waits on stdin (a fifo), the
 # emulator's /proc/PID/status shows a seccomp filter in force and

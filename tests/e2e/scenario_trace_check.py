@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """scenario_trace_check.py - `asymu replay --trace/--timeline` over two
 example scenarios (one file each, the scenario's name inserted), then one
 with --trace-format ftrace: parses every file, checks exact events, and that

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Scenario replay (docs/scenarios.md): tests/e2e/scenarios.sh runs asymu
 # replay and compare from the source directory.
 set(SCENARIO_SH ${CMAKE_CURRENT_SOURCE_DIR}/scenarios.sh)

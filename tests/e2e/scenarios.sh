@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # scenarios.sh ASYMU SRC MODE ARGS... - end-to-end tests of `asymu replay`
 # and `asymu compare` (tests/e2e/scenarios.cmake). Runs from SRC so the
 # scenario paths printed are the repository's (examples/scenarios/X.yaml).

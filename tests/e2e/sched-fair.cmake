@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/sched-fair.cmake: the fair class on asymmetric capacities (issue
 # 27 item 4; docs/scheduler.md maps each rule to these tests). The guest is
 # tests/guest/sched-fair.c. ASYMU_ONLY: --capacity and the emulated

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/sched-tick.cmake: timers and the tick as Linux keeps them, and
 # the fair class's time sharing (issue 27 items 3 and 4; docs/timing.md,
 # docs/scheduler.md). The guest is tests/guest/sched-tick.c. ASYMU_ONLY:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The security guarantees of docs/security.md.
 
 # No descriptor or path call changes a host file on a read-only place (the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/soc.cmake: the SoC presets and core types (issue 29, item 1;
 # docs/socs.md). For every preset, /sys/devices/system/cpu whole (per-CPU
 # cpu_capacity, midr_el1, topology, the cpufreq policies and their OPP

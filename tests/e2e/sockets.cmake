@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sockets inside the machine (docs/ipc.md): `sockets CMD` runs a parent and a
 # child over AF_UNIX, loopback TCP/UDP, socketpair. Expected outputs were
 # compared with Linux through qemu-user; the ASYMU_ONLY ones differ there for

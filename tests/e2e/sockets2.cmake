@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # More of the socket layer (docs/ipc.md): TCP after its peer closed or
 # reset the connection, UDP-Lite, IPv6 hop limits and traffic classes with their control messages
 # truncated as Linux truncates them; and the machine's host and domain names.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spdx.sh SOURCE: every source file of the tree (C, headers, assembly, Go,
 # CMake, shell, Python, awk, Makefiles) names its license in an
 # SPDX-License-Identifier line near its top (issue 25 part 2; LICENSE).

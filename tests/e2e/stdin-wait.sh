@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # stdin-wait.sh ASYMU GUEST - input that arrives a second late: the guest's
 # child runs (and finishes) while its parent waits for the console.
 set -u

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* survive.c - runs `asymu run [OPTIONS] -- fuzz-ISA SEED N` for a range of
  * seeds and fails if asymu itself dies of a signal, reports a broken
  * invariant (status 70) or does not end within a bound: whatever the guest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/sysfs.cmake: the virtual /sys, /proc and /dev (issue 5), read by
 # tests/guest/sysfs-read.c on several machines. Expected outputs are what
 # Linux 5.15 on arm64 prints for the same machine, as docs/sysfs.md

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/sysreg.cmake: the system registers EL0 reads and the cache
 # maintenance it does (tests/guest/sysreg.c; docs/processes.md, "EL0 system
 # registers and cache maintenance"). The values are asymu's machine model

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/sysv.cmake: System V IPC (tests/guest/sysv-sem.c and
 # sysv-msg.c name the cases). Each expected output (expected/sysv-*.out)
 # was compared with qemu-user on the host kernel, which agrees but for

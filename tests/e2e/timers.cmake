@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/timers.cmake: Linux's restart rules for interrupted syscalls
 # (tests/guest/restart.c names the cases: call-how), POSIX timers, itimers
 # and CPU clocks (tests/guest/timers.c). Every expected line was checked

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # timing.cmake - issue 27 items 1 and 2 (docs/timing.md): virtual time
 # follows each vCPU's capacity, and kernel work costs time from a table.
 # tests/guest/timing.c prints rounded ratios and "within bounds" verdicts;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Traces (docs/tracing.md): trace-demo under --trace (JSON, ftrace) and
 # --timeline, each file parsed and checked by trace_check.py (the ftrace
 # text also by ftrace_check.py, Perfetto's rules; ftrace-signal runs the

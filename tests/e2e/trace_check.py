@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """trace_check.py - runs tests/guest/trace-demo under asymu with --trace
 (JSON, ftrace) and --timeline, parses what it wrote and checks exact events.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """trace_dat_check.py - runs tests/guest/trace-demo under asymu with
 --trace-format dat and reads the trace.dat with Debian's trace-cmd, comparing
 it event by event with what asymu wrote for the same seed in its other

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tracefs and debugfs inside the machine (issue 28 item 3, docs/tracing.md
 # "Tracing inside the machine"): tests/guest/tracefs.c reads and writes
 # /sys/kernel/tracing as trace-cmd does. ASYMU_ONLY: the files are asymu's

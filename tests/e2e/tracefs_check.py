@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """tracefs_check.py ASYMU GUEST_DIR ISA OUTDIR: a trace_marker write inside
 the machine (tests/guest/tracefs.c record) is one event of the machine's
 stream, so the host-side --trace shows it too: as a "print" instant event

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_control.c - the control socket's requests (control_requests.c,
  * docs/control.md) against a booted machine whose pid 1 is a real program
  * of the chosen ISA: ps, cpus, dmesg, regs, mem, stop, cont, step,

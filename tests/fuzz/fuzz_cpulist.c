@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_cpulist.c - cpulist_parse on arbitrary text and CPU counts: a mask
  * it accepts stays within nr_cpus and formats back to a list that parses to
  * the same mask. */

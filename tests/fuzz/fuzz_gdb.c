@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_gdb.c - the gdb stub's packets (gdbstub_cmds.c, gdbstub_regs.c,
  * gdbstub_packet.c) against a booted machine whose pid 1, a real program
  * of the chosen ISA that never runs an instruction, is the stopped task gdb

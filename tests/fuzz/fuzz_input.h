@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_input.h - reads a libFuzzer input as a stream of little-endian
  * numbers: past the end every read is 0, so any input decodes. */
 #ifndef ASYMU_FUZZ_INPUT_H

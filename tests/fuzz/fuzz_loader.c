@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_loader.c - loader_parse on arbitrary bytes: it must accept or refuse
  * every buffer without reading outside it, and what it accepts must keep
  * the promises of loader.h (sorted, non-overlapping, in-file segments). */

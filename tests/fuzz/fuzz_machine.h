@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_machine.h - the emulated machine the kernel-layer harnesses boot:
  * 8 vCPUs with AArch32 on 0-3 (as `asymu run` by default), an empty
  * read-only sysroot, no seccomp sandbox (the fuzzer itself needs host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_options.c - options_parse on an argv made of the input split at NUL
  * bytes (each piece an argument, the last one ended by the input's end). */
 #include "emu.h"

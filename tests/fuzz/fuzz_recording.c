@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_recording.c - recording_load_stream, the --input loader, on
  * arbitrary bytes (docs/recording.md). A recording's first line must be the
  * header of this very run, which mutations of JSON rarely keep: when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_report.c - `asymu report`'s reader (trace_report_parse) on arbitrary
  * bytes as a JSON trace (an exact-size copy, so a read past the end is
  * seen): a refusal names the file; an accepted trace's report is written

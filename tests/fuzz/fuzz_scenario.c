@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_scenario.c - scenario_parse (scenario/parse.c) on arbitrary bytes as
  * a scenario file's text: libyaml's events, the document built from them,
  * every section's checks, and the machine section through `asymu run`'s

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_syscall.c - the syscall layer, coverage-guided: syscalls with
  * numbers and arguments decoded from the input, issued through the real
  * dispatch path into pid 1 of a booted machine (one per ISA, booted once),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_sysfs.c - the writers of the virtual /proc and /sys
  * (vfs_write_virtual) with the real kernel provider of a booted machine:
  * CPU hotplug through cpuN/online, /dev/kmsg, /proc/PID/comm, and nodes

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """make-seeds.py - writes the seed corpora of tests/fuzz/corpus/ (committed;
 run again after changing an input format): small, valid inputs that reach
 deep into each harness, from which libFuzzer mutates; and the input

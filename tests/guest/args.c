@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* args.c - prints argc, every argv[i] quoted, for each argument of the
  * form "env:NAME" the value of the environment variable NAME, and for an
  * argument "cwd:" the working directory. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* asan.c - a heap-buffer-overflow for AddressSanitizer (built with the
  * cross compiler's -fsanitize=address and its libasan): ASan reserves its
  * shadow with MAP_NORESERVE (28 TiB and 8 GiB on arm64, 4 TiB PROT_NONE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* auxv.c - prints the auxiliary vector entries a static program relies on.
  * No argument: the values that are the same on every run and machine.
  * "random": the 16 AT_RANDOM bytes in hex (fixed by asymu's --seed).

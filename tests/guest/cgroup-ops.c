@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgroup-ops.c - drives /sys/fs/cgroup for the cgroup tests
  * (tests/e2e/cgroup.cmake, docs/cgroups.md): each argument is one step,
  * and each step prints one line (or a file's lines) with the result.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* clonesig.c - clone's exit signal beyond the last signal (128): Linux's
  * legacy clone accepts it, sends the parent no signal when the child exits
  * (do_notify_parent sends only valid signals), and waitpid(__WALL) reaps

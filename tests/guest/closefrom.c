@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* closefrom.c - closing every descriptor above 2 by listing /proc/self/fd
  * with a small getdents64 buffer and closing what each call returns, as
  * CPython's subprocess does in the child: none is missed although the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* comm.c - a thread's name (comm): prctl(PR_SET_NAME) cuts it to 15 bytes
  * and sets the calling thread's only; PR_GET_NAME, /proc/PID/comm (the
  * main thread's), /proc/PID/task/TID/comm and the Name: line of status

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* confine.c - path operations for confinement tests: each argument is
  * [LABEL=]OP:PATH and prints one line with LABEL (default: PATH) and the
  * result, so a test can try to leave the guest root and show where it lands.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* control-workload.c - a workload to steer through the control socket
  * (tests/e2e/control.py): `control-workload OTHER` forks a child that execs
  * OTHER (this program built for the other ISA) with "child", which names

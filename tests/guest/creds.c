@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* creds.c - user and group ids: set*id from root down to an unprivileged
  * user and back by the saved id, setgroups/getgroups, setfs*id, and
  * posix_fadvise's checks (creds.cmake). Each step prints its result; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* devfd.c - /dev/stdin, /dev/fd/N and /proc/self/fd/N open the file the
  * descriptor has open, as Linux's magic links do: a pipe's end again (a new
  * reader or writer), a file again (its own offset), ENXIO for a socket

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* devshm.c - /dev/shm is a private writable tmpfs: shm_open and what
  * sem_open does there (a temporary file linked to its name), the listing,
  * statfs, access, the budget it shares with /tmp, rename and link across

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* dirlist.c - readdir on a host directory, as a 32-bit program's glibc does
  * it (32-bit positions; EOVERFLOW when the kernel's d_off does not fit):
  * prints the entries sorted, then checks that seekdir to a telldir

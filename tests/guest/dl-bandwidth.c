@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* dl-bandwidth.c - when a deadline task's bandwidth leaves the admitted
  * total, seen through CPU hotplug on 2 vCPUs: offlining a CPU fails with
  * EBUSY while the total does not fit on the CPU left (dl_cpu_busy()). A

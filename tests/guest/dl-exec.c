@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* dl-exec.c - rule U9: `dl-exec PROG32 PROG64` makes itself SCHED_DEADLINE
  * (1 ms every 100 ms) and execs PROG32, then (if that failed) PROG64, each
  * with the argument `show`; `dl-exec show` prints the ISA, the policy and

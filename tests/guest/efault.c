@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* efault.c - hostile pointers and bad arguments handed straight to the
  * kernel with syscall(2): each case prints "NAME = RESULT" (a number, or -1
  * and the errno's name) and the program then exits 0, which shows the host

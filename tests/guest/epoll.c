@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* epoll.c - epoll: errnos of epoll_ctl and epoll_wait, the struct layout,
  * level- and edge-triggered reports, EPOLLONESHOT, items living as long as
  * their file description, nesting, the ready order with a small maxevents,

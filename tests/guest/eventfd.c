@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* eventfd.c - eventfd: the counter, EFD_SEMAPHORE, EFD_NONBLOCK, the
  * 8-byte rule, the ceiling at 0xfffffffffffffffe, poll readiness, and
  * reads and writes that block until another process changes the count. */

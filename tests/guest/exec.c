@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exec.c - execve: chains across ISAs that keep the pid, what survives an
  * exec (fds without O_CLOEXEC, ignored signals, the signal mask) and what
  * does not (O_CLOEXEC fds, handlers), #! scripts, and exec errors. The first

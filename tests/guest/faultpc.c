@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* faultpc: the PC a fault's handler sees is the faulting instruction's,
  * taken from a label on it, whatever instructions run before it in the
  * same block; a handler that mends the cause and returns resumes at that

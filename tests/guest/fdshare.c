@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fdshare.c - a descriptor table two processes share (clone(CLONE_FILES)
  * without CLONE_VM): execve gives the exec'ing process a private copy
  * before it closes the close-on-exec descriptors, and close_range with

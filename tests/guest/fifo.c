@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fifo.c - named pipes with Linux's open and blocking rules: an open for
  * writing waits for a reader (virtual time), O_NONBLOCK opens (ENXIO for a
  * writer without a reader), a read waits for data and ends at EOF, EPIPE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* files.c - file syscalls through the VFS: /dev/null, /dev/zero, a missing
  * file, fstat/lseek/read of the file argv[1], and readlink /proc/self/exe
  * (printed as its last component, since the directory depends on where the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* flocks.c - advisory locks between processes: flock (per open file
  * description) and fcntl record locks (per process, dropped at any close
  * and at exit), their errors, and a blocked lock a signal interrupts: EINTR

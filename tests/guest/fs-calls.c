@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fs-calls.c - file calls beyond read and write, one case per argument
  * (e2e-fs-calls-CASE-*): umask, utime, truncate, statfs, vecio, pipesize,
  * xattr, sendfile, rr, slash, fadvise, notify. Prints one line per check.

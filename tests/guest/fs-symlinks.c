@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fs-symlinks.c - symlinks in the guest's private /tmp, whose targets are
  * guest paths: absolute ones, relative ones, ones leaving /tmp, dangling
  * ones, chains and loops, through every call that follows or does not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuse-watch.c - waits (a bounded number of reads each time) until the host
  * offlines vCPU 2 through the FUSE export, then until it brings it back,
  * and reports what the guest saw each time. Used by tests/e2e/fuse.sh. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz.c - hostile syscalls: N calls with random numbers and arguments
  * (valid and invalid pointers, huge lengths, odd flags) from a seeded
  * generator. The guest may fail, block or die; the host must not (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzzfound.c - the inputs with which the fuzz harnesses (tests/fuzz/)
  * crashed asymu, replayed from a guest: one case per finding, each printing
  * what Linux answers. Usage: fuzzfound CASE */

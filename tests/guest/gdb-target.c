@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gdb-target.c - the program Debian's gdb debugs inside the machine
  * (tests/conformance/gdb_check.py, docs/ptrace.md): built with -g -O0, its
  * source named /src/gdb-target.c. A breakpoint at main, a variable to

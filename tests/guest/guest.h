@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* guest.h - what the guest test programs share: errno names and the ISA a
  * program was built for. Header-only: each guest program is one static
  * binary built for both ISAs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hints: the hint instructions execute at EL0 as on hardware (no-ops for
  * a single thread): YIELD, WFE, WFI, SEV, SEVL, and on A64 any other
  * HINT encoding; on AArch32 in both the Thumb and the ARM instruction

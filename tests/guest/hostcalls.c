@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hostcalls.c - every guest file, memory and time syscall whose handler
  * issues host syscalls, run with asymu's seccomp sandbox on: a host syscall
  * the allow-list lacks stops asymu with status 70 and the test fails. Each

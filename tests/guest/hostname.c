@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hostname.c - sethostname and setdomainname change what uname reports,
  * for every process of the machine. Only for asymu: as root on a real
  * machine (or under qemu-user) it would rename the host. */

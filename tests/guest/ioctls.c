@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ioctls: the requests every file takes (FIONREAD, FIONBIO, FIOASYNC,
  * FIOCLEX/FIONCLEX, FIOQSIZE) on each kind of file, with the errno Linux
  * gives where the kind has no such request. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* killall.c - kill(-1, sig) reaches every process but pid 1 and the
  * caller, as Linux's kill_something_info: with no such process it fails
  * with ESRCH. pid 1 prints what each process saw (from their exit codes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kmem.c - kernel-side buffers a guest makes the kernel hold end at the
  * machine's kernel memory (--max-kmem, emu/machine/kmem.h), each call
  * failing as Linux's does when the kernel cannot allocate (issue 24 item 4).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kmsg.c - /dev/kmsg as the kernel serves it: one whole record per read, a
  * buffer too small for the next record is EINVAL, and a non-blocking reader
  * at the end gets EAGAIN. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kvm-open.c - /dev/kvm as a guest process finds it (docs/kvm.md): a
  * character device 10,232 mode 0660 that a 64-bit process opens and asks
  * for the API version; arm64 Linux has no compat KVM, so a 32-bit process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* lifetimes.c - a vfork parent that dies while it waits for its child, and
  * the signals that may or may not end that wait. The first argument names
  * the case; pid 1 starts the vfork parent P, which vforks the child C, and

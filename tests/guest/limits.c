@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* limits.c - the address space and thread limits end in errors for the
  * guest, never in a host abort (docs/processes.md, docs/security.md).
  *   limits split     mprotect every other page of one mapping until it

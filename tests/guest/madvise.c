@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* madvise.c - MADV_DONTNEED on private anonymous memory: a page written
  * before reads back as zero after, the rest of the mapping is untouched
  * by it, and the call releases memory rather than committing it: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* manythreads.c - many threads, as CPython's test_queue and test_io start
  * them (docs/processes.md "Limits").
  *   manythreads arenas N STACK

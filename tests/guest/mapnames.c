@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mapnames.c - the names /proc/self/maps gives the mappings, in order of
  * first appearance (files by their base name): a dynamic program shows its
  * own image, the dynamic loader and libc. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* memhog.c - maps and touches memory 1 MiB at a time until the kernel says
  * no, then checks that malloc fails cleanly too and the process lives on.
  * Run with --max-mem: the limit must end it with ENOMEM in the guest.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mixed.c - a mixed workload for the determinism test (tests/e2e/determinism.cmake):
  * threads that compute and sched_yield under a mutex, an interval timer
  * interrupting a compute loop, a sleep, a forked process writing through a

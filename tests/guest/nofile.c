@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nofile.c - the machine's host descriptors (issue 24, item 8), opening the
  * program's own file (a host file: each open holds a host descriptor).
  *   nofile three N   three processes open N files each and hold them until

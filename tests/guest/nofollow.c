@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nofollow.c - the open flags whose arm values are other host flags
  * (O_NOFOLLOW, O_DIRECTORY, O_DIRECT, O_LARGEFILE) reach the kernel and come
  * back from F_GETFL; glibc's lchmod (fchmodat with AT_SYMLINK_NOFOLLOW)

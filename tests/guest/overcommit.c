@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* overcommit.c - large reservations under Linux's heuristic overcommit
  * (vm.overcommit_memory=0, mm/util.c __vm_enough_memory, mm/mmap.c
  * accountable_mapping): a PROT_NONE or MAP_NORESERVE mapping far larger

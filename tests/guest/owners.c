@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* owners.c - file owners in /tmp: a created file, directory, symlink, fifo
  * and socket node belong to the creating process's fsuid and fsgid (the
  * directory's group under a set-group-ID directory); chown, lchown, fchown

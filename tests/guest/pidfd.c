@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pidfd.c - pidfds: pidfd_open's errnos, readiness once the process has
  * exited (poll and epoll), waitid(P_PIDFD) (with PIDFD_NONBLOCK's EAGAIN),
  * and pidfd_send_signal to a live, an exited and a reaped process. */

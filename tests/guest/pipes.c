@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pipes.c - pipes between processes. The first argument names the case:
  *
  *   bulk          the parent writes 200000 bytes in uneven chunks to a child

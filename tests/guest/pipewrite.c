@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pipewrite.c - a blocking write to a pipe writes everything, waiting for
  * the reader as often as it must; a signal ends it with what it wrote (the
  * pipe's 64 KiB), and EINTR only when it wrote nothing. */

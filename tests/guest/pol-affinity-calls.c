@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pol-affinity-calls.c - the edges of sched_getaffinity and
  * sched_setaffinity (spec 2.4), through the raw syscalls so that glibc
  * checks nothing. One mode per run:

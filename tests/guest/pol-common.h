@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pol-common.h - what the policy tests' guest programs share besides
  * guest.h: the cpulist text format ("0-3,6") and busy work. Header-only:
  * each guest program is one static binary. */

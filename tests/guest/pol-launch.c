@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pol-launch.c - the launcher of the policy tests: sets its own affinity,
  * then becomes (or, with "fork", starts and waits for) another program.
  *

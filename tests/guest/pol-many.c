@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pol-many.c - many tasks at once: forks N children, all alive together;
  * the odd ones exec a 32-bit program, the even ones stay 64-bit; each
  * spins with yields. The parent reaps them all and prints how many of each

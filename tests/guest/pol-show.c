@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pol-show.c - what a task of the policy tests sees and does on the
  * asymmetric machine: its affinity, the vCPUs it runs on, its own
  * sched_setaffinity calls, hotplug writes, sysfs files, personality, uname,

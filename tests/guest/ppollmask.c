@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ppollmask.c - ppoll's signal mask: SIGUSR1 is blocked, ppoll waits with a
  * mask that lets it in, the handler runs and ppoll fails with EINTR, and
  * afterwards SIGUSR1 is blocked again. A ppoll that times out restores the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* proc.c - processes: fork, vfork, wait4/waitid statuses, pids, process
  * groups, stop/continue, and forking until the process limit. The first
  * argument names the case; children only _exit, so every line comes from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procdir-signal.c - pidfd_send_signal takes a descriptor of a /proc/PID
  * directory as a pidfd, as Linux does (CPython's test_signal opens
  * /proc/<pid> with O_DIRECTORY); other descriptors are EBADF (proc.cmake). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procstat.c - /proc/stat accounts the time a vCPU runs guest code as user
  * time: after a busy loop on its own vCPU, that vCPU shows user ticks, an
  * idle vCPU none, and user + idle is the same on every vCPU. */

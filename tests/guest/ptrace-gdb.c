@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ptrace-gdb.c - the parts of guest ptrace(2) a debugger (Debian's gdb)
  * needs, as a tracer sees them. Modes:
  *   step       PTRACE_SINGLESTEP over two nops (SIGTRAP, TRAP_TRACE, si_addr

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ptrace-regs.c - issue 24 item 2: the status register a tracer writes
  * (CPSR of a 32-bit tracee, PSTATE of a 64-bit one) is checked as Linux's
  * valid_user_regs (arch/arm64/kernel/ptrace.c) does: bits RES0 at EL0

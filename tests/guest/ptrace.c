@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ptrace.c - guest ptrace(2) as a tracer sees it. Modes:
  *   syscalls PROG  a TRACEME child execs PROG (this program's "hello" mode,
  *                  of either ISA); PTRACE_SYSCALL stops, the syscall number

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pty.c - pseudo-terminals as glibc's openpty uses them: posix_openpt,
  * grantpt, unlockpt, ptsname, the slave's node, the line discipline
  * (ONLCR, ICRNL, echo, canonical editing, VEOF, raw mode, VMIN 0), window

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* readonly.c - what a guest may change on read-only places, by descriptor
  * and by path (docs/security.md). Each line names a call and its result:
  * "0" or the errno name.

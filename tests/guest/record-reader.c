@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* record-reader.c - host input for the recording tests (tests/e2e/record.py):
  *   record-reader read    polls stdin with a 50 ms timeout and prints each
  *                         read (its bytes, escaped) with the virtual clock and

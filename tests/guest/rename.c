@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rename.c - rename(2), renameat(2) and renameat2(2) in the private /tmp:
  * the plain calls (flags 0) replace the target, RENAME_NOREPLACE refuses an
  * existing one, and an unknown flag is EINVAL. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report-load.c - workloads whose `asymu report` answer is known
  * (docs/tracing.md "asymu report", tests/e2e/report.cmake):
  *   pin CPU MS      - pins itself to CPU and spins until MS ms of virtual time

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* restart.c - what becomes of a blocking call a signal interrupts, by
  * Linux's four restart kinds. The first argument names the call and how it
  * is interrupted; a helper process sends the signals at fixed times, and the

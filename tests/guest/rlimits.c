@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rlimits.c - resource limits and the private /tmp's size limit
  * (docs/processes.md "Limits", docs/guest-root.md). Subcommands:
  *   nofile    RLIMIT_NOFILE: opens until EMFILE, dup2/dup3 and F_DUPFD

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtfirst.c - a real-time task runs before the others of its CPU: parent
  * and child share vCPU 0 with the same work; the child makes itself
  * SCHED_FIFO and finishes first although the parent started first. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sandboxed.c - guest work that makes asymu take the host paths its sandbox
  * (emu/machine/sandbox.c) once refused or changed (issue 24): file
  * metadata in the private /tmp, now changed through a descriptor only

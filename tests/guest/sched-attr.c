@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched-attr.c - sched_setattr/sched_getattr as Linux 5.15 answers them:
  * the size protocol of struct sched_attr, flags, each policy's priorities,
  * SCHED_DEADLINE's parameter checks and admission control (EPERM for a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched-attr.h - struct sched_attr for the guests that call
  * sched_setattr/sched_getattr themselves (glibc 2.36 has no wrapper). */
 #ifndef GUEST_SCHED_ATTR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched-edf.c - the order of the scheduling classes on one vCPU (run with
  * --cpus 1): seven children get ready, then start together when the
  * parent closes a pipe. Deadline tasks run first, earliest deadline first;

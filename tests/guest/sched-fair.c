@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched-fair.c - the fair class on an asymmetric machine (issue 27 item 4,
  * docs/scheduler.md):
  *   misfit MS  - a CPU hog pinned to cpu 0 for its start, then given back

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched-rt-sysctl.c - /proc/sys/kernel/sched_rt_runtime_us and
  * sched_rt_period_us: read, written, refused (EINVAL, EBUSY while admitted
  * deadline bandwidth would not fit), and -1 turning deadline admission

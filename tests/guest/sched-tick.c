@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched-tick.c - timers, the tick and the fair class's time sharing (issue
  * 27 items 3 and 4, docs/scheduler.md, docs/timing.md). Every mode prints
  * only times and shares the guest sees, so runs with different --slice

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Guest programs of the security guarantees (docs/security.md).
 asymu_guest_program(readonly readonly.c)
 asymu_guest_program(limits limits.c EXTRA -pthread)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* settime.c - clock_settime: the guest is root, so CLOCK_REALTIME moves
  * (for every process of the machine: a child sees it too), the monotonic
  * clock does not; the errors of a bad clock, time or pointer. Never run it

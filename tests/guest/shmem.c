@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* shmem.c - shared memory: MAP_SHARED anonymous and file mappings across
  * fork and between processes, futexes and process-shared semaphores in
  * them, msync, mincore, madvise, mremap, memfd_create, the fork flags,

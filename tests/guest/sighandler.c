@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sighandler.c - signal handlers and their frames: siginfo, masks, flags,
  * sigsuspend, interrupted syscalls, SIGCHLD, SIGPIPE and sigaltstack. The
  * first argument names the case; each prints what the handlers saw.

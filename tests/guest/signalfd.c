@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* signalfd.c - signalfd: argument errnos, reading pending signals of the
  * mask as struct signalfd_siginfo (kill, sigqueue values, several records
  * per read, SIGCHLD's status), EAGAIN and blocking, poll and epoll

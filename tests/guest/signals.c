@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* signals.c - dies of the signal its argument names ("segv": store through
  * a null pointer, "ill": an undefined instruction, "abort": abort(3),
  * "term": raise(SIGTERM), "kill": kill(getpid(), SIGKILL)), or with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sleep.c - sleeping: nanosleep and clock_nanosleep (relative, absolute,
  * CLOCK_REALTIME) advance CLOCK_MONOTONIC by at least the time asked for; a
  * sleeping child and a waiting parent; a sleep a signal interrupts. Prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sockets.c - sockets between guest processes: `sockets CMD`, where CMD is
  * one of the functions named in the table at the end. Each prints exact
  * results (bytes, errno names, addresses) so the output is the same on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stdin-wait.c - the parent reads stdin while its child works: the child
  * must finish first when the input comes late, because a task waiting for
  * the console does not stop the machine. Used by tests/e2e/stdin-wait.sh. */

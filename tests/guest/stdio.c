@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stdio.c - a mixed libc workload with deterministic output: malloc/free
  * (brk and mmap sizes), printf of doubles and a vector-typed integer sum
  * (FP/SIMD), qsort, strtod, CLOCK_MONOTONIC, getrandom, a thread-local

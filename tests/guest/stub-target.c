@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stub-target.c - the program the gdb stub's tests debug
  * (tests/e2e/gdbstub.cmake), built with symbols and without optimisation:
  * a global to print, a call to step over, an exit code to see. With

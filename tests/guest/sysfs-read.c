@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysfs-read.c - reads the virtual /sys, /proc and /dev and prints what it
  * finds, for the sysfs end-to-end tests. Each argument is one command, run
  * in order:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysreg.c - the system registers EL0 reads and the cache maintenance it
  * does (docs/processes.md, "EL0 system registers and cache maintenance").
  * One case per run:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysv-msg.c - System V message queues and the books of shared memory
  * segments, one case per run (argv[1]):
  *   types    receive by type: first, equal, MSG_EXCEPT, lowest <= |type|

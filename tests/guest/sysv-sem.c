@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysv-sem.c - System V semaphores, one case per run (argv[1]):
  *   pingpong  a parent and a forked child hand two semaphores back and forth
  *   errors    IPC_NOWAIT, E2BIG, EFBIG, ERANGE, semget's EINVAL/ENOENT/EEXIST

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/guest/sysv.cmake: the guest programs of the System V IPC tests
 # (tests/e2e/sysv.cmake), each built for both ISAs.
 asymu_guest_program(sysv-sem sysv-sem.c)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* threadexec.c - execve from a thread that is not the main one: every
  * other thread ends, the exec'ing thread takes the main thread's tid (the
  * pid), so the new image has getpid() == gettid(), one thread, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* threads.c - pthreads on futexes: mutexes, condition variables, joins,
  * pthread_exit, exit() from a thread, timed waits, and a multithreaded
  * process killed by a signal. The first argument names the case:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* timerfd.c - timerfd: argument errnos, one-shot and periodic timers,
  * relative and absolute times (monotonic and realtime clocks), the old
  * setting settime returns, gettime, expiration counts (overruns included)

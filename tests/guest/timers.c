@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* timers.c - POSIX timers, itimers and CPU clocks. The first argument names
  * the case; times are printed to the hundredth of a second, which virtual
  * time and real Linux agree on, and counts where the timing makes them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* timing.c - virtual time follows the vCPU's speed and kernel work costs
  * time (docs/timing.md). Run on a machine whose vCPU 0 has capacity 512 and
  * vCPU 1 capacity 1024:

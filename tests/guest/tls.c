@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tls.c - thread-local storage: an initialised __thread variable (.tdata),
  * a zeroed array (.tbss), the thread pointer, and errno, which lives in TLS.
  * On AArch32 this exercises set_tls and TPIDRURO; on AArch64 TPIDR_EL0.

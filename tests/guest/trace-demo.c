@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace-demo.c - a small deterministic run for the trace tests
  * (tests/e2e/trace_check.py): the parent forks a child that asks for the
  * 64-bit-only vCPUs 6-7 and execs the 32-bit PROG32 (the article's case:

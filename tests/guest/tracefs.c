@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tracefs.c - the machine's /sys/kernel/tracing from inside, as trace-cmd
  * uses it (issue 28 item 3): a few files' exact contents, enable and
  * set_event as the kernel parses them, a trace_marker write, then the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uname.c - prints uname's sysname and machine; with argument "linux32"
  * first switches to PER_LINUX32 as linux32(1) does, and prints the previous
  * and current personality before the machine again. */

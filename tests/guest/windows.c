@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* windows.c - tens of thousands of mappings in one process: past a few
  * hundred engine regions, asymu gathers private mappings into engine
  * windows (emu/mm/mm_window.h, docs/processes.md "Many mappings"). Whatever the

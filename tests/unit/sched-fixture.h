@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sched-fixture.h - what the scheduler's unit tests share: a booted machine
  * with its kernel log, cpulist helpers, and affinity shorthands. */
 #ifndef ASYMU_SCHED_FIXTURE_H

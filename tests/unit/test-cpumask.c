@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-cpumask.c - cpumask bit operations, cpulist parse/format and the
  * kernel-style hex mask (base/cpumask.h). */
 #include <stdarg.h>

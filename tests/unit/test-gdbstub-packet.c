@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-gdbstub-packet.c - the gdb stub's framing (emu/tools/gdbstub_packet.h):
  * packets and their checksums, acknowledgements and the interrupt byte,
  * overlong packets, the binary escape, hex, thread ids and GDB's signal

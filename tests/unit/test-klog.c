@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-klog.c - the kernel log ring (base/klog.h): printk timestamps,
  * overwrite of the oldest message, syslog(2) and /dev/kmsg formats. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-kvm.c - the mismatched 32-bit rules of /dev/kvm (emu/drivers/kvm.h,
  * docs/kvm.md) that need no running VM: spec V3 (KVM_ARM_VCPU_INIT with
  * the 32-bit EL1 feature), the 32-bit PSTATE refusal of KVM_SET_ONE_REG

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-loader.c - loader/: ELF checks on synthetic images, the initial stack, the kuser page. */
 #include <setjmp.h>
 #include <stdarg.h>

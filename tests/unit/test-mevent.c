@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-mevent.c - the machine's event stream (sched/mevent.h): nothing is
  * wanted without subscribers, the switches a vCPU's runs imply, and the
  * scheduler's events with the rule behind each affinity change and kill. */

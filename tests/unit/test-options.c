@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-options.c - cli/options.c: `asymu run` option parsing, defaults,
  * every bad value and the messages that name it, and the generated usage. */
 #include <setjmp.h>

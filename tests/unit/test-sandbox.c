@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-sandbox.c - the confinement asymu loads (emu/machine/sandbox.c, emu/machine/landlock.c),
  * proved from inside: a forked child enters the same sandbox_enter() the
  * emulator calls, on a scratch sysroot, -L and /tmp, then tries one host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-sched-fair.c - the fair class on capacities (sched/fair.c, pelt.c;
  * docs/scheduler.md): PELT's series, fits_capacity with uclamp, misfit
  * detection and migration to a bigger vCPU within the allowed CPUs (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-sched-hotplug.c - CPU hotplug under every policy: H1 (offline,
  * online, errors, rewriting the same state), U5 (the protected CPU and its
  * boot message), U6/O3 (migration and fallback order) and H2 (compat tasks

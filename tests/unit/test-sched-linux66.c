@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-sched-linux66.c - the linux-6.6 policy (docs/policies.md, G1-G6):
  * the user's requested mask kept by sched_setaffinity, narrowed by a 32-bit
  * exec, applied again by a 64-bit exec and dropped by the fallback. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-sched-policy.c - the policy rules of spec section 4, one test per
  * rule and policy: upstream (U1-U4, U7), override (O1, O2), kill (K1-K4),
  * fixup (K1, K2f, K3, K4), and fork inheritance (3.1). Hotplug rules are in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-sched.c - the scheduler core (sched/scheduler.h): boot parameter cases
  * (spec 1.2), virtual-time picking, round robin, slices, wake and fork
  * placement, idle balancing within affinity, determinism, many tasks, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-trace-dat.c - the trace.dat writer (trace/trace_dat.c) and the event
  * formats (trace/event_formats.c) read back by Debian's libtraceevent and
  * libtracecmd (issue 28 item 2): every format parses with the offsets the

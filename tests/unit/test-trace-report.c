@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-trace-report.c - `asymu report`'s reader and numbers
  * (trace/trace_report*.c): a hand-made trace whose every number is worked
  * out below, and hostile input: each prefix of that trace, each byte of it

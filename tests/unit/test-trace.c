@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test-trace.c - trace writers that keep events until the end (ftrace
  * sorts its lines, SVG draws the whole time range) keep at most their
  * budget (TRACE_KEEP_MAX by default) and drop what comes after, counted:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* abi.c (aarch64) - what is particular to AArch64 EL0: registers, the user
  * address space layout, hwcaps, and the layout of struct stat. */
 #include "abi.h"

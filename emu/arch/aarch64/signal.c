@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* signal.c (aarch64) - the arm64 rt_sigframe: siginfo, ucontext with the
  * general registers and an fpsimd_context record, and a frame record; and
  * rt_sigreturn, which restores them. Layout of arch/arm64's uapi headers. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syscall_table.c (aarch64) - AArch64 syscall numbers (generated from the
  * kernel's uapi headers) to handlers and strace formats (see strace.c). */
 #include "socket.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syscall_table.h (aarch64) - the AArch64 syscall table. */
 #ifndef ASYMU_SYSCALL_TABLE_AARCH64_H
 #define ASYMU_SYSCALL_TABLE_AARCH64_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* abi.c (arm) - what is particular to AArch32 EL0 (a compat task on arm64
  * Linux): registers, the user address space layout, hwcaps, struct stat64. */
 #include "abi.h"

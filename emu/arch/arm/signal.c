@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* signal.c (arm) - the AArch32 signal frames a compat task gets: sigframe
  * (ucontext with the core registers and a VFP record in uc_regspace) and
  * rt_sigframe (siginfo first); sigreturn and rt_sigreturn restore them.

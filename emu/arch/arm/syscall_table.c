@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syscall_table.c (arm) - AArch32 EABI syscall numbers (generated from the
  * kernel's uapi headers) to handlers and strace formats (see strace.c). The
  * handlers particular to the 32-bit ABI (mmap2, _llseek, fstat64, set_tls)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syscall_table.h (arm) - the AArch32 EABI syscall table. */
 #ifndef ASYMU_SYSCALL_TABLE_ARM_H
 #define ASYMU_SYSCALL_TABLE_ARM_H

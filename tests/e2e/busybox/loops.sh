@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # loops.sh - while, until, for, case, arithmetic and read in busybox sh.
 # shellcheck shell=sh
 i=0

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # subshells.sh - subshells, command substitution, grouping, functions,
 # background jobs and exit statuses in busybox sh.
 # Subshell scoping and nested substitutions are the point here:

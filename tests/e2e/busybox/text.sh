@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # text.sh FILE - filters on FILE in busybox sh: sort -u, uniq -c, tr, grep,
 # cut, head and tail in pipelines.
 # shellcheck shell=sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 24, item 10a: under --tmp-size 64K, /tmp and /dev/shm hold 16
 # entries (tmpfs's nr_inodes: one per page of the limit).
 i=0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // goguest: a Go program built by Go's own toolchain for linux/arm64 and
 // linux/arm (issue "Real programs, part 3", items 1 and 4): goroutines on
 // several threads, a mutex, and recover() from a nil dereference, which
