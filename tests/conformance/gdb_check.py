@@ -22,19 +22,19 @@ import sys
 COMMANDS = ["break main", "run", "print counter", "step", "bt", "finish", "next",
             "print counter", "continue"]
 EXPECTED = """\
-Breakpoint 1 at ADDR: file /src/gdb-target.c, line 16.
+Breakpoint 1 at ADDR: file /src/gdb-target.c, line 17.
 
-Breakpoint 1, main () at /src/gdb-target.c:16
-16\t    counter = bump(counter);
+Breakpoint 1, main () at /src/gdb-target.c:17
+17\t    counter = bump(counter);
 $1 = 41
-bump (v=41) at /src/gdb-target.c:11
-11\t    return v + 1;
-#0  bump (v=41) at /src/gdb-target.c:11
-#1  ADDR in main () at /src/gdb-target.c:16
-ADDR in main () at /src/gdb-target.c:16
-16\t    counter = bump(counter);
+bump (v=41) at /src/gdb-target.c:12
+12\t    return v + 1;
+#0  bump (v=41) at /src/gdb-target.c:12
+#1  ADDR in main () at /src/gdb-target.c:17
+ADDR in main () at /src/gdb-target.c:17
+17\t    counter = bump(counter);
 Value returned is $2 = 42
-17\t    printf("counter %d\\n", counter);
+18\t    printf("counter %d\\n", counter);
 $3 = 42
 counter 42
 [Inferior 1 (process PID) exited with code 03]

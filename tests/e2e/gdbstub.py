@@ -68,16 +68,16 @@ def case_break():
     out = run_gdb(port, "break main", "continue", "info registers pc", "print counter",
                   "next", "print counter", "x/2i $pc", "stepi", "info registers pc",
                   "info threads", "continue")
-    bp = find(r"^Breakpoint 1 at (0x[0-9a-f]+): file .*stub-target\.c, line 29\.$", out,
+    bp = find(r"^Breakpoint 1 at (0x[0-9a-f]+): file .*stub-target\.c, line 30\.$", out,
               "breakpoint at main")
-    find(r"^Breakpoint 1, main \(argc=1, argv=0x[0-9a-f]+\) at .*stub-target\.c:29$", out,
+    find(r"^Breakpoint 1, main \(argc=1, argv=0x[0-9a-f]+\) at .*stub-target\.c:30$", out,
          "stops at main")
     pcs = re.findall(r"^pc +(0x[0-9a-f]+) ", out, re.M)
     check("pcs read", 2, len(pcs))
     if bp and len(pcs) == 2:
         check("pc at the breakpoint", bp.group(1), pcs[0])
     check("the global before", "$1 = 41", find(r"^\$1 = .*$", out, "$1").group(0))
-    find(r"^30\t    printf\(", out, "next: the next line")
+    find(r"^31\t    printf\(", out, "next: the next line")
     check("the global after next", "$2 = 42", find(r"^\$2 = .*$", out, "$2").group(0))
     # stepi lands on the instruction after the one x/2i listed first
     insns = re.findall(r"^(?:=> )? *(0x[0-9a-f]+) <main\+\d+>:", out, re.M)
@@ -94,7 +94,7 @@ def case_fork_exec():
     target = f"{guest_dir}/stub-target-{other}"
     run, port = start("fork-exec", target)
     out = run_gdb(port, "set follow-fork-mode child", "catch exec", "continue",
-                  "show architecture", "break stub-target.c:29", "continue", "print counter",
+                  "show architecture", "break stub-target.c:30", "continue", "print counter",
                   "print sizeof(long)", "continue")
     find(r"^\[Attaching after Thread 1\.1 fork to child Thread 2\.2\]$", out, "follows the fork")
     find(r"^\[Detaching after fork from parent process 1\]$", out, "detaches the parent")
@@ -103,7 +103,7 @@ def case_fork_exec():
     arch = "aarch64" if other == "aarch64" else "arm"
     find(rf'^The target architecture is set to "auto" \(currently "{arch}', out,
          "architecture after exec")
-    find(r"hit Breakpoint 2(\.\d)?, main \(argc=1, argv=0x[0-9a-f]+\) at .*stub-target\.c:29$",
+    find(r"hit Breakpoint 2(\.\d)?, main \(argc=1, argv=0x[0-9a-f]+\) at .*stub-target\.c:30$",
          out, "breaks in the new program")
     check("the new program's global", "$1 = 41", find(r"^\$1 = .*$", out, "$1").group(0))
     check("the new program's long", f"$2 = {bits[other] // 8}",

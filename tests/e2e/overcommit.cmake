@@ -61,7 +61,7 @@ foreach(isa aarch64 armhf)
                                          "WRITE of size 1 at"
                                          "is located 0 bytes to the right of 16-byte region"
                                          "SUMMARY: AddressSanitizer: heap-buffer-overflow"
-                                         "asan.c:30 in main")
+                                         "asan.c:31 in main")
 endforeach()
 # A 256 MiB MAP_NORESERVE mapping, whose chunks reach Unicorn when touched:
 # a page made read-only, a hole and a PROT_NONE range inside touched chunks
