@@ -125,6 +125,22 @@ struct trace_rec {
 };
 #define TRACE_RECS_MAX 3
 
+/* The machine's events the trace text and the trace.dat are made of
+ * (trace_derive()'s input). */
+#define TRACE_LINE_KINDS                                                                          \
+    (MEVENT_BIT(MEVENT_SWITCH) | MEVENT_BIT(MEVENT_WAKEUP) | MEVENT_BIT(MEVENT_MIGRATE) |        \
+     MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT) |                \
+     MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL) |         \
+     MEVENT_BIT(MEVENT_NEWTASK) | MEVENT_BIT(MEVENT_SIGNAL_GENERATE) |                            \
+     MEVENT_BIT(MEVENT_SIGNAL_DELIVER) | MEVENT_BIT(MEVENT_RENAME) | MEVENT_BIT(MEVENT_FREE) |    \
+     MEVENT_BIT(MEVENT_PRINT))
+
+/* The header /sys/kernel/tracing/trace starts with (print_trace_header()
+ * for the nop tracer, with print_event_info() and
+ * print_func_help_header_irq() as 5.15 has them, no tgid column): the
+ * entries kept and written (dropped ones included), #P the vCPUs. */
+void trace_text_header(FILE *out, size_t kept, unsigned long long written, unsigned nr_cpus);
+
 /* The records ev makes, in the order the kernel reports them (the derived
  * sched_waking and cpu_idle included): returns how many (0 for an mevent
  * neither writer shows). */

@@ -394,12 +394,7 @@ static struct trace_keep *dat_keep(void *state)
 }
 
 const struct trace_format_ops trace_dat_ops = {
-    .kinds = MEVENT_BIT(MEVENT_SWITCH) | MEVENT_BIT(MEVENT_WAKEUP) | MEVENT_BIT(MEVENT_MIGRATE) |
-             MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT) |
-             MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL) |
-             MEVENT_BIT(MEVENT_NEWTASK) | MEVENT_BIT(MEVENT_SIGNAL_GENERATE) |
-             MEVENT_BIT(MEVENT_SIGNAL_DELIVER) | MEVENT_BIT(MEVENT_RENAME) |
-             MEVENT_BIT(MEVENT_FREE) | MEVENT_BIT(MEVENT_PRINT),
+    .kinds = TRACE_LINE_KINDS,
     .new = dat_new,
     .event = dat_event,
     .finish = dat_finish,

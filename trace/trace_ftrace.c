@@ -219,12 +219,9 @@ static void *ftrace_new(FILE *out, const struct trace_machine *machine)
     return f;
 }
 
-/* print_trace_header() for the nop tracer, with print_event_info() and
- * print_func_help_header_irq() as 5.15 has them (no tgid column): the
- * entries kept and written (dropped ones included), #P the vCPUs. */
-static void header(struct ftrace_trace *f)
+void trace_text_header(FILE *out, size_t kept, unsigned long long written, unsigned nr_cpus)
 {
-    fprintf(f->out,
+    fprintf(out,
             "# tracer: nop\n"
             "#\n"
             "# entries-in-buffer/entries-written: %zu/%llu   #P:%u\n"
@@ -237,7 +234,13 @@ static void header(struct ftrace_trace *f)
             "#                              |||| /     delay\n"
             "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
             "#              | |         |   |||||     |         |\n",
-            f->ls.len, (unsigned long long)(f->ls.len + f->keep.dropped), f->nr_cpus);
+            kept, written, nr_cpus);
+}
+
+static void header(struct ftrace_trace *f)
+{
+    trace_text_header(f->out, f->ls.len, (unsigned long long)(f->ls.len + f->keep.dropped),
+                      f->nr_cpus);
 }
 
 /* The flags column of a line: the scheduler's events run with the
@@ -285,12 +288,7 @@ static void ftrace_finish(void *state)
 }
 
 const struct trace_format_ops trace_ftrace_ops = {
-    .kinds = MEVENT_BIT(MEVENT_SWITCH) | MEVENT_BIT(MEVENT_WAKEUP) | MEVENT_BIT(MEVENT_MIGRATE) |
-             MEVENT_BIT(MEVENT_FORK) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT) |
-             MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL) |
-             MEVENT_BIT(MEVENT_NEWTASK) | MEVENT_BIT(MEVENT_SIGNAL_GENERATE) |
-             MEVENT_BIT(MEVENT_SIGNAL_DELIVER) | MEVENT_BIT(MEVENT_RENAME) |
-             MEVENT_BIT(MEVENT_FREE) | MEVENT_BIT(MEVENT_PRINT),
+    .kinds = TRACE_LINE_KINDS,
     .new = ftrace_new,
     .event = ftrace_event,
     .finish = ftrace_finish,

@@ -521,17 +521,7 @@ static void take_page(struct tracefs *tf, FILE *f, unsigned cpu)
  * lines are not printed (docs/tracing.md). */
 static void trace_header(const struct tracefs *tf, FILE *f)
 {
-    fprintf(f, "# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:%u\n#\n",
-            tf->nr_cpus);
-    fputs("#                                _-----=> irqs-off\n"
-          "#                               / _----=> need-resched\n"
-          "#                              | / _---=> hardirq/softirq\n"
-          "#                              || / _--=> preempt-depth\n"
-          "#                              ||| / _-=> migrate-disable\n"
-          "#                              |||| /     delay\n"
-          "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-          "#              | |         |   |||||     |         |\n",
-          f);
+    trace_text_header(f, 0, 0, tf->nr_cpus);
 }
 
 static void root_file(struct tracefs *tf, const char *name, FILE *f)
