@@ -73,6 +73,7 @@ static int get_ns(struct parser *p, json_t *obj, const char *key, uint64_t *ns)
 static int get_int(struct parser *p, json_t *obj, const char *key, long long lo, long long hi,
                    long long *out)
 {
+    *out = 0; /* also on an error: GCC -O3 cannot see the callers stop */
     json_t *v = json_object_get(obj, key);
     if (!json_is_integer(v))
         return fail(p, "no integer '%s'", key);
