@@ -246,6 +246,10 @@ struct where {
     int option;                       /* options/NAME */
 };
 
+/* No such file: every field given, as clang's -Wmissing-field-initializers
+ * wants of a compound literal. */
+#define NOWHERE ((struct where){N_NONE, 0, NULL, NULL, NULL, -1, -1})
+
 struct entry {
     const char *name;
     unsigned mode; /* 0: a directory */
@@ -338,14 +342,14 @@ static struct where locate(const struct tracefs *tf, const char *rel)
     if (!in_table(root_files, COUNT(root_files), first, &w))
         return w;
     if (w.kind == N_FILE || *rel == '\0')
-        return *rel ? (struct where){N_NONE} : w;
-    w = (struct where){N_NONE, 0, NULL, NULL, NULL, -1, -1};
+        return *rel ? NOWHERE : w;
+    w = NOWHERE;
     if (strcmp(first, "events") == 0) {
         n = component(&rel, &name);
         if (!*rel && in_table(events_files, COUNT(events_files), name, &w))
             return w;
         if (!has_system(name, n))
-            return (struct where){N_NONE};
+            return NOWHERE;
         for (size_t i = 0; i < EVENT_COUNT; i++)
             if (strlen(event_formats[i].system) == n &&
                 strncmp(event_formats[i].system, name, n) == 0)
@@ -368,9 +372,9 @@ static struct where locate(const struct tracefs *tf, const char *rel)
             if (is_ftrace(e) ? in_table(ftrace_event_files, COUNT(ftrace_event_files), rel, &w)
                              : in_table(event_files, COUNT(event_files), rel, &w))
                 return w;
-            return (struct where){N_NONE};
+            return NOWHERE;
         }
-        return (struct where){N_NONE};
+        return NOWHERE;
     }
     if (strcmp(first, "per_cpu") == 0) {
         n = component(&rel, &name);
