@@ -75,7 +75,8 @@ static bool latency_percentile(const struct expectation *e, json_t *threads, jso
             all[n++] = u64_of(v);
         }
     }
-    qsort(all, n, sizeof *all, by_value);
+    if (n) /* qsort wants a valid base even for 0 */
+        qsort(all, n, sizeof *all, by_value);
     size_t rank = (size_t)(((unsigned __int128)n * e->percentile + 99) / 100);
     *out = all[rank ? rank - 1 : 0];
     free(all);

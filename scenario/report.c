@@ -257,7 +257,8 @@ static int merge(const char *out, const char *junit, char **inputs, size_t n)
     json_t **sorted = calloc(count + 1, sizeof *sorted);
     for (size_t i = 0; i < count; i++)
         sorted[i] = json_incref(json_array_get(results, i));
-    qsort(sorted, count, sizeof *sorted, by_scenario);
+    if (count) /* qsort wants a valid base even for 0 */
+        qsort(sorted, count, sizeof *sorted, by_scenario);
     json_array_clear(results);
     for (size_t i = 0; i < count; i++)
         json_array_append_new(results, sorted[i]);

@@ -160,7 +160,8 @@ static void bput(struct buf *b, const void *data, size_t n)
         b->p = p;
         b->cap = cap;
     }
-    memcpy(b->p + b->len, data, n);
+    if (n) /* data may be NULL for nothing */
+        memcpy(b->p + b->len, data, n);
     b->len += n;
 }
 
@@ -281,7 +282,8 @@ static void header(struct dat_trace *d, struct buf *h, const struct ring *rings,
     /* saved_cmdlines: "PID COMM" lines, each tid's comm as the ftrace
      * text shows it: the last its sched_switch records show, else the last
      * any record names. */
-    qsort(d->names, d->names_len, sizeof *d->names, names_by_tid_time);
+    if (d->names_len) /* qsort wants a valid base even for 0 */
+        qsort(d->names, d->names_len, sizeof *d->names, names_by_tid_time);
     size_t nswitch;
     struct trace_cmdline *switched = trace_cmdlines(&d->ls, &nswitch);
     struct buf cmdlines = {0};
@@ -364,7 +366,8 @@ static void dat_finish(void *state)
     bput(&h, zeros, start - h.len);
     fwrite(h.p, 1, h.len, d->out);
     for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++)
-        fwrite(rings[cpu].data.p, 1, rings[cpu].data.len, d->out);
+        if (rings[cpu].data.len) /* an empty ring has no buffer */
+            fwrite(rings[cpu].data.p, 1, rings[cpu].data.len, d->out);
 out:
     if (rings)
         for (unsigned cpu = 0; cpu < d->nr_cpus; cpu++)

@@ -165,7 +165,8 @@ static void after_switches(struct trace_line *lines, size_t len)
 
 void trace_lines_order(struct trace_lines *ls, unsigned nr_cpus)
 {
-    qsort(ls->lines, ls->len, sizeof(*ls->lines), by_time);
+    if (ls->len) /* qsort wants a valid base even for 0 */
+        qsort(ls->lines, ls->len, sizeof(*ls->lines), by_time);
     after_switches(ls->lines, ls->len);
     /* A line in the current task's context: whatever its vCPU runs then,
      * after the sched_switch lines before it (idle, pid 0, first). */
@@ -215,7 +216,8 @@ struct trace_cmdline *trace_cmdlines(const struct trace_lines *ls, size_t *n)
     }
     if (!c)
         return NULL;
-    qsort(c, *n, sizeof(*c), by_pid_order);
+    if (*n) /* qsort wants a valid base even for 0 */
+        qsort(c, *n, sizeof(*c), by_pid_order);
     size_t out = 0;
     for (size_t i = 0; i < *n; i++) {
         if (out && c[out - 1].pid == c[i].pid)

@@ -60,7 +60,8 @@ static int collect_tasks(struct trace_report *r)
     for (size_t i = 0; i < r->nr_instants; i++)
         if (has_task(&r->instants[i]))
             s[n++] = (struct seen){r->instants[i].task, r->instants[i].ts};
-    qsort(s, n, sizeof *s, seen_cmp);
+    if (n) /* qsort wants a valid base even for 0 */
+        qsort(s, n, sizeof *s, seen_cmp);
     r->tasks = calloc(n + 1, sizeof *r->tasks);
     if (!r->tasks)
         return free(s), -ENOMEM;
@@ -112,7 +113,8 @@ static uint64_t percentile(const uint64_t *sorted, size_t n, unsigned pct)
 static void runs_of_tasks(struct trace_report *r)
 {
     if (r->nr_runs) /* qsort of NULL is undefined, even for 0 */
-        qsort(r->runs, r->nr_runs, sizeof *r->runs, run_cmp);
+        if (r->nr_runs) /* qsort wants a valid base even for 0 */
+            qsort(r->runs, r->nr_runs, sizeof *r->runs, run_cmp);
     for (size_t i = 0; i < r->nr_runs; i++) {
         const struct report_run *run = &r->runs[i];
         struct report_task *t = &r->tasks[run->key];
@@ -175,11 +177,13 @@ static int wakeups_of_tasks(struct trace_report *r)
     for (size_t i = 0; i < r->nr_instants; i++)
         if (r->instants[i].kind == REPORT_WAKEUP)
             w[n++] = (struct wake){r->instants[i].task.tid, r->instants[i].ts, r->instants[i].key};
-    qsort(w, n, sizeof *w, wake_cmp);
+    if (n) /* qsort wants a valid base even for 0 */
+        qsort(w, n, sizeof *w, wake_cmp);
     for (size_t i = 0; i < r->nr_runs; i++)
         order[i] = i;
     by_tid_runs = r->runs;
-    qsort(order, r->nr_runs, sizeof *order, run_tid_cmp);
+    if (r->nr_runs) /* qsort wants a valid base even for 0 */
+        qsort(order, r->nr_runs, sizeof *order, run_tid_cmp);
     /* first which run answers each wake-up (SIZE_MAX: none), then the
      * latencies, each task's list allocated at its size */
     size_t run = 0;
@@ -218,7 +222,8 @@ static int wakeups_of_tasks(struct trace_report *r)
         struct report_task *t = &r->tasks[k];
         if (!t->nr_latencies)
             continue;
-        qsort(t->latencies, t->nr_latencies, sizeof *t->latencies, u64_cmp);
+        if (t->nr_latencies) /* qsort wants a valid base even for 0 */
+            qsort(t->latencies, t->nr_latencies, sizeof *t->latencies, u64_cmp);
         t->p50 = percentile(t->latencies, t->nr_latencies, 50);
         t->p90 = percentile(t->latencies, t->nr_latencies, 90);
         t->p99 = percentile(t->latencies, t->nr_latencies, 99);
@@ -296,7 +301,8 @@ static int migrations_of_tasks(struct trace_report *r)
         r->migrations++;
         kr[n++] = (struct key_reason){in->key, in->reason};
     }
-    qsort(kr, n, sizeof *kr, key_reason_cmp);
+    if (n) /* qsort wants a valid base even for 0 */
+        qsort(kr, n, sizeof *kr, key_reason_cmp);
     for (size_t i = 0; i < n; i++) {
         struct report_task *t = &r->tasks[kr[i].key];
         if (!t->reasons && !(t->reasons = calloc(t->migrations, sizeof *t->reasons)))
@@ -420,6 +426,7 @@ int report_analyse(struct trace_report *r)
     }
     r->nr_tasks = kept;
     /* the instants keep their task ids; keys are not used after this */
-    qsort(r->tasks, r->nr_tasks, sizeof *r->tasks, display_cmp);
+    if (r->nr_tasks) /* qsort wants a valid base even for 0 */
+        qsort(r->tasks, r->nr_tasks, sizeof *r->tasks, display_cmp);
     return 0;
 }

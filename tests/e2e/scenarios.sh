@@ -34,6 +34,12 @@
 #                            output and report, byte for byte
 set -u
 asymu=$1
+# The sanitizer build's options (LeakSanitizer's suppressions) survive env -i.
+SAN_KEEP=
+for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
+    eval "val=\${$v-}"
+    [ -z "$val" ] || SAN_KEEP="$SAN_KEEP $v=$val"
+done
 junit_check=$(cd "$(dirname "$0")" && pwd)/check-junit.py
 cd "$2" || exit 1
 mode=$3
@@ -221,7 +227,7 @@ shard-auto)
     dir=tests/e2e/scenarios/shard
     while IFS='|' read -r vars files want_status want_err; do
         [ -n "$vars" ] || continue
-        env -i PATH="$PATH" $vars "$asymu" replay --shard auto $dir/*.yaml \
+        env -i PATH="$PATH" $SAN_KEEP $vars "$asymu" replay --shard auto $dir/*.yaml \
             > "$tmp/out" 2> "$tmp/err"
         status=$?
         : > "$tmp/want"
@@ -269,7 +275,7 @@ merge)
     run() { # STATUS OUT VARIABLES [OPTIONS]: replay with a report and a JUnit file
         want=$1 out=$2 vars=$3
         shift 3
-        env -i PATH="$PATH" $vars "$asymu" replay "$@" --report "$tmp/$out.json" \
+        env -i PATH="$PATH" $SAN_KEEP $vars "$asymu" replay "$@" --report "$tmp/$out.json" \
             --junit "$tmp/$out.xml" $dir/*.yaml > /dev/null 2>&1
         [ $? -eq "$want" ] || fail "replay $out: exit status, expected $want (c.yaml fails)"
     }
@@ -277,7 +283,7 @@ merge)
     run 1 gl1 "CI_NODE_INDEX=1 CI_NODE_TOTAL=2" --shard auto
     run 0 gl2 "CI_NODE_INDEX=2 CI_NODE_TOTAL=2" --shard auto
     for i in 0 1 2; do
-        env -i PATH="$PATH" JOB_COMPLETION_INDEX=$i ASYMU_SHARD_TOTAL=3 "$asymu" replay \
+        env -i PATH="$PATH" $SAN_KEEP JOB_COMPLETION_INDEX=$i ASYMU_SHARD_TOTAL=3 "$asymu" replay \
             --shard auto --jobs 2 --report "$tmp/k$i.json" $dir/*.yaml > /dev/null 2>&1
     done
     "$asymu" report merge "$tmp/m2.json" --junit "$tmp/m2.xml" "$tmp/gl2.json" "$tmp/gl1.json" ||
