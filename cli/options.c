@@ -146,12 +146,12 @@ static int parse_cpu_model(const char *text, unsigned nr_cpus, struct cpu_layout
         char list[4096], name[32], sub[128];
         snprintf(list, sizeof list, "%.*s", (int)(eq - p), p);
         struct cpumask m, both;
-        if (!*list) {
-            snprintf(why, whylen, "no CPUs before '%s'", eq);
-            return -1;
-        }
         if (cpulist_parse(list, nr_cpus ? nr_cpus : NR_CPUS_MAX, &m, sub, sizeof sub) < 0) {
             snprintf(why, whylen, "%s", sub);
+            return -1;
+        }
+        if (cpumask_empty(&m)) { /* "", or only blanks: a cpulist may be empty, a core type's may not */
+            snprintf(why, whylen, "no CPUs before '%s'", eq);
             return -1;
         }
         const char *v = eq + 1;
@@ -216,12 +216,12 @@ static int parse_capacity(const char *text, unsigned nr_cpus, uint16_t *out, cha
         snprintf(list, sizeof list, "%.*s", (int)(eq - p), p);
         struct cpumask m, both;
         char sub[128];
-        if (!*list) {
-            snprintf(why, whylen, "no CPUs before '%s'", eq);
-            return -1;
-        }
         if (cpulist_parse(list, nr_cpus, &m, sub, sizeof sub) < 0) {
             snprintf(why, whylen, "%s", sub);
+            return -1;
+        }
+        if (cpumask_empty(&m)) {
+            snprintf(why, whylen, "no CPUs before '%s'", eq);
             return -1;
         }
         const char *v = eq + 1;

@@ -703,6 +703,12 @@ static void test_bad_values(void **state)
         {{"--capacity", "=5", "prog"},
          "asymu run: invalid value '=5' for --capacity: no CPUs before '=5' (LIST=VALUE,... "
          "with cpulists within 0-7)\n"},
+        {{"--capacity", " \v=5", "prog"},
+         "asymu run: invalid value ' \v=5' for --capacity: no CPUs before '=5' (LIST=VALUE,... "
+         "with cpulists within 0-7)\n"},
+        {{"--cpu-model", "\v\v=cortex-a510", "prog"},
+         "asymu run: invalid value '\v\v=cortex-a510' for --cpu-model: no CPUs before "
+         "'=cortex-a510' (LIST=NAME,...)\n"},
         {{"--capacity", "0=5,", "prog"},
          "asymu run: invalid value '0=5,' for --capacity: nothing after the last ',' "
          "(LIST=VALUE,... with cpulists within 0-7)\n"},
