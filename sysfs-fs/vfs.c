@@ -292,6 +292,15 @@ int vfs_canonical(struct vfs *v, void *ctx, const char *dir, char *out, size_t l
     return err;
 }
 
+int vfs_directory(struct vfs *v, void *ctx, const char *abspath, char *out, size_t len)
+{
+    struct stat st;
+    int err = vfs_stat(v, ctx, abspath, true, &st);
+    if (err == 0 && !S_ISDIR(st.st_mode))
+        err = -ENOTDIR;
+    return err < 0 ? err : vfs_canonical(v, ctx, abspath, out, len);
+}
+
 /* The target of a symlink of a private mount (/tmp, /dev/shm) at guest
  * path cur, whose directories hold no symlinks (the walk resolved them):
  * its length, or -ENOENT when cur is not in the private directory (it may

@@ -323,6 +323,10 @@ int vfs_follow(struct vfs *v, void *ctx, const char *abspath, char *out, size_t 
 /* The canonical guest path of a directory (symlinks resolved). */
 int vfs_canonical(struct vfs *v, void *ctx, const char *dir, char *out, size_t len);
 
+/* The canonical guest path of the directory an absolute path names, as
+ * chdir and mount's target want it: -ENOENT, -ENOTDIR, or 0 and *out. */
+int vfs_directory(struct vfs *v, void *ctx, const char *abspath, char *out, size_t len);
+
 /* The virtual node at an absolute normalised guest path: 1 and *node filled,
  * 0 for paths of the host root, -ENOENT for unknown paths inside the virtual
  * trees (/dev, /proc, /sys). */

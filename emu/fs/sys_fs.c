@@ -1046,15 +1046,9 @@ SYSCALL_DECL(chdir)
     int64_t err = path_from_guest(t, GUEST_AT_FDCWD, a[0], path, sizeof path);
     if (err < 0)
         return err;
-    struct stat st;
-    err = vfs_stat(&t->machine->vfs, t, path, true, &st);
-    if (err < 0)
-        return err;
-    if (!S_ISDIR(st.st_mode))
-        return -ENOTDIR;
     /* The working directory is a real place: its symlinks resolved. */
     char real[VFS_PATH_MAX];
-    if ((err = vfs_canonical(&t->machine->vfs, t, path, real, sizeof real)) < 0)
+    if ((err = vfs_directory(&t->machine->vfs, t, path, real, sizeof real)) < 0)
         return err;
     snprintf(t->proc->cwd, sizeof t->proc->cwd, "%s", real);
     return 0;

@@ -30,15 +30,7 @@ static int64_t target_dir(struct task *t, uint64_t upath, char *out, size_t len)
 {
     char path[VFS_PATH_MAX];
     int64_t err = path_from_guest(t, -100, upath, path, sizeof path);
-    if (err < 0)
-        return err;
-    struct stat st;
-    err = vfs_stat(&t->machine->vfs, t, path, true, &st);
-    if (err < 0)
-        return err;
-    if (!S_ISDIR(st.st_mode))
-        return -ENOTDIR;
-    return vfs_canonical(&t->machine->vfs, t, path, out, len);
+    return err < 0 ? err : vfs_directory(&t->machine->vfs, t, path, out, len);
 }
 
 /* a: source, target, filesystemtype, mountflags, data. */

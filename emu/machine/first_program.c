@@ -56,16 +56,10 @@ int first_program_open(const struct emu_config *cfg, char *exe, size_t len)
  * the guest (its symbolic links resolved, as chdir does): 0 or -errno. */
 static int start_in(struct task *t, const char *dir)
 {
-    struct vfs *v = &t->machine->vfs;
     char path[VFS_PATH_MAX], real[VFS_PATH_MAX];
-    struct stat st;
     int err = vfs_join("/", dir, path, sizeof path);
     if (err == 0)
-        err = vfs_stat(v, t, path, true, &st);
-    if (err == 0 && !S_ISDIR(st.st_mode))
-        err = -ENOTDIR;
-    if (err == 0)
-        err = vfs_canonical(v, t, path, real, sizeof real);
+        err = vfs_directory(&t->machine->vfs, t, path, real, sizeof real);
     if (err == 0)
         snprintf(t->proc->cwd, sizeof t->proc->cwd, "%s", real);
     return err;
