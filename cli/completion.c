@@ -52,7 +52,8 @@ static void option_values(FILE *out, const char *option)
         for (unsigned i = 0; i < SCHED_NR_POLICIES; i++)
             fprintf(out, " %s", sched_policy_name((enum sched_policy_id)i));
     } else if (strcmp(option, "--trace-format") == 0) {
-        fputs(" json ftrace dat", out);
+        for (size_t i = 0; i < options_trace_formats_count; i++)
+            fprintf(out, " %s", options_trace_formats[i]);
     } else if (strcmp(option, "--soc") == 0) {
         for (size_t i = 0; i < socs_count; i++)
             fprintf(out, " %s", socs[i].name);

@@ -353,17 +353,20 @@ static int opt_trace(struct parse *ps, const char *opt, const char *val)
     return 0;
 }
 
+const char *const options_trace_formats[] = {
+    [EMU_TRACE_JSON] = "json", [EMU_TRACE_FTRACE] = "ftrace", [EMU_TRACE_DAT] = "dat"};
+const size_t options_trace_formats_count =
+    sizeof options_trace_formats / sizeof *options_trace_formats;
+
 static int opt_trace_format(struct parse *ps, const char *opt, const char *val)
 {
-    if (strcmp(val, "json") == 0)
-        ps->cfg->trace_format = EMU_TRACE_JSON;
-    else if (strcmp(val, "ftrace") == 0)
-        ps->cfg->trace_format = EMU_TRACE_FTRACE;
-    else if (strcmp(val, "dat") == 0)
-        ps->cfg->trace_format = EMU_TRACE_DAT;
-    else
-        return bad(opt, val, "json, ftrace or dat");
-    return 0;
+    for (size_t i = 0; i < options_trace_formats_count; i++) {
+        if (strcmp(val, options_trace_formats[i]) == 0) {
+            ps->cfg->trace_format = (enum emu_trace_format)i;
+            return 0;
+        }
+    }
+    return bad(opt, val, "json, ftrace or dat");
 }
 
 static int opt_timeline(struct parse *ps, const char *opt, const char *val)

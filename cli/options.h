@@ -26,6 +26,10 @@ void options_version(FILE *out);
 /* Writes the option reference in Markdown, generated from the same table. */
 void options_markdown(FILE *out);
 
+/* --trace-format's names, indexed by enum emu_trace_format. */
+extern const char *const options_trace_formats[];
+extern const size_t options_trace_formats_count;
+
 /* One row of the option table, for the man page and the completion. */
 struct option_info {
     const char *name;  /* "--cpus" */
