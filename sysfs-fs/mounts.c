@@ -121,10 +121,12 @@ int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
             }
         }
         if (mountinfo)
-            fprintf(out, "%zu %zu %u:%u / %s rw,relatime - cgroup2 %s rw\n", FIRST_ID + count + c,
-                    FIRST_ID + parent, major(DEV_CGROUP2), minor(DEV_CGROUP2), cm->dir, cm->source);
+            fprintf(out, "%zu %zu %u:%u / %s rw,relatime - %s %s rw%s\n", FIRST_ID + count + c,
+                    FIRST_ID + parent, major(DEV_CGROUP2), minor(DEV_CGROUP2), cm->dir, cm->type,
+                    cm->source, cm->options);
         else
-            fprintf(out, "%s %s cgroup2 rw,relatime 0 0\n", cm->source, cm->dir);
+            fprintf(out, "%s %s %s rw,relatime%s 0 0\n", cm->source, cm->dir, cm->type,
+                    cm->options);
     }
     if (fclose(out) != 0) {
         free(*data);

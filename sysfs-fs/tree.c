@@ -142,6 +142,9 @@ struct fixed {
 static const struct fixed fixed[] = {
     {"/dev", VNODE_DIR, 0755, F_DIR, 0},
     {"/dev/console", VNODE_CONSOLE, 0600, F_DEV_CONSOLE, 0},
+    /* Where Android's init mounts its cgroup v1 hierarchies. */
+    {"/dev/cpuctl", VNODE_DIR, 0755, F_DIR, 0},
+    {"/dev/cpuset", VNODE_DIR, 0755, F_DIR, 0},
     {"/dev/fd", VNODE_SYMLINK, 0777, F_DEV_FD, 0},
     {"/dev/full", VNODE_FULL, 0666, F_DEV_FULL, 0},
     {"/dev/kmsg", VNODE_GENERATED, 0644, F_DEV_KMSG, 0},
@@ -464,21 +467,27 @@ static int lookup_tracefs(struct vfs *v, void *ctx, const char *abspath, const c
     return 1;
 }
 
-const char *vfs_cgroup_rel(const struct vfs *v, const char *abspath)
+const char *vfs_cgroup_rel(const struct vfs *v, const char *abspath, unsigned *hier)
 {
     const char *dir = NULL;
+    unsigned h = 0;
     if (under(abspath, VFS_CGROUP_MOUNT))
         dir = VFS_CGROUP_MOUNT;
     for (unsigned i = 0; i < v->ncgroup_mounts && !dir; i++)
-        if (under(abspath, v->cgroup_mounts[i].dir))
+        if (under(abspath, v->cgroup_mounts[i].dir)) {
             dir = v->cgroup_mounts[i].dir;
+            h = v->cgroup_mounts[i].hier;
+        }
     if (!dir)
         return NULL;
+    if (hier)
+        *hier = h;
     const char *rel = abspath + strlen(dir);
     return *rel ? rel + 1 : rel;
 }
 
-int vfs_cgroup_mount(struct vfs *v, const char *source, const char *dir)
+int vfs_cgroup_mount(struct vfs *v, const char *source, const char *dir, unsigned hier,
+                     const char *type, const char *options)
 {
     if (strcmp(dir, VFS_CGROUP_MOUNT) == 0)
         return -EBUSY;
@@ -492,6 +501,9 @@ int vfs_cgroup_mount(struct vfs *v, const char *source, const char *dir)
     struct vfs_cgroup_mount *m = &v->cgroup_mounts[v->ncgroup_mounts++];
     snprintf(m->dir, sizeof m->dir, "%s", dir);
     snprintf(m->source, sizeof m->source, "%s", source);
+    snprintf(m->type, sizeof m->type, "%s", type);
+    snprintf(m->options, sizeof m->options, "%s", options);
+    m->hier = hier;
     return 0;
 }
 
@@ -499,8 +511,9 @@ int vfs_cgroup_umount(struct vfs *v, const char *dir)
 {
     for (unsigned i = 0; i < v->ncgroup_mounts; i++) {
         if (strcmp(v->cgroup_mounts[i].dir, dir) == 0) {
+            int hier = (int)v->cgroup_mounts[i].hier;
             v->cgroup_mounts[i] = v->cgroup_mounts[--v->ncgroup_mounts];
-            return 0;
+            return hier;
         }
     }
     return -EINVAL;
@@ -511,9 +524,10 @@ static int lookup_cgroup(struct vfs *v, void *ctx, const char *abspath, struct v
 {
     const struct vfs_provider *p = v->provider;
     bool dir;
-    unsigned mode;
+    unsigned mode, hier;
+    const char *rel = vfs_cgroup_rel(v, abspath, &hier);
     if (!p->cgroup_node || strlen(abspath) >= sizeof node->path ||
-        p->cgroup_node(ctx, vfs_cgroup_rel(v, abspath), &dir, &mode) < 0)
+        p->cgroup_node(ctx, hier, rel, &dir, &mode) < 0)
         return -ENOENT;
     const struct fixed f = {"", dir ? VNODE_DIR : VNODE_GENERATED, mode, dir ? F_DIR : F_CGROUP, 0};
     fill(node, abspath, &f, CGROUP_NODE, 0);
@@ -522,7 +536,7 @@ static int lookup_cgroup(struct vfs *v, void *ctx, const char *abspath, struct v
 
 int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs_node *node)
 {
-    if (vfs_cgroup_rel(v, abspath))
+    if (vfs_cgroup_rel(v, abspath, NULL))
         return lookup_cgroup(v, ctx, abspath, node);
     bool inside = false;
     for (size_t i = 0; i < COUNT(virtual_roots); i++)
@@ -647,8 +661,10 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
     p->cpus(ctx, &cpus);
     const char *path = dir->path, *rest;
     char name[32];
-    if (dir->arg == CGROUP_NODE && vfs_cgroup_rel(v, path))
-        return p->cgroup_list ? p->cgroup_list(ctx, vfs_cgroup_rel(v, path), emit, arg) : -ENOENT;
+    unsigned hier;
+    const char *cg_rel = vfs_cgroup_rel(v, path, &hier);
+    if (dir->arg == CGROUP_NODE && cg_rel)
+        return p->cgroup_list ? p->cgroup_list(ctx, hier, cg_rel, emit, arg) : -ENOENT;
     if (strncmp(path, "/proc/", 6) == 0 && component_number(path + 6, &rest) > 0) {
         list_pid(v, ctx, dir->arg, *rest ? rest + 1 : rest, emit, arg);
         return 0;
@@ -1366,8 +1382,11 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
                 "ffff8000100a2100 T sched_cpu_deactivate\n"
                 "ffff8000101c0000 T tracing_mark_write\n");
         break;
-    case F_CGROUP:
-        return vfs_cgroup_rel(v, node->path) ? p->cgroup_read(ctx, vfs_cgroup_rel(v, node->path), data, size) : -ENOENT;
+    case F_CGROUP: {
+        unsigned hier;
+        const char *rel = vfs_cgroup_rel(v, node->path, &hier);
+        return rel ? p->cgroup_read(ctx, hier, rel, data, size) : -ENOENT;
+    }
     case F_PROC_NET:
         return p->net ? p->net(ctx, strrchr(node->path, '/') + 1, data, size) : -ENOENT;
     case F_PROC_SYSVIPC:
@@ -1589,10 +1608,11 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
         return sched_features_write(v, data, len);
     case F_CPUN_ONLINE:
         break;
-    case F_CGROUP:
-        return vfs_cgroup_rel(v, node->path)
-                   ? v->provider->cgroup_write(ctx, vfs_cgroup_rel(v, node->path), data, len)
-                   : -ENOENT;
+    case F_CGROUP: {
+        unsigned hier;
+        const char *rel = vfs_cgroup_rel(v, node->path, &hier);
+        return rel ? v->provider->cgroup_write(ctx, hier, rel, data, len) : -ENOENT;
+    }
     case F_PID_COMM: {
         int err = v->provider->set_comm(ctx, node->arg, node->arg2, data, len);
         return err < 0 ? err : (int64_t)len;

@@ -178,29 +178,35 @@ struct vfs_provider {
     int (*tracefs_read)(void *ctx, const char *rel, char **data, size_t *size);
     int64_t (*tracefs_write)(void *ctx, const char *rel, const char *data, size_t len);
     void (*tracefs_truncate)(void *ctx, const char *rel);
-    /* The cgroup v2 hierarchy at VFS_CGROUP_MOUNT, rel being the path under
-     * it ("" the mount, "top-app/cpuset.cpus"): a node (1, or -ENOENT), a
-     * directory's entries, a file's text (malloc'ed) and a write (bytes
-     * taken or -errno). /proc/PID/cgroup's text. NULL: no cgroups. */
-    int (*cgroup_node)(void *ctx, const char *rel, bool *dir, unsigned *mode);
-    int (*cgroup_list)(void *ctx, const char *rel,
+    /* The cgroup hierarchies: hier 0 is v2's at VFS_CGROUP_MOUNT, the others
+     * v1 ones mount(2) made; rel is the path under a mount ("" the mount,
+     * "top-app/cpuset.cpus"): a node (1, or -ENOENT), a directory's
+     * entries, a file's text (malloc'ed) and a write (bytes taken or
+     * -errno). /proc/PID/cgroup's text. NULL: no cgroups. */
+    int (*cgroup_node)(void *ctx, unsigned hier, const char *rel, bool *dir, unsigned *mode);
+    int (*cgroup_list)(void *ctx, unsigned hier, const char *rel,
                        void (*emit)(const char *name, unsigned char type, void *arg), void *arg);
-    int (*cgroup_read)(void *ctx, const char *rel, char **data, size_t *size);
-    int64_t (*cgroup_write)(void *ctx, const char *rel, const char *data, size_t len);
+    int (*cgroup_read)(void *ctx, unsigned hier, const char *rel, char **data, size_t *size);
+    int64_t (*cgroup_write)(void *ctx, unsigned hier, const char *rel, const char *data,
+                            size_t len);
     int (*proc_cgroup)(void *ctx, int pid, char **data, size_t *size);
 };
 
 #define VFS_CGROUP_MOUNT "/sys/fs/cgroup"
 #define VFS_CGROUP_MOUNTS 4
 struct vfs;
-/* The path under a cgroup2 mount (VFS_CGROUP_MOUNT or one of mount(2)'s) of
- * abspath ("" the mount itself), or NULL when abspath is in none. */
-const char *vfs_cgroup_rel(const struct vfs *v, const char *abspath);
-/* mount -t cgroup2 SOURCE DIR: the same hierarchy at DIR (an existing
- * directory, absolute and canonical), as Linux shows one cgroup2
- * hierarchy at every mount. 0, -EBUSY (already a mount point), -ENOSPC
- * (VFS_CGROUP_MOUNTS of them). vfs_cgroup_umount: 0 or -EINVAL. */
-int vfs_cgroup_mount(struct vfs *v, const char *source, const char *dir);
+/* The path under a cgroup mount (VFS_CGROUP_MOUNT or one of mount(2)'s) of
+ * abspath ("" the mount itself) and, when hier is not NULL, the mount's
+ * hierarchy; NULL when abspath is in none. */
+const char *vfs_cgroup_rel(const struct vfs *v, const char *abspath, unsigned *hier);
+/* mount(2) of a cgroup hierarchy (hier; 0 v2's, as Linux shows one cgroup2
+ * hierarchy at every mount) at DIR (an existing directory, absolute and
+ * canonical): type "cgroup2" or "cgroup", its options as /proc/self/mounts
+ * shows them after "rw,relatime" ("" or ",cpuset,noprefix"). 0, -EBUSY
+ * (already a mount point), -ENOSPC (VFS_CGROUP_MOUNTS of them).
+ * vfs_cgroup_umount: the hierarchy that was there, or -EINVAL. */
+int vfs_cgroup_mount(struct vfs *v, const char *source, const char *dir, unsigned hier,
+                     const char *type, const char *options);
 int vfs_cgroup_umount(struct vfs *v, const char *dir);
 
 #define VFS_MAX_BANNED_DEVS 16
@@ -245,6 +251,9 @@ struct vfs {
     struct vfs_cgroup_mount {
         char dir[VFS_PATH_MAX];
         char source[64];
+        char type[8];
+        char options[128];
+        unsigned hier;
     } cgroup_mounts[VFS_CGROUP_MOUNTS];
     unsigned ncgroup_mounts;
     /* The host directories of /tmp and /dev/shm are 0700 so that no other

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* sys_mount.c - mount(2) and umount2(2) for cgroup2 alone: `mount -t
+/* sys_mount.c - mount(2) and umount2(2) for cgroups alone: `mount -t
  * cgroup2 none DIR` shows the one cgroup v2 hierarchy (emu/kernel/cgroup.c)
- * at DIR too, as Linux does for every cgroup2 mount (docs/cgroups.md).
- * Other file systems, bind mounts and remounts are not modelled: ENODEV
- * for an unknown type (cgroup v1's "cgroup" and "cpuset" included), EINVAL
- * for flags that need an existing mount. */
+ * at DIR too, as Linux does for every cgroup2 mount; `mount -t cgroup -o
+ * cpuset` and `mount -t cpuset` a v1 hierarchy (emu/kernel/cgroup_v1.c;
+ * docs/cgroups.md). Other file systems, bind mounts and remounts are not
+ * modelled: ENODEV for an unknown type, EINVAL for flags that need an
+ * existing mount. */
+#include "cgroup.h"
 #include "machine.h"
 #include "mm.h"
 #include "syscalls.h"
@@ -51,9 +53,25 @@ SYSCALL_DECL(mount)
     int64_t err = target_dir(t, a[1], dir, sizeof dir);
     if (err < 0)
         return err;
-    if (strcmp(type, "cgroup2") != 0)
+    if (strcmp(type, "cgroup2") == 0)
+        return vfs_cgroup_mount(&t->machine->vfs, source, dir, 0, "cgroup2", "");
+    if (strcmp(type, "cgroup") != 0 && strcmp(type, "cpuset") != 0)
         return -ENODEV;
-    return vfs_cgroup_mount(&t->machine->vfs, source, dir);
+    /* cgroup v1: the options are a string of at most a page. */
+    char data[256] = "", options[128];
+    n = a[4] ? strncpy_from_guest(task_mm(t), data, a[4], sizeof data) : 0;
+    if (n < 0)
+        return n;
+    if (n >= (int64_t)sizeof data)
+        return -EINVAL;
+    int hier = cgroup_v1_mount(t->machine, type, data, options + 1, sizeof options - 1);
+    if (hier < 0)
+        return hier;
+    options[0] = ',';
+    err = vfs_cgroup_mount(&t->machine->vfs, source, dir, (unsigned)hier, "cgroup", options);
+    if (err < 0)
+        cgroup_v1_umount(t->machine, (unsigned)hier);
+    return err;
 }
 
 SYSCALL_DECL(umount2)
@@ -65,5 +83,8 @@ SYSCALL_DECL(umount2)
     int64_t err = target_dir(t, a[0], dir, sizeof dir);
     if (err < 0)
         return err;
-    return vfs_cgroup_umount(&t->machine->vfs, dir);
+    int hier = vfs_cgroup_umount(&t->machine->vfs, dir);
+    if (hier > 0)
+        cgroup_v1_umount(t->machine, (unsigned)hier);
+    return hier < 0 ? hier : 0;
 }

@@ -117,10 +117,11 @@ static int cgroup_dir_op(struct task *t, int dirfd, uint64_t upath, bool make, i
     if (path_from_guest(t, dirfd, upath, path, sizeof path) < 0 ||
         vfs_resolve(&t->machine->vfs, t, "/", path, real, sizeof real) < 0)
         return 0;
-    const char *rel = vfs_cgroup_rel(&t->machine->vfs, real);
+    unsigned hier;
+    const char *rel = vfs_cgroup_rel(&t->machine->vfs, real, &hier);
     if (!rel)
         return 0;
-    *r = make ? cgroup_mkdir(t->machine, rel) : cgroup_rmdir(t->machine, rel);
+    *r = make ? cgroup_mkdir(t->machine, hier, rel) : cgroup_rmdir(t->machine, hier, rel);
     t->stop = true;
     return 1;
 }

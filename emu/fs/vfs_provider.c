@@ -619,29 +619,29 @@ static void tfs_truncate(void *ctx, const char *rel)
         tracefs_truncate(tf, rel);
 }
 
-static int cg_node(void *ctx, const char *rel, bool *dir, unsigned *mode)
+static int cg_node(void *ctx, unsigned hier, const char *rel, bool *dir, unsigned *mode)
 {
     const struct task *t = ctx;
-    return cgroup_node(t->machine, rel, dir, mode);
+    return cgroup_node(t->machine, hier, rel, dir, mode);
 }
 
-static int cg_list(void *ctx, const char *rel,
+static int cg_list(void *ctx, unsigned hier, const char *rel,
                    void (*emit)(const char *name, unsigned char type, void *arg), void *arg)
 {
     const struct task *t = ctx;
-    return cgroup_list(t->machine, rel, emit, arg);
+    return cgroup_list(t->machine, hier, rel, emit, arg);
 }
 
-static int cg_read(void *ctx, const char *rel, char **data, size_t *size)
+static int cg_read(void *ctx, unsigned hier, const char *rel, char **data, size_t *size)
 {
     const struct task *t = ctx;
-    return cgroup_read(t->machine, rel, data, size);
+    return cgroup_read(t->machine, hier, rel, data, size);
 }
 
-static int64_t cg_write(void *ctx, const char *rel, const char *data, size_t len)
+static int64_t cg_write(void *ctx, unsigned hier, const char *rel, const char *data, size_t len)
 {
     struct task *t = ctx;
-    int64_t r = cgroup_write(t, rel, data, len);
+    int64_t r = cgroup_write(t, hier, rel, data, len);
     t->stop = true; /* tasks may have moved, this one included */
     return r;
 }

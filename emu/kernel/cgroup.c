@@ -2,11 +2,12 @@
 /* cgroup.c - cgroup v2 with the cpuset and cpu controllers, as Linux 5.15's
  * kernel/cgroup/cgroup.c, kernel/cgroup/cpuset.c and kernel/sched/core.c
  * (the cpu controller's files) behave, with the asymmetric-32-bit changes
- * of 5.15 (guarantee_online_cpus() honouring task_cpu_possible_mask()).
- * Rule ids (CGn) are those of docs/cgroups.md. The cpu controller's values
- * are stored and shown: the fair class does not use group weights, quotas
- * or clamps yet. */
-#include "cgroup.h"
+ * of 5.15 (guarantee_online_cpus() honouring task_cpu_possible_mask()),
+ * and what the v1 hierarchies share with it (cgroup_v1.c has their mount,
+ * files and hotplug). Rule ids (CGn) are those of docs/cgroups.md. The cpu
+ * controller's values are stored and shown: the fair class does not use
+ * group weights, quotas or clamps yet. */
+#include "cgroup-int.h"
 #include "machine.h"
 #include "scheduler.h"
 #include "task.h"
@@ -17,26 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DT_DIR_ 4
-#define DT_REG_ 8
-/* CONFIG_NR_CPUS of arm64's defconfig: a cpulist past it is -ERANGE. */
-#define KERNEL_NR_CPUS 256
 #define CGROUP_WEIGHT_DFL 100
 #define CGROUP_WEIGHT_MAX 10000
-#define UCLAMP_PCT_MAX 10000 /* 100.00% */
-#define CFS_PERIOD_DFL 100000ull
-#define VFS_PATH_MAX_CG 4096
-#define MIN_SHARES 2
-#define MAX_SHARES (1u << 18)
-
-/* The files of a group: where they appear and their modes. */
-enum { IN_ROOT = 1, IN_CHILD = 2 };
-struct cg_file {
-    const char *name;
-    unsigned where;      /* IN_ROOT, IN_CHILD */
-    unsigned controller; /* 0 for core files, else the CG_SS_* the parent must enable */
-    unsigned mode;
-};
 
 /* In the order kernfs lists them (by name). */
 static const struct cg_file files[] = {
@@ -64,42 +47,82 @@ static const struct cg_file files[] = {
 };
 #define NFILES (sizeof files / sizeof *files)
 
-static struct cgroup *grp(struct machine *m, int i)
+struct cgroup *grp(struct machine *m, int i)
 {
     return &m->cgroups.g[i];
 }
 
-/* The controllers a group may enable: its parent's subtree_control (all
- * for the root). */
-static unsigned controllers_of(struct machine *m, int i)
+bool in_group(struct machine *m, const struct task *t, int i)
 {
-    int p = grp(m, i)->parent;
-    return p < 0 ? CG_SS_ALL : grp(m, p)->subtree;
+    return t->cgroup[grp(m, i)->hier] == i;
 }
 
-/* task_cs(): the group whose cpuset css the task's group uses, the nearest
- * one (itself included) whose parent enables cpuset; the root's for none. */
+unsigned v1_bound(struct machine *m)
+{
+    unsigned ss = 0;
+    for (unsigned h = 1; h < CGROUP_HIERS; h++)
+        if (m->cgroups.h[h].used)
+            ss |= m->cgroups.h[h].ss;
+    return ss;
+}
+
+/* The controllers a group may enable (v2: its parent's subtree_control,
+ * every one not bound to a v1 hierarchy for the root), or has (v1: its
+ * hierarchy's). */
+unsigned controllers_of(struct machine *m, int i)
+{
+    const struct cgroup *g = grp(m, i);
+    if (g->hier)
+        return m->cgroups.h[g->hier].ss;
+    return g->parent < 0 ? CG_SS_ALL & ~v1_bound(m) : grp(m, g->parent)->subtree;
+}
+
+/* task_cs(): the group whose cpuset css a v2 group uses, the nearest one
+ * (itself included) whose parent enables cpuset; the root's for none. In
+ * a v1 hierarchy every group has its own. */
 static int cpuset_css(struct machine *m, int i)
 {
-    while (i > 0 && !(controllers_of(m, i) & CG_SS_CPUSET))
+    while (grp(m, i)->parent >= 0 && !(controllers_of(m, i) & CG_SS_CPUSET))
         i = grp(m, i)->parent;
     return i;
+}
+
+/* The hierarchy the cpuset controller is bound to (0: v2). */
+unsigned cpuset_hier(struct machine *m)
+{
+    for (unsigned h = 1; h < CGROUP_HIERS; h++)
+        if (m->cgroups.h[h].used && (m->cgroups.h[h].ss & CG_SS_CPUSET))
+            return h;
+    return 0;
+}
+
+bool is_top(struct machine *m, int cs)
+{
+    return grp(m, cs)->parent < 0;
 }
 
 static bool hook_allowed(void *arg, const struct sched_task *se, struct cpumask *out);
 static bool hook_fallback(void *arg, const struct sched_task *se, struct cpumask *out);
 
+/* A group's values as the kernel's css_alloc functions set them. */
+void group_defaults(struct cgroup *g, int parent, unsigned hier)
+{
+    memset(g, 0, sizeof *g);
+    g->used = true;
+    g->parent = parent;
+    g->hier = hier;
+    g->shares = 1024;
+    g->max_quota = -1;
+    g->max_period = CFS_PERIOD_DFL;
+    g->uclamp_max = UCLAMP_PCT_MAX;
+}
+
 void cgroup_init(struct machine *m)
 {
     memset(&m->cgroups, 0, sizeof m->cgroups);
     struct cgroup *r = grp(m, 0);
-    r->used = true;
-    r->parent = -1;
+    group_defaults(r, -1, 0);
     r->effective = m->sched.online;
-    r->shares = 1024;
-    r->max_quota = -1;
-    r->max_period = CFS_PERIOD_DFL;
-    r->uclamp_max = UCLAMP_PCT_MAX;
     m->sched.cpuset_allowed = hook_allowed;
     m->sched.cpuset_fallback = hook_fallback;
     m->sched.cpuset_arg = m;
@@ -107,7 +130,7 @@ void cgroup_init(struct machine *m)
 
 void cgroup_fork(const struct task *parent, struct task *child)
 {
-    child->cgroup = parent->cgroup;
+    memcpy(child->cgroup, parent->cgroup, sizeof child->cgroup);
     child->cpuset_css = parent->cpuset_css;
 }
 
@@ -142,19 +165,20 @@ static struct task *task_of(const struct sched_task *se)
 static bool hook_allowed(void *arg, const struct sched_task *se, struct cpumask *out)
 {
     struct task *t = task_of(se);
-    if (t->cpuset_css == 0)
+    if (is_top(arg, t->cpuset_css))
         return false;
     guarantee_online_cpus(arg, t, out);
     return true;
 }
 
-/* cpuset_cpus_allowed_fallback() of 5.15 (CG8), v2: the cpuset's
- * cpuset.cpus when within task_cpu_possible_mask(), else nothing. */
+/* cpuset_cpus_allowed_fallback() of 5.15 (CG8): in v2 the cpuset's
+ * cpuset.cpus when within task_cpu_possible_mask(), else (and in v1)
+ * nothing. */
 static bool hook_fallback(void *arg, const struct sched_task *se, struct cpumask *out)
 {
     struct machine *m = arg;
     struct task *t = task_of(se);
-    if (t->cpuset_css == 0)
+    if (is_top(m, t->cpuset_css) || grp(m, t->cpuset_css)->hier)
         return false;
     *out = grp(m, t->cpuset_css)->cpus;
     return cpumask_subset(out, sched_task_possible_mask(&m->sched, se));
@@ -162,21 +186,20 @@ static bool hook_fallback(void *arg, const struct sched_task *se, struct cpumask
 
 bool cgroup_in_cpuset(struct machine *m, const struct task *t)
 {
-    (void)m;
-    return t->cpuset_css != 0;
+    return !is_top(m, t->cpuset_css);
 }
 
 /* cpuset_attach() (CG1): a task joining the top cpuset gets
  * task_cpu_possible_mask(), one joining another cpuset what
  * guarantee_online_cpus() gives; set_cpus_allowed_ptr()'s failure is only
  * a WARN_ON_ONCE in the kernel, and changes nothing. */
-static void cpuset_attach(struct machine *m, struct task *t, int cs)
+void cpuset_attach(struct machine *m, struct task *t, int cs)
 {
     struct cpumask mask;
     t->cpuset_css = cs;
     if (t->state == TASK_DEAD)
         return;
-    if (cs == 0)
+    if (is_top(m, cs))
         mask = *sched_task_possible_mask(&m->sched, &t->se);
     else
         guarantee_online_cpus(m, t, &mask);
@@ -184,12 +207,19 @@ static void cpuset_attach(struct machine *m, struct task *t, int cs)
 }
 
 /* Tasks whose cpuset css changed (a move, or subtree_control) are attached
- * to the new one (cgroup_update_dfl_csses() migrating them). */
-static void reattach_all(struct machine *m)
+ * to the new one (cgroup_update_dfl_csses() migrating them). The cpuset
+ * controller moving between hierarchies (rebind_subsystems()) takes each
+ * task from one top cpuset to the other and changes no mask. */
+void reattach_all(struct machine *m)
 {
+    unsigned h = cpuset_hier(m);
     for (struct task *t = m->tasks; t; t = t->next_all) {
-        int cs = cpuset_css(m, t->cgroup);
-        if (cs != t->cpuset_css)
+        int cs = h ? t->cgroup[h] : cpuset_css(m, t->cgroup[0]);
+        if (cs < 0 || cs == t->cpuset_css)
+            continue;
+        if (is_top(m, cs) && is_top(m, t->cpuset_css))
+            t->cpuset_css = cs;
+        else
             cpuset_attach(m, t, cs);
     }
 }
@@ -206,10 +236,13 @@ static void update_effective(struct machine *m, int i, const struct cpumask *off
 {
     struct cgroup *g = grp(m, i);
     struct cpumask eff;
-    if (i == 0)
+    if (g->parent < 0) {
         eff = *offered;
-    else if (!cpumask_and(&eff, &g->cpus, offered))
-        eff = *offered;
+        if (g->hier)
+            g->cpus = eff; /* v1's top cpuset: the online CPUs */
+    } else if (!cpumask_and(&eff, &g->cpus, offered) && !g->hier) {
+        eff = *offered; /* v2 only: an empty result is the parent's */
+    }
     struct cpumask mine = eff;
     for (int c = 1; c < CGROUP_MAX; c++) {
         const struct cgroup *ch = grp(m, c);
@@ -233,27 +266,42 @@ static void update_effective(struct machine *m, int i, const struct cpumask *off
     }
 }
 
-static void update_all(struct machine *m)
+void update_all(struct machine *m)
 {
     bool changed[CGROUP_MAX] = {0};
-    update_effective(m, 0, &m->sched.online, changed);
+    unsigned h = cpuset_hier(m);
+    update_effective(m, h ? m->cgroups.h[h].root : 0, &m->sched.online, changed);
     for (struct task *t = m->tasks; t; t = t->next_all)
-        if (t->cpuset_css != 0 && changed[t->cpuset_css] && t->state != TASK_DEAD)
+        if (!is_top(m, t->cpuset_css) && changed[t->cpuset_css] && t->state != TASK_DEAD)
             sched_task_set_cpus_allowed(&m->sched, &t->se, &grp(m, t->cpuset_css)->effective);
 }
 
 void cgroup_hotplug(struct machine *m)
 {
-    update_all(m);
+    if (cpuset_hier(m))
+        v1_hotplug(m);
+    else
+        update_all(m);
 }
 
 /* ---- paths ---- */
 
-/* The group a path names (rel "" the root, "a/b"): its index or -ENOENT;
- * *file the trailing file name when the last component is one. */
-static int resolve(struct machine *m, const char *rel, const char **file)
+/* The root group of hierarchy h, or -1 for none. */
+static int root_of(struct machine *m, unsigned h)
 {
-    int cur = 0;
+    if (h == 0)
+        return 0;
+    return h < CGROUP_HIERS && m->cgroups.h[h].used ? m->cgroups.h[h].root : -1;
+}
+
+/* The group a path names in hierarchy h (rel "" the root, "a/b"): its
+ * index or -ENOENT; *file the trailing file name when the last component
+ * is one. */
+int resolve(struct machine *m, unsigned h, const char *rel, const char **file)
+{
+    int cur = root_of(m, h);
+    if (cur < 0)
+        return -ENOENT;
     *file = NULL;
     while (*rel) {
         const char *slash = strchr(rel, '/');
@@ -276,21 +324,24 @@ static int resolve(struct machine *m, const char *rel, const char **file)
     return cur;
 }
 
-static const struct cg_file *file_of(struct machine *m, int i, const char *name)
+const struct cg_file *file_of(struct machine *m, int i, const char *name)
 {
+    if (grp(m, i)->hier)
+        return v1_file_of(m, i, name);
     unsigned where = i == 0 ? IN_ROOT : IN_CHILD;
     unsigned ctl = controllers_of(m, i);
     for (size_t f = 0; f < NFILES; f++)
         if ((files[f].where & where) && strcmp(files[f].name, name) == 0 &&
-            (!files[f].controller || i == 0 || (ctl & files[f].controller)))
+            (!files[f].controller || (ctl & files[f].controller) ||
+             (i == 0 && !(v1_bound(m) & files[f].controller))))
             return &files[f];
     return NULL;
 }
 
-int cgroup_node(struct machine *m, const char *rel, bool *dir, unsigned *mode)
+int cgroup_node(struct machine *m, unsigned hier, const char *rel, bool *dir, unsigned *mode)
 {
     const char *file;
-    int i = resolve(m, rel, &file);
+    int i = resolve(m, hier, rel, &file);
     if (i < 0)
         return -ENOENT;
     if (!file) {
@@ -306,14 +357,16 @@ int cgroup_node(struct machine *m, const char *rel, bool *dir, unsigned *mode)
     return 1;
 }
 
-int cgroup_list(struct machine *m, const char *rel,
+int cgroup_list(struct machine *m, unsigned hier, const char *rel,
                 void (*emit)(const char *name, unsigned char type, void *arg), void *arg)
 {
     const char *file;
-    int i = resolve(m, rel, &file);
+    int i = resolve(m, hier, rel, &file);
     if (i < 0 || file)
         return -ENOTDIR;
-    for (size_t f = 0; f < NFILES; f++)
+    if (hier)
+        v1_list(m, i, emit, arg);
+    for (size_t f = 0; f < NFILES && !hier; f++)
         if (file_of(m, i, files[f].name) == &files[f])
             emit(files[f].name, DT_REG_, arg);
     for (int c = 1; c < CGROUP_MAX; c++)
@@ -325,22 +378,22 @@ int cgroup_list(struct machine *m, const char *rel,
 /* cgroup_path(): "/" for the root, "/a/b". */
 static void path_of(struct machine *m, int i, char *out, size_t len)
 {
-    if (i == 0) {
+    if (grp(m, i)->parent < 0) {
         snprintf(out, len, "/");
         return;
     }
     char tmp[VFS_PATH_MAX_CG];
     out[0] = '\0';
-    for (; i > 0; i = grp(m, i)->parent) {
+    for (; grp(m, i)->parent >= 0; i = grp(m, i)->parent) {
         snprintf(tmp, sizeof tmp, "/%s%s", grp(m, i)->name, out);
         snprintf(out, len, "%s", tmp);
     }
 }
 
-static bool has_tasks(struct machine *m, int i)
+bool has_tasks(struct machine *m, int i)
 {
     for (struct task *t = m->tasks; t; t = t->next_all)
-        if (t->cgroup == i && t->state != TASK_DEAD)
+        if (in_group(m, t, i) && t->state != TASK_DEAD)
             return true;
     return false;
 }
@@ -357,7 +410,7 @@ static void print_controllers(FILE *out, unsigned mask)
     fputc('\n', out);
 }
 
-static void print_cpulist(FILE *out, const struct cpumask *mask)
+void print_cpulist(FILE *out, const struct cpumask *mask)
 {
     char buf[4096];
     cpulist_format(mask, buf, sizeof buf);
@@ -375,16 +428,21 @@ static bool descends(struct machine *m, int i, int ancestor)
     return false;
 }
 
-static void cpu_stat(FILE *out, struct machine *m, int i)
+void cpu_stat(FILE *out, struct machine *m, int i)
 {
+    unsigned h = grp(m, i)->hier;
     uint64_t ns = 0;
     for (struct task *t = m->tasks; t; t = t->next_all)
-        if (t->state != TASK_DEAD && descends(m, t->cgroup, i))
+        if (t->state != TASK_DEAD && descends(m, t->cgroup[h], i))
             ns += t->se.sum_exec_ns;
     uint64_t sys = 0;
     for (struct task *t = m->tasks; t; t = t->next_all)
-        if (t->state != TASK_DEAD && descends(m, t->cgroup, i))
+        if (t->state != TASK_DEAD && descends(m, t->cgroup[h], i))
             sys += t->sys_ns < t->se.sum_exec_ns ? t->sys_ns : t->se.sum_exec_ns;
+    if (h) { /* cpu_cfs_stat_show() */
+        fputs("nr_periods 0\nnr_throttled 0\nthrottled_time 0\n", out);
+        return;
+    }
     fprintf(out, "usage_usec %" PRIu64 "\nuser_usec %" PRIu64 "\nsystem_usec %" PRIu64 "\n",
             ns / 1000, (ns - sys) / 1000, sys / 1000);
     if (i != 0)
@@ -417,7 +475,7 @@ static int shares_to_nice(unsigned shares)
 
 /* cpu_uclamp_print(): "max" when the clamp is the whole capacity
  * (scale_from_percent() rounding to 1024), else the percentage written. */
-static void print_uclamp(FILE *out, unsigned pct)
+void print_uclamp(FILE *out, unsigned pct)
 {
     if ((pct * 1024u + UCLAMP_PCT_MAX / 2) / UCLAMP_PCT_MAX == 1024)
         fputs("max\n", out);
@@ -425,24 +483,27 @@ static void print_uclamp(FILE *out, unsigned pct)
         fprintf(out, "%u.%02u\n", pct / 100, pct % 100);
 }
 
-int cgroup_read(struct machine *m, const char *rel, char **data, size_t *size)
+int cgroup_read(struct machine *m, unsigned hier, const char *rel, char **data, size_t *size)
 {
     const char *file;
-    int i = resolve(m, rel, &file);
-    if (i < 0 || !file || !file_of(m, i, file))
+    int i = resolve(m, hier, rel, &file);
+    const struct cg_file *f = i >= 0 && file ? file_of(m, i, file) : NULL;
+    if (!f)
         return -ENOENT;
     struct cgroup *g = grp(m, i);
     FILE *out = open_memstream(data, size);
     if (!out)
         return -ENOMEM;
-    if (!strcmp(file, "cgroup.controllers")) {
+    if (hier)
+        v1_read(out, m, i, f->name);
+    else if (!strcmp(file, "cgroup.controllers")) {
         print_controllers(out, controllers_of(m, i));
     } else if (!strcmp(file, "cgroup.subtree_control")) {
         print_controllers(out, g->subtree);
     } else if (!strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads")) {
         bool procs = file[7] == 'p';
         for (struct task *t = m->tasks; t; t = t->next_all)
-            if (t->cgroup == i && t->state != TASK_DEAD && (!procs || t->tid == t->proc->pid))
+            if (t->cgroup[0] == i && t->state != TASK_DEAD && (!procs || t->tid == t->proc->pid))
                 fprintf(out, "%d\n", t->tid);
     } else if (!strcmp(file, "cgroup.type")) {
         fputs("domain\n", out);
@@ -495,7 +556,7 @@ int cgroup_read(struct machine *m, const char *rel, char **data, size_t *size)
 /* ---- writes ---- */
 
 /* The buffer without leading and trailing blanks (strstrip()), in out. */
-static int stripped(const char *data, size_t len, char *out, size_t outlen)
+int stripped(const char *data, size_t len, char *out, size_t outlen)
 {
     while (len && (*data == ' ' || *data == '\t' || *data == '\n')) {
         data++;
@@ -511,7 +572,7 @@ static int stripped(const char *data, size_t len, char *out, size_t outlen)
 }
 
 /* kstrtoint-like: the whole of s, a decimal integer. */
-static int parse_ll(const char *s, long long *v)
+int parse_ll(const char *s, long long *v)
 {
     char *end;
     errno = 0;
@@ -534,14 +595,14 @@ static int procs_write(struct task *w, int i, const char *buf, bool threadgroup)
         t = task_find(m, t->proc->pid) ? task_find(m, t->proc->pid) : t;
     /* cgroup_attach_permissions(): a thread moves only within its
      * domain (threaded cgroups are not modelled). */
-    if (!threadgroup && t->cgroup != i)
+    if (!threadgroup && t->cgroup[0] != i)
         return -EOPNOTSUPP;
     /* cgroup_migrate_vet_dst(): no internal processes. */
     if (i != 0 && grp(m, i)->subtree)
         return -EBUSY;
     for (struct task *u = m->tasks; u; u = u->next_all)
         if (u->proc == t->proc && (threadgroup || u == t) && u->state != TASK_DEAD)
-            u->cgroup = i;
+            u->cgroup[0] = i;
     reattach_all(m);
     return 0;
 }
@@ -642,7 +703,7 @@ static int partition_write(struct machine *m, int i, const char *buf)
 
 /* cpu.uclamp.{min,max} (cpu_uclamp_write(), capacity_from_percent()):
  * "max" or a percentage with at most two decimals, 0..100; ERANGE beyond. */
-static int uclamp_parse(const char *buf, unsigned *out)
+int uclamp_parse(const char *buf, unsigned *out)
 {
     if (!strcmp(buf, "max")) {
         *out = UCLAMP_PCT_MAX;
@@ -702,11 +763,12 @@ static int max_write(struct cgroup *g, char *buf)
     return 0;
 }
 
-int64_t cgroup_write(struct task *w, const char *rel, const char *data, size_t len)
+int64_t cgroup_write(struct task *w, unsigned hier, const char *rel, const char *data,
+                     size_t len)
 {
     struct machine *m = w->machine;
     const char *file;
-    int i = resolve(m, rel, &file);
+    int i = resolve(m, hier, rel, &file);
     if (i < 0 || !file)
         return -ENOENT;
     const struct cg_file *f = file_of(m, i, file);
@@ -720,7 +782,9 @@ int64_t cgroup_write(struct task *w, const char *rel, const char *data, size_t l
     struct cgroup *g = grp(m, i);
     int err = 0;
     long long v;
-    if (!strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads")) {
+    if (hier) {
+        err = v1_write(w, i, f->name, buf);
+    } else if (!strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads")) {
         err = procs_write(w, i, buf, file[7] == 'p');
     } else if (!strcmp(file, "cgroup.subtree_control")) {
         err = subtree_write(m, i, buf);
@@ -775,10 +839,10 @@ int64_t cgroup_write(struct task *w, const char *rel, const char *data, size_t l
     return err < 0 ? err : (int64_t)len;
 }
 
-int cgroup_mkdir(struct machine *m, const char *rel)
+int cgroup_mkdir(struct machine *m, unsigned hier, const char *rel)
 {
     const char *file;
-    int parent = resolve(m, rel, &file);
+    int parent = resolve(m, hier, rel, &file);
     if (parent < 0)
         return -ENOENT;
     if (!file)
@@ -791,29 +855,27 @@ int cgroup_mkdir(struct machine *m, const char *rel)
         struct cgroup *g = grp(m, c);
         if (g->used)
             continue;
-        memset(g, 0, sizeof *g);
-        g->used = true;
-        g->parent = parent;
+        group_defaults(g, parent, hier);
         snprintf(g->name, sizeof g->name, "%s", file);
-        g->shares = 1024;
-        g->max_quota = -1;
-        g->max_period = CFS_PERIOD_DFL;
-        g->uclamp_max = UCLAMP_PCT_MAX;
+        if (hier)
+            v1_group_made(m, c);
         update_all(m);
         return 0;
     }
     return -ENOSPC;
 }
 
-int cgroup_rmdir(struct machine *m, const char *rel)
+int cgroup_rmdir(struct machine *m, unsigned hier, const char *rel)
 {
     const char *file;
-    int i = resolve(m, rel, &file);
+    if (hier >= CGROUP_HIERS)
+        return -ENOENT;
+    int i = resolve(m, hier, rel, &file);
     if (i < 0)
         return -ENOENT;
     if (file)
         return file_of(m, i, file) ? -ENOTDIR : -ENOENT;
-    if (i == 0)
+    if (is_top(m, i))
         return -EBUSY; /* the mount point */
     /* cgroup_destroy_locked(): no tasks, no children. */
     if (has_tasks(m, i))
@@ -822,11 +884,12 @@ int cgroup_rmdir(struct machine *m, const char *rel)
         if (grp(m, c)->used && grp(m, c)->parent == i)
             return -EBUSY;
     /* Dead tasks left in it count as the root's. */
-    for (struct task *t = m->tasks; t; t = t->next_all)
-        if (t->cgroup == i) {
-            t->cgroup = 0;
-            t->cpuset_css = 0;
-        }
+    for (struct task *t = m->tasks; t; t = t->next_all) {
+        if (in_group(m, t, i))
+            t->cgroup[hier] = root_of(m, hier);
+        if (t->cpuset_css == i)
+            t->cpuset_css = root_of(m, hier);
+    }
     grp(m, i)->used = false;
     update_all(m);
     return 0;
@@ -838,10 +901,21 @@ int cgroup_proc_file(struct machine *m, int pid, char **data, size_t *size)
     if (!t)
         return -ESRCH;
     char path[VFS_PATH_MAX_CG];
-    path_of(m, t->cgroup, path, sizeof path);
     FILE *out = open_memstream(data, size);
     if (!out)
         return -ENOMEM;
+    /* proc_cgroup_show(): the roots newest first, v2's last. */
+    for (int id = m->cgroups.last_id; id > 0; id--) {
+        for (unsigned h = 1; h < CGROUP_HIERS; h++) {
+            const struct cgroup_hier *hi = &m->cgroups.h[h];
+            if (!hi->used || hi->id != id)
+                continue;
+            path_of(m, t->cgroup[h], path, sizeof path);
+            fprintf(out, "%d:%s%s%s:%s\n", id, hi->ss & CG_SS_CPUSET ? "cpuset" : "",
+                    hi->ss == CG_SS_ALL ? "," : "", hi->ss & CG_SS_CPU ? "cpu" : "", path);
+        }
+    }
+    path_of(m, t->cgroup[0], path, sizeof path);
     fprintf(out, "0::%s\n", path);
     if (fclose(out) != 0) {
         free(*data);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cgroup.h"
 #include "cred.h"
 #include "ktimer.h"
 #include "mm.h"
@@ -139,7 +140,8 @@ struct task {
     uint64_t altstack_sp, altstack_size;
     int altstack_flags;
     struct sched_task se; /* affinity, vCPU, compat flag: the scheduler's view */
-    int cgroup, cpuset_css; /* its cgroup and the one whose cpuset it uses (cgroup.h) */
+    int cgroup[CGROUP_HIERS]; /* its group in each hierarchy (cgroup.h) */
+    int cpuset_css;           /* the group whose cpuset it uses */
     int sched_policy, rt_priority; /* sched_setscheduler's class and priority */
     uint64_t clear_child_tid;
     uint64_t new_tls;      /* CLONE_SETTLS: applied when first loaded */

@@ -154,7 +154,8 @@ asymu_e2e_busybox(NAME cgroup-cpuset ARCHES armhf ASYMU_ONLY OPTIONS --cpus 8 --
                   ARGS sh -c "${bb_cgroup}"
                   EXPECT_STDOUT_TEXT "0::/bg\n4\npid 1's current affinity mask: f\n1\n")
 
-# examples/cgroups/android-cpusets.sh under --soc sm8450: the 64-bit shell
+# examples/cgroups/android-cpusets.sh under --soc sm8450, cgroup v1 at
+# /dev/cpuset and /dev/cpuctl as Android's init mounts it: the 64-bit shell
 # gets each group's CPUs, the 32-bit one the A710s (4-6) everywhere.
 foreach(arch arm64 armhf)
   if(arch STREQUAL arm64)
@@ -167,15 +168,72 @@ foreach(arch arm64 armhf)
   list(GET masks 2 m_bg)
   asymu_e2e_busybox(NAME cgroup-android ARCHES ${arch} ASYMU_ONLY OPTIONS --soc sm8450
                     ARGS sh ${PROJECT_SOURCE_DIR}/examples/cgroups/android-cpusets.sh
-                    EXPECT_STDOUT_TEXT "top-app: cpuset.cpus 0-7, affinity mask ${m_top}\nforeground: cpuset.cpus 0-6, affinity mask ${m_fg}\nbackground: cpuset.cpus 0-3, affinity mask ${m_bg}\nbackground: cpu.weight 50, cpu.uclamp.max 10.00\n")
+                    EXPECT_STDOUT_TEXT "top-app: cpus 0-7, affinity mask ${m_top}\nforeground: cpus 0-6, affinity mask ${m_fg}\nbackground: cpus 0-3, affinity mask ${m_bg}\nbackground: cpu.shares 52, cpu.uclamp.max 10.00\n2:cpu:/background\n1:cpuset:/background\n")
 endforeach()
 
-# mount -t cgroup2 (CG13): the same hierarchy at a second directory; v1's
-# types are not modelled (ENODEV); a mount point twice is EBUSY, umount of
-# a directory that is none EINVAL.
+# mount -t cgroup2 (CG13): the same hierarchy at a second directory; other
+# file systems are not modelled (ENODEV); a mount point twice is EBUSY,
+# umount of a directory that is none EINVAL.
 cgroup_test(NAME mount
             ARGS mkdir:/tmp/cg mount:cgroup2:/tmp/cg mkdir:/tmp/cg/app ls:/sys/fs/cgroup/app
                  join:/tmp/cg/app cat:/proc/self/cgroup cat:/sys/fs/cgroup/app/cgroup.procs
-                 mount:cgroup2:/tmp/cg mount:cpuset:/tmp mount:cgroup2:/tmp/nothere
+                 mount:cgroup2:/tmp/cg mount:ext4:/tmp mount:cgroup2:/tmp/nothere
                  mount:cgroup2:/proc/self/cgroup join:/sys/fs/cgroup umount:/tmp/cg
                  ls:/tmp/cg umount:/tmp/cg rmdir:/sys/fs/cgroup/app)
+
+# cgroup v1 (CG14-CG17), as Android's init mounts it: `mount -t cpuset` at
+# /dev/cpuset (noprefix names, the release agent), the cpuset controller
+# leaving v2, a child that takes tasks only with CPUs and memory (ENOSPC),
+# CPUs within the parent's (EACCES), children's kept (EBUSY), not emptied
+# while it has tasks (ENOSPC), online CPUs only (EINVAL), the top's fixed
+# (EACCES); /proc/self/cgroup and /proc/self/mounts; a second mount of the
+# same controllers shows the same hierarchy. The 32-bit task moved into a
+# cpuset of 64-bit-only CPUs gets the top's M (CG2).
+set(DC /dev/cpuset)
+cgroup_test(NAME v1-android
+            ARGS ls:/dev mount:cpuset:${DC} ls:${DC} cat:${DC}/cpus cat:${DC}/mems
+                 cat:${DC}/effective_cpus cat:${DC}/release_agent cat:${CG}/cgroup.controllers
+                 ls:${CG} mkdir:${DC}/background cat:${DC}/background/cpus
+                 write:${DC}/background/cpus:4-5 join:${DC}/background
+                 write:${DC}/background/mems:0 join:${DC}/background aff cat:/proc/self/cgroup
+                 cat:${DC}/background/tasks cat:${DC}/background/cgroup.procs cat:${DC}/tasks
+                 mkdir:${DC}/background/sub write:${DC}/background/sub/cpus:4
+                 write:${DC}/background/sub/cpus:6 write:${DC}/background/cpus:5-7
+                 "write:${DC}/background/cpus: " rmdir:${DC}/background/sub
+                 "write:${DC}/background/cpus: " "write:${DC}/background/mems: "
+                 write:${DC}/background/cpus:9 write:${DC}/cpus:0-3 write:${DC}/mems:0
+                 grep:/proc/self/mounts:cgroup mkdir:/tmp/v1 mount:cgroup:/tmp/v1:cpuset
+                 ls:/tmp/v1/background umount:/tmp/v1 join:${DC} aff
+                 rmdir:${DC}/background umount:${DC}
+                 cat:${CG}/cgroup.controllers cat:/proc/self/cgroup)
+
+# mount -t cgroup -o cpu at /dev/cpuctl, as Android's cpuctl (CG14, CG15, CG18):
+# the cpu controller's legacy files; the options cgroup1_parse_param()
+# refuses (EINVAL) and a hierarchy sharing a controller (EBUSY); v2 without
+# cpu; a controller v2 groups use stays there (EBUSY).
+set(CC /dev/cpuctl)
+cgroup_test(NAME v1-cpuctl ISAS aarch64
+            ARGS mount:cgroup:${CC}:cpu ls:${CC} cat:${CC}/cpu.shares cat:${CC}/cpu.cfs_quota_us
+                 cat:${CC}/cpu.cfs_period_us write:${CC}/cpu.shares:512 mkdir:${CC}/bg ls:${CC}/bg
+                 write:${CC}/bg/cpu.shares:52 cat:${CC}/bg/cpu.shares write:${CC}/bg/cpu.shares:1
+                 cat:${CC}/bg/cpu.shares write:${CC}/bg/cpu.shares:-1
+                 write:${CC}/bg/cpu.cfs_quota_us:500 write:${CC}/bg/cpu.cfs_quota_us:20000
+                 cat:${CC}/bg/cpu.cfs_quota_us write:${CC}/bg/cpu.cfs_quota_us:-5
+                 cat:${CC}/bg/cpu.cfs_quota_us write:${CC}/bg/cpu.cfs_period_us:999
+                 write:${CC}/bg/cpu.uclamp.max:10 cat:${CC}/bg/cpu.uclamp.max cat:${CC}/bg/cpu.stat
+                 write:${CC}/bg/tasks:0 cat:/proc/self/cgroup cat:${CG}/cgroup.controllers
+                 "write:${CG}/cgroup.subtree_control:+cpu" mount:cgroup:/tmp:cpu,noprefix
+                 mount:cgroup:/tmp:memory mount:cgroup:/tmp:none mount:cgroup:/tmp:cpuset,cpu
+                 "write:${CG}/cgroup.subtree_control:+cpuset" mount:cpuset:${DC}
+                 "write:${CG}/cgroup.subtree_control:-cpuset" mount:cgroup:${DC}:cpuset
+                 ls:${DC} cat:/proc/self/cgroup grep:/proc/self/mounts:cgroup)
+
+# Hotplug in v1 (CG19, hotplug_update_tasks_legacy()): a cpuset keeps only
+# online CPUs and they do not come back; the tasks of an emptied cpuset
+# move to its nearest ancestor with CPUs (remove_tasks_in_empty_cpuset()).
+cgroup_test(NAME v1-hotplug
+            ARGS mount:cpuset:${DC} mkdir:${DC}/a write:${DC}/a/cpus:2-5 write:${DC}/a/mems:0
+                 mkdir:${DC}/a/b write:${DC}/a/b/cpus:4-5 write:${DC}/a/b/mems:0
+                 join:${DC}/a/b aff online:4:0 cat:${DC}/a/b/cpus aff online:5:0
+                 cat:${DC}/a/b/cpus cat:${DC}/a/cpus cat:/proc/self/cgroup aff online:4:1
+                 online:5:1 cat:${DC}/a/b/cpus cat:${DC}/a/cpus cat:${DC}/cpus aff)

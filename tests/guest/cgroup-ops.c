@@ -12,7 +12,9 @@
  *   online:CPU:0|1                   hotplug through cpuN/online
  *   fork:STEP...                     the rest runs in a child; the parent waits
  *   exec:PROG                        execs PROG with the remaining steps
- *   mount:TYPE:DIR umount:DIR        mount(2) "none" of TYPE on DIR, umount2(2)
+ *   mount:TYPE:DIR[:DATA] umount:DIR mount(2) "none" of TYPE on DIR with the
+ *                                    options DATA, umount2(2)
+ *   grep:PATH:TEXT                   PATH's lines that hold TEXT
  *   isa                              which ISA this program runs */
 #define _GNU_SOURCE
 #include "guest.h"
@@ -175,8 +177,21 @@ int main(int argc, char **argv)
         } else if (!strncmp(a, "mount:", 6)) {
             char *dir = strchr(arg, ':');
             *dir++ = '\0';
-            printf("mount %s %s: %s\n", arg, dir,
-                   mount("none", dir, arg, 0, NULL) == 0 ? "0" : err_name(errno));
+            char *data = strchr(dir, ':');
+            if (data)
+                *data++ = '\0';
+            printf("mount %s %s%s%s: %s\n", arg, dir, data ? " " : "", data ? data : "",
+                   mount("none", dir, arg, 0, data) == 0 ? "0" : err_name(errno));
+        } else if (!strncmp(a, "grep:", 5)) {
+            char *text = strchr(arg, ':');
+            *text++ = '\0';
+            FILE *f = fopen(arg, "r");
+            char line[4096];
+            while (f && fgets(line, sizeof line, f))
+                if (strstr(line, text))
+                    printf("grep %s: %s", arg, line);
+            if (f)
+                fclose(f);
         } else if (!strncmp(a, "umount:", 7)) {
             result("umount", arg, umount2(arg, 0));
         } else if (!strcmp(a, "isa")) {
