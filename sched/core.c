@@ -406,13 +406,23 @@ int sched_task_setaffinity(struct sched *s, const struct sched_task *caller,
 
 int sched_task_set_cpus_allowed(struct sched *s, struct sched_task *t, const struct cpumask *mask)
 {
-    struct cpumask old = t->affinity;
+    struct cpumask old = t->affinity, cut;
+    /* 6.2+: __set_cpus_allowed_ptr() keeps to the user's request where the
+     * new mask meets it. */
+    if (s->policy->user_mask_with_cpusets && t->has_saved_mask &&
+        cpumask_and(&cut, mask, &t->saved_mask))
+        mask = &cut;
     if (!cpumask_subset(mask, sched_task_possible_mask(s, t)))
         return -EINVAL;
     int err = sched__set_affinity(s, t, mask);
     if (err == 0)
         sched_ev_affinity(s, t, &old, &t->affinity, MEVENT_CAUSE_SETAFFINITY);
     return err;
+}
+
+bool sched_user_mask_with_cpusets(const struct sched *s)
+{
+    return s->policy->user_mask_with_cpusets;
 }
 
 const struct cpumask *sched_task_possible_mask(const struct sched *s, const struct sched_task *t)

@@ -15,12 +15,16 @@ static const struct cpumask *user_cpus(const struct sched *s, const struct sched
     return t->has_saved_mask ? &t->saved_mask : &s->possible;
 }
 
-/* cpuset_cpus_allowed() (kernel/cgroup/cpuset.c) for a task of the root
- * cpuset, as asymu's all are: the task's possible mask, offline CPUs
- * included (6.4's "Include offline CPUs when tasks' cpumasks in
- * top_cpuset are updated"). */
-static const struct cpumask *cpuset_cpus(const struct sched *s, const struct sched_task *t)
+/* cpuset_cpus_allowed() (kernel/cgroup/cpuset.c): for a task of the root
+ * cpuset the task's possible mask, offline CPUs included (6.4's "Include
+ * offline CPUs when tasks' cpumasks in top_cpuset are updated"); in
+ * another, guarantee_online_cpus() (the cgroup hook, docs/cgroups.md). */
+static const struct cpumask *cpuset_cpus(const struct sched *s, const struct sched_task *t,
+                                         struct cpumask *in_cpuset)
 {
+    if (s->cpuset_allowed && s->cpuset_allowed(s->cpuset_arg, t, in_cpuset) &&
+        !cpumask_empty(in_cpuset))
+        return in_cpuset;
     return upstream_fallback_mask(s, t);
 }
 
@@ -47,8 +51,8 @@ static int set_cpus_allowed(struct sched *s, struct sched_task *t, const struct 
  * compat task, offline CPUs kept); -EINVAL if no active CPU is left. */
 static int linux66_setaffinity(struct sched *s, struct sched_task *t, const struct cpumask *mask)
 {
-    struct cpumask m;
-    cpumask_and(&m, mask, cpuset_cpus(s, t));
+    struct cpumask m, cs;
+    cpumask_and(&m, mask, cpuset_cpus(s, t, &cs));
     return set_cpus_allowed(s, t, &m, mask);
 }
 
@@ -59,11 +63,11 @@ static int linux66_setaffinity(struct sched *s, struct sched_task *t, const stru
  * user mask when they overlap (G7). */
 static void linux66_force_compatible(struct sched *s, struct sched_task *t)
 {
-    struct cpumask m;
+    struct cpumask m, cs;
     if (!sched__dl_refuses_restrict(s, t) && cpumask_and(&m, user_cpus(s, t), &s->aarch32) &&
         set_cpus_allowed(s, t, &m, NULL) == 0)
         return;
-    const struct cpumask *override = cpuset_cpus(s, t);
+    const struct cpumask *override = cpuset_cpus(s, t, &cs);
     sched__log_override(s, t, override);
     if (t->has_saved_mask && cpumask_and(&m, override, &t->saved_mask) &&
         set_cpus_allowed(s, t, &m, NULL) == 0)
@@ -83,8 +87,8 @@ static void linux66_exec(struct sched *s, struct sched_task *t)
     /* G1, G5: relax_compatible_cpus_allowed_ptr() on every 64-bit exec: the
      * user mask (every CPU if none) within the cpuset. A failure only WARNs:
      * A and the user mask stay. */
-    struct cpumask m;
-    cpumask_and(&m, user_cpus(s, t), cpuset_cpus(s, t));
+    struct cpumask m, cs;
+    cpumask_and(&m, user_cpus(s, t), cpuset_cpus(s, t, &cs));
     set_cpus_allowed(s, t, &m, NULL);
 }
 
@@ -95,5 +99,6 @@ const struct sched_policy sched_policy_linux66 = {
     .on_cpu_offline = upstream_cpu_offline,
     .fallback_mask = upstream_fallback_mask,
     .fallback_drops_user_mask = true,
+    .user_mask_with_cpusets = true,
     .exec_when_symmetric = true,
 };

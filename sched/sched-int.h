@@ -33,6 +33,12 @@ struct sched_policy {
     /* select_fallback_rq()'s reset of A also drops the user mask (6.2+:
      * do_set_cpus_allowed() with SCA_USER). */
     bool fallback_drops_user_mask;
+    /* 6.2's "Always preserve the user requested cpumask" with cpusets:
+     * on_setaffinity gets the request whole and cuts it to the cpuset
+     * itself (the request is the user mask); a cpuset's set_cpus_allowed_ptr()
+     * is cut to the user mask where they meet; update_tasks_cpumask() gives
+     * the task's possible CPUs among the cpuset's (6.1's). */
+    bool user_mask_with_cpusets;
     /* on_exec also runs when every CPU is in M and the parameter is given:
      * Linux 5.15 turns its mismatched-32-bit switch on whenever some CPU
      * runs 32-bit code, so the exec-time save and restore still happen. */

@@ -315,6 +315,11 @@ int sched_task_set_cpus_allowed(struct sched *s, struct sched_task *t, const str
 /* task_cpu_possible_mask(): M for a compat task on a mismatched machine
  * under every policy that confines them, else every possible CPU. */
 const struct cpumask *sched_task_possible_mask(const struct sched *s, const struct sched_task *t);
+/* Whether the policy keeps sched_setaffinity()'s request as the user mask
+ * with cpusets (linux-6.6; sched-int.h user_mask_with_cpusets): then the
+ * syscall passes the request whole and the policy cuts it to the cpuset,
+ * and a cpuset's masks take each task's possible CPUs among its own. */
+bool sched_user_mask_with_cpusets(const struct sched *s);
 /* sched_getaffinity(2): out = A & online (2.4), dead (zombie) tasks too. */
 void sched_task_getaffinity(const struct sched *s, const struct sched_task *t, struct cpumask *out);
 

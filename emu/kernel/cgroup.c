@@ -271,9 +271,16 @@ void update_all(struct machine *m)
     bool changed[CGROUP_MAX] = {0};
     unsigned h = cpuset_hier(m);
     update_effective(m, h ? m->cgroups.h[h].root : 0, &m->sched.online, changed);
-    for (struct task *t = m->tasks; t; t = t->next_all)
-        if (!is_top(m, t->cpuset_css) && changed[t->cpuset_css] && t->state != TASK_DEAD)
-            sched_task_set_cpus_allowed(&m->sched, &t->se, &grp(m, t->cpuset_css)->effective);
+    for (struct task *t = m->tasks; t; t = t->next_all) {
+        if (is_top(m, t->cpuset_css) || !changed[t->cpuset_css] || t->state == TASK_DEAD)
+            continue;
+        /* 6.6's update_tasks_cpumask(): the task's possible CPUs among the
+         * cpuset's (none: set_cpus_allowed_ptr() fails, A stays). */
+        struct cpumask mask = grp(m, t->cpuset_css)->effective;
+        if (sched_user_mask_with_cpusets(&m->sched))
+            cpumask_and(&mask, &mask, sched_task_possible_mask(&m->sched, &t->se));
+        sched_task_set_cpus_allowed(&m->sched, &t->se, &mask);
+    }
 }
 
 void cgroup_hotplug(struct machine *m)

@@ -92,8 +92,9 @@ SYSCALL_DECL(sched_setaffinity)
         return err;
     /* __sched_setaffinity() (CG3): the mask is cut to cpuset_cpus_allowed();
      * nothing left is -EINVAL. A task of the top cpuset keeps the policy's
-     * own rules (docs/policies.md), which already cut to the CPUs it may run on. */
-    if (cgroup_in_cpuset(m, target)) {
+     * own rules (docs/policies.md), which already cut to the CPUs it may run
+     * on; so does linux-6.6's, which keeps the request as the user mask. */
+    if (cgroup_in_cpuset(m, target) && !sched_user_mask_with_cpusets(&m->sched)) {
         struct cpumask allowed;
         cgroup_cpus_allowed(m, target, &allowed);
         if (!cpumask_and(&mask, &mask, &allowed))

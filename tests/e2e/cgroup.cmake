@@ -237,3 +237,15 @@ cgroup_test(NAME v1-hotplug
                  join:${DC}/a/b aff online:4:0 cat:${DC}/a/b/cpus aff online:5:0
                  cat:${DC}/a/b/cpus cat:${DC}/a/cpus cat:/proc/self/cgroup aff online:4:1
                  online:5:1 cat:${DC}/a/b/cpus cat:${DC}/a/cpus cat:${DC}/cpus aff)
+
+# linux-6.6 with cpusets (CG20): the request of sched_setaffinity() stays the
+# user mask, and every cpuset change of the task's mask keeps to it where
+# they meet (6.2's __set_cpus_allowed_ptr()); 6.6's update_tasks_cpumask()
+# gives a 32-bit task M's part of the cpuset's CPUs, where 5.15's fails and
+# leaves the mask. The same steps under upstream (5.15) for contrast.
+foreach(policy upstream linux-6.6)
+  cgroup_test(NAME user-mask-${policy} MACHINE ${cg_m8} --policy ${policy}
+              ARGS "write:${CG}/cgroup.subtree_control:+cpuset" mkdir:${CG}/a
+                   write:${CG}/a/cpuset.cpus:0-5 set:1-2 aff join:${CG}/a aff set:1-4 aff
+                   write:${CG}/a/cpuset.cpus:2-7 aff join:${CG} aff)
+endforeach()
