@@ -82,10 +82,12 @@ static const struct help_page pages[] = {
      "every MS milliseconds (10 to 60000, default 500), until the machine ends or q is\n"
      "pressed. Exits 2 when PATH cannot be reached.\n"},
     {"options-doc",
-     "usage: asymu options-doc [--man | --bash-completion]\n"
+     "usage: asymu options-doc [--man | --bash-completion | --syscalls]\n"
      "Prints the reference of `asymu run`'s options in Markdown (docs/options.md), or,\n"
      "generated from the same table and these help pages, the asymu(1) manual page in\n"
-     "roff (--man) or the bash completion script (--bash-completion).\n"},
+     "roff (--man) or the bash completion script (--bash-completion); --syscalls\n"
+     "prints docs/syscalls.md, every syscall of Linux 5.15's two tables and whether\n"
+     "asymu handles it.\n"},
 };
 
 static const char overview[] =
@@ -98,7 +100,7 @@ static const char overview[] =
     "       asymu ctl PATH COMMAND [ARGS...]   one request to a --control socket\n"
     "       asymu top PATH [--interval MS]     a live view through that socket\n"
     "       asymu binfmt register|unregister   run Arm programs directly, in asymu\n"
-    "       asymu options-doc [--man | --bash-completion]   the option reference\n"
+    "       asymu options-doc [--man | --bash-completion | --syscalls]   the references\n"
     "       asymu help [COMMAND] | COMMAND --help\n"
     "       asymu --help | --version\n"
     "asymu runs AArch64 and AArch32 Linux programs on an emulated asymmetric arm64\n"

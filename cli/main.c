@@ -171,7 +171,7 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
-/* `asymu options-doc [--man | --bash-completion]`: the option reference in
+/* `asymu options-doc [--man | --bash-completion | --syscalls]`: the option reference in
  * Markdown (docs/options.md), asymu(1), or the bash completion. */
 static int cmd_options_doc(int argc, char **argv)
 {
@@ -181,8 +181,11 @@ static int cmd_options_doc(int argc, char **argv)
         manpage_write(stdout);
     else if (argc == 1 && strcmp(argv[0], "--bash-completion") == 0)
         completion_write(stdout);
+    else if (argc == 1 && strcmp(argv[0], "--syscalls") == 0)
+        emu_syscalls_markdown(stdout);
     else {
-        fprintf(stderr, "asymu options-doc: unknown argument '%s' (--man or --bash-completion)\n",
+        fprintf(stderr,
+                "asymu options-doc: unknown argument '%s' (--man, --bash-completion or --syscalls)\n",
                 argv[0]);
         return EXIT_USAGE;
     }

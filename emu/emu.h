@@ -115,4 +115,8 @@ void emu_confinement(char *out, size_t len);
 /* The linked Unicorn library's version, "2.1.1". */
 void emu_unicorn_version(char *out, size_t len);
 
+/* docs/syscalls.md: every syscall of Linux 5.15's arm64 and arm tables and
+ * whether asymu handles it (`asymu options-doc --syscalls`). */
+void emu_syscalls_markdown(FILE *out);
+
 #endif
