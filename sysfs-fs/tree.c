@@ -1020,12 +1020,18 @@ static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned n
         i->uid[2], i->uid[3], i->gid[0], i->gid[1], i->gid[2], i->gid[3]);
     for (unsigned g = 0; g < i->ngroups; g++)
         add(t, g ? " %u" : "%u", i->groups[g]);
+    add(t, " \nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", i->pid, i->tid, i->pgid,
+        i->sid);
+    /* task_mem(): sizes in kB, eight wide; asymu keeps VmSize and VmLck. */
+    if (i->has_mm)
+        add(t, "VmSize:\t%8llu kB\nVmLck:\t%8llu kB\n", (unsigned long long)(i->vm_bytes >> 10),
+            (unsigned long long)(i->vm_locked >> 10));
     add(t,
-        " \nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\nThreads:\t%d\n"
+        "Threads:\t%d\n"
         "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\n"
         "SigCgt:\t%016llx\n"
         "Cpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t1\nMems_allowed_list:\t0\n",
-        i->pid, i->tid, i->pgid, i->sid, i->threads, (unsigned long long)i->sig_pending, 0ull,
+        i->threads, (unsigned long long)i->sig_pending, 0ull,
         (unsigned long long)i->sig_blocked, (unsigned long long)i->sig_ignored,
         (unsigned long long)i->sig_caught, hex, list);
 }

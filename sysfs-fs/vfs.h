@@ -77,6 +77,7 @@ struct vfs_task_info {
     uint64_t sig_pending, sig_blocked, sig_ignored, sig_caught; /* bit N-1: signal N */
     bool has_mm;             /* false for a zombie */
     uint64_t vm_bytes;       /* mapped bytes */
+    uint64_t vm_locked;      /* of them, mlock'ed (VmLck) */
     uint64_t vm_usable;      /* of them, bytes not PROT_NONE */
     uint64_t vm_limit;       /* --max-mem or the ISA's default: bounds vm_usable */
     uint64_t start_brk;      /* where the heap starts */

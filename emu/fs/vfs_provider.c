@@ -221,6 +221,7 @@ static int thread_info(void *ctx, int pid, int tid, struct vfs_task_info *out)
     if (mm) {
         out->has_mm = true;
         out->vm_bytes = mm->total;
+        out->vm_locked = mm_locked_bytes(mm);
         out->vm_usable = mm->usable;
         out->vm_limit = mm->max_total;
         out->start_brk = mm->brk_start;

@@ -9,6 +9,8 @@
 #include "syscalls.h"
 #include "task.h"
 #include "uts.h"
+#include "fd_unshare.h"
+#include "file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -51,8 +53,132 @@ SYSCALL_DECL(set_tid_address)
 
 SYSCALL_DECL(set_robust_list)
 {
-    (void)t;
-    return a[1] == (task_abi(t)->word == 8 ? 24u : 12u) ? 0 : -EINVAL;
+    if (a[1] != (task_abi(t)->word == 8 ? 24u : 12u))
+        return -EINVAL;
+    t->robust_list = a[0];
+    return 0;
+}
+
+/* ptrace_may_access(PTRACE_MODE_READ_REALCREDS) as asymu models
+ * credentials: the same thread group, root (CAP_SYS_PTRACE), or a caller
+ * whose real uid and gid are all of the target's ids. */
+static bool may_read(const struct task *t, const struct task *target)
+{
+    const struct cred *c = &t->proc->cred, *o = &target->proc->cred;
+    if (t->proc == target->proc || c->u.eff == 0)
+        return true;
+    return c->u.real == o->u.real && c->u.real == o->u.eff && c->u.real == o->u.saved &&
+           c->g.real == o->g.real && c->g.real == o->g.eff && c->g.real == o->g.saved;
+}
+
+/* get_robust_list(pid, head_ptr, len_ptr) (kernel/futex.c, and its compat
+ * twin with 32-bit words): the head a thread registered, and the size of
+ * struct robust_list_head (24, 12). */
+SYSCALL_DECL(get_robust_list)
+{
+    const struct task *target = a[0] ? task_find(t->machine, (int)a[0]) : t;
+    if (!target || target->state == TASK_DEAD)
+        return -ESRCH;
+    if (!may_read(t, target))
+        return -EPERM;
+    unsigned word = task_abi(t)->word;
+    uint64_t len = word == 8 ? 24 : 12, head = target->robust_list;
+    if (copy_to_guest(task_mm(t), a[2], &len, word) < 0)
+        return -EFAULT;
+    return copy_to_guest(task_mm(t), a[1], &head, word) < 0 ? -EFAULT : 0;
+}
+
+/* membarrier(cmd, flags, cpu_id) (kernel/sched/membarrier.c): every vCPU of
+ * the machine runs in one host thread, one at a time, so every barrier
+ * asked for has already happened; what remains is the kernel's bookkeeping.
+ * The rseq commands are not offered: asymu has no rseq (ENOSYS). */
+#define MB_GLOBAL 1
+#define MB_GLOBAL_EXPEDITED 2
+#define MB_REGISTER_GLOBAL_EXPEDITED 4
+#define MB_PRIVATE_EXPEDITED 8
+#define MB_REGISTER_PRIVATE_EXPEDITED 16
+#define MB_PRIVATE_EXPEDITED_SYNC_CORE 32
+#define MB_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE 64
+#define MB_SUPPORTED                                                                               \
+    (MB_GLOBAL | MB_GLOBAL_EXPEDITED | MB_REGISTER_GLOBAL_EXPEDITED | MB_PRIVATE_EXPEDITED |       \
+     MB_REGISTER_PRIVATE_EXPEDITED | MB_PRIVATE_EXPEDITED_SYNC_CORE |                              \
+     MB_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE)
+
+SYSCALL_DECL(membarrier)
+{
+    int cmd = (int)a[0];
+    if ((unsigned)a[1])
+        return -EINVAL; /* MEMBARRIER_CMD_FLAG_CPU is for the rseq command only */
+    struct mm *mm = task_mm(t);
+    switch (cmd) {
+    case 0: /* MEMBARRIER_CMD_QUERY */
+        return MB_SUPPORTED;
+    case MB_GLOBAL:
+    case MB_GLOBAL_EXPEDITED:
+        return 0;
+    case MB_REGISTER_GLOBAL_EXPEDITED:
+    case MB_REGISTER_PRIVATE_EXPEDITED:
+    case MB_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE:
+        mm->membarrier_registered |= (unsigned)cmd;
+        return 0;
+    case MB_PRIVATE_EXPEDITED:
+    case MB_PRIVATE_EXPEDITED_SYNC_CORE:
+        /* Registration first (membarrier_private_expedited()). */
+        return mm->membarrier_registered & ((unsigned)cmd << 1) ? 0 : -EPERM;
+    default:
+        return -EINVAL;
+    }
+}
+
+/* vhangup() (fs/open.c): CAP_SYS_TTY_CONFIG, which root has; the hang-up
+ * of the controlling terminal itself is not modelled. */
+SYSCALL_DECL(vhangup)
+{
+    (void)a;
+    return t->proc->cred.u.eff == 0 ? 0 : -EPERM;
+}
+
+/* unshare(flags) (kernel/fork.c ksys_unshare()) on a kernel built without
+ * namespaces: a new namespace of any kind is EINVAL, as copy_*_ns() answer
+ * then. CLONE_THREAD, CLONE_SIGHAND and CLONE_VM need a single-threaded
+ * process (check_unshare_flags()); CLONE_FILES gives the process its own
+ * descriptor table. asymu keeps the descriptor table and the fs state
+ * (cwd, umask) per process, so CLONE_FILES and CLONE_FS in a process of
+ * several threads are EINVAL (Linux gives the calling thread its own). */
+#define GUEST_CLONE_VM 0x100
+#define GUEST_CLONE_FS 0x200
+#define GUEST_CLONE_FILES 0x400
+#define GUEST_CLONE_SIGHAND 0x800
+#define GUEST_CLONE_THREAD 0x10000
+#define GUEST_CLONE_SYSVSEM 0x40000
+#define GUEST_CLONE_NEWNS_ALL 0x7e020080u /* NEWNS, NEWCGROUP, UTS, IPC, USER, PID, NET, NEWTIME */
+
+SYSCALL_DECL(unshare)
+{
+    uint64_t flags = (uint32_t)a[0];
+    const uint64_t known = GUEST_CLONE_THREAD | GUEST_CLONE_FS | GUEST_CLONE_NEWNS_ALL |
+                           GUEST_CLONE_SIGHAND | GUEST_CLONE_VM | GUEST_CLONE_FILES |
+                           GUEST_CLONE_SYSVSEM;
+    if (flags & ~known)
+        return -EINVAL;
+    if (flags & GUEST_CLONE_NEWNS_ALL)
+        return -EINVAL;
+    bool alone = t->proc->live_threads == 1;
+    if (!alone && (flags & (GUEST_CLONE_THREAD | GUEST_CLONE_SIGHAND | GUEST_CLONE_VM |
+                            GUEST_CLONE_FILES | GUEST_CLONE_FS)))
+        return -EINVAL;
+    if (flags & GUEST_CLONE_FILES)
+        return fdtable_unshare(t->proc);
+    return 0;
+}
+
+/* setns(fd, nstype): no descriptor names a namespace on a kernel without
+ * them (EINVAL; a bad fd EBADF first, an unknown nstype EINVAL). */
+SYSCALL_DECL(setns)
+{
+    if (!file_get(t, (int)a[0]))
+        return -EBADF;
+    return -EINVAL;
 }
 
 SYSCALL_DECL(rseq)

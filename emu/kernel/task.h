@@ -144,6 +144,7 @@ struct task {
     int cpuset_css;           /* the group whose cpuset it uses */
     int sched_policy, rt_priority; /* sched_setscheduler's class and priority */
     uint64_t clear_child_tid;
+    uint64_t robust_list;   /* set_robust_list's head, for get_robust_list */
     uint64_t new_tls;      /* CLONE_SETTLS: applied when first loaded */
     bool has_new_tls;
     uint64_t fault_addr;   /* set by the memory fault hook */

@@ -268,7 +268,7 @@ struct mm *mm_copy(struct mm *src, int *err)
         bool wipe = v->fork & VMA_WIPEONFORK;
         struct shmem *shm = wipe ? NULL : v->shm;
         *err = map_range(mm, v->start, v->end - v->start, v->prot, &v->origin, shm, v->shm_off,
-                         v->fork, v->noreserve);
+                         v->fork & ~VMA_LOCKED, v->noreserve);
         if (*err < 0) {
             mm_free(mm);
             return NULL;

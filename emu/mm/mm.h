@@ -41,6 +41,7 @@ struct vma {
 
 #define VMA_DONTFORK 1u   /* a forked child does not get the mapping */
 #define VMA_WIPEONFORK 2u /* a forked child gets it zeroed */
+#define VMA_LOCKED 4u     /* mlock: in VmLck; a forked child's is not (sys_mlock.c) */
 
 struct mm {
     int refs;               /* processes sharing it (threads, vfork children) */
@@ -57,6 +58,8 @@ struct mm {
     uint64_t auxv_start, auxv_end; /* the auxiliary vector on the stack (/proc/PID/auxv) */
     uint64_t env_start, env_end;   /* the environment strings (/proc/PID/environ) */
     uint64_t total;         /* bytes mapped (RLIMIT_AS counts these) */
+    bool mlock_future;      /* mlockall(MCL_FUTURE), kept only (sys_mlock.c) */
+    unsigned membarrier_registered; /* membarrier's REGISTER_* commands done */
     uint64_t usable;        /* of them, bytes committed (mm.c committed_bytes): --max-mem */
     uint64_t shared;        /* and accessible bytes of shared objects (MM_SHARED_FACTOR) */
     uint64_t max_total;     /* --max-mem: bounds usable */
@@ -118,6 +121,8 @@ int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot);
  * least `prot` access, else NULL. */
 void *mm_host_ptr(struct mm *mm, uint64_t addr, uint64_t len, int prot);
 const struct vma *mm_find_vma(const struct mm *mm, uint64_t addr);
+/* Bytes mapped with VMA_LOCKED: /proc/PID/status's VmLck (sys_mlock.c). */
+uint64_t mm_locked_bytes(const struct mm *mm);
 /* The first VMA that ends after addr (it may start after it), or NULL. */
 struct vma *mm_vma_from(const struct mm *mm, uint64_t addr);
 

@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/e2e/newcalls.cmake: syscalls of issue 26 item 5 (docs/syscalls.md)
+# that real programs asked for: the mlock family with RLIMIT_MEMLOCK and
+# VmLck (emu/mm/sys_mlock.c), get_robust_list, membarrier, vhangup,
+# unshare and setns on a kernel without namespaces (emu/kernel/sys_proc.c).
+# Both ISAs, exact output (tests/e2e/expected/newcalls.out).
+asymu_e2e_guest(NAME newcalls PROGRAM newcalls ASYMU_ONLY)
