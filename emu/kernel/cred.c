@@ -226,10 +226,11 @@ static int gid_order(const void *x, const void *y)
 }
 
 /* setgroups(size, list): privileged only; the list is kept sorted, as
- * Linux keeps it (getgroups returns it so). */
-SYSCALL_DECL(setgroups)
+ * Linux keeps it (getgroups returns it so). read fills the list from the
+ * guest (32-bit gids, or setgroups16's 16-bit ones): 0 or -EFAULT. */
+int64_t cred_setgroups(struct task *t, int size, uint64_t list,
+                       int (*read)(struct task *t, uint64_t list, uint32_t *gid, unsigned n))
 {
-    int size = (int)a[0];
     if (!may_set_ids(t))
         return -EPERM;
     if ((unsigned)size > GROUPS_MAX)
@@ -241,7 +242,7 @@ SYSCALL_DECL(setgroups)
             return -ENOMEM;
         gl->refs = 1;
         gl->n = (unsigned)size;
-        int err = copy_from_guest(task_mm(t), gl->gid, a[1], (size_t)size * sizeof *gl->gid);
+        int err = read(t, list, gl->gid, gl->n);
         for (unsigned i = 0; !err && i < gl->n; i++)
             if (gl->gid[i] == ID_KEEP)
                 err = -EINVAL;
@@ -254,4 +255,14 @@ SYSCALL_DECL(setgroups)
     cred_release(&t->proc->cred);
     t->proc->cred.groups = gl;
     return 0;
+}
+
+static int read_gids(struct task *t, uint64_t list, uint32_t *gid, unsigned n)
+{
+    return copy_from_guest(task_mm(t), gid, list, (size_t)n * sizeof *gid);
+}
+
+SYSCALL_DECL(setgroups)
+{
+    return cred_setgroups(t, (int)a[0], a[1], read_gids);
 }

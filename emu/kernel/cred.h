@@ -57,5 +57,8 @@ int64_t sys_setfsuid(struct task *t, const uint64_t a[6]);
 int64_t sys_setfsgid(struct task *t, const uint64_t a[6]);
 int64_t sys_getgroups(struct task *t, const uint64_t a[6]);
 int64_t sys_setgroups(struct task *t, const uint64_t a[6]);
+/* setgroups' core: size gids that read takes from the guest at list. */
+int64_t cred_setgroups(struct task *t, int size, uint64_t list,
+                       int (*read)(struct task *t, uint64_t list, uint32_t *gid, unsigned n));
 
 #endif

@@ -5,3 +5,6 @@
 # unshare and setns on a kernel without namespaces (emu/kernel/sys_proc.c).
 # Both ISAs, exact output (tests/e2e/expected/newcalls.out).
 asymu_e2e_guest(NAME newcalls PROGRAM newcalls ASYMU_ONLY)
+
+# The ARM table's 16-bit id calls (emu/arch/arm/uid16.c, kernel/uid16.c).
+asymu_e2e_guest(NAME uid16 PROGRAM uid16 ISAS armhf ASYMU_ONLY)

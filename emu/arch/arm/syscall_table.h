@@ -12,6 +12,27 @@ extern const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN];
 const struct syscall_entry *syscall_lookup_arm_private(uint64_t nr);
 const char *syscall_name_arm(uint64_t nr);
 
+/* The 16-bit id calls (uid16.c). */
+SYSCALL_DECL(getuid16);
+SYSCALL_DECL(geteuid16);
+SYSCALL_DECL(getgid16);
+SYSCALL_DECL(getegid16);
+SYSCALL_DECL(setuid16);
+SYSCALL_DECL(setgid16);
+SYSCALL_DECL(setreuid16);
+SYSCALL_DECL(setregid16);
+SYSCALL_DECL(setresuid16);
+SYSCALL_DECL(setresgid16);
+SYSCALL_DECL(setfsuid16);
+SYSCALL_DECL(setfsgid16);
+SYSCALL_DECL(chown16);
+SYSCALL_DECL(lchown16);
+SYSCALL_DECL(fchown16);
+SYSCALL_DECL(getresuid16);
+SYSCALL_DECL(getresgid16);
+SYSCALL_DECL(getgroups16);
+SYSCALL_DECL(setgroups16);
+
 int arm_setup_frame(struct task *t, int sig, const struct sigaction_guest *sa, uint64_t sp);
 int64_t arm_sigreturn(struct task *t, bool rt);
 extern const uint32_t arm_sigtramp_code[4];
