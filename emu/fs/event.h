@@ -52,5 +52,6 @@ SYSCALL_DECL(signalfd4);
 SYSCALL_DECL(signalfd);
 SYSCALL_DECL(pidfd_open);
 SYSCALL_DECL(pidfd_send_signal);
+SYSCALL_DECL(pidfd_getfd);
 
 #endif

@@ -26,6 +26,11 @@ SYSCALL_DECL(mknodat);
  * offset and length in register pairs. */
 int64_t do_fadvise(struct task *t, int fd, int64_t len, int advice);
 SYSCALL_DECL(fadvise64);
+SYSCALL_DECL(readahead);
+SYSCALL_DECL(sync_file_range);
+/* sync_file_range's checks; arm's takes its 64-bit halves in other registers. */
+int64_t do_sync_file_range(struct task *t, int fd, int64_t offset, int64_t nbytes,
+                           unsigned flags);
 
 /* statfs(path, buf), fstatfs(fd, buf) in the ABI's struct statfs, and
  * arm's statfs64(path, size, buf), fstatfs64(fd, size, buf). */

@@ -5,6 +5,7 @@
 #include "file.h"
 #include "file_access.h"
 #include "machine.h"
+#include "reopen.h"
 #include "signals.h"
 #include "syscalls.h"
 #include "task.h"
@@ -121,6 +122,29 @@ static bool proc_dir_process(struct task *t, struct file *f, struct process **p)
 /* pidfd_send_signal(pidfd, sig, info, flags): as kill(2), or as
  * rt_sigqueueinfo with info; a zombie takes (and ignores) the signal. As
  * in Linux, a descriptor of a /proc/PID directory serves as a pidfd. */
+/* pidfd_getfd(pidfd, targetfd, flags) (kernel/pid.c): a copy of the
+ * process's descriptor, close-on-exec, for a caller allowed to ptrace it
+ * (EPERM); a process that has exited is ESRCH, a descriptor it lacks
+ * EBADF, flags EINVAL. */
+SYSCALL_DECL(pidfd_getfd)
+{
+    if (a[2])
+        return -EINVAL;
+    struct pidfd *d = pidfd_of(file_get(t, (int)a[0]));
+    if (!d)
+        return -EBADF;
+    struct process *p = d->proc;
+    if (!p || p->zombie || !p->live_threads)
+        return -ESRCH;
+    if (!cred_may_access(t->proc, p))
+        return -EPERM;
+    struct file *f = file_of_process(t, p->pid, (int)a[1]);
+    if (!f)
+        return -EBADF;
+    file_ref(f);
+    return fd_install_new(t, f, true);
+}
+
 SYSCALL_DECL(pidfd_send_signal)
 {
     int sig = (int)a[1];

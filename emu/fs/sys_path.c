@@ -519,6 +519,48 @@ SYSCALL_DECL(fadvise64)
     return do_fadvise(t, (int)a[0], (int64_t)a[2], (int)a[3]);
 }
 
+/* readahead(fd, offset, count) (mm/readahead.c ksys_readahead()): a
+ * readable regular file, nothing to do (no page cache); EBADF for a
+ * descriptor not open for reading, EINVAL for anything else. */
+SYSCALL_DECL(readahead)
+{
+    (void)a;
+    struct file *f = file_get_io(t, (int)a[0]);
+    if (!f || (f->flags & O_ACCMODE) == O_WRONLY)
+        return -EBADF;
+    struct stat st;
+    if (f->kind != FILE_HOST || fstat(f->host_fd, &st) < 0 || !S_ISREG(st.st_mode))
+        return -EINVAL;
+    return 0;
+}
+
+/* sync_file_range(fd, offset, nbytes, flags) (fs/sync.c): flags within
+ * WAIT_BEFORE|WRITE|WAIT_AFTER, no negative range nor one past the end of
+ * loff_t (EINVAL); a pipe or socket ESPIPE; the host writes through. */
+#define SYNC_FILE_RANGE_ALL 7u
+int64_t do_sync_file_range(struct task *t, int fd, int64_t offset, int64_t nbytes,
+                           unsigned flags)
+{
+    if (flags & ~SYNC_FILE_RANGE_ALL)
+        return -EINVAL;
+    if (offset < 0 || nbytes < 0 || (nbytes && offset > INT64_MAX - nbytes))
+        return -EINVAL;
+    struct file *f = file_get_io(t, fd);
+    if (!f)
+        return -EBADF;
+    struct stat st;
+    if (f->kind != FILE_HOST || fstat(f->host_fd, &st) < 0 ||
+        !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode) ||
+          S_ISBLK(st.st_mode)))
+        return -ESPIPE;
+    return 0;
+}
+
+SYSCALL_DECL(sync_file_range)
+{
+    return do_sync_file_range(t, (int)a[0], (int64_t)a[1], (int64_t)a[2], (unsigned)a[3]);
+}
+
 SYSCALL_DECL(fsync)
 {
     return file_get_io(t, (int)a[0]) ? 0 : -EBADF;

@@ -257,6 +257,15 @@ int64_t cred_setgroups(struct task *t, int size, uint64_t list,
     return 0;
 }
 
+bool cred_may_access(const struct process *caller, const struct process *target)
+{
+    const struct cred *c = &caller->cred, *o = &target->cred;
+    if (caller == target || c->u.eff == 0)
+        return true;
+    return c->u.real == o->u.real && c->u.real == o->u.eff && c->u.real == o->u.saved &&
+           c->g.real == o->g.real && c->g.real == o->g.eff && c->g.real == o->g.saved;
+}
+
 static int read_gids(struct task *t, uint64_t list, uint32_t *gid, unsigned n)
 {
     return copy_from_guest(task_mm(t), gid, list, (size_t)n * sizeof *gid);

@@ -57,6 +57,11 @@ int64_t sys_setfsuid(struct task *t, const uint64_t a[6]);
 int64_t sys_setfsgid(struct task *t, const uint64_t a[6]);
 int64_t sys_getgroups(struct task *t, const uint64_t a[6]);
 int64_t sys_setgroups(struct task *t, const uint64_t a[6]);
+/* ptrace_may_access(PTRACE_MODE_*_REALCREDS) as asymu models credentials:
+ * the same thread group, root (CAP_SYS_PTRACE), or a caller whose real uid
+ * and gid are all of the target's ids. */
+struct process;
+bool cred_may_access(const struct process *caller, const struct process *target);
 /* setgroups' core: size gids that read takes from the guest at list. */
 int64_t cred_setgroups(struct task *t, int size, uint64_t list,
                        int (*read)(struct task *t, uint64_t list, uint32_t *gid, unsigned n));

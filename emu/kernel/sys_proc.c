@@ -59,18 +59,6 @@ SYSCALL_DECL(set_robust_list)
     return 0;
 }
 
-/* ptrace_may_access(PTRACE_MODE_READ_REALCREDS) as asymu models
- * credentials: the same thread group, root (CAP_SYS_PTRACE), or a caller
- * whose real uid and gid are all of the target's ids. */
-static bool may_read(const struct task *t, const struct task *target)
-{
-    const struct cred *c = &t->proc->cred, *o = &target->proc->cred;
-    if (t->proc == target->proc || c->u.eff == 0)
-        return true;
-    return c->u.real == o->u.real && c->u.real == o->u.eff && c->u.real == o->u.saved &&
-           c->g.real == o->g.real && c->g.real == o->g.eff && c->g.real == o->g.saved;
-}
-
 /* get_robust_list(pid, head_ptr, len_ptr) (kernel/futex.c, and its compat
  * twin with 32-bit words): the head a thread registered, and the size of
  * struct robust_list_head (24, 12). */
@@ -79,7 +67,7 @@ SYSCALL_DECL(get_robust_list)
     const struct task *target = a[0] ? task_find(t->machine, (int)a[0]) : t;
     if (!target || target->state == TASK_DEAD)
         return -ESRCH;
-    if (!may_read(t, target))
+    if (!cred_may_access(t->proc, target->proc))
         return -EPERM;
     unsigned word = task_abi(t)->word;
     uint64_t len = word == 8 ? 24 : 12, head = target->robust_list;

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "guest.h"
 
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
 #include <sched.h>
@@ -125,6 +126,35 @@ static void barriers(void)
     show("membarrier 999", syscall(SYS_membarrier, 999, 0, 0));
 }
 
+static void files(void)
+{
+    int fd = open("/tmp/newcalls", O_CREAT | O_RDWR, 0644), wo = open("/tmp/newcalls", O_WRONLY);
+    int p[2];
+    pipe(p);
+    show("readahead of a file", syscall(SYS_readahead, fd, 0, 4096));
+    show("readahead of a pipe", syscall(SYS_readahead, p[0], 0, 4096));
+    show("readahead of a write-only file", syscall(SYS_readahead, wo, 0, 4096));
+    show("sync_file_range", sync_file_range(fd, 0, 4096, SYNC_FILE_RANGE_WRITE));
+    show("sync_file_range flags 8", sync_file_range(fd, 0, 4096, 8));
+    show("sync_file_range offset -1", sync_file_range(fd, -1, 4096, 0));
+    show("sync_file_range of a pipe", sync_file_range(p[1], 0, 0, 0));
+    int pidfd = syscall(SYS_pidfd_open, getpid(), 0);
+    int copy = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+    printf("pidfd_getfd: %s, close-on-exec %d\n", copy >= 0 ? "a descriptor" : err_name(errno),
+           copy >= 0 ? fcntl(copy, F_GETFD) : -1);
+    show("pidfd_getfd flags 1", syscall(SYS_pidfd_getfd, pidfd, fd, 1));
+    show("pidfd_getfd of a closed descriptor", syscall(SYS_pidfd_getfd, pidfd, 999, 0));
+    show("pidfd_getfd of a descriptor that is no pidfd", syscall(SYS_pidfd_getfd, fd, 1, 0));
+    pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    int childfd = syscall(SYS_pidfd_open, child, 0);
+    siginfo_t si;
+    waitid(P_PID, child, &si, WEXITED | WNOWAIT);
+    show("pidfd_getfd of an exited process", syscall(SYS_pidfd_getfd, childfd, 0, 0));
+    waitpid(child, NULL, 0);
+}
+
 static void namespaces(void)
 {
     show("unshare 0", unshare(0));
@@ -144,6 +174,7 @@ int main(void)
     mlocks_as_user();
     robust();
     barriers();
+    files();
     namespaces();
     return 0;
 }

@@ -157,6 +157,14 @@ static SYSCALL_DECL(arm_fadvise64_64)
     return do_fadvise(t, (int)a[0], (int64_t)((a[5] << 32) | (a[4] & 0xffffffffu)), (int)a[1]);
 }
 
+/* arm_sync_file_range(fd, flags, offset lo, hi, nbytes lo, hi): arm's
+ * sync_file_range2, flags second so the 64-bit halves pair up. */
+static SYSCALL_DECL(arm_sync_file_range)
+{
+    return do_sync_file_range(t, (int)a[0], (int64_t)((a[3] << 32) | (a[2] & 0xffffffffu)),
+                              (int64_t)((a[5] << 32) | (a[4] & 0xffffffffu)), (unsigned)a[1]);
+}
+
 static SYSCALL_DECL(sched_rr_get_interval_time64)
 {
     return do_sched_rr_get_interval(t, (int)a[0], a[1], 8);
@@ -434,6 +442,8 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(fsync, fsync, "d"),
     E(fallocate, fallocate, "ddxxxx"),
     E(arm_fadvise64_64, arm_fadvise64_64, "ddxxxx"),
+    E(arm_sync_file_range, arm_sync_file_range, "dxxxxx"),
+    E(readahead, readahead, "dxxxu"),
     E(flock, flock, "dd"),
     E(fdatasync, fsync, "d"),
     E(fchdir, fchdir, "d"),
@@ -454,6 +464,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(signalfd4, signalfd4, "dpux"),
     E(pidfd_open, pidfd_open, "dx"),
     E(pidfd_send_signal, pidfd_send_signal, "dSpx"),
+    E(pidfd_getfd, pidfd_getfd, "ddx"),
     E(epoll_create, epoll_create, "d"),
     E(epoll_wait, epoll_wait, "dpdd"),
     E(eventfd, eventfd, "u"),
