@@ -187,10 +187,10 @@ static int parse_line(struct em_parse *ep, const char *p, unsigned line, char *w
         }
         memcpy(list, p, len);
         list[len] = '\0';
-        if (cpulist_parse(list, ep->nr_cpus, &ep->cpus, r, sizeof r) < 0 ||
-            cpumask_empty(&ep->cpus)) {
+        int bad = cpulist_parse(list, ep->nr_cpus, &ep->cpus, r, sizeof r);
+        if (bad < 0 || cpumask_empty(&ep->cpus)) {
             snprintf(why, whylen, "%s:%u: bad cpulist '%s': %s", ep->name, line, list,
-                     cpumask_empty(&ep->cpus) ? "no CPU" : r);
+                     bad < 0 ? r : "no CPU");
             return -1;
         }
         ep->open = true;
