@@ -3,6 +3,7 @@
  * help, handler) from which parsing, --help and docs/options.md come. */
 #include "emu.h"
 #include "options.h"
+#include "energy.h"
 #include "sched_policy.h"
 
 #include <ctype.h>
@@ -25,6 +26,7 @@ struct parse {
     const char *capacity; /* text of --capacity, likewise */
     const char *soc;      /* --soc NAME */
     const char *cpu_model; /* text of --cpu-model */
+    const char *energy_model; /* --energy-model FILE or none */
     bool cpus_set;        /* --cpus was given */
     bool list_socs;       /* --soc list */
 };
@@ -115,6 +117,13 @@ static int opt_soc(struct parse *ps, const char *opt, const char *val)
         ps->list_socs = true;
     else
         ps->soc = val;
+    return 0;
+}
+
+static int opt_energy_model(struct parse *ps, const char *opt, const char *val)
+{
+    (void)opt;
+    ps->energy_model = val;
     return 0;
 }
 
@@ -588,6 +597,13 @@ static const struct option_def options[] = {
      "capacity-dmips-mhz from the core-type table (docs/socs.md); --cpus defaults to the "
      "CPUs named",
      opt_cpu_model},
+    {"--energy-model", NULL, "FILE", "the --soc preset's (sm8550, sm8650), else none",
+     "performance domains with their OPPs and power (docs/socs.md, \"Energy model\"): lines "
+     "'domain CPULIST' then 'kHz mW' per OPP; every vCPU in one domain. schedutil sets each "
+     "domain's frequency (guest code runs slower below the maximum) and, on a machine of "
+     "several capacities, wake-ups are placed where they cost least energy "
+     "(find_energy_efficient_cpu(), docs/scheduler.md); 'none' turns the model off",
+     opt_energy_model},
     {"--cmdline", NULL, "STRING", DEFAULT_CMDLINE,
      "the emulated kernel command line; without allow_mismatched_32bit_el0 an asymmetric "
      "machine runs 64-bit user space only",
@@ -925,6 +941,9 @@ static int finish(struct parse *ps)
                  cfg->cpus - 1);
         return bad("--capacity", ps->capacity, allowed);
     }
+    char emwhy[512];
+    if (energy_model_build(ps->energy_model, cfg, &cfg->em, emwhy, sizeof emwhy) < 0)
+        return bad("--energy-model", ps->energy_model ? ps->energy_model : "", emwhy);
     if (cfg->gdb_wait && !cfg->gdb) {
         fprintf(stderr, "asymu run: option --gdb-wait needs --gdb PORT\n");
         return -1;

@@ -10,6 +10,7 @@
 
 #include "cpu_model.h"
 #include "cpumask.h"
+#include "sched_energy.h"
 #include "sched_policy.h"
 
 /* --trace-format */
@@ -44,6 +45,7 @@ struct emu_config {
     struct cpumask aarch32; /* vCPUs that run AArch32 EL0 */
     uint16_t capacity[NR_CPUS_MAX]; /* cpu_capacity in sysfs (--capacity); 0 reads as 1024 */
     struct cpu_layout layout; /* core type, cluster, cpufreq policy per vCPU (--soc, --cpu-model) */
+    struct sched_em em;       /* performance domains, energy model (--energy-model, --soc) */
     const char *cmdline;    /* emulated kernel command line */
     enum sched_policy_id policy; /* --policy */
     uint64_t seed;          /* every random value the guest sees derives from it */

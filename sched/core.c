@@ -100,6 +100,10 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
         if (s->cpus[cpu].capacity != s->cpus[0].capacity)
             s->asym_capacity = true;
     }
+    if (sched__energy_init(s, cfg) < 0) {
+        sched_destroy(s);
+        return -EINVAL;
+    }
     s->rt_runtime_us = SCHED_RT_RUNTIME_US;
     s->rt_period_us = SCHED_RT_PERIOD_US;
     s->events.nr_cpus = cfg->nr_cpus;
@@ -187,7 +191,7 @@ static void start_task(struct sched *s, struct sched_task *t)
     struct cpumask allowed;
     unsigned cpu;
     if (sched__allowed(s, t, &allowed))
-        cpu = sched__select_cpu_fair(s, t, &allowed, sched__least_loaded(s, &allowed));
+        cpu = sched__select_cpu_fair(s, t, &allowed, sched__least_loaded(s, &allowed), false);
     else
         cpu = sched__select_fallback(s, t, t->cpu);
     t->state = SCHED_TASK_RUNNABLE;
@@ -292,7 +296,7 @@ int sched_task_wake(struct sched *s, struct sched_task *t)
     else
         cpu = sched__select_cpu_fair(
             s, t, &allowed,
-            cpumask_test_cpu(t->cpu, &allowed) ? t->cpu : sched__least_loaded(s, &allowed));
+            cpumask_test_cpu(t->cpu, &allowed) ? t->cpu : sched__least_loaded(s, &allowed), true);
     sched_ev_wakeup(s, t, cpu, false);
     t->state = SCHED_TASK_RUNNABLE;
     t->slice_left = 0;

@@ -62,8 +62,16 @@ unsigned sched_select_idle_capacity(const struct sched *s, const struct sched_ta
 }
 
 unsigned sched__select_cpu_fair(const struct sched *s, const struct sched_task *t,
-                                const struct cpumask *allowed, unsigned target)
+                                const struct cpumask *allowed, unsigned target, bool wake)
 {
+    /* select_task_rq_fair(): at a wake-up, with EAS on, the energy-aware
+     * choice first (target is then the previous CPU, allowed); when it
+     * declines (an overutilized machine) the usual path follows. */
+    if (wake && s->eas && t->cls == SCHED_CLASS_FAIR && target == t->cpu) {
+        unsigned cpu = sched__feec(s, t, allowed, target);
+        if (cpu != SCHED_NO_CPU)
+            return cpu;
+    }
     /* select_idle_sibling()'s sched_asym_cpucapacity path: target when it
      * is idle and fits (asym_fits_capacity()), else select_idle_capacity()
      * over the task's allowed CPUs, else target. allowed already holds only
@@ -118,10 +126,15 @@ void sched__fair_enqueue(struct sched *s, struct sched_task *t, unsigned cpu)
         rq_util_sub(&from->pelt, &t->pelt);
         sched_pelt_update(&t->pelt, rq->clock_ns, false, rq->capacity);
         rq_util_add(&rq->pelt, &t->pelt);
+        /* attach/detach_entity_load_avg() -> cpufreq_update_util(). */
+        sched__cpufreq_update(s, t->cpu, from->clock_ns);
+        sched__cpufreq_update(s, cpu, rq->clock_ns);
         return;
     }
     /* Time off the CPU (asleep or waiting) decays it. */
     sched_pelt_update(&t->pelt, rq->clock_ns, false, rq->capacity);
+    /* enqueue_task_fair()'s update_load_avg() -> cpufreq_update_util(). */
+    sched__cpufreq_update(s, cpu, rq->clock_ns);
 }
 
 void sched__fair_dequeue(struct sched *s, struct sched_task *t)
@@ -167,9 +180,12 @@ void sched__fair_account(struct sched *s, struct sched_task *t, unsigned cpu, ui
     struct sched_cpu *rq = &s->cpus[cpu];
     uint64_t end = rq->clock_ns, start = end - ns;
     sched_pelt_update(&t->pelt, start, false, rq->capacity);
-    sched_pelt_update(&t->pelt, end, true, rq->capacity);
+    /* Frequency invariance: at half the maximum frequency a unit counts half. */
+    sched_pelt_update(&t->pelt, end, true, sched_cpu_pelt_scale(rq));
     sched_pelt_update(&rq->pelt, start, false, rq->capacity);
-    sched_pelt_update(&rq->pelt, end, true, rq->capacity);
+    sched_pelt_update(&rq->pelt, end, true, sched_cpu_pelt_scale(rq));
+    /* cfs_rq_util_change() -> cpufreq_update_util(): schedutil looks again. */
+    sched__cpufreq_update(s, cpu, end);
     if (!s->asym_capacity)
         return;
     bool still_here = t->state == SCHED_TASK_RUNNABLE && t->cpu == cpu;

@@ -130,7 +130,21 @@ void sched__fair_account(struct sched *s, struct sched_task *t, unsigned cpu, ui
 void sched__fair_exit(struct sched *s, struct sched_task *t);
 void sched__misfit_balance(struct sched *s, struct cpumask *idle);
 unsigned sched__select_cpu_fair(const struct sched *s, const struct sched_task *t,
-                                const struct cpumask *allowed, unsigned target);
+                                const struct cpumask *allowed, unsigned target, bool wake);
+
+/* cpufreq and EAS (schedutil.c, eas.c). The domains from cfg->em at boot
+ * (-EINVAL for a vCPU in none). cpufreq_update_util(): schedutil's
+ * decision for cpu's domain at now (cpu's clock). find_energy_efficient_
+ * cpu(): the CPU of allowed where waking t costs least energy, prev kept
+ * unless another saves more than 1/16; SCHED_NO_CPU when the root domain
+ * is overutilized (the usual path decides then). */
+int sched__energy_init(struct sched *s, const struct sched_config *cfg);
+void sched__cpufreq_update(struct sched *s, unsigned cpu, uint64_t now);
+/* cpu's runqueue utilisation (cpu_util()), an idle one's decayed to now,
+ * at most its capacity. */
+unsigned long sched__cpu_util_now(const struct sched *s, unsigned cpu, uint64_t now);
+unsigned sched__feec(const struct sched *s, const struct sched_task *t,
+                     const struct cpumask *allowed, unsigned prev);
 
 /* Why a task joins a runqueue: fork, wake-up, migration (cfs.c places it). */
 enum sched_enqueue { SCHED_ENQ_NEW, SCHED_ENQ_WAKE, SCHED_ENQ_MOVE };

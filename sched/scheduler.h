@@ -14,6 +14,7 @@
 #include "klog.h"
 #include "mevent.h"
 #include "sched_class.h"
+#include "sched_energy.h"
 #include "sched_fair.h"
 #include "sched_policy.h"
 
@@ -60,6 +61,10 @@ struct sched_config {
     const uint16_t *capacity;
     uint32_t insn_rate_milli;  /* instructions per ns x1000 at capacity 1024; 0: default */
     unsigned hz;               /* CONFIG_HZ: 100, 250, 300 or 1000; 0: SCHED_DEFAULT_HZ */
+    /* The performance domains (cpufreq policies with their OPPs, and an
+     * energy model when they have power), every vCPU in one; NULL or none:
+     * no governor, every vCPU at its maximum (sched_energy.h). */
+    const struct sched_em *em;
 };
 
 enum sched_task_state {
@@ -136,7 +141,7 @@ struct sched_cpu {
     /* Capacity and speed (docs/timing.md): work done at capacity 1024 and
      * maximum frequency takes time_scale/65536 times as long here. */
     unsigned capacity;                 /* arch_scale_cpu_capacity(): 1..1024 */
-    uint32_t max_freq_khz, cur_freq_khz; /* cur == max until a governor changes it */
+    uint32_t max_freq_khz, cur_freq_khz; /* cur: schedutil's choice, else max */
     uint64_t time_scale;               /* 1024 * max / (capacity * cur), 16.16 fixed point */
     /* The fair class (fair.c). */
     struct sched_pelt pelt;  /* the runqueue's utilisation (cfs_rq->avg) */
@@ -188,6 +193,19 @@ struct sched {
     bool balance_dirty; /* something moved since the last idle balance */
     bool asym_capacity; /* vCPUs differ in capacity: SD_ASYM_CPUCAPACITY */
     bool warned_once;   /* the policy's pr_warn_once() line is in the log */
+    /* cpufreq and energy (schedutil.c, eas.c): the performance domains,
+     * each vCPU's, schedutil's state per domain (sugov_policy:
+     * last_freq_update_time, next_freq, need_freq_update), and whether
+     * EAS runs (an energy model on an asymmetric machine: the kernel's
+     * sched_energy_enabled()). */
+    struct sched_em em;
+    uint8_t pd_of[NR_CPUS_MAX];
+    struct sched_su {
+        uint64_t last_ns;
+        uint32_t next_khz;
+        bool need_update;
+    } su[SCHED_EM_MAX_PDS];
+    bool eas;
     /* printk_ratelimit()'s state, shared by the lines that use it. */
     struct sched_ratelimit {
         bool started;
@@ -348,6 +366,13 @@ static inline uint64_t sched_cpu_fs(const struct sched *s, unsigned cpu, uint64_
 }
 /* cpufreq: cpu's current frequency (clamped to 1..max kHz); its speed follows. */
 void sched_cpu_set_freq(struct sched *s, unsigned cpu, uint32_t khz);
+/* arch_scale_cpu_capacity() times arch_scale_freq_capacity() (cur << 10 /
+ * max, topology_set_freq_scale()): what a unit of running adds to PELT. */
+static inline unsigned sched_cpu_pelt_scale(const struct sched_cpu *c)
+{
+    uint64_t freq_scale = ((uint64_t)c->cur_freq_khz << 10) / c->max_freq_khz;
+    return (unsigned)((c->capacity * freq_scale) >> 10);
+}
 /* When the next slice will start (the smallest clock of a vCPU with work),
  * UINT64_MAX when nothing is runnable: emu fires timers due before it. */
 uint64_t sched_next_time(struct sched *s);

@@ -8,7 +8,14 @@
  *                32-bit one stays on the 32-bit vCPUs);
  *   idle MS    - a nice-0 hog and a SCHED_IDLE hog share one vCPU for MS ms
  *                of virtual time; prints the SCHED_IDLE task's work per 1024
- *                of the nice-0 one's, rounded (the weights: 3:1024). */
+ *                of the nice-0 one's, rounded (the weights: 3:1024);
+ *   eas CPU N  - (issue 27 item 5) a small periodic task started on CPU
+ *                wakes N times from 4 ms sleeps after 0.2 ms of work each;
+ *                prints the vCPUs it woke on after the first three (with
+ *                EAS, a little one; without, where it was);
+ *   freq CPU MS - pinned to CPU: its cpufreq policy's scaling_cur_freq
+ *                after a 100 ms sleep, and after a hog of MS ms of CPU
+ *                time (schedutil raises it to the maximum). */
 #define _GNU_SOURCE
 #include "guest.h"
 
@@ -17,6 +24,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 
 static int misfit(long long ms)
 {
@@ -95,6 +103,71 @@ static int idle_share(long long ms)
     return 0;
 }
 
+static void spin_cpu_ns(long long ns)
+{
+    long long end = now_ns(CLOCK_THREAD_CPUTIME_ID) + ns;
+    volatile unsigned long spin = 0;
+    while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+        for (int i = 0; i < 256; i++)
+            spin++;
+}
+
+static int pin(int cpu)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    return sched_setaffinity(0, sizeof one, &one);
+}
+
+static int eas(int cpu, int n)
+{
+    cpu_set_t all, seen;
+    if (sched_getaffinity(0, sizeof all, &all) < 0 || pin(cpu) < 0)
+        return perror("sched_setaffinity"), 1;
+    spin_cpu_ns(MS / 5);
+    printf(ISA ": started on cpu %d\n", sched_getcpu());
+    if (sched_setaffinity(0, sizeof all, &all) < 0)
+        return perror("sched_setaffinity"), 1;
+    CPU_ZERO(&seen);
+    struct timespec nap = {0, 4 * MS};
+    for (int i = 0; i < n; i++) {
+        nanosleep(&nap, NULL);
+        if (i >= 3)
+            CPU_SET(sched_getcpu(), &seen);
+        spin_cpu_ns(MS / 5);
+    }
+    printf(ISA ": woke on cpus");
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &seen))
+            printf(" %d", c);
+    printf("\n");
+    return 0;
+}
+
+static long cur_freq(int cpu)
+{
+    char path[96], buf[32] = "";
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
+    FILE *f = fopen(path, "r");
+    if (!f || !fgets(buf, sizeof buf, f))
+        return -1;
+    fclose(f);
+    return atol(buf);
+}
+
+static int freq(int cpu, long long ms)
+{
+    if (pin(cpu) < 0)
+        return perror("sched_setaffinity"), 1;
+    struct timespec nap = {0, 100 * MS};
+    nanosleep(&nap, NULL);
+    printf(ISA ": cpu %d after sleeping: %ld kHz\n", cpu, cur_freq(cpu));
+    spin_cpu_ns(ms * MS);
+    printf(ISA ": cpu %d after a %lld ms hog: %ld kHz\n", cpu, ms, cur_freq(cpu));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -102,6 +175,10 @@ int main(int argc, char **argv)
         return misfit(atoll(argv[2]));
     if (argc == 3 && !strcmp(argv[1], "idle"))
         return idle_share(atoll(argv[2]));
-    fprintf(stderr, "usage: sched-fair misfit MS | idle MS\n");
+    if (argc == 4 && !strcmp(argv[1], "eas"))
+        return eas(atoi(argv[2]), atoi(argv[3]));
+    if (argc == 4 && !strcmp(argv[1], "freq"))
+        return freq(atoi(argv[2]), atoll(argv[3]));
+    fprintf(stderr, "usage: sched-fair misfit MS | idle MS | eas CPU N | freq CPU MS\n");
     return 2;
 }
