@@ -304,12 +304,24 @@ void sched__cfs_pick(struct sched *s, struct sched_task *t, unsigned cpu)
         rq->cfs_curr = NULL;
         return;
     }
-    /* set_next_entity(): a new turn starts its slice's count. */
+    /* set_next_entity(): a new turn starts its slice's count. But the
+     * task put back while it ran here (by the tick, a wake-up, a yield)
+     * and picked again, nothing else having run here meanwhile
+     * (!s->switched), keeps its count: 5.15's pick_next_task_fair() with
+     * CONFIG_FAIR_GROUP_SCHED calls put_prev_entity()/set_next_entity()
+     * only when it picks another task than prev (`if (prev != p)`), so
+     * prev_sum_exec_runtime stays and check_preempt_tick() takes the CPU
+     * from it at the next tick once another task is leftmost. Restarting
+     * the count let a task whose slice ended at a tick while it was still
+     * the leftmost run a whole slice more (two hogs pinned to vCPU 0 of an
+     * 8-vCPU machine, 12 ms slices from time 0). */
     if (rq->cfs_curr != t || t->cfs_repick) {
+        bool again = t->cfs_repick && !s->switched;
         rq->cfs_curr = t;
         t->cfs_repick = false;
         t->exec_start_ns = rq->clock_ns;
-        t->prev_sum_ns = t->cfs_exec_ns;
+        if (!again)
+            t->prev_sum_ns = t->cfs_exec_ns;
     }
 }
 

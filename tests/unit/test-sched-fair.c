@@ -427,6 +427,53 @@ static void test_two_hogs_share_at_ticks(void **state)
     }
 }
 
+/* A task whose slice ran out at a tick while it was still the leftmost
+ * is picked again without a new turn (5.15's pick_next_task_fair() with
+ * CONFIG_FAIR_GROUP_SCHED: no set_next_entity() when it picks prev): its
+ * slice's count goes on, and the next tick gives the vCPU to the other.
+ * Issue 27's defect: two hogs pinned to vCPU 0 of an 8-vCPU machine
+ * (latency 24 ms, slices 12 ms less the weights' rounding), the first
+ * picked at a tick; b forked 1 ms in starts at 1 ms + 11.999994 ms. At
+ * 12 ms a has run 12 ms > 11999994 ns but its vruntime (12 ms) is still
+ * the smaller: it runs on and gives way at 16 ms, not a whole slice later
+ * at 24 ms. */
+static void test_repicked_task_keeps_slice_count(void **state)
+{
+    (void)state;
+    struct vm *vm = boot_caps(8, "", false, NULL, 10000);
+    struct sched_task a, b;
+    sched_task_init(&vm->s, &a, 1, 1, "a");
+    struct cpumask zero = mask_of("0");
+    assert_int_equal(sched_task_setaffinity(&vm->s, &a, &a, &zero), 0);
+    assert_ptr_equal(step(vm), &a);
+    sched_task_fork(&vm->s, &a, &b, 2, 2);
+    assert_int_equal(b.cpu, 0);
+    assert_int_equal(sched_slice(&vm->s, &vm->s.cpus[0], &a, true), 11999994);
+    assert_int_equal(b.vruntime, 1000000 + 11999994);
+    /* 11 more 1 ms slices of a: at the 12 ms tick its slice has run out,
+     * it is put back and picked again, its count not restarted. */
+    for (unsigned i = 0; i < 11; i++)
+        assert_ptr_equal(step(vm), &a);
+    assert_int_equal(vm->s.cpus[0].clock_ns, 12000000);
+    assert_true(a.need_resched);
+    assert_ptr_equal(step(vm), &a);
+    assert_int_equal(a.prev_sum_ns, 0);
+    assert_int_equal(vm->s.cpus[0].nr_switches, 1); /* no context switch to itself */
+    for (unsigned i = 0; i < 3; i++)
+        assert_ptr_equal(step(vm), &a);
+    /* The 16 ms tick: ahead of b, a gives way. */
+    assert_ptr_equal(step(vm), &b);
+    assert_int_equal(a.sum_exec_ns, 16000000);
+    assert_int_equal(b.sum_exec_ns, 1000000);
+    assert_int_equal(vm->s.cpus[0].nr_switches, 2);
+    /* Then turns of 12 ms (3 ticks), the slice counted from each pick. */
+    for (unsigned i = 1; i < 12; i++)
+        assert_ptr_equal(step(vm), &b);
+    assert_ptr_equal(step(vm), &a);
+    assert_int_equal(b.sum_exec_ns, 12000000);
+    shutdown_vm(vm);
+}
+
 /* nice 0 and nice 5 (weights 1024 and 335) share one vCPU 1024:335. */
 static void test_nice_5_share(void **state)
 {
@@ -556,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_sched_idle_weight_3),
         cmocka_unit_test(test_calc_delta_and_sysctls),
         cmocka_unit_test(test_two_hogs_share_at_ticks),
+        cmocka_unit_test(test_repicked_task_keeps_slice_count),
         cmocka_unit_test(test_nice_5_share),
         cmocka_unit_test(test_place_entity_and_wakeup_preemption),
         cmocka_unit_test(test_fifo_preempts_hog_at_wakeup),
