@@ -33,6 +33,11 @@ void tracefs_event(void *ctx, const struct mevent *ev);
 bool tracefs_any_enabled(const struct tracefs *tf);
 /* Whether trace_marker takes writes now (tracing_on). */
 bool tracefs_on(const struct tracefs *tf);
+/* Whether a record was added since the last call: the kernel layer then
+ * wakes the readers waiting on an empty trace_pipe or trace_pipe_raw (the
+ * ring buffer's irq_work, rb_wake_up_waiters()), outside the event
+ * stream's callbacks. */
+bool tracefs_take_wake(struct tracefs *tf);
 
 /* A file or directory below the tracing directory: rel is the path below
  * it ("" for itself, "events/sched/enable"). 0 and *mode (the permission
@@ -42,9 +47,10 @@ int tracefs_lookup(const struct tracefs *tf, const char *rel, unsigned *mode, bo
 int tracefs_list(const struct tracefs *tf, const char *rel,
                  void (*emit)(const char *name, unsigned char type, void *arg), void *arg);
 /* The content of file rel when opened (malloc'ed); now_ns is virtual
- * time. For a trace_pipe_raw it is the oldest page of the buffer, taken
- * out of it (empty when there is none): the kernel layer asks again when
- * the reader is past it. */
+ * time. For a trace_pipe_raw it is the oldest page of the buffer, for a
+ * trace_pipe the text of the oldest records (at most a page of it), taken
+ * out of the buffer (empty when there is none): the kernel layer asks at
+ * each read that is past what it has, not at open. */
 int tracefs_read(struct tracefs *tf, const char *rel, uint64_t now_ns, char **data, size_t *size);
 /* A write to file rel: bytes taken or -errno (trace_marker is the
  * kernel layer's: it emits a MEVENT_PRINT). */

@@ -25,9 +25,12 @@
 #include "mm_window.h"
 #include "script.h"
 #include "timers.h"
+#include "file.h"
 #include "tlb.h"
+#include "tracefs.h"
 #include "waitq.h"
 
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -205,6 +208,11 @@ int machine_run(struct machine *m)
     unsigned iterations = 0;
     while (!script_machine_done(m)) {
         task_free_exited(m);
+        /* Readers of an empty trace_pipe wait for a record: woken here,
+         * outside the event stream that added it (the ring buffer's
+         * irq_work, rb_wake_up_waiters()). */
+        if (m->tracefs && tracefs_take_wake(m->tracefs))
+            file_notify_events(m, m->tracefs, POLLIN);
         /* A replay's inputs of this point; a recording's points. */
         if (!recording_step(m)) {
             status = 2;
