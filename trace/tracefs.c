@@ -51,6 +51,10 @@ struct cpu_buffer {
     struct tpage **pages;
     unsigned cap, first, n, consumed;
     uint64_t overrun, read;
+    /* What readers of this vCPU's trace_pipe and trace_pipe_raw wait on,
+     * and whether to wake them: a record came, a page filled. */
+    char pipe_key, raw_key;
+    bool wake_pipe, wake_raw;
 };
 
 struct cmdline {
@@ -61,7 +65,7 @@ struct cmdline {
 struct tracefs {
     unsigned nr_cpus;
     bool on, expanded, any_enabled;
-    bool wake; /* a record was added since tracefs_take_wake() */
+    bool wake; /* a record was added since tracefs_wake() (trace_pipe's readers) */
     bool enabled[EVENT_COUNT];
     unsigned size_kb;
     unsigned clock;
@@ -190,11 +194,30 @@ bool tracefs_on(const struct tracefs *tf)
     return tf->on;
 }
 
-bool tracefs_take_wake(struct tracefs *tf)
+const void *tracefs_wait_key(const struct tracefs *tf, const char *rel)
 {
-    bool wake = tf->wake;
+    unsigned cpu;
+    char file[16];
+    if (sscanf(rel, "per_cpu/cpu%u/%15s", &cpu, file) == 2 && cpu < tf->nr_cpus)
+        return strcmp(file, "trace_pipe_raw") == 0 ? (const void *)&tf->cpus[cpu].raw_key
+                                                   : (const void *)&tf->cpus[cpu].pipe_key;
+    return tf;
+}
+
+void tracefs_wake(struct tracefs *tf, void (*wake)(void *arg, const void *key), void *arg)
+{
+    if (!tf->wake)
+        return;
     tf->wake = false;
-    return wake;
+    wake(arg, tf);
+    for (unsigned c = 0; c < tf->nr_cpus; c++) {
+        struct cpu_buffer *b = &tf->cpus[c];
+        if (b->wake_pipe)
+            wake(arg, &b->pipe_key);
+        if (b->wake_raw)
+            wake(arg, &b->raw_key);
+        b->wake_pipe = b->wake_raw = false;
+    }
 }
 
 /* --- recording --- */
@@ -285,9 +308,10 @@ static void put(struct tracefs *tf, uint64_t ts, const struct trace_record *r, c
 {
     struct cpu_buffer *b = &tf->cpus[r->cpu < tf->nr_cpus ? r->cpu : 0];
     struct tpage *p = b->n ? page_at(b, b->n - 1) : NULL;
-    tf->wake = true;
+    tf->wake = b->wake_pipe = true;
     if (p && b->cap == pages_for(tf->size_kb) && page_add(p, ts, r, text))
         return;
+    b->wake_raw = p != NULL; /* a page is full */
     if (!(p = new_page(tf, b))) {
         free(text);
         return;

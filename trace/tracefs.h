@@ -33,11 +33,15 @@ void tracefs_event(void *ctx, const struct mevent *ev);
 bool tracefs_any_enabled(const struct tracefs *tf);
 /* Whether trace_marker takes writes now (tracing_on). */
 bool tracefs_on(const struct tracefs *tf);
-/* Whether a record was added since the last call: the kernel layer then
- * wakes the readers waiting on an empty trace_pipe or trace_pipe_raw (the
- * ring buffer's irq_work, rb_wake_up_waiters()), outside the event
- * stream's callbacks. */
-bool tracefs_take_wake(struct tracefs *tf);
+/* What a reader of an empty trace_pipe, per_cpu/cpuN/trace_pipe or
+ * per_cpu/cpuN/trace_pipe_raw (rel) waits on. */
+const void *tracefs_wait_key(const struct tracefs *tf, const char *rel);
+/* Calls wake(arg, key) for each key whose readers have something since
+ * the last call: a record for trace_pipe and the vCPU's trace_pipe, a
+ * full page for its trace_pipe_raw. The kernel layer calls it outside the
+ * event stream's callbacks (as the ring buffer's irq_work,
+ * rb_wake_up_waiters()). */
+void tracefs_wake(struct tracefs *tf, void (*wake)(void *arg, const void *key), void *arg);
 
 /* A file or directory below the tracing directory: rel is the path below
  * it ("" for itself, "events/sched/enable"). 0 and *mode (the permission

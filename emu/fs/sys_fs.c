@@ -85,9 +85,9 @@ static int64_t mem_io(struct task *t, struct file *f, void *buf, size_t len, int
  * tracing_read_pipe() and tracing_buffers_read() take them. 1 when there
  * are some. An empty buffer: EAGAIN with O_NONBLOCK; for trace_pipe, end of
  * file once tracing is off and it gave something (tracing_wait_pipe());
- * else the reader waits for a record (the run loop wakes it,
- * tracefs_take_wake) or a signal, which ends the read with EINTR
- * (ring_buffer_wait(), never restarted). */
+ * else the reader waits (the run loop wakes it, tracefs_wake(): for a
+ * record, or for trace_pipe_raw a full page) or a signal, which ends the
+ * read with EINTR (ring_buffer_wait(), never restarted). */
 static int64_t tracing_pipe_fill(struct task *t, struct file *f)
 {
     char *data;
@@ -111,7 +111,8 @@ static int64_t tracing_pipe_fill(struct task *t, struct file *f)
         return 0;
     if (signal_pending(t))
         return -EINTR;
-    t->wait_obj = tf;
+    const char *rel = strstr(f->node.path, "tracing/");
+    t->wait_obj = tf ? tracefs_wait_key(tf, rel ? rel + 8 : "") : NULL;
     return -EBLOCK;
 }
 

@@ -182,6 +182,7 @@ static void pin(int cpu)
  * after 2 ms. */
 static void wait_for(const char *path, int signal_it)
 {
+    put(T "trace", ""); /* empty buffers */
     pid_t child = fork();
     if (child == 0) {
         pin(0);
@@ -212,10 +213,19 @@ static void wait_for(const char *path, int signal_it)
     }
     pin(1);
     usleep(2000);
-    if (signal_it)
+    if (signal_it) {
         kill(child, SIGUSR1);
-    else
-        marker(strstr(path, "raw") ? "for raw" : "wake up");
+    } else if (strstr(path, "raw")) {
+        /* trace_pipe_raw's readers wait for a full page: 100 markers of
+         * 60 bytes fill one (4080 bytes of records) */
+        char msg[64];
+        for (int i = 0; i < 100; i++) {
+            snprintf(msg, sizeof msg, "for raw %03d ...................................................", i);
+            marker(msg);
+        }
+    } else {
+        marker("wake up");
+    }
     waitpid(child, NULL, 0);
 }
 
