@@ -151,6 +151,18 @@ static struct tpage *page_at(const struct cpu_buffer *b, unsigned i)
     return b->pages[(b->first + i) % b->cap];
 }
 
+/* Frees the first pages trace_pipe has taken every record of, but the
+ * one being written. */
+static void skip_taken(struct cpu_buffer *b)
+{
+    while (b->n > 1 && b->consumed >= page_at(b, 0)->nlines) {
+        page_free(page_at(b, 0));
+        b->first = (b->first + 1) % b->cap;
+        b->n--;
+        b->consumed = 0;
+    }
+}
+
 /* Drops the oldest page (its unread records counted as lost). */
 static void drop_first(struct cpu_buffer *b, uint64_t *lost)
 {
@@ -623,6 +635,7 @@ static void stats(const struct tracefs *tf, FILE *f, unsigned cpu, uint64_t now)
 static void take_page(struct tracefs *tf, FILE *f, unsigned cpu)
 {
     struct cpu_buffer *b = &tf->cpus[cpu];
+    skip_taken(b);
     if (b->n == 0 || (b->n == 1 && b->consumed == page_at(b, 0)->nlines))
         return;
     struct tpage *p = page_at(b, 0);
@@ -749,15 +762,13 @@ static void trace_pipe(struct tracefs *tf, FILE *f, int cpu)
         fwrite(line, 1, len, f);
         free(line);
         used += len;
-        /* trace_consume(): the record is gone */
+        /* trace_consume(): the record is gone (cur[c] is the first
+         * unread one, on the first page once taken ones are skipped) */
         struct cpu_buffer *b = &tf->cpus[c];
+        skip_taken(b);
         b->read++;
-        if (++b->consumed >= page_at(b, 0)->nlines && b->n > 1) {
-            page_free(page_at(b, 0));
-            b->first = (b->first + 1) % b->cap;
-            b->n--;
-            b->consumed = 0;
-        }
+        b->consumed++;
+        skip_taken(b);
     }
 }
 

@@ -30,8 +30,9 @@ static void print_at(struct tracefs *tf, unsigned cpu, uint64_t ts, const char *
 
 static char *read_file(struct tracefs *tf, const char *rel, size_t *size)
 {
-    char *data;
-    assert_int_equal(tracefs_read(tf, rel, 0, &data, size), 0);
+    char *data = NULL;
+    int err = tracefs_read(tf, rel, 0, &data, size);
+    assert_int_equal(err, 0);
     return data;
 }
 
@@ -167,11 +168,88 @@ static void test_partly_taken_page(void **state)
     tracefs_free(tf);
 }
 
+/* trace_pipe reads across pages: 15 lines, then the other 5 (the rest of
+ * the first page and the second's 3), then nothing; a print after it goes
+ * on the page being written, and trace_pipe_raw gives it alone. */
+static void test_pipe_across_pages(void **state)
+{
+    (void)state;
+    struct tracefs *tf = tracefs_new(1);
+    assert_non_null(tf);
+    char msg[201];
+    for (int i = 0; i < 20; i++) {
+        snprintf(msg, sizeof msg, "%03d%0197d", i, 0);
+        print_at(tf, 0, 1000u * (unsigned)(i + 1), msg);
+    }
+    size_t size;
+    free(read_file(tf, "trace_pipe", &size));
+    char *text = read_file(tf, "trace_pipe", &size);
+    const char *at = text;
+    for (int i = 15; i < 20; i++) {
+        char want[16];
+        snprintf(want, sizeof want, "write: %03d", i);
+        at = strstr(at, want);
+        assert_non_null(at);
+    }
+    free(text);
+    text = read_file(tf, "trace_pipe", &size);
+    assert_int_equal(size, 0);
+    free(text);
+    print_at(tf, 0, 30000, "after");
+    char *page = read_file(tf, "per_cpu/cpu0/trace_pipe_raw", &size);
+    assert_int_equal(size, 4096);
+    uint64_t ts, commit;
+    memcpy(&ts, page, 8);
+    memcpy(&commit, page + 8, 8);
+    assert_int_equal(ts, 30000);
+    /* a header word, then print's 16 bytes and buf: "after\n\0" and the 4 bytes that
+     * make it as long as "<faulted>" would need (11), 27 rounded to 28 */
+    assert_int_equal(commit, 4 + 28);
+    assert_memory_equal(page + 16 + 4 + 16, "after\n", 6);
+    free(page);
+    tracefs_free(tf);
+}
+
+/* A page trace_pipe took all of stays while it is written to; the record
+ * that fills it starts the next page, and trace_pipe gives that one once. */
+static void test_pipe_after_taken_page(void **state)
+{
+    (void)state;
+    struct tracefs *tf = tracefs_new(1);
+    assert_non_null(tf);
+    char msg[201];
+    for (int i = 0; i < 18; i++) {
+        if (i == 17) { /* the first page (17 records) taken whole */
+            size_t size;
+            free(read_file(tf, "trace_pipe", &size));
+            char *text = read_file(tf, "trace_pipe", &size);
+            assert_non_null(strstr(text, "write: 016"));
+            free(text);
+        }
+        snprintf(msg, sizeof msg, "%03d%0197d", i, 0);
+        print_at(tf, 0, 1000u * (unsigned)(i + 1), msg);
+    }
+    size_t size;
+    char *text = read_file(tf, "trace_pipe", &size);
+    unsigned nl = 0;
+    for (size_t i = 0; i < size; i++)
+        nl += text[i] == '\n';
+    assert_int_equal(nl, 1); /* only that one */
+    assert_non_null(strstr(text, "write: 017"));
+    free(text);
+    text = read_file(tf, "trace_pipe", &size);
+    assert_int_equal(size, 0);
+    free(text);
+    tracefs_free(tf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_and_pipe),
         cmocka_unit_test(test_partly_taken_page),
+        cmocka_unit_test(test_pipe_across_pages),
+        cmocka_unit_test(test_pipe_after_taken_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
