@@ -3,7 +3,8 @@
  * of a Linux 5.15 tracefs with the nop tracer, what each prints and how
  * writes to it are parsed (kernel/trace/trace.c, trace_events.c,
  * ring_buffer.c), and per-vCPU ring buffers of binary records in
- * overwrite mode. */
+ * overwrite mode, each record kept with its line of text for trace and
+ * trace_pipe. */
 #include "tracefs.h"
 #include "trace-int.h"
 

@@ -4,7 +4,9 @@
  * of event_formats.c to enable, per-vCPU ring buffers of the kernel's
  * binary records (trace_ring.c) filled from the machine's event stream
  * (sched/mevent.h) while the guest has tracing on, read whole pages at a
- * time through per_cpu/cpuN/trace_pipe_raw. Pure logic: the kernel layer
+ * time through per_cpu/cpuN/trace_pipe_raw, or as the text of 5.15's trace
+ * file (trace_text.c) through trace and trace_pipe, which takes what it
+ * gives. Pure logic: the kernel layer
  * (emu/fs/vfs_provider.c) serves the files and subscribes it to the
  * stream. docs/tracing.md, "Tracing inside the machine". */
 #ifndef ASYMU_TRACEFS_H
