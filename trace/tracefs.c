@@ -22,8 +22,11 @@
 #define UNEXPANDED_KB 7u
 /* The data of a page (BUF_PAGE_SIZE): pages per CPU are size / this, rounded up. */
 #define BUF_PAGE_DATA (EVENT_PAGE_SIZE - EVENT_PAGE_HEADER)
-/* What all the buffers together may hold: the guest chooses buffer_size_kb. */
-#define TOTAL_MAX_KB (TRACE_KEEP_MAX >> 10)
+/* What all the buffers together may hold: the guest chooses buffer_size_kb.
+ * Each record also keeps its line of text (trace, trace_pipe) and where it
+ * is, up to about 4 times its bytes (cpu_idle's 20 bytes, some 80 of text
+ * and bookkeeping), so the pages get a quarter of TRACE_KEEP_MAX. */
+#define TOTAL_MAX_KB (TRACE_KEEP_MAX >> 12)
 #define CMDLINES_DEFAULT 128u /* SAVED_CMDLINES_DEFAULT */
 #define PID_MAX_DEFAULT 32768u
 
