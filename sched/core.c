@@ -246,8 +246,11 @@ int sched_task_exec(struct sched *s, struct sched_task *t, bool compat_image)
     sched__update_flags(s, t);
     struct cpumask old = t->affinity;
     if (s->mismatched ||
-        (s->allow_mismatched && symmetric_32bit(s) && s->policy->exec_when_symmetric))
+        (s->allow_mismatched && symmetric_32bit(s) && s->policy->exec_when_symmetric)) {
+        s->in_exec = true; /* a move now is the exec's (sched__set_affinity) */
         s->policy->on_exec(s, t);
+        s->in_exec = false;
+    }
     sched_ev_affinity(s, t, &old, &t->affinity, MEVENT_CAUSE_EXEC);
     t->need_resched = true;
     return 0;
@@ -343,7 +346,8 @@ int sched__set_affinity(struct sched *s, struct sched_task *t, const struct cpum
     s->balance_dirty = true;
     /* A blocked task keeps its old cpu until it wakes, as in the kernel. */
     if (t->state == SCHED_TASK_RUNNABLE && !cpumask_test_cpu(t->cpu, &allowed))
-        sched__move(s, t, sched__least_loaded(s, &allowed));
+        sched__move(s, t, sched__least_loaded(s, &allowed),
+                    s->in_exec ? MEVENT_MIGRATE_EXEC : MEVENT_MIGRATE_AFFINITY);
     return 0;
 }
 

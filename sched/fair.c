@@ -239,6 +239,6 @@ void sched__misfit_balance(struct sched *s, struct cpumask *idle)
             continue;
         rq->misfit_util = 0;
         cpumask_clear_cpu(best, idle);
-        sched__move(s, best_t, best);
+        sched__move(s, best_t, best, MEVENT_MIGRATE_MISFIT);
     }
 }

@@ -49,7 +49,7 @@ int sched_cpu_offline(struct sched *s, unsigned cpu)
     /* Runnable tasks move now; blocked ones find a CPU when they wake. */
     while (rq->head) {
         struct sched_task *t = rq->head;
-        sched__move(s, t, offline_target(s, t, cpu));
+        sched__move(s, t, offline_target(s, t, cpu), MEVENT_MIGRATE_HOTPLUG);
     }
     s->balance_dirty = true;
     sched_ev_hotplug(s, cpu, false);

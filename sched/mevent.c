@@ -51,6 +51,25 @@ const char *mevent_cause_name(enum mevent_cause cause)
     return "?";
 }
 
+const char *mevent_migrate_reason_name(enum mevent_migrate_reason reason)
+{
+    switch (reason) {
+    case MEVENT_MIGRATE_WAKEUP:
+        return "wakeup";
+    case MEVENT_MIGRATE_BALANCE:
+        return "balance";
+    case MEVENT_MIGRATE_MISFIT:
+        return "misfit";
+    case MEVENT_MIGRATE_AFFINITY:
+        return "affinity";
+    case MEVENT_MIGRATE_HOTPLUG:
+        return "hotplug";
+    case MEVENT_MIGRATE_EXEC:
+        return "exec";
+    }
+    return "?";
+}
+
 /* The idle task (swapper) a vCPU runs when it has nothing else. */
 static const struct mevent_task idle = {.tid = 0, .prio = 120};
 

@@ -60,6 +60,16 @@ enum mevent_run_end {
     MEVENT_END_MOVED,    /* runnable, but moved to another vCPU */
 };
 
+/* Why the scheduler moved a task (its sched_migrate_task). */
+enum mevent_migrate_reason {
+    MEVENT_MIGRATE_WAKEUP,   /* placed where it wakes: select_task_rq() in try_to_wake_up() */
+    MEVENT_MIGRATE_BALANCE,  /* pulled by an idle vCPU: the idle balance (load_balance()) */
+    MEVENT_MIGRATE_MISFIT,   /* a misfit task pulled by a vCPU of greater capacity */
+    MEVENT_MIGRATE_AFFINITY, /* its affinity lost its vCPU: __set_cpus_allowed_ptr() */
+    MEVENT_MIGRATE_HOTPLUG,  /* its vCPU went offline: migrate_tasks() */
+    MEVENT_MIGRATE_EXEC,     /* its exec narrowed its affinity off its vCPU (U1, O1, G3) */
+};
+
 /* Why an affinity changed. */
 enum mevent_cause {
     MEVENT_CAUSE_SETAFFINITY, /* sched_setaffinity(2), or taskset -p from outside */
@@ -92,6 +102,7 @@ struct mevent {
         } wakeup;
         struct {
             unsigned from, to;
+            enum mevent_migrate_reason reason;
         } migrate;
         struct {
             struct mevent_task child;
@@ -202,5 +213,7 @@ void mevent_close(struct mevent_bus *bus);
  * the letter sched_switch shows for a task that left this way. */
 const char *mevent_kind_name(enum mevent_kind kind);
 const char *mevent_cause_name(enum mevent_cause cause);
+/* "wakeup", "balance", "misfit", "affinity", "hotplug", "exec". */
+const char *mevent_migrate_reason_name(enum mevent_migrate_reason reason);
 
 #endif

@@ -142,11 +142,12 @@ void sched__dequeue(struct sched *s, struct sched_task *t)
     sched_ev_runqueue(s, t->cpu);
 }
 
-void sched__move(struct sched *s, struct sched_task *t, unsigned cpu)
+void sched__move(struct sched *s, struct sched_task *t, unsigned cpu,
+                 enum mevent_migrate_reason reason)
 {
     if (s->cpus[t->cpu].last == t)
         s->cpus[t->cpu].last = NULL;
-    sched_ev_migrate(s, t, t->cpu, cpu);
+    sched_ev_migrate(s, t, t->cpu, cpu, reason);
     sched__dequeue(s, t);
     sched__enqueue(s, t, cpu, SCHED_ENQ_MOVE);
     t->nr_migrations++;
@@ -259,7 +260,7 @@ static void balance(struct sched *s)
             }
         }
         if (best)
-            sched__move(s, best, dst);
+            sched__move(s, best, dst, MEVENT_MIGRATE_BALANCE);
     }
     /* Every idle vCPU has had its chance: the moves above open no new one. */
     s->balance_dirty = false;

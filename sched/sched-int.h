@@ -168,8 +168,9 @@ void sched__cfs_yield(struct sched *s, struct sched_task *t, unsigned cpu);
 /* Runqueue mechanics (rq.c). */
 void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu, enum sched_enqueue why);
 void sched__dequeue(struct sched *s, struct sched_task *t);
-/* Moves a runnable task to cpu's runqueue (a migration). */
-void sched__move(struct sched *s, struct sched_task *t, unsigned cpu);
+/* Moves a runnable task to cpu's runqueue (a migration, for reason). */
+void sched__move(struct sched *s, struct sched_task *t, unsigned cpu,
+                 enum mevent_migrate_reason reason);
 /* The least loaded CPU of mask (ties: lowest id), SCHED_NO_CPU if empty. */
 unsigned sched__least_loaded(const struct sched *s, const struct cpumask *mask);
 /* select_fallback_rq() (U6): the lowest online CPU of A allowed for t, else

@@ -60,12 +60,14 @@ void sched__emit_slice_start(struct sched *s, const struct sched_task *t, unsign
     mevent_slice_start(&s->events, cpu, &snap);
 }
 
-void sched__emit_migrate(struct sched *s, const struct sched_task *t, unsigned from, unsigned to)
+void sched__emit_migrate(struct sched *s, const struct sched_task *t, unsigned from, unsigned to,
+                         enum mevent_migrate_reason reason)
 {
     struct mevent ev = {.kind = MEVENT_MIGRATE, .ts_ns = sched__event_time(s), .cpu = to};
     ev.src_cpu = event_cpu(s);
     ev.migrate.from = from;
     ev.migrate.to = to;
+    ev.migrate.reason = reason;
     emit(s, &ev, t);
 }
 
@@ -74,7 +76,7 @@ void sched__emit_wakeup(struct sched *s, const struct sched_task *t, unsigned cp
     /* The kernel's try_to_wake_up() moves the task (sched_migrate_task)
      * before it reports the wake-up; a new task's first CPU is no move. */
     if (!new_task)
-        sched_ev_migrate(s, t, t->cpu, cpu);
+        sched_ev_migrate(s, t, t->cpu, cpu, MEVENT_MIGRATE_WAKEUP);
     if (!mevent_wanted(&s->events, MEVENT_WAKEUP))
         return;
     struct mevent ev = {.kind = MEVENT_WAKEUP, .ts_ns = sched__event_time(s), .cpu = cpu};

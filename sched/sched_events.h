@@ -13,7 +13,8 @@ uint64_t sched__event_time(const struct sched *s);
 void sched__emit_run(struct sched *s, const struct sched_task *t, unsigned cpu, uint64_t ns);
 void sched__emit_slice_start(struct sched *s, const struct sched_task *t, unsigned cpu);
 void sched__emit_wakeup(struct sched *s, const struct sched_task *t, unsigned cpu, bool new_task);
-void sched__emit_migrate(struct sched *s, const struct sched_task *t, unsigned from, unsigned to);
+void sched__emit_migrate(struct sched *s, const struct sched_task *t, unsigned from, unsigned to,
+                         enum mevent_migrate_reason reason);
 void sched__emit_fork(struct sched *s, const struct sched_task *parent,
                       const struct sched_task *child);
 void sched__emit_affinity(struct sched *s, const struct sched_task *t, const struct cpumask *old,
@@ -56,10 +57,10 @@ static inline void sched_ev_wakeup(struct sched *s, const struct sched_task *t, 
 }
 
 static inline void sched_ev_migrate(struct sched *s, const struct sched_task *t, unsigned from,
-                                    unsigned to)
+                                    unsigned to, enum mevent_migrate_reason reason)
 {
     if (mevent_wanted(&s->events, MEVENT_MIGRATE) && from != to)
-        sched__emit_migrate(s, t, from, to);
+        sched__emit_migrate(s, t, from, to, reason);
 }
 
 static inline void sched_ev_fork(struct sched *s, const struct sched_task *parent,

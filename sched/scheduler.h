@@ -191,6 +191,7 @@ struct sched {
     bool switched;    /* the last sched_pick changed the task its vCPU runs */
     unsigned slice_jitter_pct;
     bool balance_dirty; /* something moved since the last idle balance */
+    bool in_exec;       /* a policy's exec hook runs: its moves are the exec's */
     bool asym_capacity; /* vCPUs differ in capacity: SD_ASYM_CPUCAPACITY */
     bool warned_once;   /* the policy's pr_warn_once() line is in the log */
     /* cpufreq and energy (schedutil.c, eas.c): the performance domains,

@@ -353,6 +353,7 @@ static void fill(struct vfs_node *node, const char *path, const struct fixed *f,
     node->arg2 = arg2;
     node->records = f->file == F_DEV_KMSG;
     node->pages = false;
+    node->pipe = false;
 }
 
 /* "123" and the rest after it, or -1. */
@@ -464,6 +465,7 @@ static int lookup_tracefs(struct vfs *v, void *ctx, const char *abspath, const c
     fill(node, abspath, &f, 0, 0);
     size_t n = strlen(abspath);
     node->pages = n > 15 && strcmp(abspath + n - 15, "/trace_pipe_raw") == 0;
+    node->pipe = n > 11 && strcmp(abspath + n - 11, "/trace_pipe") == 0;
     return 1;
 }
 

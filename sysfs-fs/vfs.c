@@ -600,7 +600,9 @@ int vfs_stat(struct vfs *v, void *ctx, const char *abspath, bool follow, struct 
         return err;
     if (err > 0) {
         vfs_stat_virtual(&node, st);
-        if (node.kind == VNODE_GENERATED) {
+        /* trace_pipe and trace_pipe_raw give what they take out of the
+         * buffer: only a read takes it */
+        if (node.kind == VNODE_GENERATED && !node.pages && !node.pipe) {
             char *data;
             size_t size;
             if (vfs_generate(v, ctx, &node, &data, &size) == 0) {

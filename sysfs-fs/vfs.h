@@ -43,6 +43,7 @@ struct vfs_node {
     int arg2;                /* a thread id or fd number below /proc/PID */
     bool records;            /* a read returns one line, whole (/dev/kmsg) */
     bool pages;              /* a read returns at most the rest of a 4 KiB page (trace_pipe_raw) */
+    bool pipe;               /* trace_pipe: its text is taken out of the buffer as read */
 };
 
 /* The vCPUs as the kernel reports them. */

@@ -141,6 +141,16 @@ struct trace_rec {
  * entries kept and written (dropped ones included), #P the vCPUs. */
 void trace_text_header(FILE *out, size_t kept, unsigned long long written, unsigned nr_cpus);
 
+/* --- the text of a record (trace_text.c) --- */
+
+/* Record r of ev as "EVENT: FIELDS", its TP_printk() of 5.15 (malloc'ed;
+ * NULL without memory or for an event without text). */
+char *trace_rec_text(const struct mevent *ev, const struct trace_rec *r, unsigned nr_cpus);
+/* One line of the trace text: "COMM-PID [CPU] FLAGS SECS.MICROS: TEXT"
+ * (pid 0 shows as <idle>). */
+void trace_text_line(FILE *out, const char *comm, int pid, unsigned cpu, enum event_index event,
+                     uint64_t ts_ns, const char *text);
+
 /* The records ev makes, in the order the kernel reports them (the derived
  * sched_waking and cpu_idle included): returns how many (0 for an mevent
  * neither writer shows). */

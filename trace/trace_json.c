@@ -193,6 +193,8 @@ static void json_event(void *state, const struct mevent *ev)
         args = task_args(&ev->task);
         json_object_set_new(args, "from", json_integer(ev->migrate.from));
         json_object_set_new(args, "to", json_integer(ev->migrate.to));
+        json_object_set_new(args, "reason",
+                            json_string(mevent_migrate_reason_name(ev->migrate.reason)));
         instant(j, ev, "migrate", args);
         return;
     case MEVENT_KILL:

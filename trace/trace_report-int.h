@@ -49,7 +49,8 @@ struct report_instant {
     unsigned from, to;                 /* MIGRATE */
     struct cpumask old_mask, new_mask; /* AFFINITY */
     char rule[16], cause[32];
-    char reason[32]; /* MIGRATE: why, worked out by report_analyse */
+    char recorded[16]; /* MIGRATE: args.reason, the scheduler's (mevent.h); "" in older traces */
+    char reason[32];   /* MIGRATE: why, as the report shows it (report_analyse) */
     size_t key;
 };
 

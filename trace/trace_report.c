@@ -195,6 +195,10 @@ static int read_instant(struct parser *p, json_t *ev, const char *name)
             return -1;
         in.from = (unsigned)from;
         in.to = (unsigned)to;
+        /* the scheduler's reason, in traces made since it records it */
+        if (json_object_get(args, "reason") &&
+            get_str(p, args, "reason", in.recorded, sizeof in.recorded) < 0)
+            return -1;
     } else if (in.kind == REPORT_AFFINITY) {
         if (get_cpulist(p, args, "old", &in.old_mask) < 0 ||
             get_cpulist(p, args, "new", &in.new_mask) < 0 ||

@@ -232,7 +232,25 @@ static int wakeups_of_tasks(struct trace_report *r)
     return 0;
 }
 
-/* Why a task migrated, from what the trace has at the same time around
+/* The affinity change of the migrating task at the same time, or NULL. */
+static const struct report_instant *affinity_near(const struct trace_report *r, size_t i)
+{
+    const struct report_instant *m = &r->instants[i];
+    const size_t near = 16;
+    size_t lo = i > near ? i - near : 0, hi = i + near < r->nr_instants ? i + near : r->nr_instants;
+    for (size_t j = lo; j < hi; j++) {
+        const struct report_instant *o = &r->instants[j];
+        if (o->ts == m->ts && o->kind == REPORT_AFFINITY && o->task.tid == m->task.tid)
+            return o;
+    }
+    return NULL;
+}
+
+/* Why a task migrated. The scheduler records it (args.reason): a move
+ * by an affinity change or an exec's narrowing shows as "affinity RULE",
+ * the rule of the affinity change at the same time (policies.md), the
+ * others as recorded. A trace from before it was recorded: worked out
+ * from what the trace has at the same time around
  * the migrate event (the scheduler emits them together): the wake-up that
  * follows it (select_task_rq() in try_to_wake_up()), an affinity change of
  * the task (its rule: __set_cpus_allowed_ptr() moves it off the CPUs it
@@ -243,6 +261,16 @@ static int wakeups_of_tasks(struct trace_report *r)
 static void migration_reason(const struct trace_report *r, size_t i, char *out, size_t len)
 {
     const struct report_instant *m = &r->instants[i];
+    if (m->recorded[0]) {
+        const struct report_instant *a = NULL;
+        if (strcmp(m->recorded, "affinity") == 0 || strcmp(m->recorded, "exec") == 0)
+            a = affinity_near(r, i);
+        if (a)
+            snprintf(out, len, "affinity %s", a->rule);
+        else
+            snprintf(out, len, "%s", m->recorded);
+        return;
+    }
     const size_t near = 16;
     size_t lo = i > near ? i - near : 0, hi = i + near < r->nr_instants ? i + near : r->nr_instants;
     if (i + 1 < r->nr_instants && r->instants[i + 1].kind == REPORT_WAKEUP &&

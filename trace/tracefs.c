@@ -3,7 +3,8 @@
  * of a Linux 5.15 tracefs with the nop tracer, what each prints and how
  * writes to it are parsed (kernel/trace/trace.c, trace_events.c,
  * ring_buffer.c), and per-vCPU ring buffers of binary records in
- * overwrite mode. */
+ * overwrite mode, each record kept with its line of text for trace and
+ * trace_pipe. */
 #include "tracefs.h"
 #include "trace-int.h"
 
@@ -21,17 +22,43 @@
 #define UNEXPANDED_KB 7u
 /* The data of a page (BUF_PAGE_SIZE): pages per CPU are size / this, rounded up. */
 #define BUF_PAGE_DATA (EVENT_PAGE_SIZE - EVENT_PAGE_HEADER)
-/* What all the buffers together may hold: the guest chooses buffer_size_kb. */
-#define TOTAL_MAX_KB (TRACE_KEEP_MAX >> 10)
+/* What all the buffers together may hold: the guest chooses buffer_size_kb.
+ * Each record also keeps its line of text (trace, trace_pipe) and where it
+ * is, up to about 4 times its bytes (cpu_idle's 20 bytes, some 80 of text
+ * and bookkeeping), so the pages get a quarter of TRACE_KEEP_MAX. */
+#define TOTAL_MAX_KB (TRACE_KEEP_MAX >> 12)
 #define CMDLINES_DEFAULT 128u /* SAVED_CMDLINES_DEFAULT */
 #define PID_MAX_DEFAULT 32768u
 
+/* One record of a page: its time as the page holds it (never before the
+ * one before it), whose context (common_pid), where its bytes are, and
+ * its text ("EVENT: FIELDS", trace_text.c) for trace and trace_pipe. */
+struct entry_line {
+    uint64_t ts;
+    int pid;
+    enum event_index event;
+    uint16_t start, off, len; /* the entry's first byte, its payload's, the payload's length */
+    char *text;
+};
+
+/* A ring-buffer page and the records on it, in order. */
+struct tpage {
+    struct trace_page pg;
+    struct entry_line *lines;
+    unsigned nlines, cap;
+};
+
 /* One vCPU's buffer: a ring of up to cap pages, the oldest first; the
- * last one is being written. */
+ * last one is being written. consumed: the records of the first page
+ * trace_pipe has taken (rb_advance_reader()). */
 struct cpu_buffer {
-    struct trace_page **pages;
-    unsigned cap, first, n;
+    struct tpage **pages;
+    unsigned cap, first, n, consumed;
     uint64_t overrun, read;
+    /* What readers of this vCPU's trace_pipe and trace_pipe_raw wait on,
+     * and whether to wake them: a record came, a page filled. */
+    char pipe_key, raw_key;
+    bool wake_pipe, wake_raw;
 };
 
 struct cmdline {
@@ -42,6 +69,7 @@ struct cmdline {
 struct tracefs {
     unsigned nr_cpus;
     bool on, expanded, any_enabled;
+    bool wake; /* a record was added since tracefs_wake() (trace_pipe's readers) */
     bool enabled[EVENT_COUNT];
     unsigned size_kb;
     unsigned clock;
@@ -102,11 +130,52 @@ struct tracefs *tracefs_new(unsigned nr_cpus)
     return tf;
 }
 
+static void page_free(struct tpage *p)
+{
+    for (unsigned i = 0; p && i < p->nlines; i++)
+        free(p->lines[i].text);
+    if (p)
+        free(p->lines);
+    free(p);
+}
+
+/* Empties the buffer (tracing_reset_online_cpus(): ring_buffer_reset_cpu
+ * clears its counts too). */
 static void buffer_clear(struct cpu_buffer *b)
 {
     for (unsigned i = 0; i < b->n; i++)
-        free(b->pages[(b->first + i) % b->cap]);
-    b->first = b->n = 0;
+        page_free(b->pages[(b->first + i) % b->cap]);
+    b->first = b->n = b->consumed = 0;
+    b->overrun = b->read = 0;
+}
+
+/* The i-th page of b, the oldest first. */
+static struct tpage *page_at(const struct cpu_buffer *b, unsigned i)
+{
+    return b->pages[(b->first + i) % b->cap];
+}
+
+/* Frees the first pages trace_pipe has taken every record of, but the
+ * one being written. */
+static void skip_taken(struct cpu_buffer *b)
+{
+    while (b->n > 1 && b->consumed >= page_at(b, 0)->nlines) {
+        page_free(page_at(b, 0));
+        b->first = (b->first + 1) % b->cap;
+        b->n--;
+        b->consumed = 0;
+    }
+}
+
+/* Drops the oldest page (its unread records counted as lost). */
+static void drop_first(struct cpu_buffer *b, uint64_t *lost)
+{
+    struct tpage *p = page_at(b, 0);
+    *lost += p->nlines - b->consumed;
+    page_free(p);
+    b->first = (b->first + 1) % b->cap;
+    b->n--;
+    b->consumed = 0;
 }
 
 void tracefs_free(struct tracefs *tf)
@@ -141,6 +210,32 @@ bool tracefs_on(const struct tracefs *tf)
     return tf->on;
 }
 
+const void *tracefs_wait_key(const struct tracefs *tf, const char *rel)
+{
+    unsigned cpu;
+    char file[16];
+    if (sscanf(rel, "per_cpu/cpu%u/%15s", &cpu, file) == 2 && cpu < tf->nr_cpus)
+        return strcmp(file, "trace_pipe_raw") == 0 ? (const void *)&tf->cpus[cpu].raw_key
+                                                   : (const void *)&tf->cpus[cpu].pipe_key;
+    return tf;
+}
+
+void tracefs_wake(struct tracefs *tf, void (*wake)(void *arg, const void *key), void *arg)
+{
+    if (!tf->wake)
+        return;
+    tf->wake = false;
+    wake(arg, tf);
+    for (unsigned c = 0; c < tf->nr_cpus; c++) {
+        struct cpu_buffer *b = &tf->cpus[c];
+        if (b->wake_pipe)
+            wake(arg, &b->pipe_key);
+        if (b->wake_raw)
+            wake(arg, &b->raw_key);
+        b->wake_pipe = b->wake_raw = false;
+    }
+}
+
 /* --- recording --- */
 
 static unsigned pages_for(unsigned kb)
@@ -167,57 +262,79 @@ static void save_cmdline(struct tracefs *tf, int pid, const char *comm)
 
 /* rb_move_tail() in overwrite mode: a full ring gives its oldest page,
  * whose events are counted as overrun. */
-static struct trace_page *new_page(struct tracefs *tf, struct cpu_buffer *b)
+static struct tpage *new_page(struct tracefs *tf, struct cpu_buffer *b)
 {
     unsigned cap = pages_for(tf->size_kb);
     if (!b->pages || b->cap != cap) {
         /* resized: keep the newest pages that fit */
-        struct trace_page **pages = calloc(cap, sizeof *pages);
+        struct tpage **pages = calloc(cap, sizeof *pages);
         if (!pages)
             return NULL;
-        unsigned keep = b->n < cap ? b->n : cap;
-        for (unsigned i = 0; i < b->n; i++) {
-            struct trace_page *p = b->pages[(b->first + i) % b->cap];
-            if (i < b->n - keep) {
-                b->overrun += p->entries;
-                free(p);
-            } else {
-                pages[i - (b->n - keep)] = p;
-            }
-        }
+        while (b->n > cap)
+            drop_first(b, &b->overrun);
+        for (unsigned i = 0; i < b->n; i++)
+            pages[i] = page_at(b, i);
         free(b->pages);
         b->pages = pages;
         b->cap = cap;
         b->first = 0;
-        b->n = keep;
     }
-    struct trace_page *p;
-    if (b->n == b->cap) {
-        p = b->pages[b->first];
-        b->overrun += p->entries;
-        b->first = (b->first + 1) % b->cap;
-        b->n--;
-    } else if (!(p = malloc(sizeof *p))) {
+    if (b->n == b->cap)
+        drop_first(b, &b->overrun);
+    struct tpage *p = calloc(1, sizeof *p);
+    if (!p)
         return NULL;
-    }
     b->pages[(b->first + b->n) % b->cap] = p;
     b->n++;
     return p;
 }
 
-static void put(void *ctx, uint64_t ts, const struct trace_record *r)
+/* Adds record r (its text: text, taken) to page p: false when it has no room. */
+static bool page_add(struct tpage *p, uint64_t ts, const struct trace_record *r, char *text)
 {
-    struct tracefs *tf = ctx;
-    if (r->event != EVENT_FTRACE_PRINT && !tf->enabled[r->event])
-        return;
+    if (p->nlines == p->cap) {
+        unsigned cap = p->cap ? p->cap * 2 : 16;
+        struct entry_line *lines = realloc(p->lines, cap * sizeof *lines);
+        if (!lines)
+            return false;
+        p->lines = lines;
+        p->cap = cap;
+    }
+    size_t start = p->pg.len;
+    /* the time the page gives it: never before the one before */
+    uint64_t at = p->pg.entries && ts < p->pg.last_ts ? p->pg.last_ts : ts;
+    if (!trace_page_add(&p->pg, ts, r->b, r->len))
+        return false;
+    p->lines[p->nlines++] = (struct entry_line){
+        .ts = at,
+        .pid = 0,
+        .event = r->event,
+        .start = (uint16_t)start,
+        .off = (uint16_t)(p->pg.len - (r->len + 3) / 4 * 4),
+        .len = (uint16_t)r->len,
+        .text = text,
+    };
+    int32_t pid;
+    memcpy(&pid, r->b + 4, 4); /* common_pid */
+    p->lines[p->nlines - 1].pid = pid;
+    return true;
+}
+
+static void put(struct tracefs *tf, uint64_t ts, const struct trace_record *r, char *text)
+{
     struct cpu_buffer *b = &tf->cpus[r->cpu < tf->nr_cpus ? r->cpu : 0];
-    struct trace_page *p = b->n ? b->pages[(b->first + b->n - 1) % b->cap] : NULL;
-    if (p && b->cap == pages_for(tf->size_kb) && trace_page_add(p, ts, r->b, r->len))
+    struct tpage *p = b->n ? page_at(b, b->n - 1) : NULL;
+    tf->wake = b->wake_pipe = true;
+    if (p && b->cap == pages_for(tf->size_kb) && page_add(p, ts, r, text))
         return;
-    if (!(p = new_page(tf, b)))
+    b->wake_raw = p != NULL; /* a page is full */
+    if (!(p = new_page(tf, b))) {
+        free(text);
         return;
-    trace_page_start(p, ts);
-    trace_page_add(p, ts, r->b, r->len);
+    }
+    trace_page_start(&p->pg, ts);
+    if (!page_add(p, ts, r, text))
+        free(text);
 }
 
 void tracefs_event(void *ctx, const struct mevent *ev)
@@ -225,7 +342,15 @@ void tracefs_event(void *ctx, const struct mevent *ev)
     struct tracefs *tf = ctx;
     if (!tf->on)
         return;
-    trace_records(ev, tf->nr_cpus, put, tf);
+    struct trace_rec recs[TRACE_RECS_MAX];
+    size_t n = trace_derive(ev, tf->nr_cpus, recs);
+    for (size_t i = 0; i < n; i++) {
+        if (recs[i].event != EVENT_FTRACE_PRINT && !tf->enabled[recs[i].event])
+            continue;
+        struct trace_record r;
+        trace_encode(ev, &recs[i], tf->nr_cpus, &r);
+        put(tf, ev->ts_ns, &r, trace_rec_text(ev, &recs[i], tf->nr_cpus));
+    }
     if (ev->kind == MEVENT_SWITCH)
         save_cmdline(tf, ev->sw.prev.tid, ev->sw.prev.comm);
     if (ev->kind != MEVENT_HOTPLUG)
@@ -489,11 +614,14 @@ static void stats(const struct tracefs *tf, FILE *f, unsigned cpu, uint64_t now)
     const struct cpu_buffer *b = &tf->cpus[cpu];
     uint64_t entries = 0, bytes = 0, oldest = 0;
     for (unsigned i = 0; i < b->n; i++) {
-        const struct trace_page *p = b->pages[(b->first + i) % b->cap];
-        entries += p->entries;
-        bytes += p->len - EVENT_PAGE_HEADER;
-        if (i == 0)
-            memcpy(&oldest, p->data, 8);
+        const struct tpage *p = page_at(b, i);
+        unsigned from = i == 0 ? b->consumed : 0;
+        if (from >= p->nlines)
+            continue;
+        entries += p->nlines - from;
+        bytes += p->pg.len - p->lines[from].start;
+        if (!oldest)
+            oldest = p->lines[from].ts;
     }
     /* tracing_stats_read() */
     fprintf(f, "entries: %llu\noverrun: %llu\ncommit overrun: 0\nbytes: %llu\n",
@@ -511,21 +639,141 @@ static void stats(const struct tracefs *tf, FILE *f, unsigned cpu, uint64_t now)
 static void take_page(struct tracefs *tf, FILE *f, unsigned cpu)
 {
     struct cpu_buffer *b = &tf->cpus[cpu];
-    if (b->n == 0)
+    skip_taken(b);
+    if (b->n == 0 || (b->n == 1 && b->consumed == page_at(b, 0)->nlines))
         return;
-    struct trace_page *p = b->pages[b->first];
-    fwrite(p->data, 1, EVENT_PAGE_SIZE, f);
-    b->read += p->entries;
-    free(p);
-    b->first = (b->first + 1) % b->cap;
-    b->n--;
+    struct tpage *p = page_at(b, 0);
+    if (b->consumed == 0) {
+        fwrite(p->pg.data, 1, EVENT_PAGE_SIZE, f);
+    } else {
+        /* trace_pipe took some: a page of the rest (ring_buffer_read_page()
+         * copies the unread events of a partly read reader page) */
+        struct trace_page rest;
+        trace_page_start(&rest, p->lines[b->consumed].ts);
+        for (unsigned i = b->consumed; i < p->nlines; i++)
+            trace_page_add(&rest, p->lines[i].ts, p->pg.data + p->lines[i].off, p->lines[i].len);
+        fwrite(rest.data, 1, EVENT_PAGE_SIZE, f);
+    }
+    drop_first(b, &b->read);
 }
 
-/* print_trace_header() of the nop tracer for an empty buffer; the event
- * lines are not printed (docs/tracing.md). */
-static void trace_header(const struct tracefs *tf, FILE *f)
+/* The comm of pid as trace_find_cmdline() gives it: <idle> for 0, the
+ * saved one, else <...>. */
+static const char *find_cmdline(const struct tracefs *tf, int pid)
 {
-    trace_text_header(f, 0, 0, tf->nr_cpus);
+    if (pid == 0)
+        return "<idle>";
+    for (unsigned i = 0; i < tf->cmdline_num; i++)
+        if (tf->cmdlines[i].pid == pid)
+            return tf->cmdlines[i].comm;
+    return "<...>";
+}
+
+/* Where each vCPU's reader is: page i, record j. */
+struct cursor {
+    unsigned page, line;
+};
+
+/* The cursors at the oldest unread record of each vCPU. */
+static void cursors_start(const struct tracefs *tf, struct cursor *cur)
+{
+    for (unsigned c = 0; c < tf->nr_cpus; c++)
+        cur[c] = (struct cursor){0, tf->cpus[c].consumed};
+}
+
+/* The vCPU whose next record is the oldest (the lowest vCPU on a tie), as
+ * peek_next_entry()/__find_next_entry() pick it; only cpu if cpu >= 0; -1
+ * when none has one. */
+static int next_cpu(const struct tracefs *tf, struct cursor *cur, int only)
+{
+    int best = -1;
+    uint64_t best_ts = 0;
+    for (unsigned c = 0; c < tf->nr_cpus; c++) {
+        const struct cpu_buffer *b = &tf->cpus[c];
+        if (only >= 0 && (int)c != only)
+            continue;
+        while (cur[c].page < b->n && cur[c].line >= page_at(b, cur[c].page)->nlines)
+            cur[c] = (struct cursor){cur[c].page + 1, 0};
+        if (cur[c].page >= b->n)
+            continue;
+        uint64_t ts = page_at(b, cur[c].page)->lines[cur[c].line].ts;
+        if (best < 0 || ts < best_ts) {
+            best = (int)c;
+            best_ts = ts;
+        }
+    }
+    return best;
+}
+
+/* Record cur of vCPU c as its line of text. */
+static void print_line(const struct tracefs *tf, FILE *f, unsigned c, const struct cursor *cur)
+{
+    const struct entry_line *l = &page_at(&tf->cpus[c], cur->page)->lines[cur->line];
+    trace_text_line(f, find_cmdline(tf, l->pid), l->pid, c, l->event, l->ts,
+                    l->text ? l->text : "");
+}
+
+/* The unread records (entries-in-buffer) and those plus the overrun ones
+ * (entries-written), over every vCPU: get_total_entries(). */
+static void totals(const struct tracefs *tf, size_t *kept, unsigned long long *written)
+{
+    *kept = 0;
+    *written = 0;
+    for (unsigned c = 0; c < tf->nr_cpus; c++) {
+        const struct cpu_buffer *b = &tf->cpus[c];
+        for (unsigned i = 0; i < b->n; i++)
+            *kept += page_at(b, i)->nlines - (i == 0 ? b->consumed : 0);
+        *written += b->overrun;
+    }
+    *written += *kept;
+}
+
+/* The trace file (tracing_open(), s_show()): print_trace_header() of the
+ * nop tracer, then every unread record in time order, the vCPUs' buffers
+ * merged (only cpu's for per_cpu/cpuN/trace: cpu >= 0); nothing is taken. */
+static void trace_file(const struct tracefs *tf, FILE *f, int cpu)
+{
+    size_t kept;
+    unsigned long long written;
+    totals(tf, &kept, &written);
+    trace_text_header(f, kept, written, tf->nr_cpus);
+    struct cursor cur[NR_CPUS_MAX];
+    cursors_start(tf, cur);
+    for (int c; (c = next_cpu(tf, cur, cpu)) >= 0; cur[c].line++)
+        print_line(tf, f, (unsigned)c, &cur[c]);
+}
+
+/* What one read of trace_pipe takes (tracing_read_pipe()): records in time
+ * order, each taken out of its buffer once printed, until the text reaches
+ * a page less one byte (the most one read asks, cnt's cap), a line that
+ * would pass the page staying for the next read. No header. */
+static void trace_pipe(struct tracefs *tf, FILE *f, int cpu)
+{
+    enum { PAGE = 4096 };
+    size_t used = 0;
+    struct cursor cur[NR_CPUS_MAX];
+    for (int c; used < PAGE - 1 && (c = (cursors_start(tf, cur), next_cpu(tf, cur, cpu))) >= 0;) {
+        char *line = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&line, &len);
+        if (!m)
+            return;
+        print_line(tf, m, (unsigned)c, &cur[c]);
+        if (fclose(m) != 0 || (used && used + len > PAGE)) {
+            free(line);
+            return;
+        }
+        fwrite(line, 1, len, f);
+        free(line);
+        used += len;
+        /* trace_consume(): the record is gone (cur[c] is the first
+         * unread one, on the first page once taken ones are skipped) */
+        struct cpu_buffer *b = &tf->cpus[c];
+        skip_taken(b);
+        b->read++;
+        b->consumed++;
+        skip_taken(b);
+    }
 }
 
 static void root_file(struct tracefs *tf, const char *name, FILE *f)
@@ -558,7 +806,9 @@ static void root_file(struct tracefs *tf, const char *name, FILE *f)
             if (tf->enabled[i])
                 fprintf(f, "%s:%s\n", event_formats[i].system, event_formats[i].name);
     } else if (strcmp(name, "trace") == 0) {
-        trace_header(tf, f);
+        trace_file(tf, f, -1);
+    } else if (strcmp(name, "trace_pipe") == 0) {
+        trace_pipe(tf, f, -1);
     } else if (strcmp(name, "trace_clock") == 0) {
         for (unsigned i = 0; i < COUNT(clocks); i++)
             fprintf(f, i == tf->clock ? "[%s] " : "%s ", clocks[i]);
@@ -603,7 +853,9 @@ int tracefs_read(struct tracefs *tf, const char *rel, uint64_t now_ns, char **da
             fprintf(f, tf->expanded ? "%u\n" : "%u (expanded: %u)\n",
                     tf->expanded ? tf->size_kb : UNEXPANDED_KB, tf->size_kb);
         else if (strcmp(w.file, "trace") == 0)
-            trace_header(tf, f);
+            trace_file(tf, f, w.cpu);
+        else if (strcmp(w.file, "trace_pipe") == 0)
+            trace_pipe(tf, f, w.cpu);
     } else if (w.event) {
         if (strcmp(w.file, "enable") == 0) {
             fprintf(f, "%d\n", tf->enabled[w.event - event_formats]);

@@ -4,7 +4,9 @@
  * of event_formats.c to enable, per-vCPU ring buffers of the kernel's
  * binary records (trace_ring.c) filled from the machine's event stream
  * (sched/mevent.h) while the guest has tracing on, read whole pages at a
- * time through per_cpu/cpuN/trace_pipe_raw. Pure logic: the kernel layer
+ * time through per_cpu/cpuN/trace_pipe_raw, or as the text of 5.15's trace
+ * file (trace_text.c) through trace and trace_pipe, which takes what it
+ * gives. Pure logic: the kernel layer
  * (emu/fs/vfs_provider.c) serves the files and subscribes it to the
  * stream. docs/tracing.md, "Tracing inside the machine". */
 #ifndef ASYMU_TRACEFS_H
@@ -33,6 +35,15 @@ void tracefs_event(void *ctx, const struct mevent *ev);
 bool tracefs_any_enabled(const struct tracefs *tf);
 /* Whether trace_marker takes writes now (tracing_on). */
 bool tracefs_on(const struct tracefs *tf);
+/* What a reader of an empty trace_pipe, per_cpu/cpuN/trace_pipe or
+ * per_cpu/cpuN/trace_pipe_raw (rel) waits on. */
+const void *tracefs_wait_key(const struct tracefs *tf, const char *rel);
+/* Calls wake(arg, key) for each key whose readers have something since
+ * the last call: a record for trace_pipe and the vCPU's trace_pipe, a
+ * full page for its trace_pipe_raw. The kernel layer calls it outside the
+ * event stream's callbacks (as the ring buffer's irq_work,
+ * rb_wake_up_waiters()). */
+void tracefs_wake(struct tracefs *tf, void (*wake)(void *arg, const void *key), void *arg);
 
 /* A file or directory below the tracing directory: rel is the path below
  * it ("" for itself, "events/sched/enable"). 0 and *mode (the permission
@@ -42,9 +53,10 @@ int tracefs_lookup(const struct tracefs *tf, const char *rel, unsigned *mode, bo
 int tracefs_list(const struct tracefs *tf, const char *rel,
                  void (*emit)(const char *name, unsigned char type, void *arg), void *arg);
 /* The content of file rel when opened (malloc'ed); now_ns is virtual
- * time. For a trace_pipe_raw it is the oldest page of the buffer, taken
- * out of it (empty when there is none): the kernel layer asks again when
- * the reader is past it. */
+ * time. For a trace_pipe_raw it is the oldest page of the buffer, for a
+ * trace_pipe the text of the oldest records (at most a page of it), taken
+ * out of the buffer (empty when there is none): the kernel layer asks at
+ * each read that is past what it has, not at open. */
 int tracefs_read(struct tracefs *tf, const char *rel, uint64_t now_ns, char **data, size_t *size);
 /* A write to file rel: bytes taken or -errno (trace_marker is the
  * kernel layer's: it emits a MEVENT_PRINT). */

@@ -23,6 +23,7 @@
 #include "signals.h"
 #include "syscalls.h"
 #include "task.h"
+#include "tracefs.h"
 #include "vfs.h"
 
 #include <errno.h>
@@ -79,6 +80,42 @@ static int64_t mem_io(struct task *t, struct file *f, void *buf, size_t len, int
     return n;
 }
 
+/* trace_pipe and trace_pipe_raw at the end of what they gave: that is
+ * gone, and the next records are taken from the buffer now, as
+ * tracing_read_pipe() and tracing_buffers_read() take them. 1 when there
+ * are some. An empty buffer: EAGAIN with O_NONBLOCK; for trace_pipe, end of
+ * file once tracing is off and it gave something (tracing_wait_pipe());
+ * else the reader waits (the run loop wakes it, tracefs_wake(): for a
+ * record, or for trace_pipe_raw a full page) or a signal, which ends the
+ * read with EINTR (ring_buffer_wait(), never restarted). */
+static int64_t tracing_pipe_fill(struct task *t, struct file *f)
+{
+    char *data;
+    size_t size;
+    bool gave = f->pos > 0;
+    int err = vfs_generate(&t->machine->vfs, t, &f->node, &data, &size);
+    if (err < 0)
+        return err;
+    free(f->data);
+    f->data = data;
+    f->size = size;
+    if (size) {
+        f->pos = 0;
+        return 1;
+    }
+    /* f->pos stays past the (empty) data: the next read asks again */
+    struct tracefs *tf = t->machine->tracefs;
+    if (f->flags & O_NONBLOCK)
+        return -EAGAIN;
+    if (f->node.pipe && gave && tf && !tracefs_on(tf))
+        return 0;
+    if (signal_pending(t))
+        return -EINTR;
+    const char *rel = strstr(f->node.path, "tracing/");
+    t->wait_obj = tf ? tracefs_wait_key(tf, rel ? rel + 8 : "") : NULL;
+    return -EBLOCK;
+}
+
 /* Reads up to len bytes of f into host memory at off (or the file position
  * when off < 0). */
 static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, int64_t off)
@@ -129,19 +166,11 @@ static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, 
             return mem_io(t, f, buf, len, off, false);
         default: {
             uint64_t pos = off < 0 ? f->pos : (uint64_t)off;
-            if (f->node.pages && off < 0 && pos >= f->size) {
-                /* trace_pipe_raw: the page read is gone; the next one is
-                 * taken from the buffer now, as tracing_buffers_read does. */
-                char *data;
-                size_t size;
-                if (vfs_generate(&t->machine->vfs, t, &f->node, &data, &size) == 0) {
-                    free(f->data);
-                    f->data = data;
-                    f->size = size;
-                    f->pos = pos = 0;
-                }
-                if (f->size == 0)
-                    return f->flags & O_NONBLOCK ? -EAGAIN : 0;
+            if ((f->node.pages || f->node.pipe) && off < 0 && pos >= f->size) {
+                int64_t r = tracing_pipe_fill(t, f);
+                if (r <= 0)
+                    return r;
+                pos = 0;
             }
             if (pos >= f->size)
                 return f->node.records && (f->flags & O_NONBLOCK) ? -EAGAIN : 0;
@@ -624,7 +653,10 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
     if (node->kind == VNODE_GENERATED) {
         if (opens && (flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY)
             vfs_truncate_virtual(&t->machine->vfs, t, node);
-        err = vfs_generate(&t->machine->vfs, t, node, &f->data, &f->size);
+        /* trace_pipe and trace_pipe_raw: the first read takes the first
+         * records, not the open (tracing_open_pipe()) */
+        err = node->pages || node->pipe ? 0
+                                         : vfs_generate(&t->machine->vfs, t, node, &f->data, &f->size);
         if (err < 0) {
             file_put(f);
             return err;

@@ -25,9 +25,12 @@
 #include "mm_window.h"
 #include "script.h"
 #include "timers.h"
+#include "file.h"
 #include "tlb.h"
+#include "tracefs.h"
 #include "waitq.h"
 
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -198,6 +201,12 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     return m->slice_used;
 }
 
+/* tracefs_wake()'s callback: the readers waiting on key. */
+static void wake_tracing_readers(void *m, const void *key)
+{
+    file_notify_events(m, key, POLLIN);
+}
+
 int machine_run(struct machine *m)
 {
     struct process *init = m->init;
@@ -205,6 +214,11 @@ int machine_run(struct machine *m)
     unsigned iterations = 0;
     while (!script_machine_done(m)) {
         task_free_exited(m);
+        /* Readers of an empty trace_pipe wait for a record: woken here,
+         * outside the event stream that added it (the ring buffer's
+         * irq_work, rb_wake_up_waiters()). */
+        if (m->tracefs)
+            tracefs_wake(m->tracefs, wake_tracing_readers, m);
         /* A replay's inputs of this point; a recording's points. */
         if (!recording_step(m)) {
             status = 2;

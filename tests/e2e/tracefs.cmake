@@ -35,3 +35,23 @@ entries: 80
 overrun: 320
 pages read: 2, prints: 80, malformed: 0, last: marker 399
 ")
+# The trace and trace_pipe files (issue 28, item 1 of what was left):
+# the recorded events as lines of 5.15's text (timestamps shown as T, in
+# order), trace read twice the same, trace_pipe in reads of 64 bytes taking
+# all then EAGAIN (O_NONBLOCK), the entries of the header, O_TRUNC emptying.
+asymu_e2e_guest(NAME tracefs-28-3-text PROGRAM tracefs-text GUEST_ARGS text ASYMU_ONLY
+                MACHINE --cpus 4)
+# Blocking reads of an empty trace_pipe and trace_pipe_raw wait for a
+# marker written 2 ms later, or end with EINTR when a signal comes
+# (SA_RESTART or not, as ring_buffer_wait()).
+asymu_e2e_guest(NAME tracefs-28-3-wait PROGRAM tracefs-text GUEST_ARGS wait ASYMU_ONLY
+                MACHINE --cpus 4)
+# The lines of trace are the host-side ftrace text's lines of the same run.
+if(NOT ASYMU_E2E_RUNNER)
+  foreach(isa aarch64 armhf)
+    add_test(NAME e2e-tracefs-28-3-host-${isa}
+      COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tracefs_text_check.py
+              $<TARGET_FILE:asymu> ${GUEST_DIR} ${isa} ${CMAKE_CURRENT_BINARY_DIR}/out/tracefs)
+    set_tests_properties(e2e-tracefs-28-3-host-${isa} PROPERTIES LABELS e2e TIMEOUT 180)
+  endforeach()
+endif()

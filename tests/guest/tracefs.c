@@ -26,6 +26,8 @@ static const char *err(void)
     case EBADF: return "EBADF";
     case ENOENT: return "ENOENT";
     case EACCES: return "EACCES";
+    case EAGAIN: return "EAGAIN";
+    case EINTR: return "EINTR";
     default: return strerror(errno);
     }
 }
@@ -176,7 +178,8 @@ static void record(void)
         char path[128];
         unsigned char page[4096];
         snprintf(path, sizeof path, T "per_cpu/cpu%ld/trace_pipe_raw", c);
-        int fd = open(path, O_RDONLY);
+        /* O_NONBLOCK: an empty buffer gives EAGAIN, a blocking read waits */
+        int fd = open(path, O_RDONLY | O_NONBLOCK);
         if (fd < 0) {
             printf("%s: %s\n", path, err());
             continue;
@@ -184,7 +187,7 @@ static void record(void)
         ssize_t n;
         while ((n = read(fd, page, sizeof page)) == 4096)
             parse_page(page, &s, id_sw, id_wake);
-        if (n != 0)
+        if (n != -1 || errno != EAGAIN)
             printf("%s: short read %zd\n", path, n);
         close(fd);
     }
@@ -234,7 +237,7 @@ static void overwrite(void)
     unsigned char page[4096];
     int pages = 0;
     struct seen s = {0};
-    fd = open(T "per_cpu/cpu0/trace_pipe_raw", O_RDONLY);
+    fd = open(T "per_cpu/cpu0/trace_pipe_raw", O_RDONLY | O_NONBLOCK);
     while (read(fd, page, sizeof page) == 4096) {
         pages++;
         parse_page(page, &s, 0, 0);

@@ -254,6 +254,51 @@ static void test_old_trace(void **state)
     trace_report_free(r);
 }
 
+/* The reason the scheduler recorded (args.reason) is the one counted, not
+ * what the events around would suggest: a move to a bigger vCPU recorded
+ * as balance stays balance; an exec's move shows the rule of its affinity
+ * change; a reason without its affinity change shows as recorded. */
+static void test_recorded_reason(void **state)
+{
+    (void)state;
+    static const char t[] = MACHINE "\"traceEvents\":[\n"
+        "{\"name\":\"a\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":0,\"dur\":1,\"args\":{" A
+        ",\"end\":\"moved\"}},\n"
+        "{\"name\":\"migrate\",\"ph\":\"i\",\"pid\":0,\"tid\":2,\"ts\":1,\"args\":{" A
+        ",\"from\":0,\"to\":2,\"reason\":\"balance\"}},\n"
+        "{\"name\":\"migrate\",\"ph\":\"i\",\"pid\":0,\"tid\":0,\"ts\":2,\"args\":{" A
+        ",\"from\":2,\"to\":0,\"reason\":\"exec\"}},\n"
+        "{\"name\":\"affinity\",\"ph\":\"i\",\"pid\":0,\"tid\":0,\"ts\":2,\"args\":{" A
+        ",\"old\":\"0-3\",\"new\":\"0-1\",\"rule\":\"U1\",\"cause\":\"exec\"}},\n"
+        "{\"name\":\"migrate\",\"ph\":\"i\",\"pid\":0,\"tid\":1,\"ts\":3,\"args\":{" A
+        ",\"from\":0,\"to\":1,\"reason\":\"affinity\"}},\n"
+        "{\"name\":\"migrate\",\"ph\":\"i\",\"pid\":0,\"tid\":3,\"ts\":4,\"args\":{" A
+        ",\"from\":1,\"to\":3,\"reason\":\"hotplug\"}}\n"
+        "]}\n";
+    char err[512];
+    struct trace_report *r = parse(t, strlen(t), err, sizeof err);
+    assert_non_null(r);
+    assert_int_equal(r->nr_tasks, 1);
+    const struct report_task *a = &r->tasks[0];
+    assert_int_equal(a->migrations, 4);
+    /* by reason, in strcmp order */
+    assert_int_equal(a->nr_reasons, 4);
+    assert_string_equal(a->reasons[0].reason, "affinity");
+    assert_string_equal(a->reasons[1].reason, "affinity U1");
+    assert_string_equal(a->reasons[2].reason, "balance");
+    assert_string_equal(a->reasons[3].reason, "hotplug");
+    for (size_t i = 0; i < 4; i++)
+        assert_int_equal(a->reasons[i].count, 1);
+    trace_report_free(r);
+    /* a reason that is not a string is refused, naming the event */
+    static const char bad[] = MACHINE "\"traceEvents\":[\n"
+        "{\"name\":\"migrate\",\"ph\":\"i\",\"pid\":0,\"tid\":2,\"ts\":1,\"args\":{" A
+        ",\"from\":0,\"to\":2,\"reason\":7}}]}";
+    assert_null(parse(bad, strlen(bad), err, sizeof err));
+    assert_non_null(strstr(err, "traceEvents[0]"));
+    assert_non_null(strstr(err, "reason"));
+}
+
 /* No event at all: an empty report (fuzz-report: qsort of no runs). */
 static void test_no_events(void **state)
 {
@@ -274,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_known_answer), cmocka_unit_test(test_every_prefix),
         cmocka_unit_test(test_every_byte),   cmocka_unit_test(test_broken_fields),
         cmocka_unit_test(test_old_trace),    cmocka_unit_test(test_no_events),
+        cmocka_unit_test(test_recorded_reason),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-tracefs.c - the machine's tracefs (trace/tracefs.c) as pure logic:
+ * the lines of trace and trace_pipe for print events on two vCPUs, merged
+ * by time; trace_pipe taking what it gives, a page of text at most; a page
+ * partly taken by trace_pipe given whole by trace_pipe_raw as the rest;
+ * which readers tracefs_wake() wakes; O_TRUNC emptying trace (issue 28,
+ * item 1 of what was left). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracefs.h"
+
+static void print_at(struct tracefs *tf, unsigned cpu, uint64_t ts, const char *msg)
+{
+    struct mevent ev = {.kind = MEVENT_PRINT, .ts_ns = ts, .cpu = cpu, .src_cpu = cpu};
+    ev.task.tid = ev.task.tgid = 5;
+    ev.task.prio = 120;
+    strcpy(ev.task.comm, "tt");
+    ev.print.msg = msg;
+    ev.print.ip = 0xffff8000101c0000;
+    tracefs_event(tf, &ev);
+}
+
+static char *read_file(struct tracefs *tf, const char *rel, size_t *size)
+{
+    char *data = NULL;
+    int err = tracefs_read(tf, rel, 0, &data, size);
+    assert_int_equal(err, 0);
+    return data;
+}
+
+#define HEADER(kept, written)                                                                     \
+    "# tracer: nop\n#\n# entries-in-buffer/entries-written: " kept "/" written "   #P:2\n"        \
+    "#\n"                                                                                         \
+    "#                                _-----=> irqs-off\n"                                        \
+    "#                               / _----=> need-resched\n"                                    \
+    "#                              | / _---=> hardirq/softirq\n"                                 \
+    "#                              || / _--=> preempt-depth\n"                                   \
+    "#                              ||| / _-=> migrate-disable\n"                                 \
+    "#                              |||| /     delay\n"                                           \
+    "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"                                 \
+    "#              | |         |   |||||     |         |\n"
+#define LINE(cpu, us, msg)                                                                        \
+    "              tt-5       [00" cpu "] .....     0.0000" us ": tracing_mark_write: " msg "\n"
+
+#define LINES                                                                                     \
+    LINE("0", "01", "m0") LINE("1", "01", "n0") LINE("0", "02", "m1") LINE("0", "03", "m2")
+
+struct woken {
+    const void *keys[8];
+    unsigned n;
+};
+
+static void wake(void *arg, const void *key)
+{
+    struct woken *w = arg;
+    if (w->n < 8)
+        w->keys[w->n++] = key;
+}
+
+static void test_trace_and_pipe(void **state)
+{
+    (void)state;
+    struct tracefs *tf = tracefs_new(2);
+    assert_non_null(tf);
+    print_at(tf, 0, 1000, "m0");
+    print_at(tf, 1, 1500, "n0");
+    print_at(tf, 0, 2000, "m1");
+    print_at(tf, 0, 3000, "m2");
+    size_t size;
+    char *text = read_file(tf, "trace", &size);
+    assert_string_equal(text, HEADER("4", "4") LINES);
+    free(text);
+    /* reading trace takes nothing: the same again */
+    text = read_file(tf, "trace", &size);
+    assert_string_equal(text, HEADER("4", "4") LINES);
+    free(text);
+    text = read_file(tf, "per_cpu/cpu1/trace", &size);
+    assert_string_equal(text, HEADER("4", "4") LINE("1", "01", "n0"));
+    free(text);
+    /* trace_pipe: the lines without a header, then nothing */
+    text = read_file(tf, "trace_pipe", &size);
+    assert_string_equal(text, LINES);
+    free(text);
+    text = read_file(tf, "trace_pipe", &size);
+    assert_int_equal(size, 0);
+    free(text);
+    text = read_file(tf, "trace", &size);
+    assert_string_equal(text, HEADER("0", "0"));
+    free(text);
+    /* wake-ups: trace_pipe's readers and cpu1's trace_pipe ones, not
+     * cpu1's trace_pipe_raw (no page is full) */
+    struct woken w = {0};
+    tracefs_wake(tf, wake, &w);
+    w.n = 0;
+    tracefs_wake(tf, wake, &w); /* nothing new */
+    assert_int_equal(w.n, 0);
+    print_at(tf, 1, 4000, "n1");
+    tracefs_wake(tf, wake, &w);
+    assert_int_equal(w.n, 2);
+    assert_ptr_equal(w.keys[0], tracefs_wait_key(tf, "trace_pipe"));
+    assert_ptr_equal(w.keys[1], tracefs_wait_key(tf, "per_cpu/cpu1/trace_pipe"));
+    assert_ptr_not_equal(tracefs_wait_key(tf, "per_cpu/cpu1/trace_pipe_raw"),
+                         tracefs_wait_key(tf, "per_cpu/cpu1/trace_pipe"));
+    /* O_TRUNC on trace empties it */
+    tracefs_truncate(tf, "trace");
+    text = read_file(tf, "trace", &size);
+    assert_string_equal(text, HEADER("0", "0"));
+    free(text);
+    tracefs_free(tf);
+}
+
+/* 20 prints of 200 bytes: each record is 218 bytes, 228 in the page (a
+ * header with a length word, rounded to words), so a page (4080 bytes of
+ * records) holds 17; a trace_pipe read takes 15 lines (the next would pass
+ * 4096 bytes of text); trace_pipe_raw then gives the 2 left of the first
+ * page as a page, then the second page's 3. A full page wakes cpu0's
+ * trace_pipe_raw readers. */
+static void test_partly_taken_page(void **state)
+{
+    (void)state;
+    struct tracefs *tf = tracefs_new(2);
+    assert_non_null(tf);
+    char msg[201];
+    for (int i = 0; i < 20; i++) {
+        snprintf(msg, sizeof msg, "%03d%0197d", i, 0);
+        print_at(tf, 0, 1000u * (unsigned)(i + 1), msg);
+    }
+    struct woken w = {0};
+    tracefs_wake(tf, wake, &w);
+    int raw = 0;
+    for (unsigned i = 0; i < w.n; i++)
+        raw += w.keys[i] == tracefs_wait_key(tf, "per_cpu/cpu0/trace_pipe_raw");
+    assert_int_equal(raw, 1);
+    size_t size;
+    char *text = read_file(tf, "trace_pipe", &size);
+    unsigned nl = 0;
+    for (size_t i = 0; i < size; i++)
+        nl += text[i] == '\n';
+    assert_int_equal(nl, 15);
+    assert_true(size <= 4095);
+    free(text);
+    char *page = read_file(tf, "per_cpu/cpu0/trace_pipe_raw", &size);
+    assert_int_equal(size, 4096);
+    uint64_t ts, commit;
+    memcpy(&ts, page, 8);
+    memcpy(&commit, page + 8, 8);
+    assert_int_equal(ts, 16000); /* the 16th print's */
+    assert_int_equal(commit, 2 * 228);
+    assert_memory_equal(page + 16 + 8 + 16, "015", 3);
+    free(page);
+    page = read_file(tf, "per_cpu/cpu0/trace_pipe_raw", &size);
+    assert_int_equal(size, 4096);
+    memcpy(&commit, page + 8, 8);
+    assert_int_equal(commit, 3 * 228);
+    assert_memory_equal(page + 16 + 8 + 16, "017", 3);
+    free(page);
+    page = read_file(tf, "per_cpu/cpu0/trace_pipe_raw", &size);
+    assert_int_equal(size, 0);
+    free(page);
+    tracefs_free(tf);
+}
+
+/* trace_pipe reads across pages: 15 lines, then the other 5 (the rest of
+ * the first page and the second's 3), then nothing; a print after it goes
+ * on the page being written, and trace_pipe_raw gives it alone. */
+static void test_pipe_across_pages(void **state)
+{
+    (void)state;
+    struct tracefs *tf = tracefs_new(1);
+    assert_non_null(tf);
+    char msg[201];
+    for (int i = 0; i < 20; i++) {
+        snprintf(msg, sizeof msg, "%03d%0197d", i, 0);
+        print_at(tf, 0, 1000u * (unsigned)(i + 1), msg);
+    }
+    size_t size;
+    free(read_file(tf, "trace_pipe", &size));
+    char *text = read_file(tf, "trace_pipe", &size);
+    const char *at = text;
+    for (int i = 15; i < 20; i++) {
+        char want[16];
+        snprintf(want, sizeof want, "write: %03d", i);
+        at = strstr(at, want);
+        assert_non_null(at);
+    }
+    free(text);
+    text = read_file(tf, "trace_pipe", &size);
+    assert_int_equal(size, 0);
+    free(text);
+    print_at(tf, 0, 30000, "after");
+    char *page = read_file(tf, "per_cpu/cpu0/trace_pipe_raw", &size);
+    assert_int_equal(size, 4096);
+    uint64_t ts, commit;
+    memcpy(&ts, page, 8);
+    memcpy(&commit, page + 8, 8);
+    assert_int_equal(ts, 30000);
+    /* a header word, then print's 16 bytes and buf: "after\n\0" and the 4 bytes that
+     * make it as long as "<faulted>" would need (11), 27 rounded to 28 */
+    assert_int_equal(commit, 4 + 28);
+    assert_memory_equal(page + 16 + 4 + 16, "after\n", 6);
+    free(page);
+    tracefs_free(tf);
+}
+
+/* A page trace_pipe took all of stays while it is written to; the record
+ * that fills it starts the next page, and trace_pipe gives that one once. */
+static void test_pipe_after_taken_page(void **state)
+{
+    (void)state;
+    struct tracefs *tf = tracefs_new(1);
+    assert_non_null(tf);
+    char msg[201];
+    for (int i = 0; i < 18; i++) {
+        if (i == 17) { /* the first page (17 records) taken whole */
+            size_t size;
+            free(read_file(tf, "trace_pipe", &size));
+            char *text = read_file(tf, "trace_pipe", &size);
+            assert_non_null(strstr(text, "write: 016"));
+            free(text);
+        }
+        snprintf(msg, sizeof msg, "%03d%0197d", i, 0);
+        print_at(tf, 0, 1000u * (unsigned)(i + 1), msg);
+    }
+    size_t size;
+    char *text = read_file(tf, "trace_pipe", &size);
+    unsigned nl = 0;
+    for (size_t i = 0; i < size; i++)
+        nl += text[i] == '\n';
+    assert_int_equal(nl, 1); /* only that one */
+    assert_non_null(strstr(text, "write: 017"));
+    free(text);
+    text = read_file(tf, "trace_pipe", &size);
+    assert_int_equal(size, 0);
+    free(text);
+    tracefs_free(tf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trace_and_pipe),
+        cmocka_unit_test(test_partly_taken_page),
+        cmocka_unit_test(test_pipe_across_pages),
+        cmocka_unit_test(test_pipe_after_taken_page),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
