@@ -48,21 +48,21 @@ static bool rt_fits(const struct sched *s, const struct sched_task *t, unsigned 
 static bool lowest_mask(const struct sched *s, const struct sched_task *t,
                         const struct cpumask *allowed, bool fitness, struct cpumask *out)
 {
-    for (int idx = CPUPRI_NORMAL; idx < t->rt_prio; idx++) {
-        cpumask_clear(out);
-        unsigned cpu;
-        bool any = false;
-        for_each_cpu(cpu, allowed)
-        {
-            if (cpupri(s, cpu) == idx && (!fitness || rt_fits(s, t, cpu))) {
-                cpumask_set_cpu(cpu, out);
-                any = true;
-            }
-        }
-        if (any)
-            return true;
+    int pri[NR_CPUS_MAX], low = t->rt_prio;
+    unsigned cpu;
+    for_each_cpu(cpu, allowed)
+    {
+        pri[cpu] = cpupri(s, cpu);
+        if (pri[cpu] < low && (!fitness || rt_fits(s, t, cpu)))
+            low = pri[cpu];
     }
-    return fitness && lowest_mask(s, t, allowed, false, out);
+    if (low == t->rt_prio)
+        return fitness && lowest_mask(s, t, allowed, false, out);
+    cpumask_clear(out);
+    for_each_cpu(cpu, allowed)
+        if (pri[cpu] == low && (!fitness || rt_fits(s, t, cpu)))
+            cpumask_set_cpu(cpu, out);
+    return true;
 }
 
 /* find_lowest_rq(): SCHED_NO_CPU for a task allowed on one vCPU only or
@@ -189,18 +189,15 @@ static int next_prio(const struct sched *s, unsigned cpu)
     return second;
 }
 
-/* pull_rt_task(): this vCPU takes, from every other overloaded one, a
- * waiting task of a higher priority than its own highest. */
-static bool pull_rt_task(struct sched *s, unsigned this_cpu)
+/* pull_rt_task(): this vCPU takes, from every other overloaded one (rto),
+ * a waiting task of a higher priority than its own highest. */
+static bool pull_rt_task(struct sched *s, unsigned this_cpu, const struct cpumask *rto)
 {
-    unsigned cpu, nr_rto = 0;
-    for_each_cpu(cpu, &s->busy)
-        nr_rto += overloaded(s, cpu);
-    if (!nr_rto || (nr_rto == 1 && overloaded(s, this_cpu)))
+    unsigned cpu, nr_rto = cpumask_weight(rto);
+    if (!nr_rto || (nr_rto == 1 && cpumask_test_cpu(this_cpu, rto)))
         return false;
     bool pulled = false;
-    struct cpumask busy = s->busy;
-    for_each_cpu(cpu, &busy)
+    for_each_cpu(cpu, rto)
     {
         if (cpu == this_cpu || !overloaded(s, cpu) || next_prio(s, cpu) <= cpupri(s, this_cpu))
             continue;
@@ -219,17 +216,24 @@ bool sched__rt_balance(struct sched *s)
      * pick, and pulls when a vCPU's priority drops; asymu does both where
      * it balances, between slices, until nothing moves: the state those
      * events lead to. Each move puts a task where a lower priority ran, so
-     * this ends; the bound is a guard. */
+     * this ends; the bound is a guard. Only overloaded vCPUs (rto_mask)
+     * give tasks away, so without them nothing is done. */
     bool any = false;
     for (unsigned round = 0; round < s->nr_tasks + s->nr_cpus; round++) {
-        bool moved = false;
-        struct cpumask busy = s->busy;
+        struct cpumask rto;
         unsigned cpu;
-        for_each_cpu(cpu, &busy)
+        cpumask_clear(&rto);
+        for_each_cpu(cpu, &s->busy)
+            if (overloaded(s, cpu))
+                cpumask_set_cpu(cpu, &rto);
+        if (cpumask_empty(&rto))
+            break;
+        bool moved = false;
+        for_each_cpu(cpu, &rto)
             while (push_rt_task(s, cpu))
                 moved = true;
         for_each_cpu(cpu, &s->online)
-            moved |= pull_rt_task(s, cpu);
+            moved |= pull_rt_task(s, cpu, &rto);
         if (!moved)
             break;
         any = true;
@@ -319,7 +323,8 @@ static void periods_until(struct sched *s, unsigned cpu, uint64_t at)
         uint64_t back = n * runtime_ns(s);
         rq->rt_time_ns -= back < rq->rt_time_ns ? back : rq->rt_time_ns;
     }
-    if (rq->rt_throttled && (s->rt_runtime_us < 0 || rq->rt_time_ns < runtime_ns(s)))
+    /* Throttling turned off (-1, 0, the whole period) ends it too. */
+    if (rq->rt_throttled && (!throttling_on(s) || rq->rt_time_ns < runtime_ns(s)))
         set_throttled(s, cpu, false);
 }
 

@@ -263,6 +263,28 @@ static void test_rt_throttling_idle_and_off(void **state)
     assert_int_equal(f.sum_exec_ns, 0);
     assert_null(strstr(dmesg(vm), "RT throttling"));
     shutdown_vm(vm);
+    /* Runtime 0 written while throttled: the period's end lets it run. */
+    vm = boot_rt(1, "", NULL);
+    sched_task_init(&vm->s, &h, 1, 1, "hog");
+    sched_task_set_class(&vm->s, &h, SCHED_CLASS_RT, 10, false);
+    while (!vm->s.cpus[0].rt_throttled)
+        step(vm);
+    assert_int_equal(vm->s.cpus[0].clock_ns, 952 * MS);
+    assert_int_equal(sched_dl_set_global(&vm->s, false, 0), 0);
+    assert_ptr_equal(step(vm), &h);
+    assert_int_equal(vm->s.cpus[0].clock_ns, 1001 * MS);
+    assert_false(vm->s.cpus[0].rt_throttled);
+    shutdown_vm(vm);
+
+    /* A runtime of the whole period does not throttle either. */
+    vm = boot_rt(1, "", NULL);
+    sched_task_init(&vm->s, &f, 1, 1, "fair");
+    assert_int_equal(sched_dl_set_global(&vm->s, false, 1000000), 0);
+    spawn(vm, &f, &g, 2, "0", SCHED_CLASS_RT, 10);
+    while (vm->s.cpus[0].clock_ns < 2000 * MS)
+        step(vm);
+    assert_int_equal(f.sum_exec_ns, 0);
+    shutdown_vm(vm);
 }
 
 /* R8: get_rr_interval_fair(): sched_slice() in whole jiffies (4 ms). */
