@@ -444,7 +444,9 @@ uint64_t sched_next_time(struct sched *s)
     if (s->balance_dirty)
         balance(s);
     unsigned c = earliest_busy_cpu(s);
-    return c == SCHED_NO_CPU ? UINT64_MAX : s->cpus[c].clock_ns;
+    /* When it runs: a vCPU with only throttled tasks waits for a period,
+     * and timers due before then fire first. */
+    return c == SCHED_NO_CPU ? UINT64_MAX : sched__cpu_ready_time(s, c);
 }
 
 void sched_advance(struct sched *s, uint64_t ns)

@@ -270,6 +270,8 @@ static void test_rt_throttling_idle_and_off(void **state)
     while (!vm->s.cpus[0].rt_throttled)
         step(vm);
     assert_int_equal(vm->s.cpus[0].clock_ns, 952 * MS);
+    /* Timers due before the period's end fire first. */
+    assert_int_equal(sched_next_time(&vm->s), 1000 * MS);
     assert_int_equal(sched_dl_set_global(&vm->s, false, 0), 0);
     assert_ptr_equal(step(vm), &h);
     assert_int_equal(vm->s.cpus[0].clock_ns, 1001 * MS);
