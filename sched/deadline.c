@@ -238,8 +238,7 @@ uint64_t sched__cpu_ready_time(const struct sched *s, unsigned cpu)
     /* Throttled deadline or real-time tasks only (rt.c): the first of the
      * deadline task's period and the RT bandwidth period. */
     if (head && rq->rt_throttled && (head->dl.throttled || head->rt_throttled) &&
-        rq->rt_period_end_ns > rq->clock_ns &&
-        (head->rt_throttled || rq->rt_period_end_ns < ready))
+        rq->rt_period_end_ns > rq->clock_ns && (head->rt_throttled || rq->rt_period_end_ns < ready))
         ready = rq->rt_period_end_ns;
     return ready;
 }

@@ -60,8 +60,10 @@ static bool lowest_mask(const struct sched *s, const struct sched_task *t,
         return fitness && lowest_mask(s, t, allowed, false, out);
     cpumask_clear(out);
     for_each_cpu(cpu, allowed)
+    {
         if (pri[cpu] == low && (!fitness || rt_fits(s, t, cpu)))
             cpumask_set_cpu(cpu, out);
+    }
     return true;
 }
 
@@ -109,7 +111,8 @@ unsigned sched__select_cpu_rt(const struct sched *s, const struct sched_task *t,
 
 /* A queued RT task that is not running and may run elsewhere: on the
  * pushable_tasks list. */
-static bool pushable(const struct sched *s, const struct sched_task *t, const struct sched_task *head)
+static bool pushable(const struct sched *s, const struct sched_task *t,
+                     const struct sched_task *head)
 {
     struct cpumask a;
     return t != head && t->cls == SCHED_CLASS_RT && allowed_of(s, t, &a) > 1;
@@ -224,16 +227,22 @@ bool sched__rt_balance(struct sched *s)
         unsigned cpu;
         cpumask_clear(&rto);
         for_each_cpu(cpu, &s->busy)
+        {
             if (overloaded(s, cpu))
                 cpumask_set_cpu(cpu, &rto);
+        }
         if (cpumask_empty(&rto))
             break;
         bool moved = false;
         for_each_cpu(cpu, &rto)
+        {
             while (push_rt_task(s, cpu))
                 moved = true;
+        }
         for_each_cpu(cpu, &s->online)
+        {
             moved |= pull_rt_task(s, cpu, &rto);
+        }
         if (!moved)
             break;
         any = true;
