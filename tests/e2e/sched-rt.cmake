@@ -6,7 +6,7 @@
 # Two FIFO 10 hogs wait on vCPU 0 behind a FIFO 20 task; vCPU 1 runs a
 # fair hog. Given every vCPU, A is pushed to vCPU 1 (push_rt_task()) and B
 # stays: they end on two vCPUs.
-asymu_e2e_guest(NAME sched-27-4-rt-push PROGRAM sched-rt ISAS aarch64 GUEST_ARGS push 50
+asymu_e2e_guest(NAME sched-27-4-rt-push PROGRAM sched-rt GUEST_ARGS push 50
                 MACHINE --cpus 2 OPTIONS --check-invariants ASYMU_ONLY
                 EXPECT_STDOUT_TEXT "A ran on cpus 1\nB ran on cpus 0\n")
 # The same as 32-bit tasks with vCPU 1 64-bit only: task_cpu_possible_mask()

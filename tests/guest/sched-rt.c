@@ -2,7 +2,7 @@
 /* sched-rt.c - the real-time class across vCPUs (issue 27 item 4,
  * docs/scheduler.md rules R1-R8):
  *   push MS     - on vCPU 0, SCHED_FIFO 20, forks two CPU hogs A and B
- *                 pinned there, makes them SCHED_FIFO 10 and widens their
+ *                 pinned there, makes them SCHED_FIFO 10 and widens A's
  *                 affinity to every vCPU while a fair hog runs on vCPU 1
  *                 (when the task may run there): A is pushed to vCPU 1
  *                 (push_rt_task()), B stays; each spins MS ms of CPU time
@@ -139,12 +139,15 @@ static int push(long long ms)
             _exit(0);
         }
     }
-    /* Both wait behind this FIFO 20 task on vCPU 0. */
+    /* Both wait behind this FIFO 20 task on vCPU 0; A may now run on
+     * every vCPU, and both go down to FIFO 10. 5.15 pushes A when this
+     * task blocks and B, the head of the FIFO 10 list (a lowered priority
+     * queues at the head), is picked; asymu at the balance that follows
+     * the first of these calls: A ends on vCPU 1 either way. */
+    if (pin(kid[0], 0, CPU_SETSIZE - 1) < 0)
+        return perror("sched_setaffinity"), 1;
     for (int i = 0; i < 2; i++)
         set_fifo(kid[i], 10);
-    for (int i = 0; i < 2; i++)
-        if (pin(kid[i], 0, CPU_SETSIZE - 1) < 0)
-            return perror("sched_setaffinity"), 1;
     for (int i = 0; i < 2; i++)
         waitpid(kid[i], NULL, 0);
     if (hog) {
