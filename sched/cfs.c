@@ -122,6 +122,18 @@ uint64_t sched_slice(const struct sched *s, const struct sched_cpu *rq, const st
     return slice > min_gran ? slice : min_gran;
 }
 
+uint64_t sched_rr_interval_fair(const struct sched *s, const struct sched_task *t)
+{
+    const struct sched_cpu *rq = &s->cpus[t->cpu < s->nr_cpus ? t->cpu : 0];
+    uint64_t load;
+    unsigned idle;
+    if (!cfs_load(rq, &load, &idle) || !s->tick_ns)
+        return 0;
+    bool on_rq = t->state == SCHED_TASK_RUNNABLE && t->cls == SCHED_CLASS_FAIR;
+    uint64_t slice = sched_slice(s, rq, t, on_rq);
+    return slice / s->tick_ns * s->tick_ns;
+}
+
 /* The first fair task queued behind the running one: the tree's leftmost
  * (__pick_first_entity()). */
 static struct sched_task *leftmost(const struct sched_cpu *rq)

@@ -4,11 +4,14 @@
  * and what a child inherits. */
 #include "sched-int.h"
 
-/* Higher runs first; a throttled deadline task runs after everything. */
+/* Higher runs first; a throttled deadline task runs after everything but
+ * the real-time tasks of a throttled runqueue (rt.c). */
 static int rank(const struct sched_task *t)
 {
     if (t->cls == SCHED_CLASS_DEADLINE && t->dl.throttled)
         return -1;
+    if (t->cls == SCHED_CLASS_RT && t->rt_throttled)
+        return -2;
     return (int)t->cls;
 }
 
@@ -21,6 +24,7 @@ bool sched__runs_before(const struct sched_task *a, const struct sched_task *b)
     case SCHED_CLASS_DEADLINE:
         return a->dl.abs_deadline < b->dl.abs_deadline;
     case SCHED_CLASS_RT:
+    case -2:
         /* FIFO and RR share the priorities: only the number counts. */
         return a->rt_prio > b->rt_prio;
     case -1:
@@ -48,7 +52,12 @@ void sched_task_set_class(struct sched *s, struct sched_task *t, enum sched_clas
      * head) is put back first (put_prev_task_fair()). */
     if (rq->cfs_curr)
         sched__cfs_displaced(s, t->cpu);
+    /* Joining RT on a throttled runqueue: throttled too (rt.c). */
+    sched__rt_enqueue(s, t, t->cpu);
     sched__requeue(rq, t);
+    /* A priority that rose or fell may push or pull (switched_to_rt(),
+     * prio_changed_rt()). */
+    s->balance_dirty = true;
     /* Whoever ran there before a change of order gives the CPU up. */
     head->need_resched = true;
     t->need_resched = true;

@@ -183,15 +183,29 @@ void sched_task_set_comm(struct sched_task *t, const char *comm)
     t->comm[sizeof(t->comm) - 1] = '\0';
 }
 
+/* select_task_rq() of t's class from target, among the allowed CPUs. */
+static unsigned select_cpu(const struct sched *s, const struct sched_task *t,
+                           const struct cpumask *allowed, unsigned target, bool wake)
+{
+    if (t->cls == SCHED_CLASS_RT)
+        return sched__select_cpu_rt(s, t, allowed, target);
+    return sched__select_cpu_fair(s, t, allowed, target, wake);
+}
+
 /* Puts a new task on the least loaded CPU it may use, like the kernel's
- * fork balancing. */
+ * fork balancing; a real-time one from its parent's CPU
+ * (select_task_rq_rt() with SD_BALANCE_FORK starts at task_cpu()). */
 static void start_task(struct sched *s, struct sched_task *t)
 {
     tasks_add(s, t);
     struct cpumask allowed;
     unsigned cpu;
     if (sched__allowed(s, t, &allowed))
-        cpu = sched__select_cpu_fair(s, t, &allowed, sched__least_loaded(s, &allowed), false);
+        cpu = select_cpu(s, t, &allowed,
+                         t->cls == SCHED_CLASS_RT && cpumask_test_cpu(t->cpu, &allowed)
+                             ? t->cpu
+                             : sched__least_loaded(s, &allowed),
+                         false);
     else
         cpu = sched__select_fallback(s, t, t->cpu);
     t->state = SCHED_TASK_RUNNABLE;
@@ -297,7 +311,7 @@ int sched_task_wake(struct sched *s, struct sched_task *t)
     if (!sched__allowed(s, t, &allowed))
         cpu = sched__select_fallback(s, t, t->cpu);
     else
-        cpu = sched__select_cpu_fair(
+        cpu = select_cpu(
             s, t, &allowed,
             cpumask_test_cpu(t->cpu, &allowed) ? t->cpu : sched__least_loaded(s, &allowed), true);
     sched_ev_wakeup(s, t, cpu, false);

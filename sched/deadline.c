@@ -232,9 +232,15 @@ uint64_t sched__cpu_ready_time(const struct sched *s, unsigned cpu)
 {
     const struct sched_cpu *rq = &s->cpus[cpu];
     const struct sched_task *head = rq->head;
-    if (head && head->dl.throttled && head->dl.replenish_at > rq->clock_ns)
-        return head->dl.replenish_at;
-    return rq->clock_ns;
+    uint64_t ready = rq->clock_ns;
+    if (head && head->dl.throttled && head->dl.replenish_at > ready)
+        ready = head->dl.replenish_at;
+    /* Throttled deadline or real-time tasks only (rt.c): the first of the
+     * deadline task's period and the RT bandwidth period. */
+    if (head && rq->rt_throttled && (head->dl.throttled || head->rt_throttled) &&
+        rq->rt_period_end_ns > rq->clock_ns && (head->rt_throttled || rq->rt_period_end_ns < ready))
+        ready = rq->rt_period_end_ns;
+    return ready;
 }
 
 int sched_dl_check_affinity(const struct sched *s, const struct sched_task *t,

@@ -10,21 +10,21 @@
 
 /* uclamp_eff_value(): the user's clamp, else the default (an RT task is
  * boosted to the full scale; the system-wide limits are the defaults). */
-static unsigned clamp_min(const struct sched_task *t)
+unsigned sched__uclamp_min(const struct sched_task *t)
 {
     if (t->util_min_set)
         return t->util_min;
     return t->cls == SCHED_CLASS_RT ? SCHED_CAPACITY_SCALE : 0;
 }
 
-static unsigned clamp_max(const struct sched_task *t)
+unsigned sched__uclamp_max(const struct sched_task *t)
 {
     return t->util_max_set ? t->util_max : SCHED_CAPACITY_SCALE;
 }
 
 unsigned sched_task_util(const struct sched_task *t)
 {
-    unsigned util = t->pelt.util_avg, lo = clamp_min(t), hi = clamp_max(t);
+    unsigned util = t->pelt.util_avg, lo = sched__uclamp_min(t), hi = sched__uclamp_max(t);
     if (util < lo)
         util = lo;
     return util > hi ? hi : util;

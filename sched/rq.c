@@ -100,6 +100,7 @@ void sched__enqueue(struct sched *s, struct sched_task *t, unsigned cpu, enum sc
         wake_cpu(s, cpu);
     sched__fair_enqueue(s, t, cpu);
     sched__cfs_enqueue(s, t, cpu, why);
+    sched__rt_enqueue(s, t, cpu);
     if (!rq->head) {
         t->rq_next = t->rq_prev = t;
         rq->head = t;
@@ -225,6 +226,9 @@ static struct sched_task *pullable(const struct sched *s, unsigned cpu, unsigned
 static void balance(struct sched *s)
 {
     s->balance_dirty = false;
+    /* RT push and pull first (rt.c): they move RT tasks to vCPUs running
+     * lower priorities, idle ones among them. */
+    sched__rt_balance(s);
     struct cpumask idle, wanted;
     if (!cpumask_andnot(&idle, &s->online, &s->busy))
         return;
@@ -340,6 +344,13 @@ int sched_pick(struct sched *s, struct sched_task **task, unsigned *cpu)
     rq->clock_ns = sched__cpu_ready_time(s, c);
     if (s->nr_dl_throttled)
         sched__dl_replenish_due(s, c);
+    /* Periods that ended give throttled RT tasks their time back; with
+     * nothing else to run the vCPU idles until one does. */
+    sched__rt_period_due(s, c);
+    while (rq->head->rt_throttled) {
+        rq->clock_ns = rq->rt_period_end_ns;
+        sched__rt_period_due(s, c);
+    }
     struct sched_task *t = rq->head;
     if (rq->clock_ns > s->now_ns)
         s->now_ns = rq->clock_ns;
@@ -383,6 +394,15 @@ void sched_account_ns(struct sched *s, struct sched_task *t, unsigned cpu, uint6
     sched__fair_account(s, t, cpu, ns);
     if (t->cls == SCHED_CLASS_DEADLINE)
         sched__dl_charge(s, t, cpu, ns);
+    /* RT bandwidth (rt.c): the RT task's time in this period; the runtime
+     * is checked at the tick and when the task stops running here. */
+    bool tick = s->tick_ns && rq->clock_ns / s->tick_ns > start / s->tick_ns;
+    if (t->cls == SCHED_CLASS_RT)
+        sched__rt_charge(s, cpu, start, rq->clock_ns);
+    sched__rt_period_due(s, cpu);
+    if (t->cls == SCHED_CLASS_RT &&
+        (tick || t->state != SCHED_TASK_RUNNABLE || t->cpu != cpu || rq->head != t))
+        sched__rt_check_runtime(s, cpu);
     /* A task that blocked, exited, moved or was throttled during the slice
      * is already where it belongs; only the one still at the head may go
      * behind its equals, when it yielded. */
@@ -413,7 +433,7 @@ void sched_account_ns(struct sched *s, struct sched_task *t, unsigned cpu, uint6
     /* The tick (scheduler_tick()), when the slice reached one: emu ends
      * slices at the next tick when one would decide something
      * (sched_next_tick), so it comes at its time whatever --slice is. */
-    if (s->tick_ns && rq->head && rq->clock_ns / s->tick_ns > start / s->tick_ns) {
+    if (tick && rq->head) {
         sched__tick(s, cpu);
         if (rq->nr_running > 1)
             s->balance_dirty = true;
@@ -425,7 +445,9 @@ uint64_t sched_next_time(struct sched *s)
     if (s->balance_dirty)
         balance(s);
     unsigned c = earliest_busy_cpu(s);
-    return c == SCHED_NO_CPU ? UINT64_MAX : s->cpus[c].clock_ns;
+    /* When it runs: a vCPU with only throttled tasks waits for a period,
+     * and timers due before then fire first. */
+    return c == SCHED_NO_CPU ? UINT64_MAX : sched__cpu_ready_time(s, c);
 }
 
 void sched_advance(struct sched *s, uint64_t ns)

@@ -146,6 +146,24 @@ unsigned long sched__cpu_util_now(const struct sched *s, unsigned cpu, uint64_t 
 unsigned sched__feec(const struct sched *s, const struct sched_task *t,
                      const struct cpumask *allowed, unsigned prev);
 
+/* The real-time class on several vCPUs (rt.c): select_task_rq_rt() from
+ * target among allowed; push and pull between runqueues (between slices,
+ * from balance()); RT throttling: the bandwidth timer started by an RT
+ * task joining cpu, the running time of an RT task charged over
+ * [start, end) of cpu's clock, the runtime check (at ticks and when the
+ * task stops), and the periods that ended by cpu's clock. */
+unsigned sched__select_cpu_rt(const struct sched *s, const struct sched_task *t,
+                              const struct cpumask *allowed, unsigned target);
+bool sched__rt_balance(struct sched *s);
+void sched__rt_enqueue(struct sched *s, struct sched_task *t, unsigned cpu);
+void sched__rt_charge(struct sched *s, unsigned cpu, uint64_t start, uint64_t end);
+void sched__rt_check_runtime(struct sched *s, unsigned cpu);
+void sched__rt_period_due(struct sched *s, unsigned cpu);
+/* uclamp_eff_value() of t (fair.c): UCLAMP_MIN (1024 for an RT task by
+ * default) and UCLAMP_MAX. */
+unsigned sched__uclamp_min(const struct sched_task *t);
+unsigned sched__uclamp_max(const struct sched_task *t);
+
 /* Why a task joins a runqueue: fork, wake-up, migration (cfs.c places it). */
 enum sched_enqueue { SCHED_ENQ_NEW, SCHED_ENQ_WAKE, SCHED_ENQ_MOVE };
 /* Time sharing (cfs.c): update_curr(); the child's vruntime at fork; the

@@ -94,6 +94,10 @@ uint64_t sched_calc_delta_fair(uint64_t delta, const struct sched_task *t);
 void sched_cfs_init(struct sched *s, unsigned hz);
 /* __sched_period() for nr_running fair tasks. */
 uint64_t sched_period(const struct sched *s, unsigned nr_running);
+/* sched_rr_get_interval of a fair task (get_rr_interval_fair()): its
+ * sched_slice() on its runqueue in whole jiffies (NS_TO_JIFFIES()), 0 when
+ * no fair task is queued there; in ns. */
+uint64_t sched_rr_interval_fair(const struct sched *s, const struct sched_task *t);
 /* sched_slice(): t's share of the period on rq (on_rq: t is queued there). */
 uint64_t sched_slice(const struct sched *s, const struct sched_cpu *rq, const struct sched_task *t,
                      bool on_rq);

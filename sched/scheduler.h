@@ -123,6 +123,7 @@ struct sched_task {
     uint64_t vruntime;
     uint64_t cfs_exec_ns, exec_start_ns, prev_sum_ns;
     bool vr_relative; /* vruntime is relative to a min_vruntime (fork) */
+    bool rt_throttled; /* queued real-time task of a throttled runqueue (rt.c) */
     bool cfs_repick;  /* put back by preemption: the next pick starts a turn */
     unsigned rr_ticks;
     /* sched-private links */
@@ -150,6 +151,11 @@ struct sched_cpu {
     uint64_t min_vruntime;        /* cfs_rq->min_vruntime (cfs.c) */
     uint64_t clock_fs_rem;        /* emu's time below a ns, carried to the next slice */
     struct sched_task *cfs_curr;  /* cfs_rq->curr: the fair task running here, at the head */
+    /* RT throttling (rt.c): rt_rq->rt_time in this period, rt_throttled,
+     * and the end of the bandwidth period this vCPU is in (its clock). */
+    uint64_t rt_time_ns;
+    bool rt_throttled;
+    uint64_t rt_period_end_ns;
 };
 
 struct sched_policy;
@@ -215,7 +221,7 @@ struct sched {
     } printk_ratelimit;
 
     /* Deadline admission control and throttling (deadline.c). */
-    int64_t rt_runtime_us, rt_period_us; /* deadline admission control; -1: off */
+    int64_t rt_runtime_us, rt_period_us; /* admission control, RT throttling; -1: off */
     uint64_t dl_total_bw;                /* admitted deadline bandwidth, << 20 */
     unsigned nr_dl_throttled;            /* deadline tasks waiting for their period */
     /* Bandwidth of tasks that left the class (or died) before their 0-lag
@@ -224,6 +230,11 @@ struct sched {
         uint64_t until_ns, bw;
     } dl_lagging[SCHED_DL_LAGGING_MAX];
     unsigned nr_dl_lagging;
+    /* def_rt_bandwidth's period timer (rt.c): started by the first
+     * real-time task; periods end at rt_period_start_ns + k * period. */
+    bool rt_bw_active;
+    uint64_t rt_period_start_ns;
+    bool rt_throttle_logged; /* "sched: RT throttling activated", once */
 
     struct mevent_bus events; /* what happens, for traces and scenarios (mevent.h) */
 
@@ -256,13 +267,20 @@ static inline uint64_t sched_now(const struct sched *s)
 }
 /* When cpu's running task next needs the tick (a fair task sharing its
  * vCPU: check_preempt_tick()), UINT64_MAX when nothing happens at ticks. */
+/* RT throttling's part of it (rt.c): the tick at which the running
+ * real-time task exceeds the runtime, or the period's end that lets a
+ * throttled vCPU's real-time tasks run again, if before due. */
+uint64_t sched_rt_next_event(const struct sched *s, unsigned cpu, uint64_t due);
 static inline uint64_t sched_next_tick(const struct sched *s, unsigned cpu)
 {
     const struct sched_cpu *rq = &s->cpus[cpu];
     const struct sched_task *h = rq->head;
-    if (!h || !s->tick_ns || !(h->rr || (h->cls == SCHED_CLASS_FAIR && rq->nr_running > 1)))
-        return UINT64_MAX;
-    return (rq->clock_ns / s->tick_ns + 1) * s->tick_ns;
+    uint64_t due = UINT64_MAX;
+    if (h && s->tick_ns && (h->rr || (h->cls == SCHED_CLASS_FAIR && rq->nr_running > 1)))
+        due = (rq->clock_ns / s->tick_ns + 1) * s->tick_ns;
+    if (h && (h->cls == SCHED_CLASS_RT || rq->rt_throttled))
+        due = sched_rt_next_event(s, cpu, due);
+    return due;
 }
 
 /* The first task: 64-bit, A = every CPU, runnable on the least loaded

@@ -248,7 +248,8 @@ SYSCALL_DECL(syslog)
 }
 
 /* SCHED_RR's quantum is Linux's 100 ms; SCHED_FIFO and SCHED_DEADLINE have
- * none (0); the other tasks get their time slice at nice 0, in virtual time. */
+ * none (0); a fair task's is its sched_slice() in whole jiffies
+ * (get_rr_interval_fair()), 0 on a runqueue without fair tasks. */
 int64_t do_sched_rr_get_interval(struct task *t, int pid, uint64_t tp, unsigned field)
 {
     if (pid < 0)
@@ -260,7 +261,7 @@ int64_t do_sched_rr_get_interval(struct task *t, int pid, uint64_t tp, unsigned 
     int policy = target->sched_policy;
     uint64_t ns = policy == SCHED_RR                                  ? SCHED_RR_TIMESLICE_NS
                   : policy == SCHED_FIFO || policy == SCHED_DEADLINE ? 0
-                                                                     : (uint64_t)s->slice_blocks * s->ns_per_block;
+                                                                     : sched_rr_interval_fair(s, &target->se);
     return timespec_to_guest(t, tp, ns, field);
 }
 
