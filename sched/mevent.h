@@ -63,7 +63,7 @@ enum mevent_run_end {
 /* Why the scheduler moved a task (its sched_migrate_task). */
 enum mevent_migrate_reason {
     MEVENT_MIGRATE_WAKEUP,   /* placed where it wakes: select_task_rq() in try_to_wake_up() */
-    MEVENT_MIGRATE_BALANCE,  /* pulled by an idle vCPU: the idle balance (load_balance()) */
+    MEVENT_MIGRATE_BALANCE,  /* balancing: load_balance(), RT push and pull */
     MEVENT_MIGRATE_MISFIT,   /* a misfit task pulled by a vCPU of greater capacity */
     MEVENT_MIGRATE_AFFINITY, /* its affinity lost its vCPU: __set_cpus_allowed_ptr() */
     MEVENT_MIGRATE_HOTPLUG,  /* its vCPU went offline: migrate_tasks() */

@@ -156,7 +156,7 @@ static bool push_rt_task(struct sched *s, unsigned cpu)
     unsigned dst = find_lowest_rq(s, next, &allowed);
     if (dst == SCHED_NO_CPU || cpupri(s, dst) >= next->rt_prio)
         return false;
-    sched__move(s, next, dst);
+    sched__move(s, next, dst, MEVENT_MIGRATE_BALANCE); /* push_rt_task() */
     return true;
 }
 
@@ -206,7 +206,7 @@ static bool pull_rt_task(struct sched *s, unsigned this_cpu, const struct cpumas
             continue;
         struct sched_task *p = highest_pushable(s, cpu, this_cpu);
         if (p && p->rt_prio > cpupri(s, this_cpu)) {
-            sched__move(s, p, this_cpu);
+            sched__move(s, p, this_cpu, MEVENT_MIGRATE_BALANCE); /* pull_rt_task() */
             pulled = true;
         }
     }
