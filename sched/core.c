@@ -104,6 +104,7 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     s->rt_period_us = SCHED_RT_PERIOD_US;
     s->events.nr_cpus = cfg->nr_cpus;
     sched_cfs_init(s, cfg->hz);
+    sched__topology_init(s, cfg->cluster);
 
     /* Spec 1.2: without the parameter a mixed machine is 64-bit only for
      * user space; with it, and some but not all CPUs 32-bit, it is mismatched. */
@@ -186,9 +187,16 @@ static void start_task(struct sched *s, struct sched_task *t)
     tasks_add(s, t);
     struct cpumask allowed;
     unsigned cpu;
-    if (sched__allowed(s, t, &allowed))
-        cpu = sched__select_cpu_fair(s, t, &allowed, sched__least_loaded(s, &allowed));
-    else
+    if (sched__allowed(s, t, &allowed)) {
+        /* A fair task: find_idlest_cpu() from the parent's vCPU (B11);
+         * others, and a choice outside allowed, the least loaded. */
+        cpu = SCHED_NO_CPU;
+        if (t->cls == SCHED_CLASS_FAIR && t->cpu < s->nr_cpus)
+            cpu = sched__find_idlest_cpu(s, t, &allowed, t->cpu);
+        if (!cpumask_test_cpu(cpu, &allowed))
+            cpu = sched__least_loaded(s, &allowed);
+        cpu = sched__select_cpu_fair(s, t, &allowed, cpu);
+    } else
         cpu = sched__select_fallback(s, t, t->cpu);
     t->state = SCHED_TASK_RUNNABLE;
     sched__enqueue(s, t, cpu, SCHED_ENQ_NEW);
@@ -289,10 +297,12 @@ int sched_task_wake(struct sched *s, struct sched_task *t)
     unsigned cpu;
     if (!sched__allowed(s, t, &allowed))
         cpu = sched__select_fallback(s, t, t->cpu);
-    else
-        cpu = sched__select_cpu_fair(
-            s, t, &allowed,
-            cpumask_test_cpu(t->cpu, &allowed) ? t->cpu : sched__least_loaded(s, &allowed));
+    else {
+        unsigned prev =
+            cpumask_test_cpu(t->cpu, &allowed) ? t->cpu : sched__least_loaded(s, &allowed);
+        /* A fair task: wake_affine() and select_idle_sibling() (B8-B10). */
+        cpu = t->cls == SCHED_CLASS_FAIR ? sched__select_wake_cpu(s, t, &allowed, prev) : prev;
+    }
     sched_ev_wakeup(s, t, cpu, false);
     t->state = SCHED_TASK_RUNNABLE;
     t->slice_left = 0;

@@ -60,6 +60,9 @@ struct sched_config {
     const uint16_t *capacity;
     uint32_t insn_rate_milli;  /* instructions per ns x1000 at capacity 1024; 0: default */
     unsigned hz;               /* CONFIG_HZ: 100, 250, 300 or 1000; 0: SCHED_DEFAULT_HZ */
+    /* Per vCPU its cluster_id (--soc's cpu-map): the MC level of the
+     * scheduling domains; NULL: one cluster. */
+    const uint16_t *cluster;
 };
 
 enum sched_task_state {
@@ -145,6 +148,11 @@ struct sched_cpu {
     uint64_t min_vruntime;        /* cfs_rq->min_vruntime (cfs.c) */
     uint64_t clock_fs_rem;        /* emu's time below a ns, carried to the next slice */
     struct sched_task *cfs_curr;  /* cfs_rq->curr: the fair task running here, at the head */
+    /* Scheduling domains (topology.c), lowest first, and the vCPUs of its
+     * cluster (the DIE level's group it is in). */
+    struct sched_domain sd[SCHED_SD_LEVELS];
+    unsigned nr_sd;
+    struct cpumask cluster;
 };
 
 struct sched_policy;

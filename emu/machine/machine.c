@@ -233,6 +233,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
         .capacity = cfg->capacity,
         .insn_rate_milli = cfg->insn_rate_milli,
         .hz = cfg->hz,
+        .cluster = cfg->layout.custom ? cfg->layout.cluster : NULL,
     };
     m->costs = kcost_table(cfg);
     if ((err = sched_init(&m->sched, &sc)) < 0) {
