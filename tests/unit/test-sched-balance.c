@@ -194,6 +194,58 @@ static void test_periodic_balance_evens_busy_cpus(void **state)
     shutdown_vm(vm);
 }
 
+/* 4 hogs allowed on vCPUs 0-1 of four, two on each. Two on vCPU 0 block:
+ * idle vCPU 0 pulls one from vCPU 1 at once (B7); they wake on their busy
+ * previous vCPU (no idle vCPU they may use, B10): 3 against 1. vCPU 1's
+ * periodic balance leaves it so, as 5.15's calculate_imbalance() does:
+ * the domain's average load counts the idle vCPUs 2-3, so vCPU 1 (load
+ * 1024) is already at the average (4096 over 4 vCPUs) and the imbalance
+ * min((3072 - 1024), (1024 - 1024)) is 0; 5.15 evens such affinity-bound
+ * loads only through group_imbalanced between levels, which this
+ * one-level machine does not have. */
+static void test_block_wake_then_periodic_balance(void **state)
+{
+    (void)state;
+    struct vm *vm = boot_topo(4, NULL, NULL, "");
+    struct sched_task t[4];
+    sched_task_init(&vm->s, &t[0], 1, 1, "h0");
+    for (int i = 1; i < 4; i++)
+        assert_int_equal(sched_task_fork(&vm->s, &t[0], &t[i], 1 + i, 1 + i), 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(setaff(vm, &t[i], i < 2 ? "0" : "1"), 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(setaff(vm, &t[i], "0-1"), 0);
+    for (int i = 0; i < 200; i++)
+        step(vm);
+    assert_int_equal(vm->s.cpus[0].nr_running, 2);
+    assert_int_equal(vm->s.cpus[1].nr_running, 2);
+    struct sched_task *on0[2];
+    unsigned n = 0;
+    for (int i = 0; i < 4; i++)
+        if (t[i].cpu == 0)
+            on0[n++] = &t[i];
+    assert_int_equal(sched_task_block(&vm->s, on0[0]), 0);
+    assert_int_equal(sched_task_block(&vm->s, on0[1]), 0);
+    step(vm);
+    assert_int_equal(vm->s.cpus[0].nr_running, 1);
+    assert_int_equal(vm->s.cpus[1].nr_running, 1);
+    assert_int_equal(sched_task_wake(&vm->s, on0[0]), 0);
+    assert_int_equal(sched_task_wake(&vm->s, on0[1]), 0);
+    assert_int_equal(on0[0]->cpu, 0);
+    assert_int_equal(on0[1]->cpu, 0);
+    assert_int_equal(vm->s.cpus[0].nr_running, 3);
+    for (int i = 0; i < 4000; i++) {
+        step(vm);
+        assert_int_equal(vm->s.cpus[0].nr_running, 3);
+        assert_int_equal(vm->s.cpus[1].nr_running, 1);
+        assert_int_equal(vm->s.cpus[2].nr_running + vm->s.cpus[3].nr_running, 0);
+    }
+    /* vCPU 1 balanced and found nothing to do: its interval doubled. */
+    assert_int_equal(vm->s.cpus[1].sd[0].balance_interval, 8);
+    assert_invariants(vm);
+    shutdown_vm(vm);
+}
+
 /* B5: can_migrate_task() never goes outside sched__allowed(): 32-bit hogs
  * crowded on the two 32-bit vCPUs stay there while the 64-bit-only vCPUs
  * balance; the 64-bit hog among them is the one pulled. */
@@ -305,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_domains_from_topology),
         cmocka_unit_test(test_balance_interval),
         cmocka_unit_test(test_periodic_balance_evens_busy_cpus),
+        cmocka_unit_test(test_block_wake_then_periodic_balance),
         cmocka_unit_test(test_periodic_balance_keeps_32bit_in_m),
         cmocka_unit_test(test_wake_affine),
         cmocka_unit_test(test_fork_find_idlest_cpu),
