@@ -108,6 +108,7 @@ int sched_init(struct sched *s, const struct sched_config *cfg)
     s->rt_period_us = SCHED_RT_PERIOD_US;
     s->events.nr_cpus = cfg->nr_cpus;
     sched_cfs_init(s, cfg->hz);
+    sched__topology_init(s, cfg->cluster);
 
     /* Spec 1.2: without the parameter a mixed machine is 64-bit only for
      * user space; with it, and some but not all CPUs 32-bit, it is mismatched. */
@@ -185,11 +186,11 @@ void sched_task_set_comm(struct sched_task *t, const char *comm)
 
 /* select_task_rq() of t's class from target, among the allowed CPUs. */
 static unsigned select_cpu(const struct sched *s, const struct sched_task *t,
-                           const struct cpumask *allowed, unsigned target, bool wake)
+                           const struct cpumask *allowed, unsigned target)
 {
     if (t->cls == SCHED_CLASS_RT)
         return sched__select_cpu_rt(s, t, allowed, target);
-    return sched__select_cpu_fair(s, t, allowed, target, wake);
+    return sched__select_cpu_fair(s, t, allowed, target);
 }
 
 /* Puts a new task on the least loaded CPU it may use, like the kernel's
@@ -200,13 +201,19 @@ static void start_task(struct sched *s, struct sched_task *t)
     tasks_add(s, t);
     struct cpumask allowed;
     unsigned cpu;
-    if (sched__allowed(s, t, &allowed))
-        cpu = select_cpu(s, t, &allowed,
-                         t->cls == SCHED_CLASS_RT && cpumask_test_cpu(t->cpu, &allowed)
-                             ? t->cpu
-                             : sched__least_loaded(s, &allowed),
-                         false);
-    else
+    if (sched__allowed(s, t, &allowed)) {
+        /* A fair task: find_idlest_cpu() from the parent's vCPU (B11); a
+         * real-time one select_task_rq_rt() from it; others, and a choice
+         * outside allowed, from the least loaded. */
+        cpu = SCHED_NO_CPU;
+        if (t->cls == SCHED_CLASS_FAIR && t->cpu < s->nr_cpus)
+            cpu = sched__find_idlest_cpu(s, t, &allowed, t->cpu);
+        else if (t->cls == SCHED_CLASS_RT)
+            cpu = t->cpu;
+        if (!cpumask_test_cpu(cpu, &allowed))
+            cpu = sched__least_loaded(s, &allowed);
+        cpu = select_cpu(s, t, &allowed, cpu);
+    } else
         cpu = sched__select_fallback(s, t, t->cpu);
     t->state = SCHED_TASK_RUNNABLE;
     sched__enqueue(s, t, cpu, SCHED_ENQ_NEW);
@@ -310,10 +317,19 @@ int sched_task_wake(struct sched *s, struct sched_task *t)
     unsigned cpu;
     if (!sched__allowed(s, t, &allowed))
         cpu = sched__select_fallback(s, t, t->cpu);
-    else
-        cpu = select_cpu(
-            s, t, &allowed,
-            cpumask_test_cpu(t->cpu, &allowed) ? t->cpu : sched__least_loaded(s, &allowed), true);
+    else {
+        unsigned prev =
+            cpumask_test_cpu(t->cpu, &allowed) ? t->cpu : sched__least_loaded(s, &allowed);
+        /* A fair task: with EAS on, the energy-aware choice first (E1-E9;
+         * it declines on an overutilized machine), else wake_affine() and
+         * select_idle_sibling() (B8-B10); a real-time one select_task_rq_rt(). */
+        cpu = SCHED_NO_CPU;
+        if (t->cls == SCHED_CLASS_FAIR && s->eas && prev == t->cpu)
+            cpu = sched__feec(s, t, &allowed, prev);
+        if (cpu == SCHED_NO_CPU)
+            cpu = t->cls == SCHED_CLASS_FAIR ? sched__select_wake_cpu(s, t, &allowed, prev)
+                                             : select_cpu(s, t, &allowed, prev);
+    }
     sched_ev_wakeup(s, t, cpu, false);
     t->state = SCHED_TASK_RUNNABLE;
     t->slice_left = 0;

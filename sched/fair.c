@@ -62,16 +62,8 @@ unsigned sched_select_idle_capacity(const struct sched *s, const struct sched_ta
 }
 
 unsigned sched__select_cpu_fair(const struct sched *s, const struct sched_task *t,
-                                const struct cpumask *allowed, unsigned target, bool wake)
+                                const struct cpumask *allowed, unsigned target)
 {
-    /* select_task_rq_fair(): at a wake-up, with EAS on, the energy-aware
-     * choice first (target is then the previous CPU, allowed); when it
-     * declines (an overutilized machine) the usual path follows. */
-    if (wake && s->eas && t->cls == SCHED_CLASS_FAIR && target == t->cpu) {
-        unsigned cpu = sched__feec(s, t, allowed, target);
-        if (cpu != SCHED_NO_CPU)
-            return cpu;
-    }
     /* select_idle_sibling()'s sched_asym_cpucapacity path: target when it
      * is idle and fits (asym_fits_capacity()), else select_idle_capacity()
      * over the task's allowed CPUs, else target. allowed already holds only

@@ -435,6 +435,8 @@ void sched_account_ns(struct sched *s, struct sched_task *t, unsigned cpu, uint6
      * (sched_next_tick), so it comes at its time whatever --slice is. */
     if (tick && rq->head) {
         sched__tick(s, cpu);
+        /* trigger_load_balance(): the periodic balance of its domains. */
+        sched__rebalance_domains(s, cpu);
         if (rq->nr_running > 1)
             s->balance_dirty = true;
     }

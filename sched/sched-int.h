@@ -130,7 +130,7 @@ void sched__fair_account(struct sched *s, struct sched_task *t, unsigned cpu, ui
 void sched__fair_exit(struct sched *s, struct sched_task *t);
 void sched__misfit_balance(struct sched *s, struct cpumask *idle);
 unsigned sched__select_cpu_fair(const struct sched *s, const struct sched_task *t,
-                                const struct cpumask *allowed, unsigned target, bool wake);
+                                const struct cpumask *allowed, unsigned target);
 
 /* cpufreq and EAS (schedutil.c, eas.c). The domains from cfg->em at boot
  * (-EINVAL for a vCPU in none). cpufreq_update_util(): schedutil's
@@ -163,6 +163,46 @@ void sched__rt_period_due(struct sched *s, unsigned cpu);
  * default) and UCLAMP_MAX. */
 unsigned sched__uclamp_min(const struct sched_task *t);
 unsigned sched__uclamp_max(const struct sched_task *t);
+
+/* Scheduling domains (topology.c): built at boot from the clusters (NULL:
+ * one); the vCPUs of the group of cpu at sd's level (itself at MC, its
+ * cluster at DIE), online ones only. */
+void sched__topology_init(struct sched *s, const uint16_t *cluster);
+void sched__group_span(const struct sched *s, const struct sched_domain *sd, unsigned cpu,
+                       struct cpumask *out);
+
+/* Load balancing (balance.c): group types in the order of
+ * enum group_type; a group's statistics (struct sg_lb_stats). */
+enum sched_group_type {
+    SCHED_GROUP_HAS_SPARE,
+    SCHED_GROUP_FULLY_BUSY,
+    SCHED_GROUP_MISFIT,
+    SCHED_GROUP_OVERLOADED,
+};
+struct sched_sg_stats {
+    uint64_t load, util, runnable, capacity, avg_load;
+    unsigned nr_running, h_nr_running, idle_cpus, weight, misfit;
+    unsigned min_capacity, max_capacity;
+    enum sched_group_type type;
+};
+enum sched_group_type sched__group_classify(unsigned imbalance_pct, const struct sched_sg_stats *g);
+/* cpu_load(): the weights of cpu's queued fair tasks; their number. */
+uint64_t sched__cpu_load(const struct sched *s, unsigned cpu);
+unsigned sched__nr_fair(const struct sched *s, unsigned cpu);
+/* rebalance_domains() at cpu's tick. */
+void sched__rebalance_domains(struct sched *s, unsigned cpu);
+
+/* Placement (place.c): wake_affine(); select_idle_sibling(); a fair
+ * task's wake-up vCPU (select_task_rq_fair() with WF_TTWU), prev allowed;
+ * find_idlest_cpu() from cpu for a fork. */
+unsigned sched__wake_affine(const struct sched *s, const struct sched_domain *sd,
+                            const struct sched_task *t, unsigned this_cpu, unsigned prev);
+unsigned sched__select_idle_sibling(const struct sched *s, const struct sched_task *t,
+                                    const struct cpumask *allowed, unsigned prev, unsigned target);
+unsigned sched__select_wake_cpu(const struct sched *s, const struct sched_task *t,
+                                const struct cpumask *allowed, unsigned prev);
+unsigned sched__find_idlest_cpu(const struct sched *s, const struct sched_task *t,
+                                const struct cpumask *allowed, unsigned cpu);
 
 /* Why a task joins a runqueue: fork, wake-up, migration (cfs.c places it). */
 enum sched_enqueue { SCHED_ENQ_NEW, SCHED_ENQ_WAKE, SCHED_ENQ_MOVE };

@@ -50,9 +50,40 @@ static inline bool sched_capacity_greater(uint64_t cap1, uint64_t cap2)
     return cap1 * 1024 > cap2 * 1078;
 }
 
+
+/* Scheduling domains (topology.c, Linux 5.15's kernel/sched/topology.c):
+ * an MC level per cluster when the SoC has several clusters, a DIE level
+ * spanning every vCPU; with one cluster (or none given) one MC level spans
+ * them all. A level whose span is one vCPU is dropped (sd_degenerate()). */
+#define SCHED_SD_LEVELS 2u
+enum sched_sd_level { SCHED_SD_MC, SCHED_SD_DIE };
+/* The flags balancing reads (include/linux/sched/sd_flags.h). */
+#define SCHED_SD_SHARE_PKG_RESOURCES 0x1u /* MC: the vCPUs share a cache (sd_llc) */
+#define SCHED_SD_ASYM_CPUCAPACITY 0x2u    /* the span sees more than one capacity */
+#define SCHED_SD_PREFER_SIBLING 0x4u      /* spread tasks among the child's groups */
+/* sysctl_sched_migration_cost: a task that ran this recently is cache hot. */
+#define SCHED_MIGRATION_COST_NS UINT64_C(500000)
+/* sched_nr_migrate: detach_tasks() looks at this many tasks at most. */
+#define SCHED_NR_MIGRATE 32u
+
+#include "cpumask.h"
+
+/* One vCPU's sched_domain at one level (sd_init()): its span, flags and
+ * the periodic balancing state, in ms (intervals) and ticks (last). */
+struct sched_domain {
+    struct cpumask span;
+    enum sched_sd_level level;
+    unsigned weight, flags;
+    unsigned imbalance_pct;    /* 117 */
+    unsigned cache_nice_tries; /* 1 */
+    unsigned busy_factor;      /* 16 */
+    unsigned min_interval, max_interval, balance_interval; /* ms: weight, 2 * weight */
+    unsigned nr_balance_failed;
+    uint64_t last_balance; /* in ticks of its vCPU's clock (jiffies) */
+};
+
 struct sched;
 struct sched_task;
-struct cpumask;
 
 /* uclamp_task_util(): the task's util_avg clamped to its effective
  * util_min/util_max (sched_attr; an RT task's default minimum is 1024). */
@@ -101,6 +132,12 @@ uint64_t sched_rr_interval_fair(const struct sched *s, const struct sched_task *
 /* sched_slice(): t's share of the period on rq (on_rq: t is queued there). */
 uint64_t sched_slice(const struct sched *s, const struct sched_cpu *rq, const struct sched_task *t,
                      bool on_rq);
+/* sd_llc of cpu (its MC level), NULL when it has none; cpus_share_cache(). */
+const struct sched_domain *sched_cpu_llc(const struct sched *s, unsigned cpu);
+bool sched_cpus_share_cache(const struct sched *s, unsigned a, unsigned b);
+/* get_sd_balance_interval(): sd's periodic balancing interval in ticks. */
+uint64_t sched_balance_interval(const struct sched *s, const struct sched_domain *sd, bool busy);
+
 /* wakeup_preempt_entity(): -1, 0 or 1. */
 int sched_wakeup_preempt_entity(const struct sched *s, const struct sched_task *curr,
                                 const struct sched_task *se);

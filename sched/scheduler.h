@@ -65,6 +65,9 @@ struct sched_config {
      * energy model when they have power), every vCPU in one; NULL or none:
      * no governor, every vCPU at its maximum (sched_energy.h). */
     const struct sched_em *em;
+    /* Per vCPU its cluster_id (--soc's cpu-map): the MC level of the
+     * scheduling domains; NULL: one cluster. */
+    const uint16_t *cluster;
 };
 
 enum sched_task_state {
@@ -156,6 +159,11 @@ struct sched_cpu {
     uint64_t rt_time_ns;
     bool rt_throttled;
     uint64_t rt_period_end_ns;
+    /* Scheduling domains (topology.c), lowest first, and the vCPUs of its
+     * cluster (the DIE level's group it is in). */
+    struct sched_domain sd[SCHED_SD_LEVELS];
+    unsigned nr_sd;
+    struct cpumask cluster;
 };
 
 struct sched_policy;

@@ -234,6 +234,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
         .insn_rate_milli = cfg->insn_rate_milli,
         .hz = cfg->hz,
         .em = &cfg->em,
+        .cluster = cfg->layout.custom ? cfg->layout.cluster : NULL,
     };
     m->costs = kcost_table(cfg);
     if ((err = sched_init(&m->sched, &sc)) < 0) {

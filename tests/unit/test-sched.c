@@ -501,17 +501,21 @@ static void test_wake_placement(void **state)
     assert_int_equal(e.cpu, 0);
     assert_int_equal(sched_task_block(&vm->s, &d), 0);
     assert_int_equal(sched_task_block(&vm->s, &e), 0);
-    /* The previous CPU while allowed, though cpu3 is idle. */
-    assert_int_equal(sched_task_wake(&vm->s, &e), 0);
-    assert_int_equal(e.cpu, 0);
-    /* A blocked task keeps its CPU when its affinity changes... */
-    assert_int_equal(sched_task_block(&vm->s, &e), 0);
-    assert_int_equal(setaff(vm, &e, "1-3"), 0);
-    assert_int_equal(e.cpu, 0);
-    /* ...and wakes on the least loaded allowed CPU. */
+    /* select_idle_sibling(): the previous CPU (0) runs a, so the first
+     * idle CPU of its cache domain after it, cpu3 (it was cpu 0 before
+     * B10). */
     assert_int_equal(sched_task_wake(&vm->s, &e), 0);
     assert_int_equal(e.cpu, 3);
-    /* Ties go to the lowest id. */
+    /* A blocked task keeps its CPU when its affinity changes... */
+    assert_int_equal(sched_task_block(&vm->s, &e), 0);
+    assert_int_equal(setaff(vm, &e, "0-2"), 0);
+    assert_int_equal(e.cpu, 3);
+    /* ...and wakes on the least loaded allowed CPU, ties to the lowest id
+     * (0, 1 and 2 run one task each, none is idle). */
+    assert_int_equal(sched_task_wake(&vm->s, &e), 0);
+    assert_int_equal(e.cpu, 0);
+    /* With a previous CPU allowed and busy and no idle CPU it may use,
+     * it stays there. */
     assert_int_equal(sched_task_block(&vm->s, &e), 0);
     assert_int_equal(setaff(vm, &e, "0,2"), 0);
     assert_int_equal(sched_task_wake(&vm->s, &e), 0);
