@@ -38,6 +38,8 @@ SAN_DEFAULT = address,undefined
 # the tests that bound asymu's own peak host memory (*-host-rss-*), which
 # AddressSanitizer's shadow and quarantine inflate by hundreds of MB; and
 # the Debian package's build, which compiles asymu again without sanitizers.
+# The many-task policy tests run there with 40 processes instead of 200
+# (tests/e2e/policies.cmake, POL_MANY_TASKS).
 SAN_SKIP ?= ^e2e-limits-split-|^conformance-|^bench-|^e2e-scenario-determinism$$|-host-rss-|^e2e-package-deb$$
 SAN_ENV = ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
