@@ -6,6 +6,13 @@
 # (build-sanitize/). `make test SANITIZE=address,undefined` runs only the
 # sanitized suite, with those sanitizers.
 BUILD ?= build
+# The guest programs (tests/guest, examples; cross-compiled for AArch64 and
+# AArch32, more compile time than asymu itself) do not depend on sanitizers
+# or the compiler of asymu: built once here, and every tree make configures
+# (build/, build-sanitize/, build-fuzz/) links them from here
+# (cmake/GuestPrograms.cmake, ASYMU_GUEST_BUILD), as it does busybox.
+GUEST_BUILD ?= build-guests
+GUESTS = -DASYMU_GUEST_BUILD=$(CURDIR)/$(GUEST_BUILD)
 # Warnings are errors in every tree make configures (CMake's ASYMU_WERROR).
 WERROR = -DASYMU_WERROR=ON
 JOBS ?= $(shell nproc)
@@ -31,24 +38,32 @@ SAN_DEFAULT = address,undefined
 # the tests that bound asymu's own peak host memory (*-host-rss-*), which
 # AddressSanitizer's shadow and quarantine inflate by hundreds of MB; and
 # the Debian package's build, which compiles asymu again without sanitizers.
+# The many-task policy tests run there with 40 processes instead of 200
+# (tests/e2e/policies.cmake, POL_MANY_TASKS).
 SAN_SKIP ?= ^e2e-limits-split-|^conformance-|^bench-|^e2e-scenario-determinism$$|-host-rss-|^e2e-package-deb$$
 SAN_ENV = ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0
 
-.PHONY: all bootstrap configure build install demo test test-normal test-sanitized fuzz fuzz-run bench conformance clean
+.PHONY: all bootstrap guests configure build install demo test test-normal test-sanitized fuzz fuzz-run bench conformance clean
 
 all: build
 
 bootstrap:
 	@./scripts/bootstrap
 
+$(GUEST_BUILD)/build.ninja:
+	cmake -S . -B $(GUEST_BUILD) -G Ninja -DASYMU_GUESTS_ONLY=ON
+
+guests: $(GUEST_BUILD)/build.ninja
+	cmake --build $(GUEST_BUILD) -j $(JOBS)
+
 $(BUILD)/build.ninja:
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) $(GUESTS)
 
 configure: $(BUILD)/build.ninja
 
-build: configure
+build: guests configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 # `make install PREFIX=DIR` (default /usr/local): the binary, the manual
@@ -80,15 +95,15 @@ fuzz: bootstrap
 
 # Configures every time: FUZZ_SECONDS and FUZZ_SEED are cache variables of
 # the fuzz tree.
-fuzz-run:
-	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) \
+fuzz-run: guests
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) $(GUESTS) \
 	    -DASYMU_FUZZ=ON -DASYMU_FUZZ_SECONDS=$(FUZZ_SECONDS) -DASYMU_FUZZ_SEED=$(FUZZ_SEED)
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	cd $(FUZZ_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz
 
 # The sanitized build: re-configured whenever SANITIZE names other sanitizers.
-test-sanitized:
-	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) \
+test-sanitized: guests
+	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) $(GUESTS) \
 		-DASYMU_SANITIZE=$(or $(SANITIZE),$(SAN_DEFAULT))
 	cmake --build $(SAN_BUILD) -j $(JOBS)
 	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E '$(SAN_SKIP)'
@@ -105,4 +120,4 @@ conformance: bootstrap
 		$(if $(MODULES),--modules "$(MODULES)") $(if $(ISAS),--isas "$(ISAS)")
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) $(GUEST_BUILD)

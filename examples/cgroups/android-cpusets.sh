@@ -6,8 +6,11 @@
 # background groups. Run it with busybox under a Snapdragon 8 Gen 1, whose
 # little Cortex-A510s (0-3) are 64-bit only:
 #
-#   asymu run --soc sm8450 -- build/busybox/armhf/bin/busybox sh \
+#   asymu run --soc sm8450 -- build-guests/busybox/armhf/bin/busybox sh \
 #       examples/cgroups/android-cpusets.sh
+#
+# (build-guests/busybox once `make test` has fetched it; build/busybox in a
+# tree configured by hand without ASYMU_GUEST_BUILD.)
 #
 # A 32-bit shell put in "background" (CPUs 0-3) gets the Cortex-A710s
 # instead: guarantee_online_cpus() walks up to the top cpuset, whose CPUs

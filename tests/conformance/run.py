@@ -5,13 +5,14 @@ qemu-user on the same Debian 12 guest roots, and writes the table.
 
     run.py [--modules M,...] [--isas arm64,armhf] [--runners asymu,qemu]
            [--jobs N] [--timeout S] [--json FILE] [--md FILE]
-           [--expect MODULE=TESTS,...]
+           [--expect MODULE=TESTS,...] [--no-roots]
 
 Each run is `python3.11 -m test -v MODULE` with a clean environment, logged
 to BUILD/conformance/logs/RUNNER-ISA-MODULE.{out,err}. --json and --md are
 updated in place: rows of runs not repeated this time stay as they were.
 --expect (the smoke test) checks that each MODULE passes under asymu with
-exactly TESTS tests run, and exits 1 otherwise.
+exactly TESTS tests run, and exits 1 otherwise. --no-roots: the guest roots
+are built already (the conformance-roots fixture of the CTest tests).
 """
 import argparse
 import concurrent.futures
@@ -180,6 +181,7 @@ def parse_args():
     p.add_argument("--json")
     p.add_argument("--md")
     p.add_argument("--expect", default="")
+    p.add_argument("--no-roots", action="store_true")
     a = p.parse_args()
     a.build = os.path.abspath(a.build)
     a.modules = a.modules.replace(",", " ").split()
@@ -194,7 +196,7 @@ def parse_args():
 
 def main():
     args = parse_args()
-    for isa in args.isas:
+    for isa in [] if args.no_roots else args.isas:
         r = subprocess.run([sys.executable, os.path.join(HERE, "build-root.py"), isa,
                             os.path.join(args.build, "conformance")])
         if r.returncode != 0:

@@ -1,21 +1,33 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# conformance-smoke: a few fast modules of CPython's test suite under asymu,
-# both ISAs, on the Debian 12 guest roots (built, downloading packages, on
-# the first run). Each must pass with exactly this many tests run; the whole
-# table is `make conformance` (docs/conformance.md).
+# conformance-roots builds the Debian 12 guest roots (downloading packages
+# on the first run; build-root.py leaves a root whose package list has not
+# changed alone): the fixture of every test that runs a program from them.
+# conformance-smoke-MODULE-ISA then runs a few fast modules of CPython's
+# test suite under asymu, one test per module and ISA so that ctest spreads
+# them over its jobs; each must pass with exactly this many tests run. The
+# whole table is `make conformance` (docs/conformance.md).
 set(CONFORMANCE_SMOKE test_sched=11 test_random=101 test_re=157)
-string(REPLACE ";" "," _smoke_expect "${CONFORMANCE_SMOKE}")
-string(REGEX REPLACE "=[0-9]+" "" _smoke_modules "${_smoke_expect}")
-add_test(NAME conformance-smoke
-         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/run.py --build ${CMAKE_BINARY_DIR}
-                 --runners asymu --isas arm64,armhf --modules ${_smoke_modules}
-                 --expect ${_smoke_expect} --jobs 2 --timeout 240)
-set_tests_properties(conformance-smoke PROPERTIES LABELS conformance TIMEOUT 900 PROCESSORS 2)
+add_test(NAME conformance-roots
+         COMMAND sh -c "for isa in arm64 armhf; do /usr/bin/python3 \"$0\" $isa \"$1\" || { echo \"conformance: the $isa guest root could not be built (see above); it needs the Debian mirror in the machine's apt sources\"; exit 1; }; done"
+                 ${CMAKE_CURRENT_LIST_DIR}/build-root.py ${CMAKE_BINARY_DIR}/conformance)
+# COST: the roots' build is long and everything below waits for it.
+set_tests_properties(conformance-roots PROPERTIES LABELS conformance TIMEOUT 900 COST 1000
+                     FIXTURES_SETUP conformance-roots)
+foreach(_smoke IN LISTS CONFORMANCE_SMOKE)
+  string(REGEX REPLACE "=.*" "" _module ${_smoke})
+  foreach(isa arm64 armhf)
+    add_test(NAME conformance-smoke-${_module}-${isa}
+             COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/run.py --build ${CMAKE_BINARY_DIR}
+                     --no-roots --runners asymu --isas ${isa} --modules ${_module}
+                     --expect ${_smoke} --jobs 1 --timeout 240)
+    set_tests_properties(conformance-smoke-${_module}-${isa} PROPERTIES LABELS conformance
+                         TIMEOUT 300 FIXTURES_REQUIRED conformance-roots)
+  endforeach()
+endforeach()
 
 # test_random with a cold byte-code cache translates more code than the old
 # 32 MiB translation buffer held; Unicorn 2.1.1 then crashed (SIGSEGV in
 # tb_set_jmp_target) flushing it mid-run (emu/machine/engine.c, TCG_BUFFER_BYTES).
-set_tests_properties(conformance-smoke PROPERTIES FIXTURES_SETUP conformance-roots)
 set(_root ${CMAKE_BINARY_DIR}/conformance/root-arm64)
 add_test(NAME conformance-cold-cache-arm64
          COMMAND $<TARGET_FILE:asymu> run --sysroot ${_root} --seed 1 -- ${_root}/usr/bin/env

@@ -145,8 +145,8 @@ asymu_e2e_guest(NAME soc-sm8550-hotplug PROGRAM sysfs-read ISAS aarch64 ASYMU_ON
 write ${CPU_SYS}/cpu4/online: 1
 3 4 5 6 \n")
 
-# lscpu's view (Debian 12's util-linux, in the conformance roots built by
-# conformance-smoke's fixture, docs/conformance.md; named conformance-* so
+# lscpu's view (Debian 12's util-linux, in the conformance roots built by the
+# conformance-roots fixture, docs/conformance.md; named conformance-* so
 # that ctest -R soc does not pull the roots' build in): per CPU the core index
 # lscpu derives for each core type, and each policy's maximum and minimum
 # from cpufreq; and the model names from the MIDR part numbers (lscpu 2.38
