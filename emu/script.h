@@ -137,6 +137,16 @@ struct script_thread {
     uint64_t woken_at;       /* with woken: its wake-up not yet followed by a run */
     unsigned last_cpu;       /* with ran: of its last run */
     bool runnable, woken, ran;
+    /* Its trace_marker lines "asymu-workload: deadline miss" and
+     * "asymu-workload: phase NAME" (examples/workload.c writes them). */
+    uint64_t deadline_misses;
+    struct script_mark *marks; /* per NAME (malloc'ed) */
+    size_t nmarks;
+};
+
+struct script_mark {
+    char name[65];
+    uint64_t count;
 };
 
 /* At most this many wake-ups are kept over all threads; past it the

@@ -23,10 +23,21 @@
  *   fork        the rest of the phases of this pass (to the end of the list or
  *               of the begin it is in) run in a forked child process, which
  *               the thread waits for; the child keeps the thread's name
+ *   mark:NAME   write "asymu-workload: phase NAME" to trace_marker (a named
+ *               phase's completion, which throughput counts)
+ *
+ * A timer that finds its next period already begun (rt-app's slack below
+ * 0: the run phases before it ended after the period they belong to)
+ * writes "asymu-workload: deadline miss" to trace_marker, which
+ * deadline_misses counts. The scenario reads both from the machine's event
+ * stream (a print event of the thread), not from the worker's own
+ * accounting, and the marker file is opened at its first use only, so a
+ * workload that never misses nor names a phase runs as it did before.
  *
  * On a failure it prints what failed on stderr and exits 1. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -76,6 +87,26 @@ static int named(const char **names, int *n, const char *s)
     }
     names[*n] = s;
     return (*n)++;
+}
+
+static int marker_fd = -1;
+static pthread_once_t marker_once = PTHREAD_ONCE_INIT;
+
+static void marker_open(void)
+{
+    marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY | O_CLOEXEC);
+}
+
+/* A print event in the machine's event stream. A failure (no tracefs,
+ * tracing_on 0: EBADF) is not the workload's: the mark is lost, and the
+ * expectation that counts it says what it measured. */
+static void mark(const char *what, const char *arg)
+{
+    char buf[128];
+    pthread_once(&marker_once, marker_open);
+    int n = snprintf(buf, sizeof buf, "asymu-workload: %s%s", what, arg);
+    if (marker_fd >= 0 && write(marker_fd, buf, (size_t)n) < 0)
+        errno = 0;
 }
 
 static uint64_t now_ns(clockid_t clock)
@@ -153,6 +184,8 @@ static int run_phases(struct state *st, int i)
                 ;
         } else if (strncmp(p, "timer:", 6) == 0) {
             st->next[i] = (st->next[i] ? st->next[i] : st->start) + n;
+            if (now_ns(CLOCK_MONOTONIC) > st->next[i])
+                mark("deadline miss", "");
             struct timespec ts = ts_of(st->next[i]);
             while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
                 ;
@@ -162,6 +195,8 @@ static int run_phases(struct state *st, int i)
             pthread_mutex_unlock(&mutexes[named(mutex_names, &nmutexes, v + 1)]);
         } else if (strncmp(p, "barrier:", 8) == 0) {
             pthread_barrier_wait(&barriers[named(barrier_names, &nbarriers, v + 1)]);
+        } else if (strncmp(p, "mark:", 5) == 0) {
+            mark("phase ", v + 1);
         } else if (strcmp(p, "yield") == 0) {
             sched_yield();
         } else if (strncmp(p, "mem:", 4) == 0) {

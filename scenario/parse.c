@@ -790,14 +790,27 @@ static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_
         push_arg(c, t, "end");
         return true;
     }
-    if (!want_map(c, item, "a phase like {run: 100000} or yield") ||
-        item->data.mapping.pairs.top - item->data.mapping.pairs.start != 1)
-        return c->failed || fail(c, item, "expected one phase in this mapping (%s)", keys);
+    if (!want_map(c, item, "a phase like {run: 100000} or yield"))
+        return false;
+    /* One phase, and its `name` (throughput counts its completions). */
+    const yaml_node_t *label = lookup(c, item, "name");
+    long pairs = item->data.mapping.pairs.top - item->data.mapping.pairs.start;
+    if (pairs != 1 + (label != NULL))
+        return fail(c, item, "expected one phase in this mapping (%s), and its 'name'", keys);
+    if (label && (!want_scalar(c, label, "a phase's name") || !*scalar(label) ||
+                  strlen(scalar(label)) > 64 || strpbrk(scalar(label), ": \t\n")))
+        return c->failed || fail(c, label, "expected a phase's name (1 to 64 bytes, no ':' or "
+                                           "space)");
     yaml_node_t *k, *v;
     for_each_pair(c, item, k, v)
     {
+        if (key_is(k, "name"))
+            continue;
         if (!known_key(c, item, k, "a phase", keys))
             return false;
+        if (label && (key_is(k, "begin") || key_is(k, "fork")))
+            return fail(c, label, "expected a 'name' on a phase other than begin and fork "
+                                  "(name the phase after its end)");
         const char *key = scalar(k);
         uint64_t n;
         if (key_is(k, "runtime") || key_is(k, "sleep") || key_is(k, "timer")) {
@@ -829,6 +842,8 @@ static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_
             push_arg(c, t, "%s:%s", key, scalar(v));
         }
     }
+    if (label) /* the worker writes a trace marker after the phase */
+        push_arg(c, t, "mark:%s", scalar(label));
     return true;
 }
 
@@ -1520,7 +1535,7 @@ static bool parse_check(struct ctx *c, const yaml_node_t *map, const yaml_node_t
 
 /* Quantitative expectations (quant.c). Amounts: a percentage ("90%",
  * "92.5%", up to 3 decimals, kept in thousandths), a time, a count. */
-enum quant_unit { UNIT_PCT, UNIT_NS, UNIT_COUNT };
+enum quant_unit { UNIT_PCT, UNIT_NS, UNIT_COUNT, UNIT_RATE };
 
 static bool parse_amount(struct ctx *c, const yaml_node_t *n, enum quant_unit unit, uint64_t *out)
 {
@@ -1533,12 +1548,13 @@ static bool parse_amount(struct ctx *c, const yaml_node_t *n, enum quant_unit un
         *out = (uint64_t)v;
         return true;
     }
-    if (!want_scalar(c, n, "a percentage like 90%"))
+    bool rate = unit == UNIT_RATE;
+    if (!want_scalar(c, n, rate ? "a rate like 50/s" : "a percentage like 90%"))
         return false;
     const char *s = scalar(n);
     unsigned long whole = 0, frac = 0;
     int digits = 0, at = 0;
-    while (s[at] >= '0' && s[at] <= '9' && at < 4)
+    while (s[at] >= '0' && s[at] <= '9' && at < (rate ? 9 : 4))
         whole = whole * 10 + (unsigned long)(s[at++] - '0');
     bool ok = at > 0;
     if (ok && s[at] == '.') {
@@ -1551,7 +1567,10 @@ static bool parse_amount(struct ctx *c, const yaml_node_t *n, enum quant_unit un
     }
     for (int d = digits; d < 3; d++)
         frac *= 10;
-    if (!ok || strcmp(s + at, "%") != 0 || whole * 1000 + frac > 100000)
+    if (rate && (!ok || strcmp(s + at, "/s") != 0))
+        return fail(c, n, "expected a rate like 50/s (completions per second, at most 9 digits "
+                          "and 3 decimals), found '%s'", s);
+    if (!rate && (!ok || strcmp(s + at, "%") != 0 || whole * 1000 + frac > 100000))
         return fail(c, n, "expected a percentage from 0%% to 100%% (at most 3 decimals) like 90%%, "
                           "found '%s'", s);
     *out = whole * 1000 + frac;
@@ -1569,6 +1588,7 @@ static bool parse_bounds(struct ctx *c, const yaml_node_t *map, enum quant_unit 
     yaml_node_t *k, *v;
     const yaml_node_t *about = NULL, *tolerance = NULL, *exactly = NULL, *ranged = NULL;
     uint64_t about_v = 0, tol_v = 0;
+    bool tol_share = false;
     struct text_buf {
         char *s;
         size_t len;
@@ -1583,9 +1603,13 @@ static bool parse_bounds(struct ctx *c, const yaml_node_t *map, enum quant_unit 
                          : key_is(k, "exactly") ? &e->lo : key_is(k, "about") ? &about_v
                          : key_is(k, "tolerance") ? &tol_v : NULL;
         if (!slot)
-            continue; /* cpus, cpu: the caller's */
-        if (!(ok = parse_amount(c, v, unit, slot)))
+            continue; /* cpus, cpu, phase: the caller's */
+        /* A tolerance in % of a count, time or rate is a share of 'about'. */
+        bool share = key_is(k, "tolerance") && unit != UNIT_PCT && scalar(v) &&
+                     *scalar(v) && scalar(v)[strlen(scalar(v)) - 1] == '%';
+        if (!(ok = parse_amount(c, v, share ? UNIT_PCT : unit, slot)))
             break;
+        tol_share = tol_share || share;
         if (key_is(k, "at_least") || key_is(k, "at_most")) {
             ranged = k;
             *(key_is(k, "at_least") ? &e->has_lo : &e->has_hi) = true;
@@ -1615,6 +1639,8 @@ static bool parse_bounds(struct ctx *c, const yaml_node_t *map, enum quant_unit 
     if (!about != !tolerance)
         return fail(c, about ? about : tolerance, "expected 'about' and 'tolerance' together");
     if (about) {
+        if (tol_share) /* thousandths of a percent of about_v */
+            tol_v = (uint64_t)((unsigned __int128)about_v * tol_v / 100000);
         e->lo = about_v > tol_v ? about_v - tol_v : 0;
         e->hi = about_v + tol_v;
         e->has_lo = e->has_hi = true;
@@ -1637,6 +1663,23 @@ static struct expectation *new_quant(struct ctx *c, const yaml_node_t *k, enum e
 }
 
 static const char *const bound_keys = "at_least, at_most, exactly, about, tolerance";
+
+/* throughput on a workload task: the phase it counts must be named in its
+ * workload (its worker's "mark:NAME" argument), else it would count 0. A
+ * program's own marks are not known before the run. */
+static bool workload_names_phase(struct ctx *c, const yaml_node_t *at,
+                                 const struct scenario_task *t, const char *name)
+{
+    bool workload = false;
+    for (int i = 0; i < t->argc; i++) {
+        if (strncmp(t->argv[i], "mark:", 5) == 0 && strcmp(t->argv[i] + 5, name) == 0)
+            return true;
+        if (i == 0 && strstr(t->argv[0], "workload-"))
+            workload = true;
+    }
+    return !workload || fail(c, at, "expected the name of a phase of task %s's workload (a "
+                                    "phase with 'name: %s'), found none", t->name, name);
+}
 
 /* residency, migrations, wakeup_latency, runnable_wait, utilisation. */
 static bool parse_quant(struct ctx *c, const yaml_node_t *k, const yaml_node_t *v, int task,
@@ -1671,6 +1714,23 @@ static bool parse_quant(struct ctx *c, const yaml_node_t *k, const yaml_node_t *
     if (key_is(k, "migrations"))
         return parse_bounds(c, v, UNIT_COUNT, bound_keys,
                             new_quant(c, k, EXPECT_MIGRATIONS, task, pattern, policies));
+    if (key_is(k, "deadline_misses"))
+        return parse_bounds(c, v, UNIT_COUNT, bound_keys,
+                            new_quant(c, k, EXPECT_DEADLINE_MISSES, task, pattern, policies));
+    if (key_is(k, "throughput")) {
+        struct expectation *e = new_quant(c, k, EXPECT_THROUGHPUT, task, pattern, policies);
+        snprintf(allowed, sizeof allowed, "phase, %s", bound_keys);
+        if (!parse_bounds(c, v, UNIT_RATE, allowed, e))
+            return false;
+        const yaml_node_t *phase = lookup(c, v, "phase");
+        if (!phase)
+            return fail(c, v, "expected a 'phase' in throughput (the 'name' of a workload's "
+                              "phase)");
+        if (!want_scalar(c, phase, "a phase's name"))
+            return false;
+        e->text = own_str(c->sc, scalar(phase));
+        return task < 0 || workload_names_phase(c, phase, &c->sc->tasks[task], e->text);
+    }
     if (key_is(k, "runnable_wait"))
         return parse_bounds(c, v, UNIT_NS, bound_keys,
                             new_quant(c, k, EXPECT_RUNNABLE_WAIT, task, pattern, policies));
@@ -1695,7 +1755,8 @@ static bool parse_quant(struct ctx *c, const yaml_node_t *k, const yaml_node_t *
 static bool is_quant_key(const yaml_node_t *k)
 {
     return key_is(k, "residency") || key_is(k, "migrations") || key_is(k, "wakeup_latency") ||
-           key_is(k, "runnable_wait") || key_is(k, "utilisation");
+           key_is(k, "runnable_wait") || key_is(k, "utilisation") ||
+           key_is(k, "deadline_misses") || key_is(k, "throughput");
 }
 
 static bool parse_expect(struct ctx *c, const yaml_node_t *map)
@@ -1714,7 +1775,8 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
                        "stdout_matches, kernel_log_contains, kernel_log_lacks, file, at, "
                        "content, invariants, time_under, only_on, never_on, cpus_used, isa, "
                        "affinity_history, saved_mask, task_pattern, residency, migrations, "
-                       "wakeup_latency, runnable_wait, utilisation"))
+                       "wakeup_latency, runnable_wait, utilisation, deadline_misses, "
+                       "throughput"))
             return false;
         if (key_is(k, "task") && (task = task_named(c, v)) < 0)
             return false;
@@ -1758,8 +1820,9 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
             continue;
         }
         if (pattern)
-            return fail(c, k, "expected only residency, migrations, wakeup_latency or "
-                              "runnable_wait with 'task_pattern', found '%s'", scalar(k));
+            return fail(c, k, "expected only residency, migrations, wakeup_latency, "
+                              "runnable_wait, deadline_misses or throughput with "
+                              "'task_pattern', found '%s'", scalar(k));
         if (!parse_check(c, map, k, v, task, policies))
             return false;
         struct expectation *e = &c->sc->expects[c->sc->nexpects - 1];
@@ -1770,7 +1833,8 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
     if (c->sc->nexpects == before)
         return fail(c, map, "expected a check in this expectation (%s, kernel_log_contains, "
                             "kernel_log_lacks, file, invariants, time_under, residency, "
-                            "migrations, wakeup_latency, runnable_wait, utilisation)", per_task);
+                            "migrations, wakeup_latency, runnable_wait, utilisation, "
+                            "deadline_misses, throughput)", per_task);
     return true;
 }
 

@@ -142,6 +142,20 @@ foreach(isa aarch64 arm)
     tests/e2e/scenarios/workload/basic-${isa}.yaml upstream)
 endforeach()
 
+# Issue 30 second edition, deadline misses and throughput (periodic-ISA.yaml):
+# a periodic task that never misses, one that misses every period after its
+# first (exactly 5), a named phase's completions per second; exact values
+# in compare's cells, the failure's message under kill. Parse errors:
+# broken/issue30-{throughput,phase-name,deadline}-*.yaml.
+foreach(isa aarch64 arm)
+  set(file tests/e2e/scenarios/workload/periodic-${isa}.yaml)
+  asymu_scenario_test(issue30-periodic-${isa} pass ${file} upstream)
+  asymu_scenario_test(issue30-periodic-${isa}-fails-kill fail ${file} kill
+    ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-periodic-${isa}-kill.out)
+  asymu_scenario_test(issue30-periodic-compare-${isa} compare ${file} upstream,kill
+    ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-periodic-compare-${isa}.out 1)
+endforeach()
+
 # Issue 30 item 1, rt-app JSON files run unchanged (scenario/rtapp.c): the
 # tasks, instances, loops, phases with their own loops, timer, lock and a
 # SCHED_FIFO task of periodic.json as the run gives them (thread names,
