@@ -11,7 +11,8 @@
  *               "saved_mask" (when it ended; null: none),
  *               "saved_mask_history": [{"at_ns", "mask"}] (after each execve),
  *               "stdout", "stderr"}],
- *    "actions": [{"at_ns" (null: its trigger never came), "what", "error",
+ *    "actions": [{"at_ns" (null: its trigger never came), "what", "fires" (how
+ *                 many times: every, each), "error" (a repeating one's first),
  *                 "content" (reads)}], "kernel_log",
  *    "threads": [{"tid", "tgid", "comm", "run_ns": [per vCPU], "migrations",
  *                 "wakeup_latency_ns": [one per wake-up], "runnable_wait_ns",
@@ -195,6 +196,7 @@ static json_t *outcome_json(const struct scenario *sc, const struct machine_scri
         bool timed = a->when == SCRIPT_AT || a->triggered;
         json_object_set_new(j, "at_ns", timed ? json_integer((json_int_t)a->at_ns) : json_null());
         json_object_set_new(j, "what", json_string(action_name(a->kind)));
+        json_object_set_new(j, "fires", json_integer((json_int_t)a->fires));
         const char *err = !timed      ? "not done: its trigger did not happen"
                           : !a->fired ? "not done: every task had ended"
                           : a->err  ? strerrorname_np(-a->err)

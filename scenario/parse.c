@@ -1140,12 +1140,24 @@ static bool parse_slices(struct ctx *c, const yaml_node_t *tv, uint64_t *at)
  * name, or else the comm of any process (a program's name, 15 bytes). */
 static bool parse_trigger(struct ctx *c, const yaml_node_t *v, struct script_action *a)
 {
-    static const char *const usage = "a trigger (exec of NAME, exit of NAME, syscall S by NAME)";
+    static const char *const usage = "a trigger (exec of NAME, exit of NAME, syscall S by NAME, "
+                                     "NAME runs on LIST; each of them after 'each ')";
     if (!want_scalar(c, v, usage))
         return false;
-    char what[16], syscall[64], name[256], tail;
+    char what[16], syscall[64], name[256], list[256], tail;
     const char *s = scalar(v);
-    if (sscanf(s, "exec of %255s %c", name, &tail) == 1 && strncmp(s, "exec ", 5) == 0) {
+    if (strncmp(s, "each ", 5) == 0) { /* fires at each matching event, not once */
+        a->each = true;
+        s += 5;
+    }
+    if (sscanf(s, "%255s runs on %255s %c", name, list, &tail) == 2 &&
+        strncmp(s + strlen(name), " runs on ", 9) == 0) {
+        a->when = SCRIPT_ON_RUNS;
+        char err[256];
+        if (cpulist_parse(list, c->sc->cfg.cpus, &a->on_cpus, err, sizeof err) < 0)
+            return fail(c, v, "expected a cpulist within 0-%u after 'runs on', found '%s': %s",
+                        c->sc->cfg.cpus - 1, list, err);
+    } else if (sscanf(s, "exec of %255s %c", name, &tail) == 1 && strncmp(s, "exec ", 5) == 0) {
         a->when = SCRIPT_ON_EXEC;
     } else if (sscanf(s, "exit of %255s %c", name, &tail) == 1 && strncmp(s, "exit ", 5) == 0) {
         a->when = SCRIPT_ON_EXIT;
@@ -1154,7 +1166,7 @@ static bool parse_trigger(struct ctx *c, const yaml_node_t *v, struct script_act
         a->when = SCRIPT_ON_SYSCALL;
         a->on_syscall = own_str(c->sc, syscall);
     } else {
-        return fail(c, v, "expected %s, found '%s'", usage, s);
+        return fail(c, v, "expected %s, found '%s'", usage, scalar(v));
     }
     a->on_task = task_index(c, name);
     if (a->on_task < 0 && strlen(name) >= MEVENT_COMM_LEN)
@@ -1169,14 +1181,17 @@ static bool parse_event(struct ctx *c, const yaml_node_t *map)
     struct scenario *sc = c->sc;
     if (!want_map(c, map, "an event"))
         return false;
-    const yaml_node_t *when = NULL, *action = NULL, *action_key = NULL;
+    const yaml_node_t *when = NULL, *action = NULL, *action_key = NULL, *every = NULL;
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
         if (!known_key(c, map, k, "an event",
-                       "at, after, on, offline, online, write, setaffinity, signal, stdin"))
+                       "at, after, on, every, offline, online, write, setaffinity, signal, "
+                       "stdin"))
             return false;
-        if (key_is(k, "at") || key_is(k, "after") || key_is(k, "on")) {
+        if (key_is(k, "every")) {
+            every = k;
+        } else if (key_is(k, "at") || key_is(k, "after") || key_is(k, "on")) {
             if (when)
                 return fail(c, k, "expected one of at, after and on, found '%s' after '%s'",
                             scalar(k), scalar(when));
@@ -1189,16 +1204,29 @@ static bool parse_event(struct ctx *c, const yaml_node_t *map)
             action_key = k;
         }
     }
-    if (!when)
-        return fail(c, map, "expected 'at: TIME', 'after: N slices' or 'on: TRIGGER' in this "
-                            "event");
+    uint64_t every_ns = 0;
+    if (every) {
+        const yaml_node_t *ev = lookup(c, map, "every");
+        if (when && key_is(when, "on"))
+            return fail(c, every, "expected 'every' with 'at' or 'after' (its first time) or "
+                                  "alone, not with 'on' (write 'on: each TRIGGER')");
+        if (!parse_time(c, ev, &every_ns))
+            return false;
+        if (every_ns < 1000)
+            return fail(c, ev, "expected a period of 1us or more, found '%s'", scalar(ev));
+    }
+    if (!when && !every)
+        return fail(c, map, "expected 'at: TIME', 'after: N slices', 'every: TIME' or 'on: "
+                            "TRIGGER' in this event");
     if (!action)
         return fail(c, map, "expected an action (offline, online, write, setaffinity, signal, "
                             "stdin) in this event");
     uint64_t at = 0;
-    const yaml_node_t *tv = lookup(c, map, scalar(when));
-    struct script_action trigger = {.when = SCRIPT_AT, .on_task = -1};
-    if (key_is(when, "on")) {
+    const yaml_node_t *tv = lookup(c, map, scalar(when ? when : every));
+    struct script_action trigger = {.when = SCRIPT_AT, .on_task = -1, .every_ns = every_ns};
+    if (!when) {
+        at = every_ns; /* every alone: first after one period */
+    } else if (key_is(when, "on")) {
         if (!parse_trigger(c, tv, &trigger))
             return false;
         at = UINT64_MAX; /* triggered events sort after the timed ones */

@@ -99,6 +99,9 @@ static bool matches(const struct machine_script *s, const struct script_action *
     case SCRIPT_ON_SYSCALL:
         return ev->kind == MEVENT_SYSCALL_ENTER && ev->syscall.name &&
                strcmp(ev->syscall.name, a->on_syscall) == 0 && watched(s, a, ev);
+    case SCRIPT_ON_RUNS:
+        return ev->kind == MEVENT_RUN && ev->cpu < NR_CPUS_MAX &&
+               cpumask_test_cpu(ev->cpu, &a->on_cpus) && watched(s, a, ev);
     }
     return false;
 }
@@ -245,9 +248,10 @@ static void on_event(void *ctx, const struct mevent *ev)
         record_exec(w->m, st, ev);
     for (size_t i = 0; i < s->nactions; i++) {
         struct script_action *a = &s->actions[i];
-        if (a->when != SCRIPT_AT && !a->triggered && matches(s, a, ev)) {
+        if (a->when != SCRIPT_AT && (!a->triggered || a->each) && matches(s, a, ev)) {
+            if (!a->triggered)
+                a->at_ns = ev->ts_ns;
             a->triggered = true;
-            a->at_ns = ev->ts_ns;
             script__arm_action(w->m, i, ev->ts_ns);
         }
     }

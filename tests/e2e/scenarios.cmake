@@ -156,6 +156,14 @@ foreach(isa aarch64 arm)
     ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-periodic-compare-${isa}.out 1)
 endforeach()
 
+# Issue 30 second edition, repeating triggers (repeat/repeat.yaml): every,
+# at + every, on: each exec of NAME, on: NAME runs on LIST (once, each, and
+# one that never comes); the actions' first times and fire counts exact.
+# Parse errors: broken/issue30-every-*.yaml, broken/issue30-runs-on.yaml.
+asymu_scenario_test(issue30-repeat pass tests/e2e/scenarios/repeat/repeat.yaml upstream)
+asymu_scenario_test(issue30-repeat-actions actions tests/e2e/scenarios/repeat/repeat.yaml
+  ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-repeat.actions)
+
 # Issue 30 item 1, rt-app JSON files run unchanged (scenario/rtapp.c): the
 # tasks, instances, loops, phases with their own loops, timer, lock and a
 # SCHED_FIFO task of periodic.json as the run gives them (thread names,

@@ -201,6 +201,16 @@ for t in o["tasks"]: print(t["name"], t.get("exit"), t["cpus_used"])
 print(o["machine"], o["end_ns"])' "$tmp/outcome" > "$tmp/out"
     diff -u "$2" "$tmp/out" || fail "threads differ"
     ;;
+actions)
+    # Issue 30 (second edition): scenario FILE's actions as the outcome
+    # gives them (what, first time, how many times, error), one a line,
+    # then the machine's end, equal to the file EXPECT, under upstream.
+    "$asymu" scenario-exec "$1" upstream > "$tmp/outcome" || fail "scenario-exec"
+    python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))
+for a in o["actions"]: print(a["what"], a["at_ns"], a["fires"], a["error"])
+print(o["machine"], o["end_ns"])' "$tmp/outcome" > "$tmp/out"
+    diff -u "$2" "$tmp/out" || fail "actions differ"
+    ;;
 rtapp-broken)
     # Issue 30: each rt-app file of tests/e2e/scenarios/rtapp/broken is
     # refused (exit 2, nothing on stdout) with the message of its .err file.
