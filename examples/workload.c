@@ -23,6 +23,8 @@
  *   fork        the rest of the phases of this pass (to the end of the list or
  *               of the begin it is in) run in a forked child process, which
  *               the thread waits for; the child keeps the thread's name
+ *   exec:PATH [arg:A]...  execv(PATH, {PATH, A, ...}): the process becomes
+ *               that program (the scenario makes it the last phase)
  *   mark:NAME   write "asymu-workload: phase NAME" to trace_marker (a named
  *               phase's completion, which throughput counts)
  *
@@ -51,6 +53,7 @@
 
 #define MAX_NAMED 16
 #define MAX_THREADS 256
+#define MAX_EXEC_ARGS 64
 
 struct attr { /* Linux's struct sched_attr (include/uapi/linux/sched/types.h) */
     uint32_t size, policy;
@@ -195,6 +198,15 @@ static int run_phases(struct state *st, int i)
             pthread_mutex_unlock(&mutexes[named(mutex_names, &nmutexes, v + 1)]);
         } else if (strncmp(p, "barrier:", 8) == 0) {
             pthread_barrier_wait(&barriers[named(barrier_names, &nbarriers, v + 1)]);
+        } else if (strncmp(p, "exec:", 5) == 0) {
+            char *args[MAX_EXEC_ARGS + 2] = {v + 1};
+            int n_args = 1;
+            while (i + 1 < nphases && strncmp(phases[i + 1], "arg:", 4) == 0 &&
+                   n_args <= MAX_EXEC_ARGS)
+                args[n_args++] = phases[++i] + 4;
+            fflush(NULL);
+            execv(v + 1, args);
+            die("execv", v + 1);
         } else if (strncmp(p, "mark:", 5) == 0) {
             mark("phase ", v + 1);
         } else if (strcmp(p, "yield") == 0) {

@@ -39,6 +39,7 @@ struct ctx {
     uint64_t files_bytes;  /* of every file so far */
     size_t arg_bytes;      /* of the task's arguments and environment so far */
     int open_begins;       /* a workload's phases: begins not yet ended */
+    const yaml_node_t *exec_phase; /* a workload's exec phase, which must be its last */
     bool failed;
 };
 
@@ -773,12 +774,60 @@ static const char *workload_policy(const char *s)
     return NULL;
 }
 
+/* exec: NAME or {program: NAME, args: [...]}: the worker execs the program
+ * (found as a task's `path` is, copied into the guest), "exec:PATH" then
+ * "arg:A" per argument. The process becomes the program: it is the last
+ * phase, outside any begin (the phases after it would never run). */
+static bool parse_exec_phase(struct ctx *c, const yaml_node_t *v, struct scenario_task *t)
+{
+    const yaml_node_t *prog = v, *args = NULL;
+    if (c->open_begins)
+        return fail(c, v, "expected exec outside begin ... end (the process becomes the "
+                          "program: nothing after it runs)");
+    if (!scalar(v)) {
+        if (!want_map(c, v, "a program name or {program: NAME, args: [...]}"))
+            return false;
+        yaml_node_t *k, *val;
+        for_each_pair(c, v, k, val)
+            if (!known_key(c, v, k, "an exec", "program, args"))
+                return false;
+        if (!(prog = lookup(c, v, "program")))
+            return fail(c, v, "expected a 'program' in this exec");
+        args = lookup(c, v, "args");
+    }
+    const char *host, *guest;
+    if (!want_scalar(c, prog, "a program name") ||
+        !find_guest_program(c, prog, scalar(prog), &host, &guest))
+        return false;
+    push_arg(c, t, "exec:%s", guest ? guest : scalar(prog));
+    if (args) {
+        yaml_node_t *item;
+        if (!want_seq(c, args, "a list of arguments"))
+            return false;
+        if (args->data.sequence.items.top - args->data.sequence.items.start > 64)
+            return fail(c, args, "expected at most 64 exec arguments");
+        for_each_item(c, args, item)
+        {
+            if (!want_scalar(c, item, "an argument"))
+                return false;
+            const char *a = expand_arg(c, item);
+            if (!a)
+                return false;
+            if (strlen(a) > 500) /* the worker's arguments are built in 512 bytes */
+                return fail(c, item, "expected an exec argument of at most 500 bytes");
+            push_arg(c, t, "arg:%s", a);
+        }
+    }
+    c->exec_phase = prog;
+    return true;
+}
+
 /* One phase: a mapping of one key (`run: 1000`, `sleep: 1ms`, `lock: m`),
  * or `yield`. */
 static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_task *t)
 {
     static const char *const keys =
-        "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem, begin, fork";
+        "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem, begin, fork, exec";
     if (scalar(item) && (strcmp(scalar(item), "yield") == 0 || strcmp(scalar(item), "fork") == 0)) {
         push_arg(c, t, "%s", scalar(item));
         return true;
@@ -808,9 +857,14 @@ static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_
             continue;
         if (!known_key(c, item, k, "a phase", keys))
             return false;
-        if (label && (key_is(k, "begin") || key_is(k, "fork")))
-            return fail(c, label, "expected a 'name' on a phase other than begin and fork "
+        if (label && (key_is(k, "begin") || key_is(k, "fork") || key_is(k, "exec")))
+            return fail(c, label, "expected a 'name' on a phase other than begin, fork and exec "
                                   "(name the phase after its end)");
+        if (key_is(k, "exec")) {
+            if (!parse_exec_phase(c, v, t))
+                return false;
+            continue;
+        }
         const char *key = scalar(k);
         uint64_t n;
         if (key_is(k, "runtime") || key_is(k, "sleep") || key_is(k, "timer")) {
@@ -929,9 +983,15 @@ static bool parse_workload(struct ctx *c, const yaml_node_t *map, struct scenari
     size_t before = (size_t)t->argc;
     yaml_node_t *item;
     c->open_begins = 0;
+    c->exec_phase = NULL;
     for_each_item(c, phases, item)
+    {
+        if (c->exec_phase)
+            return fail(c, item, "expected exec to be the last phase (the process becomes the "
+                                 "program: nothing after it runs)");
         if (!parse_phase(c, item, t))
             return false;
+    }
     if ((size_t)t->argc == before)
         return fail(c, phases, "expected at least one phase");
     if (c->open_begins)

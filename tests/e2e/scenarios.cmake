@@ -156,6 +156,15 @@ foreach(isa aarch64 arm)
     ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-periodic-compare-${isa}.out 1)
 endforeach()
 
+# Issue 30 second edition, the workload exec phase (workload/exec-ISA.yaml):
+# a 64-bit worker execs the 32-bit pol-show and a 32-bit worker the 64-bit
+# one, with arguments and a {{NAME}}; exact affinity histories and stdout.
+# Parse errors: broken/issue30-exec-*.yaml.
+foreach(isa aarch64 arm)
+  asymu_scenario_test(issue30-workload-exec-${isa} pass
+    tests/e2e/scenarios/workload/exec-${isa}.yaml upstream)
+endforeach()
+
 # Issue 30 second edition, repeating triggers (repeat/repeat.yaml): every,
 # at + every, on: each exec of NAME, on: NAME runs on LIST (once, each, and
 # one that never comes); the actions' first times and fire counts exact.
