@@ -25,6 +25,10 @@
  *               the thread waits for; the child keeps the thread's name
  *   exec:PATH [arg:A]...  execv(PATH, {PATH, A, ...}): the process becomes
  *               that program (the scenario makes it the last phase)
+ *   sched:POLICY:PARAMS:UMIN:UMAX  sched_setattr of the thread: POLICY as
+ *               above or keep (SCHED_FLAG_KEEP_POLICY), PARAMS
+ *               NICE,PRIO,DL_RUNTIME,DL_DEADLINE,DL_PERIOD or keep
+ *               (SCHED_FLAG_KEEP_PARAMS), the uclamps 0 to 1024 or -1 (kept)
  *   mark:NAME   write "asymu-workload: phase NAME" to trace_marker (a named
  *               phase's completion, which throughput counts)
  *
@@ -77,6 +81,54 @@ static void die(const char *what, const char *arg)
 {
     fprintf(stderr, "workload %s: %s %s: %s\n", name, what, arg, strerror(errno));
     exit(1);
+}
+
+struct attr_v1 { /* with the utilization clamps (SCHED_ATTR_SIZE_VER1) */
+    struct attr v0;
+    uint32_t util_min, util_max;
+};
+
+static const char *const policies[] = {"other", "fifo", "rr", "batch", NULL, "idle", "deadline"};
+
+/* The policy number of a name, 7 if none. */
+static uint32_t policy_of(const char *s)
+{
+    uint32_t p = 0;
+    while (p < 7 && (!policies[p] || strcmp(policies[p], s) != 0))
+        p++;
+    return p;
+}
+
+/* A phase's sched_setattr ("sched:POLICY:PARAMS:UMIN:UMAX"). */
+static void set_sched(const char *p)
+{
+    char pol[16] = "", params[128] = "";
+    long umin = -1, umax = -1;
+    struct attr_v1 a = {.v0.size = sizeof a};
+    if (sscanf(p, "sched:%15[^:]:%127[^:]:%ld:%ld", pol, params, &umin, &umax) != 4) {
+        errno = EINVAL;
+        die("phase", p);
+    }
+    if (strcmp(pol, "keep") == 0)
+        a.v0.flags |= 0x08; /* SCHED_FLAG_KEEP_POLICY */
+    else
+        a.v0.policy = policy_of(pol);
+    if (strcmp(params, "keep") == 0)
+        a.v0.flags |= 0x10; /* SCHED_FLAG_KEEP_PARAMS */
+    else
+        sscanf(params, "%d,%u,%llu,%llu,%llu", &a.v0.nice, &a.v0.priority,
+               (unsigned long long *)&a.v0.runtime, (unsigned long long *)&a.v0.deadline,
+               (unsigned long long *)&a.v0.period);
+    if (umin >= 0) {
+        a.v0.flags |= 0x20; /* SCHED_FLAG_UTIL_CLAMP_MIN */
+        a.util_min = (uint32_t)umin;
+    }
+    if (umax >= 0) {
+        a.v0.flags |= 0x40; /* SCHED_FLAG_UTIL_CLAMP_MAX */
+        a.util_max = (uint32_t)umax;
+    }
+    if (syscall(SYS_sched_setattr, 0, &a, 0) != 0)
+        die("sched_setattr", p);
 }
 
 static int named(const char **names, int *n, const char *s)
@@ -207,6 +259,8 @@ static int run_phases(struct state *st, int i)
             fflush(NULL);
             execv(v + 1, args);
             die("execv", v + 1);
+        } else if (strncmp(p, "sched:", 6) == 0) {
+            set_sched(p);
         } else if (strncmp(p, "mark:", 5) == 0) {
             mark("phase ", v + 1);
         } else if (strcmp(p, "yield") == 0) {
@@ -239,8 +293,6 @@ static void *instance(void *arg)
 
 int main(int argc, char **argv)
 {
-    static const char *const policies[] = {"other", "fifo", "rr",      "batch",
-                                           NULL,    "idle", "deadline"};
     if (argc < 10) {
         fprintf(stderr, "usage: workload NAME INSTANCES LOOPS POLICY NICE PRIO DL_RUNTIME "
                         "DL_DEADLINE DL_PERIOD PHASE...\n");
@@ -250,8 +302,7 @@ int main(int argc, char **argv)
     int n = atoi(argv[2]);
     loops = atol(argv[3]);
     attr.size = sizeof attr;
-    while (attr.policy < 7 && (!policies[attr.policy] || strcmp(policies[attr.policy], argv[4])))
-        attr.policy++;
+    attr.policy = policy_of(argv[4]);
     attr.nice = atoi(argv[5]);
     attr.priority = (uint32_t)atoi(argv[6]);
     attr.runtime = strtoull(argv[7], NULL, 10);

@@ -822,12 +822,83 @@ static bool parse_exec_phase(struct ctx *c, const yaml_node_t *v, struct scenari
     return true;
 }
 
+/* sched: {policy, priority, nice, runtime, deadline, period, uclamp_min,
+ * uclamp_max}: the thread's sched_setattr from this phase on, with the
+ * rules of the workload's own policy keys. Without a policy the thread
+ * keeps its own (SCHED_FLAG_KEEP_POLICY) and only nice and the clamps may
+ * change; without nice or priority its parameters are kept. */
+static bool parse_sched_phase(struct ctx *c, const yaml_node_t *v, struct scenario_task *t)
+{
+    if (!want_map(c, v, "a scheduling change like {policy: SCHED_FIFO, priority: 10}"))
+        return false;
+    const char *policy = "keep";
+    long nice = 0, prio = 0, umin = -1, umax = -1;
+    uint64_t dl[3] = {0, 0, 0};
+    const yaml_node_t *policy_node = NULL, *prio_node = NULL, *nice_node = NULL, *dl_node = NULL;
+    yaml_node_t *k, *val;
+    for_each_pair(c, v, k, val)
+    {
+        if (!known_key(c, v, k, "a sched phase",
+                       "policy, priority, nice, runtime, deadline, period, uclamp_min, "
+                       "uclamp_max"))
+            return false;
+        bool ok = true;
+        if (key_is(k, "policy")) {
+            if (!want_scalar(c, val, "a policy") || !(policy = workload_policy(scalar(val))))
+                return fail(c, val, "expected a policy (SCHED_OTHER, SCHED_BATCH, SCHED_IDLE, "
+                                    "SCHED_FIFO, SCHED_RR, SCHED_DEADLINE)");
+            policy_node = val;
+        } else if (key_is(k, "priority")) {
+            ok = parse_long(c, val, "a real-time priority from 1 to 99", 1, 99, &prio);
+            prio_node = val;
+        } else if (key_is(k, "nice")) {
+            ok = parse_long(c, val, "a nice value from -20 to 19", -20, 19, &nice);
+            nice_node = val;
+        } else if (key_is(k, "uclamp_min") || key_is(k, "uclamp_max")) {
+            ok = parse_long(c, val, "a utilization clamp from 0 to 1024", 0, 1024,
+                            key_is(k, "uclamp_min") ? &umin : &umax);
+        } else {
+            ok = parse_time(c, val, &dl[key_is(k, "runtime") ? 0 : key_is(k, "deadline") ? 1 : 2]);
+            dl_node = k;
+        }
+        if (!ok)
+            return false;
+    }
+    bool rt = strcmp(policy, "fifo") == 0 || strcmp(policy, "rr") == 0;
+    bool deadline = strcmp(policy, "deadline") == 0;
+    if (!policy_node && (prio_node || dl_node))
+        return fail(c, prio_node ? prio_node : dl_node, "expected a 'policy' with priority, "
+                                                        "runtime, deadline and period");
+    if (rt && !prio_node)
+        return fail(c, policy_node, "expected a 'priority' with SCHED_FIFO and SCHED_RR");
+    if (policy_node && !rt && prio_node)
+        return fail(c, prio_node, "expected 'priority' only with SCHED_FIFO or SCHED_RR");
+    if (deadline && (!dl[0] || !dl[1] || !dl[2] || dl[0] > dl[1] || dl[1] > dl[2]))
+        return fail(c, policy_node, "expected runtime <= deadline <= period, each above 0, "
+                                    "with SCHED_DEADLINE");
+    if (policy_node && !deadline && dl_node)
+        return fail(c, dl_node, "expected runtime, deadline and period only with SCHED_DEADLINE");
+    if (umin >= 0 && umax >= 0 && umin > umax)
+        return fail(c, v, "expected uclamp_min not above uclamp_max");
+    if (!policy_node && !nice_node && umin < 0 && umax < 0)
+        return fail(c, v, "expected a change in this sched phase (policy, nice, uclamp_min, "
+                          "uclamp_max)");
+    if (!policy_node && !nice_node)
+        push_arg(c, t, "sched:keep:keep:%ld:%ld", umin, umax);
+    else
+        push_arg(c, t, "sched:%s:%ld,%ld,%llu,%llu,%llu:%ld:%ld", policy, nice, prio,
+                 (unsigned long long)dl[0], (unsigned long long)dl[1],
+                 (unsigned long long)dl[2], umin, umax);
+    return true;
+}
+
 /* One phase: a mapping of one key (`run: 1000`, `sleep: 1ms`, `lock: m`),
  * or `yield`. */
 static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_task *t)
 {
     static const char *const keys =
-        "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem, begin, fork, exec";
+        "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem, begin, fork, exec, "
+        "sched";
     if (scalar(item) && (strcmp(scalar(item), "yield") == 0 || strcmp(scalar(item), "fork") == 0)) {
         push_arg(c, t, "%s", scalar(item));
         return true;
@@ -862,6 +933,11 @@ static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_
                                   "(name the phase after its end)");
         if (key_is(k, "exec")) {
             if (!parse_exec_phase(c, v, t))
+                return false;
+            continue;
+        }
+        if (key_is(k, "sched")) {
+            if (!parse_sched_phase(c, v, t))
                 return false;
             continue;
         }

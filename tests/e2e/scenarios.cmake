@@ -160,9 +160,13 @@ endforeach()
 # a 64-bit worker execs the 32-bit pol-show and a 32-bit worker the 64-bit
 # one, with arguments and a {{NAME}}; exact affinity histories and stdout.
 # Parse errors: broken/issue30-exec-*.yaml.
+# The sched phase (workload/sched-ISA.yaml): nice, then SCHED_FIFO with
+# uclamps, per phase; /proc/1/task/2/stat read exactly before and after each.
 foreach(isa aarch64 arm)
   asymu_scenario_test(issue30-workload-exec-${isa} pass
     tests/e2e/scenarios/workload/exec-${isa}.yaml upstream)
+  asymu_scenario_test(issue30-workload-sched-${isa} pass
+    tests/e2e/scenarios/workload/sched-${isa}.yaml upstream)
 endforeach()
 
 # Issue 30 second edition, repeating triggers (repeat/repeat.yaml): every,
