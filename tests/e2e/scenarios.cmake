@@ -28,7 +28,8 @@ set(SCENARIO_EXAMPLES
   "hotplug-last-32bit|upstream,kill,fixup|kill"
   "fork-inheritance|upstream,linux-6.6,override|kill"
   "generations|upstream,linux-6.6|upstream"
-  "busy-mixed|upstream,linux-6.6,override,kill,fixup|kill")
+  "busy-mixed|upstream,linux-6.6,override,kill,fixup|kill"
+  "game|upstream,linux-6.6,override,kill,fixup|kill")
 foreach(example ${SCENARIO_EXAMPLES})
   string(REPLACE "|" ";" parts "${example}")
   list(GET parts 0 name)
@@ -202,3 +203,9 @@ asymu_scenario_test(issue30-example-audio-ui-compare compare examples/scenarios/
   upstream,linux-6.6,override,kill,fixup
   ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-example-audio-ui.out 0)
 asymu_scenario_test(issue30-example-rtapp pass examples/scenarios/rtapp-periodic.json upstream)
+# game.yaml (issue 30 second edition): a 32-bit game confined to the 32-bit
+# CPUs beside 64-bit work; its deadline misses, frame rate, residencies
+# under every policy (it also runs as an example above, each policy).
+asymu_scenario_test(issue30-example-game-compare compare examples/scenarios/game.yaml
+  upstream,linux-6.6,override,kill,fixup
+  ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-example-game.out 0)
