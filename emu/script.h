@@ -96,6 +96,7 @@ enum script_when {
     SCRIPT_ON_EXEC,    /* a matching task's execve (a task's own start excluded) */
     SCRIPT_ON_EXIT,    /* a matching task's main thread ends */
     SCRIPT_ON_SYSCALL, /* a matching task enters syscall on_syscall */
+    SCRIPT_ON_RUNS,    /* a matching task runs on a vCPU of on_cpus */
 };
 
 struct script_action {
@@ -105,6 +106,9 @@ struct script_action {
     int on_task;           /* trigger: the task (index in tasks) it watches, or -1: */
     const char *on_comm;   /* ... any process whose comm is this */
     const char *on_syscall; /* SCRIPT_ON_SYSCALL: the syscall's name */
+    struct cpumask on_cpus; /* SCRIPT_ON_RUNS: the vCPUs */
+    bool each;             /* a trigger that fires at each matching event, not once */
+    uint64_t every_ns;     /* SCRIPT_AT: again every every_ns after at_ns (0: once) */
     int task;              /* index in tasks (setaffinity, signal, stdin) */
     const char *path;      /* write, read */
     const char *data;      /* write, stdin */
@@ -115,7 +119,10 @@ struct script_action {
     /* Result. */
     bool triggered;        /* a trigger's event happened (at_ns is set) */
     bool fired;            /* false: every task had ended before at_ns */
-    int err;               /* 0 or a negative errno */
+    uint64_t fires;        /* how many times it happened (repeating: every, each) */
+    uint64_t next_ns;      /* every: its next time */
+    bool pending;          /* armed for the next slice boundary, not yet done */
+    int err;               /* 0 or a negative errno (repeating: the first) */
     char *content;         /* read: the file's bytes (malloc'ed) */
     size_t content_len;
 };
@@ -137,6 +144,16 @@ struct script_thread {
     uint64_t woken_at;       /* with woken: its wake-up not yet followed by a run */
     unsigned last_cpu;       /* with ran: of its last run */
     bool runnable, woken, ran;
+    /* Its trace_marker lines "asymu-workload: deadline miss" and
+     * "asymu-workload: phase NAME" (examples/workload.c writes them). */
+    uint64_t deadline_misses;
+    struct script_mark *marks; /* per NAME (malloc'ed) */
+    size_t nmarks;
+};
+
+struct script_mark {
+    char name[65];
+    uint64_t count;
 };
 
 /* At most this many wake-ups are kept over all threads; past it the

@@ -23,10 +23,27 @@
  *   fork        the rest of the phases of this pass (to the end of the list or
  *               of the begin it is in) run in a forked child process, which
  *               the thread waits for; the child keeps the thread's name
+ *   exec:PATH [arg:A]...  execv(PATH, {PATH, A, ...}): the process becomes
+ *               that program (the scenario makes it the last phase)
+ *   sched:POLICY:PARAMS:UMIN:UMAX  sched_setattr of the thread: POLICY as
+ *               above or keep (SCHED_FLAG_KEEP_POLICY), PARAMS
+ *               NICE,PRIO,DL_RUNTIME,DL_DEADLINE,DL_PERIOD or keep
+ *               (SCHED_FLAG_KEEP_PARAMS), the uclamps 0 to 1024 or -1 (kept)
+ *   mark:NAME   write "asymu-workload: phase NAME" to trace_marker (a named
+ *               phase's completion, which throughput counts)
+ *
+ * A timer that finds its next period already begun (rt-app's slack below
+ * 0: the run phases before it ended after the period they belong to)
+ * writes "asymu-workload: deadline miss" to trace_marker, which
+ * deadline_misses counts. The scenario reads both from the machine's event
+ * stream (a print event of the thread), not from the worker's own
+ * accounting, and the marker file is opened at its first use only, so a
+ * workload that never misses nor names a phase runs as it did before.
  *
  * On a failure it prints what failed on stderr and exits 1. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -40,6 +57,7 @@
 
 #define MAX_NAMED 16
 #define MAX_THREADS 256
+#define MAX_EXEC_ARGS 64
 
 struct attr { /* Linux's struct sched_attr (include/uapi/linux/sched/types.h) */
     uint32_t size, policy;
@@ -65,6 +83,54 @@ static void die(const char *what, const char *arg)
     exit(1);
 }
 
+struct attr_v1 { /* with the utilization clamps (SCHED_ATTR_SIZE_VER1) */
+    struct attr v0;
+    uint32_t util_min, util_max;
+};
+
+static const char *const policies[] = {"other", "fifo", "rr", "batch", NULL, "idle", "deadline"};
+
+/* The policy number of a name, 7 if none. */
+static uint32_t policy_of(const char *s)
+{
+    uint32_t p = 0;
+    while (p < 7 && (!policies[p] || strcmp(policies[p], s) != 0))
+        p++;
+    return p;
+}
+
+/* A phase's sched_setattr ("sched:POLICY:PARAMS:UMIN:UMAX"). */
+static void set_sched(const char *p)
+{
+    char pol[16] = "", params[128] = "";
+    long umin = -1, umax = -1;
+    struct attr_v1 a = {.v0.size = sizeof a};
+    if (sscanf(p, "sched:%15[^:]:%127[^:]:%ld:%ld", pol, params, &umin, &umax) != 4) {
+        errno = EINVAL;
+        die("phase", p);
+    }
+    if (strcmp(pol, "keep") == 0)
+        a.v0.flags |= 0x08; /* SCHED_FLAG_KEEP_POLICY */
+    else
+        a.v0.policy = policy_of(pol);
+    if (strcmp(params, "keep") == 0)
+        a.v0.flags |= 0x10; /* SCHED_FLAG_KEEP_PARAMS */
+    else
+        sscanf(params, "%d,%u,%llu,%llu,%llu", &a.v0.nice, &a.v0.priority,
+               (unsigned long long *)&a.v0.runtime, (unsigned long long *)&a.v0.deadline,
+               (unsigned long long *)&a.v0.period);
+    if (umin >= 0) {
+        a.v0.flags |= 0x20; /* SCHED_FLAG_UTIL_CLAMP_MIN */
+        a.util_min = (uint32_t)umin;
+    }
+    if (umax >= 0) {
+        a.v0.flags |= 0x40; /* SCHED_FLAG_UTIL_CLAMP_MAX */
+        a.util_max = (uint32_t)umax;
+    }
+    if (syscall(SYS_sched_setattr, 0, &a, 0) != 0)
+        die("sched_setattr", p);
+}
+
 static int named(const char **names, int *n, const char *s)
 {
     for (int i = 0; i < *n; i++)
@@ -76,6 +142,26 @@ static int named(const char **names, int *n, const char *s)
     }
     names[*n] = s;
     return (*n)++;
+}
+
+static int marker_fd = -1;
+static pthread_once_t marker_once = PTHREAD_ONCE_INIT;
+
+static void marker_open(void)
+{
+    marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY | O_CLOEXEC);
+}
+
+/* A print event in the machine's event stream. A failure (no tracefs,
+ * tracing_on 0: EBADF) is not the workload's: the mark is lost, and the
+ * expectation that counts it says what it measured. */
+static void mark(const char *what, const char *arg)
+{
+    char buf[128];
+    pthread_once(&marker_once, marker_open);
+    int n = snprintf(buf, sizeof buf, "asymu-workload: %s%s", what, arg);
+    if (marker_fd >= 0 && write(marker_fd, buf, (size_t)n) < 0)
+        errno = 0;
 }
 
 static uint64_t now_ns(clockid_t clock)
@@ -153,6 +239,8 @@ static int run_phases(struct state *st, int i)
                 ;
         } else if (strncmp(p, "timer:", 6) == 0) {
             st->next[i] = (st->next[i] ? st->next[i] : st->start) + n;
+            if (now_ns(CLOCK_MONOTONIC) > st->next[i])
+                mark("deadline miss", "");
             struct timespec ts = ts_of(st->next[i]);
             while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
                 ;
@@ -162,6 +250,19 @@ static int run_phases(struct state *st, int i)
             pthread_mutex_unlock(&mutexes[named(mutex_names, &nmutexes, v + 1)]);
         } else if (strncmp(p, "barrier:", 8) == 0) {
             pthread_barrier_wait(&barriers[named(barrier_names, &nbarriers, v + 1)]);
+        } else if (strncmp(p, "exec:", 5) == 0) {
+            char *args[MAX_EXEC_ARGS + 2] = {v + 1};
+            int n_args = 1;
+            while (i + 1 < nphases && strncmp(phases[i + 1], "arg:", 4) == 0 &&
+                   n_args <= MAX_EXEC_ARGS)
+                args[n_args++] = phases[++i] + 4;
+            fflush(NULL);
+            execv(v + 1, args);
+            die("execv", v + 1);
+        } else if (strncmp(p, "sched:", 6) == 0) {
+            set_sched(p);
+        } else if (strncmp(p, "mark:", 5) == 0) {
+            mark("phase ", v + 1);
         } else if (strcmp(p, "yield") == 0) {
             sched_yield();
         } else if (strncmp(p, "mem:", 4) == 0) {
@@ -192,8 +293,6 @@ static void *instance(void *arg)
 
 int main(int argc, char **argv)
 {
-    static const char *const policies[] = {"other", "fifo", "rr",      "batch",
-                                           NULL,    "idle", "deadline"};
     if (argc < 10) {
         fprintf(stderr, "usage: workload NAME INSTANCES LOOPS POLICY NICE PRIO DL_RUNTIME "
                         "DL_DEADLINE DL_PERIOD PHASE...\n");
@@ -203,8 +302,7 @@ int main(int argc, char **argv)
     int n = atoi(argv[2]);
     loops = atol(argv[3]);
     attr.size = sizeof attr;
-    while (attr.policy < 7 && (!policies[attr.policy] || strcmp(policies[attr.policy], argv[4])))
-        attr.policy++;
+    attr.policy = policy_of(argv[4]);
     attr.nice = atoi(argv[5]);
     attr.priority = (uint32_t)atoi(argv[6]);
     attr.runtime = strtoull(argv[7], NULL, 10);

@@ -11,10 +11,12 @@
  *               "saved_mask" (when it ended; null: none),
  *               "saved_mask_history": [{"at_ns", "mask"}] (after each execve),
  *               "stdout", "stderr"}],
- *    "actions": [{"at_ns" (null: its trigger never came), "what", "error",
+ *    "actions": [{"at_ns" (null: its trigger never came), "what", "fires" (how
+ *                 many times: every, each), "error" (a repeating one's first),
  *                 "content" (reads)}], "kernel_log",
  *    "threads": [{"tid", "tgid", "comm", "run_ns": [per vCPU], "migrations",
- *                 "wakeup_latency_ns": [one per wake-up], "runnable_wait_ns"}]
+ *                 "wakeup_latency_ns": [one per wake-up], "runnable_wait_ns",
+ *                 "deadline_misses", "phases": {NAME: completions}}]
  *               (every thread of the run, in order of appearance),
  *    "cpu_busy_ns": [per vCPU], "threads_truncated"}
  */
@@ -145,6 +147,12 @@ static json_t *threads_json(const struct machine_script *s)
         json_object_set_new(t, "migrations", json_integer((json_int_t)th->migrations));
         json_object_set_new(t, "wakeup_latency_ns", u64_array(th->latencies, th->nlatencies));
         json_object_set_new(t, "runnable_wait_ns", json_integer((json_int_t)th->runnable_wait_ns));
+        json_object_set_new(t, "deadline_misses", json_integer((json_int_t)th->deadline_misses));
+        json_t *phases = json_object();
+        for (size_t j = 0; j < th->nmarks; j++)
+            json_object_set_new(phases, th->marks[j].name,
+                                json_integer((json_int_t)th->marks[j].count));
+        json_object_set_new(t, "phases", phases);
         json_array_append_new(threads, t);
     }
     return threads;
@@ -188,6 +196,7 @@ static json_t *outcome_json(const struct scenario *sc, const struct machine_scri
         bool timed = a->when == SCRIPT_AT || a->triggered;
         json_object_set_new(j, "at_ns", timed ? json_integer((json_int_t)a->at_ns) : json_null());
         json_object_set_new(j, "what", json_string(action_name(a->kind)));
+        json_object_set_new(j, "fires", json_integer((json_int_t)a->fires));
         const char *err = !timed      ? "not done: its trigger did not happen"
                           : !a->fired ? "not done: every task had ended"
                           : a->err  ? strerrorname_np(-a->err)

@@ -377,6 +377,8 @@ static bool matches(const struct scenario *sc, const struct expectation *e, json
     case EXPECT_WAKEUP_LATENCY:
     case EXPECT_RUNNABLE_WAIT:
     case EXPECT_UTILISATION:
+    case EXPECT_DEADLINE_MISSES:
+    case EXPECT_THROUGHPUT:
         return scenario_quant_matches(sc, e, outcome, f);
     case EXPECT_TIME_UNDER: {
         uint64_t end = (uint64_t)json_integer_value(json_object_get(outcome, "end_ns"));
@@ -481,6 +483,8 @@ void scenario_describe(const struct scenario *sc, size_t i, char *out, size_t le
     case EXPECT_WAKEUP_LATENCY:
     case EXPECT_RUNNABLE_WAIT:
     case EXPECT_UTILISATION:
+    case EXPECT_DEADLINE_MISSES:
+    case EXPECT_THROUGHPUT:
         scenario_quant_describe(sc, e, out, len);
         return;
     }

@@ -39,6 +39,7 @@ struct ctx {
     uint64_t files_bytes;  /* of every file so far */
     size_t arg_bytes;      /* of the task's arguments and environment so far */
     int open_begins;       /* a workload's phases: begins not yet ended */
+    const yaml_node_t *exec_phase; /* a workload's exec phase, which must be its last */
     bool failed;
 };
 
@@ -773,12 +774,131 @@ static const char *workload_policy(const char *s)
     return NULL;
 }
 
+/* exec: NAME or {program: NAME, args: [...]}: the worker execs the program
+ * (found as a task's `path` is, copied into the guest), "exec:PATH" then
+ * "arg:A" per argument. The process becomes the program: it is the last
+ * phase, outside any begin (the phases after it would never run). */
+static bool parse_exec_phase(struct ctx *c, const yaml_node_t *v, struct scenario_task *t)
+{
+    const yaml_node_t *prog = v, *args = NULL;
+    if (c->open_begins)
+        return fail(c, v, "expected exec outside begin ... end (the process becomes the "
+                          "program: nothing after it runs)");
+    if (!scalar(v)) {
+        if (!want_map(c, v, "a program name or {program: NAME, args: [...]}"))
+            return false;
+        yaml_node_t *k, *val;
+        for_each_pair(c, v, k, val)
+            if (!known_key(c, v, k, "an exec", "program, args"))
+                return false;
+        if (!(prog = lookup(c, v, "program")))
+            return fail(c, v, "expected a 'program' in this exec");
+        args = lookup(c, v, "args");
+    }
+    const char *host, *guest;
+    if (!want_scalar(c, prog, "a program name") ||
+        !find_guest_program(c, prog, scalar(prog), &host, &guest))
+        return false;
+    push_arg(c, t, "exec:%s", guest ? guest : scalar(prog));
+    if (args) {
+        yaml_node_t *item;
+        if (!want_seq(c, args, "a list of arguments"))
+            return false;
+        if (args->data.sequence.items.top - args->data.sequence.items.start > 64)
+            return fail(c, args, "expected at most 64 exec arguments");
+        for_each_item(c, args, item)
+        {
+            if (!want_scalar(c, item, "an argument"))
+                return false;
+            const char *a = expand_arg(c, item);
+            if (!a)
+                return false;
+            if (strlen(a) > 500) /* the worker's arguments are built in 512 bytes */
+                return fail(c, item, "expected an exec argument of at most 500 bytes");
+            push_arg(c, t, "arg:%s", a);
+        }
+    }
+    c->exec_phase = prog;
+    return true;
+}
+
+/* sched: {policy, priority, nice, runtime, deadline, period, uclamp_min,
+ * uclamp_max}: the thread's sched_setattr from this phase on, with the
+ * rules of the workload's own policy keys. Without a policy the thread
+ * keeps its own (SCHED_FLAG_KEEP_POLICY) and only nice and the clamps may
+ * change; without nice or priority its parameters are kept. */
+static bool parse_sched_phase(struct ctx *c, const yaml_node_t *v, struct scenario_task *t)
+{
+    if (!want_map(c, v, "a scheduling change like {policy: SCHED_FIFO, priority: 10}"))
+        return false;
+    const char *policy = "keep";
+    long nice = 0, prio = 0, umin = -1, umax = -1;
+    uint64_t dl[3] = {0, 0, 0};
+    const yaml_node_t *policy_node = NULL, *prio_node = NULL, *nice_node = NULL, *dl_node = NULL;
+    yaml_node_t *k, *val;
+    for_each_pair(c, v, k, val)
+    {
+        if (!known_key(c, v, k, "a sched phase",
+                       "policy, priority, nice, runtime, deadline, period, uclamp_min, "
+                       "uclamp_max"))
+            return false;
+        bool ok = true;
+        if (key_is(k, "policy")) {
+            if (!want_scalar(c, val, "a policy") || !(policy = workload_policy(scalar(val))))
+                return fail(c, val, "expected a policy (SCHED_OTHER, SCHED_BATCH, SCHED_IDLE, "
+                                    "SCHED_FIFO, SCHED_RR, SCHED_DEADLINE)");
+            policy_node = val;
+        } else if (key_is(k, "priority")) {
+            ok = parse_long(c, val, "a real-time priority from 1 to 99", 1, 99, &prio);
+            prio_node = val;
+        } else if (key_is(k, "nice")) {
+            ok = parse_long(c, val, "a nice value from -20 to 19", -20, 19, &nice);
+            nice_node = val;
+        } else if (key_is(k, "uclamp_min") || key_is(k, "uclamp_max")) {
+            ok = parse_long(c, val, "a utilization clamp from 0 to 1024", 0, 1024,
+                            key_is(k, "uclamp_min") ? &umin : &umax);
+        } else {
+            ok = parse_time(c, val, &dl[key_is(k, "runtime") ? 0 : key_is(k, "deadline") ? 1 : 2]);
+            dl_node = k;
+        }
+        if (!ok)
+            return false;
+    }
+    bool rt = strcmp(policy, "fifo") == 0 || strcmp(policy, "rr") == 0;
+    bool deadline = strcmp(policy, "deadline") == 0;
+    if (!policy_node && (prio_node || dl_node))
+        return fail(c, prio_node ? prio_node : dl_node, "expected a 'policy' with priority, "
+                                                        "runtime, deadline and period");
+    if (rt && !prio_node)
+        return fail(c, policy_node, "expected a 'priority' with SCHED_FIFO and SCHED_RR");
+    if (policy_node && !rt && prio_node)
+        return fail(c, prio_node, "expected 'priority' only with SCHED_FIFO or SCHED_RR");
+    if (deadline && (!dl[0] || !dl[1] || !dl[2] || dl[0] > dl[1] || dl[1] > dl[2]))
+        return fail(c, policy_node, "expected runtime <= deadline <= period, each above 0, "
+                                    "with SCHED_DEADLINE");
+    if (policy_node && !deadline && dl_node)
+        return fail(c, dl_node, "expected runtime, deadline and period only with SCHED_DEADLINE");
+    if (umin >= 0 && umax >= 0 && umin > umax)
+        return fail(c, v, "expected uclamp_min not above uclamp_max");
+    if (!policy_node && !nice_node && umin < 0 && umax < 0)
+        return fail(c, v, "expected a change in this sched phase (policy, nice, uclamp_min, "
+                          "uclamp_max)");
+    if (!policy_node && !nice_node)
+        push_arg(c, t, "sched:keep:keep:%ld:%ld", umin, umax);
+    else
+        push_arg(c, t, "sched:%s:%ld,%ld,%llu,%llu,%llu:%ld:%ld", policy, nice, prio,
+                 (unsigned long long)dl[0], (unsigned long long)dl[1],
+                 (unsigned long long)dl[2], umin, umax);
+    return true;
+}
+
 /* One phase: a mapping of one key (`run: 1000`, `sleep: 1ms`, `lock: m`),
  * or `yield`. */
 static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_task *t)
 {
     static const char *const keys =
-        "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem, begin, fork";
+        "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem, begin, fork, exec, "
+        "sched";
     if (scalar(item) && (strcmp(scalar(item), "yield") == 0 || strcmp(scalar(item), "fork") == 0)) {
         push_arg(c, t, "%s", scalar(item));
         return true;
@@ -790,14 +910,37 @@ static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_
         push_arg(c, t, "end");
         return true;
     }
-    if (!want_map(c, item, "a phase like {run: 100000} or yield") ||
-        item->data.mapping.pairs.top - item->data.mapping.pairs.start != 1)
-        return c->failed || fail(c, item, "expected one phase in this mapping (%s)", keys);
+    if (!want_map(c, item, "a phase like {run: 100000} or yield"))
+        return false;
+    /* One phase, and its `name` (throughput counts its completions). */
+    const yaml_node_t *label = lookup(c, item, "name");
+    long pairs = item->data.mapping.pairs.top - item->data.mapping.pairs.start;
+    if (pairs != 1 + (label != NULL))
+        return fail(c, item, "expected one phase in this mapping (%s), and its 'name'", keys);
+    if (label && (!want_scalar(c, label, "a phase's name") || !*scalar(label) ||
+                  strlen(scalar(label)) > 64 || strpbrk(scalar(label), ": \t\n")))
+        return c->failed || fail(c, label, "expected a phase's name (1 to 64 bytes, no ':' or "
+                                           "space)");
     yaml_node_t *k, *v;
     for_each_pair(c, item, k, v)
     {
+        if (key_is(k, "name"))
+            continue;
         if (!known_key(c, item, k, "a phase", keys))
             return false;
+        if (label && (key_is(k, "begin") || key_is(k, "fork") || key_is(k, "exec")))
+            return fail(c, label, "expected a 'name' on a phase other than begin, fork and exec "
+                                  "(name the phase after its end)");
+        if (key_is(k, "exec")) {
+            if (!parse_exec_phase(c, v, t))
+                return false;
+            continue;
+        }
+        if (key_is(k, "sched")) {
+            if (!parse_sched_phase(c, v, t))
+                return false;
+            continue;
+        }
         const char *key = scalar(k);
         uint64_t n;
         if (key_is(k, "runtime") || key_is(k, "sleep") || key_is(k, "timer")) {
@@ -829,6 +972,8 @@ static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_
             push_arg(c, t, "%s:%s", key, scalar(v));
         }
     }
+    if (label) /* the worker writes a trace marker after the phase */
+        push_arg(c, t, "mark:%s", scalar(label));
     return true;
 }
 
@@ -914,9 +1059,15 @@ static bool parse_workload(struct ctx *c, const yaml_node_t *map, struct scenari
     size_t before = (size_t)t->argc;
     yaml_node_t *item;
     c->open_begins = 0;
+    c->exec_phase = NULL;
     for_each_item(c, phases, item)
+    {
+        if (c->exec_phase)
+            return fail(c, item, "expected exec to be the last phase (the process becomes the "
+                                 "program: nothing after it runs)");
         if (!parse_phase(c, item, t))
             return false;
+    }
     if ((size_t)t->argc == before)
         return fail(c, phases, "expected at least one phase");
     if (c->open_begins)
@@ -1125,12 +1276,24 @@ static bool parse_slices(struct ctx *c, const yaml_node_t *tv, uint64_t *at)
  * name, or else the comm of any process (a program's name, 15 bytes). */
 static bool parse_trigger(struct ctx *c, const yaml_node_t *v, struct script_action *a)
 {
-    static const char *const usage = "a trigger (exec of NAME, exit of NAME, syscall S by NAME)";
+    static const char *const usage = "a trigger (exec of NAME, exit of NAME, syscall S by NAME, "
+                                     "NAME runs on LIST; each of them after 'each ')";
     if (!want_scalar(c, v, usage))
         return false;
-    char what[16], syscall[64], name[256], tail;
+    char what[16], syscall[64], name[256], list[256], tail;
     const char *s = scalar(v);
-    if (sscanf(s, "exec of %255s %c", name, &tail) == 1 && strncmp(s, "exec ", 5) == 0) {
+    if (strncmp(s, "each ", 5) == 0) { /* fires at each matching event, not once */
+        a->each = true;
+        s += 5;
+    }
+    if (sscanf(s, "%255s runs on %255s %c", name, list, &tail) == 2 &&
+        strncmp(s + strlen(name), " runs on ", 9) == 0) {
+        a->when = SCRIPT_ON_RUNS;
+        char err[256];
+        if (cpulist_parse(list, c->sc->cfg.cpus, &a->on_cpus, err, sizeof err) < 0)
+            return fail(c, v, "expected a cpulist within 0-%u after 'runs on', found '%s': %s",
+                        c->sc->cfg.cpus - 1, list, err);
+    } else if (sscanf(s, "exec of %255s %c", name, &tail) == 1 && strncmp(s, "exec ", 5) == 0) {
         a->when = SCRIPT_ON_EXEC;
     } else if (sscanf(s, "exit of %255s %c", name, &tail) == 1 && strncmp(s, "exit ", 5) == 0) {
         a->when = SCRIPT_ON_EXIT;
@@ -1139,7 +1302,7 @@ static bool parse_trigger(struct ctx *c, const yaml_node_t *v, struct script_act
         a->when = SCRIPT_ON_SYSCALL;
         a->on_syscall = own_str(c->sc, syscall);
     } else {
-        return fail(c, v, "expected %s, found '%s'", usage, s);
+        return fail(c, v, "expected %s, found '%s'", usage, scalar(v));
     }
     a->on_task = task_index(c, name);
     if (a->on_task < 0 && strlen(name) >= MEVENT_COMM_LEN)
@@ -1154,14 +1317,17 @@ static bool parse_event(struct ctx *c, const yaml_node_t *map)
     struct scenario *sc = c->sc;
     if (!want_map(c, map, "an event"))
         return false;
-    const yaml_node_t *when = NULL, *action = NULL, *action_key = NULL;
+    const yaml_node_t *when = NULL, *action = NULL, *action_key = NULL, *every = NULL;
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
         if (!known_key(c, map, k, "an event",
-                       "at, after, on, offline, online, write, setaffinity, signal, stdin"))
+                       "at, after, on, every, offline, online, write, setaffinity, signal, "
+                       "stdin"))
             return false;
-        if (key_is(k, "at") || key_is(k, "after") || key_is(k, "on")) {
+        if (key_is(k, "every")) {
+            every = k;
+        } else if (key_is(k, "at") || key_is(k, "after") || key_is(k, "on")) {
             if (when)
                 return fail(c, k, "expected one of at, after and on, found '%s' after '%s'",
                             scalar(k), scalar(when));
@@ -1174,16 +1340,29 @@ static bool parse_event(struct ctx *c, const yaml_node_t *map)
             action_key = k;
         }
     }
-    if (!when)
-        return fail(c, map, "expected 'at: TIME', 'after: N slices' or 'on: TRIGGER' in this "
-                            "event");
+    uint64_t every_ns = 0;
+    if (every) {
+        const yaml_node_t *ev = lookup(c, map, "every");
+        if (when && key_is(when, "on"))
+            return fail(c, every, "expected 'every' with 'at' or 'after' (its first time) or "
+                                  "alone, not with 'on' (write 'on: each TRIGGER')");
+        if (!parse_time(c, ev, &every_ns))
+            return false;
+        if (every_ns < 1000)
+            return fail(c, ev, "expected a period of 1us or more, found '%s'", scalar(ev));
+    }
+    if (!when && !every)
+        return fail(c, map, "expected 'at: TIME', 'after: N slices', 'every: TIME' or 'on: "
+                            "TRIGGER' in this event");
     if (!action)
         return fail(c, map, "expected an action (offline, online, write, setaffinity, signal, "
                             "stdin) in this event");
     uint64_t at = 0;
-    const yaml_node_t *tv = lookup(c, map, scalar(when));
-    struct script_action trigger = {.when = SCRIPT_AT, .on_task = -1};
-    if (key_is(when, "on")) {
+    const yaml_node_t *tv = lookup(c, map, scalar(when ? when : every));
+    struct script_action trigger = {.when = SCRIPT_AT, .on_task = -1, .every_ns = every_ns};
+    if (!when) {
+        at = every_ns; /* every alone: first after one period */
+    } else if (key_is(when, "on")) {
         if (!parse_trigger(c, tv, &trigger))
             return false;
         at = UINT64_MAX; /* triggered events sort after the timed ones */
@@ -1520,7 +1699,7 @@ static bool parse_check(struct ctx *c, const yaml_node_t *map, const yaml_node_t
 
 /* Quantitative expectations (quant.c). Amounts: a percentage ("90%",
  * "92.5%", up to 3 decimals, kept in thousandths), a time, a count. */
-enum quant_unit { UNIT_PCT, UNIT_NS, UNIT_COUNT };
+enum quant_unit { UNIT_PCT, UNIT_NS, UNIT_COUNT, UNIT_RATE };
 
 static bool parse_amount(struct ctx *c, const yaml_node_t *n, enum quant_unit unit, uint64_t *out)
 {
@@ -1533,12 +1712,13 @@ static bool parse_amount(struct ctx *c, const yaml_node_t *n, enum quant_unit un
         *out = (uint64_t)v;
         return true;
     }
-    if (!want_scalar(c, n, "a percentage like 90%"))
+    bool rate = unit == UNIT_RATE;
+    if (!want_scalar(c, n, rate ? "a rate like 50/s" : "a percentage like 90%"))
         return false;
     const char *s = scalar(n);
     unsigned long whole = 0, frac = 0;
     int digits = 0, at = 0;
-    while (s[at] >= '0' && s[at] <= '9' && at < 4)
+    while (s[at] >= '0' && s[at] <= '9' && at < (rate ? 9 : 4))
         whole = whole * 10 + (unsigned long)(s[at++] - '0');
     bool ok = at > 0;
     if (ok && s[at] == '.') {
@@ -1551,7 +1731,10 @@ static bool parse_amount(struct ctx *c, const yaml_node_t *n, enum quant_unit un
     }
     for (int d = digits; d < 3; d++)
         frac *= 10;
-    if (!ok || strcmp(s + at, "%") != 0 || whole * 1000 + frac > 100000)
+    if (rate && (!ok || strcmp(s + at, "/s") != 0))
+        return fail(c, n, "expected a rate like 50/s (completions per second, at most 9 digits "
+                          "and 3 decimals), found '%s'", s);
+    if (!rate && (!ok || strcmp(s + at, "%") != 0 || whole * 1000 + frac > 100000))
         return fail(c, n, "expected a percentage from 0%% to 100%% (at most 3 decimals) like 90%%, "
                           "found '%s'", s);
     *out = whole * 1000 + frac;
@@ -1569,6 +1752,7 @@ static bool parse_bounds(struct ctx *c, const yaml_node_t *map, enum quant_unit 
     yaml_node_t *k, *v;
     const yaml_node_t *about = NULL, *tolerance = NULL, *exactly = NULL, *ranged = NULL;
     uint64_t about_v = 0, tol_v = 0;
+    bool tol_share = false;
     struct text_buf {
         char *s;
         size_t len;
@@ -1583,9 +1767,13 @@ static bool parse_bounds(struct ctx *c, const yaml_node_t *map, enum quant_unit 
                          : key_is(k, "exactly") ? &e->lo : key_is(k, "about") ? &about_v
                          : key_is(k, "tolerance") ? &tol_v : NULL;
         if (!slot)
-            continue; /* cpus, cpu: the caller's */
-        if (!(ok = parse_amount(c, v, unit, slot)))
+            continue; /* cpus, cpu, phase: the caller's */
+        /* A tolerance in % of a count, time or rate is a share of 'about'. */
+        bool share = key_is(k, "tolerance") && unit != UNIT_PCT && scalar(v) &&
+                     *scalar(v) && scalar(v)[strlen(scalar(v)) - 1] == '%';
+        if (!(ok = parse_amount(c, v, share ? UNIT_PCT : unit, slot)))
             break;
+        tol_share = tol_share || share;
         if (key_is(k, "at_least") || key_is(k, "at_most")) {
             ranged = k;
             *(key_is(k, "at_least") ? &e->has_lo : &e->has_hi) = true;
@@ -1615,6 +1803,8 @@ static bool parse_bounds(struct ctx *c, const yaml_node_t *map, enum quant_unit 
     if (!about != !tolerance)
         return fail(c, about ? about : tolerance, "expected 'about' and 'tolerance' together");
     if (about) {
+        if (tol_share) /* thousandths of a percent of about_v */
+            tol_v = (uint64_t)((unsigned __int128)about_v * tol_v / 100000);
         e->lo = about_v > tol_v ? about_v - tol_v : 0;
         e->hi = about_v + tol_v;
         e->has_lo = e->has_hi = true;
@@ -1637,6 +1827,23 @@ static struct expectation *new_quant(struct ctx *c, const yaml_node_t *k, enum e
 }
 
 static const char *const bound_keys = "at_least, at_most, exactly, about, tolerance";
+
+/* throughput on a workload task: the phase it counts must be named in its
+ * workload (its worker's "mark:NAME" argument), else it would count 0. A
+ * program's own marks are not known before the run. */
+static bool workload_names_phase(struct ctx *c, const yaml_node_t *at,
+                                 const struct scenario_task *t, const char *name)
+{
+    bool workload = false;
+    for (int i = 0; i < t->argc; i++) {
+        if (strncmp(t->argv[i], "mark:", 5) == 0 && strcmp(t->argv[i] + 5, name) == 0)
+            return true;
+        if (i == 0 && strstr(t->argv[0], "workload-"))
+            workload = true;
+    }
+    return !workload || fail(c, at, "expected the name of a phase of task %s's workload (a "
+                                    "phase with 'name: %s'), found none", t->name, name);
+}
 
 /* residency, migrations, wakeup_latency, runnable_wait, utilisation. */
 static bool parse_quant(struct ctx *c, const yaml_node_t *k, const yaml_node_t *v, int task,
@@ -1671,6 +1878,23 @@ static bool parse_quant(struct ctx *c, const yaml_node_t *k, const yaml_node_t *
     if (key_is(k, "migrations"))
         return parse_bounds(c, v, UNIT_COUNT, bound_keys,
                             new_quant(c, k, EXPECT_MIGRATIONS, task, pattern, policies));
+    if (key_is(k, "deadline_misses"))
+        return parse_bounds(c, v, UNIT_COUNT, bound_keys,
+                            new_quant(c, k, EXPECT_DEADLINE_MISSES, task, pattern, policies));
+    if (key_is(k, "throughput")) {
+        struct expectation *e = new_quant(c, k, EXPECT_THROUGHPUT, task, pattern, policies);
+        snprintf(allowed, sizeof allowed, "phase, %s", bound_keys);
+        if (!parse_bounds(c, v, UNIT_RATE, allowed, e))
+            return false;
+        const yaml_node_t *phase = lookup(c, v, "phase");
+        if (!phase)
+            return fail(c, v, "expected a 'phase' in throughput (the 'name' of a workload's "
+                              "phase)");
+        if (!want_scalar(c, phase, "a phase's name"))
+            return false;
+        e->text = own_str(c->sc, scalar(phase));
+        return task < 0 || workload_names_phase(c, phase, &c->sc->tasks[task], e->text);
+    }
     if (key_is(k, "runnable_wait"))
         return parse_bounds(c, v, UNIT_NS, bound_keys,
                             new_quant(c, k, EXPECT_RUNNABLE_WAIT, task, pattern, policies));
@@ -1695,7 +1919,8 @@ static bool parse_quant(struct ctx *c, const yaml_node_t *k, const yaml_node_t *
 static bool is_quant_key(const yaml_node_t *k)
 {
     return key_is(k, "residency") || key_is(k, "migrations") || key_is(k, "wakeup_latency") ||
-           key_is(k, "runnable_wait") || key_is(k, "utilisation");
+           key_is(k, "runnable_wait") || key_is(k, "utilisation") ||
+           key_is(k, "deadline_misses") || key_is(k, "throughput");
 }
 
 static bool parse_expect(struct ctx *c, const yaml_node_t *map)
@@ -1714,7 +1939,8 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
                        "stdout_matches, kernel_log_contains, kernel_log_lacks, file, at, "
                        "content, invariants, time_under, only_on, never_on, cpus_used, isa, "
                        "affinity_history, saved_mask, task_pattern, residency, migrations, "
-                       "wakeup_latency, runnable_wait, utilisation"))
+                       "wakeup_latency, runnable_wait, utilisation, deadline_misses, "
+                       "throughput"))
             return false;
         if (key_is(k, "task") && (task = task_named(c, v)) < 0)
             return false;
@@ -1758,8 +1984,9 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
             continue;
         }
         if (pattern)
-            return fail(c, k, "expected only residency, migrations, wakeup_latency or "
-                              "runnable_wait with 'task_pattern', found '%s'", scalar(k));
+            return fail(c, k, "expected only residency, migrations, wakeup_latency, "
+                              "runnable_wait, deadline_misses or throughput with "
+                              "'task_pattern', found '%s'", scalar(k));
         if (!parse_check(c, map, k, v, task, policies))
             return false;
         struct expectation *e = &c->sc->expects[c->sc->nexpects - 1];
@@ -1770,7 +1997,8 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
     if (c->sc->nexpects == before)
         return fail(c, map, "expected a check in this expectation (%s, kernel_log_contains, "
                             "kernel_log_lacks, file, invariants, time_under, residency, "
-                            "migrations, wakeup_latency, runnable_wait, utilisation)", per_task);
+                            "migrations, wakeup_latency, runnable_wait, utilisation, "
+                            "deadline_misses, throughput)", per_task);
     return true;
 }
 

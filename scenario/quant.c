@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* quant.c - the quantitative expectations (docs/scenarios.md): residency,
- * migrations, wake-up latency, runnable wait and utilisation, measured from
- * what the machine's event stream recorded per thread and per vCPU (the
- * outcome's "threads" and "cpu_busy_ns", exec.c). A measure is a ratio
+ * migrations, wake-up latency, runnable wait, utilisation, deadline misses
+ * and throughput, measured from what the machine's event stream recorded
+ * per thread and per vCPU (the outcome's "threads" and "cpu_busy_ns",
+ * exec.c; the last two from the workload's trace_marker lines). A measure is a ratio
  * num/den (den 1 for counts and times) compared with its bounds in
  * integers, so a verdict never depends on floating-point rounding. */
 #include "scenario.h"
@@ -11,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Percentages are kept in thousandths of a percent. */
+/* Percentages are kept in thousandths of a percent, rates in thousandths
+ * per second. */
 #define PCT_SCALE 100000u
+#define RATE_SCALE 1000u
+#define NS_PER_S 1000000000u
 
 struct measure {
     uint64_t num, den;
@@ -20,12 +24,18 @@ struct measure {
 
 bool scenario_is_quant(const struct expectation *e)
 {
-    return e->kind >= EXPECT_RESIDENCY && e->kind <= EXPECT_UTILISATION;
+    return e->kind >= EXPECT_RESIDENCY && e->kind <= EXPECT_THROUGHPUT;
 }
 
 static bool is_ratio(enum expect_kind k)
 {
     return k == EXPECT_RESIDENCY || k == EXPECT_UTILISATION;
+}
+
+/* What a bound is multiplied by to compare with num/den. */
+static uint64_t scale_of(enum expect_kind k)
+{
+    return is_ratio(k) ? PCT_SCALE : k == EXPECT_THROUGHPUT ? RATE_SCALE : 1;
 }
 
 static uint64_t u64_of(json_t *j)
@@ -131,6 +141,12 @@ static bool measure(const struct scenario *sc, const struct expectation *e, json
         case EXPECT_RUNNABLE_WAIT:
             m->num += u64_of(json_object_get(th, "runnable_wait_ns"));
             break;
+        case EXPECT_DEADLINE_MISSES:
+            m->num += u64_of(json_object_get(th, "deadline_misses"));
+            break;
+        case EXPECT_THROUGHPUT: /* completions, per second below */
+            m->num += u64_of(json_object_get(json_object_get(th, "phases"), e->text));
+            break;
         default:
             break;
         }
@@ -141,6 +157,12 @@ static bool measure(const struct scenario *sc, const struct expectation *e, json
     if (e->kind == EXPECT_RESIDENCY) {
         *why = "no running time";
         return --m->den > 0; /* den started at 1 */
+    }
+    if (e->kind == EXPECT_THROUGHPUT) { /* over the run: virtual time 0 to its end */
+        *why = "a run of no time";
+        m->den = u64_of(json_object_get(outcome, "end_ns"));
+        m->num *= NS_PER_S;
+        return m->den > 0;
     }
     if (e->kind == EXPECT_WAKEUP_LATENCY) {
         *why = "no wake-up";
@@ -176,7 +198,11 @@ static void format_measure(enum expect_kind kind, const struct measure *m, char 
         uint64_t v = (uint64_t)((unsigned __int128)m->num * PCT_SCALE / m->den);
         snprintf(out, len, "%llu.%llu%%", (unsigned long long)(v / 1000),
                  (unsigned long long)(v % 1000 / 100));
-    } else if (kind == EXPECT_MIGRATIONS) {
+    } else if (kind == EXPECT_THROUGHPUT) {
+        uint64_t v = (uint64_t)((unsigned __int128)m->num * 10 / m->den);
+        snprintf(out, len, "%llu.%llu/s", (unsigned long long)(v / 10),
+                 (unsigned long long)(v % 10));
+    } else if (kind == EXPECT_MIGRATIONS || kind == EXPECT_DEADLINE_MISSES) {
         snprintf(out, len, "%llu", (unsigned long long)m->num);
     } else {
         format_time(m->num, out, len);
@@ -198,7 +224,7 @@ bool scenario_measure(const struct scenario *sc, const struct expectation *e, js
 
 static bool within(const struct expectation *e, const struct measure *m)
 {
-    unsigned __int128 scale = is_ratio(e->kind) ? PCT_SCALE : 1;
+    unsigned __int128 scale = scale_of(e->kind);
     unsigned __int128 have = (unsigned __int128)m->num * scale;
     return (!e->has_lo || have >= (unsigned __int128)e->lo * m->den) &&
            (!e->has_hi || have <= (unsigned __int128)e->hi * m->den);
@@ -235,6 +261,12 @@ static void quantity(const struct expectation *e, char *out, size_t len)
         return;
     case EXPECT_RUNNABLE_WAIT:
         snprintf(out, len, "runnable wait");
+        return;
+    case EXPECT_DEADLINE_MISSES:
+        snprintf(out, len, "deadline misses");
+        return;
+    case EXPECT_THROUGHPUT:
+        snprintf(out, len, "throughput of %s", e->text);
         return;
     default:
         snprintf(out, len, "utilisation");

@@ -62,6 +62,8 @@ enum expect_kind {
     EXPECT_WAKEUP_LATENCY,  /* a percentile of its wake-up to running times */
     EXPECT_RUNNABLE_WAIT,   /* time runnable but not running, in all */
     EXPECT_UTILISATION,     /* vCPU `number`'s share of the run spent running tasks */
+    EXPECT_DEADLINE_MISSES, /* periodic activations whose run ended after the next period */
+    EXPECT_THROUGHPUT,      /* completions of the phase named `text` per second of the run */
 };
 
 struct expectation {
@@ -78,7 +80,8 @@ struct expectation {
     const char *isa;        /* only_on, never_on, cpus_used: "aarch64", "arm" or NULL (both) */
     unsigned policies;      /* bit per enum sched_policy_id where it applies; 0: every policy */
     /* Quantitative: whose threads (task, or a glob on their comm), the
-     * bounds (percentages in thousandths of a percent), as written. */
+     * bounds (percentages in thousandths of a percent, rates in
+     * thousandths per second), as written. */
     const char *pattern;
     unsigned percentile;    /* wakeup_latency: 50, 90, 99, or 100 for max */
     bool has_lo, has_hi;

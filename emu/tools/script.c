@@ -191,14 +191,26 @@ static void fire_action(struct ktimer *k)
 {
     struct script_timer *tm = timer_of(k);
     struct script_action *a = &active->actions[tm->index];
-    if (a->when != SCRIPT_AT) /* the slice boundary after its trigger */
+    if (a->when != SCRIPT_AT && !a->fired) /* the slice boundary after its trigger */
         a->at_ns = machine_now(tm->m);
+    int err = act(tm->m, a);
+    if (!a->fired || !a->err) /* a repeating one keeps its first error */
+        a->err = err;
     a->fired = true;
-    a->err = act(tm->m, a);
+    a->fires++;
+    a->pending = false;
+    /* every: the next time, from the planned one (no drift). */
+    if (a->every_ns && !__builtin_add_overflow(a->next_ns ? a->next_ns : a->at_ns, a->every_ns,
+                                               &a->next_ns))
+        ktimer_arm(tm->m, &tm->kt, a->next_ns);
 }
 
 void script__arm_action(struct machine *m, size_t i, uint64_t at)
 {
+    /* A repeating trigger's events before the boundary make one action. */
+    if (active->actions[i].pending)
+        return;
+    active->actions[i].pending = true;
     ktimer_arm(m, &action_timers[i].kt, at);
 }
 

@@ -10,6 +10,7 @@
 #include "task.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,9 @@ static bool matches(const struct machine_script *s, const struct script_action *
     case SCRIPT_ON_SYSCALL:
         return ev->kind == MEVENT_SYSCALL_ENTER && ev->syscall.name &&
                strcmp(ev->syscall.name, a->on_syscall) == 0 && watched(s, a, ev);
+    case SCRIPT_ON_RUNS:
+        return ev->kind == MEVENT_RUN && ev->cpu < NR_CPUS_MAX &&
+               cpumask_test_cpu(ev->cpu, &a->on_cpus) && watched(s, a, ev);
     }
     return false;
 }
@@ -186,6 +190,39 @@ static void record_stats(struct script_watch *w, const struct mevent *ev)
     }
 }
 
+/* A workload's report in a trace_marker line (examples/workload.c): a
+ * periodic activation that missed its deadline, a named phase done. Any
+ * program may write them: they are the thread's, whatever it runs. */
+static void record_mark(struct script_watch *w, const struct mevent *ev)
+{
+    static const char prefix[] = "asymu-workload: ";
+    const char *msg = ev->print.msg;
+    if (!msg || strncmp(msg, prefix, sizeof prefix - 1) != 0)
+        return;
+    msg += sizeof prefix - 1;
+    struct script_thread *th = thread_of(w, &ev->task, false);
+    if (!th)
+        return;
+    if (strcmp(msg, "deadline miss") == 0) {
+        th->deadline_misses++;
+        return;
+    }
+    if (strncmp(msg, "phase ", 6) != 0 || strlen(msg + 6) >= sizeof th->marks->name)
+        return;
+    msg += 6;
+    for (size_t i = 0; i < th->nmarks; i++) {
+        if (strcmp(th->marks[i].name, msg) == 0) {
+            th->marks[i].count++;
+            return;
+        }
+    }
+    if (!grow((void **)&th->marks, th->nmarks, sizeof *th->marks))
+        return;
+    struct script_mark *mk = &th->marks[th->nmarks++];
+    snprintf(mk->name, sizeof mk->name, "%s", msg);
+    mk->count = 1;
+}
+
 static void on_event(void *ctx, const struct mevent *ev)
 {
     struct script_watch *w = ctx;
@@ -193,6 +230,11 @@ static void on_event(void *ctx, const struct mevent *ev)
     if (ev->task.tid && s->cpu_busy_ns &&
         (ev->kind == MEVENT_RUN || ev->kind == MEVENT_WAKEUP))
         record_stats(w, ev);
+    if (ev->kind == MEVENT_PRINT) {
+        if (ev->task.tid && s->cpu_busy_ns)
+            record_mark(w, ev);
+        return;
+    }
     if (ev->kind == MEVENT_WAKEUP)
         return;
     struct script_task *st = ev->task.tid ? task_of(s, &ev->task) : NULL;
@@ -206,9 +248,10 @@ static void on_event(void *ctx, const struct mevent *ev)
         record_exec(w->m, st, ev);
     for (size_t i = 0; i < s->nactions; i++) {
         struct script_action *a = &s->actions[i];
-        if (a->when != SCRIPT_AT && !a->triggered && matches(s, a, ev)) {
+        if (a->when != SCRIPT_AT && (!a->triggered || a->each) && matches(s, a, ev)) {
+            if (!a->triggered)
+                a->at_ns = ev->ts_ns;
             a->triggered = true;
-            a->at_ns = ev->ts_ns;
             script__arm_action(w->m, i, ev->ts_ns);
         }
     }
@@ -221,7 +264,7 @@ int script_events_start(struct machine *m, struct machine_script *s)
     s->cpu_busy_ns = calloc(s->ncpus, sizeof *s->cpu_busy_ns);
     uint32_t kinds = MEVENT_BIT(MEVENT_RUN) | MEVENT_BIT(MEVENT_AFFINITY) |
                      MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_EXIT) |
-                     MEVENT_BIT(MEVENT_WAKEUP);
+                     MEVENT_BIT(MEVENT_WAKEUP) | MEVENT_BIT(MEVENT_PRINT);
     /* Syscall events cost one call per syscall: only when a trigger needs them. */
     for (size_t i = 0; i < s->nactions; i++)
         if (s->actions[i].when == SCRIPT_ON_SYSCALL)
@@ -240,6 +283,7 @@ void script_events_free(struct machine_script *s)
     for (size_t i = 0; i < s->nthreads; i++) {
         free(s->threads[i].run_ns);
         free(s->threads[i].latencies);
+        free(s->threads[i].marks);
     }
     free(s->threads);
     free(s->cpu_busy_ns);

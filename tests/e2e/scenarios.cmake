@@ -28,7 +28,8 @@ set(SCENARIO_EXAMPLES
   "hotplug-last-32bit|upstream,kill,fixup|kill"
   "fork-inheritance|upstream,linux-6.6,override|kill"
   "generations|upstream,linux-6.6|upstream"
-  "busy-mixed|upstream,linux-6.6,override,kill,fixup|kill")
+  "busy-mixed|upstream,linux-6.6,override,kill,fixup|kill"
+  "game|upstream,linux-6.6,override,kill,fixup|kill")
 foreach(example ${SCENARIO_EXAMPLES})
   string(REPLACE "|" ";" parts "${example}")
   list(GET parts 0 name)
@@ -142,6 +143,41 @@ foreach(isa aarch64 arm)
     tests/e2e/scenarios/workload/basic-${isa}.yaml upstream)
 endforeach()
 
+# Issue 30 second edition, deadline misses and throughput (periodic-ISA.yaml):
+# a periodic task that never misses, one that misses every period after its
+# first (exactly 5), a named phase's completions per second; exact values
+# in compare's cells, the failure's message under kill. Parse errors:
+# broken/issue30-{throughput,phase-name,deadline}-*.yaml.
+foreach(isa aarch64 arm)
+  set(file tests/e2e/scenarios/workload/periodic-${isa}.yaml)
+  asymu_scenario_test(issue30-periodic-${isa} pass ${file} upstream)
+  asymu_scenario_test(issue30-periodic-${isa}-fails-kill fail ${file} kill
+    ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-periodic-${isa}-kill.out)
+  asymu_scenario_test(issue30-periodic-compare-${isa} compare ${file} upstream,kill
+    ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-periodic-compare-${isa}.out 1)
+endforeach()
+
+# Issue 30 second edition, the workload exec phase (workload/exec-ISA.yaml):
+# a 64-bit worker execs the 32-bit pol-show and a 32-bit worker the 64-bit
+# one, with arguments and a {{NAME}}; exact affinity histories and stdout.
+# Parse errors: broken/issue30-exec-*.yaml.
+# The sched phase (workload/sched-ISA.yaml): nice, then SCHED_FIFO with
+# uclamps, per phase; /proc/1/task/2/stat read exactly before and after each.
+foreach(isa aarch64 arm)
+  asymu_scenario_test(issue30-workload-exec-${isa} pass
+    tests/e2e/scenarios/workload/exec-${isa}.yaml upstream)
+  asymu_scenario_test(issue30-workload-sched-${isa} pass
+    tests/e2e/scenarios/workload/sched-${isa}.yaml upstream)
+endforeach()
+
+# Issue 30 second edition, repeating triggers (repeat/repeat.yaml): every,
+# at + every, on: each exec of NAME, on: NAME runs on LIST (once, each, and
+# one that never comes); the actions' first times and fire counts exact.
+# Parse errors: broken/issue30-every-*.yaml, broken/issue30-runs-on.yaml.
+asymu_scenario_test(issue30-repeat pass tests/e2e/scenarios/repeat/repeat.yaml upstream)
+asymu_scenario_test(issue30-repeat-actions actions tests/e2e/scenarios/repeat/repeat.yaml
+  ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-repeat.actions)
+
 # Issue 30 item 1, rt-app JSON files run unchanged (scenario/rtapp.c): the
 # tasks, instances, loops, phases with their own loops, timer, lock and a
 # SCHED_FIFO task of periodic.json as the run gives them (thread names,
@@ -167,3 +203,9 @@ asymu_scenario_test(issue30-example-audio-ui-compare compare examples/scenarios/
   upstream,linux-6.6,override,kill,fixup
   ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-example-audio-ui.out 0)
 asymu_scenario_test(issue30-example-rtapp pass examples/scenarios/rtapp-periodic.json upstream)
+# game.yaml (issue 30 second edition): a 32-bit game confined to the 32-bit
+# CPUs beside 64-bit work; its deadline misses, frame rate, residencies
+# under every policy (it also runs as an example above, each policy).
+asymu_scenario_test(issue30-example-game-compare compare examples/scenarios/game.yaml
+  upstream,linux-6.6,override,kill,fixup
+  ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-example-game.out 0)

@@ -82,7 +82,7 @@ determinism)
     cmp "$tmp/report1.json" "$tmp/report2.json" || fail "reports differ"
     cmp "$tmp/replay1" "$tmp/replay2" || fail "replay outputs differ"
     cmp "$tmp/compare1" "$tmp/compare2" || fail "compare outputs differ"
-    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert len(r) == 10, len(r); \
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert len(r) == 11, len(r); \
 assert all(set(t) >= {"pid","name","isa","exit" if "exit" in t else "signal","affinity","kills"} \
 for x in r for t in x["tasks"]), r' "$tmp/report1.json" || fail "report fields"
     ;;
@@ -92,7 +92,7 @@ counts)
         fail "--jobs 2"
     [ "$("$asymu" replay --shard 1/2 examples/scenarios/*.yaml | tail -1)" = "5 passed, 0 failed" ] ||
         fail "--shard 1/2"
-    [ "$("$asymu" replay --shard 2/2 examples/scenarios/*.yaml | tail -1)" = "4 passed, 0 failed" ] ||
+    [ "$("$asymu" replay --shard 2/2 examples/scenarios/*.yaml | tail -1)" = "5 passed, 0 failed" ] ||
         fail "--shard 2/2"
     "$asymu" replay --jobs 2 examples/scenarios/*.yaml tests/e2e/scenarios/failing.yaml \
         > "$tmp/out"
@@ -102,7 +102,7 @@ counts)
 junit)
     "$asymu" replay --jobs 2 --junit "$tmp/junit.xml" examples/scenarios/*.yaml \
         tests/e2e/scenarios/failing.yaml > /dev/null
-    python3 "$junit_check" "$tmp/junit.xml" 10 1 || fail "JUnit file"
+    python3 "$junit_check" "$tmp/junit.xml" 11 1 || fail "JUnit file"
     ;;
 hostile)
     # Each case writes s.yaml (and what it names) in $tmp/d and says what
@@ -200,6 +200,16 @@ for t in o["threads"]: print(t["comm"], len(t["wakeup_latency_ns"]), t["migratio
 for t in o["tasks"]: print(t["name"], t.get("exit"), t["cpus_used"])
 print(o["machine"], o["end_ns"])' "$tmp/outcome" > "$tmp/out"
     diff -u "$2" "$tmp/out" || fail "threads differ"
+    ;;
+actions)
+    # Issue 30 (second edition): scenario FILE's actions as the outcome
+    # gives them (what, first time, how many times, error), one a line,
+    # then the machine's end, equal to the file EXPECT, under upstream.
+    "$asymu" scenario-exec "$1" upstream > "$tmp/outcome" || fail "scenario-exec"
+    python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))
+for a in o["actions"]: print(a["what"], a["at_ns"], a["fires"], a["error"])
+print(o["machine"], o["end_ns"])' "$tmp/outcome" > "$tmp/out"
+    diff -u "$2" "$tmp/out" || fail "actions differ"
     ;;
 rtapp-broken)
     # Issue 30: each rt-app file of tests/e2e/scenarios/rtapp/broken is
