@@ -43,6 +43,12 @@ int resolve(struct machine *m, unsigned h, const char *rel, const char **file);
  * without their prefix map to the prefixed entry). */
 const struct cg_file *file_of(struct machine *m, int i, const char *name);
 
+/* The task a write to cgroup.procs, cgroup.threads or tasks names (0:
+ * the writer), or NULL with *err -EINVAL or -ESRCH. */
+struct task *procs_target(struct task *w, const char *buf, int *err);
+/* Puts t (its whole thread group with threadgroup) in group i of i's
+ * hierarchy and attaches what changed cpuset. */
+void move_to_group(struct machine *m, struct task *t, int i, bool threadgroup);
 void cpuset_attach(struct machine *m, struct task *t, int cs);
 void reattach_all(struct machine *m);
 void update_all(struct machine *m);

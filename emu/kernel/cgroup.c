@@ -589,15 +589,37 @@ int parse_ll(const char *s, long long *v)
 
 /* cgroup.procs (threadgroup) and cgroup.threads (CG4, CG10):
  * __cgroup_procs_write(). A pid of 0 is the writer. */
+struct task *procs_target(struct task *w, const char *buf, int *err)
+{
+    long long pid;
+    if (parse_ll(buf, &pid) < 0 || pid < 0) {
+        *err = -EINVAL;
+        return NULL;
+    }
+    struct task *t = pid ? task_find(w->machine, (int)pid) : w;
+    if (!t || t->state == TASK_DEAD) {
+        *err = -ESRCH;
+        return NULL;
+    }
+    return t;
+}
+
+void move_to_group(struct machine *m, struct task *t, int i, bool threadgroup)
+{
+    unsigned h = grp(m, i)->hier;
+    for (struct task *u = m->tasks; u; u = u->next_all)
+        if ((threadgroup ? u->proc == t->proc : u == t) && u->state != TASK_DEAD)
+            u->cgroup[h] = i;
+    reattach_all(m);
+}
+
 static int procs_write(struct task *w, int i, const char *buf, bool threadgroup)
 {
     struct machine *m = w->machine;
-    long long pid;
-    if (parse_ll(buf, &pid) < 0 || pid < 0)
-        return -EINVAL;
-    struct task *t = pid ? task_find(m, (int)pid) : w;
-    if (!t || t->state == TASK_DEAD)
-        return -ESRCH;
+    int err;
+    struct task *t = procs_target(w, buf, &err);
+    if (!t)
+        return err;
     if (threadgroup)
         t = task_find(m, t->proc->pid) ? task_find(m, t->proc->pid) : t;
     /* cgroup_attach_permissions(): a thread moves only within its
@@ -607,10 +629,7 @@ static int procs_write(struct task *w, int i, const char *buf, bool threadgroup)
     /* cgroup_migrate_vet_dst(): no internal processes. */
     if (i != 0 && grp(m, i)->subtree)
         return -EBUSY;
-    for (struct task *u = m->tasks; u; u = u->next_all)
-        if (u->proc == t->proc && (threadgroup || u == t) && u->state != TASK_DEAD)
-            u->cgroup[0] = i;
-    reattach_all(m);
+    move_to_group(m, t, i, threadgroup);
     return 0;
 }
 

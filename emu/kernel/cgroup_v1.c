@@ -149,19 +149,14 @@ void v1_read(FILE *out, struct machine *m, int i, const char *file)
 static int procs_write(struct task *w, int i, const char *buf, bool threadgroup)
 {
     struct machine *m = w->machine;
-    long long pid;
-    if (parse_ll(buf, &pid) < 0 || pid < 0)
-        return -EINVAL;
-    struct task *t = pid ? task_find(m, (int)pid) : w;
-    if (!t || t->state == TASK_DEAD)
-        return -ESRCH;
+    int err;
+    struct task *t = procs_target(w, buf, &err);
+    if (!t)
+        return err;
     const struct cgroup *g = grp(m, i);
     if ((hier_of(m, i)->ss & CG_SS_CPUSET) && (cpumask_empty(&g->cpus) || !g->mems_set))
         return -ENOSPC;
-    for (struct task *u = m->tasks; u; u = u->next_all)
-        if ((threadgroup ? u->proc == t->proc : u == t) && u->state != TASK_DEAD)
-            u->cgroup[g->hier] = i;
-    reattach_all(m);
+    move_to_group(m, t, i, threadgroup);
     return 0;
 }
 

@@ -203,9 +203,9 @@ SYSCALL_DECL(setfsgid)
 
 /* getgroups(size, list): the count alone when size is 0, else EINVAL when
  * the list is longer than size. */
-SYSCALL_DECL(getgroups)
+int64_t cred_getgroups(struct task *t, int size, uint64_t list,
+                       int (*write)(struct task *t, uint64_t list, const uint32_t *gid, unsigned n))
 {
-    int size = (int)a[0];
     const struct group_list *gl = t->proc->cred.groups;
     unsigned n = gl ? gl->n : 0;
     if (size < 0)
@@ -214,9 +214,17 @@ SYSCALL_DECL(getgroups)
         return n;
     if (n > (unsigned)size)
         return -EINVAL;
-    if (copy_to_guest(task_mm(t), a[1], gl->gid, n * sizeof *gl->gid))
-        return -EFAULT;
-    return n;
+    return write(t, list, gl->gid, n) < 0 ? -EFAULT : (int64_t)n;
+}
+
+static int write_gids(struct task *t, uint64_t list, const uint32_t *gid, unsigned n)
+{
+    return copy_to_guest(task_mm(t), list, gid, (size_t)n * sizeof *gid);
+}
+
+SYSCALL_DECL(getgroups)
+{
+    return cred_getgroups(t, (int)a[0], a[1], write_gids);
 }
 
 static int gid_order(const void *x, const void *y)

@@ -62,6 +62,9 @@ int64_t sys_setgroups(struct task *t, const uint64_t a[6]);
  * and gid are all of the target's ids. */
 struct process;
 bool cred_may_access(const struct process *caller, const struct process *target);
+/* getgroups' core: the n gids, written by write to the guest at list. */
+int64_t cred_getgroups(struct task *t, int size, uint64_t list,
+                       int (*write)(struct task *t, uint64_t list, const uint32_t *gid, unsigned n));
 /* setgroups' core: size gids that read takes from the guest at list. */
 int64_t cred_setgroups(struct task *t, int size, uint64_t list,
                        int (*read)(struct task *t, uint64_t list, uint32_t *gid, unsigned n));

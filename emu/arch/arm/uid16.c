@@ -106,23 +106,19 @@ SYSCALL_DECL(getresgid16)
 }
 
 /* getgroups16(size, list): as getgroups, each gid narrowed. */
-SYSCALL_DECL(getgroups16)
+static int write_gids16(struct task *t, uint64_t list, const uint32_t *gid, unsigned n)
 {
-    int size = (int)a[0];
-    const struct group_list *gl = t->proc->cred.groups;
-    unsigned n = gl ? gl->n : 0;
-    if (size < 0)
-        return -EINVAL;
-    if (size == 0 || n == 0)
-        return n;
-    if (n > (unsigned)size)
-        return -EINVAL;
     for (unsigned i = 0; i < n; i++) {
-        uint16_t g = high2low(gl->gid[i]);
-        if (copy_to_guest(task_mm(t), a[1] + 2 * i, &g, sizeof g) < 0)
+        uint16_t g = high2low(gid[i]);
+        if (copy_to_guest(task_mm(t), list + 2 * (uint64_t)i, &g, sizeof g) < 0)
             return -EFAULT;
     }
-    return n;
+    return 0;
+}
+
+SYSCALL_DECL(getgroups16)
+{
+    return cred_getgroups(t, (int)a[0], a[1], write_gids16);
 }
 
 static int read_gids16(struct task *t, uint64_t list, uint32_t *gid, unsigned n)
