@@ -7,6 +7,7 @@
  * num/den (den 1 for counts and times) compared with its bounds in
  * integers, so a verdict never depends on floating-point rounding. */
 #include "scenario.h"
+#include "sort.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -85,8 +86,7 @@ static bool latency_percentile(const struct expectation *e, json_t *threads, jso
             all[n++] = u64_of(v);
         }
     }
-    if (n) /* qsort wants a valid base even for 0 */
-        qsort(all, n, sizeof *all, by_value);
+    sort_items(all, n, sizeof *all, by_value);
     size_t rank = (size_t)(((unsigned __int128)n * e->percentile + 99) / 100);
     *out = all[rank ? rank - 1 : 0];
     free(all);

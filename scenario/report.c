@@ -8,6 +8,7 @@
  * change verdicts, and its shard; merge refuses reports that differ in any
  * of them, a shard twice and a shard missing. */
 #include "scenario.h"
+#include "sort.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -257,8 +258,7 @@ static int merge(const char *out, const char *junit, char **inputs, size_t n)
     json_t **sorted = calloc(count + 1, sizeof *sorted);
     for (size_t i = 0; i < count; i++)
         sorted[i] = json_incref(json_array_get(results, i));
-    if (count) /* qsort wants a valid base even for 0 */
-        qsort(sorted, count, sizeof *sorted, by_scenario);
+    sort_items(sorted, count, sizeof *sorted, by_scenario);
     json_array_clear(results);
     for (size_t i = 0; i < count; i++)
         json_array_append_new(results, sorted[i]);

@@ -16,6 +16,7 @@
  * time order, so the records are kept and sorted by time at the end (ties
  * in the order they happened), within the writer's budget. */
 #include "event_formats.h"
+#include "sort.h"
 #include "trace-int.h"
 
 #include <stdlib.h>
@@ -282,8 +283,7 @@ static void header(struct dat_trace *d, struct buf *h, const struct ring *rings,
     /* saved_cmdlines: "PID COMM" lines, each tid's comm as the ftrace
      * text shows it: the last its sched_switch records show, else the last
      * any record names. */
-    if (d->names_len) /* qsort wants a valid base even for 0 */
-        qsort(d->names, d->names_len, sizeof *d->names, names_by_tid_time);
+    sort_items(d->names, d->names_len, sizeof *d->names, names_by_tid_time);
     size_t nswitch;
     struct trace_cmdline *switched = trace_cmdlines(&d->ls, &nswitch);
     struct buf cmdlines = {0};

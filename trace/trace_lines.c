@@ -5,6 +5,7 @@
  * which vCPU and in whose context; and, once the run is over, their order
  * by time and the task each is reported for. */
 #include "trace-int.h"
+#include "sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,8 +166,7 @@ static void after_switches(struct trace_line *lines, size_t len)
 
 void trace_lines_order(struct trace_lines *ls, unsigned nr_cpus)
 {
-    if (ls->len) /* qsort wants a valid base even for 0 */
-        qsort(ls->lines, ls->len, sizeof(*ls->lines), by_time);
+    sort_items(ls->lines, ls->len, sizeof(*ls->lines), by_time);
     after_switches(ls->lines, ls->len);
     /* A line in the current task's context: whatever its vCPU runs then,
      * after the sched_switch lines before it (idle, pid 0, first). */
@@ -216,8 +216,7 @@ struct trace_cmdline *trace_cmdlines(const struct trace_lines *ls, size_t *n)
     }
     if (!c)
         return NULL;
-    if (*n) /* qsort wants a valid base even for 0 */
-        qsort(c, *n, sizeof(*c), by_pid_order);
+    sort_items(c, *n, sizeof(*c), by_pid_order);
     size_t out = 0;
     for (size_t i = 0; i < *n; i++) {
         if (out && c[out - 1].pid == c[i].pid)

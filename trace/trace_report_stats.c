@@ -5,6 +5,7 @@
  * per CPU type, its time runnable but waiting, its wake-up latencies, its
  * migrations with why; per vCPU busy, idle and offline time. */
 #include "trace_report-int.h"
+#include "sort.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -60,8 +61,7 @@ static int collect_tasks(struct trace_report *r)
     for (size_t i = 0; i < r->nr_instants; i++)
         if (has_task(&r->instants[i]))
             s[n++] = (struct seen){r->instants[i].task, r->instants[i].ts};
-    if (n) /* qsort wants a valid base even for 0 */
-        qsort(s, n, sizeof *s, seen_cmp);
+    sort_items(s, n, sizeof *s, seen_cmp);
     r->tasks = calloc(n + 1, sizeof *r->tasks);
     if (!r->tasks)
         return free(s), -ENOMEM;
@@ -112,9 +112,7 @@ static uint64_t percentile(const uint64_t *sorted, size_t n, unsigned pct)
  * from a run that ended runnable (or moved) to the task's next run. */
 static void runs_of_tasks(struct trace_report *r)
 {
-    if (r->nr_runs) /* qsort of NULL is undefined, even for 0 */
-        if (r->nr_runs) /* qsort wants a valid base even for 0 */
-            qsort(r->runs, r->nr_runs, sizeof *r->runs, run_cmp);
+    sort_items(r->runs, r->nr_runs, sizeof *r->runs, run_cmp);
     for (size_t i = 0; i < r->nr_runs; i++) {
         const struct report_run *run = &r->runs[i];
         struct report_task *t = &r->tasks[run->key];
@@ -177,13 +175,11 @@ static int wakeups_of_tasks(struct trace_report *r)
     for (size_t i = 0; i < r->nr_instants; i++)
         if (r->instants[i].kind == REPORT_WAKEUP)
             w[n++] = (struct wake){r->instants[i].task.tid, r->instants[i].ts, r->instants[i].key};
-    if (n) /* qsort wants a valid base even for 0 */
-        qsort(w, n, sizeof *w, wake_cmp);
+    sort_items(w, n, sizeof *w, wake_cmp);
     for (size_t i = 0; i < r->nr_runs; i++)
         order[i] = i;
     by_tid_runs = r->runs;
-    if (r->nr_runs) /* qsort wants a valid base even for 0 */
-        qsort(order, r->nr_runs, sizeof *order, run_tid_cmp);
+    sort_items(order, r->nr_runs, sizeof *order, run_tid_cmp);
     /* first which run answers each wake-up (SIZE_MAX: none), then the
      * latencies, each task's list allocated at its size */
     size_t run = 0;
@@ -222,8 +218,7 @@ static int wakeups_of_tasks(struct trace_report *r)
         struct report_task *t = &r->tasks[k];
         if (!t->nr_latencies)
             continue;
-        if (t->nr_latencies) /* qsort wants a valid base even for 0 */
-            qsort(t->latencies, t->nr_latencies, sizeof *t->latencies, u64_cmp);
+        sort_items(t->latencies, t->nr_latencies, sizeof *t->latencies, u64_cmp);
         t->p50 = percentile(t->latencies, t->nr_latencies, 50);
         t->p90 = percentile(t->latencies, t->nr_latencies, 90);
         t->p99 = percentile(t->latencies, t->nr_latencies, 99);
@@ -329,8 +324,7 @@ static int migrations_of_tasks(struct trace_report *r)
         r->migrations++;
         kr[n++] = (struct key_reason){in->key, in->reason};
     }
-    if (n) /* qsort wants a valid base even for 0 */
-        qsort(kr, n, sizeof *kr, key_reason_cmp);
+    sort_items(kr, n, sizeof *kr, key_reason_cmp);
     for (size_t i = 0; i < n; i++) {
         struct report_task *t = &r->tasks[kr[i].key];
         if (!t->reasons && !(t->reasons = calloc(t->migrations, sizeof *t->reasons)))
@@ -454,7 +448,6 @@ int report_analyse(struct trace_report *r)
     }
     r->nr_tasks = kept;
     /* the instants keep their task ids; keys are not used after this */
-    if (r->nr_tasks) /* qsort wants a valid base even for 0 */
-        qsort(r->tasks, r->nr_tasks, sizeof *r->tasks, display_cmp);
+    sort_items(r->tasks, r->nr_tasks, sizeof *r->tasks, display_cmp);
     return 0;
 }

@@ -8,6 +8,7 @@
  * when the time range is known, in time order (the vCPUs report out of
  * order). */
 #include "trace-int.h"
+#include "sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -437,10 +438,8 @@ static void svg_finish(void *state)
     if (s->end_ns == 0)
         s->end_ns = 1000;
     /* The vCPUs report out of time order: drawn in time order. */
-    if (s->nbars) /* qsort wants a valid base even for 0 */
-        qsort(s->bars, s->nbars, sizeof(*s->bars), bar_by_time);
-    if (s->nmarks) /* qsort wants a valid base even for 0 */
-        qsort(s->marks, s->nmarks, sizeof(*s->marks), marker_by_time);
+    sort_items(s->bars, s->nbars, sizeof(*s->bars), bar_by_time);
+    sort_items(s->marks, s->nmarks, sizeof(*s->marks), marker_by_time);
     double axis_y = layout_rows(s) + 6;
     double legend_y = axis_y + 64;
     double height = legend_y + 50 + (double)((s->ntasks + LEGEND_COLS - 1) / LEGEND_COLS) * 20;

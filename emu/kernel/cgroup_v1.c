@@ -8,6 +8,7 @@
  * moves the tasks of an emptied one to its nearest ancestor with CPUs.
  * Rules CG14-CG19 of docs/cgroups.md. */
 #include "cgroup-int.h"
+#include "sort.h"
 #include "machine.h"
 #include "scheduler.h"
 #include "task.h"
@@ -100,8 +101,7 @@ static void print_pidlist(FILE *out, struct machine *m, int i, bool procs)
         }
         ids[n++] = procs ? t->proc->pid : t->tid;
     }
-    if (n)
-        qsort(ids, n, sizeof *ids, by_number);
+    sort_items(ids, n, sizeof *ids, by_number);
     for (size_t k = 0; k < n; k++)
         if (k == 0 || ids[k] != ids[k - 1])
             fprintf(out, "%d\n", ids[k]);
