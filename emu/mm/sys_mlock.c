@@ -122,16 +122,17 @@ SYSCALL_DECL(munlock)
     return apply(task_mm(t), s, e, false);
 }
 
-/* Every mapping's flag (apply_mlockall_flags()). */
+/* Every mapping's flag (apply_mlockall_flags()): one call over the whole
+ * mapped span, since setting the flag merges and frees VMAs. */
 static int lock_all(struct mm *mm, bool lock)
 {
-    for (struct vma *v = mm->vmas; v; v = v->next) {
-        int err = mm_set_fork(mm, v->start, v->end - v->start, lock ? VMA_LOCKED : 0,
-                              lock ? 0 : VMA_LOCKED);
-        if (err < 0)
-            return err;
-    }
-    return 0;
+    const struct vma *last = mm->vmas;
+    while (last && last->next)
+        last = last->next;
+    if (!last)
+        return 0;
+    uint64_t start = mm->vmas->start;
+    return mm_set_fork(mm, start, last->end - start, lock ? VMA_LOCKED : 0, lock ? 0 : VMA_LOCKED);
 }
 
 SYSCALL_DECL(mlockall)
