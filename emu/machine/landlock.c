@@ -100,17 +100,20 @@ static int allow_path(int ruleset, const char *path, uint64_t access)
  * these. */
 static int allow_sanitizer(int ruleset)
 {
+    /* Best effort: inside the new root of a --sysroot run (newroot.c) a
+     * place may be absent (the executable, seen through /proc/self/exe),
+     * and what is absent cannot be read either. */
     int err = allow_path(ruleset, "/proc/self", READ);
-    if (err == 0)
+    if (err == 0 || err == -ENOENT)
         err = allow_path(ruleset, "/proc/self/exe", LANDLOCK_ACCESS_FS_READ_FILE);
     const char *opts = getenv("LSAN_OPTIONS");
     const char *supp = opts ? strstr(opts, "suppressions=") : NULL;
-    if (err == 0 && supp) {
+    if ((err == 0 || err == -ENOENT) && supp) {
         char path[4096];
         snprintf(path, sizeof path, "%.*s", (int)strcspn(supp + 13, ": "), supp + 13);
         err = allow_path(ruleset, path, LANDLOCK_ACCESS_FS_READ_FILE);
     }
-    return err;
+    return err == -ENOENT ? 0 : err;
 }
 #endif
 
