@@ -59,6 +59,10 @@ void cpu_stat(FILE *out, struct machine *m, int i);
 int stripped(const char *data, size_t len, char *out, size_t outlen);
 int parse_ll(const char *s, long long *v);
 int uclamp_parse(const char *buf, unsigned *out);
+/* A cpuset's CPUs as written: a cpulist (-EINVAL), none past the kernel's
+ * NR_CPUS (-ERANGE). Its memory nodes: node 0 or none (-EINVAL). */
+int cpus_parse(const char *buf, struct cpumask *mask);
+int mems_parse(const char *buf, bool *node0);
 
 /* cgroup_v1.c */
 const struct cg_file *v1_file_of(struct machine *m, int i, const char *name);

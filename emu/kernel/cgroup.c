@@ -679,14 +679,33 @@ static int subtree_write(struct machine *m, int i, char *buf)
 
 /* update_cpumask() (CG5): a cpulist (empty allowed in v2), within the
  * possible CPUs; "" means the parent's effective CPUs. */
+int cpus_parse(const char *buf, struct cpumask *mask)
+{
+    char why[128];
+    if (cpulist_parse(buf, NR_CPUS_MAX, mask, why, sizeof why) < 0)
+        return -EINVAL;
+    unsigned cpu;
+    for_each_cpu(cpu, mask) if (cpu >= KERNEL_NR_CPUS) return -ERANGE;
+    return 0;
+}
+
+int mems_parse(const char *buf, bool *node0)
+{
+    struct cpumask mems;
+    char why[64];
+    if (cpulist_parse(buf, NR_CPUS_MAX, &mems, why, sizeof why) < 0 ||
+        cpumask_weight(&mems) > 1 || (!cpumask_empty(&mems) && !cpumask_test_cpu(0, &mems)))
+        return -EINVAL;
+    *node0 = !cpumask_empty(&mems);
+    return 0;
+}
+
 static int cpus_write(struct machine *m, int i, const char *buf)
 {
     struct cpumask mask;
-    char why[128];
-    if (cpulist_parse(buf, NR_CPUS_MAX, &mask, why, sizeof why) < 0)
-        return -EINVAL;
-    unsigned cpu;
-    for_each_cpu(cpu, &mask) if (cpu >= KERNEL_NR_CPUS) return -ERANGE;
+    int err = cpus_parse(buf, &mask);
+    if (err < 0)
+        return err;
     if (!cpumask_subset(&mask, &m->sched.possible))
         return -EINVAL;
     struct cgroup *g = grp(m, i);
@@ -853,14 +872,8 @@ int64_t cgroup_write(struct task *w, unsigned hier, const char *rel, const char 
     } else if (!strcmp(file, "cpuset.cpus.partition")) {
         err = partition_write(m, i, buf);
     } else if (!strcmp(file, "cpuset.mems")) {
-        /* One memory node, 0. */
-        struct cpumask mems;
-        char why[64];
-        if (cpulist_parse(buf, NR_CPUS_MAX, &mems, why, sizeof why) < 0)
-            err = -EINVAL;
-        else if (cpumask_weight(&mems) > 1 ||
-                 (!cpumask_empty(&mems) && !cpumask_test_cpu(0, &mems)))
-            err = -EINVAL;
+        bool node0;
+        err = mems_parse(buf, &node0);
     }
     return err < 0 ? err : (int64_t)len;
 }

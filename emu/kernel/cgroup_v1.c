@@ -170,11 +170,9 @@ static int cpus_write(struct machine *m, int i, const char *buf)
     if (is_top(m, i))
         return -EACCES;
     struct cpumask trial;
-    char why[128];
-    if (cpulist_parse(buf, NR_CPUS_MAX, &trial, why, sizeof why) < 0)
-        return -EINVAL;
-    unsigned cpu;
-    for_each_cpu(cpu, &trial) if (cpu >= KERNEL_NR_CPUS) return -ERANGE;
+    int err = cpus_parse(buf, &trial);
+    if (err < 0)
+        return err;
     if (!cpumask_subset(&trial, &m->sched.online))
         return -EINVAL;
     if (cpumask_equal(&trial, &g->cpus))
@@ -198,15 +196,13 @@ static int mems_write(struct machine *m, int i, const char *buf)
     struct cgroup *g = grp(m, i);
     if (is_top(m, i))
         return -EACCES;
-    struct cpumask mems;
-    char why[64];
-    if (cpulist_parse(buf, NR_CPUS_MAX, &mems, why, sizeof why) < 0)
-        return -EINVAL;
-    if (cpumask_weight(&mems) > 1 || (!cpumask_empty(&mems) && !cpumask_test_cpu(0, &mems)))
-        return -EINVAL;
-    if (has_tasks(m, i) && g->mems_set && cpumask_empty(&mems))
+    bool node0;
+    int err = mems_parse(buf, &node0);
+    if (err < 0)
+        return err;
+    if (has_tasks(m, i) && g->mems_set && !node0)
         return -ENOSPC;
-    g->mems_set = !cpumask_empty(&mems);
+    g->mems_set = node0;
     return 0;
 }
 
