@@ -30,7 +30,7 @@
  * the cost table's (kcost.h). */
 #define SYSCALL_COST_BLOCKS 100
 
-static const struct syscall_entry *lookup(const struct abi *abi, uint64_t nr)
+const struct syscall_entry *syscall_lookup(const struct abi *abi, uint64_t nr)
 {
     if (nr < abi->table_len && abi->table[nr].fn)
         return &abi->table[nr];
@@ -135,7 +135,7 @@ void syscall_dispatch(struct task *t)
     mev_syscall_enter(t, nr);
 
     t->write_done = 0;
-    const struct syscall_entry *e = lookup(abi, nr);
+    const struct syscall_entry *e = syscall_lookup(abi, nr);
     if (!e) {
         syscall_report_unknown(t, nr);
         if (t->machine->cfg->strace)

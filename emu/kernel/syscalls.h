@@ -21,6 +21,10 @@ struct syscall_entry {
     bool ret_hex;     /* the result is an address */
 };
 
+struct abi;
+/* The handler of syscall nr in an ABI's table or its private range, or
+ * NULL (ENOSYS). */
+const struct syscall_entry *syscall_lookup(const struct abi *abi, uint64_t nr);
 void syscall_dispatch(struct task *t);
 /* Completes t's blocked syscall if its resume function allows: false while
  * it must keep waiting. t's registers are loaded. */

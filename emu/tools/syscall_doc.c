@@ -14,13 +14,6 @@
 #define ARM_PRIVATE_FIRST 0xf0000
 #define ARM_PRIVATE_LAST 0xf0010
 
-static bool implemented(const struct abi *abi, uint64_t nr)
-{
-    if (nr < abi->table_len && abi->table[nr].fn)
-        return true;
-    return abi->lookup_private && abi->lookup_private(nr);
-}
-
 static void counts(const struct abi *abi, unsigned *known, unsigned *done)
 {
     *known = *done = 0;
@@ -28,7 +21,7 @@ static void counts(const struct abi *abi, unsigned *known, unsigned *done)
         if (!abi->syscall_name(nr))
             continue;
         (*known)++;
-        *done += implemented(abi, nr);
+        *done += syscall_lookup(abi, nr) != NULL;
     }
 }
 
@@ -39,7 +32,7 @@ static void table(FILE *out, const struct abi *abi, const char *title)
         const char *name = abi->syscall_name(nr);
         if (name)
             fprintf(out, "| %llu | `%s` | %s |\n", (unsigned long long)nr, name,
-                    implemented(abi, nr) ? "yes" : "**ENOSYS**");
+                    syscall_lookup(abi, nr) ? "yes" : "**ENOSYS**");
     }
     for (uint64_t nr = ARM_PRIVATE_FIRST; abi->lookup_private && nr <= ARM_PRIVATE_LAST; nr++) {
         const struct syscall_entry *e = abi->lookup_private(nr);
