@@ -524,7 +524,6 @@ SYSCALL_DECL(fadvise64)
  * descriptor not open for reading, EINVAL for anything else. */
 SYSCALL_DECL(readahead)
 {
-    (void)a;
     struct file *f = file_get_io(t, (int)a[0]);
     if (!f || (f->flags & O_ACCMODE) == O_WRONLY)
         return -EBADF;
