@@ -43,7 +43,7 @@ SAN_DEFAULT = address,undefined
 SAN_SKIP ?= ^e2e-limits-split-|^conformance-|^bench-|^e2e-scenario-determinism$$|-host-rss-|^e2e-package-deb$$
 SAN_ENV = ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0
+	LSAN_OPTIONS=print_suppressions=0
 
 .PHONY: all bootstrap guests configure build install demo test test-normal test-sanitized fuzz fuzz-run bench conformance clean
 

@@ -94,9 +94,9 @@ static int allow_path(int ruleset, const char *path, uint64_t access)
 }
 
 /* Sanitizer builds only: LeakSanitizer reads /proc/self/maps, lists
- * /proc/self/task, reads its suppressions file (LSAN_OPTIONS
- * suppressions=FILE) and the executable's symbols at exit (Unicorn is
- * linked in: its frames are named from there). Release builds never read
+ * /proc/self/task and reads the executable's symbols at exit (Unicorn is
+ * linked in: its frames are named from there); its suppressions are built
+ * in (tests/sanitize/lsan_suppressions.c). Release builds never read
  * these. */
 static int allow_sanitizer(int ruleset)
 {
@@ -106,13 +106,6 @@ static int allow_sanitizer(int ruleset)
     int err = allow_path(ruleset, "/proc/self", READ);
     if (err == 0 || err == -ENOENT)
         err = allow_path(ruleset, "/proc/self/exe", LANDLOCK_ACCESS_FS_READ_FILE);
-    const char *opts = getenv("LSAN_OPTIONS");
-    const char *supp = opts ? strstr(opts, "suppressions=") : NULL;
-    if ((err == 0 || err == -ENOENT) && supp) {
-        char path[4096];
-        snprintf(path, sizeof path, "%.*s", (int)strcspn(supp + 13, ": "), supp + 13);
-        err = allow_path(ruleset, path, LANDLOCK_ACCESS_FS_READ_FILE);
-    }
     return err == -ENOENT ? 0 : err;
 }
 #endif

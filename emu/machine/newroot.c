@@ -77,30 +77,14 @@ static int by_length(const void *a, const void *b)
 
 #ifdef ASYMU_SANITIZED
 /* Sanitizer builds only: LeakSanitizer's check at exit reads /proc/self
- * (maps, task) and its suppressions file by absolute path (landlock.c). */
-static int place_path(int root, const char *path)
-{
-    int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-    int err = fd < 0 ? 0 : place(root, fd, path + 1);
-    if (fd >= 0)
-        close(fd);
-    return err;
-}
-
+ * (maps, task; landlock.c). Its suppressions are built in
+ * (tests/sanitize/lsan_suppressions.c). */
 static int place_sanitizer(int root)
 {
-    int err = place_path(root, "/proc");
-    const char *opts = getenv("LSAN_OPTIONS");
-    const char *supp = opts ? strstr(opts, "suppressions=") : NULL;
-    if (err == 0 && supp && supp[13] == '/') {
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%.*s", (int)strcspn(supp + 13, ": "), supp + 13);
-        char *slash = strrchr(dir, '/');
-        if (slash && slash != dir) {
-            *slash = '\0';
-            err = place_path(root, dir);
-        }
-    }
+    int fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int err = fd < 0 ? 0 : place(root, fd, "proc");
+    if (fd >= 0)
+        close(fd);
     return err;
 }
 #endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lsan_suppressions.c - LeakSanitizer's suppressions, built into every
+ * sanitized and fuzzing executable (CMakeLists.txt links this object into
+ * each): LeakSanitizer asks for them when the process exits, so they hold
+ * wherever the process then is (a --sysroot run's new root and mount
+ * namespace see no file of the host's, LSAN_OPTIONS=suppressions=FILE would
+ * not be found). Each line is an allocation that is kept for the life of
+ * the process:
+ * - g_array_new: arrays Unicorn makes and never frees. Unicorn is linked
+ *   from its archive and built without frame pointers, so a report's stack
+ *   ends at the Unicorn function that allocated.
+ * - fuse_session_mount: the mount point string libfuse frees only in
+ *   fuse_session_unmount, which asymu never calls (the unconfined janitor
+ *   process unmounts: emu/machine/crash.c). */
+const char *__lsan_default_suppressions(void);
+
+const char *__lsan_default_suppressions(void)
+{
+    return "leak:g_array_new\n"
+           "leak:fuse_session_mount\n";
+}
