@@ -3,7 +3,7 @@
 """record.py ASYMU GUEST_DIR DATA_DIR ISA CASE - record and replay of host
 input (docs/recording.md), one CASE per test:
 
-  stdin        `(echo a; sleep 0.3; echo b) |` into a guest that polls and
+  stdin        "a", then (once recorded) "b" into a guest that polls and
                reads stdin and prints what it got and when (virtual clock):
                the recording holds the two lines and the end of input, and
                two replays give the recording run's stdout and --trace bytes;
@@ -35,6 +35,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from checks import check, exit_with_verdict
@@ -77,9 +78,23 @@ def replays_match(what, recording, program, status, stdout, stderr, trace):
 def case_stdin():
     rec, trace = os.path.join(tmp, "stdin.rec"), os.path.join(tmp, "stdin.json")
     program = [f"{guest_dir}/record-reader-{isa}", "read"]
-    feed = subprocess.Popen(["sh", "-c", "echo a; sleep 0.3; echo b"], stdout=subprocess.PIPE)
-    got = asymu_run(["--record", rec, "--trace", trace], program, stdin=feed.stdout)
-    feed.wait()
+    # "b" is written once the recording holds "a": two inputs however slow
+    # asymu is (a sanitized asymu may not read before both have arrived).
+    read_end, write_end = os.pipe()
+    run = threading.Thread(target=lambda: got.append(
+        asymu_run(["--record", rec, "--trace", trace], program, stdin=read_end)))
+    got = []
+    run.start()
+    os.write(write_end, b"a\n")
+    for _ in range(3000):
+        if os.path.exists(rec) and '"stdin"' in open(rec).read():
+            break
+        time.sleep(0.01)
+    os.write(write_end, b"b\n")
+    os.close(write_end)
+    run.join()
+    os.close(read_end)
+    got = got[0]
     status, out, err = got
     reads = [line.split(": ", 1)[1] for line in out.decode().splitlines()]
     check("what the guest read", ['read 2 bytes "a\\n"', 'read 2 bytes "b\\n"', "end of input (0)"],
