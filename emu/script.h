@@ -16,6 +16,31 @@
 
 struct machine;
 
+/* A cgroup v2 group a script makes before its first task starts
+ * (docs/scenarios.md "cgroup"), its missing ancestors with it, and the
+ * values written to its files: each ancestor's cgroup.subtree_control
+ * first enables the controllers of those files. */
+#define SCRIPT_CGROUP_FILES 5 /* cpuset.cpus, cpu.weight, cpu.max, cpu.uclamp.{min,max} */
+struct script_cgroup {
+    const char *path;                         /* below the root, "bg/fg" */
+    const char *file[SCRIPT_CGROUP_FILES];    /* "cpuset.cpus", ... */
+    const char *value[SCRIPT_CGROUP_FILES];
+    unsigned nfiles;
+};
+
+/* The kernel layer's bounds and checks, for the scenario's parser (script.c
+ * asserts they are cgroup.h's): groups of the machine (the root is one), a
+ * group's name (with its NUL), the v2 mount. */
+#define SCRIPT_CGROUP_MAX 128
+#define SCRIPT_CGROUP_NAME_MAX 64
+#define SCRIPT_CGROUP_MOUNT "/sys/fs/cgroup"
+/* 0 if a v2 group's file (cpu.weight, cpu.max, cpu.uclamp.min,
+ * cpu.uclamp.max) takes value, else the -errno its write would give. */
+int script_cgroup_check(const char *file, const char *value);
+/* Whether every v2 group may show a file of this name (a group of that
+ * name could not be made: EEXIST). */
+bool script_cgroup_is_file(const char *name);
+
 /* An affinity change of a task's main thread, from the event stream. */
 struct script_affinity_change {
     uint64_t at_ns;
@@ -40,6 +65,8 @@ struct script_task {
     int argc;
     char **argv;            /* argv[0] included */
     char **envp;
+    const char *cgroup;     /* a group of cgroups below the root ("bg/fg") it
+                             * joins before its execve, or NULL: the root */
     bool has_affinity;      /* set before its execve, as `taskset -c LIST PROG` */
     struct cpumask affinity;
     uint64_t start_ns;      /* virtual time it is started at */
@@ -167,6 +194,8 @@ struct machine_script {
     size_t nprograms;
     struct script_task *tasks;
     size_t ntasks;
+    struct script_cgroup *cgroups; /* made in this order */
+    size_t ncgroups;
     struct script_action *actions; /* sorted by at_ns, stable */
     size_t nactions;
     uint64_t time_limit_ns; /* every task is SIGKILLed at this time */

@@ -29,6 +29,8 @@
  *               above or keep (SCHED_FLAG_KEEP_POLICY), PARAMS
  *               NICE,PRIO,DL_RUNTIME,DL_DEADLINE,DL_PERIOD or keep
  *               (SCHED_FLAG_KEEP_PARAMS), the uclamps 0 to 1024 or -1 (kept)
+ *   cgroup:FILE write "0" to FILE, a group's cgroup.procs: the whole process
+ *               moves to that group (the kernel's __cgroup_procs_write())
  *   mark:NAME   write "asymu-workload: phase NAME" to trace_marker (a named
  *               phase's completion, which throughput counts)
  *
@@ -164,6 +166,15 @@ static void mark(const char *what, const char *arg)
         errno = 0;
 }
 
+/* A cgroup phase: "0" (the writer) into the group's cgroup.procs. */
+static void join_cgroup(const char *procs)
+{
+    int fd = open(procs, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "0", 1) != 1)
+        die("cgroup", procs);
+    close(fd);
+}
+
 static uint64_t now_ns(clockid_t clock)
 {
     struct timespec ts;
@@ -270,6 +281,8 @@ static int run_phases(struct state *st, int i)
                 die("mem", p);
             for (size_t k = 0; k < n; k += 64)
                 st->mem[k] = (char)k;
+        } else if (strncmp(p, "cgroup:", 7) == 0) {
+            join_cgroup(v + 1);
         }
     }
     return i;

@@ -220,6 +220,7 @@ json_t *scenario_execute(struct scenario *sc)
     struct machine_script s = {
         .files = sc->files, .nfiles = sc->nfiles, .programs = sc->programs,
         .nprograms = sc->nprograms, .actions = sc->actions,
+        .cgroups = sc->cgroups, .ncgroups = sc->ncgroups,
         .nactions = sc->nactions, .time_limit_ns = sc->time_limit_ns,
     };
     s.tasks = calloc(sc->ntasks + 1, sizeof *s.tasks);
@@ -232,6 +233,7 @@ json_t *scenario_execute(struct scenario *sc)
             .name = t->name, .path = t->path, .guest_path = t->exe,
             .argc = t->argc, .argv = t->argv, .envp = t->envp,
             .has_affinity = t->has_affinity, .affinity = t->affinity, .start_ns = t->start_ns,
+            .cgroup = t->cgroup,
             .stdout_fd = memfd_create("stdout", MFD_CLOEXEC),
             .stderr_fd = memfd_create("stderr", MFD_CLOEXEC),
         };

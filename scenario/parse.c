@@ -40,6 +40,9 @@ struct ctx {
     size_t arg_bytes;      /* of the task's arguments and environment so far */
     int open_begins;       /* a workload's phases: begins not yet ended */
     const yaml_node_t *exec_phase; /* a workload's exec phase, which must be its last */
+    /* Per group of sc->cgroups: where its files were given, and the first
+     * task or phase that puts a process in it (NULL: none yet). */
+    const yaml_node_t *cg_files[SCRIPT_CGROUP_MAX], *cg_member[SCRIPT_CGROUP_MAX];
     bool failed;
 };
 
@@ -762,6 +765,175 @@ static void push_arg(struct ctx *c, struct scenario_task *t, const char *fmt, ..
     c->arg_bytes += strlen(buf) + 1 + 8;
 }
 
+/* ---- cgroup: a task's or a phase's group (docs/scenarios.md "cgroup") ---- */
+
+#define CGROUP_PATH_MAX 255
+
+/* The group of sc->cgroups at path (below the root, "bg/fg"; len bytes of
+ * it), made with its ancestors (first) if new; -1 past SCRIPT_CGROUP_MAX. */
+static int cgroup_group(struct ctx *c, const char *path, size_t len)
+{
+    struct scenario *sc = c->sc;
+    for (size_t i = 0; i < sc->ncgroups; i++)
+        if (strlen(sc->cgroups[i].path) == len && memcmp(sc->cgroups[i].path, path, len) == 0)
+            return (int)i;
+    const char *slash = memrchr(path, '/', len);
+    if (slash && cgroup_group(c, path, (size_t)(slash - path)) < 0)
+        return -1;
+    if (sc->ncgroups == SCRIPT_CGROUP_MAX - 1) /* the root is one of the kernel's CGROUP_MAX */
+        return -1;
+    struct script_cgroup *g = grow(sc, (void **)&sc->cgroups, &sc->ncgroups, sizeof *g);
+    g->path = own(sc, strndup(path, len));
+    return (int)(sc->ncgroups - 1);
+}
+
+/* Whether group a is a proper ancestor of group b (their paths). */
+static bool cgroup_above(const char *a, const char *b)
+{
+    size_t n = strlen(a);
+    return strncmp(a, b, n) == 0 && b[n] == '/';
+}
+
+/* A group's path as /proc/PID/cgroup shows it: "/" the root, "/bg/fg". */
+static bool cgroup_path_ok(struct ctx *c, const yaml_node_t *n, const char *path)
+{
+    const char *expected = "expected a cgroup v2 path from the hierarchy's root, as "
+                           "/proc/PID/cgroup shows it (/bg/fg)";
+    if (path[0] != '/')
+        return fail(c, n, "%s, found '%s' (not from the root)", expected, path);
+    if (strcmp(path, "/sys/fs/cgroup") == 0 || strncmp(path, "/sys/fs/cgroup/", 15) == 0)
+        return fail(c, n, "%s, found '%s' (a path of its mount: write '%s')", expected, path,
+                    path[14] ? path + 14 : "/");
+    if (strlen(path) > CGROUP_PATH_MAX)
+        return fail(c, n, "%s, found one of %zu bytes (at most %d)", expected, strlen(path),
+                    CGROUP_PATH_MAX);
+    if (strcmp(path, "/") == 0)
+        return true;
+    for (const char *p = path + 1;; ) {
+        size_t len = strcspn(p, "/");
+        char name[CGROUP_PATH_MAX + 1];
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        if (len == 0)
+            return fail(c, n, "%s, found '%s' (an empty name)", expected, path);
+        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+            return fail(c, n, "%s, found '%s' ('%s': a group's path names each group, it "
+                              "never climbs out of the hierarchy)", expected, path, name);
+        if (len >= SCRIPT_CGROUP_NAME_MAX)
+            return fail(c, n, "%s, found '%s' (a name of %zu bytes: at most %d)", expected, path,
+                        len, SCRIPT_CGROUP_NAME_MAX - 1);
+        for (size_t i = 0; i < len; i++)
+            if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
+                return fail(c, n, "%s, found a control character in '%s'", expected, path);
+        if (script_cgroup_is_file(name))
+            return fail(c, n, "%s, found '%s' ('%s' is a file of every group: cgroup_mkdir() "
+                              "gives EEXIST)", expected, path, name);
+        if (!p[len])
+            return true;
+        p += len + 1;
+    }
+}
+
+static const char *const cgroup_keys =
+    "path, cpuset.cpus, cpu.weight, cpu.max, cpu.uclamp.min, cpu.uclamp.max";
+
+/* One of a group's files: its value checked as cgroup_write() checks it. */
+static bool cgroup_file_ok(struct ctx *c, const yaml_node_t *k, const yaml_node_t *v)
+{
+    if (key_is(k, "cpuset.cpus")) {
+        struct cpumask mask;
+        return parse_cpulist(c, v, &mask);
+    }
+    const char *what = key_is(k, "cpu.weight") ? "a cpu.weight from 1 to 10000"
+                       : key_is(k, "cpu.max")
+                           ? "a cpu.max 'QUOTA PERIOD' in us (QUOTA max or 1000 and more, "
+                             "PERIOD 1000 to 1000000; 100000 if left out)"
+                           : "a percentage from 0 to 100 (two decimals kept, the next rounded) or max";
+    if (!want_scalar(c, v, what))
+        return false;
+    int err = script_cgroup_check(scalar(k), scalar(v));
+    if (err < 0)
+        return fail(c, v, "expected %s, found '%s' (the kernel's write gives %s)", what,
+                    scalar(v), strerrorname_np(-err));
+    return true;
+}
+
+/* cgroup: PATH or {path: PATH, FILE: VALUE...}: the group (made before the
+ * first task starts, docs/scenarios.md "cgroup"), its files, and a process
+ * in it when member (a task or a phase moves one there). *rel: its path
+ * below the root ("bg/fg"), NULL for the root. A group with processes
+ * cannot enable a controller for its children, and one that enables them
+ * takes no processes (no internal processes: the kernel's
+ * cgroup_vet_subtree_control_enable(), cgroup_migrate_vet_dst()): the
+ * files of a group enable their controllers in its ancestors, so a group
+ * with processes is never one's ancestor. */
+static bool parse_cgroup(struct ctx *c, const yaml_node_t *v, const char **rel)
+{
+    const yaml_node_t *path = v, *files = NULL;
+    if (!scalar(v)) {
+        if (!want_map(c, v, "a cgroup path (/bg) or {path: /bg, cpuset.cpus: 4-7, ...}"))
+            return false;
+        yaml_node_t *k, *val;
+        for_each_pair(c, v, k, val)
+        {
+            if (!known_key(c, v, k, "a cgroup", cgroup_keys))
+                return false;
+            if (!key_is(k, "path") && !cgroup_file_ok(c, k, val))
+                return false;
+            if (!key_is(k, "path") && !files)
+                files = k;
+        }
+        if (!(path = lookup(c, v, "path")))
+            return fail(c, v, "expected a 'path' in this cgroup");
+    }
+    if (!want_scalar(c, path, "a cgroup path like /bg") || !cgroup_path_ok(c, path, scalar(path)))
+        return false;
+    if (strcmp(scalar(path), "/") == 0) {
+        if (files)
+            return fail(c, files, "expected files only for a group below the root (the root "
+                                  "has no %s)", scalar(files));
+        *rel = NULL;
+        return true;
+    }
+    struct scenario *sc = c->sc;
+    int i = cgroup_group(c, scalar(path) + 1, strlen(scalar(path) + 1));
+    if (i < 0)
+        return fail(c, path, "expected at most %d cgroups (the kernel layer's, the root "
+                             "included), found more", SCRIPT_CGROUP_MAX);
+    struct script_cgroup *g = &sc->cgroups[i];
+    *rel = g->path;
+    if (files) {
+        if (c->cg_files[i])
+            return fail(c, files, "expected the files of cgroup /%s once, found them again "
+                                  "(first on line %zu)", g->path,
+                        c->cg_files[i]->start_mark.line + 1);
+        c->cg_files[i] = files;
+        yaml_node_t *k, *val;
+        for_each_pair(c, v, k, val)
+        {
+            if (key_is(k, "path"))
+                continue;
+            g->file[g->nfiles] = own_str(sc, scalar(k));
+            g->value[g->nfiles++] = own_str(sc, scalar(val));
+        }
+        for (size_t j = 0; j < sc->ncgroups; j++)
+            if (c->cg_member[j] && cgroup_above(sc->cgroups[j].path, g->path))
+                return fail(c, files, "expected no files for cgroup /%s: they enable their "
+                                      "controllers in /%s, which has a process (line %zu; no "
+                                      "internal processes: cgroup_vet_subtree_control_enable())",
+                            g->path, sc->cgroups[j].path, c->cg_member[j]->start_mark.line + 1);
+    }
+    if (!c->cg_member[i]) {
+        for (size_t j = 0; j < sc->ncgroups; j++)
+            if (c->cg_files[j] && cgroup_above(g->path, sc->cgroups[j].path))
+                return fail(c, path, "expected a group without processes below it enabling "
+                                     "controllers, found /%s, whose child /%s has files (line "
+                                     "%zu; no internal processes: cgroup_migrate_vet_dst())",
+                            g->path, sc->cgroups[j].path, c->cg_files[j]->start_mark.line + 1);
+        c->cg_member[i] = path;
+    }
+    return true;
+}
+
 /* A policy's name, "SCHED_FIFO" or "fifo", as the worker's argument. */
 static const char *workload_policy(const char *s)
 {
@@ -898,7 +1070,7 @@ static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_
 {
     static const char *const keys =
         "run, runtime, sleep, timer, lock, unlock, barrier, yield, mem, begin, fork, exec, "
-        "sched";
+        "sched, cgroup";
     if (scalar(item) && (strcmp(scalar(item), "yield") == 0 || strcmp(scalar(item), "fork") == 0)) {
         push_arg(c, t, "%s", scalar(item));
         return true;
@@ -939,6 +1111,14 @@ static bool parse_phase(struct ctx *c, const yaml_node_t *item, struct scenario_
         if (key_is(k, "sched")) {
             if (!parse_sched_phase(c, v, t))
                 return false;
+            continue;
+        }
+        if (key_is(k, "cgroup")) { /* the worker writes 0 to its cgroup.procs */
+            const char *rel;
+            if (!parse_cgroup(c, v, &rel))
+                return false;
+            push_arg(c, t, "cgroup:" SCRIPT_CGROUP_MOUNT "/%s%scgroup.procs", rel ? rel : "",
+                     rel ? "/" : "");
             continue;
         }
         const char *key = scalar(k);
@@ -1088,7 +1268,8 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
     yaml_node_t *k, *v;
     for_each_pair(c, map, k, v)
     {
-        if (!known_key(c, map, k, "a task", "name, path, workload, args, env, affinity, start"))
+        if (!known_key(c, map, k, "a task",
+                       "name, path, workload, args, env, affinity, cgroup, start"))
             return false;
         if (key_is(k, "workload")) {
             workload = v;
@@ -1117,6 +1298,9 @@ static bool parse_task(struct ctx *c, const yaml_node_t *map)
             if (!parse_cpulist(c, v, &t->affinity))
                 return false;
             t->has_affinity = true;
+        } else if (key_is(k, "cgroup")) {
+            if (!parse_cgroup(c, v, &t->cgroup))
+                return false;
         } else if (!parse_time(c, v, &t->start_ns)) {
             return false;
         }

@@ -98,6 +98,7 @@ struct scenario_task {
     char **envp;
     bool has_affinity;
     struct cpumask affinity;
+    const char *cgroup;     /* cgroup: its group below the v2 root ("bg/fg"), or NULL */
     uint64_t start_ns;
 };
 
@@ -114,6 +115,8 @@ struct scenario {
     size_t nprograms;
     struct scenario_task *tasks;
     size_t ntasks;
+    struct script_cgroup *cgroups; /* every group the tasks and phases name, ancestors first */
+    size_t ncgroups;
     struct script_action *actions; /* events and file reads, sorted by time */
     size_t nactions;
     struct expectation *expects;

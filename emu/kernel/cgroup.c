@@ -189,6 +189,15 @@ bool cgroup_in_cpuset(struct machine *m, const struct task *t)
     return !is_top(m, t->cpuset_css);
 }
 
+bool cgroup_cut_affinity(struct machine *m, struct task *t, struct cpumask *mask)
+{
+    if (!cgroup_in_cpuset(m, t) || sched_user_mask_with_cpusets(&m->sched))
+        return true;
+    struct cpumask allowed;
+    guarantee_online_cpus(m, t, &allowed);
+    return cpumask_and(mask, mask, &allowed);
+}
+
 /* cpuset_attach() (CG1): a task joining the top cpuset gets
  * task_cpu_possible_mask(), one joining another cpuset what
  * guarantee_online_cpus() gives; set_cpus_allowed_ptr()'s failure is only
@@ -808,6 +817,46 @@ static int max_write(struct cgroup *g, char *buf)
     return 0;
 }
 
+/* cpu.weight (cpu_weight_write_u64()): 1..10000, else ERANGE; kept as
+ * shares, DIV_ROUND_CLOSEST. */
+static int weight_write(struct cgroup *g, const char *buf)
+{
+    long long v;
+    if (parse_ll(buf, &v) < 0)
+        return -EINVAL;
+    if (v < 1 || v > CGROUP_WEIGHT_MAX)
+        return -ERANGE;
+    g->shares = (unsigned)((v * 1024 + 50) / 100);
+    return 0;
+}
+
+/* The cpu controller's values a scenario gives its groups, checked before
+ * the run by the parsers cgroup_write() uses, on a group of its own. */
+int cgroup_value_check(const char *file, const char *value)
+{
+    char buf[4096];
+    if (stripped(value, strlen(value), buf, sizeof buf) < 0)
+        return -E2BIG;
+    struct cgroup g;
+    group_defaults(&g, 0, 0);
+    unsigned pct;
+    if (!strcmp(file, "cpu.weight"))
+        return weight_write(&g, buf);
+    if (!strcmp(file, "cpu.max"))
+        return max_write(&g, buf);
+    if (!strcmp(file, "cpu.uclamp.min") || !strcmp(file, "cpu.uclamp.max"))
+        return uclamp_parse(buf, &pct);
+    return -ENOENT;
+}
+
+bool cgroup_is_file_name(const char *name)
+{
+    for (size_t f = 0; f < NFILES; f++)
+        if (!strcmp(files[f].name, name))
+            return true;
+    return false;
+}
+
 int64_t cgroup_write(struct task *w, unsigned hier, const char *rel, const char *data,
                      size_t len)
 {
@@ -838,13 +887,7 @@ int64_t cgroup_write(struct task *w, unsigned hier, const char *rel, const char 
     } else if (!strcmp(file, "cgroup.max.depth") || !strcmp(file, "cgroup.max.descendants")) {
         err = strcmp(buf, "max") && (parse_ll(buf, &v) < 0 || v < 0) ? -EINVAL : 0;
     } else if (!strcmp(file, "cpu.weight")) {
-        /* cpu_weight_write_u64(): 1..10000, else ERANGE. */
-        if (parse_ll(buf, &v) < 0)
-            err = -EINVAL;
-        else if (v < 1 || v > CGROUP_WEIGHT_MAX)
-            err = -ERANGE;
-        else /* cpu_weight_write_u64(): kept as shares, DIV_ROUND_CLOSEST */
-            g->shares = (unsigned)((v * 1024 + 50) / 100);
+        err = weight_write(g, buf);
     } else if (!strcmp(file, "cpu.weight.nice")) {
         /* cpu_weight_nice_write_s64(): -20..19, stored as the weight. */
         if (parse_ll(buf, &v) < 0)

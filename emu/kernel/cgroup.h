@@ -73,6 +73,12 @@ void cgroup_hotplug(struct machine *m);
 void cgroup_cpus_allowed(struct machine *m, struct task *t, struct cpumask *out);
 /* Whether t's cpuset is not the top one. */
 bool cgroup_in_cpuset(struct machine *m, const struct task *t);
+/* __sched_setaffinity()'s cpuset step (CG3), for sched_setaffinity and for
+ * an affinity set from outside (a scenario's task and events): the mask of
+ * a task outside the top cpuset cut to cpuset_cpus_allowed() (not under
+ * linux-6.6, which keeps the request as the user mask); false when nothing
+ * is left (-EINVAL). */
+bool cgroup_cut_affinity(struct machine *m, struct task *t, struct cpumask *mask);
 
 /* mount -t cgroup -o DATA or -t cpuset (cgroup1_get_tree(), the cpuset
  * filesystem): the v1 hierarchy to show (made, or the one with the same
@@ -94,6 +100,13 @@ int64_t cgroup_write(struct task *t, unsigned hier, const char *rel, const char 
 /* mkdir and rmdir of a group (rel its path): 0 or -errno. */
 int cgroup_mkdir(struct machine *m, unsigned hier, const char *rel);
 int cgroup_rmdir(struct machine *m, unsigned hier, const char *rel);
+/* A scenario's cgroup settings (scenario/parse.c), checked before the run:
+ * 0 if a v2 group's FILE (cpu.weight, cpu.max, cpu.uclamp.min or
+ * cpu.uclamp.max) takes VALUE, else the -errno its write would give
+ * (-ENOENT for another file). Whether a v2 group shows a file of this
+ * name (mkdir of it would be -EEXIST). */
+int cgroup_value_check(const char *file, const char *value);
+bool cgroup_is_file_name(const char *name);
 /* /proc/PID/cgroup: a line per v1 hierarchy ("ID:cpuset:/path"), then
  * "0::/path\n". */
 int cgroup_proc_file(struct machine *m, int pid, char **data, size_t *size);

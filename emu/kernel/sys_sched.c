@@ -94,12 +94,8 @@ SYSCALL_DECL(sched_setaffinity)
      * nothing left is -EINVAL. A task of the top cpuset keeps the policy's
      * own rules (docs/policies.md), which already cut to the CPUs it may run
      * on; so does linux-6.6's, which keeps the request as the user mask. */
-    if (cgroup_in_cpuset(m, target) && !sched_user_mask_with_cpusets(&m->sched)) {
-        struct cpumask allowed;
-        cgroup_cpus_allowed(m, target, &allowed);
-        if (!cpumask_and(&mask, &mask, &allowed))
-            return -EINVAL;
-    }
+    if (!cgroup_cut_affinity(m, target, &mask))
+        return -EINVAL;
     err = sched_task_setaffinity(&m->sched, &t->se, &target->se, &mask);
     if (t->se.need_resched)
         t->stop = true;

@@ -6,6 +6,7 @@
 #include "script.h"
 
 #include "abi.h"
+#include "cgroup.h"
 #include "exec.h"
 #include "file.h"
 #include "ktimer.h"
@@ -68,6 +69,76 @@ static bool has_stdin_events(const struct script_task *st)
 
 static void close_stdin(struct script_task *st);
 
+_Static_assert(SCRIPT_CGROUP_MAX == CGROUP_MAX && SCRIPT_CGROUP_NAME_MAX == CGROUP_NAME_MAX,
+               "script.h's cgroup bounds are cgroup.h's");
+
+int script_cgroup_check(const char *file, const char *value)
+{
+    return cgroup_value_check(file, value);
+}
+
+bool script_cgroup_is_file(const char *name)
+{
+    return cgroup_is_file_name(name);
+}
+
+/* Writes value to rel (a file below the cgroup v2 root) as task w would:
+ * through the kernel layer's cgroup_write(), whose rules apply. */
+static int cg_write(struct task *w, const char *rel, const char *value)
+{
+    int64_t r = cgroup_write(w, 0, rel, value, strlen(value));
+    return r < 0 ? (int)r : 0;
+}
+
+/* The script's groups, made by the first task before its execve, as a
+ * shell would: mkdir of each missing component (cgroup_mkdir()), then the
+ * controllers of each group's files enabled in every ancestor's
+ * cgroup.subtree_control, then the files written. The scenario's parser
+ * checked the values and that no group with tasks must enable a
+ * controller; a failure still left is the first task's error. */
+static int make_cgroups(struct task *w, char *why, size_t len)
+{
+    char rel[4096];
+    int err = 0;
+    for (size_t i = 0; i < active->ncgroups && err == 0; i++) {
+        const char *path = active->cgroups[i].path;
+        for (const char *p = path; err == 0; p++) {
+            if (*p == '/' || !*p) {
+                snprintf(rel, sizeof rel, "%.*s", (int)(p - path), path);
+                if ((err = cgroup_mkdir(w->machine, 0, rel)) == -EEXIST)
+                    err = 0;
+                if (err < 0)
+                    snprintf(why, len, "cgroup mkdir /%.300s: %s", rel, strerror(-err));
+            }
+            if (!*p)
+                break;
+        }
+    }
+    for (size_t i = 0; i < active->ncgroups && err == 0; i++) {
+        const struct script_cgroup *g = &active->cgroups[i];
+        bool cpuset = false, cpu = false;
+        for (unsigned f = 0; f < g->nfiles; f++)
+            *(strncmp(g->file[f], "cpuset.", 7) == 0 ? &cpuset : &cpu) = true;
+        const char *enable = cpuset && cpu ? "+cpuset +cpu" : cpuset ? "+cpuset" : "+cpu";
+        /* The root's, then each ancestor's below it. */
+        for (const char *p = g->path; (cpuset || cpu) && p && err == 0; p = strchr(p + 1, '/')) {
+            snprintf(rel, sizeof rel, "%.*s%scgroup.subtree_control", (int)(p - g->path),
+                     g->path, p == g->path ? "" : "/");
+            if ((err = cg_write(w, rel, enable)) < 0)
+                snprintf(why, len, "cgroup /%.300s: %s", rel, strerror(-err));
+        }
+    }
+    for (size_t i = 0; i < active->ncgroups && err == 0; i++) {
+        const struct script_cgroup *g = &active->cgroups[i];
+        for (unsigned f = 0; f < g->nfiles && err == 0; f++) {
+            snprintf(rel, sizeof rel, "%s/%s", g->path, g->file[f]);
+            if ((err = cg_write(w, rel, g->value[f])) < 0)
+                snprintf(why, len, "cgroup /%.300s: %s", rel, strerror(-err));
+        }
+    }
+    return err;
+}
+
 /* A task is a new process like a fork's child: past --max-procs live
  * processes, or with the host below --host-reserve, it does not start, and
  * its error (EAGAIN, ENOMEM: what fork would return) is in the outcome. */
@@ -97,10 +168,30 @@ static void start_task(struct machine *m, struct script_task *st)
         if (!has_stdin_events(st)) /* its stdin reads EOF */
             close_stdin(st);
     }
-    if (st->has_affinity)
-        sched_task_setaffinity(&m->sched, NULL, &t->se, &st->affinity);
     char why[512] = "";
-    int err = st->program_fd;
+    int err = 0;
+    /* The groups, then its own: written into cgroup.procs as `echo 0 >
+     * cgroup.procs` before the exec (__cgroup_procs_write(), cpuset_attach()
+     * giving it the cpuset's CPUs: docs/cgroups.md CG1, CG2, CG4), and
+     * then its affinity, cut to the cpuset's (CG3), as `taskset -c`. */
+    if (!first && active->ncgroups)
+        err = make_cgroups(t, why, sizeof why);
+    if (err == 0 && st->cgroup) {
+        char rel[4096];
+        snprintf(rel, sizeof rel, "%s/cgroup.procs", st->cgroup);
+        if ((err = cg_write(t, rel, "0")) < 0)
+            snprintf(why, sizeof why, "cgroup /%.300s: %s", rel, strerror(-err));
+    }
+    if (err == 0 && st->has_affinity) {
+        struct cpumask mask = st->affinity;
+        if (cgroup_cut_affinity(m, t, &mask))
+            sched_task_setaffinity(&m->sched, NULL, &t->se, &mask);
+        else /* taskset's sched_setaffinity fails: no exec */
+            snprintf(why, sizeof why, "affinity: no CPU of its cpuset (sched_setaffinity: %s)",
+                     strerror(-(err = -EINVAL)));
+    }
+    if (err == 0)
+        err = st->program_fd;
     if (st->program_fd >= 0)
         err = exec_program(t, st->program_fd, st->exe, st->argv, st->argc, st->envp, why,
                            sizeof why);
@@ -174,8 +265,12 @@ static int act(struct machine *m, struct script_action *a)
         return script_write_virtual(m, a->path, a->data, a->len);
     case SCRIPT_READ:
         return read_virtual(m, a);
-    case SCRIPT_SETAFFINITY:
-        return sched_task_setaffinity(&m->sched, NULL, &st->proc->threads->se, &a->mask);
+    case SCRIPT_SETAFFINITY: { /* as sched_setaffinity: cut to its cpuset (CG3) */
+        struct cpumask mask = a->mask;
+        if (!cgroup_cut_affinity(m, st->proc->threads, &mask))
+            return -EINVAL;
+        return sched_task_setaffinity(&m->sched, NULL, &st->proc->threads->se, &mask);
+    }
     case SCRIPT_SIGNAL: {
         struct siginfo_lite info = {.code = SI_USER, .pid = 0};
         signal_queue_process(st->proc, a->sig, &info);

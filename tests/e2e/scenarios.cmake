@@ -209,3 +209,15 @@ asymu_scenario_test(issue30-example-rtapp pass examples/scenarios/rtapp-periodic
 asymu_scenario_test(issue30-example-game-compare compare examples/scenarios/game.yaml
   upstream,linux-6.6,override,kill,fixup
   ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-example-game.out 0)
+
+# Issue 30 (second edition), the cgroup key (docs/scenarios.md "cgroup"):
+# tasks start in cgroup v2 groups made with cpuset.cpus and cpu controller
+# values, and a worker's cgroup phase moves its process; the cpusets'
+# masks (cpuset_attach(), CG1-CG3, CG6) in exact stdout, affinity
+# histories, cpus_used and residency, the cpu values read back, for a
+# 64-bit and a 32-bit program and worker. Parse errors:
+# broken/issue30-cgroup-*.yaml.
+foreach(isa aarch64 arm)
+  asymu_scenario_test(issue30-cgroup-${isa} pass
+    tests/e2e/scenarios/cgroup/cgroup-${isa}.yaml upstream)
+endforeach()
