@@ -29,7 +29,8 @@ set(SCENARIO_EXAMPLES
   "fork-inheritance|upstream,linux-6.6,override|kill"
   "generations|upstream,linux-6.6|upstream"
   "busy-mixed|upstream,linux-6.6,override,kill,fixup|kill"
-  "game|upstream,linux-6.6,override,kill,fixup|kill")
+  "game|upstream,linux-6.6,override,kill,fixup|kill"
+  "cgroup-cpusets|upstream,linux-6.6,override,kill,fixup|kill")
 foreach(example ${SCENARIO_EXAMPLES})
   string(REPLACE "|" ";" parts "${example}")
   list(GET parts 0 name)

@@ -82,7 +82,7 @@ determinism)
     cmp "$tmp/report1.json" "$tmp/report2.json" || fail "reports differ"
     cmp "$tmp/replay1" "$tmp/replay2" || fail "replay outputs differ"
     cmp "$tmp/compare1" "$tmp/compare2" || fail "compare outputs differ"
-    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert len(r) == 11, len(r); \
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert len(r) == 12, len(r); \
 assert all(set(t) >= {"pid","name","isa","exit" if "exit" in t else "signal","affinity","kills"} \
 for x in r for t in x["tasks"]), r' "$tmp/report1.json" || fail "report fields"
     ;;
@@ -90,7 +90,7 @@ counts)
     n=$(ls examples/scenarios/*.yaml | wc -l)
     [ "$("$asymu" replay --jobs 2 examples/scenarios/*.yaml | tail -1)" = "$n passed, 0 failed" ] ||
         fail "--jobs 2"
-    [ "$("$asymu" replay --shard 1/2 examples/scenarios/*.yaml | tail -1)" = "5 passed, 0 failed" ] ||
+    [ "$("$asymu" replay --shard 1/2 examples/scenarios/*.yaml | tail -1)" = "6 passed, 0 failed" ] ||
         fail "--shard 1/2"
     [ "$("$asymu" replay --shard 2/2 examples/scenarios/*.yaml | tail -1)" = "5 passed, 0 failed" ] ||
         fail "--shard 2/2"
@@ -102,7 +102,7 @@ counts)
 junit)
     "$asymu" replay --jobs 2 --junit "$tmp/junit.xml" examples/scenarios/*.yaml \
         tests/e2e/scenarios/failing.yaml > /dev/null
-    python3 "$junit_check" "$tmp/junit.xml" 11 1 || fail "JUnit file"
+    python3 "$junit_check" "$tmp/junit.xml" 12 1 || fail "JUnit file"
     ;;
 hostile)
     # Each case writes s.yaml (and what it names) in $tmp/d and says what
