@@ -187,6 +187,15 @@ events:
 ---
 tasks: []
 """)
+# The cgroup key: a group with every file, a nested one below a group
+# without processes, the root, and one named by path alone.
+write("scenario", "issue30-cgroup.yaml", b"""tasks:
+  - {name: t, path: fuzz-target-aarch64, cgroup: {path: /a/b, cpuset.cpus: 1-2, cpu.weight: 9,
+     cpu.uclamp.min: 1.25, cpu.uclamp.max: max, cpu.max: "max 1000"}}
+  - {name: u, path: fuzz-target-armhf, affinity: 0-1, cgroup: /c}
+  - {name: v, path: fuzz-target-armhf, cgroup: /}
+  - {name: w, path: fuzz-target-aarch64, cgroup: /a/b}
+""")
 
 # ---- recording: 'H' and input lines after this run's header, as
 # fuzz_recording.c makes it; the lines of the e2e tests' recordings
