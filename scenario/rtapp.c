@@ -112,12 +112,31 @@ static bool events(struct conv *c, json_t *obj, const char *where)
             fprintf(f, "        - mem: %lld\n", (long long)json_integer_value(v));
         } else if (!in(key, (const char *const[]){"instance", "loop", "policy", "priority", "cpus",
                                                   "nice", "phases", "delay", "dl-runtime",
-                                                  "dl-deadline", "dl-period", NULL})) {
+                                                  "dl-deadline", "dl-period", "taskgroup",
+                                                  NULL})) {
             return refuse(c, key, where,
                           "not an event asymu's workloads have (run, runtime, "
                           "sleep, timer, lock, unlock, barrier, yield, mem)");
         }
     }
+    return true;
+}
+
+/* taskgroup: rt-app's cgroup (of its cpu controller, "/" the root) as the
+ * scenario's cgroup key (the task's, or a phase's at the phase's start).
+ * rt-app moves each thread; the worker's cgroup phase moves its process
+ * (cgroup.procs: threaded groups are not modelled), which is the same
+ * once every instance has run the phase. */
+static bool taskgroup(struct conv *c, json_t *obj, const char *where, const char *indent)
+{
+    json_t *v = json_object_get(obj, "taskgroup");
+    if (!v)
+        return true;
+    if (!json_is_string(v))
+        return refuse(c, "taskgroup", where, "expected a cgroup path like \"/tg1\"");
+    fprintf(c->out, "%scgroup: ", indent);
+    quoted(c->out, json_string_value(v));
+    fputc('\n', c->out);
     return true;
 }
 
@@ -145,6 +164,8 @@ static bool task(struct conv *c, const char *name, json_t *t, const char *defaul
         }
         fputs("\"\n", f);
     }
+    if (!taskgroup(c, t, where, "    "))
+        return false;
     json_int_t us;
     if ((v = json_object_get(t, "delay"))) {
         if (!want_usec(c, "delay", where, v, &us))
@@ -206,7 +227,7 @@ static bool task(struct conv *c, const char *name, json_t *t, const char *defaul
                               "per-phase settings are not mapped (set them on the "
                               "task)");
         }
-        if (!events(c, phase, pwhere))
+        if (!taskgroup(c, phase, pwhere, "        - ") || !events(c, phase, pwhere))
             return false;
         fputs("        - end\n", f);
     }

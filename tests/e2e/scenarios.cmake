@@ -192,6 +192,11 @@ asymu_scenario_test(issue30-rtapp-compare compare tests/e2e/scenarios/rtapp/peri
 # forever (-1): 100 wake-ups of its 10 ms timer, then the limit.
 asymu_scenario_test(issue30-rtapp-duration rtapp-exact tests/e2e/scenarios/rtapp/duration.json
   ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-rtapp-duration.threads)
+# taskgroup.json: rt-app's taskgroup, per task and per phase, as the cgroup
+# key and phase (the groups' cgroup.procs writes move the end time:
+# 1083986 ns without them); broken/taskgroup*.json its refusals.
+asymu_scenario_test(issue30-rtapp-taskgroup rtapp-exact tests/e2e/scenarios/rtapp/taskgroup.json
+  ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-rtapp-taskgroup.threads)
 asymu_scenario_test(issue30-rtapp-broken rtapp-broken)
 
 # Issue 30 item 4, the workload examples: audio-ui.yaml (a 32-bit audio
