@@ -192,7 +192,7 @@ static void start_task(struct machine *m, struct script_task *st)
     }
     if (err == 0)
         err = st->program_fd;
-    if (st->program_fd >= 0)
+    if (err >= 0)
         err = exec_program(t, st->program_fd, st->exe, st->argv, st->argc, st->envp, why,
                            sizeof why);
     if (err < 0) {
