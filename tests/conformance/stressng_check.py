@@ -14,9 +14,10 @@ then at most 1e9 / (fork + exit), and at least 95% of 1e9 / (fork + exit +
 EXTRA_NS) (below).
 
 The run uses --costs with a fork of 10 ms and an exit of 2 ms: with the
-built-in table (100 µs + 40 µs) a second holds some 6,500 forks, and each
-costs the emulator about 20 ms of host time (a new address space and its
-engine), two minutes in all; with these costs it holds 83, a few seconds.
+built-in table (100 µs + 40 µs) a second would hold about 6,000 forks, and
+each costs the emulator about 20 ms of host time (a new address space and
+its engine), two minutes in all; with these costs it holds 83, a few
+seconds.
 The bound is computed from the table given, so the test checks the model,
 not a number.
 
