@@ -25,6 +25,8 @@ import apt_pkg
 ROOT_PACKAGES = [
     "python3.11", "libpython3.11-testsuite", "bash", "coreutils", "util-linux",
     "procps", "sqlite3", "perl-base", "strace", "gdb", "trace-cmd", "rt-app", "rt-tests",
+    # stress-ng's fork stressor against the fork cost of docs/timing.md (issue 27).
+    "stress-ng",
     # Real programs for bench/ (issue 14).
     "gzip", "xz-utils", "bzip2",
     # What every Debian system has (Essential or Priority: important) and the
