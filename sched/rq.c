@@ -424,9 +424,6 @@ void sched_account_ns(struct sched *s, struct sched_task *t, unsigned cpu, uint6
         else if (t->yielded)
             sched__requeue(rq, t);
         t->yielded = false;
-        /* The task that stopped running may now be pulled by an idle vCPU. */
-        if (rq->nr_running > 1)
-            s->balance_dirty = true;
     } else {
         t->slice_left -= (uint32_t)blocks;
     }
@@ -437,9 +434,13 @@ void sched_account_ns(struct sched *s, struct sched_task *t, unsigned cpu, uint6
         sched__tick(s, cpu);
         /* trigger_load_balance(): the periodic balance of its domains. */
         sched__rebalance_domains(s, cpu);
-        if (rq->nr_running > 1)
-            s->balance_dirty = true;
     }
+    /* Tasks waiting here may be pulled by an idle vCPU at every sync
+     * quantum (Linux's nohz idle balance waits for this CPU's tick:
+     * nohz_balancer_kick(); docs/scheduler.md B7). */
+    bool quantum = rq->clock_ns / SCHED_SYNC_QUANTUM_NS > start / SCHED_SYNC_QUANTUM_NS;
+    if ((tick || quantum) && rq->head && rq->nr_running > 1)
+        s->balance_dirty = true;
 }
 
 uint64_t sched_next_time(struct sched *s)

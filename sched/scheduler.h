@@ -26,6 +26,10 @@
 /* Instructions per ns (x1000) a capacity-1024 vCPU retires at its maximum
  * frequency (docs/timing.md, "The base rate"): --insn-rate. */
 #define SCHED_DEFAULT_INSN_RATE_MILLI 500u
+/* How far one vCPU's clock may run ahead of another's (docs/timing.md,
+ * "One clock"): a batch ends at every multiple of it, and vCPUs take turns
+ * there, the one behind first. */
+#define SCHED_SYNC_QUANTUM_NS 100000u
 /* CONFIG_HZ's default (--hz) */
 #define SCHED_DEFAULT_HZ 250u
 /* Every vCPU's maximum frequency, in kHz, until an energy model gives

@@ -110,15 +110,28 @@ void machine_slice_limit(struct machine *m)
     m->insn_stop = UINT64_MAX;
     if (!m->slice_task || !m->insn_fs)
         return;
-    uint64_t due = sched_next_tick(&m->sched, m->slice_cpu);
+    /* From the vCPU's own clock, which the slice advances (slice_start,
+     * what the guest reads, may be later: another vCPU's present). */
+    uint64_t clock = m->sched.cpus[m->slice_cpu].clock_ns;
+    /* Every quantum and every tick end the slice: where slices end, and so
+     * what the scheduler sees between them, depends on virtual time only.
+     * Not with gdb attached: a 32-bit program stopped at a quantum inside
+     * glibc's __tunables_init, its breakpoint hooks taken out and put back
+     * (gdbstub_after_slice), faulted (e2e-gdbstub-fork-exec-aarch64); its
+     * slices end at --slice blocks, as before the quantum. */
+    uint64_t due = m->gdb ? UINT64_MAX
+                          : (clock / SCHED_SYNC_QUANTUM_NS + 1) * SCHED_SYNC_QUANTUM_NS;
+    uint64_t tick_ns = m->sched.tick_ns;
+    if (tick_ns && (clock / tick_ns + 1) * tick_ns < due)
+        due = (clock / tick_ns + 1) * tick_ns;
+    uint64_t rt = sched_next_tick(&m->sched, m->slice_cpu);
+    if (rt < due)
+        due = rt;
     const struct ktimer *kt = ktimer_next(m);
     if (kt && kt->when < due)
         due = kt->when;
     if (due == UINT64_MAX)
         return;
-    /* From the vCPU's own clock, which the slice advances (slice_start,
-     * what the guest reads, may be later: another vCPU's present). */
-    uint64_t clock = m->sched.cpus[m->slice_cpu].clock_ns;
     uint64_t done_fs = machine_slice_fs(m);
     uint64_t due_fs = due > clock ? (due - clock) * FS_PER_NS : 0;
     if (due_fs <= done_fs) {

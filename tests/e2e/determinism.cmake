@@ -16,5 +16,8 @@
 # Issue 27 item 3 (the tick, exact hrtimers) moved them again: a sleep now
 # ends at its exact expiry plus the 2 us context switch charged before the
 # woken task runs, and interval timers fire at their exact time.
+# The fixed sync quantum (item 3: vCPUs take turns at every 100 us of
+# virtual time, not where --slice blocks end) moved the turn order and the
+# pipe's reads again.
 asymu_e2e_guest(NAME determinism PROGRAM mixed GUEST_ARGS start
                 OPTIONS --seed 7 --strace --dmesg --sysroot ${GUEST_DIR} REPEAT ASYMU_ONLY)

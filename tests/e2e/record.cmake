@@ -8,6 +8,9 @@
 # times in data/record-reader-*.rec and .out to the new model's, at the same
 # points, and again for the tick and the context switch charged before a
 # task runs (item 3); the inputs and what the reader reads are unchanged.
+# The fixed sync quantum (item 3) changed the points at which a run takes
+# its input: the recordings were made again (the same inputs, as record.py's
+# stdin case feeds them).
 foreach(isa aarch64 armhf)
   foreach(case stdin sigint control broken crafted scenario)
     add_test(NAME e2e-record-${case}-${isa}

@@ -174,6 +174,8 @@ endforeach()
 # Issue 30 second edition, repeating triggers (repeat/repeat.yaml): every,
 # at + every, on: each exec of NAME, on: NAME runs on LIST (once, each, and
 # one that never comes); the actions' first times and fire counts exact.
+# (The fixed sync quantum, issue 27 item 3, ends slices at every 100 us:
+# 'each chain runs on 0' fires at 7 slice boundaries, not 4.)
 # Parse errors: broken/issue30-every-*.yaml, broken/issue30-runs-on.yaml.
 asymu_scenario_test(issue30-repeat pass tests/e2e/scenarios/repeat/repeat.yaml upstream)
 asymu_scenario_test(issue30-repeat-actions actions tests/e2e/scenarios/repeat/repeat.yaml

@@ -16,7 +16,12 @@
  *               NICE with POLICY (other, batch, idle); prints its work per
  *               1024 of the first one's;
  *   turns MS  - two nice-0 hogs on cpu 0 for MS ms of virtual time: prints
- *               the longest stretch (ms) either ran without the other. */
+ *               the longest stretch (ms) either ran without the other;
+ *   cross N   - tasks on two vCPUs that talk while both run: a parent on
+ *               cpu 0 and a child on cpu 1 pass a token N times through
+ *               shared memory (both spin), through a futex and through
+ *               pipes; prints, per way, the total of the round trips (ns)
+ *               and of when the child saw each token (after it was sent). */
 #define _GNU_SOURCE
 #include "guest.h"
 
@@ -273,6 +278,90 @@ static int two_hogs(long long ms, int nice_value, int policy, int turns)
     return 0;
 }
 
+/* cross N: the token's round trips and arrival times, per way. */
+struct cross {
+    volatile int token, answer;
+    volatile long long sent_ns, seen_ns;
+};
+
+static void futex_call(volatile int *word, int op, int val)
+{
+    syscall(SYS_futex, word, op, val, NULL, NULL, 0);
+}
+
+static void cross_child(struct cross *c, int way, int n, int to_parent, int from_parent)
+{
+    pin(1);
+    for (int i = 1; i <= n; i++) {
+        if (way == 0) {
+            while (c->token != i)
+                ;
+        } else if (way == 1) {
+            while (c->token != i)
+                futex_call(&c->token, FUTEX_WAIT, i - 1);
+        } else {
+            char b;
+            if (read(from_parent, &b, 1) != 1)
+                _exit(1);
+        }
+        c->seen_ns += now_ns(CLOCK_MONOTONIC) - c->sent_ns;
+        c->answer = i;
+        if (way == 1)
+            futex_call(&c->answer, FUTEX_WAKE, 1);
+        if (way == 2 && write(to_parent, "a", 1) != 1)
+            _exit(1);
+    }
+    _exit(0);
+}
+
+static int cross(int n)
+{
+    static const char *const ways[] = {"shared memory", "futex", "pipe"};
+    struct cross *c = mmap(NULL, sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (c == MAP_FAILED)
+        return perror("mmap"), 1;
+    pin(0);
+    for (int way = 0; way < 3; way++) {
+        int up[2], down[2];
+        if (pipe(up) < 0 || pipe(down) < 0)
+            return perror("pipe"), 1;
+        *c = (struct cross){0};
+        pid_t pid = fork();
+        if (pid < 0)
+            return perror("fork"), 1;
+        if (pid == 0)
+            cross_child(c, way, n, up[1], down[0]);
+        long long round_trips = 0;
+        for (int i = 1; i <= n; i++) {
+            long long start = now_ns(CLOCK_MONOTONIC);
+            c->sent_ns = start;
+            c->token = i;
+            if (way == 1)
+                futex_call(&c->token, FUTEX_WAKE, 1);
+            if (way == 2 && write(down[1], "t", 1) != 1)
+                return perror("write"), 1;
+            if (way == 0) {
+                while (c->answer != i)
+                    ;
+            } else if (way == 1) {
+                while (c->answer != i)
+                    futex_call(&c->answer, FUTEX_WAIT, i - 1);
+            } else {
+                char b;
+                if (read(up[0], &b, 1) != 1)
+                    return perror("read"), 1;
+            }
+            round_trips += now_ns(CLOCK_MONOTONIC) - start;
+        }
+        int status;
+        if (waitpid(pid, &status, 0) != pid || status != 0)
+            return fprintf(stderr, "child: status %d\n", status), 1;
+        printf("%s: round trips %lld ns, seen after %lld ns\n", ways[way], round_trips, c->seen_ns);
+        close(up[0]), close(up[1]), close(down[0]), close(down[1]);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -290,6 +379,8 @@ int main(int argc, char **argv)
     }
     if (argc >= 3 && strcmp(argv[1], "turns") == 0)
         return two_hogs(atoll(argv[2]), 0, SCHED_OTHER, 1);
-    fprintf(stderr, "usage: sched-tick sleep N | timers N | fifo N | share MS NICE POLICY | turns MS\n");
+    if (argc >= 3 && strcmp(argv[1], "cross") == 0)
+        return cross(atoi(argv[2]));
+    fprintf(stderr, "usage: sched-tick sleep N | timers N | fifo N | share MS NICE POLICY | turns MS | cross N\n");
     return 2;
 }
