@@ -210,14 +210,56 @@ bool tracefs_on(const struct tracefs *tf)
     return tf->on;
 }
 
-const void *tracefs_wait_key(const struct tracefs *tf, const char *rel)
+/* The vCPU of a per_cpu/cpuN/ file (its name after it in file), or -1. */
+static int per_cpu_file(const struct tracefs *tf, const char *rel, char file[16])
 {
     unsigned cpu;
-    char file[16];
     if (sscanf(rel, "per_cpu/cpu%u/%15s", &cpu, file) == 2 && cpu < tf->nr_cpus)
+        return (int)cpu;
+    return -1;
+}
+
+const void *tracefs_wait_key(const struct tracefs *tf, const char *rel)
+{
+    char file[16];
+    int cpu = per_cpu_file(tf, rel, file);
+    if (cpu >= 0)
         return strcmp(file, "trace_pipe_raw") == 0 ? (const void *)&tf->cpus[cpu].raw_key
                                                    : (const void *)&tf->cpus[cpu].pipe_key;
     return tf;
+}
+
+/* Whether b holds a record trace_pipe has not taken (!ring_buffer_empty_cpu()). */
+static bool buffer_has_records(const struct cpu_buffer *b)
+{
+    unsigned lines = 0;
+    for (unsigned i = 0; i < b->n; i++)
+        lines += page_at(b, i)->nlines;
+    return lines > b->consumed;
+}
+
+/* Whether b has a page the writer left with records trace_pipe has not
+ * taken: what a blocked trace_pipe_raw read waits for. */
+static bool buffer_has_full_page(const struct cpu_buffer *b)
+{
+    return b->n > 2 || (b->n == 2 && b->consumed < page_at(b, 0)->nlines);
+}
+
+bool tracefs_readable(const struct tracefs *tf, const char *rel)
+{
+    for (size_t i = 0; i < COUNT(options); i++)
+        if (strcmp(options[i].name, "block") == 0 && tf->options[i]) /* TRACE_ITER_BLOCK */
+            return true;
+    char file[16];
+    int cpu = per_cpu_file(tf, rel, file);
+    if (cpu >= 0 && strcmp(file, "trace_pipe_raw") == 0)
+        return buffer_has_full_page(&tf->cpus[cpu]);
+    if (cpu >= 0)
+        return buffer_has_records(&tf->cpus[cpu]);
+    for (unsigned c = 0; c < tf->nr_cpus; c++)
+        if (buffer_has_records(&tf->cpus[c]))
+            return true;
+    return false;
 }
 
 void tracefs_wake(struct tracefs *tf, void (*wake)(void *arg, const void *key), void *arg)
@@ -655,6 +697,21 @@ static void take_page(struct tracefs *tf, FILE *f, unsigned cpu)
         fwrite(rest.data, 1, EVENT_PAGE_SIZE, f);
     }
     drop_first(b, &b->read);
+}
+
+int tracefs_splice_page(struct tracefs *tf, const char *rel, void *page)
+{
+    char file[16];
+    int cpu = per_cpu_file(tf, rel, file);
+    if (cpu < 0 || strcmp(file, "trace_pipe_raw") != 0)
+        return -ENOENT;
+    struct cpu_buffer *b = &tf->cpus[cpu];
+    skip_taken(b);
+    if (b->n < 2 || b->consumed) /* the writer's page, or one partly read */
+        return 0;
+    memcpy(page, page_at(b, 0)->pg.data, EVENT_PAGE_SIZE);
+    drop_first(b, &b->read);
+    return 1;
 }
 
 /* The comm of pid as trace_find_cmdline() gives it: <idle> for 0, the

@@ -126,6 +126,8 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(mincore, mincore, "pup"),
     E(memfd_create, memfd_create, "sx"),
     E(copy_file_range, copy_file_range, "dpdpux"),
+    E(splice, splice, "dpdpux"),
+    E(tee, tee, "ddux"),
     E(sync, sync, ""),
     E(syncfs, syncfs, "d"),
     E(personality, personality, "x"),
