@@ -379,6 +379,40 @@ static void put(struct tracefs *tf, uint64_t ts, const struct trace_record *r, c
         free(text);
 }
 
+void tracefs_mark_raw(struct tracefs *tf, unsigned cpu, uint64_t ts_ns,
+                      const struct mevent_task *task, const void *data, size_t cnt)
+{
+    /* tracing_mark_raw_write(): the entry (common fields and id, 12
+     * bytes) and the cnt bytes from the id on, at least as long as a
+     * faulted write's id and "<faulted>" (FAULT_SIZE_ID) */
+    enum { HEADER = 12, FAULT_SIZE_ID = 9 + 4 };
+    if (!tf->on || cnt < 4 || cnt > 1024)
+        return;
+    struct trace_record r;
+    size_t size = HEADER + cnt + (cnt < FAULT_SIZE_ID ? FAULT_SIZE_ID - cnt : 0);
+    size_t ent = (size + 3) / 4 * 4; /* the event's length in the ring buffer */
+    memset(r.b, 0, ent);
+    r.event = EVENT_FTRACE_RAW_DATA;
+    r.cpu = cpu < tf->nr_cpus ? cpu : 0;
+    r.len = (uint32_t)size;
+    uint16_t type = (uint16_t)event_format_id(&event_formats[EVENT_FTRACE_RAW_DATA]);
+    int32_t pid = task->tid;
+    memcpy(r.b, &type, 2);
+    memcpy(r.b + 4, &pid, 4);
+    memcpy(r.b + 8, data, cnt);
+    /* trace_raw_data(): the id, then each byte of buf the entry holds */
+    uint32_t id;
+    memcpy(&id, r.b + 8, 4);
+    char *text = malloc(32 + 3 * (ent - HEADER));
+    if (!text)
+        return;
+    int n = sprintf(text, "# %x buf:", id);
+    for (size_t i = HEADER; i < ent; i++)
+        n += sprintf(text + n, " %02x", r.b[i]);
+    put(tf, ts_ns, &r, text);
+    save_cmdline(tf, task->tid, task->comm);
+}
+
 void tracefs_event(void *ctx, const struct mevent *ev)
 {
     struct tracefs *tf = ctx;
@@ -531,7 +565,8 @@ static struct where locate(const struct tracefs *tf, const char *rel)
         }
         for (size_t i = 0; i < EVENT_COUNT; i++) {
             const struct event_format *e = &event_formats[i];
-            if (e->system != sys || strlen(e->name) != n || strncmp(e->name, name, n) != 0)
+            if (strcmp(e->system, sys) != 0 || strlen(e->name) != n ||
+                strncmp(e->name, name, n) != 0)
                 continue;
             w = (struct where){N_DIR, 0755, "", e, sys, -1, -1};
             if (*rel == '\0')
@@ -602,7 +637,7 @@ int tracefs_list(const struct tracefs *tf, const char *rel,
     } else if (w.system) {
         list_entries(system_files, COUNT(system_files), emit, arg);
         for (size_t i = 0; i < EVENT_COUNT; i++)
-            if (event_formats[i].system == w.system)
+            if (strcmp(event_formats[i].system, w.system) == 0)
                 emit(event_formats[i].name, DT_DIR_, arg);
     } else if (w.cpu >= 0) {
         list_entries(cpu_files, COUNT(cpu_files), emit, arg);

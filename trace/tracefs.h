@@ -70,6 +70,12 @@ int tracefs_read(struct tracefs *tf, const char *rel, uint64_t now_ns, char **da
 /* A write to file rel: bytes taken or -errno (trace_marker is the
  * kernel layer's: it emits a MEVENT_PRINT). */
 int64_t tracefs_write(struct tracefs *tf, const char *rel, const char *data, size_t len);
+/* A write to trace_marker_raw, which the kernel layer checked (4 to 1024
+ * bytes; tracing_mark_raw_write()): ftrace's raw_data record of task on
+ * vCPU cpu at ts_ns, its first 4 bytes the id, the rest its buf. Only
+ * here: the machine's event stream has no such event. */
+void tracefs_mark_raw(struct tracefs *tf, unsigned cpu, uint64_t ts_ns,
+                      const struct mevent_task *task, const void *data, size_t cnt);
 /* An open with O_TRUNC for writing: set_event disables every event,
  * trace empties the buffers (ftrace_event_set_open, tracing_open). */
 void tracefs_truncate(struct tracefs *tf, const char *rel);

@@ -69,3 +69,10 @@ asymu_e2e_guest(NAME tracefs-28-poll PROGRAM tracefs-poll GUEST_ARGS poll ASYMU_
 # fills, not by one marker.
 asymu_e2e_guest(NAME tracefs-28-splice PROGRAM tracefs-poll GUEST_ARGS splice ASYMU_ONLY
                 MACHINE --cpus 4)
+# trace_marker_raw (tracing_mark_raw_write()): raw_data records (ftrace's
+# ID 6) of the first 4 bytes as the id and the rest, EINVAL under 4 bytes
+# or past 3 KiB, 1024 bytes kept of a longer write, EBADF while tracing is
+# off; their lines in trace as trace_raw_data() prints them, their bytes
+# in trace_pipe_raw, the events/ftrace/raw_data/format file.
+asymu_e2e_guest(NAME tracefs-28-rawmark PROGRAM tracefs-text GUEST_ARGS rawmark ASYMU_ONLY
+                MACHINE --cpus 4)
