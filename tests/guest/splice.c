@@ -143,10 +143,10 @@ int main(void)
     pipe(c);
     pid_t child = fork();
     if (child == 0) {
-        int64_t t0 = now_ns(CLOCK_MONOTONIC);
+        /* (how long it waited is not shown: under qemu-user the child may
+         * start after the write) */
         long r = splice(c[0], NULL, a[1], NULL, 100, 0);
-        printf("child: splice from the empty pipe: %ld after %s\n", r,
-               now_ns(CLOCK_MONOTONIC) - t0 >= 1 * MS ? "the write" : "less than 1 ms");
+        printf("child: splice from the empty pipe: %ld\n", r);
         fflush(stdout);
         _exit(0);
     }
