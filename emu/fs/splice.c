@@ -5,7 +5,8 @@
  * is copied; the rules (which side may have an offset, what blocks, the
  * errnos) are the kernel's. trace_pipe_raw gives whole ring-buffer pages,
  * as tracing_buffers_splice_read() does, which trace-cmd record uses
- * without --nosplice. vmsplice is not here. */
+ * without --nosplice. vmsplice copies between the guest's buffers and a
+ * pipe (no pages are lent or given). */
 #include "file.h"
 #include "file_access.h"
 #include "iovec.h"
@@ -19,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -322,4 +324,71 @@ SYSCALL_DECL(tee)
         return -EINVAL;
     bool nonblock = (flags & SPLICE_F_NONBLOCK) || ((in->flags | out->flags) & O_NONBLOCK);
     return pipe_to_pipe(t, in->pipe, out, len, nonblock, true);
+}
+
+/* vmsplice(fd, iov, nr_segs, flags): the guest's buffers into a pipe's
+ * write end, as much as fits once there is room (vmsplice_to_pipe(),
+ * wait_for_space()), or a pipe's bytes out of its read end into them,
+ * waiting for some (vmsplice_to_user()). Only SPLICE_F_NONBLOCK makes it
+ * not wait, not the pipe's O_NONBLOCK. A descriptor open for writing
+ * writes (FMODE_WRITE: O_RDWR too); not a pipe: EBADF. */
+SYSCALL_DECL(vmsplice)
+{
+    unsigned flags = (unsigned)a[3];
+    if (flags & ~SPLICE_F_ALL)
+        return -EINVAL;
+    struct file *f = file_get_io(t, (int)a[0]);
+    if (!f)
+        return -EBADF;
+    bool to_pipe = (f->flags & O_ACCMODE) != O_RDONLY;
+    if (a[2] > UIO_MAXIOV)
+        return -EINVAL;
+    struct iov_list *l = malloc(sizeof *l);
+    if (!l)
+        return -ENOMEM;
+    int64_t ret = iov_import(t, a[1], a[2], l);
+    if (ret == 0 && l->total && f->kind != FILE_PIPE)
+        ret = -EBADF;
+    if (ret < 0 || l->total == 0) {
+        free(l);
+        return ret;
+    }
+    bool nonblock = flags & SPLICE_F_NONBLOCK;
+    struct pipe *p = f->pipe;
+    ret = 0;
+    if (to_pipe && p->readers == 0) {
+        ret = broken_pipe(t);
+    } else if ((to_pipe ? p->len == p->capacity : p->len == 0) && (to_pipe || p->writers > 0)) {
+        ret = nonblock ? -EAGAIN : -EBLOCK;
+        t->wait_obj = p;
+    } else {
+        uint8_t chunk[SPLICE_CHUNK];
+        for (unsigned i = 0; i < l->n; i++) {
+            uint64_t at = 0;
+            while (at < l->v[i].len && (to_pipe ? p->len < p->capacity : p->len > 0)) {
+                uint64_t left = l->v[i].len - at;
+                size_t want = left < SPLICE_CHUNK ? (size_t)left : SPLICE_CHUNK;
+                size_t n;
+                if (to_pipe) {
+                    if (copy_from_guest(task_mm(t), chunk, l->v[i].base + at, want) < 0)
+                        goto fault;
+                    n = (size_t)pipe_write(t, f, chunk, want); /* room is there: > 0 */
+                } else {
+                    n = pipe_peek(p, 0, chunk, want);
+                    if (copy_to_guest(task_mm(t), l->v[i].base + at, chunk, n) < 0)
+                        goto fault;
+                    pipe_consume(p, n);
+                }
+                at += n;
+                ret += (int64_t)n;
+            }
+            if (at < l->v[i].len)
+                break;
+        }
+    }
+    free(l);
+    return ret;
+fault:
+    free(l);
+    return ret ? ret : -EFAULT;
 }

@@ -159,6 +159,7 @@ SYSCALL_DECL(memfd_create);
 SYSCALL_DECL(copy_file_range);
 SYSCALL_DECL(splice); /* splice.c */
 SYSCALL_DECL(tee);
+SYSCALL_DECL(vmsplice);
 SYSCALL_DECL(sync);
 SYSCALL_DECL(syncfs);
 

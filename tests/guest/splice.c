@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* splice.c - splice(2) and tee(2) as Linux 5.15's fs/splice.c has them:
+/* splice.c - splice(2), tee(2) and vmsplice(2) as Linux 5.15's fs/splice.c has them:
  * a pipe to a file at an offset or at its position, a file to a pipe, a
  * pipe to a pipe and to a socket, tee leaving the bytes, a blocking splice
  * woken by a write, and the errnos: EINVAL (flags, no pipe, one pipe on
  * both sides, O_APPEND, a negative offset, an eventfd, tee without two
- * pipes), ESPIPE (an offset on a pipe), EBADF, EFAULT, EAGAIN, EPIPE.
+ * pipes), ESPIPE (an offset on a pipe), EBADF, EFAULT, EAGAIN, EPIPE;
+ * vmsplice of buffers into a pipe and out of one.
  * Prints one line per check. */
 #define _GNU_SOURCE
 #include "guest.h"
@@ -13,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
+#include <sys/uio.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -136,6 +138,36 @@ int main(void)
     say("file -> pipe without readers", splice(fd, NULL, n[1], NULL, 1, 0));
     close(b[1]);
     say("empty pipe without writers -> file", splice(b[0], NULL, fd, NULL, 1, 0));
+
+    printf("--- vmsplice\n");
+    int v[2];
+    pipe(v);
+    struct iovec in[2] = {{"ab", 2}, {"cde", 3}};
+    say("vmsplice 2 + 3 bytes into the write end", vmsplice(v[1], in, 2, 0));
+    char b1[2], b2[10];
+    struct iovec out[2] = {{b1, sizeof b1}, {b2, sizeof b2}};
+    say("vmsplice out of the read end into 2 + 10", vmsplice(v[0], out, 2, 0));
+    printf("  \"%.2s\" \"%.3s\"\n", b1, b2);
+    say("vmsplice out of the empty pipe, SPLICE_F_NONBLOCK",
+        vmsplice(v[0], out, 2, SPLICE_F_NONBLOCK));
+    say("vmsplice of nothing", vmsplice(v[0], out, 0, 0));
+    say("vmsplice flags 0x10", vmsplice(v[1], in, 2, 0x10));
+    say("vmsplice 1025 buffers", vmsplice(v[1], in, 1025, 0));
+    say("vmsplice into a file", vmsplice(fd, in, 2, 0));
+    say("vmsplice into a bad fd", vmsplice(99, in, 2, 0));
+    struct iovec bad[1] = {{(void *)8, 4}};
+    say("vmsplice of a bad buffer", vmsplice(v[1], bad, 1, 0));
+    int v2[2];
+    pipe(v2);
+    fcntl(v2[1], F_SETPIPE_SZ, 4096);
+    static char big[8192] __attribute__((aligned(4096))); /* a page a slot, as Linux fills them */
+    struct iovec whole[1] = {{big, sizeof big}};
+    say("vmsplice 8192 bytes into a pipe of 4096", vmsplice(v2[1], whole, 1, 0));
+    say("vmsplice into it full, SPLICE_F_NONBLOCK", vmsplice(v2[1], in, 2, SPLICE_F_NONBLOCK));
+    close(v2[0]);
+    say("vmsplice into a pipe without readers", vmsplice(v2[1], in, 2, 0));
+    close(v[1]);
+    say("vmsplice out of an empty pipe without writers", vmsplice(v[0], out, 2, 0));
 
     printf("--- blocking\n");
     fflush(stdout);

@@ -128,6 +128,7 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(copy_file_range, copy_file_range, "dpdpux"),
     E(splice, splice, "dpdpux"),
     E(tee, tee, "ddux"),
+    E(vmsplice, vmsplice, "dpux"),
     E(sync, sync, ""),
     E(syncfs, syncfs, "d"),
     E(personality, personality, "x"),

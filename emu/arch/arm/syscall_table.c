@@ -341,6 +341,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(copy_file_range, copy_file_range, "dpdpux"),
     E(splice, splice, "dpdpux"),
     E(tee, tee, "ddux"),
+    E(vmsplice, vmsplice, "dpux"),
     E(sync, sync, ""),
     E(syncfs, syncfs, "d"),
     E(gettid, gettid, ""),
