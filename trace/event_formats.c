@@ -173,6 +173,13 @@ const struct event_format event_formats[EVENT_COUNT] = {
          36,
          "\"comm=%s pid=%d sig=%d rule=%s\", REC->comm, REC->pid, REC->sig, __get_str(rule)",
          "asymu: docs/tracing.md"},
+    [EVENT_FTRACE_RAW_DATA] =
+        {"ftrace", "raw_data", 6, 2,
+         {F("unsigned int id", 8, 4, false), F("char buf[]", 12, 0, false)},
+         12,
+         "\"id:%04x %08x\", REC->id, (int)REC->buf[0]",
+         "kernel/trace/trace_entries.h (TRACE_RAW_DATA, written by trace_marker_raw; in the "
+         "guest's tracefs only)"},
 };
 
 /* clang-format on */

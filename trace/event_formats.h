@@ -35,6 +35,7 @@ enum event_index {
     EVENT_FTRACE_PRINT,
     EVENT_ASYMU_AFFINITY,
     EVENT_ASYMU_KILL,
+    EVENT_FTRACE_RAW_DATA, /* last: the IDs of the others (300 + index) stay */
     EVENT_COUNT,
 };
 

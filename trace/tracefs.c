@@ -210,14 +210,56 @@ bool tracefs_on(const struct tracefs *tf)
     return tf->on;
 }
 
-const void *tracefs_wait_key(const struct tracefs *tf, const char *rel)
+/* The vCPU of a per_cpu/cpuN/ file (its name after it in file), or -1. */
+static int per_cpu_file(const struct tracefs *tf, const char *rel, char file[16])
 {
     unsigned cpu;
-    char file[16];
     if (sscanf(rel, "per_cpu/cpu%u/%15s", &cpu, file) == 2 && cpu < tf->nr_cpus)
+        return (int)cpu;
+    return -1;
+}
+
+const void *tracefs_wait_key(const struct tracefs *tf, const char *rel)
+{
+    char file[16];
+    int cpu = per_cpu_file(tf, rel, file);
+    if (cpu >= 0)
         return strcmp(file, "trace_pipe_raw") == 0 ? (const void *)&tf->cpus[cpu].raw_key
                                                    : (const void *)&tf->cpus[cpu].pipe_key;
     return tf;
+}
+
+/* Whether b holds a record trace_pipe has not taken (!ring_buffer_empty_cpu()). */
+static bool buffer_has_records(const struct cpu_buffer *b)
+{
+    unsigned lines = 0;
+    for (unsigned i = 0; i < b->n; i++)
+        lines += page_at(b, i)->nlines;
+    return lines > b->consumed;
+}
+
+/* Whether b has a page the writer left with records trace_pipe has not
+ * taken: what a blocked trace_pipe_raw read waits for. */
+static bool buffer_has_full_page(const struct cpu_buffer *b)
+{
+    return b->n > 2 || (b->n == 2 && b->consumed < page_at(b, 0)->nlines);
+}
+
+bool tracefs_readable(const struct tracefs *tf, const char *rel)
+{
+    for (size_t i = 0; i < COUNT(options); i++)
+        if (strcmp(options[i].name, "block") == 0 && tf->options[i]) /* TRACE_ITER_BLOCK */
+            return true;
+    char file[16];
+    int cpu = per_cpu_file(tf, rel, file);
+    if (cpu >= 0 && strcmp(file, "trace_pipe_raw") == 0)
+        return buffer_has_full_page(&tf->cpus[cpu]);
+    if (cpu >= 0)
+        return buffer_has_records(&tf->cpus[cpu]);
+    for (unsigned c = 0; c < tf->nr_cpus; c++)
+        if (buffer_has_records(&tf->cpus[c]))
+            return true;
+    return false;
 }
 
 void tracefs_wake(struct tracefs *tf, void (*wake)(void *arg, const void *key), void *arg)
@@ -335,6 +377,40 @@ static void put(struct tracefs *tf, uint64_t ts, const struct trace_record *r, c
     trace_page_start(&p->pg, ts);
     if (!page_add(p, ts, r, text))
         free(text);
+}
+
+void tracefs_mark_raw(struct tracefs *tf, unsigned cpu, uint64_t ts_ns,
+                      const struct mevent_task *task, const void *data, size_t cnt)
+{
+    /* tracing_mark_raw_write(): the entry (common fields and id, 12
+     * bytes) and the cnt bytes from the id on, at least as long as a
+     * faulted write's id and "<faulted>" (FAULT_SIZE_ID) */
+    enum { HEADER = 12, FAULT_SIZE_ID = 9 + 4 };
+    if (!tf->on || cnt < 4 || cnt > 1024)
+        return;
+    struct trace_record r;
+    size_t size = HEADER + cnt + (cnt < FAULT_SIZE_ID ? FAULT_SIZE_ID - cnt : 0);
+    size_t ent = (size + 3) / 4 * 4; /* the event's length in the ring buffer */
+    memset(r.b, 0, ent);
+    r.event = EVENT_FTRACE_RAW_DATA;
+    r.cpu = cpu < tf->nr_cpus ? cpu : 0;
+    r.len = (uint32_t)size;
+    uint16_t type = (uint16_t)event_format_id(&event_formats[EVENT_FTRACE_RAW_DATA]);
+    int32_t pid = task->tid;
+    memcpy(r.b, &type, 2);
+    memcpy(r.b + 4, &pid, 4);
+    memcpy(r.b + 8, data, cnt);
+    /* trace_raw_data(): the id, then each byte of buf the entry holds */
+    uint32_t id;
+    memcpy(&id, r.b + 8, 4);
+    char *text = malloc(32 + 3 * (ent - HEADER));
+    if (!text)
+        return;
+    int n = sprintf(text, "# %x buf:", id);
+    for (size_t i = HEADER; i < ent; i++)
+        n += sprintf(text + n, " %02x", r.b[i]);
+    put(tf, ts_ns, &r, text);
+    save_cmdline(tf, task->tid, task->comm);
 }
 
 void tracefs_event(void *ctx, const struct mevent *ev)
@@ -489,7 +565,8 @@ static struct where locate(const struct tracefs *tf, const char *rel)
         }
         for (size_t i = 0; i < EVENT_COUNT; i++) {
             const struct event_format *e = &event_formats[i];
-            if (e->system != sys || strlen(e->name) != n || strncmp(e->name, name, n) != 0)
+            if (strcmp(e->system, sys) != 0 || strlen(e->name) != n ||
+                strncmp(e->name, name, n) != 0)
                 continue;
             w = (struct where){N_DIR, 0755, "", e, sys, -1, -1};
             if (*rel == '\0')
@@ -560,7 +637,7 @@ int tracefs_list(const struct tracefs *tf, const char *rel,
     } else if (w.system) {
         list_entries(system_files, COUNT(system_files), emit, arg);
         for (size_t i = 0; i < EVENT_COUNT; i++)
-            if (event_formats[i].system == w.system)
+            if (strcmp(event_formats[i].system, w.system) == 0)
                 emit(event_formats[i].name, DT_DIR_, arg);
     } else if (w.cpu >= 0) {
         list_entries(cpu_files, COUNT(cpu_files), emit, arg);
@@ -655,6 +732,21 @@ static void take_page(struct tracefs *tf, FILE *f, unsigned cpu)
         fwrite(rest.data, 1, EVENT_PAGE_SIZE, f);
     }
     drop_first(b, &b->read);
+}
+
+int tracefs_splice_page(struct tracefs *tf, const char *rel, void *page)
+{
+    char file[16];
+    int cpu = per_cpu_file(tf, rel, file);
+    if (cpu < 0 || strcmp(file, "trace_pipe_raw") != 0)
+        return -ENOENT;
+    struct cpu_buffer *b = &tf->cpus[cpu];
+    skip_taken(b);
+    if (b->n < 2 || b->consumed) /* the writer's page, or one partly read */
+        return 0;
+    memcpy(page, page_at(b, 0)->pg.data, EVENT_PAGE_SIZE);
+    drop_first(b, &b->read);
+    return 1;
 }
 
 /* The comm of pid as trace_find_cmdline() gives it: <idle> for 0, the

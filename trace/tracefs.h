@@ -38,6 +38,15 @@ bool tracefs_on(const struct tracefs *tf);
 /* What a reader of an empty trace_pipe, per_cpu/cpuN/trace_pipe or
  * per_cpu/cpuN/trace_pipe_raw (rel) waits on. */
 const void *tracefs_wait_key(const struct tracefs *tf, const char *rel);
+/* What poll() of rel sees (tracefs_wait_key() is what it waits on): for
+ * trace_pipe and a vCPU's trace_pipe, a record to read
+ * (ring_buffer_poll_wait(): the buffer of every vCPU, or the vCPU's, is
+ * not empty); for trace_pipe_raw, what its blocked reads wait for, a page
+ * the writer left (Linux 6.1's poll with buffer_percent, asymu's being a
+ * page: 5.15's any record would wake trace-cmd's readers, which select()
+ * before each read, at the records of their own switches without end).
+ * Always with the "block" option on (trace_poll()). */
+bool tracefs_readable(const struct tracefs *tf, const char *rel);
 /* Calls wake(arg, key) for each key whose readers have something since
  * the last call: a record for trace_pipe and the vCPU's trace_pipe, a
  * full page for its trace_pipe_raw. The kernel layer calls it outside the
@@ -61,9 +70,21 @@ int tracefs_read(struct tracefs *tf, const char *rel, uint64_t now_ns, char **da
 /* A write to file rel: bytes taken or -errno (trace_marker is the
  * kernel layer's: it emits a MEVENT_PRINT). */
 int64_t tracefs_write(struct tracefs *tf, const char *rel, const char *data, size_t len);
+/* A write to trace_marker_raw, which the kernel layer checked (4 to 1024
+ * bytes; tracing_mark_raw_write()): ftrace's raw_data record of task on
+ * vCPU cpu at ts_ns, its first 4 bytes the id, the rest its buf. Only
+ * here: the machine's event stream has no such event. */
+void tracefs_mark_raw(struct tracefs *tf, unsigned cpu, uint64_t ts_ns,
+                      const struct mevent_task *task, const void *data, size_t cnt);
 /* An open with O_TRUNC for writing: set_event disables every event,
  * trace empties the buffers (ftrace_event_set_open, tracing_open). */
 void tracefs_truncate(struct tracefs *tf, const char *rel);
+/* What splice() takes from trace_pipe_raw rel: its vCPU's oldest page
+ * when it is full (the writer moved on) and trace_pipe took none of it,
+ * copied to page (4096 bytes) and taken out of the buffer: 1, or 0 when
+ * there is none (ring_buffer_read_page() with full set, as
+ * tracing_buffers_splice_read() calls it); -ENOENT for another file. */
+int tracefs_splice_page(struct tracefs *tf, const char *rel, void *page);
 /* Whether reads of rel return one ring-buffer page at a time. */
 bool tracefs_paged(const char *rel);
 

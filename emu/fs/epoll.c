@@ -72,6 +72,10 @@ static bool pollable(const struct file *f)
         return f->ops->poll != NULL;
     case FILE_CONSOLE:
         return fstat(f->host_fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    case FILE_VIRTUAL:
+        /* trace_pipe and trace_pipe_raw have a ->poll (tracing_poll_pipe(),
+         * tracing_buffers_poll()) */
+        return f->node.pipe || f->node.pages;
     default:
         return false;
     }

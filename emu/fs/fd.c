@@ -87,6 +87,8 @@ const void *file_notify_key(const struct file *f)
         return &console_waitq;
     case FILE_HOST:
         return f->fifo;
+    case FILE_VIRTUAL:
+        return f->poll_key;
     default:
         return NULL;
     }

@@ -92,6 +92,9 @@ struct file {
     bool dir_last_valid;
     char *path;                  /* guest path, for /proc/self/fd and strace */
     struct epitem *epitems;      /* epoll items watching this description (epoll.c) */
+    /* FILE_VIRTUAL trace_pipe and trace_pipe_raw: what poll() waits on
+     * (tracefs_wait_key); NULL for other files. */
+    const void *poll_key;
 };
 
 #define FD_MAX 1024
@@ -123,8 +126,23 @@ void pipe_release(struct file *f);
 /* F_SETPIPE_SZ: the new capacity in bytes, -EBUSY if the pipe holds more,
  * -EINVAL past 2 GiB, -ENOMEM. */
 int64_t pipe_set_capacity(struct machine *m, struct pipe *p, uint64_t want);
+/* Reads or writes up to len bytes of f at off, or at its position when
+ * off < 0 (sys_fs.c's read and write without the guest buffer): bytes,
+ * -errno, or -EBLOCK with t->wait_obj set. */
+int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, int64_t off);
+int64_t file_write(struct task *t, struct file *f, const void *buf, size_t len, int64_t off);
+/* splice and tee (splice.c) see a pipe's bytes: copies up to len of
+ * them, past the skip oldest, without taking them (the count copied); takes n
+ * (at most p->len), waking the writers of a full pipe as a read does;
+ * the room for whole pages, as Linux counts a pipe's free buffers
+ * (pipe_occupancy() against max_usage) times 4096. */
+size_t pipe_peek(const struct pipe *p, size_t skip, void *buf, size_t len);
+void pipe_consume(struct pipe *p, size_t n);
+size_t pipe_page_room(const struct pipe *p);
 /* poll(2) readiness of a file: POLLIN/POLLOUT/POLLHUP/POLLERR bits. */
 short file_poll(struct task *t, struct file *f);
+/* The same for a trace_pipe or trace_pipe_raw (sys_fs.c). */
+short tracing_pipe_poll(struct task *t, struct file *f);
 /* Whether the emulator's stdin has data or its end; if not, the host loop
  * watches it and notifies console_waitq when it has. */
 bool console_ready(struct machine *m);

@@ -96,17 +96,29 @@ int64_t pipe_read(struct task *t, struct file *f, void *buf, size_t len)
         t->wait_obj = p;
         return -EBLOCK;
     }
-    size_t n = len < p->len ? len : p->len;
-    bool was_full = p->len == p->capacity;
+    size_t n = pipe_peek(p, 0, buf, len);
+    pipe_consume(p, n);
+    return (int64_t)n;
+}
+
+size_t pipe_peek(const struct pipe *p, size_t skip, void *buf, size_t len)
+{
+    size_t held = skip < p->len ? p->len - skip : 0;
+    size_t n = len < held ? len : held;
     for (size_t i = 0; i < n; i++)
-        ((uint8_t *)buf)[i] = p->buf[(p->head + i) % p->capacity];
+        ((uint8_t *)buf)[i] = p->buf[(p->head + skip + i) % p->capacity];
+    return n;
+}
+
+void pipe_consume(struct pipe *p, size_t n)
+{
+    bool was_full = p->len == p->capacity;
     p->head = (p->head + n) % p->capacity;
     p->len -= n;
     /* Only a full pipe has writers to wake, as in Linux: an edge-triggered
      * watcher of the write end hears nothing from other reads. */
-    if (was_full)
+    if (was_full && n)
         pipe_changed(p, POLLOUT);
-    return (int64_t)n;
 }
 
 int64_t pipe_write(struct task *t, struct file *f, const void *buf, size_t len)
@@ -135,6 +147,12 @@ int64_t pipe_write(struct task *t, struct file *f, const void *buf, size_t len)
 }
 
 #define PIPE_PAGE 4096
+
+size_t pipe_page_room(const struct pipe *p)
+{
+    size_t used = (p->len + PIPE_PAGE - 1) / PIPE_PAGE, slots = p->capacity / PIPE_PAGE;
+    return used < slots ? (slots - used) * PIPE_PAGE : 0;
+}
 
 int64_t pipe_set_capacity(struct machine *m, struct pipe *p, uint64_t want)
 {
@@ -183,6 +201,8 @@ short file_poll(struct task *t, struct file *f)
         return f->ops->poll ? f->ops->poll(t, f) : (short)(POLLIN | POLLOUT);
     if (f->fifo)
         return fifo_poll(f);
+    if (f->kind == FILE_VIRTUAL && (f->node.pipe || f->node.pages))
+        return tracing_pipe_poll(t, f);
     if (f->kind != FILE_PIPE)
         return POLLIN | POLLOUT;
     /* A pipe reopened O_RDWR through /proc/PID/fd is both ends. */

@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/stat.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,13 @@ static int64_t mem_io(struct task *t, struct file *f, void *buf, size_t len, int
  * else the reader waits (the run loop wakes it, tracefs_wake(): for a
  * record, or for trace_pipe_raw a full page) or a signal, which ends the
  * read with EINTR (ring_buffer_wait(), never restarted). */
+/* The path of a trace_pipe or trace_pipe_raw below its tracing directory. */
+static const char *tracing_rel(const char *path)
+{
+    const char *rel = strstr(path, "tracing/");
+    return rel ? rel + 8 : "";
+}
+
 static int64_t tracing_pipe_fill(struct task *t, struct file *f)
 {
     char *data;
@@ -111,14 +119,27 @@ static int64_t tracing_pipe_fill(struct task *t, struct file *f)
         return 0;
     if (signal_pending(t))
         return -EINTR;
-    const char *rel = strstr(f->node.path, "tracing/");
-    t->wait_obj = tf ? tracefs_wait_key(tf, rel ? rel + 8 : "") : NULL;
+    t->wait_obj = tf ? tracefs_wait_key(tf, tracing_rel(f->node.path)) : NULL;
     return -EBLOCK;
+}
+
+/* trace_poll(): readable when text or a page an earlier read took is
+ * left, or what a read waits for is there (tracefs_readable(): a record,
+ * or for trace_pipe_raw a full page); never writable. f->poll_key is
+ * woken when it comes (tracefs_wake()). */
+short tracing_pipe_poll(struct task *t, struct file *f)
+{
+    struct tracefs *tf = t->machine->tracefs;
+    if ((f->flags & O_ACCMODE) == O_WRONLY)
+        return 0;
+    if (f->pos < f->size || (tf && tracefs_readable(tf, tracing_rel(f->node.path))))
+        return POLLIN | POLLRDNORM;
+    return 0;
 }
 
 /* Reads up to len bytes of f into host memory at off (or the file position
  * when off < 0). */
-static int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, int64_t off)
+int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, int64_t off)
 {
     if ((f->flags & O_ACCMODE) == O_WRONLY)
         return -EBADF;
@@ -209,8 +230,7 @@ static int64_t host_broken_pipe(struct task *t, int64_t n)
     return n;
 }
 
-static int64_t file_write(struct task *t, struct file *f, const void *buf, size_t len,
-                          int64_t off)
+int64_t file_write(struct task *t, struct file *f, const void *buf, size_t len, int64_t off)
 {
     if ((f->flags & O_ACCMODE) == O_RDONLY)
         return -EBADF;
@@ -657,6 +677,9 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
          * records, not the open (tracing_open_pipe()) */
         err = node->pages || node->pipe ? 0
                                          : vfs_generate(&t->machine->vfs, t, node, &f->data, &f->size);
+        /* the lookup made the machine's tracefs */
+        if ((node->pages || node->pipe) && t->machine->tracefs)
+            f->poll_key = tracefs_wait_key(t->machine->tracefs, tracing_rel(abspath));
         if (err < 0) {
             file_put(f);
             return err;

@@ -600,6 +600,27 @@ static int64_t mark_write(struct task *t, struct tracefs *tf, const char *data, 
     return (int64_t)cnt;
 }
 
+/* tracing_mark_raw_write(): 4 bytes (the id) to RAW_DATA_MAX_SIZE, else
+ * EINVAL, then EBADF while tracing is off; at most TRACE_BUF_SIZE of them
+ * are recorded, the count returned. A raw_data record of the writer's on
+ * its vCPU in the tracefs (the host-side --trace has no such event). */
+static int64_t mark_raw_write(struct task *t, struct tracefs *tf, const char *data, size_t len)
+{
+    enum { TRACE_BUF_SIZE = 1024, RAW_DATA_MAX_SIZE = 3 * 1024 };
+    if (len < 4 || len > RAW_DATA_MAX_SIZE)
+        return -EINVAL;
+    if (!tracefs_on(tf))
+        return -EBADF;
+    size_t cnt = len > TRACE_BUF_SIZE ? TRACE_BUF_SIZE : len;
+    struct machine *m = t->machine;
+    struct mevent_task task;
+    sched_event_task(&t->se, &task);
+    /* the vCPU as machine_events.c's emit() names it */
+    unsigned cpu = t == m->slice_task ? m->slice_cpu : t->se.cpu;
+    tracefs_mark_raw(tf, cpu, machine_now(m), &task, data, cnt);
+    return (int64_t)cnt;
+}
+
 static int64_t tfs_write(void *ctx, const char *rel, const char *data, size_t len)
 {
     struct task *t = ctx;
@@ -608,6 +629,8 @@ static int64_t tfs_write(void *ctx, const char *rel, const char *data, size_t le
         return -ENOMEM;
     if (strcmp(rel, "trace_marker") == 0)
         return mark_write(t, tf, data, len);
+    if (strcmp(rel, "trace_marker_raw") == 0)
+        return mark_raw_write(t, tf, data, len);
     int64_t n = tracefs_write(tf, rel, data, len);
     tracefs_of(t->machine); /* subscribes the events once one is enabled */
     return n;

@@ -157,6 +157,9 @@ SYSCALL_DECL(msync);
 SYSCALL_DECL(mincore);
 SYSCALL_DECL(memfd_create);
 SYSCALL_DECL(copy_file_range);
+SYSCALL_DECL(splice); /* splice.c */
+SYSCALL_DECL(tee);
+SYSCALL_DECL(vmsplice);
 SYSCALL_DECL(sync);
 SYSCALL_DECL(syncfs);
 

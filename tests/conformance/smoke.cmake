@@ -101,12 +101,13 @@ foreach(combo arm64:aarch64 arm64:armhf armhf:armhf)
                        TIMEOUT 300 SKIP_RETURN_CODE 77 FIXTURES_REQUIRED conformance-roots)
 endforeach()
 
-# Debian's trace-cmd record and report inside the machine on its tracefs,
-# and rt-app 1.0 with "ftrace": true under it; rt-tests' cyclicdeadline
+# Debian's trace-cmd record (with --nosplice, and without: splice() of
+# trace_pipe_raw) and report inside the machine on its tracefs, and rt-app
+# 1.0 with "ftrace": true under it; rt-tests' cyclicdeadline
 # with debugfs's sched/features (tests/conformance/tracecmd_check.py;
 # skipped when the roots lack the programs).
 foreach(isa arm64 armhf)
-  foreach(mode record rtapp cyclicdeadline)
+  foreach(mode record splice rtapp cyclicdeadline)
     add_test(NAME conformance-tracecmd-${mode}-${isa}
              COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/tracecmd_check.py
                      $<TARGET_FILE:asymu> ${CMAKE_BINARY_DIR}/conformance/root-${isa} ${mode})

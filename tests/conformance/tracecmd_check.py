@@ -9,6 +9,11 @@ both inside the machine: the report has the 4 vCPUs, the shell's exec,
 its print event (by tracing_mark_write, named through /proc/kallsyms) and
 its exit, and sched_switch lines.
 
+splice: `trace-cmd record -e sched` without --nosplice, so its readers
+splice() trace_pipe_raw's full pages into a pipe and from it into their
+files, of a shell writing 300 markers (some pages' worth): the report has
+all 300 in order, the shell's exec and exit, sched_switch lines.
+
 rtapp: rt-app 1.0 with "ftrace": true (its markers go through
 /sys/kernel/debug/tracing/trace_marker) under trace-cmd record: rt-app
 exits 0 and the report has its markers in order, "[0] starts", "[0]
@@ -31,7 +36,7 @@ import subprocess
 import sys
 
 asymu, root, mode = sys.argv[1:4]
-needs = {"record": ["trace-cmd"], "rtapp": ["trace-cmd", "rt-app"],
+needs = {"record": ["trace-cmd"], "splice": ["trace-cmd"], "rtapp": ["trace-cmd", "rt-app"],
          "cyclicdeadline": ["cyclicdeadline"]}[mode]
 for prog in ["usr/bin/" + n for n in needs]:
     if not os.path.exists(os.path.join(root, prog)):
@@ -43,6 +48,10 @@ if mode == "record":
     script = (f"cd /tmp && {RECORD} -e sched -- /bin/sh -c 'echo hi > "
               "/sys/kernel/tracing/trace_marker' >/dev/null 2>&1; echo record=$?; "
               "trace-cmd report -i /tmp/trace.dat")
+elif mode == "splice":
+    script = ("cd /tmp && trace-cmd record -e sched -- /bin/sh -c 'i=0; while [ $i -lt 300 ]; "
+              "do i=$((i+1)); echo marker$i > /sys/kernel/tracing/trace_marker; done' "
+              ">/dev/null 2>&1; echo record=$?; trace-cmd report -i /tmp/trace.dat")
 elif mode == "cyclicdeadline":
     script = ("cyclicdeadline -q -t 1 -D 1; echo status=$?; "
               "cat /sys/kernel/debug/sched/features")
@@ -81,7 +90,13 @@ prints = [l.split("tracing_mark_write: ", 1)[1] for l in lines
 switches = [l for l in lines if " sched_switch: " in l]
 if not switches:
     fail("no sched_switch in the report")
-if mode == "record":
+if mode == "splice":
+    if prints != [f"marker{i}" for i in range(1, 301)]:
+        fail(f"print events {prints[:3]} ... {prints[-3:]} ({len(prints)}), wanted marker1 to marker300")
+    if not any("sched_process_exec:" in l and "filename=/bin/sh" in l for l in lines) or \
+            not any("sched_process_exit:" in l and "comm=sh " in l for l in lines):
+        fail("the shell's exec or exit is missing")
+elif mode == "record":
     if prints != ["hi"]:
         fail(f"print events {prints}, wanted ['hi']")
     pline = next(l for l in lines if " print: " in l)

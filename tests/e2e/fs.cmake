@@ -34,3 +34,12 @@ asymu_e2e_guest(NAME fs-calls-xattr PROGRAM fs-calls GUEST_ARGS xattr
 # a child's output through FIONREAD on a pipe. The host kernel gives the
 # same under qemu-user but for FIOQSIZE, which qemu-user 7.2 does not know.
 asymu_e2e_guest(NAME ioctl-generic PROGRAM ioctls STDIN ${DATA}/stdin.txt ASYMU_ONLY)
+
+# splice(2), tee(2) and vmsplice(2) (fs/splice.c of 5.15; issue 28, what
+# tracing needed): a pipe to a file at an offset and at its position, a
+# file to a pipe, pipe to pipe, to and from a socket, tee leaving the
+# bytes, vmsplice in and out, a blocking splice woken by a write; EINVAL,
+# ESPIPE, EBADF, EFAULT, EAGAIN, EPIPE and end of file where the kernel
+# gives them (tests/guest/splice.c; every line as qemu-user on the host
+# kernel gives it).
+asymu_e2e_guest(NAME fs-splice PROGRAM splice)

@@ -55,3 +55,24 @@ if(NOT ASYMU_E2E_RUNNER)
     set_tests_properties(e2e-tracefs-28-3-host-${isa} PROPERTIES LABELS e2e TIMEOUT 180)
   endforeach()
 endif()
+# poll(), select() and epoll on trace_pipe, per_cpu/cpuN/trace_pipe and
+# trace_pipe_raw (trace_poll(), ring_buffer_poll_wait()): POLLIN when the
+# buffer read has a record, none when empty or drained, always with
+# options/block; a waiter woken by one marker on the vCPU it reads (not a
+# full page), not by one on another vCPU, timing out without one.
+asymu_e2e_guest(NAME tracefs-28-poll PROGRAM tracefs-poll GUEST_ARGS poll ASYMU_ONLY
+                MACHINE --cpus 4)
+# splice() of trace_pipe_raw into a pipe (tracing_buffers_splice_read()):
+# the full pages only (the writer's page stays for read()), a length cut to
+# pages, EINVAL under a page or with an offset, EAGAIN when no page is full
+# (O_NONBLOCK or SPLICE_F_NONBLOCK), a blocking splice woken when a page
+# fills, not by one marker.
+asymu_e2e_guest(NAME tracefs-28-splice PROGRAM tracefs-poll GUEST_ARGS splice ASYMU_ONLY
+                MACHINE --cpus 4)
+# trace_marker_raw (tracing_mark_raw_write()): raw_data records (ftrace's
+# ID 6) of the first 4 bytes as the id and the rest, EINVAL under 4 bytes
+# or past 3 KiB, 1024 bytes kept of a longer write, EBADF while tracing is
+# off; their lines in trace as trace_raw_data() prints them, their bytes
+# in trace_pipe_raw, the events/ftrace/raw_data/format file.
+asymu_e2e_guest(NAME tracefs-28-rawmark PROGRAM tracefs-text GUEST_ARGS rawmark ASYMU_ONLY
+                MACHINE --cpus 4)

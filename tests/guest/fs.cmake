@@ -3,3 +3,4 @@
 # (tests/e2e/fs.cmake), each built for both ISAs.
 asymu_guest_program(fs-symlinks fs-symlinks.c)
 asymu_guest_program(fs-calls fs-calls.c)
+asymu_guest_program(splice splice.c)

@@ -4,10 +4,13 @@
  * recorded, in 5.15's text; trace_pipe taking what it gives, EAGAIN when
  * empty with O_NONBLOCK, waiting for a record or a signal (EINTR) without;
  * trace cleared by O_TRUNC; a blocking read of an empty trace_pipe_raw
- * waiting for a record. Its name is "tt" (PR_SET_NAME) so both ISAs print
- * the same; timestamps are shown as T (their order is checked) unless the
- * mode is "raw", which prints trace as it is for tracefs_text_check.py to
- * compare with the host-side ftrace text. */
+ * waiting for a record; mode "rawmark": trace_marker_raw's raw_data
+ * records (tracing_mark_raw_write()), their bytes in trace_pipe_raw and
+ * their lines in trace (trace_raw_data()). Its name is "tt"
+ * (PR_SET_NAME) so both ISAs print the same; timestamps are shown as T
+ * (their order is checked) unless the mode is "raw", which prints trace
+ * as it is for tracefs_text_check.py to compare with the host-side ftrace
+ * text. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +33,7 @@ static const char *err(void)
     case EAGAIN: return "EAGAIN";
     case EINTR: return "EINTR";
     case EINVAL: return "EINVAL";
+    case EBADF: return "EBADF";
     default: return strerror(errno);
     }
 }
@@ -243,6 +247,92 @@ static void waits(void)
     wait_for(T "per_cpu/cpu1/trace_pipe_raw", 1);
 }
 
+static void raw_write(const void *data, size_t len)
+{
+    int fd = open(T "trace_marker_raw", O_WRONLY);
+    ssize_t n = write(fd, data, len);
+    printf("trace_marker_raw, %zu bytes: %zd %s\n", len, n, n < 0 ? err() : "");
+    close(fd);
+}
+
+static uint32_t u32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* The records of one trace_pipe_raw page (ring_buffer.c's
+ * rb_event_length(), as libtraceevent's kbuffer reads them). */
+static void raw_records(const unsigned char *pg)
+{
+    size_t off = 16, end = 16 + (u32(pg + 8) & 0xfffff);
+    while (off + 4 <= end && end <= 4096) {
+        uint32_t type_len = u32(pg + off) & 31;
+        size_t len;
+        const unsigned char *rec;
+        if (type_len >= 29) { /* padding, time extend, time stamp */
+            if (type_len == 29)
+                break;
+            off += 8;
+            continue;
+        } else if (type_len == 0) {
+            len = u32(pg + off + 4) - 4;
+            rec = pg + off + 8;
+            off += 8 + len;
+        } else {
+            len = type_len * 4;
+            rec = pg + off + 4;
+            off += 4 + len;
+        }
+        int pid;
+        memcpy(&pid, rec + 4, 4);
+        printf("record: type %u, pid %s, %zu bytes, id %08x, buf %02x %02x %02x %02x %02x %02x\n",
+               rec[0] | rec[1] << 8, pid == getpid() ? "mine" : "other", len, u32(rec + 8), rec[12],
+               rec[13], rec[14], rec[15], rec[16], rec[17]);
+    }
+}
+
+static void rawmark(void)
+{
+    pin(1);
+    put(T "trace", "");
+    static unsigned char buf[4000];
+    raw_write("\x2a\0\0\0hello", 9);
+    raw_write("abc", 3);
+    raw_write("\x01\x02\x03\x04", 4);
+    memset(buf, 0x5a, sizeof buf);
+    memcpy(buf, "\x07\0\0\0", 4);
+    raw_write(buf, 3072);
+    raw_write(buf, 3073);
+    put(T "tracing_on", "0");
+    raw_write(buf, 8);
+    put(T "tracing_on", "1");
+    /* trace's lines, a long one cut */
+    static char text[65536];
+    slurp(T "trace", text, sizeof text);
+    printf("--- trace\n");
+    for (char *l = strstr(text, "\n  "); l && l[1];) {
+        char *nl = strchr(l + 1, '\n');
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        char line[160];
+        snprintf(line, sizeof line, "%.*s%s\n", (int)(len < 130 ? len - 1 : 120), l + 1,
+                 len < 130 ? "" : " ...");
+        show(line);
+        if (len >= 130)
+            printf("    (%zu bytes)\n", len - 1);
+        l = nl;
+    }
+    printf("--- trace_pipe_raw\n");
+    int fd = open(T "per_cpu/cpu1/trace_pipe_raw", O_RDONLY | O_NONBLOCK);
+    static unsigned char page[4096];
+    if (read(fd, page, sizeof page) == 4096)
+        raw_records(page);
+    close(fd);
+    slurp(T "events/ftrace/raw_data/format", text, sizeof text);
+    printf("--- format\n%s", text);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "text";
@@ -252,6 +342,8 @@ int main(int argc, char **argv)
         record();
         slurp(T "trace", buf, sizeof buf);
         fputs(buf, stdout);
+    } else if (strcmp(mode, "rawmark") == 0) {
+        rawmark();
     } else if (strcmp(mode, "wait") == 0) {
         waits();
     } else {

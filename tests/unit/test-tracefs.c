@@ -4,13 +4,15 @@
  * by time; trace_pipe taking what it gives, a page of text at most; a page
  * partly taken by trace_pipe given whole by trace_pipe_raw as the rest;
  * which readers tracefs_wake() wakes; O_TRUNC emptying trace (issue 28,
- * item 1 of what was left). */
+ * item 1 of what was left); what poll() and splice() see (what was left
+ * after it). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +245,46 @@ static void test_pipe_after_taken_page(void **state)
     tracefs_free(tf);
 }
 
+/* poll(): trace_pipe readable at a record, per vCPU or of every vCPU,
+ * trace_pipe_raw at a full page; the "block" option makes all readable.
+ * splice(): only pages the writer left and trace_pipe took nothing of. */
+static void test_poll_and_splice(void **state)
+{
+    (void)state;
+    struct tracefs *tf = tracefs_new(2);
+    assert_non_null(tf);
+    assert_false(tracefs_readable(tf, "trace_pipe"));
+    print_at(tf, 1, 1000, "n0");
+    assert_true(tracefs_readable(tf, "trace_pipe"));
+    assert_true(tracefs_readable(tf, "per_cpu/cpu1/trace_pipe"));
+    assert_false(tracefs_readable(tf, "per_cpu/cpu1/trace_pipe_raw"));
+    assert_false(tracefs_readable(tf, "per_cpu/cpu0/trace_pipe"));
+    unsigned char page[4096];
+    assert_int_equal(tracefs_splice_page(tf, "per_cpu/cpu1/trace_pipe_raw", page), 0);
+    assert_int_equal(tracefs_splice_page(tf, "per_cpu/cpu1/trace_pipe", page), -ENOENT);
+    size_t size;
+    char *text = read_file(tf, "trace_pipe", &size);
+    free(text);
+    assert_false(tracefs_readable(tf, "per_cpu/cpu1/trace_pipe_raw"));
+    assert_int_equal(tracefs_write(tf, "options/block", "1", 1), 1);
+    assert_true(tracefs_readable(tf, "per_cpu/cpu0/trace_pipe_raw"));
+    assert_int_equal(tracefs_write(tf, "options/block", "0", 1), 1);
+    /* 20 records of 228 bytes: a full page of 17, the writer's of 3 */
+    char msg[201];
+    for (int i = 0; i < 20; i++) {
+        snprintf(msg, sizeof msg, "%03d%0197d", i, 0);
+        print_at(tf, 0, 2000u + 1000u * (unsigned)i, msg);
+    }
+    assert_true(tracefs_readable(tf, "per_cpu/cpu0/trace_pipe_raw"));
+    assert_int_equal(tracefs_splice_page(tf, "per_cpu/cpu0/trace_pipe_raw", page), 1);
+    assert_non_null(memmem(page, sizeof page, "016", 3));
+    assert_null(memmem(page, sizeof page, "017000", 6));
+    assert_int_equal(tracefs_splice_page(tf, "per_cpu/cpu0/trace_pipe_raw", page), 0);
+    assert_false(tracefs_readable(tf, "per_cpu/cpu0/trace_pipe_raw"));
+    assert_true(tracefs_readable(tf, "per_cpu/cpu0/trace_pipe"));
+    tracefs_free(tf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_partly_taken_page),
         cmocka_unit_test(test_pipe_across_pages),
         cmocka_unit_test(test_pipe_after_taken_page),
+        cmocka_unit_test(test_poll_and_splice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
