@@ -62,12 +62,13 @@ ops, secs, rate = int(m.group(1)), float(m.group(2)), float(m.group(3))
 # Each op takes at least fork + exit, so the rate is at most 1e9 / that;
 # the run's time also holds stress-ng's start and the op that ends past the
 # second (one op: 1.2%), so the rate is at least 95% of 1e9 / (fork + exit
-# + EXTRA_NS). The count: the last op starts before the second is over,
-# so at most 1 + 1e9 / (fork + exit) of them.
+# + EXTRA_NS). The count: over the stressor's own time (REAL: it starts
+# after stress-ng's set-up, so under a second), at least low x REAL and,
+# the last op starting before its time is over, at most 1 + high x REAL.
 high = 1e9 / (FORK_NS + EXIT_NS)
 low = 0.95 * 1e9 / (FORK_NS + EXIT_NS + EXTRA_NS)
 if not low <= rate <= high:
     fail(f"fork rate {rate}/s, wanted {low:.2f} to {high:.2f} (fork + exit of the table)")
-if not low <= ops <= int(high) + 1:
-    fail(f"{ops} forks in 1 s, wanted {low:.2f} to {int(high) + 1}")
+if not 0.5 <= secs <= 1.0 or not low * secs <= ops <= 1 + high * secs:
+    fail(f"{ops} forks in {secs} s, wanted {low * secs:.2f} to {1 + high * secs:.2f}")
 print(f"ok: {ops} forks in {secs} s, {rate}/s within {low:.2f} to {high:.2f}")
