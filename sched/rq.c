@@ -428,8 +428,8 @@ void sched_account_ns(struct sched *s, struct sched_task *t, unsigned cpu, uint6
         t->slice_left -= (uint32_t)blocks;
     }
     /* The tick (scheduler_tick()), when the slice reached one: emu ends
-     * slices at the next tick when one would decide something
-     * (sched_next_tick), so it comes at its time whatever --slice is. */
+     * every slice at the next tick (sched_next_event), so it comes at its
+     * time whatever --slice is. */
     if (tick && rq->head) {
         sched__tick(s, cpu);
         /* trigger_load_balance(): the periodic balance of its domains. */

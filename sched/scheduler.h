@@ -277,20 +277,19 @@ static inline uint64_t sched_now(const struct sched *s)
 {
     return s->now_ns;
 }
-/* When cpu's running task next needs the tick (a fair task sharing its
- * vCPU: check_preempt_tick()), UINT64_MAX when nothing happens at ticks. */
-/* RT throttling's part of it (rt.c): the tick at which the running
+/* RT throttling's next event on cpu (rt.c): the tick at which the running
  * real-time task exceeds the runtime, or the period's end that lets a
  * throttled vCPU's real-time tasks run again, if before due. */
 uint64_t sched_rt_next_event(const struct sched *s, unsigned cpu, uint64_t due);
-static inline uint64_t sched_next_tick(const struct sched *s, unsigned cpu)
+/* Where the slice running on cpu must end for the scheduler: its next tick
+ * (every tick ends a slice, so what scheduler_tick() decides comes at its
+ * time whatever --slice is), or before it the end of an RT period that lets
+ * cpu's throttled real-time tasks run again. UINT64_MAX: none. */
+static inline uint64_t sched_next_event(const struct sched *s, unsigned cpu)
 {
     const struct sched_cpu *rq = &s->cpus[cpu];
-    const struct sched_task *h = rq->head;
-    uint64_t due = UINT64_MAX;
-    if (h && s->tick_ns && (h->rr || (h->cls == SCHED_CLASS_FAIR && rq->nr_running > 1)))
-        due = (rq->clock_ns / s->tick_ns + 1) * s->tick_ns;
-    if (h && (h->cls == SCHED_CLASS_RT || rq->rt_throttled))
+    uint64_t due = s->tick_ns ? (rq->clock_ns / s->tick_ns + 1) * s->tick_ns : UINT64_MAX;
+    if (rq->head && (rq->head->cls == SCHED_CLASS_RT || rq->rt_throttled))
         due = sched_rt_next_event(s, cpu, due);
     return due;
 }

@@ -121,12 +121,9 @@ void machine_slice_limit(struct machine *m)
      * slices end at --slice blocks, as before the quantum. */
     uint64_t due = m->gdb ? UINT64_MAX
                           : (clock / SCHED_SYNC_QUANTUM_NS + 1) * SCHED_SYNC_QUANTUM_NS;
-    uint64_t tick_ns = m->sched.tick_ns;
-    if (tick_ns && (clock / tick_ns + 1) * tick_ns < due)
-        due = (clock / tick_ns + 1) * tick_ns;
-    uint64_t rt = sched_next_tick(&m->sched, m->slice_cpu);
-    if (rt < due)
-        due = rt;
+    uint64_t tick = sched_next_event(&m->sched, m->slice_cpu);
+    if (tick < due)
+        due = tick;
     const struct ktimer *kt = ktimer_next(m);
     if (kt && kt->when < due)
         due = kt->when;

@@ -89,9 +89,9 @@ struct machine {
     const struct emu_costs *costs; /* kernel work's times (kcost.h) */
     uint64_t insn_fs;        /* one instruction on the slice's vCPU, in fs */
     /* The running slice stops at the first block boundary where
-     * slice_insns reaches this: the instruction at which the next timer
-     * (or tick) is due, so that it fires at its virtual time whatever
-     * --slice is (machine_slice_limit, docs/timing.md). */
+     * slice_insns reaches this: the instruction at which the next timer,
+     * tick or sync quantum is due, so that it comes at its virtual time
+     * whatever --slice is (machine_slice_limit, docs/timing.md). */
     uint64_t insn_stop;
     struct insn_cache *insn_cache; /* the running mm's Thumb counts, NULL: none */
     bool in_syscall;         /* a handler is running (strace ordering) */
@@ -126,9 +126,9 @@ extern const struct vfs_provider vfs_provider_kernel;
 
 /* Virtual time now: the running slice's start plus what it has used. */
 uint64_t machine_now(const struct machine *m);
-/* Sets insn_stop for the running slice from the earliest armed timer and
- * the next tick; called when the slice starts, when a timer is armed during
- * it and after kernel work adds to its time. */
+/* Sets insn_stop for the running slice from the next sync quantum, the
+ * next tick and the earliest armed timer; called when the slice starts,
+ * when a timer is armed during it and after kernel work adds to its time. */
 void machine_slice_limit(struct machine *m);
 /* What the running slice has used so far on its vCPU, in femtoseconds. */
 static inline uint64_t machine_slice_fs(const struct machine *m)

@@ -234,3 +234,22 @@ endforeach()
 # (EINVAL: the exact failure in expected/scenario-issue30-cgroup-outside.out).
 asymu_scenario_test(issue30-cgroup-outside fail tests/e2e/scenarios/cgroup/outside.yaml upstream
   ${CMAKE_CURRENT_SOURCE_DIR}/expected/scenario-issue30-cgroup-outside.out)
+
+# Issue 30 item 4: each workload example's timeline (docs/timelines/NAME.svg,
+# shown in docs/scenarios.md) is what this build draws of it under upstream,
+# byte for byte, so the pictures the docs show cannot go stale.
+set(_timeline_check [=[
+"$1" replay "$2" --policy upstream --timeline "$4" > /dev/null || exit 1
+cmp -s "$3" "$4" && exit 0
+echo "FAIL: $3 is not what $2 draws now; regenerate it (from the source tree):"
+echo "  $1 replay $2 --policy upstream --timeline $3"
+exit 1
+]=])
+foreach(example audio-ui.yaml game.yaml rtapp-periodic.json cgroup-cpusets.yaml)
+  get_filename_component(name ${example} NAME_WE)
+  add_test(NAME e2e-scenario-issue30-timeline-${name}
+           COMMAND sh -c "${_timeline_check}" sh $<TARGET_FILE:asymu> examples/scenarios/${example}
+                   docs/timelines/${name}.svg ${CMAKE_CURRENT_BINARY_DIR}/timeline-${name}.svg
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(e2e-scenario-issue30-timeline-${name} PROPERTIES LABELS e2e TIMEOUT 120)
+endforeach()
