@@ -131,20 +131,6 @@ static void engines_check_host(struct machine *m)
     mm_engines_park_all(m);
 }
 
-/* The engine stopped only because the slice used its --slice blocks:
- * nothing happened that the scheduler must see, so the slice goes on, and
- * it ends where it would have with any --slice (at a quantum, a tick, a
- * timer or what the task does: machine_slice_limit). A debugger's step or
- * an attached gdb, a host signal, a fault, a signal to deliver or a
- * deadline task's budget (blocks, sched/rq.c new_slice) end it. */
-static bool cut_by_budget_only(struct machine *m, struct task *t, bool step)
-{
-    return m->slice_used > m->slice_budget && m->slice_insns < m->insn_stop && !t->stop &&
-           t->state == TASK_RUNNABLE && !step && !m->gdb && !m->host_signal &&
-           !m->bus_fault_host && !window_fault_pending(m) && !signal_pending(t) &&
-           t->se.cls != SCHED_CLASS_DEADLINE;
-}
-
 /* Runs t on cpu until its slice ends; returns the blocks it used. */
 static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
 {
@@ -181,7 +167,12 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     }
     if (t->state != TASK_RUNNABLE || gdbstub_stopping(m))
         return m->slice_used;
-    m->slice_budget = t->se.slice_left ? t->se.slice_left : 1;
+    /* A slice ends at the next sync quantum, tick or timer
+     * (machine_slice_limit), or when the task stops; --slice blocks bound
+     * it only with gdb attached (no quantum there) and for a deadline task,
+     * whose budget it is (sched/rq.c new_slice). */
+    bool quantum = !m->gdb && t->se.cls != SCHED_CLASS_DEADLINE;
+    m->slice_budget = quantum ? UINT64_MAX : t->se.slice_left ? t->se.slice_left : 1;
     m->current = t;
     m->running_uc = task_mm(t)->uc;
     t->stop = false;
@@ -199,16 +190,10 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     if (step)
         engine_step_begin(m, t);
     gdbstub_before_slice(t);
-    uint64_t blocks = 0;
-    for (;;) {
-        engine_run(t);
-        tlb_after_slice(&mm->tlb, mm->uc, m->slice_used >= m->slice_budget);
-        blocks += m->slice_used;
-        if (!cut_by_budget_only(m, t, step))
-            break;
-        m->slice_used = 0;
-    }
-    m->slice_used = blocks;
+    engine_run(t);
+    /* A slice that ran to its end, not stopped by its task. */
+    tlb_after_slice(&mm->tlb, mm->uc,
+                    m->slice_used >= m->slice_budget || m->slice_insns >= m->insn_stop);
     gdbstub_after_slice(t);
     engine_step_end(m);
     m->running_uc = NULL;
