@@ -4,7 +4,7 @@
 tracefs (docs/tracing.md, "Tracing inside the machine"; issue 28 item 3).
 
 record: `trace-cmd record --nosplice -e sched` of a shell
-that writes "hi" to trace_marker, then `trace-cmd report` of what it wrote,
+that writes "hi" to trace_marker and sleeps 10 ms, then `trace-cmd report` of what it wrote,
 both inside the machine: the report has the 4 vCPUs, the shell's exec,
 its print event (by tracing_mark_write, named through /proc/kallsyms) and
 its exit, and sched_switch lines.
@@ -45,8 +45,12 @@ for prog in ["usr/bin/" + n for n in needs]:
 
 RECORD = "trace-cmd record --nosplice"
 if mode == "record":
+    # The shell waits for a 10 ms sleep after its marker: switches happen
+    # well inside the recording (asymu reports a run's sched_switch when the
+    # run ends, so those of the shell's last moments may come after
+    # trace-cmd has stopped tracing: docs/tracing.md).
     script = (f"cd /tmp && {RECORD} -e sched -- /bin/sh -c 'echo hi > "
-              "/sys/kernel/tracing/trace_marker' >/dev/null 2>&1; echo record=$?; "
+              "/sys/kernel/tracing/trace_marker; sleep 0.01' >/dev/null 2>&1; echo record=$?; "
               "trace-cmd report -i /tmp/trace.dat")
 elif mode == "splice":
     script = ("cd /tmp && trace-cmd record -e sched -- /bin/sh -c 'i=0; while [ $i -lt 300 ]; "

@@ -322,6 +322,14 @@ static int cross(int n)
         return perror("mmap"), 1;
     pin(0);
     for (int way = 0; way < 3; way++) {
+        /* Each way starts at the next 20 ms of the clock (a multiple of
+         * every tick period but HZ 300's): what came before (the program's
+         * start, whose length depends on its path and arguments) does not
+         * move where its quanta and ticks fall. */
+        long long next = (now_ns(CLOCK_MONOTONIC) / (20 * MS) + 1) * (20 * MS);
+        struct timespec at = {next / 1000000000, next % 1000000000};
+        if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) != 0)
+            return perror("clock_nanosleep"), 1;
         int up[2], down[2];
         if (pipe(up) < 0 || pipe(down) < 0)
             return perror("pipe"), 1;
