@@ -108,7 +108,9 @@ uint64_t machine_now(const struct machine *m)
 void machine_slice_limit(struct machine *m)
 {
     m->insn_stop = UINT64_MAX;
-    if (!m->slice_task || !m->insn_fs)
+    /* A PTRACE_SINGLESTEP slice runs its one instruction whatever is due:
+     * stopped before it, the step would report a pc that did not move. */
+    if (!m->slice_task || !m->insn_fs || m->step.active)
         return;
     /* From the vCPU's own clock, which the slice advances (slice_start,
      * what the guest reads, may be later: another vCPU's present). */

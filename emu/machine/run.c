@@ -185,10 +185,10 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
         kcost_charge(t, EMU_COST_CTXSW);
         m->sched.switched = false;
     }
-    machine_slice_limit(m);
     bool step = ptrace_single_step(t);
     if (step)
         engine_step_begin(m, t);
+    machine_slice_limit(m);
     gdbstub_before_slice(t);
     engine_run(t);
     /* A slice that ran to its end, not stopped by its task. */
