@@ -381,19 +381,8 @@ void sched__rt_check_runtime(struct sched *s, unsigned cpu)
     set_throttled(s, cpu, true);
 }
 
-uint64_t sched_rt_next_event(const struct sched *s, unsigned cpu, uint64_t due)
+uint64_t sched_rt_period_end(const struct sched *s, unsigned cpu)
 {
     const struct sched_cpu *rq = &s->cpus[cpu];
-    if (!s->rt_bw_active)
-        return due;
-    if (rq->rt_throttled)
-        return rq->rt_period_end_ns < due ? rq->rt_period_end_ns : due;
-    if (!throttling_on(s) || !s->tick_ns)
-        return due;
-    /* The first tick at which rt_time is above the runtime, if the head
-     * runs on; a period ending first only makes it later (the slice then
-     * ends early, deciding nothing). */
-    uint64_t left = runtime_ns(s) > rq->rt_time_ns ? runtime_ns(s) - rq->rt_time_ns : 0;
-    uint64_t tick = ((rq->clock_ns + left) / s->tick_ns + 1) * s->tick_ns;
-    return tick < due ? tick : due;
+    return s->rt_bw_active && rq->rt_throttled ? rq->rt_period_end_ns : UINT64_MAX;
 }

@@ -277,10 +277,11 @@ static inline uint64_t sched_now(const struct sched *s)
 {
     return s->now_ns;
 }
-/* RT throttling's next event on cpu (rt.c): the tick at which the running
- * real-time task exceeds the runtime, or the period's end that lets a
- * throttled vCPU's real-time tasks run again, if before due. */
-uint64_t sched_rt_next_event(const struct sched *s, unsigned cpu, uint64_t due);
+/* RT throttling (rt.c): the end of the period that lets cpu's throttled
+ * real-time tasks run again, UINT64_MAX when they are not throttled. (The
+ * tick at which a running one exceeds the runtime is a tick, and every tick
+ * ends a slice.) */
+uint64_t sched_rt_period_end(const struct sched *s, unsigned cpu);
 /* Where the slice running on cpu must end for the scheduler: its next tick
  * (every tick ends a slice, so what scheduler_tick() decides comes at its
  * time whatever --slice is), or before it the end of an RT period that lets
@@ -289,9 +290,8 @@ static inline uint64_t sched_next_event(const struct sched *s, unsigned cpu)
 {
     const struct sched_cpu *rq = &s->cpus[cpu];
     uint64_t due = s->tick_ns ? (rq->clock_ns / s->tick_ns + 1) * s->tick_ns : UINT64_MAX;
-    if (rq->head && (rq->head->cls == SCHED_CLASS_RT || rq->rt_throttled))
-        due = sched_rt_next_event(s, cpu, due);
-    return due;
+    uint64_t rt = sched_rt_period_end(s, cpu);
+    return rt < due ? rt : due;
 }
 
 /* The first task: 64-bit, A = every CPU, runnable on the least loaded
