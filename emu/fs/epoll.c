@@ -75,7 +75,7 @@ static bool pollable(const struct file *f)
     case FILE_VIRTUAL:
         /* trace_pipe and trace_pipe_raw have a ->poll (tracing_poll_pipe(),
          * tracing_buffers_poll()) */
-        return f->node.pipe || f->node.pages;
+        return file_is_tracing_pipe(f);
     default:
         return false;
     }

@@ -143,6 +143,15 @@ size_t pipe_page_room(const struct pipe *p);
 short file_poll(struct task *t, struct file *f);
 /* The same for a trace_pipe or trace_pipe_raw (sys_fs.c). */
 short tracing_pipe_poll(struct task *t, struct file *f);
+/* The path of a trace_pipe or trace_pipe_raw below its tracing directory
+ * (the name tracefs_wait_key() and tracefs_readable() take). */
+const char *tracing_rel(const char *path);
+/* Whether f is a trace_pipe or trace_pipe_raw: tracefs files read as a
+ * pipe (text) or as pages, with a ->poll. */
+static inline bool file_is_tracing_pipe(const struct file *f)
+{
+    return f->kind == FILE_VIRTUAL && (f->node.pipe || f->node.pages);
+}
 /* Whether the emulator's stdin has data or its end; if not, the host loop
  * watches it and notifies console_waitq when it has. */
 bool console_ready(struct machine *m);

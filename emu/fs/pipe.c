@@ -201,7 +201,7 @@ short file_poll(struct task *t, struct file *f)
         return f->ops->poll ? f->ops->poll(t, f) : (short)(POLLIN | POLLOUT);
     if (f->fifo)
         return fifo_poll(f);
-    if (f->kind == FILE_VIRTUAL && (f->node.pipe || f->node.pages))
+    if (file_is_tracing_pipe(f))
         return tracing_pipe_poll(t, f);
     if (f->kind != FILE_PIPE)
         return POLLIN | POLLOUT;

@@ -41,7 +41,7 @@ static bool positional(const struct file *f)
 {
     if (f->kind == FILE_HOST)
         return !f->fifo && lseek(f->host_fd, 0, SEEK_CUR) >= 0;
-    return f->kind == FILE_VIRTUAL && !f->node.pipe && !f->node.pages && f->node.kind != VNODE_DIR;
+    return f->kind == FILE_VIRTUAL && !file_is_tracing_pipe(f) && f->node.kind != VNODE_DIR;
 }
 
 /* Whether the file has ->splice_write (do_splice_from(): EINVAL without):
@@ -86,6 +86,31 @@ static int64_t broken_pipe(struct task *t)
     return -EPIPE;
 }
 
+/* ipipe_prep(): true when p holds no bytes, *ret then what the call
+ * returns: 0 (end of file) without writers, EAGAIN when it may not wait,
+ * else the wait for them. */
+static bool no_bytes(struct task *t, struct pipe *p, bool nonblock, int64_t *ret)
+{
+    if (p->len)
+        return false;
+    *ret = p->writers == 0 ? 0 : nonblock ? -EAGAIN : -EBLOCK;
+    if (*ret == -EBLOCK)
+        t->wait_obj = p;
+    return true;
+}
+
+/* opipe_prep(), wait_for_space(): true when p has no room, *ret then
+ * EAGAIN when the call may not wait, else the wait for room. */
+static bool no_room(struct task *t, struct pipe *p, size_t room, bool nonblock, int64_t *ret)
+{
+    if (room)
+        return false;
+    *ret = nonblock ? -EAGAIN : -EBLOCK;
+    if (!nonblock)
+        t->wait_obj = p;
+    return true;
+}
+
 /* splice_pipe_to_pipe() (tee: link_pipe(), which leaves the bytes in
  * in): ipipe_prep() waits for bytes, opipe_prep() for room, then up to
  * len of them go over. */
@@ -93,23 +118,14 @@ static int64_t pipe_to_pipe(struct task *t, struct pipe *ip, struct file *out, u
                             bool nonblock, bool tee)
 {
     struct pipe *op = out->pipe;
-    if (ip->len == 0) {
-        if (ip->writers == 0)
-            return 0;
-        if (nonblock)
-            return -EAGAIN;
-        t->wait_obj = ip;
-        return -EBLOCK;
-    }
+    int64_t ret;
+    if (no_bytes(t, ip, nonblock, &ret))
+        return ret;
     if (op->readers == 0)
         return broken_pipe(t);
     size_t room = op->capacity - op->len;
-    if (room == 0) {
-        if (nonblock)
-            return -EAGAIN;
-        t->wait_obj = op;
-        return -EBLOCK;
-    }
+    if (no_room(t, op, room, nonblock, &ret))
+        return ret;
     uint8_t chunk[SPLICE_CHUNK];
     uint64_t done = 0;
     while (done < len && room && (tee ? done < ip->len : ip->len > 0)) {
@@ -138,14 +154,9 @@ static int64_t pipe_to_pipe(struct task *t, struct pipe *ip, struct file *out, u
 static int64_t pipe_to_file(struct task *t, struct pipe *p, struct file *out, int64_t *off,
                             uint64_t len, bool nonblock)
 {
-    if (p->len == 0) {
-        if (p->writers == 0)
-            return 0;
-        if (nonblock)
-            return -EAGAIN;
-        t->wait_obj = p;
-        return -EBLOCK;
-    }
+    int64_t ret;
+    if (no_bytes(t, p, nonblock, &ret))
+        return ret;
     uint8_t chunk[SPLICE_CHUNK];
     uint64_t done = 0;
     while (done < len && p->len) {
@@ -178,8 +189,7 @@ static int64_t trace_pages_to_pipe(struct task *t, struct file *in, struct file 
         len &= ~(uint64_t)(SPLICE_PAGE - 1);
     }
     struct tracefs *tf = t->machine->tracefs;
-    const char *rel = strstr(in->node.path, "tracing/");
-    rel = rel ? rel + 8 : "";
+    const char *rel = tracing_rel(in->node.path);
     uint8_t page[SPLICE_PAGE];
     uint64_t done = 0;
     while (tf && done < len && tracefs_splice_page(tf, rel, page) == 1) {
@@ -205,12 +215,9 @@ static int64_t file_to_pipe(struct task *t, struct file *in, int64_t *off, struc
     if (p->readers == 0)
         return broken_pipe(t);
     size_t room = pipe_page_room(p);
-    if (room == 0) {
-        if (nonblock)
-            return -EAGAIN;
-        t->wait_obj = p;
-        return -EBLOCK;
-    }
+    int64_t ret;
+    if (no_room(t, p, room, nonblock, &ret))
+        return ret;
     if (len > room)
         len = room;
     /* do_splice_to(): rw_verify_area(), the cut to MAX_RW_COUNT, then

@@ -81,6 +81,12 @@ static int64_t mem_io(struct task *t, struct file *f, void *buf, size_t len, int
     return n;
 }
 
+const char *tracing_rel(const char *path)
+{
+    const char *rel = strstr(path, "tracing/");
+    return rel ? rel + 8 : "";
+}
+
 /* trace_pipe and trace_pipe_raw at the end of what they gave: that is
  * gone, and the next records are taken from the buffer now, as
  * tracing_read_pipe() and tracing_buffers_read() take them. 1 when there
@@ -89,13 +95,6 @@ static int64_t mem_io(struct task *t, struct file *f, void *buf, size_t len, int
  * else the reader waits (the run loop wakes it, tracefs_wake(): for a
  * record, or for trace_pipe_raw a full page) or a signal, which ends the
  * read with EINTR (ring_buffer_wait(), never restarted). */
-/* The path of a trace_pipe or trace_pipe_raw below its tracing directory. */
-static const char *tracing_rel(const char *path)
-{
-    const char *rel = strstr(path, "tracing/");
-    return rel ? rel + 8 : "";
-}
-
 static int64_t tracing_pipe_fill(struct task *t, struct file *f)
 {
     char *data;
@@ -187,7 +186,7 @@ int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, int64_t
             return mem_io(t, f, buf, len, off, false);
         default: {
             uint64_t pos = off < 0 ? f->pos : (uint64_t)off;
-            if ((f->node.pages || f->node.pipe) && off < 0 && pos >= f->size) {
+            if (file_is_tracing_pipe(f) && off < 0 && pos >= f->size) {
                 int64_t r = tracing_pipe_fill(t, f);
                 if (r <= 0)
                     return r;

@@ -582,6 +582,10 @@ static int tfs_read(void *ctx, const char *rel, char **data, size_t *size)
     return tf ? tracefs_read(tf, rel, machine_now(m), data, size) : -ENOMEM;
 }
 
+/* What one write to trace_marker or trace_marker_raw records at most
+ * (kernel/trace/trace.h's TRACE_BUF_SIZE). */
+enum { TRACE_BUF_SIZE = 1024 };
+
 /* tracing_mark_write(): the text (at most TRACE_BUF_SIZE bytes, the
  * count the write returns) becomes a print event of the writer's on its
  * vCPU, in the machine's event stream, which both this tracefs and the
@@ -589,7 +593,6 @@ static int tfs_read(void *ctx, const char *rel, char **data, size_t *size)
  * ring buffer refuses the reservation). */
 static int64_t mark_write(struct task *t, struct tracefs *tf, const char *data, size_t len)
 {
-    enum { TRACE_BUF_SIZE = 1024 };
     if (!tracefs_on(tf))
         return -EBADF;
     size_t cnt = len > TRACE_BUF_SIZE ? TRACE_BUF_SIZE : len;
@@ -606,7 +609,7 @@ static int64_t mark_write(struct task *t, struct tracefs *tf, const char *data, 
  * its vCPU in the tracefs (the host-side --trace has no such event). */
 static int64_t mark_raw_write(struct task *t, struct tracefs *tf, const char *data, size_t len)
 {
-    enum { TRACE_BUF_SIZE = 1024, RAW_DATA_MAX_SIZE = 3 * 1024 };
+    enum { RAW_DATA_MAX_SIZE = 3 * 1024 };
     if (len < 4 || len > RAW_DATA_MAX_SIZE)
         return -EINVAL;
     if (!tracefs_on(tf))

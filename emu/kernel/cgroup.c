@@ -151,11 +151,6 @@ static void guarantee_online_cpus(struct machine *m, struct task *t, struct cpum
     cpumask_and(out, out, &grp(m, cs)->effective);
 }
 
-void cgroup_cpus_allowed(struct machine *m, struct task *t, struct cpumask *out)
-{
-    guarantee_online_cpus(m, t, out);
-}
-
 static struct task *task_of(const struct sched_task *se)
 {
     return (struct task *)((char *)se - offsetof(struct task, se));

@@ -69,8 +69,6 @@ void cgroup_fork(const struct task *parent, struct task *child);
 /* After a hotplug change: effective masks and the tasks of cpusets whose
  * effective mask changed (CG9). */
 void cgroup_hotplug(struct machine *m);
-/* cpuset_cpus_allowed(): what the task may run on by its cpuset (CG3). */
-void cgroup_cpus_allowed(struct machine *m, struct task *t, struct cpumask *out);
 /* Whether t's cpuset is not the top one. */
 bool cgroup_in_cpuset(struct machine *m, const struct task *t);
 /* __sched_setaffinity()'s cpuset step (CG3), for sched_setaffinity and for

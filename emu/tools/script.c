@@ -83,10 +83,13 @@ bool script_cgroup_is_file(const char *name)
 }
 
 /* Writes value to rel (a file below the cgroup v2 root) as task w would:
- * through the kernel layer's cgroup_write(), whose rules apply. */
-static int cg_write(struct task *w, const char *rel, const char *value)
+ * through the kernel layer's cgroup_write(), whose rules apply; a failure
+ * is said in why. */
+static int cg_write(struct task *w, const char *rel, const char *value, char *why, size_t len)
 {
     int64_t r = cgroup_write(w, 0, rel, value, strlen(value));
+    if (r < 0)
+        snprintf(why, len, "cgroup /%.300s: %s", rel, strerror((int)-r));
     return r < 0 ? (int)r : 0;
 }
 
@@ -124,16 +127,14 @@ static int make_cgroups(struct task *w, char *why, size_t len)
         for (const char *p = g->path; (cpuset || cpu) && p && err == 0; p = strchr(p + 1, '/')) {
             snprintf(rel, sizeof rel, "%.*s%scgroup.subtree_control", (int)(p - g->path),
                      g->path, p == g->path ? "" : "/");
-            if ((err = cg_write(w, rel, enable)) < 0)
-                snprintf(why, len, "cgroup /%.300s: %s", rel, strerror(-err));
+            err = cg_write(w, rel, enable, why, len);
         }
     }
     for (size_t i = 0; i < active->ncgroups && err == 0; i++) {
         const struct script_cgroup *g = &active->cgroups[i];
         for (unsigned f = 0; f < g->nfiles && err == 0; f++) {
             snprintf(rel, sizeof rel, "%s/%s", g->path, g->file[f]);
-            if ((err = cg_write(w, rel, g->value[f])) < 0)
-                snprintf(why, len, "cgroup /%.300s: %s", rel, strerror(-err));
+            err = cg_write(w, rel, g->value[f], why, len);
         }
     }
     return err;
@@ -179,8 +180,7 @@ static void start_task(struct machine *m, struct script_task *st)
     if (err == 0 && st->cgroup) {
         char rel[4096];
         snprintf(rel, sizeof rel, "%s/cgroup.procs", st->cgroup);
-        if ((err = cg_write(t, rel, "0")) < 0)
-            snprintf(why, sizeof why, "cgroup /%.300s: %s", rel, strerror(-err));
+        err = cg_write(t, rel, "0", why, sizeof why);
     }
     if (err == 0 && st->has_affinity) {
         struct cpumask mask = st->affinity;
