@@ -1733,7 +1733,7 @@ static bool parse_saved_masks(struct ctx *c, const yaml_node_t *v, struct expect
  * fuzz-scenario's find, tests/fuzz/README.md). So at most REGEX_MAX_PIECES
  * (the worst shape of 1,000 measured at 40 MB and 0.1 s). The pieces a regex
  * would become: each atom and each "*+?" one, a group the sum of its
- * contents, "{M,N}" multiplying the item before it by its larger bound;
+ * contents, a repetition the copies regex_copies() says and one more;
  * saturated at REGEX_SATURATED, as is a regex nesting more than
  * SCENARIO_MAX_DEPTH groups. Sets *backref when the regex has a
  * back-reference (\1..\9: not POSIX ERE, but glibc takes them, and matching
@@ -1749,6 +1749,33 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
     return a && b > REGEX_SATURATED / a ? REGEX_SATURATED : a * b;
+}
+
+/* How many copies of the item before it the repetition at *p makes glibc
+ * write out (parse_dup_op): "*" and "?" none more, "+" one more ("X+" is
+ * "XX*", so nested "+" doubles: "((a+)+)+..." 20 deep is a million
+ * pieces), "{M,N}" N, "{M}" M, "{M,}" M and a starred one. *last is left at
+ * the repetition's last character. */
+static uint64_t regex_copies(const char *p, const char **last)
+{
+    *last = p;
+    if (*p != '{')
+        return *p == '+' ? 2 : 1;
+    char *end;
+    unsigned long long lo = strtoull(p + 1, &end, 10), hi = lo;
+    bool unbounded = false;
+    if (*end == ',') {
+        unbounded = end[1] == '}';
+        if (unbounded)
+            end++;
+        else
+            hi = strtoull(end + 1, &end, 10);
+    }
+    if (*end == '}')
+        *last = end;
+    if (unbounded)
+        return lo > 0 ? sat_add(lo, 1) : 1;
+    return hi > lo ? hi : lo;
 }
 
 static uint64_t regex_pieces(const char *re, bool *backref)
@@ -1779,23 +1806,10 @@ static uint64_t regex_pieces(const char *re, bool *backref)
             continue;
         } else if (*p == ')' && depth > 0) {
             item = sum[depth--] + 1;
-        } else if (*p == '{') {
-            char *end;
-            unsigned long long lo = strtoull(p + 1, &end, 10), hi = lo;
-            if (*end == ',')
-                hi = end[1] == '}' ? lo : strtoull(end + 1, &end, 10);
-            if (*end == ',')
-                end++;
-            uint64_t times = hi > lo ? hi : lo;
-            if (times > 1)
-                sum[depth] = sat_add(sum[depth], sat_mul(last, times - 1));
-            last = sat_mul(last, times);
-            if (*end == '}')
-                p = end;
-            continue;
-        } else if (strchr("*+?", *p)) { /* a piece of its own, part of the item it repeats */
-            last = sat_add(last, 1);
-            sum[depth] = sat_add(sum[depth], 1);
+        } else if (*p == '{' || strchr("*+?", *p)) {
+            uint64_t copies = regex_copies(p, &p);
+            sum[depth] = sat_add(sum[depth], sat_add(sat_mul(last, copies ? copies - 1 : 0), 1));
+            last = sat_add(sat_mul(last, copies), 1);
             continue;
         } else if (strchr("|^$", *p)) {
             continue;
