@@ -162,22 +162,42 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     uc_emu_stop(uc);
 }
 
+/* Whether the run stops before the block that begins: a single step (gdb's
+ * or ptrace's) ended, or the slice did (its budget, its instruction limit:
+ * machine_slice_limit). A block the slice stops at does not run now: it is
+ * counted when the next slice runs it. A slice runs at least one block (a
+ * deadline task's budget may be a single one). */
+static inline bool block_stops(struct machine *m)
+{
+    bool stepped = (m->gdb && gdbstub_block(m)) | engine_step_block(m);
+    return ++m->slice_used > m->slice_budget || m->slice_insns >= m->insn_stop || stepped;
+}
+
+/* Ends the run before the block at pc. Unicorn 2.1.1 puts the pc back at a
+ * block's start after a stop asked for before it only while no code hook
+ * exists (cpu_tb_exec, TB_EXIT_REQUESTED); with one anywhere (a gdb
+ * breakpoint, a step) the pc stayed where the last code-hooked instruction
+ * had left it, and the next run resumed there, running instructions twice
+ * or never: a 32-bit program under gdb faulted in glibc's __tunables_init
+ * once its slices ended at every sync quantum (e2e-gdbstub-fork-exec-aarch64;
+ * unit-engine-stop shows it on bare engines). A pc written after the
+ * stop is Unicorn's "synced by the user" case, kept either way (bit 0 set
+ * for a Thumb block). */
+static void stop_before_block(uc_engine *uc, int pc_reg, uint64_t pc)
+{
+    uc_emu_stop(uc);
+    uc_reg_write(uc, pc_reg, &pc);
+}
+
 /* Counts the block's instructions for virtual time (docs/timing.md) and
  * the slice's budget down by blocks. AArch64: 4 bytes an instruction; an
  * engine has one ISA, so it gets one of the two hooks and the hot one
  * tests nothing more than it did before instructions were counted. */
 static void hook_block_a64(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
-    (void)addr;
     struct machine *m = user;
-    if (m->gdb)
-        gdbstub_block(m);
-    engine_step_block(m);
-    /* A block the slice stops at does not run now (Unicorn leaves before
-     * it): it is counted when the next slice runs it. A slice runs at
-     * least one block (a deadline task's budget may be a single one). */
-    if (++m->slice_used > m->slice_budget || m->slice_insns >= m->insn_stop) {
-        uc_emu_stop(uc);
+    if (block_stops(m)) {
+        stop_before_block(uc, UC_ARM64_REG_PC, addr);
         return;
     }
     m->slice_insns += size >> 2;
@@ -187,11 +207,8 @@ static void hook_block_a64(uc_engine *uc, uint64_t addr, uint32_t size, void *us
 static void hook_block_a32(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
     struct machine *m = user;
-    if (m->gdb)
-        gdbstub_block(m);
-    engine_step_block(m);
-    if (++m->slice_used > m->slice_budget || m->slice_insns >= m->insn_stop) {
-        uc_emu_stop(uc);
+    if (block_stops(m)) {
+        stop_before_block(uc, UC_ARM_REG_PC, task_abi(m->current)->get_pc(uc) & 1 ? addr | 1 : addr);
         return;
     }
     m->slice_insns += insn_count_a32(m, uc, addr, size);

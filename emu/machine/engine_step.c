@@ -40,13 +40,13 @@ void engine_step_begin(struct machine *m, struct task *t)
     uc_ctl_remove_cache(uc, s->pc, s->pc + 1);
 }
 
-void engine_step_block(struct machine *m)
+bool engine_step_block(struct machine *m)
 {
     struct engine_step *s = &m->step;
-    if (s->active && s->moved) {
-        s->active = false;
-        uc_emu_stop(s->uc);
-    }
+    if (!s->active || !s->moved)
+        return false;
+    s->active = false;
+    return true;
 }
 
 void engine_step_end(struct machine *m)

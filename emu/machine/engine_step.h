@@ -23,8 +23,9 @@ struct engine_step {
 
 /* Before t's run: the run will stop after one instruction. */
 void engine_step_begin(struct machine *m, struct task *t);
-/* The engine's block hook: a block begins. */
-void engine_step_block(struct machine *m);
+/* The engine's block hook: a block begins. True when the step has ended
+ * before it: the run stops there (the hook stops it). */
+bool engine_step_block(struct machine *m);
 /* After the run: no hook stays in the engine. */
 void engine_step_end(struct machine *m);
 

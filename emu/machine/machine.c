@@ -116,13 +116,9 @@ void machine_slice_limit(struct machine *m)
      * what the guest reads, may be later: another vCPU's present). */
     uint64_t clock = m->sched.cpus[m->slice_cpu].clock_ns;
     /* Every quantum and every tick end the slice: where slices end, and so
-     * what the scheduler sees between them, depends on virtual time only.
-     * Not with gdb attached: a 32-bit program stopped at a quantum inside
-     * glibc's __tunables_init, its breakpoint hooks taken out and put back
-     * (gdbstub_after_slice), faulted (e2e-gdbstub-fork-exec-aarch64); its
-     * slices end at --slice blocks, as before the quantum. */
-    uint64_t due = m->gdb ? UINT64_MAX
-                          : (clock / SCHED_SYNC_QUANTUM_NS + 1) * SCHED_SYNC_QUANTUM_NS;
+     * what the scheduler sees between them, depends on virtual time only,
+     * with gdb attached too. */
+    uint64_t due = (clock / SCHED_SYNC_QUANTUM_NS + 1) * SCHED_SYNC_QUANTUM_NS;
     uint64_t tick = sched_next_event(&m->sched, m->slice_cpu);
     if (tick < due)
         due = tick;

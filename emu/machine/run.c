@@ -169,9 +169,9 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
         return m->slice_used;
     /* A slice ends at the next sync quantum, tick or timer
      * (machine_slice_limit), or when the task stops; --slice blocks bound
-     * it only with gdb attached (no quantum there) and for a deadline task,
-     * whose budget it is (sched/rq.c new_slice). */
-    bool quantum = !m->gdb && t->se.cls != SCHED_CLASS_DEADLINE;
+     * it only for a deadline task, whose budget it is (sched/rq.c
+     * new_slice). */
+    bool quantum = t->se.cls != SCHED_CLASS_DEADLINE;
     m->slice_budget = quantum ? UINT64_MAX : t->se.slice_left ? t->se.slice_left : 1;
     m->current = t;
     m->running_uc = task_mm(t)->uc;

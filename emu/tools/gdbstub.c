@@ -424,14 +424,13 @@ static void on_breakpoint(uc_engine *uc, uint64_t addr, uint32_t size, void *use
 }
 
 /* The stepping task has executed its instruction: it stops before the
- * next one. */
-static bool step_done(struct gdbstub *gs, struct task *t, uc_engine *uc)
+ * next one (the caller stops the run). */
+static bool step_done(struct gdbstub *gs, struct task *t)
 {
     if (!gs->step_moved)
         return false;
     gs->step_tid = 0;
     stop_event(gs, t, "T05");
-    uc_emu_stop(uc);
     return true;
 }
 
@@ -448,16 +447,19 @@ static void on_step(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     (void)addr, (void)size;
     struct task *t;
     struct gdbstub *gs = stepping(user, &t);
-    if (gs && !step_done(gs, t, uc))
+    if (!gs)
+        return;
+    if (step_done(gs, t))
+        uc_emu_stop(uc); /* a code hook's stop: the pc is this instruction's */
+    else
         gs->step_moved = true; /* the instruction it steps over runs now */
 }
 
-void gdbstub_block(struct machine *m)
+bool gdbstub_block(struct machine *m)
 {
     struct task *t;
     struct gdbstub *gs = stepping(m, &t);
-    if (gs)
-        step_done(gs, t, m->running_uc);
+    return gs && step_done(gs, t);
 }
 
 bool gdbstub_stopping(const struct machine *m)

@@ -39,8 +39,9 @@ bool gdbstub_stopping(const struct machine *m);
 /* run_slice, registers loaded: puts gdb's breakpoints and single-step into
  * the engine t runs on. */
 void gdbstub_before_slice(struct task *t);
-/* The engine's block hook, at every block: a single-step ends there. */
-void gdbstub_block(struct machine *m);
+/* The engine's block hook, at every block: true when a single-step ends
+ * there (the run stops before the block; the hook stops it). */
+bool gdbstub_block(struct machine *m);
 /* After t's slice: the hooks leave the engine again. */
 void gdbstub_after_slice(struct task *t);
 
