@@ -649,8 +649,8 @@ static const struct option_def options[] = {
      "colour per task, markers for exec, kill, migration, affinity changes and hotplug",
      opt_timeline},
     {"--slice", NULL, "BLOCKS", "10000",
-     "guest basic blocks in a deadline task's batch; every other batch ends at every 100 us of "
-     "virtual time: no time the guest sees depends on it (docs/timing.md)",
+     "guest basic blocks in a batch of a KVM guest's vCPU; a task's own code runs in batches "
+     "that end at every 100 us of virtual time, whatever BLOCKS is (docs/timing.md)",
      opt_slice},
     {"--hz", NULL, "HZ", "250",
      "the scheduler tick's frequency, CONFIG_HZ: 100, 250, 300 or 1000 (docs/timing.md)", opt_hz},

@@ -209,6 +209,32 @@ void sched__dl_charge(struct sched *s, struct sched_task *t, unsigned cpu, uint6
         sched__requeue(&s->cpus[cpu], t);
 }
 
+/* The slice of the task that spends its budget ends exactly there, as
+ * 5.15 does with sched_feat(HRTICK_DL) (start_hrtick_dl() arms an hrtimer
+ * for the budget's end; without it update_curr_dl() notices at the next
+ * tick and the overrun is paid from the next period: docs/scheduler.md);
+ * a throttled task's replenishment ends the slice of what runs
+ * meanwhile (the dl_timer: dl_task_timer()). */
+uint64_t sched_dl_next_event(const struct sched *s, unsigned cpu)
+{
+    const struct sched_cpu *rq = &s->cpus[cpu];
+    const struct sched_task *head = rq->head;
+    if (!head)
+        return UINT64_MAX;
+    uint64_t due = UINT64_MAX;
+    if (head->cls == SCHED_CLASS_DEADLINE && !head->dl.throttled && head->dl.budget > 0)
+        due = rq->clock_ns + (uint64_t)head->dl.budget;
+    if (!s->nr_dl_throttled)
+        return due;
+    const struct sched_task *pos = head;
+    do {
+        if (pos->dl.throttled && pos->dl.replenish_at < due)
+            due = pos->dl.replenish_at;
+        pos = pos->rq_next;
+    } while (pos != head);
+    return due;
+}
+
 void sched__dl_replenish_due(struct sched *s, unsigned cpu)
 {
     struct sched_cpu *rq = &s->cpus[cpu];

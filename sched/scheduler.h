@@ -282,16 +282,28 @@ static inline uint64_t sched_now(const struct sched *s)
  * tick at which a running one exceeds the runtime is a tick, and every tick
  * ends a slice.) */
 uint64_t sched_rt_period_end(const struct sched *s, unsigned cpu);
+/* SCHED_DEADLINE (deadline.c): when the deadline task running on cpu has
+ * spent its runtime, or a throttled one there gets it back, whichever
+ * comes first; UINT64_MAX when neither. */
+uint64_t sched_dl_next_event(const struct sched *s, unsigned cpu);
 /* Where the slice running on cpu must end for the scheduler: its next tick
  * (every tick ends a slice, so what scheduler_tick() decides comes at its
- * time whatever --slice is), or before it the end of an RT period that lets
- * cpu's throttled real-time tasks run again. UINT64_MAX: none. */
+ * time), or before it the end of an RT period that lets cpu's throttled
+ * real-time tasks run again, or a deadline task's budget spent or given
+ * back. UINT64_MAX: none. */
 static inline uint64_t sched_next_event(const struct sched *s, unsigned cpu)
 {
     const struct sched_cpu *rq = &s->cpus[cpu];
     uint64_t due = s->tick_ns ? (rq->clock_ns / s->tick_ns + 1) * s->tick_ns : UINT64_MAX;
     uint64_t rt = sched_rt_period_end(s, cpu);
-    return rt < due ? rt : due;
+    if (rt < due)
+        due = rt;
+    if (s->dl_total_bw) {
+        uint64_t dl = sched_dl_next_event(s, cpu);
+        if (dl < due)
+            due = dl;
+    }
+    return due;
 }
 
 /* The first task: 64-bit, A = every CPU, runnable on the least loaded

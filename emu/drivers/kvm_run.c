@@ -448,8 +448,8 @@ int64_t kvm_vcpu_run(struct task *t, struct file *f)
         int64_t err = may_enter(t, v);
         return err ? err : wait_next_slice(t, v);
     }
-    /* run.c sets the budget and the stop at the next timer or tick after
-     * a resume; this one runs guest code first. */
+    /* The VM's code runs in batches of --slice blocks, and stops at the
+     * next quantum, timer or tick like the task's own. */
     m->slice_budget = t->se.slice_left ? t->se.slice_left : 1;
     machine_slice_limit(m);
     /* A VM that outlasts the slice goes on in the task's next one, the

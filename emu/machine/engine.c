@@ -163,14 +163,15 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
 }
 
 /* Whether the run stops before the block that begins: a single step (gdb's
- * or ptrace's) ended, or the slice did (its budget, its instruction limit:
- * machine_slice_limit). A block the slice stops at does not run now: it is
- * counted when the next slice runs it. A slice runs at least one block (a
- * deadline task's budget may be a single one). */
+ * or ptrace's) ended, or the slice did, at the next sync quantum, tick,
+ * timer or scheduler event (machine_slice_limit), never after a number of
+ * blocks. A block the slice stops at does not run now: it is counted when
+ * the next slice runs it. */
 static inline bool block_stops(struct machine *m)
 {
     bool stepped = (m->gdb && gdbstub_block(m)) | engine_step_block(m);
-    return ++m->slice_used > m->slice_budget || m->slice_insns >= m->insn_stop || stepped;
+    m->slice_used++;
+    return m->slice_insns >= m->insn_stop || stepped;
 }
 
 /* Ends the run before the block at pc. Unicorn 2.1.1 puts the pc back at a

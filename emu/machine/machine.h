@@ -78,7 +78,7 @@ struct machine {
     int nprocs;
     uint64_t slice_start;    /* virtual time the running slice started at */
     uint64_t slice_used;     /* blocks (and syscall costs) of the running slice */
-    uint64_t slice_budget;   /* blocks the running slice may take */
+    uint64_t slice_budget;   /* blocks a KVM vCPU's slice may take (kvm_run.c) */
     unsigned slice_cpu;      /* the vCPU running it */
     /* Virtual time of the running slice on its vCPU (docs/timing.md): the
      * instructions it retired (the block hook only adds their count) and

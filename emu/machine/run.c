@@ -167,12 +167,6 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     }
     if (t->state != TASK_RUNNABLE || gdbstub_stopping(m))
         return m->slice_used;
-    /* A slice ends at the next sync quantum, tick or timer
-     * (machine_slice_limit), or when the task stops; --slice blocks bound
-     * it only for a deadline task, whose budget it is (sched/rq.c
-     * new_slice). */
-    bool quantum = t->se.cls != SCHED_CLASS_DEADLINE;
-    m->slice_budget = quantum ? UINT64_MAX : t->se.slice_left ? t->se.slice_left : 1;
     m->current = t;
     m->running_uc = task_mm(t)->uc;
     t->stop = false;
@@ -193,7 +187,7 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     engine_run(t);
     /* A slice that ran to its end, not stopped by its task. */
     tlb_after_slice(&mm->tlb, mm->uc,
-                    m->slice_used >= m->slice_budget || m->slice_insns >= m->insn_stop);
+                    m->slice_insns >= m->insn_stop);
     gdbstub_after_slice(t);
     engine_step_end(m);
     m->running_uc = NULL;

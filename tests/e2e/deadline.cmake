@@ -16,6 +16,15 @@ asymu_e2e_guest(NAME sched-edf-order PROGRAM sched-edf MACHINE --cpus 1 OPTIONS 
                 ASYMU_ONLY REPEAT
                 EXPECT_STDOUT_TEXT "dl-early done\ndl-late done\nfifo60 done\nrr50 done\nfifo40 done\nfair done\ndl-throttled done (after 200 ms: yes)\nall done\n")
 
+# A deadline task's budget ends its slice at the virtual time it is spent
+# (sched_dl_next_event, docs/scheduler.md), whatever --slice is; the next
+# period gives it back at its start. Runtime 1 ms every 10 ms.
+foreach(slice 100 10000000)
+  asymu_e2e_guest(NAME sched-dl-budget-slice${slice} PROGRAM sched-dl-budget MACHINE --cpus 2
+                  OPTIONS --seed 1 --slice ${slice} --check-invariants ASYMU_ONLY
+                  EXPECT_STDOUT_TEXT "period 1: ran 1000 us, the next began 10000 us after it\nperiod 2: ran 1000 us, the next began 10000 us after it\nperiod 3: ran 1000 us, the next began 10000 us after it\n")
+endforeach()
+
 # U9: upstream refuses a 64-bit deadline task's 32-bit exec (ENOEXEC, the
 # task lives on and its 64-bit exec works); a 32-bit task cannot become a
 # deadline task (EPERM: A, narrowed to M, does not span the root domain).
