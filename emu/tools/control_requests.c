@@ -7,6 +7,7 @@
 #include "control_requests.h"
 
 #include "abi.h"
+#include "cgroup.h"
 #include "machine.h"
 #include "machine_trace.h"
 #include "mm.h"
@@ -334,6 +335,9 @@ static json_t *req_setaffinity(struct request *r)
     char why[128];
     if (cpulist_parse(r->argv[2], r->m->sched.nr_cpus, &mask, why, sizeof why) < 0)
         return fail(r, "setaffinity: %s", why);
+    /* Cut to the task's cpuset as sched_setaffinity (CG3). */
+    if (!cgroup_cut_affinity(r->m, t, &mask))
+        return fail_errno(r, EINVAL, "setaffinity");
     int err = sched_task_setaffinity(&r->m->sched, NULL, &t->se, &mask);
     if (err < 0)
         return fail_errno(r, -err, "setaffinity");

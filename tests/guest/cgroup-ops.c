@@ -15,7 +15,9 @@
  *   mount:TYPE:DIR[:DATA] umount:DIR mount(2) "none" of TYPE on DIR with the
  *                                    options DATA, umount2(2)
  *   grep:PATH:TEXT                   PATH's lines that hold TEXT
- *   isa                              which ISA this program runs */
+ *   isa                              which ISA this program runs
+ *   wait                             reads a line of stdin (a test acts
+ *                                    from outside meanwhile) and prints it */
 #define _GNU_SOURCE
 #include "guest.h"
 
@@ -196,6 +198,9 @@ int main(int argc, char **argv)
             result("umount", arg, umount2(arg, 0));
         } else if (!strcmp(a, "isa")) {
             printf("isa %s\n", ISA);
+        } else if (!strcmp(a, "wait")) {
+            char line[64];
+            printf("wait: %s", fgets(line, sizeof line, stdin) ? line : "EOF\n");
         } else {
             printf("unknown step %s\n", a);
             return 2;
