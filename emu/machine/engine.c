@@ -190,8 +190,8 @@ static void stop_before_block(uc_engine *uc, int pc_reg, uint64_t pc)
     uc_reg_write(uc, pc_reg, &pc);
 }
 
-/* Counts the block's instructions for virtual time (docs/timing.md) and
- * the slice's budget down by blocks. AArch64: 4 bytes an instruction; an
+/* Counts the block's instructions for virtual time (docs/timing.md), or
+ * stops the run before it. AArch64: 4 bytes an instruction; an
  * engine has one ISA, so it gets one of the two hooks and the hot one
  * tests nothing more than it did before instructions were counted. */
 static void hook_block_a64(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
