@@ -93,6 +93,9 @@ struct machine {
      * tick or sync quantum is due, so that it comes at its virtual time
      * whatever --slice is (machine_slice_limit, docs/timing.md). */
     uint64_t insn_stop;
+    /* The running slice is single-stepped (gdb attached, PTRACE_SINGLESTEP):
+     * the block hooks ask whether the step ends at each block (engine.c). */
+    bool watch_blocks;
     struct insn_cache *insn_cache; /* the running mm's Thumb counts, NULL: none */
     bool in_syscall;         /* a handler is running (strace ordering) */
     uint64_t mapped_unchecked; /* bytes mapped since the host's memory was checked */

@@ -182,6 +182,7 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     bool step = ptrace_single_step(t);
     if (step)
         engine_step_begin(m, t);
+    m->watch_blocks = step || m->gdb;
     machine_slice_limit(m);
     gdbstub_before_slice(t);
     engine_run(t);
