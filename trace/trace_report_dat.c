@@ -11,9 +11,17 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <trace-cmd/trace-cmd.h>
 #include <unistd.h>
+
+/* How long the child reading a trace.dat may take: far more than any file
+ * of REPORT_MAX_BYTES needs. */
+#define DAT_CHILD_SECONDS 600
 
 struct dat {
     struct trace_report *r;
@@ -162,23 +170,122 @@ static struct tep_event *asymu_event(struct dat *d, struct tep_record *rec, cons
     return ev;
 }
 
+/* After an error it reads on without looking: Debian's libtracecmd 3.1.6
+ * tracecmd_iterate_events() leaks the records it peeked when the callback
+ * stops it early. */
 static int one(struct tracecmd_input *in, struct tep_record *rec, int cpu, void *ctx)
 {
     (void)in;
     struct dat *d = ctx;
+    if (d->failed)
+        return 0;
     d->record++;
     d->cpu = cpu;
     struct tep_event *ev;
     if (asymu_event(d, rec, "asymu_machine")) {
         if (rec->offset != d->machine_offset)
-            return fail(d, "a second asymu_machine");
+            fail(d, "a second asymu_machine");
     } else if ((ev = asymu_event(d, rec, "asymu_report"))) {
-        return report(d, ev, rec);
+        report(d, ev, rec);
     }
     return 0;
 }
 
-int report_read_dat(struct trace_report *r, const char *buf, size_t len, char *err, size_t errlen)
+/* A walk over the file's sections (trace-cmd.dat.v6(5)), each length
+ * checked against what is left, before libtracecmd sees it: libtracecmd
+ * allocates what the file says without bounds (fuzz-report found a format
+ * size past the end of the file). */
+struct walk {
+    const unsigned char *p;
+    size_t left;
+};
+
+static bool skip(struct walk *w, uint64_t n)
+{
+    if (n > w->left)
+        return false;
+    w->p += n;
+    w->left -= (size_t)n;
+    return true;
+}
+
+/* A little-endian number of size bytes (the byte order is checked first). */
+static bool u(struct walk *w, unsigned size, uint64_t *v)
+{
+    if (w->left < size)
+        return false;
+    *v = 0;
+    memcpy(v, w->p, size);
+    return skip(w, size);
+}
+
+static bool string(struct walk *w, const char *want)
+{
+    const unsigned char *nul = memchr(w->p, '\0', w->left);
+    if (!nul || (want && strcmp((const char *)w->p, want) != 0))
+        return false;
+    return skip(w, (size_t)(nul - w->p) + 1);
+}
+
+/* A length of size bytes, then that many bytes. */
+static bool block(struct walk *w, unsigned size)
+{
+    uint64_t n;
+    return u(w, size, &n) && skip(w, n);
+}
+
+/* What is wrong with the layout of a trace.dat, or NULL. */
+static const char *dat_layout(const char *buf, size_t len)
+{
+    struct walk w = {(const unsigned char *)buf, len};
+    uint64_t n, page, cpus, id, systems;
+    if (!skip(&w, 10) || !string(&w, "6"))
+        return "not a trace.dat of version 6 (what asymu writes)";
+    if (w.left < 2 || w.p[0] != 0 || w.p[1] != 8)
+        return "not little endian with 8-byte longs (what asymu writes)";
+    skip(&w, 2);
+    if (!u(&w, 4, &page) || page != 4096)
+        return "its page size is not 4096";
+    if (!string(&w, "header_page") || !block(&w, 8) || !string(&w, "header_event") || !block(&w, 8))
+        return "its header_page or header_event is cut short";
+    if (!u(&w, 4, &n))
+        return "its ftrace formats are cut short";
+    for (uint64_t i = 0; i < n; i++)
+        if (!block(&w, 8))
+            return "its ftrace formats are cut short";
+    if (!u(&w, 4, &systems))
+        return "its event formats are cut short";
+    for (uint64_t k = 0; k < systems; k++) {
+        if (!string(&w, NULL) || !u(&w, 4, &n))
+            return "its event formats are cut short";
+        for (uint64_t i = 0; i < n; i++)
+            if (!block(&w, 8))
+                return "its event formats are cut short";
+    }
+    if (!block(&w, 4) || !block(&w, 4) || !block(&w, 8))
+        return "its kallsyms, printk formats or saved cmdlines are cut short";
+    if (!u(&w, 4, &cpus) || cpus < 1 || cpus > NR_CPUS_MAX)
+        return "its number of cpus is not 1-1024";
+    if (!string(&w, "options  "))
+        return "it has no options";
+    do {
+        if (!u(&w, 2, &id) || (id && !block(&w, 4)))
+            return "its options are cut short";
+    } while (id);
+    if (!string(&w, "flyrecord"))
+        return "it has no flyrecord data";
+    for (uint64_t cpu = 0; cpu < cpus; cpu++) {
+        uint64_t off, size;
+        if (!u(&w, 8, &off) || !u(&w, 8, &size))
+            return "its cpu data offsets are cut short";
+        if (off > len || size > len - off || off % page || size % page)
+            return "a cpu's data is not whole pages inside the file";
+    }
+    return NULL;
+}
+
+/* Reads the trace.dat with libtracecmd into r: 0, or -1 with err. */
+static int read_dat(struct trace_report *r, const char *buf, size_t len, char *err, size_t errlen)
 {
     struct dat d = {.r = r, .name = r->name, .err = err, .errlen = errlen};
     /* libtracecmd reads a file: the bytes go to one in memory */
@@ -215,8 +322,134 @@ int report_read_dat(struct trace_report *r, const char *buf, size_t len, char *e
     if (!d.failed)
         tracecmd_iterate_events(in, NULL, 0, one, &d);
     tracecmd_close(in);
-    if (d.failed)
-        return -1;
-    report_asymu_order(r);
-    return 0;
+    return d.failed ? -1 : 0;
+}
+
+/* --- libtracecmd in a child process --- */
+
+/* What the child sends back: this, then err (rc < 0) or the capacities,
+ * runs and instants it read. The child is this program: the structs go as
+ * they are. */
+struct dat_reply {
+    int rc;
+    unsigned nr_cpus;
+    uint64_t seed;
+    struct cpumask aarch32;
+    char policy[32];
+    size_t nr_runs, nr_instants;
+    char err[512];
+};
+
+static bool send_all(int fd, const void *p, size_t n)
+{
+    for (size_t at = 0; at < n;) {
+        ssize_t k = write(fd, (const char *)p + at, n - at);
+        if (k <= 0)
+            return false;
+        at += (size_t)k;
+    }
+    return true;
+}
+
+static void child(int fd, const char *name, const char *buf, size_t len)
+{
+    /* a crash of the libraries is a plain death the parent reports, not a
+     * sanitizer's or fuzzer's report of this process; one that loops is
+     * killed */
+    static const int deadly[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM};
+    for (size_t i = 0; i < sizeof deadly / sizeof *deadly; i++)
+        signal(deadly[i], SIG_DFL);
+    alarm(DAT_CHILD_SECONDS);
+    struct trace_report *r = report_new(name);
+    struct dat_reply rep = {.rc = -1};
+    if (!r)
+        snprintf(rep.err, sizeof rep.err, "%s: out of memory", name);
+    else
+        rep.rc = read_dat(r, buf, len, rep.err, sizeof rep.err);
+    if (rep.rc == 0) {
+        rep.nr_cpus = r->nr_cpus;
+        rep.seed = r->seed;
+        rep.aarch32 = r->aarch32;
+        memcpy(rep.policy, r->policy, sizeof rep.policy);
+        rep.nr_runs = r->nr_runs;
+        rep.nr_instants = r->nr_instants;
+    }
+    if (send_all(fd, &rep, sizeof rep) && rep.rc == 0 &&
+        send_all(fd, r->capacity, r->nr_cpus * sizeof *r->capacity) &&
+        send_all(fd, r->runs, r->nr_runs * sizeof *r->runs))
+        send_all(fd, r->instants, r->nr_instants * sizeof *r->instants);
+    _exit(0);
+}
+
+/* n bytes from fd into a new buffer (NULL: fewer came, or no memory). */
+static void *receive(int fd, size_t n)
+{
+    char *p = malloc(n ? n : 1);
+    for (size_t at = 0; p && at < n;) {
+        ssize_t k = read(fd, p + at, n - at);
+        if (k <= 0) {
+            free(p);
+            return NULL;
+        }
+        at += (size_t)k;
+    }
+    return p;
+}
+
+/* libtracecmd and libtraceevent do not expect a hostile file: fuzz-report
+ * made them allocate what a size field said and crash in tracecmd_close()
+ * on a broken header. They read it in a child process, so that a crash or
+ * a hang there is a refusal of the file, not of asymu. */
+int report_read_dat(struct trace_report *r, const char *buf, size_t len, char *err, size_t errlen)
+{
+    const char *bad = dat_layout(buf, len);
+    if (bad)
+        return snprintf(err, errlen, "%s: trace.dat: %s", r->name, bad), -1;
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) < 0)
+        return snprintf(err, errlen, "%s: cannot make a pipe: %s", r->name, strerror(errno)), -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return snprintf(err, errlen, "%s: cannot fork: %s", r->name, strerror(errno)), -1;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child(fds[1], r->name, buf, len);
+    }
+    close(fds[1]);
+    struct dat_reply *rep = receive(fds[0], sizeof *rep);
+    int rc = -1;
+    if (rep && rep->rc < 0) {
+        rep->err[sizeof rep->err - 1] = '\0';
+        snprintf(err, errlen, "%s", rep->err);
+    } else if (rep && rep->nr_cpus >= 1 && rep->nr_cpus <= NR_CPUS_MAX &&
+               (r->capacity = receive(fds[0], rep->nr_cpus * sizeof *r->capacity)) &&
+               rep->nr_runs <= len && rep->nr_instants <= len &&
+               (r->runs = receive(fds[0], rep->nr_runs * sizeof *r->runs)) &&
+               (r->instants = receive(fds[0], rep->nr_instants * sizeof *r->instants))) {
+        r->nr_cpus = rep->nr_cpus;
+        r->seed = rep->seed;
+        r->aarch32 = rep->aarch32;
+        memcpy(r->policy, rep->policy, sizeof r->policy);
+        r->policy[sizeof r->policy - 1] = '\0';
+        r->nr_runs = r->cap_runs = rep->nr_runs;
+        r->nr_instants = r->cap_instants = rep->nr_instants;
+        report_asymu_order(r);
+        rc = 0;
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!rep)
+        snprintf(err, errlen, "%s: libtracecmd failed reading it (%s %d)", r->name,
+                 WIFSIGNALED(status) ? "signal" : "status",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    else if (rc < 0 && rep->rc == 0)
+        snprintf(err, errlen, "%s: out of memory", r->name);
+    free(rep);
+    return rc;
 }
