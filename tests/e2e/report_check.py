@@ -373,12 +373,14 @@ def mode_formats_errors():
     # Linux's own trace, without asymu's machine
     with open(os.path.join(OUT, f"linux-{ISA}.txt"), "w") as f:
         f.write("\n".join(lines[:12] + [l for l in lines[12:] if "sched_switch" in l]) + "\n")
-    fails([f"linux-{ISA}.txt"], f"asymu report: linux-{ISA}.txt:13: the first event is sched_switch, not "
+    fails([f"linux-{ISA}.txt"],
+          f"asymu report: linux-{ISA}.txt:13: the first event is sched_switch, not "
           "asymu_machine: not a trace of asymu\n", "a trace without asymu_machine", cwd=OUT)
     # a line that is no event line
     with open(os.path.join(OUT, f"garbage-{ISA}.txt"), "w") as f:
         f.write("\n".join(lines[:14] + ["garbage"] + lines[14:]))
-    fails([f"garbage-{ISA}.txt"], f"asymu report: garbage-{ISA}.txt:15: not an event line (COMM-PID [CPU] "
+    fails([f"garbage-{ISA}.txt"],
+          f"asymu report: garbage-{ISA}.txt:15: not an event line (COMM-PID [CPU] "
           "FLAGS SECS.MICROS: EVENT: FIELDS)\n", "a line that is no event", cwd=OUT)
     with open(os.path.join(OUT, "dat", f"good-{ISA}.json"), "rb") as f:
         dat = f.read()
@@ -398,7 +400,8 @@ def mode_formats_errors():
     check(dat.count(caps) == 1, "the machine's capacities once in the trace.dat")
     with open(os.path.join(OUT, f"caps-{ISA}.dat"), "wb") as f:
         f.write(dat.replace(caps, b",".join([b"1024"] * 7 + [b"2048"])))
-    fails([f"caps-{ISA}.dat"], f"asymu report: caps-{ISA}.dat: record 1 (cpu 0): asymu_machine: 'capacity' "
+    fails([f"caps-{ISA}.dat"],
+          f"asymu report: caps-{ISA}.dat: record 1 (cpu 0): asymu_machine: 'capacity' "
           "\"1024,1024,1024,1024,1024,1024,1024,2048\" is not a list of 8 capacities "
           "1-1024\n", "a trace.dat with a capacity out of range", cwd=OUT)
 
