@@ -180,6 +180,35 @@ const struct event_format event_formats[EVENT_COUNT] = {
          "\"id:%04x %08x\", REC->id, (int)REC->buf[0]",
          "kernel/trace/trace_entries.h (TRACE_RAW_DATA, written by trace_marker_raw; in the "
          "guest's tracefs only)"},
+    /* asymu's own, for `asymu report`: the machine (at time 0), and each
+     * run, wake-up, migration, affinity change and hotplug as the JSON
+     * trace has them, with nanosecond times (the text's are microseconds)
+     * and what no kernel tracepoint carries (tgid, ISA, how a run ended,
+     * why a task moved). Unused fields are "-" or -1. */
+    [EVENT_ASYMU_MACHINE] =
+        {"asymu", "asymu_machine", 0, 5,
+         {F("unsigned int cpus", 8, 4, false), F("__data_loc char[] aarch32", 12, 4, false),
+          F("u64 seed", 16, 8, false), F("__data_loc char[] policy", 24, 4, false),
+          F("__data_loc char[] capacity", 28, 4, false)},
+         32,
+         "\"cpus=%u aarch32=%s policy=%s seed=%llu capacity=%s\", REC->cpus, "
+         "__get_str(aarch32), __get_str(policy), REC->seed, __get_str(capacity)",
+         "asymu: docs/tracing.md"},
+    [EVENT_ASYMU_REPORT] =
+        {"asymu", "asymu_report", 0, 15,
+         {F("__data_loc char[] what", 8, 4, false), F("unsigned int cpu", 12, 4, false),
+          F("pid_t pid", 16, 4, true), F("pid_t tgid", 20, 4, true), COMM("comm", 24),
+          F("u64 ts_ns", 40, 8, false), F("u64 end_ns", 48, 8, false), F("u64 seq", 56, 8, false),
+          F("int from", 64, 4, true), F("int to", 68, 4, true),
+          F("__data_loc char[] isa", 72, 4, false), F("__data_loc char[] old_cpus", 76, 4, false),
+          F("__data_loc char[] cpus", 80, 4, false), F("__data_loc char[] rule", 84, 4, false),
+          F("__data_loc char[] why", 88, 4, false)},
+         92,
+         "\"what=%s seq=%llu cpu=%u comm=%s pid=%d tgid=%d isa=%s ts_ns=%llu end_ns=%llu from=%d "
+         "to=%d old_cpus=%s cpus=%s rule=%s why=%s\", __get_str(what), REC->seq, REC->cpu, "
+         "REC->comm, REC->pid, REC->tgid, __get_str(isa), REC->ts_ns, REC->end_ns, REC->from, "
+         "REC->to, __get_str(old_cpus), __get_str(cpus), __get_str(rule), __get_str(why)",
+         "asymu: docs/tracing.md"},
 };
 
 /* clang-format on */

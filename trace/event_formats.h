@@ -35,7 +35,11 @@ enum event_index {
     EVENT_FTRACE_PRINT,
     EVENT_ASYMU_AFFINITY,
     EVENT_ASYMU_KILL,
-    EVENT_FTRACE_RAW_DATA, /* last: the IDs of the others (300 + index) stay */
+    EVENT_FTRACE_RAW_DATA, /* the IDs of the others (300 + index) stay */
+    /* asymu's, in --trace-format ftrace and dat only (not the guest's
+     * tracefs): what `asymu report` reads (docs/tracing.md) */
+    EVENT_ASYMU_MACHINE,
+    EVENT_ASYMU_REPORT,
     EVENT_COUNT,
 };
 
@@ -47,7 +51,7 @@ struct event_field {
     bool is_signed;
 };
 
-#define EVENT_FIELDS_MAX 8
+#define EVENT_FIELDS_MAX 16
 
 struct event_format {
     const char *system, *name;
@@ -63,6 +67,13 @@ struct event_format {
 #define EVENT_COMMON_SIZE 8
 
 extern const struct event_format event_formats[EVENT_COUNT];
+
+/* Whether the guest's tracefs serves e (asymu_machine and asymu_report
+ * are made for the trace files only). */
+static inline bool event_in_tracefs(const struct event_format *e)
+{
+    return e != &event_formats[EVENT_ASYMU_MACHINE] && e != &event_formats[EVENT_ASYMU_REPORT];
+}
 
 /* The event named system/name, or NULL. */
 const struct event_format *event_format_find(const char *system, const char *name);

@@ -199,4 +199,52 @@ const char *trace_cmdline_find(const struct trace_cmdline *c, size_t n, int pid)
  * key=value parsers (Perfetto's) read it as one value. */
 const char *trace_cause_token(enum mevent_cause cause);
 
+/* --- what `asymu report` reads in the text and the trace.dat (trace_asymu.c) --- */
+
+/* An asymu_report record's fields: a run, wake-up, migration, affinity
+ * change or hotplug as the JSON trace has it (trace_json.c), its times in
+ * nanoseconds. Strings not used are "-", ints -1. */
+struct trace_asymu {
+    const char *what; /* run wakeup migrate affinity offline online */
+    unsigned cpu;
+    int pid, tgid; /* the task's tid and tgid (0: none) */
+    char comm[MEVENT_COMM_LEN];
+    uint64_t ts_ns, end_ns; /* when; a run's start and end */
+    uint64_t seq;           /* the order the JSON trace has them in (not by time) */
+    int from, to;           /* a migration's vCPUs */
+    const char *isa;
+    char old_cpus[4096], cpus[4096]; /* an affinity change's masks */
+    const char *rule;
+    const char *why; /* how a run ended, why a task moved, what changed an affinity */
+};
+
+/* The runs of the JSON trace, merged per vCPU as trace_json.c merges them
+ * (trace_run_extend), each given to the writer as an asymu_report record
+ * when it ends: at the vCPU's next run, or at trace_asymu_runs_end(); and
+ * the count of records made, their seq. */
+typedef void (*trace_asymu_fn)(void *ctx, const struct trace_asymu *a);
+struct trace_asymu_runs {
+    unsigned nr_cpus;
+    struct trace_run *runs;
+    enum mevent_run_end *ends;
+    uint64_t seq;
+};
+/* The asymu_report record of a wake-up, migration, affinity change or
+ * hotplug: false for an event of another kind. */
+bool trace_asymu_of(struct trace_asymu_runs *rs, const struct mevent *ev, struct trace_asymu *a);
+int trace_asymu_runs_init(struct trace_asymu_runs *rs, unsigned nr_cpus);
+void trace_asymu_run(struct trace_asymu_runs *rs, const struct mevent *ev, trace_asymu_fn fn,
+                     void *ctx);
+/* Gives the open runs and frees rs. */
+void trace_asymu_runs_end(struct trace_asymu_runs *rs, trace_asymu_fn fn, void *ctx);
+
+/* "EVENT: FIELDS" of asymu_report and asymu_machine (malloc'ed, or NULL),
+ * and their binary records (trace_ring.c) of the vCPU's idle context. */
+char *trace_asymu_text(const struct trace_asymu *a);
+char *trace_machine_text(const struct trace_machine *m);
+void trace_asymu_encode(const struct trace_asymu *a, struct trace_record *r);
+void trace_machine_encode(const struct trace_machine *m, struct trace_record *r);
+/* asymu_machine's fields: the 32-bit vCPUs and the capacities as lists. */
+void trace_machine_lists(const struct trace_machine *m, char aarch32[4096], char capacity[4096]);
+
 #endif

@@ -46,6 +46,7 @@ struct dat_trace {
     struct dat_name *names;
     size_t names_len, names_cap;
     struct trace_keep keep;
+    struct trace_asymu_runs runs;
 };
 
 static bool grow(void **array, size_t *cap, size_t len, size_t size)
@@ -122,9 +123,39 @@ static void dat_rec(struct dat_trace *d, const struct mevent *ev, const struct t
     put(d, trace_line_new(&d->ls, ev->ts_ns, tr, ev), &r);
 }
 
+/* One of asymu's own records (trace_asymu.c) at ts, in the context of
+ * what its vCPU runs then. */
+static void dat_asymu_rec(struct dat_trace *d, uint64_t ts, const struct trace_record *r)
+{
+    if (d->keep.dropped) {
+        d->keep.dropped++;
+        return;
+    }
+    d->seq++;
+    struct trace_rec tr = {.event = r->event, .cpu = r->cpu, .ctx = TRACE_CTX_CURRENT};
+    put(d, trace_line_new(&d->ls, ts, &tr, NULL), r);
+}
+
+/* A run's asymu_report, at the time it ended. */
+static void dat_asymu_run(void *ctx, const struct trace_asymu *a)
+{
+    struct trace_record r;
+    trace_asymu_encode(a, &r);
+    dat_asymu_rec(ctx, a->end_ns, &r);
+}
+
 static void dat_event(void *state, const struct mevent *ev)
 {
     struct dat_trace *d = state;
+    if (ev->kind == MEVENT_RUN) {
+        trace_asymu_run(&d->runs, ev, dat_asymu_run, d);
+        return;
+    }
+    struct trace_asymu a;
+    struct trace_record ar;
+    bool asymu = trace_asymu_of(&d->runs, ev, &a);
+    if (asymu)
+        trace_asymu_encode(&a, &ar);
     struct trace_rec recs[TRACE_RECS_MAX];
     size_t n = trace_derive(ev, d->nr_cpus, recs);
     for (size_t i = 0; i < n; i++) {
@@ -135,6 +166,8 @@ static void dat_event(void *state, const struct mevent *ev)
         d->seq++;
         dat_rec(d, ev, &recs[i]);
     }
+    if (asymu)
+        dat_asymu_rec(d, ev->ts_ns, &ar);
 }
 
 /* --- writing the file --- */
@@ -330,6 +363,7 @@ static void header(struct dat_trace *d, struct buf *h, const struct ring *rings,
 static void dat_finish(void *state)
 {
     struct dat_trace *d = state;
+    trace_asymu_runs_end(&d->runs, dat_asymu_run, d);
     trace_lines_order(&d->ls, d->nr_cpus);
     /* common_pid: the task the text shows the record for */
     for (size_t i = 0; i < d->ls.len; i++)
@@ -388,6 +422,16 @@ static void *dat_new(FILE *out, const struct trace_machine *machine)
         return NULL;
     d->out = out;
     d->nr_cpus = machine->nr_cpus ? machine->nr_cpus : 1;
+    if (trace_asymu_runs_init(&d->runs, d->nr_cpus) < 0) {
+        free(d);
+        return NULL;
+    }
+    /* the machine first, at time 0: the JSON's otherData (within the
+     * default budget: trace_writer_new() sets the budget after this) */
+    d->keep.max = TRACE_KEEP_MAX;
+    struct trace_record r;
+    trace_machine_encode(machine, &r);
+    dat_asymu_rec(d, 0, &r);
     return d;
 }
 
@@ -397,7 +441,7 @@ static struct trace_keep *dat_keep(void *state)
 }
 
 const struct trace_format_ops trace_dat_ops = {
-    .kinds = TRACE_LINE_KINDS,
+    .kinds = TRACE_LINE_KINDS | MEVENT_BIT(MEVENT_RUN),
     .new = dat_new,
     .event = dat_event,
     .finish = dat_finish,

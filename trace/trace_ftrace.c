@@ -21,6 +21,7 @@ struct ftrace_trace {
     unsigned nr_cpus;
     struct trace_lines ls;
     struct trace_keep keep; /* lines kept until the end, to be sorted */
+    struct trace_asymu_runs runs;
 };
 
 /* One record of ev (trace_derive()) as its line, or dropped past the budget. */
@@ -42,13 +43,47 @@ static void ftrace_rec(struct ftrace_trace *f, const struct mevent *ev, const st
     f->ls.len++;
 }
 
+/* One of asymu's own lines (trace_asymu.c) at ts on cpu, in the context
+ * of what the vCPU runs then; text is taken. */
+static void ftrace_asymu_line(struct ftrace_trace *f, uint64_t ts, unsigned cpu,
+                              enum event_index event, char *text)
+{
+    struct trace_rec r = {.event = event, .cpu = cpu, .ctx = TRACE_CTX_CURRENT};
+    if (f->keep.dropped) { /* as ftrace_rec(): nothing after the first dropped line */
+        f->keep.dropped++;
+        free(text);
+        return;
+    }
+    struct trace_line *l = text ? trace_line_new(&f->ls, ts, &r, NULL) : NULL;
+    if (!l || !trace_keep(&f->keep, sizeof(*l) + strlen(text) + 1)) {
+        free(text);
+        return;
+    }
+    l->data = text;
+    f->ls.len++;
+}
+
+/* A run's asymu_report, at the time it ended. */
+static void ftrace_asymu_run(void *ctx, const struct trace_asymu *a)
+{
+    struct ftrace_trace *f = ctx;
+    ftrace_asymu_line(f, a->end_ns, a->cpu, EVENT_ASYMU_REPORT, trace_asymu_text(a));
+}
+
 static void ftrace_event(void *state, const struct mevent *ev)
 {
     struct ftrace_trace *f = state;
+    if (ev->kind == MEVENT_RUN) {
+        trace_asymu_run(&f->runs, ev, ftrace_asymu_run, f);
+        return;
+    }
     struct trace_rec recs[TRACE_RECS_MAX];
     size_t n = trace_derive(ev, f->nr_cpus, recs);
     for (size_t i = 0; i < n; i++)
         ftrace_rec(f, ev, &recs[i]);
+    struct trace_asymu a;
+    if (trace_asymu_of(&f->runs, ev, &a))
+        ftrace_asymu_line(f, ev->ts_ns, a.cpu, EVENT_ASYMU_REPORT, trace_asymu_text(&a));
 }
 
 static struct trace_keep *ftrace_keep(void *state)
@@ -63,6 +98,14 @@ static void *ftrace_new(FILE *out, const struct trace_machine *machine)
         return NULL;
     f->out = out;
     f->nr_cpus = machine->nr_cpus ? machine->nr_cpus : 1;
+    if (trace_asymu_runs_init(&f->runs, f->nr_cpus) < 0) {
+        free(f);
+        return NULL;
+    }
+    /* the machine first, at time 0: the JSON's otherData (within the
+     * default budget: trace_writer_new() sets the budget after this) */
+    f->keep.max = TRACE_KEEP_MAX;
+    ftrace_asymu_line(f, 0, 0, EVENT_ASYMU_MACHINE, trace_machine_text(machine));
     return f;
 }
 
@@ -75,6 +118,7 @@ static void header(struct ftrace_trace *f)
 static void ftrace_finish(void *state)
 {
     struct ftrace_trace *f = state;
+    trace_asymu_runs_end(&f->runs, ftrace_asymu_run, f);
     trace_lines_order(&f->ls, f->nr_cpus);
     header(f);
     /* The kernel prints a line's task by pid, with the comm its
@@ -97,7 +141,7 @@ static void ftrace_finish(void *state)
 }
 
 const struct trace_format_ops trace_ftrace_ops = {
-    .kinds = TRACE_LINE_KINDS,
+    .kinds = TRACE_LINE_KINDS | MEVENT_BIT(MEVENT_RUN),
     .new = ftrace_new,
     .event = ftrace_event,
     .finish = ftrace_finish,

@@ -105,6 +105,40 @@ struct trace_report {
     unsigned migrations, wakeups, affinity_changes;
 };
 
+/* An asymu_report event of the ftrace text or the trace.dat
+ * (trace_asymu.c writes it; docs/tracing.md), its strings as read. */
+struct report_asymu {
+    char what[16];
+    unsigned long long seq, cpu, ts_ns, end_ns;
+    long long pid, tgid, from, to;
+    char comm[16], isa[16], old_cpus[4096], cpus[4096], rule[16], why[32];
+};
+
+/* What the readers of the text (trace_report_ftrace.c) and the trace.dat
+ * (trace_report_dat.c) share (trace_report_asymu.c). Each returns 0, or -1
+ * with the reason in why (without the file and place, which the reader
+ * adds). */
+/* A new report of the file name, or NULL without memory. */
+struct trace_report *report_new(const char *name);
+/* asymu_machine's fields: the JSON's otherData. */
+int report_asymu_machine(struct trace_report *r, long long cpus, const char *aarch32,
+                         const char *policy, unsigned long long seed, const char *capacity,
+                         char *why, size_t len);
+/* One asymu_report: a run or an instant (after the machine). */
+int report_asymu_add(struct trace_report *r, const struct report_asymu *a, char *why, size_t len);
+/* Once all are read: the instants in the JSON trace's order (their seq). */
+void report_asymu_order(struct trace_report *r);
+/* Copies s as the JSON reader does: at most len - 1 bytes, anything
+ * outside printable ASCII as '?'. */
+void report_copy(char *out, size_t len, const char *s);
+
+/* The readers: 0, or -1 with "NAME:LINE: ..." or "NAME: cpu C record N: ..."
+ * in err. */
+int report_read_ftrace(struct trace_report *r, const char *buf, size_t len, char *err,
+                       size_t errlen);
+int report_read_dat(struct trace_report *r, const char *buf, size_t len, char *err,
+                    size_t errlen);
+
 /* Works out the statistics of what was read: 0 or -ENOMEM. */
 int report_analyse(struct trace_report *r);
 

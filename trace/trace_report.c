@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* trace_report.c - reads a JSON trace (trace_json.c's format) into runs,
+/* trace_report.c - reads a trace (the JSON of trace_json.c here; the
+ * ftrace text and the trace.dat in trace_report_ftrace.c and
+ * trace_report_dat.c, told apart by their content) into runs,
  * wake-ups, migrations, affinity changes and hotplug, and works out what
  * LISA's first notebooks show. Every number is an integer of virtual
  * nanoseconds and every list has a fixed order, so one trace always gives
@@ -287,38 +289,61 @@ static int read_trace(struct parser *p, json_t *doc)
     return 0;
 }
 
+/* trace-cmd's trace.dat starts with these bytes (trace-cmd.dat.v6(5)). */
+static const char dat_magic[10] = "\x17\x08\x44tracing";
+
+/* The ftrace text or the trace.dat (trace_report_ftrace.c,
+ * trace_report_dat.c). */
+static struct trace_report *parse_other(const char *buf, size_t len, const char *name, bool dat,
+                                        char *err, size_t errlen)
+{
+    struct trace_report *r = report_new(name);
+    if (!r) {
+        snprintf(err, errlen, "%s: out of memory", name);
+        return NULL;
+    }
+    int rc = dat ? report_read_dat(r, buf, len, err, errlen)
+                 : report_read_ftrace(r, buf, len, err, errlen);
+    if (rc == 0 && report_analyse(r) < 0) {
+        snprintf(err, errlen, "%s: out of memory", name);
+        rc = -1;
+    }
+    if (rc < 0) {
+        trace_report_free(r);
+        return NULL;
+    }
+    return r;
+}
+
 struct trace_report *trace_report_parse(const char *buf, size_t len, const char *name, char *err,
                                         size_t errlen)
 {
+    /* the format from the content: trace.dat's magic, a JSON object, else
+     * the ftrace text (which says what it lacks) */
+    size_t i = 0;
+    while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\t' || buf[i] == '\r'))
+        i++;
+    if (i == len) {
+        snprintf(err, errlen, "%s: empty file, not a trace", name);
+        return NULL;
+    }
+    if (len >= sizeof dat_magic && memcmp(buf, dat_magic, sizeof dat_magic) == 0)
+        return parse_other(buf, len, name, true, err, errlen);
+    if (buf[i] != '{')
+        return parse_other(buf, len, name, false, err, errlen);
     json_error_t jerr;
     json_t *doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!doc) {
-        /* asymu reads only its JSON: say so for its other formats */
-        size_t i = 0;
-        while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\t' || buf[i] == '\r'))
-            i++;
-        if (i == len)
-            snprintf(err, errlen, "%s: empty file, not a trace", name);
-        else if (buf[i] != '{')
-            snprintf(err, errlen,
-                     "%s: not a JSON trace (asymu report reads --trace-format json; the ftrace "
-                     "text and trace.dat are not supported)",
-                     name);
-        else
-            snprintf(err, errlen, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
+        snprintf(err, errlen, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
         return NULL;
     }
-    struct trace_report *r = calloc(1, sizeof *r);
+    struct trace_report *r = report_new(name);
     struct parser p = {.name = name, .err = err, .errlen = errlen, .r = r};
     if (!r) {
         snprintf(err, errlen, "%s: out of memory", name);
         json_decref(doc);
         return NULL;
     }
-    /* printable ASCII, so that the JSON document can hold it */
-    size_t i = 0;
-    for (; name[i] && i + 1 < sizeof r->name; i++)
-        r->name[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
     int rc = read_trace(&p, doc);
     json_decref(doc);
     if (rc == 0)

@@ -12,9 +12,12 @@
 
 struct trace_report;
 
-/* Reads the JSON trace in buf (len bytes; it need not end in NUL), name
- * being its file for messages. NULL on a trace it cannot read, with the
- * reason in err ("FILE:LINE:COLUMN: ...", or "FILE: traceEvents[N]: ..."). */
+/* Reads the trace in buf (len bytes; it need not end in NUL): a JSON
+ * trace, an ftrace text or a trace.dat, told by its content; name being
+ * its file for messages. NULL on a trace it cannot read, with the reason
+ * in err ("FILE:LINE:COLUMN: ...", "FILE: traceEvents[N]: ...",
+ * "FILE:LINE: ..." in the text, "FILE: record N (cpu C): ..." in the
+ * trace.dat). */
 struct trace_report *trace_report_parse(const char *buf, size_t len, const char *name, char *err,
                                         size_t errlen);
 /* The tables, or the --json document. */

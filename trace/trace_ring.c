@@ -239,6 +239,42 @@ void trace_encode(const struct mevent *ev, const struct trace_rec *tr, unsigned 
     }
 }
 
+/* asymu's records are in the vCPU's idle context (common_pid 0 until the
+ * trace.dat sets the task its vCPU runs). */
+void trace_asymu_encode(const struct trace_asymu *a, struct trace_record *r)
+{
+    rec_init(r, EVENT_ASYMU_REPORT, 0);
+    r->cpu = a->cpu;
+    rec_str(r, 8, a->what);
+    rec_u32(r, 12, a->cpu);
+    rec_u32(r, 16, (uint32_t)a->pid);
+    rec_u32(r, 20, (uint32_t)a->tgid);
+    rec_comm(r, 24, a->comm);
+    rec_u64(r, 40, a->ts_ns);
+    rec_u64(r, 48, a->end_ns);
+    rec_u64(r, 56, a->seq);
+    rec_u32(r, 64, (uint32_t)a->from);
+    rec_u32(r, 68, (uint32_t)a->to);
+    rec_str(r, 72, a->isa);
+    rec_str(r, 76, a->old_cpus);
+    rec_str(r, 80, a->cpus);
+    rec_str(r, 84, a->rule);
+    rec_str(r, 88, a->why);
+}
+
+void trace_machine_encode(const struct trace_machine *m, struct trace_record *r)
+{
+    char aarch32[4096], capacity[4096];
+    trace_machine_lists(m, aarch32, capacity);
+    rec_init(r, EVENT_ASYMU_MACHINE, 0);
+    r->cpu = 0;
+    rec_u32(r, 8, m->nr_cpus);
+    rec_str(r, 12, aarch32);
+    rec_u64(r, 16, m->seed);
+    rec_str(r, 24, m->policy ? m->policy : "");
+    rec_str(r, 28, capacity);
+}
+
 void trace_records(const struct mevent *ev, unsigned nr_cpus, trace_record_fn put, void *ctx)
 {
     struct trace_rec recs[TRACE_RECS_MAX];

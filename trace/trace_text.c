@@ -153,6 +153,27 @@ char *trace_rec_text(const struct mevent *ev, const struct trace_rec *r, unsigne
 }
 
 
+char *trace_asymu_text(const struct trace_asymu *a)
+{
+    char rule[64], why[64];
+    trace_text(a->rule, rule, sizeof rule);
+    trace_text(a->why, why, sizeof why);
+    return text("asymu_report",
+                "what=%s seq=%llu cpu=%u comm=%s pid=%d tgid=%d isa=%s ts_ns=%llu end_ns=%llu "
+                "from=%d to=%d old_cpus=%s cpus=%s rule=%s why=%s",
+                a->what, (unsigned long long)a->seq, a->cpu, a->comm, a->pid, a->tgid, a->isa, (unsigned long long)a->ts_ns,
+                (unsigned long long)a->end_ns, a->from, a->to, a->old_cpus, a->cpus, rule, why);
+}
+
+char *trace_machine_text(const struct trace_machine *m)
+{
+    char aarch32[4096], capacity[4096], policy[64];
+    trace_machine_lists(m, aarch32, capacity);
+    trace_text(m->policy ? m->policy : "", policy, sizeof policy);
+    return text("asymu_machine", "cpus=%u aarch32=%s policy=%s seed=%llu capacity=%s", m->nr_cpus,
+                aarch32, policy, (unsigned long long)m->seed, capacity);
+}
+
 void trace_text_header(FILE *out, size_t kept, unsigned long long written, unsigned nr_cpus)
 {
     fprintf(out,

@@ -565,7 +565,7 @@ static struct where locate(const struct tracefs *tf, const char *rel)
         }
         for (size_t i = 0; i < EVENT_COUNT; i++) {
             const struct event_format *e = &event_formats[i];
-            if (strcmp(e->system, sys) != 0 || strlen(e->name) != n ||
+            if (!event_in_tracefs(e) || strcmp(e->system, sys) != 0 || strlen(e->name) != n ||
                 strncmp(e->name, name, n) != 0)
                 continue;
             w = (struct where){N_DIR, 0755, "", e, sys, -1, -1};
@@ -637,7 +637,8 @@ int tracefs_list(const struct tracefs *tf, const char *rel,
     } else if (w.system) {
         list_entries(system_files, COUNT(system_files), emit, arg);
         for (size_t i = 0; i < EVENT_COUNT; i++)
-            if (strcmp(event_formats[i].system, w.system) == 0)
+            if (event_in_tracefs(&event_formats[i]) &&
+                strcmp(event_formats[i].system, w.system) == 0)
                 emit(event_formats[i].name, DT_DIR_, arg);
     } else if (w.cpu >= 0) {
         list_entries(cpu_files, COUNT(cpu_files), emit, arg);
@@ -670,7 +671,7 @@ struct text {
 
 static bool event_matches(const struct event_format *e, const char *system)
 {
-    return !is_ftrace(e) && (!system || strcmp(e->system, system) == 0);
+    return !is_ftrace(e) && event_in_tracefs(e) && (!system || strcmp(e->system, system) == 0);
 }
 
 /* system_enable_read(): 0, 1, or X when some are on and some off. */
@@ -872,7 +873,7 @@ static void root_file(struct tracefs *tf, const char *name, FILE *f)
 {
     if (strcmp(name, "available_events") == 0) {
         for (size_t i = 0; i < EVENT_COUNT; i++)
-            if (!is_ftrace(&event_formats[i]))
+            if (!is_ftrace(&event_formats[i]) && event_in_tracefs(&event_formats[i]))
                 fprintf(f, "%s:%s\n", event_formats[i].system, event_formats[i].name);
     } else if (strcmp(name, "available_tracers") == 0 || strcmp(name, "current_tracer") == 0) {
         fputs("nop\n", f);
@@ -1055,7 +1056,7 @@ static int set_clr_event(struct tracefs *tf, char *tok)
     int ret = -EINVAL;
     for (size_t i = 0; i < EVENT_COUNT; i++) {
         const struct event_format *e = &event_formats[i];
-        if (is_ftrace(e) || (match && strcmp(match, e->name) && strcmp(match, e->system)) ||
+        if (is_ftrace(e) || !event_in_tracefs(e) || (match && strcmp(match, e->name) && strcmp(match, e->system)) ||
             (sub && strcmp(sub, e->system)) || (event && strcmp(event, e->name)))
             continue;
         set_enabled(tf, i, set);

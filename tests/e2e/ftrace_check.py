@@ -97,6 +97,15 @@ FIELDS = {
     "asymu_affinity": rf"comm={C} pid={D} old_cpus=([0-9,-]*) cpus=([0-9,-]*) "
                       r"cause=(sched_setaffinity|exec|return_to_user|hotplug_fallback|fork) rule=(\S+)",
     "asymu_kill": rf"comm={C} pid={D} sig=9 rule=(K2|K2f|H2)",
+    # what `asymu report` reads: the machine, and each run and instant of
+    # the JSON trace with ns times ("-" and -1: not used by that kind)
+    "asymu_machine": r"cpus=(\d+) aarch32=([0-9,-]*) policy=(\S+) seed=(\d+) "
+                     r"capacity=(\d+(?:,\d+)*)",
+    "asymu_report": rf"what=(run|wakeup|migrate|affinity|offline|online) seq={U} cpu={U} "
+                    rf"comm={C} pid={D} tgid={D} isa=(-|aarch32|aarch64) ts_ns={U} end_ns={U} "
+                    rf"from={D} to={D} old_cpus=(-|[0-9,-]+) cpus=(-|[0-9,-]+) rule=(\S+) "
+                    r"why=(-|runnable|moved|blocked|dead|new|wakeup|balance|misfit|affinity|"
+                    r"hotplug|exec|sched_setaffinity|return_to_user|hotplug_fallback|fork)",
 }
 # TaskState(const char*) of task_state.cc
 STATE_LETTERS = set("SDTtXZPxKWNI")

@@ -9,7 +9,9 @@ if(NOT ASYMU_E2E_RUNNER)
   foreach(isa aarch64 armhf)
     # 28-4-reason: the migrate events' recorded reasons (issue 28, item 3 of
     # what was left) and the report's counts of them
-    foreach(mode pin pair compat capacity affinity sleep table determinism errors 28-4-reason)
+    # 28-4-formats: the ftrace text and the trace.dat give the JSON's report
+    foreach(mode pin pair compat capacity affinity sleep table determinism errors 28-4-reason
+            28-4-formats 28-4-formats-errors)
       add_test(NAME e2e-report-${mode}-${isa}
         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/report_check.py ${mode}
                 $<TARGET_FILE:asymu> ${CMAKE_BINARY_DIR}/tests/guest ${isa}

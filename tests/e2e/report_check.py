@@ -6,7 +6,8 @@ traces of tests/guest/report-load.c, workloads whose answer is known.
   report_check.py MODE ASYMU GUEST_DIR ISA OUTDIR
 
 MODE: pin, pair, compat, capacity, affinity, sleep, table, determinism,
-errors, 28-4-reason. Each runs the guest under `asymu run --seed 1 --cpus 8 --aarch32 0-3
+errors, 28-4-reason, 28-4-formats (the same report from the JSON, the
+ftrace text and the trace.dat), 28-4-formats-errors. Each runs the guest under `asymu run --seed 1 --cpus 8 --aarch32 0-3
 --trace F` and checks the report's numbers: identities that hold whatever
 the timing (a task pinned to one vCPU runs there the whole window; two
 pinned hogs' times add up to the window and each one waits exactly while
@@ -15,6 +16,7 @@ options always give the same trace). Exit status 0 when every check holds.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -56,11 +58,12 @@ def expect(got, want, what):
     check(got == want, f"{what}: expected {want!r}, got {got!r}")
 
 
-def run(name, *args, options=()):
-    os.makedirs(OUT, exist_ok=True)
-    path = os.path.join(OUT, f"{name}-{ISA}.json")
+def run(name, *args, options=(), fmt="json", sub=""):
+    os.makedirs(os.path.join(OUT, sub), exist_ok=True)
+    path = os.path.join(OUT, sub, f"{name}-{ISA}.json")
     cmd = [ASYMU, "run", "--seed", "1", "--cpus", "8", "--aarch32", "0-3", *options,
-           "--sysroot", GUEST, "--trace", os.path.abspath(path), "--", PROG, *args]
+           "--sysroot", GUEST, "--trace", os.path.abspath(path), "--trace-format", fmt,
+           "--", PROG, *args]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=GUEST, env=ENV)
     expect(r.returncode, 0, f"status of {' '.join(cmd)} ({r.stderr.strip()})")
     check(r.stdout.startswith(f"{PRINTS}: ") and r.stdout.endswith(" done\n") or
@@ -283,6 +286,126 @@ def mode_determinism():
         check(us in text, f"task {t['tid']}'s running time {us} in the table")
 
 
+FORMATS = ("json", "ftrace", "dat")
+
+
+def mode_formats():
+    """Issue 28 item 4: `asymu report` reads the ftrace text and the
+    trace.dat too, and the same run traced in each format gives the same
+    report, byte for byte. Each format's trace has the same file name (in
+    its own directory), which the report names. The pair's table is the
+    expected one (exact numbers); the other workloads (32-bit exec,
+    migrations, affinity changes, hotplug, a machine of two capacities,
+    wake-up latencies) must agree across the formats."""
+    for fmt in FORMATS:
+        path = run("table", "pair", "0", "20", options=TWO_CPUS, fmt=fmt, sub=fmt)
+        with open(path, "rb") as f:
+            head = f.read(16)
+        expect(head.startswith({"json": b"{", "ftrace": b"# tracer: nop",
+                                "dat": b"\x17\x08\x44tracing"}[fmt]), True,
+               f"{fmt}: the file is that format")
+        got = report(os.path.basename(path), cwd=os.path.dirname(path))
+        want_path = os.path.join(os.path.dirname(__file__), "expected", f"report-pair-{ISA}.txt")
+        with open(want_path) as f:
+            expect(got, f.read(), f"{fmt}: the table (vs {want_path})")
+    workloads = {
+        "f-sleep": (("sleep", "20", "1000", "1"), ()),
+        "f-affinity": (("affinity",), ()),
+        "f-spread": (("spread", "12", "10"), ()),
+        "f-capacity": (("spread", "6", "10"), ("--capacity", "0-3=512,4-7=1024")),
+        "f-compat": (("pin", "0", "5"), ("--aarch32", "0-3")),
+    }
+    for name, (args, options) in workloads.items():
+        outs = {}
+        for fmt in FORMATS:
+            path = run(name, *args, options=options, fmt=fmt, sub=fmt)
+            base, cwd = os.path.basename(path), os.path.dirname(path)
+            outs[fmt] = (report(base, cwd=cwd), report(base, "--json", cwd=cwd))
+        for fmt in FORMATS[1:]:
+            expect(outs[fmt][0], outs["json"][0], f"{name}: {fmt}'s table is the JSON's")
+            expect(outs[fmt][1], outs["json"][1], f"{name}: {fmt}'s --json is the JSON's")
+    # trace-demo: a 64-bit task that execs a 32-bit one, migrations by
+    # affinity and exec, a vCPU offline and online again
+    outs = {}
+    for fmt in FORMATS:
+        os.makedirs(os.path.join(OUT, fmt), exist_ok=True)
+        path = os.path.join(OUT, fmt, f"demo-{ISA}.trace")
+        cmd = [ASYMU, "run", "--cpus", "8", "--aarch32", "0-3", "--seed", "1", "--trace", path,
+               "--trace-format", fmt, "--", os.path.join(GUEST, f"trace-demo-{ISA}"),
+               os.path.join(GUEST, "trace-demo-armhf")]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=ENV)
+        expect(r.returncode, 0, f"status of {' '.join(cmd)} ({r.stderr.strip()})")
+        outs[fmt] = (report(os.path.basename(path), cwd=os.path.dirname(path)),
+                     report(os.path.basename(path), "--json", cwd=os.path.dirname(path)))
+    doc = json.loads(outs["json"][1])
+    check(doc["totals"]["migrations"] > 0 and any(c["offline_ns"] for c in doc["cpus"]),
+          f"trace-demo: migrations and an offline vCPU in {doc['totals']}, {doc['cpus']}")
+    check(any(t["isa"] == "aarch32" for t in doc["tasks"]), "trace-demo: a 32-bit task")
+    for fmt in FORMATS[1:]:
+        expect(outs[fmt][0], outs["json"][0], f"trace-demo: {fmt}'s table is the JSON's")
+        expect(outs[fmt][1], outs["json"][1], f"trace-demo: {fmt}'s --json is the JSON's")
+
+
+def mode_formats_errors():
+    """Malformed ftrace texts and trace.dats: refused with the file and the
+    line or record that is wrong."""
+    for fmt in ("ftrace", "dat"):
+        run("good", "pin", "0", "1", fmt=fmt, sub=fmt)
+    with open(os.path.join(OUT, "ftrace", f"good-{ISA}.json")) as f:
+        lines = f.read().split("\n")
+    # an asymu_report line cut short
+    n = next(i for i, l in enumerate(lines) if "asymu_report: what=run" in l)
+    cut = lines[:n] + [lines[n][:lines[n].index(" rule=")]] + lines[n + 1:]
+    with open(os.path.join(OUT, f"cut-{ISA}.txt"), "w") as f:
+        f.write("\n".join(cut))
+    fails([f"cut-{ISA}.txt"], f"asymu report: cut-{ISA}.txt:{n + 1}: asymu_report: no 'rule' "
+          "after 'cpus'\n",
+          "an asymu_report line cut short", cwd=OUT)
+    # a run that ends past what asymu report reads (MAX_TS_US)
+    bad = [re.sub(r"end_ns=\d+", "end_ns=2000000000000000", l) if i == n else l
+           for i, l in enumerate(lines)]
+    with open(os.path.join(OUT, f"late-{ISA}.txt"), "w") as f:
+        f.write("\n".join(bad))
+    start = re.search(r"ts_ns=(\d+)", lines[n]).group(1)
+    fails([f"late-{ISA}.txt"], f"asymu report: late-{ISA}.txt:{n + 1}: asymu_report: run end_ns "
+          f"2000000000000000 is not in {start}-1000000000000000\n", "a run ending too late",
+          cwd=OUT)
+    # Linux's own trace, without asymu's machine
+    with open(os.path.join(OUT, f"linux-{ISA}.txt"), "w") as f:
+        f.write("\n".join(lines[:12] + [l for l in lines[12:] if "sched_switch" in l]) + "\n")
+    fails([f"linux-{ISA}.txt"],
+          f"asymu report: linux-{ISA}.txt:13: the first event is sched_switch, not "
+          "asymu_machine: not a trace of asymu\n", "a trace without asymu_machine", cwd=OUT)
+    # a line that is no event line
+    with open(os.path.join(OUT, f"garbage-{ISA}.txt"), "w") as f:
+        f.write("\n".join(lines[:14] + ["garbage"] + lines[14:]))
+    fails([f"garbage-{ISA}.txt"],
+          f"asymu report: garbage-{ISA}.txt:15: not an event line (COMM-PID [CPU] "
+          "FLAGS SECS.MICROS: EVENT: FIELDS)\n", "a line that is no event", cwd=OUT)
+    with open(os.path.join(OUT, "dat", f"good-{ISA}.json"), "rb") as f:
+        dat = f.read()
+    with open(os.path.join(OUT, f"cut-{ISA}.dat"), "wb") as f:
+        f.write(dat[:100])
+    fails([f"cut-{ISA}.dat"], f"asymu report: cut-{ISA}.dat: trace.dat: its header_page or "
+          "header_event is cut short\n",
+          "a trace.dat cut short", cwd=OUT)
+    # header_page's "size:8" as "saze:8": libtracecmd 3.1.6 crashes in
+    # tracecmd_close() (fuzz-report's find), in the child that reads the file
+    check(dat[71:77] == b"size:8", "header_page's first 'size:8' at byte 71 of the trace.dat")
+    with open(os.path.join(OUT, f"bit-{ISA}.dat"), "wb") as f:
+        f.write(dat[:72] + b"a" + dat[73:])
+    fails([f"bit-{ISA}.dat"], f"asymu report: bit-{ISA}.dat: libtracecmd failed reading it "
+          "(signal 11)\n", "a trace.dat that crashes libtracecmd", cwd=OUT)
+    caps = b",".join([b"1024"] * 8)
+    check(dat.count(caps) == 1, "the machine's capacities once in the trace.dat")
+    with open(os.path.join(OUT, f"caps-{ISA}.dat"), "wb") as f:
+        f.write(dat.replace(caps, b",".join([b"1024"] * 7 + [b"2048"])))
+    fails([f"caps-{ISA}.dat"],
+          f"asymu report: caps-{ISA}.dat: record 1 (cpu 0): asymu_machine: 'capacity' "
+          "\"1024,1024,1024,1024,1024,1024,1024,2048\" is not a list of 8 capacities "
+          "1-1024\n", "a trace.dat with a capacity out of range", cwd=OUT)
+
+
 def fails(args, want, what, cwd=None):
     r = subprocess.run([ASYMU, "report", *args], capture_output=True, text=True, timeout=60,
                        cwd=cwd)
@@ -301,10 +424,6 @@ def mode_errors():
         f.write(text.replace('"cpus":8', '"cpus":"8"'))
     with open(os.path.join(OUT, "empty.json"), "w") as f:
         pass
-    ftrace = os.path.join(OUT, f"ftrace-{ISA}.txt")
-    subprocess.run([ASYMU, "run", "--seed", "1", "--trace", os.path.abspath(ftrace),
-                    "--trace-format", "ftrace", "--", PROG, "pin", "0", "1"],
-                   capture_output=True, timeout=120, cwd=GUEST, env=ENV)
     fails(["none.json"], "asymu report: none.json: cannot open: No such file or directory\n",
           "missing", cwd=OUT)
     fails(["dir"], "asymu report: dir: cannot read: Is a directory\n", "directory", cwd=OUT)
@@ -313,10 +432,10 @@ def mode_errors():
           "truncated", cwd=OUT)
     fails(["types.json"], "asymu report: types.json: otherData: no integer 'cpus'\n",
           "a field of the wrong type", cwd=OUT)
-    fails([os.path.basename(ftrace)],
-          f"asymu report: {os.path.basename(ftrace)}: not a JSON trace (asymu report reads "
-          "--trace-format json; the ftrace text and trace.dat are not supported)\n",
-          "the ftrace text", cwd=OUT)
+    with open(os.path.join(OUT, "notes.txt"), "w") as f:
+        f.write("hello\n")
+    fails(["notes.txt"], "asymu report: notes.txt:1: not a trace: no JSON object, trace.dat "
+          "magic or ftrace \"# tracer:\" header\n", "not a trace", cwd=OUT)
     fails([], "usage: asymu report TRACE [--json] | asymu report merge ...\n", "no TRACE")
     fails([good, "--tables"], "asymu report: unknown option '--tables'\n", "unknown option")
     fails([good, good], f"asymu report: one TRACE only ('{good}')\n", "two traces")
@@ -325,7 +444,8 @@ def mode_errors():
 MODES = {"pin": mode_pin, "pair": mode_pair, "compat": mode_compat, "capacity": mode_capacity,
          "affinity": mode_affinity, "sleep": mode_sleep, "table": mode_table,
          "determinism": mode_determinism, "errors": mode_errors,
-         "28-4-reason": mode_reason}
+         "28-4-reason": mode_reason, "28-4-formats": mode_formats,
+         "28-4-formats-errors": mode_formats_errors}
 MODES[MODE]()
 for f in failures:
     print("FAIL:", f)

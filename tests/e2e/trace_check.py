@@ -222,14 +222,19 @@ def mode_ftrace():
         if not m:
             continue  # reported by ftrace_check
         seen.add(m["event"])
-        if m["event"] not in FTRACE_SCHEDULE:
+        if m["event"] == "asymu_machine":
+            expect(line[line.index(": ") + 2:], "asymu_machine: cpus=8 aarch32=0-3 "
+                   "policy=upstream seed=1 capacity=" + ",".join(["1024"] * 8), "asymu_machine")
+        # asymu_report: checked against the JSON by report_check.py formats
+        if m["event"] not in FTRACE_SCHEDULE | {"asymu_machine", "asymu_report"}:
             rest.append(line[:line.index("]") + 8] + " " + line[line.index(": ") + 2:])
     want = FTRACE_EXPECTED[ISA].replace("GUEST", GUEST).replace("HOTPLUG\n", FTRACE_HOTPLUG)
     expect("\n".join(rest) + "\n", want, "lines other than switches, wake-ups and idle")
     kinds = FTRACE_SCHEDULE | {"sched_migrate_task", "sched_process_fork", "sched_process_exec",
                                "sched_process_exit", "cpuhp_enter", "cpuhp_exit",
                                "asymu_affinity", "task_newtask", "signal_generate",
-                               "task_rename", "sched_process_free"}
+                               "task_rename", "sched_process_free", "asymu_machine",
+                               "asymu_report"}
     expect(seen, kinds, "event kinds")
 
 

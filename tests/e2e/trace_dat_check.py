@@ -273,7 +273,8 @@ format:
             ("power", ("cpu_idle", "cpu_frequency")), ("cpuhp", ("cpuhp_enter", "cpuhp_exit")),
             ("task", ("task_newtask", "task_rename")),
             ("signal", ("signal_generate", "signal_deliver")), ("ftrace", ("print",)),
-            ("asymu", ("asymu_affinity", "asymu_kill"))) for e in events),
+            ("asymu", ("asymu_affinity", "asymu_kill", "asymu_machine", "asymu_report")))
+        for e in events),
         "the event formats in the file (trace-cmd report -E)")
 
 

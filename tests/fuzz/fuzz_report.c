@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_report.c - `asymu report`'s reader (trace_report_parse) on arbitrary
- * bytes as a JSON trace (an exact-size copy, so a read past the end is
- * seen): a refusal names the file; an accepted trace's report is written
+ * bytes as a trace: JSON, the ftrace text or a trace.dat, as their content
+ * says (an exact-size copy, so a read past the end is seen): a refusal names the file; an accepted trace's report is written
  * in both forms, and its numbers hold together (a task's time per vCPU sums
  * to its running time, a vCPU's busy, idle and offline time fit the
  * window). */

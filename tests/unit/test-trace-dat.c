@@ -126,6 +126,9 @@ static struct mevent switch_event(unsigned i)
     return ev;
 }
 
+static void str_field(struct tep_event *ev, struct tep_record *rec, const char *name,
+                      const char *want);
+
 static unsigned long long field(struct tep_event *ev, struct tep_record *rec, const char *name)
 {
     unsigned long long v = 0;
@@ -169,13 +172,24 @@ static void roundtrip(void **state)
     assert_non_null(in);
     struct tep_handle *tep = tracecmd_get_tep(in);
     unsigned seen[2] = {0, 0};
-    bool exec_seen = false;
+    bool exec_seen = false, machine_seen = false;
     for (int cpu = 0; cpu < 2; cpu++) {
         for (struct tep_record *rec = tracecmd_read_cpu_first(in, cpu); rec;
              rec = tracecmd_read_data(in, cpu)) {
             struct tep_event *ev = tep_find_event_by_record(tep, rec);
             assert_non_null(ev);
-            if (strcmp(ev->name, "sched_process_exec") == 0) {
+            if (strcmp(ev->name, "asymu_machine") == 0) {
+                /* the machine, first at time 0 (`asymu report` reads it) */
+                assert_int_equal(cpu, 0);
+                assert_int_equal(rec->ts, 0);
+                assert_int_equal(seen[0], 0);
+                assert_int_equal(field(ev, rec, "cpus"), 2);
+                assert_int_equal(field(ev, rec, "seed"), 0);
+                str_field(ev, rec, "aarch32", "");
+                str_field(ev, rec, "policy", "upstream");
+                str_field(ev, rec, "capacity", "1024,1024");
+                machine_seen = true;
+            } else if (strcmp(ev->name, "sched_process_exec") == 0) {
                 assert_int_equal(cpu, 1);
                 assert_false(exec_seen);
                 exec_seen = true;
@@ -202,6 +216,7 @@ static void roundtrip(void **state)
         }
     }
     assert_true(exec_seen);
+    assert_true(machine_seen);
     assert_int_equal(seen[0], SWITCHES / 2);
     assert_int_equal(seen[1], SWITCHES / 2);
     /* saved cmdlines: each tid's last name. */
@@ -278,7 +293,9 @@ static void derived(void **state)
     struct tracecmd_input *in = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
     assert_non_null(in);
     struct tep_event *ev;
-    struct tep_record *rec = next_rec(in, 0, true, "cpu_idle", 0, 10, &ev);
+    struct tep_record *rec = next_rec(in, 0, true, "asymu_machine", 0, 0, &ev);
+    tracecmd_free_record(rec);
+    rec = next_rec(in, 0, false, "cpu_idle", 0, 10, &ev);
     assert_int_equal(field(ev, rec, "state"), 4294967295u);
     assert_int_equal(field(ev, rec, "cpu_id"), 0);
     tracecmd_free_record(rec);
@@ -305,13 +322,33 @@ static void derived(void **state)
     rec = next_rec(in, 1, true, "sched_wakeup", 0, 20, &ev);
     assert_int_equal(field(ev, rec, "pid"), 6);
     tracecmd_free_record(rec);
+    /* asymu_report of the wake-up and the affinity change, on the vCPU the
+     * JSON trace puts them on (the task's), with their order (seq) */
+    rec = next_rec(in, 1, false, "asymu_report", 0, 20, &ev);
+    str_field(ev, rec, "what", "wakeup");
+    assert_int_equal(field(ev, rec, "seq"), 0);
+    assert_int_equal(field(ev, rec, "pid"), 6);
+    assert_int_equal(field(ev, rec, "ts_ns"), 20);
+    str_field(ev, rec, "isa", "aarch64");
+    str_field(ev, rec, "why", "wakeup");
+    tracecmd_free_record(rec);
+    rec = next_rec(in, 1, false, "asymu_report", 0, 30, &ev);
+    str_field(ev, rec, "what", "affinity");
+    assert_int_equal(field(ev, rec, "seq"), 1);
+    assert_int_equal(field(ev, rec, "cpu"), 1);
+    str_field(ev, rec, "old_cpus", "0-1");
+    str_field(ev, rec, "cpus", "1");
+    str_field(ev, rec, "rule", "U1");
+    str_field(ev, rec, "why", "sched_setaffinity");
+    tracecmd_free_record(rec);
     assert_null(tracecmd_read_data(in, 1));
     tracecmd_close(in);
     unlink(path);
 }
 
 /* A trace without events (tracing turned off over the control socket from
- * the start) is still a file trace-cmd opens: headers, no pages. */
+ * the start) is still a file trace-cmd opens: headers, and the machine's
+ * asymu_machine alone. */
 static void empty(void **state)
 {
     (void)state;
@@ -326,7 +363,14 @@ static void empty(void **state)
     assert_int_equal(trace_writer_finish(w), 0);
     struct tracecmd_input *in = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
     assert_non_null(in);
-    for (int cpu = 0; cpu < 4; cpu++)
+    /* only the machine, on cpu 0 */
+    struct tep_record *rec = tracecmd_read_cpu_first(in, 0);
+    assert_non_null(rec);
+    assert_string_equal(tep_find_event_by_record(tracecmd_get_tep(in), rec)->name,
+                        "asymu_machine");
+    tracecmd_free_record(rec);
+    assert_null(tracecmd_read_data(in, 0));
+    for (int cpu = 1; cpu < 4; cpu++)
         assert_null(tracecmd_read_cpu_first(in, cpu));
     assert_non_null(tep_find_event_by_name(tracecmd_get_tep(in), "sched", "sched_switch"));
     tracecmd_close(in);

@@ -195,10 +195,12 @@ static void test_broken_fields(void **state)
     (void)state;
     refused("", "t.json: empty file, not a trace");
     refused(" \n\t", "t.json: empty file, not a trace"); /* fuzz-report: read past the end */
-    refused("cpus=8\n", "t.json: not a JSON trace (asymu report reads --trace-format json; the "
-                        "ftrace text and trace.dat are not supported)");
+    /* not JSON: read as the ftrace text, whose header is missing */
+    refused("cpus=8\n", "t.json:1: not a trace: no JSON object, trace.dat magic or ftrace "
+                        "\"# tracer:\" header");
     refused("{\"a\":\n", "t.json:2:0: unexpected token near end of file");
-    refused("[]", "t.json: not a JSON trace object");
+    refused("[]", "t.json:1: not a trace: no JSON object, trace.dat magic or ftrace "
+                  "\"# tracer:\" header");
     refused("{}", "t.json: not a trace of asymu (no otherData.generator \"asymu\")");
     refused(HEAD "\"cpus\":0,\"aarch32\":\"\"},\"traceEvents\":[]}",
             "t.json: otherData: 'cpus' 0 is out of range 1-1024");

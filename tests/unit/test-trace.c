@@ -54,12 +54,16 @@ static size_t ftrace_run(uint64_t keep, uint64_t *dropped)
     }
     *dropped = trace_writer_dropped(w);
     assert_int_equal(trace_writer_finish(w), 0);
-    /* the header: 12 lines, the entries kept and written (dropped ones too) */
-    size_t lines = count_lines(text) - 12;
+    /* the header: 12 lines, the entries kept and written (dropped ones too),
+     * then asymu_machine (not counted here) */
+    size_t lines = count_lines(text) - 13;
     assert_int_equal(strncmp(text, "# tracer: nop\n#\n", 16), 0);
     char want[128];
-    snprintf(want, sizeof want, "# entries-in-buffer/entries-written: %zu/%u   #P:2\n", lines,
-             EVENTS);
+    snprintf(want, sizeof want, "# entries-in-buffer/entries-written: %zu/%u   #P:2\n", lines + 1,
+             EVENTS + 1);
+    assert_non_null(strstr(text, "|\n          <idle>-0       [000] .....     0.000000: "
+                                 "asymu_machine: cpus=2 aarch32= policy=upstream seed=0 "
+                                 "capacity=1024,1024\n"));
     assert_non_null(strstr(text, want));
     free(text);
     return lines;
@@ -103,21 +107,31 @@ static void test_ftrace_text(void **state)
     const char *body = text;
     for (int i = 0; i < 12; i++)
         body = strchr(body, '\n') + 1;
+    /* asymu_machine first, and asymu_report beside the events that have
+     * one (its seq the order they were given in) */
     assert_string_equal(
         body,
+        "          <idle>-0       [000] .....     0.000000: asymu_machine: cpus=2 aarch32= "
+        "policy=upstream seed=0 capacity=1024,1024\n"
         "          <idle>-0       [001] d..2.     0.000001: sched_waking: comm=sh pid=7 prio=120 "
         "target_cpu=001\n"
         "          <idle>-0       [001] d..2.     0.000001: sched_wakeup: comm=sh pid=7 prio=120 "
         "target_cpu=001\n"
+        "          <idle>-0       [001] .....     0.000001: asymu_report: what=wakeup seq=1 "
+        "cpu=1 comm=sh pid=7 tgid=7 isa=aarch64 ts_ns=1500 end_ns=0 from=-1 to=-1 old_cpus=- "
+        "cpus=- rule=- why=wakeup\n"
         "          <idle>-0       [001] .....     0.000002: cpu_idle: state=4294967295 cpu_id=1\n"
         "          <idle>-0       [001] d..2.     0.000002: sched_switch: prev_comm=swapper/1 "
         "prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sh next_pid=7 next_prio=120\n"
         "              sh-7       [001] .....     0.000003: asymu_affinity: comm=sh pid=7 "
         "old_cpus=0-1 cpus=1 cause=sched_setaffinity rule=U8\n"
+        "              sh-7       [001] .....     0.000003: asymu_report: what=affinity seq=0 "
+        "cpu=1 comm=sh pid=7 tgid=7 isa=aarch64 ts_ns=3000 end_ns=0 from=-1 to=-1 old_cpus=0-1 "
+        "cpus=1 rule=U8 why=sched_setaffinity\n"
         "              sh-7       [001] .....     1.234567: sched_process_exit: comm=sh pid=7 "
         "prio=120\n"
-        "              sh-7       [001] d..2.     1.234567: sched_switch: prev_comm=sh prev_pid=7 "
-        "prev_prio=120 prev_state=Z ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+        "              sh-7       [001] d..2.     1.234567: sched_switch: prev_comm=sh "
+        "prev_pid=7 prev_prio=120 prev_state=Z ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
         "          <idle>-0       [001] .....     1.234567: cpu_idle: state=0 cpu_id=1\n");
     free(text);
 }
@@ -163,7 +177,7 @@ static void test_ftrace_task_events(void **state)
         trace_writer_event(w, evs[i]);
     assert_int_equal(trace_writer_finish(w), 0);
     const char *body = text;
-    for (int i = 0; i < 14; i++) /* the header, cpu_idle and the switch */
+    for (int i = 0; i < 15; i++) /* the header, asymu_machine, cpu_idle and the switch */
         body = strchr(body, '\n') + 1;
     assert_string_equal(
         body,
