@@ -4,6 +4,7 @@
  * not known without looking, so those mark the count stale, and a walk of
  * the mount's directory recounts it when a write would otherwise fail. */
 #include "budget.h"
+#include "page.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +14,6 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#define PAGE 4096u
 /* Deeper directories are not counted (the walk holds one fd per level). */
 #define WALK_DEPTH 64
 

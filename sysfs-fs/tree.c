@@ -5,6 +5,7 @@
  * list with each file's source in the kernel is docs/sysfs.md. */
 #include "cpu_model.h"
 #include "vfs.h"
+#include "page.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -22,7 +23,6 @@
 #define PER_MASK 0xff
 #define USER_HZ 100
 #define NS_PER_TICK (1000000000u / USER_HZ)
-#define PAGE 4096u
 #define CGROUP_NODE (-2) /* node->arg of a cgroup2 mount's nodes */
 
 enum file_id {

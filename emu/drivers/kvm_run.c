@@ -16,12 +16,12 @@
 #include "signals.h"
 #include "sysreg.h"
 #include "task.h"
+#include "page.h"
 
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#define PAGE_BYTES 4096u
 #define NESTED_TCG_BYTES (32u << 20)
 /* uc_emu_start's `until`: an address the VM's pc never reaches (0 would
  * stop a VM whose code starts at guest physical 0 before its first
@@ -302,20 +302,20 @@ static void unmap_all(struct kvm_vcpu *v)
  * scratch page holding what the VMM answered (a read's data). */
 static int complete_mmio(struct kvm_vcpu *v)
 {
-    uint64_t page = v->mmio_addr & ~(uint64_t)(PAGE_BYTES - 1), pc = 0;
+    uint64_t page = v->mmio_addr & ~(uint64_t)(PAGE - 1), pc = 0;
     uint64_t off = v->mmio_addr - page;
     v->mmio_pending = false;
     v->exit = 0;
-    if (uc_mem_map(v->uc, page, PAGE_BYTES, UC_PROT_READ | UC_PROT_WRITE) != UC_ERR_OK)
+    if (uc_mem_map(v->uc, page, PAGE, UC_PROT_READ | UC_PROT_WRITE) != UC_ERR_OK)
         return -EFAULT;
-    if (off + v->mmio_len <= PAGE_BYTES)
+    if (off + v->mmio_len <= PAGE)
         uc_mem_write(v->uc, v->mmio_addr, v->run + RUN_MMIO_DATA, v->mmio_len);
     uc_reg_read(v->uc, UC_ARM64_REG_PC, &pc);
     uint64_t saved = v->vm->machine->slice_budget;
     v->vm->machine->slice_budget = UINT64_MAX; /* the one instruction is not cut */
     uc_err e = uc_emu_start(v->uc, pc, NEVER_REACHED, 0, 1);
     v->vm->machine->slice_budget = saved;
-    uc_mem_unmap(v->uc, page, PAGE_BYTES);
+    uc_mem_unmap(v->uc, page, PAGE);
     return e == UC_ERR_OK && v->exit == 0 ? 0 : -EFAULT;
 }
 

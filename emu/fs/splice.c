@@ -16,6 +16,7 @@
 #include "syscalls.h"
 #include "task.h"
 #include "tracefs.h"
+#include "page.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +28,6 @@
 
 /* the guest's SPLICE_F_* are the host's (<fcntl.h>) */
 #define SPLICE_F_ALL (SPLICE_F_MOVE | SPLICE_F_NONBLOCK | SPLICE_F_MORE | SPLICE_F_GIFT)
-#define SPLICE_PAGE 4096u
 #define SPLICE_CHUNK (64u * 1024)
 
 static bool is_socket(const struct file *f)
@@ -183,18 +183,18 @@ static int64_t pipe_to_file(struct task *t, struct pipe *p, struct file *out, in
 static int64_t trace_pages_to_pipe(struct task *t, struct file *in, struct file *out, uint64_t len,
                                    bool nonblock)
 {
-    if (len & (SPLICE_PAGE - 1)) {
-        if (len < SPLICE_PAGE)
+    if (len & (PAGE - 1)) {
+        if (len < PAGE)
             return -EINVAL;
-        len &= ~(uint64_t)(SPLICE_PAGE - 1);
+        len &= ~(uint64_t)(PAGE - 1);
     }
     struct tracefs *tf = t->machine->tracefs;
     const char *rel = tracing_rel(in->node.path);
-    uint8_t page[SPLICE_PAGE];
+    uint8_t page[PAGE];
     uint64_t done = 0;
     while (tf && done < len && tracefs_splice_page(tf, rel, page) == 1) {
-        pipe_write(t, out, page, SPLICE_PAGE); /* room was checked: all of it */
-        done += SPLICE_PAGE;
+        pipe_write(t, out, page, PAGE); /* room was checked: all of it */
+        done += PAGE;
     }
     if (done)
         return (int64_t)done;

@@ -13,6 +13,7 @@
 #include "syscalls.h"
 #include "task.h"
 #include "vfs.h"
+#include "page.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +29,6 @@
 #define PIPEFS_MAGIC 0x50495045
 #define SOCKFS_MAGIC 0x534f434b
 #define ANON_INODE_MAGIC 0x09041934
-#define PAGE 4096
 
 static bool under(const char *path, const char *prefix)
 {

@@ -27,6 +27,7 @@
 #include "tracefs.h"
 #include "uts.h"
 #include "vfs.h"
+#include "page.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +41,6 @@
 /* As uname(2) reports them (sys_proc.c). */
 /* /proc/PID/cmdline reads at most this much of a process's memory. */
 #define ARGV_MAX (8u << 20)
-#define PAGE 4096u
 
 static void cpus(void *ctx, struct vfs_cpus *out)
 {

@@ -20,6 +20,7 @@
 #include "timers.h"
 #include "vfs.h"
 #include "waitq.h"
+#include "page.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -31,9 +32,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PAGE 4096u
-#define PAGE_DOWN(x) ((x) & ~(uint64_t)(PAGE - 1))
-#define PAGE_UP(x) (((x) + PAGE - 1) & ~(uint64_t)(PAGE - 1))
 #define IMAGE_MAX (1ull << 30)
 
 /* A file mapped read-only into the host for parsing and copying. */

@@ -20,14 +20,13 @@
 #include "pagecopy.h"
 #include "shmem.h"
 #include "task.h"
+#include "page.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#define PAGE 4096u
-#define PAGE_ALIGN(x) (((x) + PAGE - 1) & ~(uint64_t)(PAGE - 1))
 /* Unicorn (2.1, both ISAs) keeps every region of an engine as one section
  * of a table with TARGET_PAGE_SIZE (1 KiB pages on Arm: 1024) slots, one of
  * them its own: the 1024th region kills the host with "phys_section_add:
@@ -559,7 +558,7 @@ int mm_unmap(struct mm *mm, uint64_t addr, uint64_t len)
 {
     if (addr % PAGE || len == 0)
         return -EINVAL;
-    uint64_t end = addr + PAGE_ALIGN(len);
+    uint64_t end = addr + PAGE_UP(len);
     if (end < addr)
         return -EINVAL;
     struct vma **link = link_from(mm, addr);
@@ -695,7 +694,7 @@ static int map_range(struct mm *mm, uint64_t addr, uint64_t len, int prot,
                      const struct vma_origin *origin, struct shmem *shm, uint64_t shm_off,
                      unsigned fork, bool noreserve)
 {
-    len = PAGE_ALIGN(len);
+    len = PAGE_UP(len);
     if (addr % PAGE || len == 0 || addr + len < addr)
         return -EINVAL;
     /* Where the mapping goes in the engine: its window, else its own region
@@ -804,7 +803,7 @@ static bool range_free(const struct mm *mm, uint64_t addr, uint64_t len)
 
 uint64_t mm_find_free(struct mm *mm, uint64_t hint, uint64_t len)
 {
-    len = PAGE_ALIGN(len);
+    len = PAGE_UP(len);
     if (len == 0 || len > mm->limit)
         return 0;
     if (hint && hint % PAGE == 0 && range_free(mm, hint, len))
@@ -918,8 +917,8 @@ int mm_protect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
         return -EINVAL;
     if (len == 0)
         return 0;
-    uint64_t end = addr + PAGE_ALIGN(len);
-    if (PAGE_ALIGN(len) == 0 || end <= addr)
+    uint64_t end = addr + PAGE_UP(len);
+    if (PAGE_UP(len) == 0 || end <= addr)
         return -ENOMEM;
     /* Linux fails with ENOMEM when part of the range is unmapped. */
     for (uint64_t a = addr; a < end;) {

@@ -11,6 +11,7 @@
 #include "shmem.h"
 #include "signals.h"
 #include "task.h"
+#include "page.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -18,7 +19,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define PAGE 4096u
 #define RESERVE_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
 
 /* Pages one block may touch: at most 512 instructions, two pages each. */

@@ -13,6 +13,7 @@
  * does hold are still compared with zero (a page only ever read is the
  * shared zero page), so what is copied is exactly what was copied before. */
 #include "pagecopy.h"
+#include "page.h"
 
 #include <fcntl.h>
 #include <stdbool.h>
@@ -20,7 +21,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define PAGE 4096u
 #define PM_PRESENT (1ull << 63)
 #define PM_SWAPPED (1ull << 62)
 /* Pagemap entries read at once: 4 KiB of stack, 2 MiB of memory. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* shmem.c - shared memory objects (shmem.h). */
 #include "shmem.h"
+#include "page.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,8 +9,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define PAGE 4096u
 
 static struct shmem *live;
 

@@ -11,6 +11,7 @@
 #include "mm.h"
 #include "syscalls.h"
 #include "task.h"
+#include "page.h"
 
 #include <errno.h>
 
@@ -19,7 +20,6 @@
 #define GUEST_MCL_FUTURE 2
 #define GUEST_MCL_ONFAULT 4
 #define GUEST_RLIMIT_MEMLOCK 8
-#define PAGE 4096u
 
 uint64_t mm_locked_bytes(const struct mm *mm)
 {

@@ -12,6 +12,7 @@
 #include "syscalls.h"
 #include "task.h"
 #include "vfs.h"
+#include "page.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,16 +22,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PAGE 4096u
-#define PAGE_ALIGN(x) (((x) + PAGE - 1) & ~(uint64_t)(PAGE - 1))
-
 SYSCALL_DECL(brk)
 {
     struct mm *mm = task_mm(t);
     uint64_t want = a[0];
     if (want < mm->brk_start)
         return (int64_t)mm->brk;
-    uint64_t old_top = PAGE_ALIGN(mm->brk), new_top = PAGE_ALIGN(want);
+    uint64_t old_top = PAGE_UP(mm->brk), new_top = PAGE_UP(want);
     if (new_top > old_top) {
         if (mm_find_free(mm, old_top, new_top - old_top) != old_top)
             return (int64_t)mm->brk;
@@ -159,7 +157,7 @@ int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, int flags
         return -EINVAL;
     if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
         return -EINVAL;
-    uint64_t alen = PAGE_ALIGN(len);
+    uint64_t alen = PAGE_UP(len);
     if (alen < len || alen > mm->limit)
         return -ENOMEM;
     if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
@@ -189,7 +187,7 @@ SYSCALL_DECL(mmap)
  * length near 2^64, or 2^32 for AArch32). */
 static uint64_t page_align_len(struct task *t, uint64_t len)
 {
-    uint64_t alen = PAGE_ALIGN(len);
+    uint64_t alen = PAGE_UP(len);
     return alen < len || (task_abi(t)->word == 4 && alen >> 32) ? 0 : alen;
 }
 
