@@ -17,3 +17,13 @@ foreach(isa arm64 armhf)
                        LABELS conformance TIMEOUT 300 SKIP_RETURN_CODE 77
                        FIXTURES_REQUIRED conformance-roots)
 endforeach()
+
+# docs/tracing.md's worked example: rt-app and asymu report of its trace.dat,
+# the document's text checked against the report (rtapp_report_doc.py).
+add_test(NAME conformance-rtapp-report-doc-arm64
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/rtapp_report_doc.py $<TARGET_FILE:asymu>
+                 ${CMAKE_BINARY_DIR}/conformance/root-arm64 ${PROJECT_SOURCE_DIR}/docs/tracing.md
+                 ${PROJECT_SOURCE_DIR}/examples/rtapp/light-heavy.json)
+set_tests_properties(conformance-rtapp-report-doc-arm64 PROPERTIES
+                     LABELS conformance TIMEOUT 300 SKIP_RETURN_CODE 77
+                     FIXTURES_REQUIRED conformance-roots)
