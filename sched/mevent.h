@@ -38,6 +38,7 @@ enum mevent_kind {
     MEVENT_RENAME,          /* task's comm becomes rename.comm (exec, PR_SET_NAME, /proc) */
     MEVENT_FREE,            /* an exited task is freed (reaped, or at once for a thread) */
     MEVENT_PRINT,           /* the task wrote print.msg to tracefs's trace_marker */
+    MEVENT_FREQUENCY,       /* cpu's frequency became frequency.khz (schedutil) */
     MEVENT_KIND_COUNT,
 };
 #define MEVENT_BIT(kind) (UINT32_C(1) << (kind))
@@ -141,6 +142,9 @@ struct mevent {
         struct {
             char comm[MEVENT_COMM_LEN]; /* the new one; task has the old */
         } rename;
+        struct {
+            uint32_t khz;
+        } frequency;
         struct {
             int tid;              /* the new task's; it has task's comm */
             uint64_t clone_flags; /* as clone(2) was given them */

@@ -171,6 +171,14 @@ void sched__emit_hotplug(struct sched *s, unsigned cpu, bool online)
     emit(s, &ev, NULL);
 }
 
+void sched__emit_frequency(struct sched *s, unsigned cpu, uint32_t khz)
+{
+    struct mevent ev = {.kind = MEVENT_FREQUENCY, .ts_ns = sched__event_time(s), .cpu = cpu,
+                        .src_cpu = event_cpu(s)};
+    ev.frequency.khz = khz;
+    emit(s, &ev, NULL);
+}
+
 void sched__emit_runqueue(struct sched *s, unsigned cpu)
 {
     uint64_t now = sched__event_time(s);

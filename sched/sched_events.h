@@ -21,6 +21,7 @@ void sched__emit_affinity(struct sched *s, const struct sched_task *t, const str
                           const struct cpumask *new_mask, enum mevent_cause cause);
 void sched__emit_kill(struct sched *s, const struct sched_task *t, unsigned cpu);
 void sched__emit_hotplug(struct sched *s, unsigned cpu, bool online);
+void sched__emit_frequency(struct sched *s, unsigned cpu, uint32_t khz);
 void sched__emit_runqueue(struct sched *s, unsigned cpu);
 /* The policy's return-to-user check, reporting the affinity change (K2f)
  * or kill (K2, K2f, H2) it decides. */
@@ -83,6 +84,15 @@ static inline void sched_ev_hotplug(struct sched *s, unsigned cpu, bool online)
 {
     if (mevent_wanted(&s->events, MEVENT_HOTPLUG))
         sched__emit_hotplug(s, cpu, online);
+}
+
+/* cpu's frequency changed (cpufreq's fast switch under schedutil:
+ * cpufreq_driver_fast_switch() traces cpu_frequency for each CPU of the
+ * policy, where the governor runs). */
+static inline void sched_ev_frequency(struct sched *s, unsigned cpu, uint32_t khz)
+{
+    if (mevent_wanted(&s->events, MEVENT_FREQUENCY))
+        sched__emit_frequency(s, cpu, khz);
 }
 
 static inline void sched_ev_runqueue(struct sched *s, unsigned cpu)

@@ -6,6 +6,7 @@
  * most once per rate limit. The vCPUs' speed follows (sched_cpu_set_freq()),
  * so guest code on a slowed domain takes longer (docs/timing.md). */
 #include "sched-int.h"
+#include "sched_events.h"
 
 #include <string.h>
 
@@ -101,6 +102,10 @@ void sched__cpufreq_update(struct sched *s, unsigned cpu, uint64_t now)
     su->need_update = false;
     su->next_khz = next;
     su->last_ns = now;
-    for_each_cpu(j, &pd->cpus)
+    for_each_cpu(j, &pd->cpus) {
+        bool changed = s->cpus[j].cur_freq_khz != next;
         sched_cpu_set_freq(s, j, next);
+        if (changed)
+            sched_ev_frequency(s, j, s->cpus[j].cur_freq_khz);
+    }
 }

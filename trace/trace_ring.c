@@ -135,6 +135,10 @@ void trace_encode(const struct mevent *ev, const struct trace_rec *tr, unsigned 
         rec_u32(r, 8, (uint32_t)tr->idle_state);
         rec_u32(r, 12, tr->cpu);
         break;
+    case EVENT_CPU_FREQUENCY:
+        rec_u32(r, 8, ev->frequency.khz);
+        rec_u32(r, 12, cpu);
+        break;
     case EVENT_SCHED_SWITCH: {
         const struct mevent_task *prev = &ev->sw.prev;
         task_comm(prev, cpu, comm, sizeof comm);

@@ -78,6 +78,8 @@ char *trace_rec_text(const struct mevent *ev, const struct trace_rec *r, unsigne
     switch (r->event) {
     case EVENT_CPU_IDLE:
         return text("cpu_idle", "state=%lu cpu_id=%u", r->idle_state, r->cpu);
+    case EVENT_CPU_FREQUENCY:
+        return text("cpu_frequency", "state=%u cpu_id=%u", ev->frequency.khz, cpu);
     case EVENT_SCHED_SWITCH: {
         struct shown prev = shown(&ev->sw.prev, cpu);
         return text("sched_switch",

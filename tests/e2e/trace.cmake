@@ -30,3 +30,12 @@ if(NOT ASYMU_E2E_RUNNER)
     endforeach()
   endforeach()
 endif()
+
+# power:cpu_frequency from schedutil's steps, in the text and the trace.dat
+# (trace_freq_check.py).
+if(NOT ASYMU_E2E_RUNNER)
+  add_test(NAME e2e-trace-28-1-cpu-frequency
+    COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/trace_freq_check.py $<TARGET_FILE:asymu>
+            ${CMAKE_BINARY_DIR}/tests/guest ${CMAKE_CURRENT_BINARY_DIR}/out/trace-freq)
+  set_tests_properties(e2e-trace-28-1-cpu-frequency PROPERTIES LABELS e2e TIMEOUT 300)
+endif()
