@@ -9,6 +9,7 @@
  * tasks in vruntime order behind the higher classes; the one running
  * (rq->cfs_curr, cfs_rq->curr) stays at the head until it is preempted. */
 #include "sched-int.h"
+#include "sched_events.h"
 
 /* sched_prio_to_weight[], nice -20..19 (kernel/sched/core.c). */
 static const uint32_t prio_to_weight[40] = {
@@ -190,6 +191,7 @@ void sched__cfs_update_curr(struct sched *s, unsigned cpu)
         curr->exec_start_ns = now;
         curr->cfs_exec_ns += delta;
         curr->vruntime += sched_calc_delta_fair(delta, curr);
+        sched_ev_stat_runtime(s, curr, cpu, now, delta);
     }
     update_min_vruntime(rq);
 }

@@ -23,6 +23,7 @@ static const char *const kind_names[MEVENT_KIND_COUNT] = {
     [MEVENT_SYSCALL_EXIT] = "syscall_exit",
     [MEVENT_PRINT] = "print",
     [MEVENT_FREQUENCY] = "frequency",
+    [MEVENT_STAT_RUNTIME] = "stat_runtime",
     [MEVENT_NEWTASK] = "newtask",
     [MEVENT_SIGNAL_GENERATE] = "signal_generate",
     [MEVENT_SIGNAL_DELIVER] = "signal_deliver",

@@ -39,6 +39,7 @@ enum mevent_kind {
     MEVENT_FREE,            /* an exited task is freed (reaped, or at once for a thread) */
     MEVENT_PRINT,           /* the task wrote print.msg to tracefs's trace_marker */
     MEVENT_FREQUENCY,       /* cpu's frequency became frequency.khz (schedutil) */
+    MEVENT_STAT_RUNTIME,    /* the fair class charged task stat.runtime_ns on cpu (update_curr) */
     MEVENT_KIND_COUNT,
 };
 #define MEVENT_BIT(kind) (UINT32_C(1) << (kind))
@@ -145,6 +146,9 @@ struct mevent {
         struct {
             uint32_t khz;
         } frequency;
+        struct {
+            uint64_t runtime_ns, vruntime;
+        } stat;
         struct {
             int tid;              /* the new task's; it has task's comm */
             uint64_t clone_flags; /* as clone(2) was given them */

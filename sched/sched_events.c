@@ -179,6 +179,15 @@ void sched__emit_frequency(struct sched *s, unsigned cpu, uint32_t khz)
     emit(s, &ev, NULL);
 }
 
+void sched__emit_stat_runtime(struct sched *s, const struct sched_task *t, unsigned cpu,
+                              uint64_t now, uint64_t delta)
+{
+    struct mevent ev = {.kind = MEVENT_STAT_RUNTIME, .ts_ns = now, .cpu = cpu};
+    ev.stat.runtime_ns = delta;
+    ev.stat.vruntime = t->vruntime;
+    emit(s, &ev, t);
+}
+
 void sched__emit_runqueue(struct sched *s, unsigned cpu)
 {
     uint64_t now = sched__event_time(s);

@@ -22,6 +22,8 @@ void sched__emit_affinity(struct sched *s, const struct sched_task *t, const str
 void sched__emit_kill(struct sched *s, const struct sched_task *t, unsigned cpu);
 void sched__emit_hotplug(struct sched *s, unsigned cpu, bool online);
 void sched__emit_frequency(struct sched *s, unsigned cpu, uint32_t khz);
+void sched__emit_stat_runtime(struct sched *s, const struct sched_task *t, unsigned cpu,
+                              uint64_t now, uint64_t delta);
 void sched__emit_runqueue(struct sched *s, unsigned cpu);
 /* The policy's return-to-user check, reporting the affinity change (K2f)
  * or kill (K2, K2f, H2) it decides. */
@@ -93,6 +95,15 @@ static inline void sched_ev_frequency(struct sched *s, unsigned cpu, uint32_t kh
 {
     if (mevent_wanted(&s->events, MEVENT_FREQUENCY))
         sched__emit_frequency(s, cpu, khz);
+}
+
+/* update_curr() charged the running fair task t delta ns on cpu at now
+ * (trace_sched_stat_runtime()). */
+static inline void sched_ev_stat_runtime(struct sched *s, const struct sched_task *t, unsigned cpu,
+                                         uint64_t now, uint64_t delta)
+{
+    if (mevent_wanted(&s->events, MEVENT_STAT_RUNTIME))
+        sched__emit_stat_runtime(s, t, cpu, now, delta);
 }
 
 static inline void sched_ev_runqueue(struct sched *s, unsigned cpu)

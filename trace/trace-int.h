@@ -133,7 +133,7 @@ struct trace_rec {
      MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) | MEVENT_BIT(MEVENT_KILL) |         \
      MEVENT_BIT(MEVENT_NEWTASK) | MEVENT_BIT(MEVENT_SIGNAL_GENERATE) |                            \
      MEVENT_BIT(MEVENT_SIGNAL_DELIVER) | MEVENT_BIT(MEVENT_RENAME) | MEVENT_BIT(MEVENT_FREE) |    \
-     MEVENT_BIT(MEVENT_PRINT) | MEVENT_BIT(MEVENT_FREQUENCY))
+     MEVENT_BIT(MEVENT_PRINT) | MEVENT_BIT(MEVENT_FREQUENCY) | MEVENT_BIT(MEVENT_STAT_RUNTIME))
 
 /* The header /sys/kernel/tracing/trace starts with (print_trace_header()
  * for the nop tracer, with print_event_info() and

@@ -97,6 +97,9 @@ size_t trace_derive(const struct mevent *ev, unsigned nr_cpus, struct trace_rec 
     case MEVENT_PRINT: /* a trace_marker write, in the writer's context */
         out[n++] = rec(EVENT_FTRACE_PRINT, cpu, TRACE_CTX_TASK, &ev->task);
         return n;
+    case MEVENT_STAT_RUNTIME: /* update_curr(), on the task's vCPU */
+        out[n++] = rec(EVENT_SCHED_STAT_RUNTIME, cpu, TRACE_CTX_TASK, &ev->task);
+        return n;
     case MEVENT_FREQUENCY: /* cpu_id is cpu; traced where the governor runs */
         out[n++] = rec(EVENT_CPU_FREQUENCY, src, TRACE_CTX_CURRENT, NULL);
         return n;

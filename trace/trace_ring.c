@@ -135,6 +135,12 @@ void trace_encode(const struct mevent *ev, const struct trace_rec *tr, unsigned 
         rec_u32(r, 8, (uint32_t)tr->idle_state);
         rec_u32(r, 12, tr->cpu);
         break;
+    case EVENT_SCHED_STAT_RUNTIME:
+        rec_comm(r, 8, t->comm);
+        rec_u32(r, 24, (uint32_t)t->tid);
+        rec_u64(r, 32, ev->stat.runtime_ns);
+        rec_u64(r, 40, ev->stat.vruntime);
+        break;
     case EVENT_CPU_FREQUENCY:
         rec_u32(r, 8, ev->frequency.khz);
         rec_u32(r, 12, cpu);

@@ -78,6 +78,10 @@ char *trace_rec_text(const struct mevent *ev, const struct trace_rec *r, unsigne
     switch (r->event) {
     case EVENT_CPU_IDLE:
         return text("cpu_idle", "state=%lu cpu_id=%u", r->idle_state, r->cpu);
+    case EVENT_SCHED_STAT_RUNTIME:
+        return text("sched_stat_runtime", "comm=%s pid=%d runtime=%llu [ns] vruntime=%llu [ns]",
+                    t.comm, t.pid, (unsigned long long)ev->stat.runtime_ns,
+                    (unsigned long long)ev->stat.vruntime);
     case EVENT_CPU_FREQUENCY:
         return text("cpu_frequency", "state=%u cpu_id=%u", ev->frequency.khz, cpu);
     case EVENT_SCHED_SWITCH: {

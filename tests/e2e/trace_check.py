@@ -164,7 +164,8 @@ import ftrace_check  # noqa: E402  Perfetto's systrace rules and 5.15's formats
 
 # The events checked below line by line (without their timestamps); the
 # others (sched_switch, wake-ups, cpu_idle) are checked by ftrace_check.
-FTRACE_SCHEDULE = {"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new", "cpu_idle"}
+FTRACE_SCHEDULE = {"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new", "cpu_idle",
+                   "sched_stat_runtime"}
 # HOTPLUG stands for vCPU 3 going offline and online.
 FTRACE_HOTPLUG = """\
           <idle>-0       [003] .....  cpuhp_enter: cpu: 0003 target:   0 step:   1 (sched_cpu_deactivate)
@@ -217,11 +218,19 @@ def mode_ftrace():
     with open(path) as f:
         lines = f.read().splitlines()
     rest, seen = [], set()
+    stat = {}  # pid: [(vCPU, runtime, vruntime)] of its sched_stat_runtime lines
     for line in lines[len(ftrace_check.HEADER):]:
         m = ftrace_check.LINE.match(line)
         if not m:
             continue  # reported by ftrace_check
         seen.add(m["event"])
+        if m["event"] == "sched_stat_runtime":
+            f = re.search(r"\[(\d+)\].*: comm=.* pid=(\d+) runtime=(\d+) \[ns\] "
+                          r"vruntime=(\d+) \[ns\]$", line)
+            expect(bool(f) and line.split("[")[0].strip().endswith(f"-{f[2]}"), True,
+                   f"sched_stat_runtime in its task's context: {line}")
+            if f:
+                stat.setdefault(int(f[2]), []).append((int(f[1]), int(f[3]), int(f[4])))
         if m["event"] == "asymu_machine":
             expect(line[line.index(": ") + 2:], "asymu_machine: cpus=8 aarch32=0-3 "
                    "policy=upstream seed=1 capacity=" + ",".join(["1024"] * 8), "asymu_machine")
@@ -230,6 +239,13 @@ def mode_ftrace():
             rest.append(line[:line.index("]") + 8] + " " + line[line.index(": ") + 2:])
     want = FTRACE_EXPECTED[ISA].replace("GUEST", GUEST).replace("HOTPLUG\n", FTRACE_HOTPLUG)
     expect("\n".join(rest) + "\n", want, "lines other than switches, wake-ups and idle")
+    # update_curr()'s charges: every task that ran has some, each of time
+    # spent (vruntime is of the runqueue's: a task moved to another vCPU is
+    # placed against that one's min_vruntime).
+    expect(sorted(stat), [1, 2], "pids with sched_stat_runtime")
+    for pid, charges in stat.items():
+        expect(all(runtime > 0 for _, runtime, _ in charges), True,
+               f"pid {pid}: every runtime > 0")
     kinds = FTRACE_SCHEDULE | {"sched_migrate_task", "sched_process_fork", "sched_process_exec",
                                "sched_process_exit", "cpuhp_enter", "cpuhp_exit",
                                "asymu_affinity", "task_newtask", "signal_generate",
