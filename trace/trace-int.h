@@ -50,8 +50,8 @@ void trace_text(const char *in, char *out, size_t len);
 
 /* XML text: &, <, > and double quotes escaped (guest strings included). */
 void trace_xml_text(FILE *out, const char *text);
-/* The panel's width, right of the time axis. */
-#define TRACE_SVG_PANEL_W 520
+/* The panel's width, right of the legend's last column. */
+#define TRACE_SVG_PANEL_W 560
 struct trace_report;
 /* Draws `asymu report`'s statistics of r at x from the baseline y (or,
  * without r, why not; with dropped events, that it is of the run up to

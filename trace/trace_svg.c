@@ -24,6 +24,7 @@
 #define LEGEND_COL_W 260
 #define LEGEND_COLS 4
 #define GROUP_GAP 16 /* between the rows of two groups, for the group's label */
+#define PANEL_X (LEFT + PLOT_W + 80) /* clear of the legend's last column */
 
 enum marker_kind { MARK_EXEC, MARK_KILL, MARK_MIGRATE, MARK_OFFLINE, MARK_ONLINE, MARK_AFFINITY };
 
@@ -466,13 +467,12 @@ static void svg_finish(void *state)
     struct trace_report *report = report_live_finish(s->report, why, sizeof why);
     FILE *p = open_memstream(&panel, &panel_len);
     if (p) {
-        double bottom =
-            trace_svg_panel(p, report, why, s->keep.dropped, LEFT + PLOT_W + 40, TOP + 12);
+        double bottom = trace_svg_panel(p, report, why, s->keep.dropped, PANEL_X, TOP + 12);
         height = bottom + 20 > height ? bottom + 20 : height;
         fclose(p);
     }
     trace_report_free(report);
-    int width = LEFT + PLOT_W + 40 + TRACE_SVG_PANEL_W;
+    int width = PANEL_X + TRACE_SVG_PANEL_W;
     fprintf(o,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "

@@ -12,10 +12,10 @@
 #define LINE_H 15
 /* The right edges of the number columns, from the panel's left. */
 #define COL_RUNNING 235
-#define COL_ON32 295
-#define COL_ON64 360
-#define COL_MIGR 400
-#define COL_P50 462
+#define COL_ON32 292
+#define COL_ON64 355
+#define COL_MIGR 392
+#define COL_P50 470
 #define COL_MAX (TRACE_SVG_PANEL_W - 10)
 #define COL_TYPE 45
 #define COL_BUSY 235
