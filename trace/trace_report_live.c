@@ -58,27 +58,27 @@ static void add(void *ctx, const struct trace_asymu *a)
 struct report_live *report_live_new(const struct trace_machine *m, struct trace_keep *keep)
 {
     struct report_live *l = calloc(1, sizeof *l);
-    char *lists = malloc(2 * 4096);
-    if (!l || !lists)
-        goto fail;
+    if (!l)
+        return NULL;
     l->keep = keep;
     l->r = report_new("");
-    if (!l->r || trace_asymu_runs_init(&l->runs, m->nr_cpus) < 0)
-        goto fail;
-    trace_machine_lists(m, lists, lists + 4096);
-    if (report_asymu_machine(l->r, m->nr_cpus, lists, m->policy, (unsigned long long)m->seed,
-                             lists + 4096, l->why, sizeof l->why) < 0)
-        goto fail;
-    free(lists);
-    return l;
-fail:
-    free(lists);
-    if (l) {
-        trace_asymu_runs_end(&l->runs, NULL, NULL);
+    /* The machine as report_asymu_machine() takes asymu_machine's fields,
+     * but from the struct: its capacity list would not fit asymu_machine's
+     * 4096 bytes on a machine of 1024 vCPUs. */
+    if (l->r && m->nr_cpus >= 1 && m->nr_cpus <= NR_CPUS_MAX)
+        l->r->capacity = calloc(m->nr_cpus, sizeof *l->r->capacity);
+    if (!l->r || !l->r->capacity || trace_asymu_runs_init(&l->runs, m->nr_cpus) < 0) {
         trace_report_free(l->r);
         free(l);
+        return NULL;
     }
-    return NULL;
+    for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++)
+        l->r->capacity[cpu] = m->capacity[cpu] ? m->capacity[cpu] : 1024;
+    l->r->nr_cpus = m->nr_cpus;
+    l->r->aarch32 = m->aarch32;
+    l->r->seed = m->seed;
+    report_copy(l->r->policy, sizeof l->r->policy, m->policy ? m->policy : "");
+    return l;
 }
 
 void report_live_event(struct report_live *l, const struct mevent *ev)

@@ -102,4 +102,16 @@ with open(svg, encoding="utf-8") as f:
     text = f.read()
 expect(text[text.index('<g class="stats">'):].count("&lt;h&amp;&quot;o'g&gt;"), 2,
        "the hostile comm escaped in the panel")
+
+# The largest machine: its panel too (a vCPU row each), and the run is not
+# refused for it (the capacities of 1024 vCPUs are longer than the
+# asymu_machine record's list).
+big = os.path.join(OUT, f"panel-1024-{ISA}.svg")
+r = subprocess.run([ASYMU, "run", "--cpus", "1024", "--seed", "1", "--timeline", big, "--",
+                    os.path.join(GUESTS, f"svg-hogs-{ISA}")], capture_output=True, text=True,
+                   timeout=120)
+expect((r.returncode, r.stdout), (0, "hogs: 0 0\n"), "asymu run --cpus 1024")
+cpus = [g.get("data-cpu") for g in ET.parse(big).getroot().iter(SVG + "g")
+        if g.get("class") == "stat-cpu"]
+expect(cpus, [str(c) for c in range(1024)], "the 1024 vCPUs' rows")
 print("ok")
