@@ -646,7 +646,8 @@ static const struct option_def options[] = {
      opt_trace_format},
     {"--timeline", NULL, "FILE", "none",
      "draw the run as an SVG timeline in FILE: a row per vCPU grouped by type and capacity, a "
-     "colour per task, markers for exec, kill, migration, affinity changes and hotplug",
+     "colour per task, markers for exec, kill, migration, affinity changes and hotplug, and "
+     "beside them what asymu report prints of the run (docs/tracing.md)",
      opt_timeline},
     {"--slice", NULL, "BLOCKS", "10000",
      "guest basic blocks in a batch of a KVM guest's vCPU; a task's own code runs in batches "

@@ -46,6 +46,19 @@ static inline const char *trace_isa(const struct mevent_task *t)
  * '?', so every writer produces valid UTF-8 whatever the guest named. */
 void trace_text(const char *in, char *out, size_t len);
 
+/* --- the SVG timeline (trace_svg.c) and its side panel (trace_svg_panel.c) --- */
+
+/* XML text: &, <, > and double quotes escaped (guest strings included). */
+void trace_xml_text(FILE *out, const char *text);
+/* The panel's width, right of the legend's last column. */
+#define TRACE_SVG_PANEL_W 560
+struct trace_report;
+/* Draws `asymu report`'s statistics of r at x from the baseline y (or,
+ * without r, why not; with dropped events, that it is of the run up to
+ * there): returns the y below it. */
+double trace_svg_panel(FILE *out, const struct trace_report *r, const char *why, uint64_t dropped,
+                       double x, double y);
+
 /* Per-vCPU merging of consecutive runs: one run of a task on a vCPU, which
  * the next run extends when the same task goes on at the time it ended. */
 struct trace_run {

@@ -142,4 +142,26 @@ int report_read_dat(struct trace_report *r, const char *buf, size_t len, char *e
 /* Works out the statistics of what was read: 0 or -ENOMEM. */
 int report_analyse(struct trace_report *r);
 
+/* How the tables show a time and a share (trace_report_out.c): ns as
+ * microseconds "123.456", exact; part of whole in percent "12.34", rounded
+ * half up (0.00 of nothing). Each returns buf. */
+const char *report_us(uint64_t ns, char buf[32]);
+const char *report_pct(uint64_t part, uint64_t whole, char buf[32]);
+
+/* The report of a run as it happens (trace_report_live.c): fed the
+ * machine's events, it makes the asymu_report records of trace_asymu.c and
+ * reads them as the reader of a trace.dat does, so the result is what
+ * `asymu report` prints of a trace of the same run. The records count in
+ * keep (the writer's budget): past it, the report is of the run up to
+ * there. */
+struct trace_machine;
+struct trace_keep;
+struct mevent;
+struct report_live;
+/* NULL without memory. */
+struct report_live *report_live_new(const struct trace_machine *m, struct trace_keep *keep);
+void report_live_event(struct report_live *l, const struct mevent *ev);
+/* The analysed report (and frees l), or NULL with the reason in why. */
+struct trace_report *report_live_finish(struct report_live *l, char *why, size_t len);
+
 #endif

@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* ns as microseconds "123.456": exact, no floating point. */
-static const char *us(uint64_t ns, char buf[32])
+const char *report_us(uint64_t ns, char buf[32])
 {
     snprintf(buf, 32, "%llu.%03llu", (unsigned long long)(ns / 1000),
              (unsigned long long)(ns % 1000));
@@ -18,7 +18,7 @@ static const char *us(uint64_t ns, char buf[32])
 }
 
 /* part of whole in percent, "12.34", rounded half up. */
-static const char *pct(uint64_t part, uint64_t whole, char buf[32])
+const char *report_pct(uint64_t part, uint64_t whole, char buf[32])
 {
     unsigned long long hundredths =
         whole ? (unsigned long long)(((__uint128_t)part * 10000 + whole / 2) / whole) : 0;
@@ -43,17 +43,18 @@ static void text_tasks(const struct trace_report *r, FILE *out)
         bool lat = t->nr_latencies > 0;
         fprintf(out, "%7d %7d  %-16s %-7s %14s %14s %14s %14s %5u %7u %12s %12s %12s %12s\n",
                 t->id.pid, t->id.tid, t->id.comm, t->compat ? "aarch32" : "aarch64",
-                us(t->running, a), r->old_trace ? "-" : us(t->waiting, b),
-                us(t->on_aarch32_cpus, c), us(t->on_aarch64_only, d), t->migrations, t->wakeups,
-                lat ? us(t->p50, e) : "-", lat ? us(t->p90, f) : "-", lat ? us(t->p99, g) : "-",
-                lat ? us(t->max, h) : "-");
+                report_us(t->running, a), r->old_trace ? "-" : report_us(t->waiting, b),
+                report_us(t->on_aarch32_cpus, c), report_us(t->on_aarch64_only, d), t->migrations,
+                t->wakeups, lat ? report_us(t->p50, e) : "-", lat ? report_us(t->p90, f) : "-",
+                lat ? report_us(t->p99, g) : "-", lat ? report_us(t->max, h) : "-");
     }
 }
 
 static void text_per_cpu(const struct trace_report *r, FILE *out)
 {
     char a[32], b[32];
-    fprintf(out, "\ntask time per cpu (us; %% of the trace's %s us)\n", us(r->end - r->start, a));
+    fprintf(out, "\ntask time per cpu (us; %% of the trace's %s us)\n",
+            report_us(r->end - r->start, a));
     fprintf(out, "%7s %7s  %-16s %4s  %-15s %8s %14s %7s\n", "PID", "TID", "COMM", "CPU", "TYPE",
             "CAPACITY", "RUNNING", "%");
     for (size_t i = 0; i < r->nr_tasks; i++) {
@@ -61,8 +62,9 @@ static void text_per_cpu(const struct trace_report *r, FILE *out)
         for (unsigned cpu = 0; cpu < r->nr_cpus; cpu++)
             if (t->cpu_ns[cpu])
                 fprintf(out, "%7d %7d  %-16s %4u  %-15s %8u %14s %7s\n", t->id.pid, t->id.tid,
-                        t->id.comm, cpu, cpu_type(r, cpu), r->capacity[cpu], us(t->cpu_ns[cpu], a),
-                        pct(t->cpu_ns[cpu], r->end - r->start, b));
+                        t->id.comm, cpu, cpu_type(r, cpu), r->capacity[cpu],
+                        report_us(t->cpu_ns[cpu], a),
+                        report_pct(t->cpu_ns[cpu], r->end - r->start, b));
     }
 }
 
@@ -89,7 +91,7 @@ static void text_classes(const struct trace_report *r, FILE *out)
             cpulist_format(&r->classes[k].cpus, list, sizeof list);
             if (ns)
                 fprintf(out, "%7d %7d  %-16s %8u %-12s %14s\n", t->id.pid, t->id.tid, t->id.comm,
-                        r->classes[k].capacity, list, us(ns, a));
+                        r->classes[k].capacity, list, report_us(ns, a));
         }
 }
 
@@ -121,8 +123,8 @@ static void text_affinity(const struct trace_report *r, FILE *out)
             continue;
         cpulist_format(&in->old_mask, old, sizeof old);
         cpulist_format(&in->new_mask, new, sizeof new);
-        fprintf(out, "%14s %7d %7d  %-16s %-12s %-12s %-5s %s\n", us(in->ts, a), in->task.pid,
-                in->task.tid, in->task.comm, old, new, in->rule, in->cause);
+        fprintf(out, "%14s %7d %7d  %-16s %-12s %-12s %-5s %s\n", report_us(in->ts, a),
+                in->task.pid, in->task.tid, in->task.comm, old, new, in->rule, in->cause);
     }
 }
 
@@ -135,8 +137,8 @@ static void text_cpus(const struct trace_report *r, FILE *out)
     for (unsigned cpu = 0; cpu < r->nr_cpus; cpu++) {
         const struct report_cpu *p = &r->cpus[cpu];
         fprintf(out, "%4u  %-15s %8u %14s %14s %14s %7s\n", cpu, cpu_type(r, cpu), r->capacity[cpu],
-                us(p->busy, a), us(p->idle, b), us(p->offline, c),
-                pct(p->busy, r->end - r->start, d));
+                report_us(p->busy, a), report_us(p->idle, b), report_us(p->offline, c),
+                report_pct(p->busy, r->end - r->start, d));
     }
 }
 
@@ -151,8 +153,8 @@ void trace_report_text(const struct trace_report *r, FILE *out)
     cpulist_format(&r->aarch32, list, sizeof list);
     fprintf(out, "trace %s: %u cpus (aarch32: %s), policy %s, seed %llu\n", r->name, r->nr_cpus,
             list[0] ? list : "none", r->policy, (unsigned long long)r->seed);
-    fprintf(out, "window %s us to %s us (%s us)\n", us(r->start, a), us(r->end, b),
-            us(r->end - r->start, c));
+    fprintf(out, "window %s us to %s us (%s us)\n", report_us(r->start, a), report_us(r->end, b),
+            report_us(r->end - r->start, c));
     if (r->old_trace)
         fprintf(out, "(a trace from before asymu report: its runs do not say how they ended, so "
                      "waiting time is not known)\n");
@@ -165,7 +167,8 @@ void trace_report_text(const struct trace_report *r, FILE *out)
     fprintf(out,
             "\ntotals: %zu tasks, busy %s us, idle %s us, %u migrations, %u wakeups, %u "
             "affinity changes\n",
-            r->nr_tasks, us(busy, a), us(idle, b), r->migrations, r->wakeups, r->affinity_changes);
+            r->nr_tasks, report_us(busy, a), report_us(idle, b), r->migrations, r->wakeups,
+            r->affinity_changes);
 }
 
 static json_t *cpulist_json(const struct cpumask *m)

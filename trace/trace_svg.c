@@ -3,11 +3,14 @@
  * grouped by type (32-bit-capable or 64-bit only) and capacity (a cluster),
  * a bar per run in the task's colour, markers for exec, kill, migration,
  * affinity changes (with their rule) and hotplug (offline time shaded), a
- * time axis in virtual microseconds and a legend of tasks and markers.
+ * time axis in virtual microseconds, a legend of tasks and markers, and
+ * right of the rows a panel of `asymu report`'s statistics of the run
+ * (trace_svg_panel.c, from trace_report_live.c).
  * Hovering a shape shows its <title>. Kept in memory and drawn at the end,
  * when the time range is known, in time order (the vCPUs report out of
  * order). */
 #include "trace-int.h"
+#include "trace_report-int.h"
 #include "sort.h"
 
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 #define LEGEND_COL_W 260
 #define LEGEND_COLS 4
 #define GROUP_GAP 16 /* between the rows of two groups, for the group's label */
+#define PANEL_X (LEFT + PLOT_W + 80) /* clear of the legend's last column */
 
 enum marker_kind { MARK_EXEC, MARK_KILL, MARK_MIGRATE, MARK_OFFLINE, MARK_ONLINE, MARK_AFFINITY };
 
@@ -49,7 +53,8 @@ struct svg_trace {
     size_t nmarks, marks_cap;
     struct mevent_task *tasks; /* in order of first appearance: their colours */
     size_t ntasks, tasks_cap;
-    struct trace_keep keep; /* bars, markers and tasks kept until the end */
+    struct trace_keep keep; /* bars, markers, tasks and the report's records kept until the end */
+    struct report_live *report; /* the panel's statistics */
     uint64_t end_ns;
 };
 
@@ -117,9 +122,8 @@ static void mark(struct svg_trace *s, enum marker_kind kind, unsigned cpu, uint6
     see_time(s, ts);
 }
 
-static void svg_event(void *state, const struct mevent *ev)
+static void svg_draw_event(struct svg_trace *s, const struct mevent *ev)
 {
-    struct svg_trace *s = state;
     char title[320], comm[MEVENT_COMM_LEN];
     trace_text(ev->task.comm, comm, sizeof comm);
     switch (ev->kind) {
@@ -166,6 +170,18 @@ static void svg_event(void *state, const struct mevent *ev)
     }
 }
 
+static void svg_event(void *state, const struct mevent *ev)
+{
+    struct svg_trace *s = state;
+    uint64_t dropped = s->keep.dropped;
+    report_live_event(s->report, ev);
+    svg_draw_event(s, ev);
+    /* an event is dropped once, however many of its parts (the report's
+     * record, a bar, a new task) were not kept */
+    if (s->keep.dropped > dropped + 1)
+        s->keep.dropped = dropped + 1;
+}
+
 static struct trace_keep *svg_keep(void *state)
 {
     return &((struct svg_trace *)state)->keep;
@@ -183,7 +199,10 @@ static void *svg_new(FILE *out, const struct trace_machine *machine)
     }
     s->capacity = calloc(machine->nr_cpus, sizeof(*s->capacity));
     s->row_top = calloc(machine->nr_cpus, sizeof(*s->row_top));
-    if (!s->capacity || !s->row_top) {
+    s->report = report_live_new(machine, &s->keep);
+    if (!s->capacity || !s->row_top || !s->report) {
+        if (s->report)
+            trace_report_free(report_live_finish(s->report, NULL, 0));
         free(s->capacity);
         free(s->row_top);
         free(s->runs);
@@ -198,8 +217,7 @@ static void *svg_new(FILE *out, const struct trace_machine *machine)
     return s;
 }
 
-/* XML text: &, <, > and quotes escaped. */
-static void put_text(FILE *out, const char *text)
+void trace_xml_text(FILE *out, const char *text)
 {
     for (; *text; text++) {
         switch (*text) {
@@ -354,7 +372,7 @@ static void draw_marker(struct svg_trace *s, const struct marker *m)
         break;
     }
     fputs("<title>", o);
-    put_text(o, m->title);
+    trace_xml_text(o, m->title);
     fputs("</title></g>\n", o);
 }
 
@@ -406,7 +424,7 @@ static void draw_legend(struct svg_trace *s, double y)
                 "<g class=\"legend-task\"><rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"12\" "
                 "fill=\"%s\"/><text x=\"%d\" y=\"%.1f\">",
                 lx, ly - 10, fill, lx + 16, ly);
-        put_text(o, comm);
+        trace_xml_text(o, comm);
         fprintf(o, " pid %d tid %d (%s)</text></g>\n", t->tgid, t->tid, trace_isa(t));
     }
     fprintf(o, "</g>\n");
@@ -443,11 +461,23 @@ static void svg_finish(void *state)
     double axis_y = layout_rows(s) + 6;
     double legend_y = axis_y + 64;
     double height = legend_y + 50 + (double)((s->ntasks + LEGEND_COLS - 1) / LEGEND_COLS) * 20;
+    /* The panel is drawn first, aside, for its height. */
+    char why[128] = "", *panel = NULL;
+    size_t panel_len = 0;
+    struct trace_report *report = report_live_finish(s->report, why, sizeof why);
+    FILE *p = open_memstream(&panel, &panel_len);
+    if (p) {
+        double bottom = trace_svg_panel(p, report, why, s->keep.dropped, PANEL_X, TOP + 12);
+        height = bottom + 20 > height ? bottom + 20 : height;
+        fclose(p);
+    }
+    trace_report_free(report);
+    int width = PANEL_X + TRACE_SVG_PANEL_W;
     fprintf(o,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
             "viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
-            LEFT + PLOT_W + 40, height, LEFT + PLOT_W + 40, height);
+            width, height, width, height);
     fprintf(
         o,
         "<title>asymu timeline</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
@@ -480,7 +510,7 @@ static void svg_finish(void *state)
                 "<rect class=\"run\" data-tid=\"%d\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
                 "height=\"%d\" fill=\"%s\"><title>",
                 t->tid, x0, row_y(s, b->cpu) + (ROW_H - BAR_H) / 2.0, w < 0.5 ? 0.5 : w, BAR_H, fill);
-        put_text(o, comm);
+        trace_xml_text(o, comm);
         fprintf(o, " pid %d tid %d (%s) %.3f-%.3f &#181;s</title></rect>\n", t->tgid, t->tid,
                 trace_isa(t), b->start_ns / 1000.0, b->end_ns / 1000.0);
     }
@@ -488,6 +518,9 @@ static void svg_finish(void *state)
         draw_marker(s, &s->marks[i]);
     draw_axis(s, axis_y);
     draw_legend(s, legend_y);
+    if (panel)
+        fwrite(panel, 1, panel_len, o);
+    free(panel);
     fputs("</svg>\n", o);
     free(s->runs);
     free(s->capacity);
@@ -500,8 +533,8 @@ static void svg_finish(void *state)
 
 const struct trace_format_ops trace_svg_ops = {
     .kinds = MEVENT_BIT(MEVENT_RUN) | MEVENT_BIT(MEVENT_EXEC) | MEVENT_BIT(MEVENT_KILL) |
-             MEVENT_BIT(MEVENT_MIGRATE) | MEVENT_BIT(MEVENT_HOTPLUG) |
-             MEVENT_BIT(MEVENT_AFFINITY),
+             MEVENT_BIT(MEVENT_MIGRATE) | MEVENT_BIT(MEVENT_HOTPLUG) | MEVENT_BIT(MEVENT_AFFINITY) |
+             MEVENT_BIT(MEVENT_WAKEUP), /* WAKEUP: the panel's */
     .new = svg_new,
     .event = svg_event,
     .finish = svg_finish,

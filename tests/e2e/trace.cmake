@@ -39,3 +39,16 @@ if(NOT ASYMU_E2E_RUNNER)
             ${CMAKE_BINARY_DIR}/tests/guest ${CMAKE_CURRENT_BINARY_DIR}/out/trace-freq)
   set_tests_properties(e2e-trace-28-1-cpu-frequency PROPERTIES LABELS e2e TIMEOUT 300)
 endif()
+
+# The timeline's side panel (issue 28 item 4): two hogs on one vCPU, one
+# named with XML's special characters; every number the panel shows is
+# `asymu report`'s of the same run (timeline_panel_check.py).
+if(NOT ASYMU_E2E_RUNNER)
+  foreach(isa aarch64 armhf)
+    add_test(NAME e2e-trace-issue28-timeline-panel-${isa}
+      COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/timeline_panel_check.py
+              $<TARGET_FILE:asymu> ${CMAKE_BINARY_DIR}/tests/guest ${isa}
+              ${CMAKE_CURRENT_BINARY_DIR}/out/timeline-panel)
+    set_tests_properties(e2e-trace-issue28-timeline-panel-${isa} PROPERTIES LABELS e2e TIMEOUT 300)
+  endforeach()
+endif()

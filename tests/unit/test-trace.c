@@ -226,6 +226,15 @@ static void test_svg_budget(void **state)
     assert_true(dropped > EVENTS / 2 && dropped < EVENTS);
     assert_int_equal(trace_writer_finish(w), 0);
     assert_non_null(strstr(text, "</svg>"));
+    /* Each event is dropped once, though its bar, its task and the
+     * panel's record each did not fit: a bar per event kept but the first
+     * (its run ends at the next) and the last (never flushed). */
+    size_t bars = 0;
+    for (const char *p = text; (p = strstr(p, "class=\"run\"")); p++)
+        bars++;
+    assert_int_equal(bars + dropped, EVENTS - 1);
+    /* and the panel says the statistics stop there */
+    assert_non_null(strstr(text, "events dropped: of the run up to there"));
     free(text);
 }
 
