@@ -11,6 +11,7 @@
 #include "event.h"
 #include "file.h"
 #include "flock.h"
+#include "mqueue.h"
 #include "lifetime.h"
 #include "gdbstub.h"
 #include "ptrace.h"
@@ -301,6 +302,7 @@ static void process_became_zombie(struct process *p)
     proc_timers_release(p);
     sysv_process_exit(p); /* SEM_UNDO */
     locks_process_closed(p, NULL);
+    mq_process_closed(p, NULL); /* its mq_notify registrations */
     fdtable_put(p->files);
     p->files = NULL;
     mm_put(p->mm);
