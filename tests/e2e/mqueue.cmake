@@ -14,3 +14,21 @@ endforeach()
 foreach(case errors notify thread)
   asymu_e2e_guest(NAME mqueue-${case} PROGRAM mqueue GUEST_ARGS ${case} ASYMU_ONLY)
 endforeach()
+# Queued messages are the machine's kernel memory (--max-kmem): a root
+# guest that lifts RLIMIT_MSGQUEUE and opens a queue of 65536 messages of
+# 1 MiB (HARD_MSGMAX, within HARD_MSGSIZEMAX) gets ENOMEM from mq_send at
+# 16 MiB (Linux's load_msg when the kernel has no memory), blocking or
+# not; a receive makes room for one more; a new queue after the old one
+# is gone takes as many. Without it the queue could take 64 GiB of host memory.
+asymu_e2e_guest(NAME mqueue-kmem-issue24 PROGRAM mqueue GUEST_ARGS kmem ASYMU_ONLY
+                OPTIONS --max-kmem 16M --host-reserve 0 --max-mem 64M
+                EXPECT_STDOUT_TEXT "lift RLIMIT_MSGQUEUE: ok
+open 65536 x 1 MiB: ok
+send: ENOMEM after 14-16 MiB: yes
+receive: ok
+send after it: ok
+and once more: ENOMEM
+blocking send: ENOMEM
+unlink, close: ok ok
+a new queue: ENOMEM after as many: yes
+")

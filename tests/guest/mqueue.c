@@ -16,6 +16,10 @@
  *            si_pid), used up by one message, SIGEV_NONE, unregistering
  *   signal   a blocked receive ends with EINTR, or goes on with SA_RESTART
  *   thread   mq_notify with SIGEV_THREAD (glibc's netlink socket)
+ *   kmem     (with --max-kmem 16M) root lifts RLIMIT_MSGQUEUE and queues
+ *            1 MiB messages until mq_send fails with ENOMEM; a receive
+ *            makes room for one more; a new queue after the old one is
+ *            gone takes as many
  * glibc strips the name's leading '/' (EINVAL without one) and turns
  * mq_unlink's EPERM into EACCES. Names carry the ISA and pid so that runs
  * under qemu-user on one host kernel do not meet. */
@@ -594,6 +598,40 @@ static void thread_case(void)
     printf("registered again: %s\n", res(mq_notify(q, &ev)));
 }
 
+/* Sends 1 MiB messages without blocking until one fails: how many went. */
+static int fill(mqd_t q, int *err)
+{
+    static char big[1 << 20];
+    int n = 0;
+    while (mq_send(q, big, sizeof big, 0) == 0)
+        n++;
+    *err = errno;
+    return n;
+}
+
+static void kmem(void)
+{
+    struct rlimit inf = {RLIM_INFINITY, RLIM_INFINITY};
+    printf("lift RLIMIT_MSGQUEUE: %s\n", res(setrlimit(RLIMIT_MSGQUEUE, &inf)));
+    const char *name = name_of("kmem");
+    mqd_t q = open_attr(name, O_CREAT | O_RDWR | O_NONBLOCK, 65536, 1 << 20);
+    printf("open 65536 x 1 MiB: %s\n", res(q));
+    int err, n = fill(q, &err);
+    printf("send: %s after 14-16 MiB: %s\n", err_name(err), n >= 14 && n <= 16 ? "yes" : "no");
+    static char buf[1 << 20];
+    printf("receive: %s\n", res((int)mq_receive(q, buf, sizeof buf, NULL)));
+    printf("send after it: %s\n", res(mq_send(q, buf, sizeof buf, 0)));
+    printf("and once more: %s\n", res(mq_send(q, buf, sizeof buf, 0)));
+    struct mq_attr blocking = {0};
+    mq_setattr(q, &blocking, NULL);
+    printf("blocking send: %s\n", res(mq_send(q, buf, sizeof buf, 0)));
+    printf("unlink, close: %s %s\n", res(mq_unlink(name)), res(mq_close(q)));
+    q = open_attr(name, O_CREAT | O_RDWR | O_NONBLOCK, 65536, 1 << 20);
+    int again = fill(q, &err);
+    printf("a new queue: %s after as many: %s\n", err_name(err), again == n ? "yes" : "no");
+    mq_unlink(name);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -614,6 +652,8 @@ int main(int argc, char **argv)
         signal_case();
     else if (strcmp(c, "thread") == 0)
         thread_case();
+    else if (strcmp(c, "kmem") == 0)
+        kmem();
     else
         return 2;
     return 0;
