@@ -65,7 +65,7 @@ struct mqueue {
     int64_t maxmsg, msgsize, curmsgs;
     uint64_t qsize;      /* bytes of the queued messages */
     struct mq_msg *head; /* highest priority first */
-    struct ipc_link senders, receivers; /* struct mq_waiter, oldest first */
+    struct ipc_link senders, receivers; /* struct mq_waiter, in the order they are served */
     uint64_t atime_ns, mtime_ns, ctime_ns;
     uint32_t charge_uid; /* whose RLIMIT_MSGQUEUE bytes it holds */
     uint64_t charged;
@@ -639,6 +639,24 @@ bool mq_task_exit(struct task *t)
     return true;
 }
 
+/* The kernel's p->prio: lower runs first (sched_event_task's numbers). */
+static int kernel_prio(const struct task *t)
+{
+    if (t->se.cls == SCHED_CLASS_DEADLINE)
+        return -1;
+    return t->se.cls == SCHED_CLASS_RT ? 99 - t->se.rt_prio : 120 + t->se.nice;
+}
+
+/* wq_add: waiters are served highest priority first, oldest first within one. */
+static void wq_add(struct ipc_link *list, struct mq_waiter *w)
+{
+    int prio = kernel_prio(w->task);
+    struct ipc_link *at = list->next;
+    while (at != list && kernel_prio(((struct mq_waiter *)at)->task) <= prio)
+        at = at->next;
+    ipc_list_add_tail(at, &w->link); /* before `at` */
+}
+
 static int64_t block_on(struct task *t, struct mqueue *q, struct ipc_link *list, resume_fn resume,
                         struct mq_waiter *req, int64_t until)
 {
@@ -656,7 +674,7 @@ static int64_t block_on(struct task *t, struct mqueue *q, struct ipc_link *list,
     w->linked = true;
     w->status = WAITING;
     q->refs++; /* the waiter holds it past a close by another thread */
-    ipc_list_add_tail(list, &w->link);
+    wq_add(list, w);
     t->wait_args[0] = (uintptr_t)w;
     task_block(t, resume, w, deadline);
     return -EBLOCK;

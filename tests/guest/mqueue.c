@@ -7,7 +7,8 @@
  *            (EINVAL, EMFILE from RLIMIT_MSGQUEUE, ENOSPC past queues_max
  *            for a user), access modes, sizes, priorities, timeouts, EBUSY
  *   block    a receive blocked until a child sends; a send blocked on a
- *            full queue until a child receives
+ *            full queue until a child receives; blocked receivers are
+ *            served by priority (nice), oldest first within one
  *   timeout  the absolute CLOCK_REALTIME timeout (ETIMEDOUT), O_NONBLOCK
  *            (EAGAIN), mq_setattr
  *   poll     poll, select and epoll readiness: POLLIN with a message,
@@ -302,6 +303,25 @@ static void block(void)
     recv(q, 64);
     recv(q, 64);
     print_attr("attr", q);
+    /* receivers at nice 10, 0, 5 and 0 block in that order */
+    static const int nices[4] = {10, 0, 5, 0};
+    pid_t kids[4];
+    for (int i = 0; i < 4; i++) {
+        if ((kids[i] = fork()) == 0) {
+            if (setpriority(PRIO_PROCESS, 0, nices[i]) < 0)
+                exit(100);
+            char buf[64];
+            ssize_t n = mq_receive(q, buf, sizeof buf, NULL);
+            exit(n == 2 ? buf[1] - '0' : 99);
+        }
+        sleep_ms(20);
+    }
+    for (int i = 1; i <= 4; i++) {
+        char m[3] = {'m', (char)('0' + i), 0};
+        send(q, m, 0);
+    }
+    for (int i = 0; i < 4; i++)
+        printf("receiver %d (nice %d) got m%d\n", i, nices[i], child_status(kids[i]));
 }
 
 /* arm's mq_timedsend_time64 and mq_timedreceive_time64, which glibc uses
