@@ -447,7 +447,7 @@ static int queue_create(struct task *t, struct mq_ns *ns, struct mqueue **at, co
     uint64_t now = machine_realtime_ns(t->machine);
     *q = (struct mqueue){.next = *at, .machine = t->machine, .name = copy, .refs = 1,
                          .uid = t->proc->cred.u.fs, .gid = t->proc->cred.g.fs,
-                         .mode = mode & 0777 & ~t->proc->umask, .ino = ++t->machine->next_ino,
+                         .mode = mode & 07777 & ~t->proc->umask, /* vfs_mkobj: S_IALLUGO */ .ino = ++t->machine->next_ino,
                          .maxmsg = maxmsg, .msgsize = msgsize, .atime_ns = now, .mtime_ns = now,
                          .ctime_ns = now, .charge_uid = uid, .charged = bytes};
     ipc_list_init(&q->senders);
