@@ -35,9 +35,9 @@
 #define WAITING 1 /* a waiter's status until it is settled */
 #define NAME_MAX_LINUX 255
 #define PATH_MAX_LINUX 4096
-#define FILENT_SIZE 80          /* a queue's st_size */
-#define KMSG_SIZE 48            /* arm64's struct msg_msg, what RLIMIT_MSGQUEUE counts */
-#define KNODE_SIZE 48           /* arm64's struct posix_msg_tree_node */
+#define FILENT_SIZE 80 /* a queue's st_size */
+#define KMSG_SIZE 48   /* arm64's struct msg_msg, what RLIMIT_MSGQUEUE counts */
+#define KNODE_SIZE 48  /* arm64's struct posix_msg_tree_node */
 #define GUEST_SIGEV_SIGNAL 0
 #define GUEST_SIGEV_NONE 1
 #define GUEST_SIGEV_THREAD 2
@@ -57,14 +57,14 @@ struct mq_msg {
 struct mqueue {
     struct mqueue *next; /* the machine's queues, by name */
     struct machine *machine;
-    char *name;          /* without its '/'; NULL once unlinked */
-    int refs;            /* the name and each open file */
+    char *name; /* without its '/'; NULL once unlinked */
+    int refs;   /* the name and each open file */
     uint32_t uid, gid;
     unsigned mode;
     uint64_t ino;
     int64_t maxmsg, msgsize, curmsgs;
-    uint64_t qsize;      /* bytes of the queued messages */
-    struct mq_msg *head; /* highest priority first */
+    uint64_t qsize;                     /* bytes of the queued messages */
+    struct mq_msg *head;                /* highest priority first */
     struct ipc_link senders, receivers; /* struct mq_waiter, in the order they are served */
     uint64_t atime_ns, mtime_ns, ctime_ns;
     uint32_t charge_uid; /* whose RLIMIT_MSGQUEUE bytes it holds */
@@ -292,10 +292,10 @@ static int64_t mq_file_read(struct task *t, struct file *f, void *buf, size_t le
     (void)t;
     struct mqueue *q = f->priv;
     char line[128];
-    int n = snprintf(line, sizeof line, "QSIZE:%-10llu NOTIFY:%-5d SIGNO:%-5d NOTIFY_PID:%-6d\n",
-                     (unsigned long long)q->qsize, q->notify_pid ? q->notify : 0,
-                     q->notify_pid && q->notify == GUEST_SIGEV_SIGNAL ? q->signo : 0,
-                     q->notify_pid);
+    int n =
+        snprintf(line, sizeof line, "QSIZE:%-10llu NOTIFY:%-5d SIGNO:%-5d NOTIFY_PID:%-6d\n",
+                 (unsigned long long)q->qsize, q->notify_pid ? q->notify : 0,
+                 q->notify_pid && q->notify == GUEST_SIGEV_SIGNAL ? q->signo : 0, q->notify_pid);
     if (f->pos >= (uint64_t)n)
         return 0;
     size_t k = (size_t)n - (size_t)f->pos < len ? (size_t)n - (size_t)f->pos : len;
@@ -423,8 +423,9 @@ static int queue_create(struct task *t, struct mq_ns *ns, struct mqueue **at, co
     if (resource ? maxmsg > MQ_HARD_MSGMAX || msgsize > MQ_HARD_MSGSIZEMAX
                  : maxmsg > MQ_MSG_MAX || msgsize > MQ_MSGSIZE_MAX)
         return -EINVAL;
-    uint64_t bytes = (uint64_t)maxmsg * (uint64_t)msgsize + (uint64_t)maxmsg * KMSG_SIZE +
-                     (uint64_t)(maxmsg < MQ_PRIO_MAX_LINUX ? maxmsg : MQ_PRIO_MAX_LINUX) * KNODE_SIZE;
+    uint64_t bytes =
+        (uint64_t)maxmsg * (uint64_t)msgsize + (uint64_t)maxmsg * KMSG_SIZE +
+        (uint64_t)(maxmsg < MQ_PRIO_MAX_LINUX ? maxmsg : MQ_PRIO_MAX_LINUX) * KNODE_SIZE;
     uint32_t uid = t->proc->cred.u.real;
     uint64_t *used = user_bytes(ns, uid);
     if (!used)
@@ -445,11 +446,22 @@ static int queue_create(struct task *t, struct mq_ns *ns, struct mqueue **at, co
     }
     *used += bytes;
     uint64_t now = machine_realtime_ns(t->machine);
-    *q = (struct mqueue){.next = *at, .machine = t->machine, .name = copy, .refs = 1,
-                         .uid = t->proc->cred.u.fs, .gid = t->proc->cred.g.fs,
-                         .mode = mode & 07777 & ~t->proc->umask, /* vfs_mkobj: S_IALLUGO */ .ino = ++t->machine->next_ino,
-                         .maxmsg = maxmsg, .msgsize = msgsize, .atime_ns = now, .mtime_ns = now,
-                         .ctime_ns = now, .charge_uid = uid, .charged = bytes};
+    /* the mode keeps vfs_mkobj's S_IALLUGO bits */
+    *q = (struct mqueue){.next = *at,
+                         .machine = t->machine,
+                         .name = copy,
+                         .refs = 1,
+                         .uid = t->proc->cred.u.fs,
+                         .gid = t->proc->cred.g.fs,
+                         .mode = mode & 07777 & ~t->proc->umask,
+                         .ino = ++t->machine->next_ino,
+                         .maxmsg = maxmsg,
+                         .msgsize = msgsize,
+                         .atime_ns = now,
+                         .mtime_ns = now,
+                         .ctime_ns = now,
+                         .charge_uid = uid,
+                         .charged = bytes};
     ipc_list_init(&q->senders);
     ipc_list_init(&q->receivers);
     *at = q;
@@ -892,7 +904,7 @@ int mq_proc_file(const char *name, FILE *out)
         const char *name;
         int value;
     } files[] = {
-        {"msg_default", MQ_MSG_DEFAULT}, {"msg_max", MQ_MSG_MAX},
+        {"msg_default", MQ_MSG_DEFAULT},         {"msg_max", MQ_MSG_MAX},
         {"msgsize_default", MQ_MSGSIZE_DEFAULT}, {"msgsize_max", MQ_MSGSIZE_MAX},
         {"queues_max", MQ_QUEUES_MAX},
     };

@@ -117,11 +117,14 @@ static void read_line(const char *name)
         buf[n] = 0;
         unsigned long qsize;
         int how, signo, pid;
-        if (sscanf(buf, "QSIZE:%lu NOTIFY:%d SIGNO:%d NOTIFY_PID:%d", &qsize, &how, &signo, &pid) != 4)
+        if (sscanf(buf, "QSIZE:%lu NOTIFY:%d SIGNO:%d NOTIFY_PID:%d", &qsize, &how, &signo, &pid) !=
+            4)
             printf("read %zd: %s", n, buf);
         else
             printf("read %zd: QSIZE %lu NOTIFY %d SIGNO %d NOTIFY_PID %s\n", n, qsize, how, signo,
-                   pid == 0 ? "0" : pid == getppid() ? "parent" : "other");
+                   pid == 0           ? "0"
+                   : pid == getppid() ? "parent"
+                                      : "other");
         n = read(q, buf, sizeof buf);
         printf("read again: %zd\n", n);
         exit(0);
@@ -336,8 +339,8 @@ static long timed64(int receive, mqd_t q, char *buf, size_t len, const struct ts
 #ifdef __aarch64__
     return syscall(receive ? SYS_mq_timedreceive : SYS_mq_timedsend, q, buf, len, 0, ts);
 #else
-    return syscall(receive ? __NR_mq_timedreceive_time64 : __NR_mq_timedsend_time64, q, buf, len,
-                   0, ts);
+    return syscall(receive ? __NR_mq_timedreceive_time64 : __NR_mq_timedsend_time64, q, buf, len, 0,
+                   ts);
 #endif
 }
 
@@ -386,7 +389,8 @@ static void timeout(void)
         ts.tv_nsec -= 1000000000;
     }
     printf("timed send, full: %s\n", res(mq_timedsend(q, "b", 1, 0, &ts)));
-    printf("past receive, a message: %s\n", res((int)mq_timedreceive(q, buf, sizeof buf, NULL, &past)));
+    printf("past receive, a message: %s\n",
+           res((int)mq_timedreceive(q, buf, sizeof buf, NULL, &past)));
     struct mq_attr na = {.mq_flags = O_NONBLOCK}, old;
     printf("setattr: %s\n", res(mq_setattr(q, &na, &old)));
     printf("old flags %#lx\n", (long)old.mq_flags);
@@ -448,7 +452,8 @@ static void poll_case(void)
         exit(0);
     }
     n = epoll_wait(ep, &out, 1, 1000);
-    printf("epoll woken: %d events %#x data %u\n", n, n > 0 ? out.events : 0, n > 0 ? out.data.u32 : 0);
+    printf("epoll woken: %d events %#x data %u\n", n, n > 0 ? out.events : 0,
+           n > 0 ? out.data.u32 : 0);
     show_poll("after child", q, 1000);
     printf("child: %d\n", child_status(pid));
     mq_receive(q, buf, sizeof buf, NULL);
@@ -488,8 +493,8 @@ static void notify(void)
     sigaction(SIGUSR1, &sa, NULL);
     const char *name = name_of("notify");
     mqd_t q = open_attr(name, O_CREAT | O_RDWR, 4, 16);
-    struct sigevent ev = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1,
-                          .sigev_value.sival_int = 42};
+    struct sigevent ev = {
+        .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1, .sigev_value.sival_int = 42};
     printf("notify: %s\n", res(mq_notify(q, &ev)));
     read_line(name);
     send(q, "a", 1);
@@ -605,7 +610,8 @@ static void thread_case(void)
     const char *name = name_of("thread");
     mqd_t q = open_attr(name, O_CREAT | O_RDWR, 4, 16);
     mq_unlink(name);
-    struct sigevent ev = {.sigev_notify = SIGEV_THREAD, .sigev_notify_function = on_thread,
+    struct sigevent ev = {.sigev_notify = SIGEV_THREAD,
+                          .sigev_notify_function = on_thread,
                           .sigev_value.sival_int = 99};
     printf("notify thread: %s\n", res(mq_notify(q, &ev)));
     printf("again: %s\n", res(mq_notify(q, &ev)));
