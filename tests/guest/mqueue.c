@@ -8,7 +8,8 @@
  *            for a user), access modes, sizes, priorities, timeouts, EBUSY
  *   block    a receive blocked until a child sends; a send blocked on a
  *            full queue until a child receives; blocked receivers are
- *            served by priority (nice), oldest first within one
+ *            served by priority (nice), oldest first within one; a
+ *            receiver killed while it waits takes nothing with it
  *   timeout  the absolute CLOCK_REALTIME timeout (ETIMEDOUT), O_NONBLOCK
  *            (EAGAIN), mq_setattr
  *   poll     poll, select and epoll readiness: POLLIN with a message,
@@ -296,13 +297,14 @@ static void block(void)
     pid = fork();
     if (pid == 0) {
         sleep_ms(50);
-        recv(q, 64);
-        exit(0);
+        char buf[64];
+        unsigned prio;
+        exit(mq_receive(q, buf, sizeof buf, &prio) == 3 && memcmp(buf, "two", 3) == 0 ? prio : 99);
     }
     t0 = now_ns(CLOCK_MONOTONIC);
     send(q, "three", 9);
     printf("send waited >= 50 ms: %d\n", now_ns(CLOCK_MONOTONIC) - t0 >= 50 * MS);
-    printf("child: %d\n", child_status(pid));
+    printf("child received \"two\", prio %d\n", child_status(pid));
     recv(q, 64);
     recv(q, 64);
     print_attr("attr", q);
@@ -317,7 +319,7 @@ static void block(void)
             ssize_t n = mq_receive(q, buf, sizeof buf, NULL);
             exit(n == 2 ? buf[1] - '0' : 99);
         }
-        sleep_ms(20);
+        sleep_ms(100); /* qemu-user starts a child slowly */
     }
     for (int i = 1; i <= 4; i++) {
         char m[3] = {'m', (char)('0' + i), 0};
@@ -325,6 +327,17 @@ static void block(void)
     }
     for (int i = 0; i < 4; i++)
         printf("receiver %d (nice %d) got m%d\n", i, nices[i], child_status(kids[i]));
+    /* a receiver killed while it waits takes nothing with it */
+    pid = fork();
+    if (pid == 0) {
+        recv(q, 64);
+        exit(0);
+    }
+    sleep_ms(100);
+    kill(pid, SIGKILL);
+    printf("killed receiver: %d\n", child_status(pid));
+    send(q, "after the kill", 3);
+    recv(q, 64);
 }
 
 /* arm's mq_timedsend_time64 and mq_timedreceive_time64, which glibc uses
