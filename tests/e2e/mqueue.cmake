@@ -8,9 +8,12 @@
 # and agree. errors, notify and thread are asymu's alone: qemu-user 7.2
 # has no mq_notify (ENOSYS) and opens O_RDWR|O_WRONLY as O_RDONLY, where
 # Linux's prepare_open says EINVAL; their lines follow ipc/mqueue.c.
-foreach(case basic block timeout poll signal)
+foreach(case basic timeout poll signal)
   asymu_e2e_guest(NAME mqueue-${case} PROGRAM mqueue GUEST_ARGS ${case})
 endforeach()
+# Blocked senders and receivers across processes, by priority: run twice,
+# the same output and stderr (REPEAT: the waits are on virtual time).
+asymu_e2e_guest(NAME mqueue-block PROGRAM mqueue GUEST_ARGS block REPEAT)
 foreach(case errors notify thread)
   asymu_e2e_guest(NAME mqueue-${case} PROGRAM mqueue GUEST_ARGS ${case} ASYMU_ONLY)
 endforeach()
