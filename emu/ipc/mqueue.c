@@ -75,6 +75,8 @@ struct mqueue {
     int signo;
     uint64_t value;
     struct file *notify_sock; /* SIGEV_THREAD: a netlink socket's file, one reference */
+    struct file **files;      /* its open files, whose /proc/PID/fd links unlink changes */
+    int nfiles;
     uint8_t cookie[NOTIFY_COOKIE_LEN];
 };
 
@@ -241,6 +243,7 @@ static void queue_put(struct mqueue *q)
     if (ns)
         ns->count--;
     kmem_uncharge(q->machine, sizeof *q);
+    free(q->files);
     free(q);
 }
 
@@ -337,7 +340,24 @@ static int mq_file_stat(struct file *f, struct stat *st)
 
 static void mq_file_release(struct file *f)
 {
-    queue_put(f->priv);
+    struct mqueue *q = f->priv;
+    for (int i = 0; i < q->nfiles; i++) {
+        if (q->files[i] == f) {
+            q->files[i] = q->files[--q->nfiles];
+            break;
+        }
+    }
+    queue_put(q);
+}
+
+/* The /proc/PID/fd link: "/NAME", and " (deleted)" after it once unlinked (d_path). */
+static char *link_of(const char *name, bool deleted)
+{
+    size_t len = strlen(name) + 12;
+    char *path = malloc(len);
+    if (path)
+        snprintf(path, len, "/%s%s", name, deleted ? " (deleted)" : "");
+    return path;
 }
 
 static const struct file_ops mq_file_ops = {
@@ -514,14 +534,18 @@ SYSCALL_DECL(mq_open)
             return -EACCES;
     }
     q->refs++; /* the file's */
-    struct file *f = file_new_object(t->machine, &mq_file_ops, q, oflag & (O_ACCMODE | O_NONBLOCK));
-    size_t plen = strlen(name) + 2;
-    if (f && (f->path = malloc(plen)))
-        snprintf(f->path, plen, "/%s", name);
+    struct file **files = realloc(q->files, (size_t)(q->nfiles + 1) * sizeof *files);
+    struct file *f =
+        files ? file_new_object(t->machine, &mq_file_ops, q, oflag & (O_ACCMODE | O_NONBLOCK))
+              : NULL;
+    if (files)
+        q->files = files;
     if (!f) {
         queue_put(q);
         return -ENOMEM;
     }
+    files[q->nfiles++] = f;
+    f->path = link_of(name, false);
     f->ino = q->ino;
     /* Linux's mq_open always sets close-on-exec */
     return fd_install_new(t, f, true);
@@ -549,6 +573,13 @@ SYSCALL_DECL(mq_unlink)
         return -EPERM;
     *at = q->next;
     q->next = NULL;
+    for (int i = 0; i < q->nfiles; i++) {
+        char *path = link_of(q->name, true);
+        if (path) {
+            free(q->files[i]->path);
+            q->files[i]->path = path;
+        }
+    }
     free(q->name);
     q->name = NULL;
     q->ctime_ns = machine_realtime_ns(t->machine);

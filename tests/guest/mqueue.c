@@ -133,6 +133,17 @@ static void read_line(const char *name)
     child_status(pid);
 }
 
+/* Whether /proc/self/fd/FD reads NAME, then SUFFIX. */
+static int link_is(mqd_t q, const char *name, const char *suffix)
+{
+    char path[64], link[256], want[300];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", (int)q);
+    ssize_t n = readlink(path, link, sizeof link - 1);
+    link[n > 0 ? n : 0] = 0;
+    snprintf(want, sizeof want, "%s%s", name, suffix);
+    return strcmp(link, want) == 0;
+}
+
 static void basic(void)
 {
     const char *name = name_of("basic");
@@ -162,7 +173,9 @@ static void basic(void)
                fstat(r, &s2);
                s2.st_ino == st.st_ino;
            }));
+    printf("fd link is the name: %d\n", link_is(q, name, ""));
     printf("unlink: %s\n", res(mq_unlink(name)));
+    printf("fd link is the name (deleted): %d\n", link_is(q, name, " (deleted)"));
     fstat(q, &st);
     printf("fstat after unlink: nlink %lu\n", (unsigned long)st.st_nlink);
     printf("open after unlink: %s\n", res(mq_open(name, O_RDONLY)));
