@@ -368,7 +368,7 @@ void task_exit(struct task *t, int wait_status)
         if (copy_to_guest(p->mm, t->clear_child_tid, &zero, sizeof zero) == 0)
             futex_wake(t, t->clear_child_tid, 1);
     }
-    sysv_cancel_wait(t); /* a semop or msgsnd/msgrcv it was blocked in */
+    sysv_cancel_wait(t); /* a semop, msgsnd/msgrcv or mq_timedsend/receive it was blocked in */
     t->state = TASK_DEAD;
     t->stop = true;
     t->resume = NULL;
