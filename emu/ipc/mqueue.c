@@ -367,6 +367,7 @@ static const struct file_ops mq_file_ops = {
     .stat = mq_file_stat,
     .release = mq_file_release,
     .mode = S_IFREG | 0600,
+    .seekable = true, /* default_llseek; pread reads the line at an offset */
 };
 
 static struct mqueue *queue_of_file(const struct file *f)

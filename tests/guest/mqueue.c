@@ -164,6 +164,18 @@ static void basic(void)
     send(q, "mid", 3);
     print_attr("attr", q);
     read_line(name);
+    /* the queue's own descriptor seeks as default_llseek, size 80 */
+    char b[80];
+    ssize_t n = pread(q, b, 7, 6);
+    printf("pread at 6: %zd \"%.*s\"\n", n, n > 0 ? (int)n : 0, b);
+    printf("lseek end: %lld\n", (long long)lseek(q, 0, SEEK_END));
+    printf("read at 80: %zd\n", read(q, b, sizeof b));
+    printf("lseek -1: %s\n", res((int)lseek(q, -1, SEEK_SET)));
+    printf("lseek data 80: %s\n", res((int)lseek(q, 80, SEEK_DATA)));
+    printf("lseek hole 3: %lld\n", (long long)lseek(q, 3, SEEK_HOLE));
+    printf("lseek set 54: %lld\n", (long long)lseek(q, 54, SEEK_SET));
+    n = read(q, b, sizeof b);
+    printf("read at 54: %zd \"%.*s\"\n", n, n > 0 ? (int)n - 1 : 0, b);
     for (int i = 0; i < 6; i++)
         recv(q, 8192);
     read_line(name);
