@@ -53,7 +53,7 @@ enum file_id {
     F_PROC_VERSION,
     F_PROC_KALLSYMS,
     F_PROC_NET, /* /proc/net/NAME: the sockets of one kind */
-    F_PROC_SYSVIPC, /* /proc/sysvipc/NAME and the IPC limits of /proc/sys/kernel */
+    F_PROC_SYSVIPC, /* /proc/sysvipc/NAME, the IPC limits of /proc/sys/kernel and fs/mqueue */
     F_SYSCTL_OSRELEASE,
     F_SYSCTL_OSTYPE,
     F_SYSCTL_VERSION,
@@ -176,6 +176,13 @@ static const struct fixed fixed[] = {
     {"/proc/net/unix", VNODE_GENERATED, 0444, F_PROC_NET, 0},
     {"/proc/stat", VNODE_GENERATED, 0444, F_PROC_STAT, 0},
     {"/proc/sys", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sys/fs", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sys/fs/mqueue", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sys/fs/mqueue/msg_default", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/fs/mqueue/msg_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/fs/mqueue/msgsize_default", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/fs/mqueue/msgsize_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/fs/mqueue/queues_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/kernel/msgmax", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/msgmnb", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},

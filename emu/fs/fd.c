@@ -4,6 +4,7 @@
 #include "fifo.h"
 #include "file.h"
 #include "flock.h"
+#include "mqueue.h"
 #include "machine.h"
 #include "rlimit.h"
 #include "task.h"
@@ -157,6 +158,7 @@ int fd_close(struct task *t, int fd)
     t->proc->files->fd[fd] = NULL;
     t->proc->files->cloexec[fd] = false;
     locks_process_closed(t->proc, f);
+    mq_process_closed(t->proc, f);
     file_put(f);
     return 0;
 }

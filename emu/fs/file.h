@@ -58,6 +58,9 @@ struct file_ops {
     struct shmem *(*mmap)(struct file *f, uint64_t off, uint64_t len, int *err);
     unsigned mode; /* S_IFSOCK | 0777, or 0600 for anonymous inodes (fstat) */
     bool fasync;   /* O_ASYNC can be set (sockets, terminals): FIOASYNC */
+    /* lseek and pread move f->pos as default_llseek does, SEEK_END from
+     * the stat size (POSIX message queues); else ESPIPE. */
+    bool seekable;
 };
 
 #define PIPE_CAPACITY 65536 /* a new pipe's; F_SETPIPE_SZ changes it */

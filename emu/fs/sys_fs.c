@@ -165,10 +165,20 @@ int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, int64_t
     }
     case FILE_PIPE:
         return off >= 0 ? -ESPIPE : pipe_read(t, f, buf, len);
-    case FILE_OBJECT:
-        if (off >= 0)
+    case FILE_OBJECT: {
+        if (off >= 0 && !f->ops->seekable)
             return -ESPIPE;
-        return f->ops->read ? f->ops->read(t, f, buf, len) : -EINVAL;
+        if (!f->ops->read)
+            return -EINVAL;
+        if (off < 0)
+            return f->ops->read(t, f, buf, len);
+        /* pread: at off, the file's own position left alone */
+        uint64_t pos = f->pos;
+        f->pos = (uint64_t)off;
+        int64_t r = f->ops->read(t, f, buf, len);
+        f->pos = pos;
+        return r;
+    }
     case FILE_VIRTUAL:
         switch (f->node.kind) {
         case VNODE_NULL:
@@ -591,11 +601,48 @@ SYSCALL_DECL(pwritev2)
     return do_iov2(t, a, true);
 }
 
+/* default_llseek (generic_file_llseek's rules without a page cache):
+ * SEEK_END, SEEK_DATA and SEEK_HOLE against the stat size. */
+static int64_t object_seek(struct task *t, struct file *f, int64_t off, int whence)
+{
+    struct stat st;
+    int64_t size = file_stat(t, f, &st) == 0 ? (int64_t)st.st_size : 0, to;
+    switch (whence) {
+    case SEEK_SET:
+        to = off;
+        break;
+    case SEEK_CUR:
+        to = (int64_t)f->pos + off;
+        break;
+    case SEEK_END:
+        to = size + off;
+        break;
+    case SEEK_DATA:
+        if (off >= size)
+            return -ENXIO;
+        to = off;
+        break;
+    case SEEK_HOLE:
+        if (off >= size)
+            return -ENXIO;
+        to = size;
+        break;
+    default:
+        return -EINVAL;
+    }
+    if (to < 0)
+        return -EINVAL;
+    f->pos = (uint64_t)to;
+    return to;
+}
+
 int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
 {
     struct file *f = file_get_io(t, fd);
     if (!f)
         return -EBADF;
+    if (f->kind == FILE_OBJECT && f->ops->seekable)
+        return object_seek(t, f, off, whence);
     if (f->kind == FILE_PIPE || f->kind == FILE_OBJECT)
         return -ESPIPE;
     if (dirpos_applies(t, f))

@@ -7,6 +7,7 @@
 #include "cred.h"
 #include "machine.h"
 #include "mm.h"
+#include "mqueue.h"
 #include "sysv_ipc.h"
 #include "task.h"
 
@@ -322,8 +323,10 @@ struct ipc_obj *ipc_ctl_obtain(struct task *t, struct ipc_ids *ids, int id, int 
 
 void sysv_cancel_wait(struct task *t)
 {
-    if (t->machine->sysv && t->resume && !sem_task_exit(t))
-        msg_task_exit(t);
+    if (t->machine->sysv && t->resume && (sem_task_exit(t) || msg_task_exit(t)))
+        return;
+    if (t->resume)
+        mq_task_exit(t); /* POSIX queues (mqueue.c) */
 }
 
 void sysv_process_exit(struct process *p)
@@ -363,6 +366,8 @@ int sysv_proc_file(struct machine *m, const char *name, char **data, size_t *siz
         fprintf(out, "%llu\n", (unsigned long long)SHM_SHMALL);
     else if (strcmp(name, "sys/kernel/shmmni") == 0)
         fprintf(out, "%d\n", SHM_SHMMNI);
+    else if (strncmp(name, "sys/fs/mqueue/", 14) == 0)
+        err = mq_proc_file(name + 14, out);
     else
         err = -ENOENT;
     if (fclose(out) != 0 && !err)

@@ -160,9 +160,10 @@ int64_t ipc_stat_done(struct task *t, uint64_t buf, const struct ipc_buf *g, int
 /* The size of struct ipc64_perm for t's ABI. */
 size_t ipc_perm_size(struct task *t);
 
-/* Hooks: t's wait in semop, msgsnd or msgrcv, if any, ends without a
- * result (t exits, or the fuzzer gives the wait up); p's last thread
- * exited (its semaphore adjustments are undone). */
+/* Hooks: t's wait in semop, msgsnd or msgrcv (or a POSIX queue's send or
+ * receive, mqueue.h), if any, ends without a result (t exits, or the
+ * fuzzer gives the wait up); p's last thread exited (its semaphore
+ * adjustments are undone). */
 void sysv_cancel_wait(struct task *t);
 void sysv_process_exit(struct process *p);
 bool sem_task_exit(struct task *t);

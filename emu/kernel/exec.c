@@ -9,6 +9,7 @@
 #include "fd_unshare.h"
 #include "file.h"
 #include "flock.h"
+#include "mqueue.h"
 #include "lifetime.h"
 #include "loader.h"
 #include "machine.h"
@@ -268,6 +269,7 @@ static void close_on_exec(struct process *p)
     for (int fd = 0; fd < FD_MAX; fd++) {
         if (p->files->fd[fd] && p->files->cloexec[fd]) {
             locks_process_closed(p, p->files->fd[fd]);
+            mq_process_closed(p, p->files->fd[fd]);
             file_put(p->files->fd[fd]);
             p->files->fd[fd] = NULL;
             p->files->cloexec[fd] = false;

@@ -11,6 +11,7 @@
 #include "event.h"
 #include "file.h"
 #include "flock.h"
+#include "mqueue.h"
 #include "lifetime.h"
 #include "gdbstub.h"
 #include "ptrace.h"
@@ -301,6 +302,7 @@ static void process_became_zombie(struct process *p)
     proc_timers_release(p);
     sysv_process_exit(p); /* SEM_UNDO */
     locks_process_closed(p, NULL);
+    mq_process_closed(p, NULL); /* its mq_notify registrations */
     fdtable_put(p->files);
     p->files = NULL;
     mm_put(p->mm);
@@ -366,7 +368,7 @@ void task_exit(struct task *t, int wait_status)
         if (copy_to_guest(p->mm, t->clear_child_tid, &zero, sizeof zero) == 0)
             futex_wake(t, t->clear_child_tid, 1);
     }
-    sysv_cancel_wait(t); /* a semop or msgsnd/msgrcv it was blocked in */
+    sysv_cancel_wait(t); /* a semop, msgsnd/msgrcv or mq_timedsend/receive it was blocked in */
     t->state = TASK_DEAD;
     t->stop = true;
     t->resume = NULL;

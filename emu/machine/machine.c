@@ -20,6 +20,7 @@
 #include "hostblock.h"
 #include "kcost.h"
 #include "machine.h"
+#include "mqueue.h"
 #include "first_program.h"
 #include "mm_window.h"
 #include "pagecopy.h"
@@ -200,6 +201,7 @@ void machine_shutdown(struct machine *m)
         p->parent = NULL;
         process_reap(p);
     }
+    mq_free_all(m); /* before sockets go: a notification holds one */
     free_deferred_mms(m);
     host_blocks_free(m);
     window_faults_free(m);

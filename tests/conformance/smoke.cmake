@@ -56,6 +56,17 @@ set_tests_properties(conformance-gil-handover-arm64 PROPERTIES LABELS conformanc
                      FIXTURES_REQUIRED conformance-roots
                      PASS_REGULAR_EXPRESSION "Ran 2 tests in [0-9.]+s\n\nOK\n")
 
+# rt-tests' pmqtest: a SCHED_FIFO sender and receiver pass 100 messages
+# through POSIX message queues (emu/ipc/mqueue.c; issue 26 item 5),
+# both roots (tests/conformance/pmqtest_check.py; skipped when the roots
+# lack it).
+foreach(isa arm64 armhf)
+  add_test(NAME conformance-pmqtest-${isa}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/pmqtest_check.py $<TARGET_FILE:asymu>
+                   ${CMAKE_BINARY_DIR}/conformance/root-${isa})
+  set_tests_properties(conformance-pmqtest-${isa} PROPERTIES LABELS conformance TIMEOUT 300
+                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED conformance-roots)
+endforeach()
 # Debian's sqlite3 on a database in the private /tmp and under --rw (a small
 # root of its own), rollback journal and WAL (a MAP_SHARED -shm file and
 # fcntl locks), both ISAs.

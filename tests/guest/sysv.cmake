@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/guest/sysv.cmake: the guest programs of the System V IPC tests
-# (tests/e2e/sysv.cmake), each built for both ISAs.
+# (tests/e2e/sysv.cmake) and of the POSIX message queue tests (mqueue.c),
+# each built for both ISAs.
 asymu_guest_program(sysv-sem sysv-sem.c)
 asymu_guest_program(sysv-msg sysv-msg.c)
+asymu_guest_program(mqueue mqueue.c EXTRA -pthread -lrt)

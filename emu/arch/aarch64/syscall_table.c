@@ -12,6 +12,7 @@
 #include "event.h"
 #include "restart.h"
 #include "sysv_ipc.h"
+#include "mqueue.h"
 #include "rlimit.h"
 #include "timers.h"
 #include "uts.h"
@@ -227,6 +228,13 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(shmctl, shmctl, "dcp"),
     E(shmat, shmat, "dpx"),
     E(shmdt, shmdt, "p"),
+    /* POSIX message queues (mqueue.h) */
+    E(mq_open, mq_open, "soMp"),
+    E(mq_unlink, mq_unlink, "s"),
+    E(mq_timedsend, mq_timedsend, "dwuup"),
+    E(mq_timedreceive, mq_timedreceive, "drupp"),
+    E(mq_notify, mq_notify, "dp"),
+    E(mq_getsetattr, mq_getsetattr, "dpp"),
     E(sendmsg, sendmsg, "dpx"),
     E(recvmsg, recvmsg, "dpx"),
     E(sendmmsg, sendmmsg, "dpux"),

@@ -21,6 +21,7 @@
 #include "flock.h"
 #include "restart.h"
 #include "sysv_ipc.h"
+#include "mqueue.h"
 #include "rlimit.h"
 #include "timers.h"
 #include "uts.h"
@@ -513,6 +514,15 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(shmctl, shmctl, "dcp"),
     E(shmat, shmat, "dpx"),
     E(shmdt, shmdt, "p"),
+    /* POSIX message queues (mqueue.h) */
+    E(mq_open, mq_open, "soMp"),
+    E(mq_unlink, mq_unlink, "s"),
+    E(mq_timedsend, mq_timedsend, "dwuup"),
+    E(mq_timedreceive, mq_timedreceive, "drupp"),
+    E(mq_timedsend_time64, mq_timedsend_time64, "dwuup"),
+    E(mq_timedreceive_time64, mq_timedreceive_time64, "drupp"),
+    E(mq_notify, mq_notify, "dp"),
+    E(mq_getsetattr, mq_getsetattr, "dpp"),
     E(semtimedop_time64, semtimedop_time64, "dpup"),
     E(sendmsg, sendmsg, "dpx"),
     E(recvmsg, recvmsg, "dpx"),

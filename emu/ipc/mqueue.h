@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mqueue.h - POSIX message queues (mqueue.c): mq_open and the rest, one
+ * namespace of "/name" queues per machine, as Linux's ipc/mqueue.c in the
+ * initial IPC namespace with its default limits. */
+#ifndef ASYMU_MQUEUE_H
+#define ASYMU_MQUEUE_H
+
+#include "syscalls.h"
+
+#include <stdio.h>
+
+struct file;
+struct machine;
+struct process;
+struct task;
+
+/* Linux's defaults (ipc/mq_sysctl.c, include/linux/ipc_namespace.h):
+ * /proc/sys/fs/mqueue/{msg_max,msgsize_max,queues_max,msg_default,
+ * msgsize_default}, and what root (CAP_SYS_RESOURCE) may ask past them. */
+#define MQ_MSG_MAX 10
+#define MQ_MSGSIZE_MAX 8192
+#define MQ_QUEUES_MAX 256
+#define MQ_MSG_DEFAULT 10
+#define MQ_MSGSIZE_DEFAULT 8192
+#define MQ_HARD_MSGMAX 65536
+#define MQ_HARD_MSGSIZEMAX (16 * 1024 * 1024)
+#define MQ_PRIO_MAX_LINUX 32768
+
+/* Hooks: t's wait in mq_timedsend or mq_timedreceive ends without a result
+ * (true if it was in one); p closed f, or exited (f NULL): a notification
+ * p registered on f's queue (or any, at exit) goes, as Linux's
+ * mqueue_flush_file; frees every queue (machine_shutdown). */
+bool mq_task_exit(struct task *t);
+void mq_process_closed(struct process *p, struct file *f);
+void mq_free_all(struct machine *m);
+/* /proc/sys/fs/mqueue/NAME (sysv_proc_file): 0, or -ENOENT. */
+int mq_proc_file(const char *name, FILE *out);
+
+SYSCALL_DECL(mq_open);
+SYSCALL_DECL(mq_unlink);
+SYSCALL_DECL(mq_timedsend);
+SYSCALL_DECL(mq_timedreceive);
+SYSCALL_DECL(mq_timedsend_time64);
+SYSCALL_DECL(mq_timedreceive_time64);
+SYSCALL_DECL(mq_notify);
+SYSCALL_DECL(mq_getsetattr);
+
+#endif
