@@ -7,7 +7,9 @@
  * trace_pipe. */
 #include "tracefs.h"
 #include "trace-int.h"
+#include "trace_filter.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -98,6 +100,11 @@ struct tracefs {
     bool on, expanded, any_enabled;
     bool wake; /* a record was added since tracefs_wake() (trace_pipe's readers) */
     bool enabled[EVENT_COUNT];
+    /* events/SYSTEM/EVENT/filter: the filter applied and what the file
+     * shows (the text, or the text with its error when it did not parse,
+     * no filter applied then: apply_event_filter()); NULL: none */
+    struct trace_filter *filter[EVENT_COUNT];
+    char *filter_text[EVENT_COUNT];
     unsigned size_kb;
     unsigned clock;
     struct cpu_buffer *cpus;
@@ -227,6 +234,10 @@ void tracefs_free(struct tracefs *tf)
             free(tf->inst[i].pin);
     }
     free(tf->inst);
+    for (size_t i = 0; i < EVENT_COUNT; i++) {
+        trace_filter_free(tf->filter[i]);
+        free(tf->filter_text[i]);
+    }
     for (unsigned c = 0; tf->cpus && c < tf->nr_cpus; c++) {
         buffer_clear(&tf->cpus[c]);
         free(tf->cpus[c].pages);
@@ -501,6 +512,9 @@ static void record(struct tracefs *tf, const struct mevent *ev)
             continue;
         struct trace_record r;
         trace_encode(ev, &recs[i], tf->nr_cpus, &r);
+        /* filter_match_preds() of the event's filter, on its bytes */
+        if (tf->filter[recs[i].event] && !trace_filter_match(tf->filter[recs[i].event], r.b, r.len))
+            continue;
         put(tf, ev->ts_ns, &r, trace_rec_text(ev, &recs[i], tf->nr_cpus));
     }
 }
@@ -1090,8 +1104,9 @@ int tracefs_read(struct tracefs *top, const char *rel, uint64_t now_ns, char **d
             fprintf(f, "%d\n", tf->enabled[w.event - event_formats]);
         } else if (strcmp(w.file, "id") == 0) {
             fprintf(f, "%u\n", event_format_id(w.event));
-        } else if (strcmp(w.file, "filter") == 0) {
-            fputs("none\n", f);
+        } else if (strcmp(w.file, "filter") == 0) { /* print_event_filter() */
+            const char *text = tf->filter_text[w.event - event_formats];
+            fprintf(f, "%s\n", text ? text : "none");
         } else if (strcmp(w.file, "format") == 0) {
             char text[4096];
             size_t n = event_format_text(w.event, text, sizeof text);
@@ -1174,6 +1189,39 @@ static int64_t write_enable(struct tracefs *tf, const struct event_format *event
     for (size_t i = 0; i < EVENT_COUNT; i++)
         if (event ? &event_formats[i] == event : event_matches(&event_formats[i], system))
             set_enabled(tf, i, v == 1);
+    return (int64_t)len;
+}
+
+/* event_filter_write(), apply_event_filter(): less than a page; "0"
+ * clears the filter; a filter that does not parse is EINVAL, the file
+ * showing the error, and none is applied then. */
+static int64_t write_filter(struct tracefs *tf, size_t ev, const char *data, size_t len)
+{
+    if (len >= EVENT_PAGE_SIZE)
+        return -EINVAL;
+    char *text = strndup(data, len);
+    if (!text)
+        return -ENOMEM;
+    size_t n = strlen(text); /* strstrip(): the trailing white space goes */
+    while (n && isspace((unsigned char)text[n - 1]))
+        text[--n] = '\0';
+    const char *lead = text + strspn(text, " \t\n\r\f\v");
+    trace_filter_free(tf->filter[ev]);
+    tf->filter[ev] = NULL;
+    free(tf->filter_text[ev]);
+    tf->filter_text[ev] = NULL;
+    if (strcmp(lead, "0") == 0) {
+        free(text);
+        return (int64_t)len;
+    }
+    char *errtext;
+    int err = trace_filter_parse(&event_formats[ev], text, &tf->filter[ev], &errtext);
+    if (err < 0) {
+        free(text);
+        tf->filter_text[ev] = errtext;
+        return err;
+    }
+    tf->filter_text[ev] = text;
     return (int64_t)len;
 }
 
@@ -1330,7 +1378,9 @@ int64_t tracefs_write(struct tracefs *top, const char *rel, const char *data, si
     if (w.event || w.system) {
         if (strcmp(w.file, "enable") == 0)
             return write_enable(tf, w.event, w.system, data, len);
-        return (int64_t)len; /* filter: accepted, not applied */
+        if (w.event)
+            return write_filter(tf, (size_t)(w.event - event_formats), data, len);
+        return (int64_t)len; /* a system's filter: accepted, not applied */
     }
     if (strncmp(rel, "events/", 7) == 0)
         return write_enable(tf, NULL, NULL, data, len);

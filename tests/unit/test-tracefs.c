@@ -285,17 +285,22 @@ static void test_poll_and_splice(void **state)
     tracefs_free(tf);
 }
 
-/* A sched_switch on cpu of 5 ("tt") to 6 ("uu") at ts. */
-static void switch_at(struct tracefs *tf, unsigned cpu, uint64_t ts)
+/* A sched_switch on cpu of prev (comm "tt", prio 120) to 6 ("uu") at ts. */
+static void switch_from(struct tracefs *tf, unsigned cpu, uint64_t ts, int prev)
 {
     struct mevent ev = {.kind = MEVENT_SWITCH, .ts_ns = ts, .cpu = cpu, .src_cpu = cpu};
     ev.task.tid = ev.task.tgid = 6;
     ev.task.prio = 120;
     strcpy(ev.task.comm, "uu");
-    ev.sw.prev.tid = ev.sw.prev.tgid = 5;
+    ev.sw.prev.tid = ev.sw.prev.tgid = prev;
     ev.sw.prev.prio = 120;
     strcpy(ev.sw.prev.comm, "tt");
     tracefs_event(tf, &ev);
+}
+
+static void switch_at(struct tracefs *tf, unsigned cpu, uint64_t ts)
+{
+    switch_from(tf, cpu, ts, 5);
 }
 
 static int64_t write_str(struct tracefs *tf, const char *rel, const char *s)
@@ -429,6 +434,109 @@ static void test_instances(void **state)
     tracefs_unpin(pin);
 }
 
+/* The sched_switch lines trace holds. */
+static int switches(struct tracefs *tf)
+{
+    size_t size;
+    char *text = read_file(tf, "trace", &size);
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, " sched_switch: ")); p++)
+        n++;
+    free(text);
+    return n;
+}
+
+#define SW "events/sched/sched_switch/filter"
+
+/* A filter written: its return, and what the file shows after it. */
+static void filter_is(struct tracefs *tf, const char *text, int64_t ret, const char *shown)
+{
+    assert_int_equal(tracefs_write(tf, SW, text, strlen(text)), ret);
+    size_t size;
+    char *got = read_file(tf, SW, &size);
+    assert_string_equal(got, shown);
+    free(got);
+}
+
+/* events/SYSTEM/EVENT/filter (issue 28 item 3): 5.15's syntax subset
+ * applied when recording; "0" clears; a bad filter EINVAL, the file
+ * showing the error with its caret (append_filter_err()), none applied. */
+static void test_filters(void **state)
+{
+    (void)state;
+    struct tracefs *tf = tracefs_new(2);
+    assert_non_null(tf);
+    size_t size;
+    char *text = read_file(tf, SW, &size);
+    assert_string_equal(text, "none\n");
+    free(text);
+    assert_int_equal(write_str(tf, "events/sched/sched_switch/enable", "1"), 1);
+    filter_is(tf, "prev_pid == 5 && next_comm == \"uu\"\n", 35,
+              "prev_pid == 5 && next_comm == \"uu\"\n");
+    switch_from(tf, 0, 1000, 5);
+    switch_from(tf, 0, 2000, 7);
+    assert_int_equal(switches(tf), 1);
+    filter_is(tf, "prev_pid > 5 || prev_prio < 100", 31, "prev_pid > 5 || prev_prio < 100\n");
+    switch_from(tf, 0, 3000, 5);
+    switch_from(tf, 0, 4000, 7);
+    assert_int_equal(switches(tf), 2);
+    filter_is(tf, "!(common_pid == 5) && prev_comm != 'xx'", 39,
+              "!(common_pid == 5) && prev_comm != 'xx'\n");
+    switch_from(tf, 0, 5000, 5);
+    switch_from(tf, 0, 6000, 8);
+    assert_int_equal(switches(tf), 3);
+    filter_is(tf, "prev_pid >= 0x9 && prev_pid <= 9 && prev_state & 0x100 && prev_comm ~ \"t*\"", 74,
+              "prev_pid >= 0x9 && prev_pid <= 9 && prev_state & 0x100 && prev_comm ~ \"t*\"\n");
+    switch_from(tf, 0, 7000, 9);
+    switch_from(tf, 0, 8000, 10);
+    assert_int_equal(switches(tf), 4);
+    /* errors: EINVAL, the text and where, no filter applied */
+    filter_is(tf, "prev_pidd == 5", -EINVAL,
+              "prev_pidd == 5\n         ^\nparse_error: Field not found\n\n");
+    switch_from(tf, 0, 9000, 11);
+    assert_int_equal(switches(tf), 5);
+    filter_is(tf, "prev_comm < \"a\"", -EINVAL,
+              "prev_comm < \"a\"\n            ^\nparse_error: Illegal operation for field type\n\n");
+    filter_is(tf, "prev_pid == \"x\"", -EINVAL,
+              "prev_pid == \"x\"\n            ^\nparse_error: Expecting numeric field\n\n");
+    filter_is(tf, "prev_comm == 5", -EINVAL,
+              "prev_comm == 5\n             ^\nparse_error: Expecting string field\n\n");
+    filter_is(tf, "prev_comm == tt", -EINVAL,
+              "prev_comm == tt\n             ^\n"
+              "parse_error: Invalid value (did you forget quotes)?\n\n");
+    filter_is(tf, "prev_pid == 5abc", -EINVAL,
+              "prev_pid == 5abc\n            ^\nparse_error: Illegal integer value\n\n");
+    filter_is(tf, "prev_pid 5", -EINVAL,
+              "prev_pid 5\n         ^\nparse_error: Illegal operation for field type\n\n");
+    filter_is(tf, "(prev_pid == 5", -EINVAL, "(prev_pid == 5\n^\nparse_error: Too many '('\n\n");
+    filter_is(tf, "prev_pid == 5)", -EINVAL,
+              "prev_pid == 5)\n             ^\nparse_error: Too few '('\n\n");
+    filter_is(tf, "prev_comm == \"tt", -EINVAL,
+              "prev_comm == \"tt\n                ^\nparse_error: Missing matching quote\n\n");
+    filter_is(tf, "prev_pid == 5 &&", -EINVAL,
+              "prev_pid == 5 &&\n                ^\nparse_error: Meaningless filter expression\n\n");
+    /* "0" clears */
+    filter_is(tf, "prev_pid == 1", 13, "prev_pid == 1\n");
+    filter_is(tf, " 0\n", 3, "none\n");
+    switch_from(tf, 0, 10000, 12);
+    assert_int_equal(switches(tf), 6);
+    /* each trace array has its own */
+    assert_int_equal(tracefs_mkdir(tf, "instances/f"), 0);
+    assert_int_equal(write_str(tf, "instances/f/events/sched/sched_switch/enable", "1"), 1);
+    assert_int_equal(write_str(tf, "instances/f/" SW, "prev_pid == 13"), 14);
+    text = read_file(tf, SW, &size);
+    assert_string_equal(text, "none\n");
+    free(text);
+    switch_from(tf, 0, 11000, 13);
+    switch_from(tf, 0, 12000, 14);
+    assert_int_equal(switches(tf), 8);
+    text = read_file(tf, "instances/f/trace", &size);
+    assert_non_null(strstr(text, "prev_pid=13"));
+    assert_null(strstr(text, "prev_pid=14"));
+    free(text);
+    tracefs_free(tf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -438,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_pipe_after_taken_page),
         cmocka_unit_test(test_poll_and_splice),
         cmocka_unit_test(test_instances),
+        cmocka_unit_test(test_filters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
