@@ -84,3 +84,9 @@ asymu_e2e_guest(NAME tracefs-28-rawmark PROGRAM tracefs-text GUEST_ARGS rawmark 
 # the buffers' budget allows 10 instances of the default size.
 asymu_e2e_guest(NAME tracefs-28-3-instances PROGRAM tracefs-inst ASYMU_ONLY
                 MACHINE --cpus 4)
+# events/SYSTEM/EVENT/filter (issue 28 item 3, docs/tracing.md "Filters"):
+# a filter on sched_process_exit keeps the exit of a child named kid, not
+# of one named other; bad filters EINVAL with the kernel's error text in
+# the file; "0" clears it.
+asymu_e2e_guest(NAME tracefs-28-3-filter PROGRAM tracefs-inst GUEST_ARGS filter ASYMU_ONLY
+                MACHINE --cpus 4)

@@ -5,7 +5,10 @@
  * event enabled in it only recorded in its buffer only, its trace_marker
  * writing there, its tracing_on its own; EEXIST, EPERM, ENOENT, ENOTDIR;
  * rmdir EBUSY while a file of it is open, then gone (instance_rmdir());
- * unlink EPERM; how many instances the buffers' budget allows. What it
+ * unlink EPERM; how many instances the buffers' budget allows. Mode
+ * "filter": events/sched/sched_process_exit/filter applied when recording
+ * (the exit of a child named kid kept, of one named other not), a bad
+ * filter EINVAL with its error in the file, "0" clearing. What it
  * prints does not depend on the ISA or the scheduling: counts of lines
  * are printed as whether there are some. */
 #define _GNU_SOURCE
@@ -16,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -132,9 +136,49 @@ static size_t raw_bytes(void)
     return total;
 }
 
-int main(void)
+/* A child named name that exits at once. */
+static void child_named(const char *name)
+{
+    pid_t child = fork();
+    if (child == 0) {
+        prctl(PR_SET_NAME, name);
+        _exit(0);
+    }
+    waitpid(child, NULL, 0);
+}
+
+static void filters(void)
+{
+    static char a[1 << 16];
+    const char *f = T "events/sched/sched_process_exit/filter";
+    show_file(f);
+    put(T "events/sched/sched_process_exit/enable", "1");
+    put(f, "comm == \"kid\" && common_pid > 0");
+    show_file(f);
+    child_named("kid");
+    child_named("other");
+    slurp(T "trace", a, sizeof a);
+    printf("trace: exit of kid %s, of other %s\n", has(a, "sched_process_exit: comm=kid "),
+           has(a, "sched_process_exit: comm=other "));
+    put(f, "comm == kid");
+    show_file(f);
+    put(f, "pid < 0 || (comm ~ \"ki*\"");
+    show_file(f);
+    put(f, "0");
+    show_file(f);
+    put(T "trace", "");
+    child_named("other");
+    slurp(T "trace", a, sizeof a);
+    printf("trace after 0: exit of other %s\n", has(a, "sched_process_exit: comm=other "));
+}
+
+int main(int argc, char **argv)
 {
     static char a[1 << 16], b[1 << 16];
+    if (argc > 1 && strcmp(argv[1], "filter") == 0) {
+        filters();
+        return 0;
+    }
     list(T "instances");
     do_mkdir(T "instances/foo");
     do_mkdir(T "instances/foo");
