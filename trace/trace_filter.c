@@ -141,8 +141,10 @@ static bool find_field(const struct event_format *e, const char *name, size_t n,
             continue;
         bool dloc = strncmp(ef->decl, "__data_loc ", 11) == 0;
         bool str = !dloc && strncmp(ef->decl, "char ", 5) == 0 && word[len] == '[';
-        *f = (struct field){dloc ? T_DLOC : str ? T_STR : T_NUM, ef->offset, ef->size,
-                            ef->is_signed};
+        *f = (struct field){dloc  ? T_DLOC
+                            : str ? T_STR
+                                  : T_NUM,
+                            ef->offset, ef->size, ef->is_signed};
         return true;
     }
     return false;
@@ -326,14 +328,22 @@ static bool pred_match(const struct node *n, const unsigned char *rec, size_t le
         int64_t sv = (int64_t)v, sval = (int64_t)n->val;
         bool s = f->is_signed;
         switch (n->op) {
-        case OP_EQ: return v == n->val;
-        case OP_NE: return v != n->val;
-        case OP_LT: return s ? sv < sval : v < n->val;
-        case OP_LE: return s ? sv <= sval : v <= n->val;
-        case OP_GT: return s ? sv > sval : v > n->val;
-        case OP_GE: return s ? sv >= sval : v >= n->val;
-        case OP_BAND: return (v & n->val) != 0;
-        default: return false;
+        case OP_EQ:
+            return v == n->val;
+        case OP_NE:
+            return v != n->val;
+        case OP_LT:
+            return s ? sv < sval : v < n->val;
+        case OP_LE:
+            return s ? sv <= sval : v <= n->val;
+        case OP_GT:
+            return s ? sv > sval : v > n->val;
+        case OP_GE:
+            return s ? sv >= sval : v >= n->val;
+        case OP_BAND:
+            return (v & n->val) != 0;
+        default:
+            return false;
         }
     }
     char str[STR_MAX + 1];
@@ -358,10 +368,14 @@ static bool eval(const struct trace_filter *f, int i, const unsigned char *rec, 
 {
     const struct node *n = &f->n[i];
     switch (n->kind) {
-    case N_AND: return eval(f, n->l, rec, len) && eval(f, n->r, rec, len);
-    case N_OR: return eval(f, n->l, rec, len) || eval(f, n->r, rec, len);
-    case N_NOT: return !eval(f, n->l, rec, len);
-    default: return pred_match(n, rec, len);
+    case N_AND:
+        return eval(f, n->l, rec, len) && eval(f, n->r, rec, len);
+    case N_OR:
+        return eval(f, n->l, rec, len) || eval(f, n->r, rec, len);
+    case N_NOT:
+        return !eval(f, n->l, rec, len);
+    default:
+        return pred_match(n, rec, len);
     }
 }
 

@@ -30,17 +30,28 @@
 static const char *err(int e)
 {
     switch (e) {
-    case 0: return "ok";
-    case EEXIST: return "EEXIST";
-    case ENOENT: return "ENOENT";
-    case EPERM: return "EPERM";
-    case EBUSY: return "EBUSY";
-    case EBADF: return "EBADF";
-    case ENOMEM: return "ENOMEM";
-    case ENOTDIR: return "ENOTDIR";
-    case EISDIR: return "EISDIR";
-    case EINVAL: return "EINVAL";
-    default: return strerror(e);
+    case 0:
+        return "ok";
+    case EEXIST:
+        return "EEXIST";
+    case ENOENT:
+        return "ENOENT";
+    case EPERM:
+        return "EPERM";
+    case EBUSY:
+        return "EBUSY";
+    case EBADF:
+        return "EBADF";
+    case ENOMEM:
+        return "ENOMEM";
+    case ENOTDIR:
+        return "ENOTDIR";
+    case EISDIR:
+        return "EISDIR";
+    case EINVAL:
+        return "EINVAL";
+    default:
+        return strerror(e);
     }
 }
 
