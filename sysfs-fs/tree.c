@@ -460,6 +460,11 @@ static const char *tracing_rel(const char *path)
     return NULL;
 }
 
+const char *vfs_tracefs_rel(const char *abspath)
+{
+    return tracing_rel(abspath);
+}
+
 static int lookup_tracefs(struct vfs *v, void *ctx, const char *abspath, const char *rel,
                           struct vfs_node *node)
 {

@@ -180,6 +180,8 @@ struct vfs_provider {
     int (*tracefs_read)(void *ctx, const char *rel, char **data, size_t *size);
     int64_t (*tracefs_write)(void *ctx, const char *rel, const char *data, size_t len);
     void (*tracefs_truncate)(void *ctx, const char *rel);
+    /* mkdir (make) or rmdir of rel: 0 or -errno (tracefs_mkdir()). */
+    int (*tracefs_dir)(void *ctx, const char *rel, bool make);
     /* The cgroup hierarchies: hier 0 is v2's at VFS_CGROUP_MOUNT, the others
      * v1 ones mount(2) made; rel is the path under a mount ("" the mount,
      * "top-app/cpuset.cpus"): a node (1, or -ENOENT), a directory's
@@ -201,6 +203,9 @@ struct vfs;
  * abspath ("" the mount itself) and, when hier is not NULL, the mount's
  * hierarchy; NULL when abspath is in none. */
 const char *vfs_cgroup_rel(const struct vfs *v, const char *abspath, unsigned *hier);
+/* The path below /sys/kernel/tracing or /sys/kernel/debug/tracing of
+ * abspath ("" the directory itself), or NULL when it is in neither. */
+const char *vfs_tracefs_rel(const char *abspath);
 /* mount(2) of a cgroup hierarchy (hier; 0 v2's, as Linux shows one cgroup2
  * hierarchy at every mount) at DIR (an existing directory, absolute and
  * canonical): type "cgroup2" or "cgroup", its options as /proc/self/mounts

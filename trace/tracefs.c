@@ -7,7 +7,9 @@
  * trace_pipe. */
 #include "tracefs.h"
 #include "trace-int.h"
+#include "trace_filter.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,6 +30,12 @@
  * and bookkeeping), so the pages get a quarter of TRACE_KEEP_MAX. */
 #define TOTAL_MAX_KB (TRACE_KEEP_MAX >> 12)
 #define CMDLINES_DEFAULT 128u /* SAVED_CMDLINES_DEFAULT */
+/* How many instances instances/ may hold: Linux has no such bound (each
+ * costs kernel memory until it fails), asymu's keeps a guest from making
+ * an unbounded number of them. Their buffers also count against
+ * TOTAL_MAX_KB with the top level's. */
+#define INSTANCES_MAX 32u
+#define NAME_MAX_ 255u
 #define PID_MAX_DEFAULT 32768u
 
 /* One record of a page: its time as the page holds it (never before the
@@ -66,11 +74,37 @@ struct cmdline {
     char comm[MEVENT_COMM_LEN];
 };
 
+/* An instance's open files (tracefs_pin()): rmdir is EBUSY while one is
+ * open (__remove_instance(): tr->ref). Apart from the instance, so a file
+ * closed after the machine freed its tracefs still finds it. */
+struct tracefs_pin {
+    unsigned opens;
+    bool orphan; /* its tracefs is gone: the last unpin frees it */
+};
+
+/* instances/NAME (trace_array_create()): a trace array of its own. */
+struct instance {
+    char *name;
+    struct tracefs *tf;
+    struct tracefs_pin *pin;
+};
+
 struct tracefs {
+    /* The top level: itself, or the one whose instances/ holds this one,
+     * which keeps the saved comms (global in Linux: savedcmd) and whether
+     * the buffers were expanded (ring_buffer_expanded). */
+    struct tracefs *top;
+    struct instance *inst;
+    unsigned ninst;
     unsigned nr_cpus;
     bool on, expanded, any_enabled;
     bool wake; /* a record was added since tracefs_wake() (trace_pipe's readers) */
     bool enabled[EVENT_COUNT];
+    /* events/SYSTEM/EVENT/filter: the filter applied and what the file
+     * shows (the text, or the text with its error when it did not parse,
+     * no filter applied then: apply_event_filter()); NULL: none */
+    struct trace_filter *filter[EVENT_COUNT];
+    char *filter_text[EVENT_COUNT];
     unsigned size_kb;
     unsigned clock;
     struct cpu_buffer *cpus;
@@ -110,24 +144,33 @@ _Static_assert(sizeof options / sizeof *options <= 16, "options fit");
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
-struct tracefs *tracefs_new(unsigned nr_cpus)
+/* A trace array: the top level (top NULL) or an instance of top. */
+static struct tracefs *array_new(unsigned nr_cpus, struct tracefs *top)
 {
     struct tracefs *tf = calloc(1, sizeof *tf);
     if (!tf)
         return NULL;
+    tf->top = top ? top : tf;
     tf->nr_cpus = nr_cpus ? nr_cpus : 1;
     tf->on = true;
     tf->size_kb = DEFAULT_KB;
     tf->cpus = calloc(tf->nr_cpus, sizeof *tf->cpus);
-    tf->cmdline_num = CMDLINES_DEFAULT;
-    tf->cmdlines = calloc(tf->cmdline_num, sizeof *tf->cmdlines);
-    if (!tf->cpus || !tf->cmdlines) {
+    if (!top) {
+        tf->cmdline_num = CMDLINES_DEFAULT;
+        tf->cmdlines = calloc(tf->cmdline_num, sizeof *tf->cmdlines);
+    }
+    if (!tf->cpus || (!top && !tf->cmdlines)) {
         tracefs_free(tf);
         return NULL;
     }
     for (size_t i = 0; i < COUNT(options); i++)
         tf->options[i] = options[i].on;
     return tf;
+}
+
+struct tracefs *tracefs_new(unsigned nr_cpus)
+{
+    return array_new(nr_cpus, NULL);
 }
 
 static void page_free(struct tpage *p)
@@ -182,6 +225,19 @@ void tracefs_free(struct tracefs *tf)
 {
     if (!tf)
         return;
+    for (unsigned i = 0; i < tf->ninst; i++) {
+        tracefs_free(tf->inst[i].tf);
+        free(tf->inst[i].name);
+        if (tf->inst[i].pin->opens)
+            tf->inst[i].pin->orphan = true;
+        else
+            free(tf->inst[i].pin);
+    }
+    free(tf->inst);
+    for (size_t i = 0; i < EVENT_COUNT; i++) {
+        trace_filter_free(tf->filter[i]);
+        free(tf->filter_text[i]);
+    }
     for (unsigned c = 0; tf->cpus && c < tf->nr_cpus; c++) {
         buffer_clear(&tf->cpus[c]);
         free(tf->cpus[c].pages);
@@ -206,9 +262,29 @@ bool tracefs_any_enabled(const struct tracefs *tf)
     return tf->any_enabled;
 }
 
-bool tracefs_on(const struct tracefs *tf)
+/* The trace array a path names and the path below it: an instance's for
+ * instances/NAME/..., the top level's else; NULL for an instance there
+ * is not. */
+static struct tracefs *array_at(const struct tracefs *top, const char **rel)
 {
-    return tf->on;
+    struct tracefs *tf = (struct tracefs *)top;
+    if (tf->top != tf || strncmp(*rel, "instances/", 10) != 0)
+        return tf;
+    const char *name = *rel + 10;
+    size_t n = strcspn(name, "/");
+    for (unsigned i = 0; i < tf->ninst; i++) {
+        if (strlen(tf->inst[i].name) == n && strncmp(tf->inst[i].name, name, n) == 0) {
+            *rel = name[n] ? name + n + 1 : "";
+            return tf->inst[i].tf;
+        }
+    }
+    return NULL;
+}
+
+bool tracefs_on(const struct tracefs *tf, const char *rel)
+{
+    const struct tracefs *a = array_at(tf, &rel);
+    return a && a->on;
 }
 
 /* The vCPU of a per_cpu/cpuN/ file (its name after it in file), or -1. */
@@ -220,8 +296,11 @@ static int per_cpu_file(const struct tracefs *tf, const char *rel, char file[16]
     return -1;
 }
 
-const void *tracefs_wait_key(const struct tracefs *tf, const char *rel)
+const void *tracefs_wait_key(const struct tracefs *top, const char *rel)
 {
+    const struct tracefs *tf = array_at(top, &rel);
+    if (!tf)
+        return NULL;
     char file[16];
     int cpu = per_cpu_file(tf, rel, file);
     if (cpu >= 0)
@@ -246,8 +325,11 @@ static bool buffer_has_full_page(const struct cpu_buffer *b)
     return b->n > 2 || (b->n == 2 && b->consumed < page_at(b, 0)->nlines);
 }
 
-bool tracefs_readable(const struct tracefs *tf, const char *rel)
+bool tracefs_readable(const struct tracefs *top, const char *rel)
 {
+    const struct tracefs *tf = array_at(top, &rel);
+    if (!tf)
+        return false;
     for (size_t i = 0; i < COUNT(options); i++)
         if (strcmp(options[i].name, "block") == 0 && tf->options[i]) /* TRACE_ITER_BLOCK */
             return true;
@@ -265,6 +347,8 @@ bool tracefs_readable(const struct tracefs *tf, const char *rel)
 
 void tracefs_wake(struct tracefs *tf, void (*wake)(void *arg, const void *key), void *arg)
 {
+    for (unsigned i = 0; i < tf->ninst; i++)
+        tracefs_wake(tf->inst[i].tf, wake, arg);
     if (!tf->wake)
         return;
     tf->wake = false;
@@ -290,6 +374,7 @@ static unsigned pages_for(unsigned kb)
 /* trace_save_cmdline(): a pid keeps its slot; a new one takes the next. */
 static void save_cmdline(struct tracefs *tf, int pid, const char *comm)
 {
+    tf = tf->top;
     if (pid <= 0)
         return;
     unsigned slot = tf->cmdline_num;
@@ -380,14 +465,15 @@ static void put(struct tracefs *tf, uint64_t ts, const struct trace_record *r, c
         free(text);
 }
 
-void tracefs_mark_raw(struct tracefs *tf, unsigned cpu, uint64_t ts_ns,
+void tracefs_mark_raw(struct tracefs *top, const char *rel, unsigned cpu, uint64_t ts_ns,
                       const struct mevent_task *task, const void *data, size_t cnt)
 {
+    struct tracefs *tf = array_at(top, &rel);
     /* tracing_mark_raw_write(): the entry (common fields and id, 12
      * bytes) and the cnt bytes from the id on, at least as long as a
      * faulted write's id and "<faulted>" (FAULT_SIZE_ID) */
     enum { HEADER = 12, FAULT_SIZE_ID = 9 + 4 };
-    if (!tf->on || cnt < 4 || cnt > 1024)
+    if (!tf || !tf->on || cnt < 4 || cnt > 1024)
         return;
     struct trace_record r;
     size_t size = HEADER + cnt + (cnt < FAULT_SIZE_ID ? FAULT_SIZE_ID - cnt : 0);
@@ -414,9 +500,9 @@ void tracefs_mark_raw(struct tracefs *tf, unsigned cpu, uint64_t ts_ns,
     save_cmdline(tf, task->tid, task->comm);
 }
 
-void tracefs_event(void *ctx, const struct mevent *ev)
+/* Records ev in trace array tf: the events it enabled, and prints. */
+static void record(struct tracefs *tf, const struct mevent *ev)
 {
-    struct tracefs *tf = ctx;
     if (!tf->on)
         return;
     struct trace_rec recs[TRACE_RECS_MAX];
@@ -426,12 +512,41 @@ void tracefs_event(void *ctx, const struct mevent *ev)
             continue;
         struct trace_record r;
         trace_encode(ev, &recs[i], tf->nr_cpus, &r);
+        /* filter_match_preds() of the event's filter, on its bytes */
+        if (tf->filter[recs[i].event] && !trace_filter_match(tf->filter[recs[i].event], r.b, r.len))
+            continue;
         put(tf, ev->ts_ns, &r, trace_rec_text(ev, &recs[i], tf->nr_cpus));
     }
+}
+
+/* Every trace array that enabled an event records it, from the same
+ * stream (each tr's trace_event_file has its own enable, the tracepoint
+ * probe writing to each: trace_event_raw_event_*()). A print is the
+ * top level's trace_marker's: an instance's comes through tracefs_mark(). */
+void tracefs_event(void *ctx, const struct mevent *ev)
+{
+    struct tracefs *tf = ctx;
+    bool on = tf->on;
+    record(tf, ev);
+    for (unsigned i = 0; ev->kind != MEVENT_PRINT && i < tf->ninst; i++) {
+        record(tf->inst[i].tf, ev);
+        on |= tf->inst[i].tf->on;
+    }
+    if (!on)
+        return;
     if (ev->kind == MEVENT_SWITCH)
         save_cmdline(tf, ev->sw.prev.tid, ev->sw.prev.comm);
     if (ev->kind != MEVENT_HOTPLUG)
         save_cmdline(tf, ev->task.tid, ev->task.comm);
+}
+
+void tracefs_mark(struct tracefs *top, const char *rel, const struct mevent *ev)
+{
+    struct tracefs *tf = array_at(top, &rel);
+    if (tf && tf->on) {
+        record(tf, ev);
+        save_cmdline(tf, ev->task.tid, ev->task.comm);
+    }
 }
 
 /* --- the file tree --- */
@@ -491,6 +606,14 @@ static const struct entry cpu_files[] = {{"buffer_size_kb", 0644},
                                          {"trace_pipe", 0444},
                                          {"trace_pipe_raw", 0444}};
 
+/* The files only the top level has (tracer_init_tracefs(),
+ * event_trace_init()): not in an instance (init_tracer_tracefs()). */
+static bool top_only(const char *name)
+{
+    return strcmp(name, "available_events") == 0 || strcmp(name, "instances") == 0 ||
+           strcmp(name, "saved_cmdlines") == 0 || strcmp(name, "saved_cmdlines_size") == 0;
+}
+
 static bool is_ftrace(const struct event_format *e)
 {
     return strcmp(e->system, "ftrace") == 0;
@@ -541,8 +664,8 @@ static struct where locate(const struct tracefs *tf, const char *rel)
         return w;
     memcpy(first, name, n);
     first[n] = '\0';
-    if (!in_table(root_files, COUNT(root_files), first, &w))
-        return w;
+    if (!in_table(root_files, COUNT(root_files), first, &w) || (tf->top != tf && top_only(first)))
+        return NOWHERE;
     if (w.kind == N_FILE || *rel == '\0')
         return *rel ? NOWHERE : w;
     w = NOWHERE;
@@ -599,11 +722,14 @@ static struct where locate(const struct tracefs *tf, const char *rel)
             if (strcmp(options[i].name, rel) == 0)
                 return (struct where){N_FILE, 0644, options[i].name, NULL, NULL, -1, (int)i};
     }
-    return w; /* instances/ is empty: mkdir there is not supported */
+    return w; /* instances/NAME: array_at() took it */
 }
 
-int tracefs_lookup(const struct tracefs *tf, const char *rel, unsigned *mode, bool *dir)
+int tracefs_lookup(const struct tracefs *top, const char *rel, unsigned *mode, bool *dir)
 {
+    const struct tracefs *tf = array_at(top, &rel);
+    if (!tf)
+        return -ENOENT;
     struct where w = locate(tf, rel);
     if (w.kind == N_NONE)
         return -ENOENT;
@@ -619,9 +745,12 @@ static void list_entries(const struct entry *t, size_t n,
         emit(t[i].name, t[i].mode ? DT_REG_ : DT_DIR_, arg);
 }
 
-int tracefs_list(const struct tracefs *tf, const char *rel,
+int tracefs_list(const struct tracefs *top, const char *rel,
                  void (*emit)(const char *name, unsigned char type, void *arg), void *arg)
 {
+    const struct tracefs *tf = array_at(top, &rel);
+    if (!tf)
+        return -ENOENT;
     struct where w = locate(tf, rel);
     char name[32];
     if (w.kind == N_NONE)
@@ -629,7 +758,12 @@ int tracefs_list(const struct tracefs *tf, const char *rel,
     if (w.kind != N_DIR)
         return -ENOTDIR;
     if (*rel == '\0') {
-        list_entries(root_files, COUNT(root_files), emit, arg);
+        for (size_t i = 0; i < COUNT(root_files); i++)
+            if (tf->top == tf || !top_only(root_files[i].name))
+                emit(root_files[i].name, root_files[i].mode ? DT_REG_ : DT_DIR_, arg);
+    } else if (strcmp(rel, "instances") == 0) {
+        for (unsigned i = 0; i < tf->ninst; i++)
+            emit(tf->inst[i].name, DT_DIR_, arg);
     } else if (w.event) {
         if (is_ftrace(w.event))
             list_entries(ftrace_event_files, COUNT(ftrace_event_files), emit, arg);
@@ -736,8 +870,11 @@ static void take_page(struct tracefs *tf, FILE *f, unsigned cpu)
     drop_first(b, &b->read);
 }
 
-int tracefs_splice_page(struct tracefs *tf, const char *rel, void *page)
+int tracefs_splice_page(struct tracefs *top, const char *rel, void *page)
 {
+    struct tracefs *tf = array_at(top, &rel);
+    if (!tf)
+        return -ENOENT;
     char file[16];
     int cpu = per_cpu_file(tf, rel, file);
     if (cpu < 0 || strcmp(file, "trace_pipe_raw") != 0)
@@ -755,6 +892,7 @@ int tracefs_splice_page(struct tracefs *tf, const char *rel, void *page)
  * saved one, else <...>. */
 static const char *find_cmdline(const struct tracefs *tf, int pid)
 {
+    tf = tf->top;
     if (pid == 0)
         return "<idle>";
     for (unsigned i = 0; i < tf->cmdline_num; i++)
@@ -870,6 +1008,14 @@ static void trace_pipe(struct tracefs *tf, FILE *f, int cpu)
     }
 }
 
+/* The size a buffer has before ring_buffer_expanded: the top level's the
+ * boot-time minimum, an instance's the full one (trace_array_create()
+ * allocates trace_buf_size). */
+static unsigned shown_kb(const struct tracefs *tf)
+{
+    return tf->top == tf ? UNEXPANDED_KB : tf->size_kb;
+}
+
 static void root_file(struct tracefs *tf, const char *name, FILE *f)
 {
     if (strcmp(name, "available_events") == 0) {
@@ -879,15 +1025,15 @@ static void root_file(struct tracefs *tf, const char *name, FILE *f)
     } else if (strcmp(name, "available_tracers") == 0 || strcmp(name, "current_tracer") == 0) {
         fputs("nop\n", f);
     } else if (strcmp(name, "buffer_size_kb") == 0) {
-        if (tf->expanded)
+        if (tf->top->expanded)
             fprintf(f, "%u\n", tf->size_kb);
         else
-            fprintf(f, "%u (expanded: %u)\n", UNEXPANDED_KB, tf->size_kb);
+            fprintf(f, "%u (expanded: %u)\n", shown_kb(tf), tf->size_kb);
     } else if (strcmp(name, "buffer_total_size_kb") == 0) {
-        if (tf->expanded)
+        if (tf->top->expanded)
             fprintf(f, "%u\n", tf->size_kb * tf->nr_cpus);
         else
-            fprintf(f, "%u (expanded: %u)\n", UNEXPANDED_KB * tf->nr_cpus,
+            fprintf(f, "%u (expanded: %u)\n", shown_kb(tf) * tf->nr_cpus,
                     tf->size_kb * tf->nr_cpus);
     } else if (strcmp(name, "saved_cmdlines") == 0) {
         for (unsigned i = 0; i < tf->cmdline_num; i++)
@@ -924,8 +1070,11 @@ static void root_file(struct tracefs *tf, const char *name, FILE *f)
     }
 }
 
-int tracefs_read(struct tracefs *tf, const char *rel, uint64_t now_ns, char **data, size_t *size)
+int tracefs_read(struct tracefs *top, const char *rel, uint64_t now_ns, char **data, size_t *size)
 {
+    struct tracefs *tf = array_at(top, &rel);
+    if (!tf)
+        return -ENOENT;
     struct where w = locate(tf, rel);
     if (w.kind == N_NONE)
         return -ENOENT;
@@ -944,8 +1093,8 @@ int tracefs_read(struct tracefs *tf, const char *rel, uint64_t now_ns, char **da
         else if (strcmp(w.file, "trace_pipe_raw") == 0)
             take_page(tf, f, (unsigned)w.cpu);
         else if (strcmp(w.file, "buffer_size_kb") == 0)
-            fprintf(f, tf->expanded ? "%u\n" : "%u (expanded: %u)\n",
-                    tf->expanded ? tf->size_kb : UNEXPANDED_KB, tf->size_kb);
+            fprintf(f, tf->top->expanded ? "%u\n" : "%u (expanded: %u)\n",
+                    tf->top->expanded ? tf->size_kb : shown_kb(tf), tf->size_kb);
         else if (strcmp(w.file, "trace") == 0)
             trace_file(tf, f, w.cpu);
         else if (strcmp(w.file, "trace_pipe") == 0)
@@ -955,8 +1104,9 @@ int tracefs_read(struct tracefs *tf, const char *rel, uint64_t now_ns, char **da
             fprintf(f, "%d\n", tf->enabled[w.event - event_formats]);
         } else if (strcmp(w.file, "id") == 0) {
             fprintf(f, "%u\n", event_format_id(w.event));
-        } else if (strcmp(w.file, "filter") == 0) {
-            fputs("none\n", f);
+        } else if (strcmp(w.file, "filter") == 0) { /* print_event_filter() */
+            const char *text = tf->filter_text[w.event - event_formats];
+            fprintf(f, "%s\n", text ? text : "none");
         } else if (strcmp(w.file, "format") == 0) {
             char text[4096];
             size_t n = event_format_text(w.event, text, sizeof text);
@@ -1014,8 +1164,19 @@ static int parse_ulong(const char *data, size_t len, unsigned long *out)
 static void set_enabled(struct tracefs *tf, size_t i, bool on)
 {
     tf->enabled[i] = on;
-    if (on)
-        tf->any_enabled = tf->expanded = true;
+    if (on) /* tracing_update_buffers(): ring_buffer_expanded is global */
+        tf->top->any_enabled = tf->top->expanded = true;
+}
+
+/* The KiB of the buffers of every trace array but skip: what TOTAL_MAX_KB
+ * bounds. */
+static uint64_t budget_used(const struct tracefs *top, const struct tracefs *skip)
+{
+    uint64_t kb = top == skip ? 0 : (uint64_t)top->size_kb * top->nr_cpus;
+    for (unsigned i = 0; i < top->ninst; i++)
+        if (top->inst[i].tf != skip)
+            kb += (uint64_t)top->inst[i].tf->size_kb * top->nr_cpus;
+    return kb;
 }
 
 /* event_enable_write(), system_enable_write(): 0 or 1. */
@@ -1028,6 +1189,39 @@ static int64_t write_enable(struct tracefs *tf, const struct event_format *event
     for (size_t i = 0; i < EVENT_COUNT; i++)
         if (event ? &event_formats[i] == event : event_matches(&event_formats[i], system))
             set_enabled(tf, i, v == 1);
+    return (int64_t)len;
+}
+
+/* event_filter_write(), apply_event_filter(): less than a page; "0"
+ * clears the filter; a filter that does not parse is EINVAL, the file
+ * showing the error, and none is applied then. */
+static int64_t write_filter(struct tracefs *tf, size_t ev, const char *data, size_t len)
+{
+    if (len >= EVENT_PAGE_SIZE)
+        return -EINVAL;
+    char *text = strndup(data, len);
+    if (!text)
+        return -ENOMEM;
+    size_t n = strlen(text); /* strstrip(): the trailing white space goes */
+    while (n && isspace((unsigned char)text[n - 1]))
+        text[--n] = '\0';
+    const char *lead = text + strspn(text, " \t\n\r\f\v");
+    trace_filter_free(tf->filter[ev]);
+    tf->filter[ev] = NULL;
+    free(tf->filter_text[ev]);
+    tf->filter_text[ev] = NULL;
+    if (strcmp(lead, "0") == 0) {
+        free(text);
+        return (int64_t)len;
+    }
+    char *errtext;
+    int err = trace_filter_parse(&event_formats[ev], text, &tf->filter[ev], &errtext);
+    if (err < 0) {
+        free(text);
+        tf->filter_text[ev] = errtext;
+        return err;
+    }
+    tf->filter_text[ev] = text;
     return (int64_t)len;
 }
 
@@ -1118,10 +1312,10 @@ static int64_t write_root(struct tracefs *tf, const char *name, const char *data
     if (strcmp(name, "buffer_size_kb") == 0) { /* tracing_entries_write() */
         if (parse_ulong(data, len, &v) < 0 || v == 0)
             return -EINVAL;
-        if (v > TOTAL_MAX_KB / tf->nr_cpus)
+        if (v > TOTAL_MAX_KB || budget_used(tf->top, tf) + (uint64_t)v * tf->nr_cpus > TOTAL_MAX_KB)
             return -ENOMEM;
         tf->size_kb = (unsigned)v;
-        tf->expanded = true;
+        tf->top->expanded = true;
         return (int64_t)len;
     }
     if (strcmp(name, "saved_cmdlines_size") == 0) { /* tracing_saved_cmdlines_size_write() */
@@ -1159,8 +1353,11 @@ static int64_t write_root(struct tracefs *tf, const char *name, const char *data
     return -EINVAL;
 }
 
-int64_t tracefs_write(struct tracefs *tf, const char *rel, const char *data, size_t len)
+int64_t tracefs_write(struct tracefs *top, const char *rel, const char *data, size_t len)
 {
+    struct tracefs *tf = array_at(top, &rel);
+    if (!tf)
+        return -ENOENT;
     struct where w = locate(tf, rel);
     unsigned long v;
     if (w.kind == N_NONE)
@@ -1181,15 +1378,20 @@ int64_t tracefs_write(struct tracefs *tf, const char *rel, const char *data, siz
     if (w.event || w.system) {
         if (strcmp(w.file, "enable") == 0)
             return write_enable(tf, w.event, w.system, data, len);
-        return (int64_t)len; /* filter: accepted, not applied */
+        if (w.event)
+            return write_filter(tf, (size_t)(w.event - event_formats), data, len);
+        return (int64_t)len; /* a system's filter: accepted, not applied */
     }
     if (strncmp(rel, "events/", 7) == 0)
         return write_enable(tf, NULL, NULL, data, len);
     return write_root(tf, w.file, data, len);
 }
 
-void tracefs_truncate(struct tracefs *tf, const char *rel)
+void tracefs_truncate(struct tracefs *top, const char *rel)
 {
+    struct tracefs *tf = array_at(top, &rel);
+    if (!tf)
+        return;
     struct where w = locate(tf, rel);
     if (w.kind != N_FILE)
         return;
@@ -1202,4 +1404,96 @@ void tracefs_truncate(struct tracefs *tf, const char *rel)
         for (size_t i = 0; i < EVENT_COUNT; i++)
             tf->enabled[i] = false;
     }
+}
+
+/* --- instances/ --- */
+
+/* instance_mkdir(), trace_array_create(): a new trace array with its own
+ * buffers of the default size, events off, tracing on. */
+int tracefs_mkdir(struct tracefs *tf, const char *rel)
+{
+    unsigned mode;
+    bool dir;
+    if (tracefs_lookup(tf, rel, &mode, &dir) == 0)
+        return -EEXIST;
+    const char *slash = strrchr(rel, '/');
+    char parent[NAME_MAX_ + 16];
+    size_t plen = slash ? (size_t)(slash - rel) : 0;
+    if (plen >= sizeof parent)
+        return -ENOENT; /* no directory of tracefs has so long a path */
+    memcpy(parent, rel, plen);
+    parent[plen] = '\0';
+    if (tracefs_lookup(tf, parent, &mode, &dir) < 0)
+        return -ENOENT;
+    if (!dir)
+        return -ENOTDIR;
+    if (strcmp(parent, "instances") != 0)
+        return -EPERM; /* only instances/ has a mkdir (tracefs_dir_inode_operations) */
+    const char *name = slash + 1;
+    if (!*name || strlen(name) > NAME_MAX_)
+        return !*name ? -ENOENT : -ENAMETOOLONG;
+    if (tf->ninst >= INSTANCES_MAX ||
+        budget_used(tf, NULL) + (uint64_t)DEFAULT_KB * tf->nr_cpus > TOTAL_MAX_KB)
+        return -ENOMEM; /* allocate_trace_buffers() failing */
+    struct instance *inst = realloc(tf->inst, (tf->ninst + 1) * sizeof *inst);
+    if (!inst)
+        return -ENOMEM;
+    tf->inst = inst;
+    struct instance *in = &tf->inst[tf->ninst];
+    in->name = strdup(name);
+    in->tf = array_new(tf->nr_cpus, tf);
+    in->pin = calloc(1, sizeof *in->pin);
+    if (!in->name || !in->tf || !in->pin) {
+        free(in->name);
+        tracefs_free(in->tf);
+        free(in->pin);
+        return -ENOMEM;
+    }
+    tf->ninst++;
+    return 0;
+}
+
+/* instance_rmdir(), __remove_instance(): EBUSY while a file of it is
+ * open; EPERM for another directory (tracefs has no rmdir there). */
+int tracefs_rmdir(struct tracefs *tf, const char *rel)
+{
+    unsigned mode;
+    bool dir;
+    if (tracefs_lookup(tf, rel, &mode, &dir) < 0)
+        return -ENOENT;
+    if (!dir)
+        return -ENOTDIR;
+    const char *name = strncmp(rel, "instances/", 10) == 0 ? rel + 10 : NULL;
+    for (unsigned i = 0; name && tf->top == tf && i < tf->ninst; i++) {
+        if (strcmp(tf->inst[i].name, name) != 0)
+            continue;
+        if (tf->inst[i].pin->opens)
+            return -EBUSY;
+        tracefs_free(tf->inst[i].tf);
+        free(tf->inst[i].name);
+        free(tf->inst[i].pin);
+        memmove(&tf->inst[i], &tf->inst[i + 1], (tf->ninst - i - 1) * sizeof *tf->inst);
+        tf->ninst--;
+        return 0;
+    }
+    return -EPERM;
+}
+
+struct tracefs_pin *tracefs_pin(struct tracefs *tf, const char *rel)
+{
+    const char *name = strncmp(rel, "instances/", 10) == 0 ? rel + 10 : NULL;
+    size_t n = name ? strcspn(name, "/") : 0;
+    for (unsigned i = 0; name && name[n] && tf->top == tf && i < tf->ninst; i++) {
+        if (strlen(tf->inst[i].name) == n && strncmp(tf->inst[i].name, name, n) == 0) {
+            tf->inst[i].pin->opens++;
+            return tf->inst[i].pin;
+        }
+    }
+    return NULL;
+}
+
+void tracefs_unpin(struct tracefs_pin *pin)
+{
+    if (pin && --pin->opens == 0 && pin->orphan)
+        free(pin);
 }

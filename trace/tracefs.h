@@ -33,8 +33,10 @@ void tracefs_event(void *ctx, const struct mevent *ev);
  * subscribes tracefs_kinds() then, so a run that never traces pays
  * nothing. */
 bool tracefs_any_enabled(const struct tracefs *tf);
-/* Whether trace_marker takes writes now (tracing_on). */
-bool tracefs_on(const struct tracefs *tf);
+/* Whether the trace array of file rel (the top level's or, for
+ * instances/NAME/..., the instance's) is on: trace_marker takes writes
+ * (tracing_on). */
+bool tracefs_on(const struct tracefs *tf, const char *rel);
 /* What a reader of an empty trace_pipe, per_cpu/cpuN/trace_pipe or
  * per_cpu/cpuN/trace_pipe_raw (rel) waits on. */
 const void *tracefs_wait_key(const struct tracefs *tf, const char *rel);
@@ -55,7 +57,8 @@ bool tracefs_readable(const struct tracefs *tf, const char *rel);
 void tracefs_wake(struct tracefs *tf, void (*wake)(void *arg, const void *key), void *arg);
 
 /* A file or directory below the tracing directory: rel is the path below
- * it ("" for itself, "events/sched/enable"). 0 and *mode (the permission
+ * it ("" for itself, "events/sched/enable", "instances/NAME/trace"; the
+ * files taking rel all take an instance's). 0 and *mode (the permission
  * bits) and *dir, or -ENOENT. */
 int tracefs_lookup(const struct tracefs *tf, const char *rel, unsigned *mode, bool *dir);
 /* Lists directory rel: emit(name, d_type, arg). */
@@ -74,8 +77,12 @@ int64_t tracefs_write(struct tracefs *tf, const char *rel, const char *data, siz
  * bytes; tracing_mark_raw_write()): ftrace's raw_data record of task on
  * vCPU cpu at ts_ns, its first 4 bytes the id, the rest its buf. Only
  * here: the machine's event stream has no such event. */
-void tracefs_mark_raw(struct tracefs *tf, unsigned cpu, uint64_t ts_ns,
+void tracefs_mark_raw(struct tracefs *tf, const char *rel, unsigned cpu, uint64_t ts_ns,
                       const struct mevent_task *task, const void *data, size_t cnt);
+/* A write to an instance's trace_marker (rel): print event ev recorded in
+ * that instance's buffers only (tracing_mark_write() writes to its tr's),
+ * not in the machine's event stream, when the instance is on. */
+void tracefs_mark(struct tracefs *tf, const char *rel, const struct mevent *ev);
 /* An open with O_TRUNC for writing: set_event disables every event,
  * trace empties the buffers (ftrace_event_set_open, tracing_open). */
 void tracefs_truncate(struct tracefs *tf, const char *rel);
@@ -87,5 +94,21 @@ void tracefs_truncate(struct tracefs *tf, const char *rel);
 int tracefs_splice_page(struct tracefs *tf, const char *rel, void *page);
 /* Whether reads of rel return one ring-buffer page at a time. */
 bool tracefs_paged(const char *rel);
+
+/* mkdir and rmdir of rel (docs/tracing.md "Instances"): an instance made
+ * in instances/ (instance_mkdir()), EEXIST when rel is there, ENOENT
+ * without its parent, EPERM in another directory, ENOMEM past
+ * INSTANCES_MAX (32) instances or when its buffers (buffer_size_kb of the
+ * default 1408 per vCPU) would take the buffers of every trace array past
+ * their budget; an instance removed (instance_rmdir()), EBUSY while a
+ * file of it is open (tracefs_pin()), EPERM for another directory. */
+int tracefs_mkdir(struct tracefs *tf, const char *rel);
+int tracefs_rmdir(struct tracefs *tf, const char *rel);
+/* An open file rel, if it is an instance's, pins it (rmdir is EBUSY)
+ * until tracefs_unpin(); NULL for another file. A pin outlives
+ * tracefs_free(). */
+struct tracefs_pin;
+struct tracefs_pin *tracefs_pin(struct tracefs *tf, const char *rel);
+void tracefs_unpin(struct tracefs_pin *pin);
 
 #endif

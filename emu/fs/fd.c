@@ -8,6 +8,7 @@
 #include "machine.h"
 #include "rlimit.h"
 #include "task.h"
+#include "tracefs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -113,6 +114,7 @@ void file_put(struct file *f)
     if (f->epitems)
         epoll_file_released(f);
     locks_file_released(f);
+    tracefs_unpin(f->tracefs_pin);
     if (f->kind == FILE_OBJECT && f->ops->release)
         f->ops->release(f);
     free(f->data);

@@ -98,6 +98,9 @@ struct file {
     /* FILE_VIRTUAL trace_pipe and trace_pipe_raw: what poll() waits on
      * (tracefs_wait_key); NULL for other files. */
     const void *poll_key;
+    /* A tracefs instance's file pins the instance (tracefs_pin()): rmdir
+     * is EBUSY until the last such file is closed. */
+    struct tracefs_pin *tracefs_pin;
 };
 
 #define FD_MAX 1024

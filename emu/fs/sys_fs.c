@@ -114,7 +114,7 @@ static int64_t tracing_pipe_fill(struct task *t, struct file *f)
     struct tracefs *tf = t->machine->tracefs;
     if (f->flags & O_NONBLOCK)
         return -EAGAIN;
-    if (f->node.pipe && gave && tf && !tracefs_on(tf))
+    if (f->node.pipe && gave && tf && !tracefs_on(tf, tracing_rel(f->node.path)))
         return 0;
     if (signal_pending(t))
         return -EINTR;
@@ -726,6 +726,9 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
         /* the lookup made the machine's tracefs */
         if ((node->pages || node->pipe) && t->machine->tracefs)
             f->poll_key = tracefs_wait_key(t->machine->tracefs, tracing_rel(abspath));
+        const char *trel = vfs_tracefs_rel(abspath);
+        if (opens && err == 0 && trel && t->machine->tracefs)
+            f->tracefs_pin = tracefs_pin(t->machine->tracefs, trel);
         if (err < 0) {
             file_put(f);
             return err;

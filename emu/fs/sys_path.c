@@ -126,12 +126,36 @@ static int cgroup_dir_op(struct task *t, int dirfd, uint64_t upath, bool make, i
     return 1;
 }
 
+/* mkdir (op 1) and rmdir (op 0) inside tracefs make and remove instances
+ * (tracefs.h); unlink (op -1) is not there (tracefs_dir_inode_operations
+ * has none): EPERM, EISDIR for a directory. 1 with *r the result when
+ * path is in tracefs, else 0. */
+static int tracefs_dir_op(struct task *t, int dirfd, uint64_t upath, int op, int64_t *r)
+{
+    char path[VFS_PATH_MAX], real[VFS_PATH_MAX];
+    if (path_from_guest(t, dirfd, upath, path, sizeof path) < 0 ||
+        vfs_resolve(&t->machine->vfs, t, "/", path, real, sizeof real) < 0)
+        return 0;
+    const char *rel = vfs_tracefs_rel(real);
+    const struct vfs_provider *p = t->machine->vfs.provider;
+    unsigned mode;
+    bool dir;
+    if (!rel || !p || !p->tracefs_dir)
+        return 0;
+    if (op >= 0)
+        *r = p->tracefs_dir(t, rel, op == 1);
+    else
+        *r = p->tracefs_lookup(t, rel, &mode, &dir) < 0 ? -ENOENT : dir ? -EISDIR : -EPERM;
+    return 1;
+}
+
 SYSCALL_DECL(mkdirat)
 {
     char name[256];
     struct vfs_budget *b;
     int64_t cr;
-    if (cgroup_dir_op(t, (int)a[0], a[1], true, &cr))
+    if (cgroup_dir_op(t, (int)a[0], a[1], true, &cr) ||
+        tracefs_dir_op(t, (int)a[0], a[1], 1, &cr))
         return cr;
     int mount, dfd = parent_in(t, (int)a[0], a[1], name, sizeof name, &mount);
     if (dfd < 0)
@@ -161,6 +185,8 @@ SYSCALL_DECL(unlinkat)
     int64_t cr;
     if (cgroup_dir_op(t, (int)a[0], a[1], !!0, &cr))
         return (a[2] & GUEST_AT_REMOVEDIR) ? cr : -EPERM;
+    if (tracefs_dir_op(t, (int)a[0], a[1], (a[2] & GUEST_AT_REMOVEDIR) ? 0 : -1, &cr))
+        return cr;
     char name[256];
     int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
     if (dfd < 0)

@@ -591,15 +591,27 @@ enum { TRACE_BUF_SIZE = 1024 };
  * vCPU, in the machine's event stream, which both this tracefs and the
  * host-side --trace writers read. -EBADF while tracing is off (the
  * ring buffer refuses the reservation). */
-static int64_t mark_write(struct task *t, struct tracefs *tf, const char *data, size_t len)
+static int64_t mark_write(struct task *t, struct tracefs *tf, const char *rel, const char *data,
+                          size_t len)
 {
-    if (!tracefs_on(tf))
+    if (!tracefs_on(tf, rel))
         return -EBADF;
     size_t cnt = len > TRACE_BUF_SIZE ? TRACE_BUF_SIZE : len;
     char msg[TRACE_BUF_SIZE + 1];
     memcpy(msg, data, cnt);
     msg[cnt] = '\0';
-    mev_print(t, msg, TRACE_MARK_WRITE_IP);
+    if (strcmp(rel, "trace_marker") == 0) {
+        mev_print(t, msg, TRACE_MARK_WRITE_IP);
+        return (int64_t)cnt;
+    }
+    /* an instance's: its buffer only, as machine_events.c's emit() makes the event */
+    struct machine *m = t->machine;
+    struct mevent ev = {.kind = MEVENT_PRINT, .ts_ns = machine_now(m)};
+    ev.cpu = ev.src_cpu = t == m->slice_task ? m->slice_cpu : t->se.cpu;
+    sched_event_task(&t->se, &ev.task);
+    ev.print.msg = msg;
+    ev.print.ip = TRACE_MARK_WRITE_IP;
+    tracefs_mark(tf, rel, &ev);
     return (int64_t)cnt;
 }
 
@@ -607,12 +619,13 @@ static int64_t mark_write(struct task *t, struct tracefs *tf, const char *data, 
  * EINVAL, then EBADF while tracing is off; at most TRACE_BUF_SIZE of them
  * are recorded, the count returned. A raw_data record of the writer's on
  * its vCPU in the tracefs (the host-side --trace has no such event). */
-static int64_t mark_raw_write(struct task *t, struct tracefs *tf, const char *data, size_t len)
+static int64_t mark_raw_write(struct task *t, struct tracefs *tf, const char *rel, const char *data,
+                              size_t len)
 {
     enum { RAW_DATA_MAX_SIZE = 3 * 1024 };
     if (len < 4 || len > RAW_DATA_MAX_SIZE)
         return -EINVAL;
-    if (!tracefs_on(tf))
+    if (!tracefs_on(tf, rel))
         return -EBADF;
     size_t cnt = len > TRACE_BUF_SIZE ? TRACE_BUF_SIZE : len;
     struct machine *m = t->machine;
@@ -620,7 +633,7 @@ static int64_t mark_raw_write(struct task *t, struct tracefs *tf, const char *da
     sched_event_task(&t->se, &task);
     /* the vCPU as machine_events.c's emit() names it */
     unsigned cpu = t == m->slice_task ? m->slice_cpu : t->se.cpu;
-    tracefs_mark_raw(tf, cpu, machine_now(m), &task, data, cnt);
+    tracefs_mark_raw(tf, rel, cpu, machine_now(m), &task, data, cnt);
     return (int64_t)cnt;
 }
 
@@ -630,10 +643,13 @@ static int64_t tfs_write(void *ctx, const char *rel, const char *data, size_t le
     struct tracefs *tf = tracefs_of(t->machine);
     if (!tf)
         return -ENOMEM;
-    if (strcmp(rel, "trace_marker") == 0)
-        return mark_write(t, tf, data, len);
-    if (strcmp(rel, "trace_marker_raw") == 0)
-        return mark_raw_write(t, tf, data, len);
+    /* the top level's or an instance's (instances/NAME/trace_marker) */
+    const char *base = strrchr(rel, '/');
+    base = base ? base + 1 : rel;
+    if (strcmp(base, "trace_marker") == 0)
+        return mark_write(t, tf, rel, data, len);
+    if (strcmp(base, "trace_marker_raw") == 0)
+        return mark_raw_write(t, tf, rel, data, len);
     int64_t n = tracefs_write(tf, rel, data, len);
     tracefs_of(t->machine); /* subscribes the events once one is enabled */
     return n;
@@ -644,6 +660,14 @@ static void tfs_truncate(void *ctx, const char *rel)
     struct tracefs *tf = tracefs_of(((struct task *)ctx)->machine);
     if (tf)
         tracefs_truncate(tf, rel);
+}
+
+static int tfs_dir(void *ctx, const char *rel, bool make)
+{
+    struct tracefs *tf = tracefs_of(((struct task *)ctx)->machine);
+    if (!tf)
+        return -ENOMEM;
+    return make ? tracefs_mkdir(tf, rel) : tracefs_rmdir(tf, rel);
 }
 
 static int cg_node(void *ctx, unsigned hier, const char *rel, bool *dir, unsigned *mode)
@@ -715,6 +739,7 @@ const struct vfs_provider vfs_provider_kernel = {
     .tracefs_read = tfs_read,
     .tracefs_write = tfs_write,
     .tracefs_truncate = tfs_truncate,
+    .tracefs_dir = tfs_dir,
     .cgroup_node = cg_node,
     .cgroup_list = cg_list,
     .cgroup_read = cg_read,

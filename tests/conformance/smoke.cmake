@@ -114,11 +114,11 @@ endforeach()
 
 # Debian's trace-cmd record (with --nosplice, and without: splice() of
 # trace_pipe_raw) and report inside the machine on its tracefs, and rt-app
-# 1.0 with "ftrace": true under it; rt-tests' cyclicdeadline
+# 1.0 with "ftrace": true under it; record -B of an instance; rt-tests' cyclicdeadline
 # with debugfs's sched/features (tests/conformance/tracecmd_check.py;
 # skipped when the roots lack the programs).
 foreach(isa arm64 armhf)
-  foreach(mode record splice rtapp cyclicdeadline)
+  foreach(mode record splice rtapp instance cyclicdeadline)
     add_test(NAME conformance-tracecmd-${mode}-${isa}
              COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/tracecmd_check.py
                      $<TARGET_FILE:asymu> ${CMAKE_BINARY_DIR}/conformance/root-${isa} ${mode})

@@ -19,6 +19,12 @@ rtapp: rt-app 1.0 with "ftrace": true (its markers go through
 exits 0 and the report has its markers in order, "[0] starts", "[0]
 begins loop 0 phase 0 step 0", "[0] exiting", "main ends".
 
+instance: `trace-cmd record -B foo -e sched_switch` (a tracefs instance,
+issue 28 item 3) of a shell writing "there" to the instance's trace_marker
+and sleeping 10 ms: trace-cmd makes instances/foo, records it and removes
+it (the directory is empty after); the report has sched_switch lines, all
+of buffer foo, and the print in foo.
+
 cyclicdeadline: rt-tests' cyclicdeadline (SCHED_DEADLINE) finds debugfs in
 /proc/mounts, reads /sys/kernel/debug/sched/features and turns HRTICK_DL
 on there, runs its deadline thread for a second and exits 0 with its
@@ -36,7 +42,7 @@ import subprocess
 import sys
 
 asymu, root, mode = sys.argv[1:4]
-needs = {"record": ["trace-cmd"], "splice": ["trace-cmd"], "rtapp": ["trace-cmd", "rt-app"],
+needs = {"record": ["trace-cmd"], "splice": ["trace-cmd"], "instance": ["trace-cmd"], "rtapp": ["trace-cmd", "rt-app"],
          "cyclicdeadline": ["cyclicdeadline"]}[mode]
 for prog in ["usr/bin/" + n for n in needs]:
     if not os.path.exists(os.path.join(root, prog)):
@@ -56,6 +62,11 @@ elif mode == "splice":
     script = ("cd /tmp && trace-cmd record -e sched -- /bin/sh -c 'i=0; while [ $i -lt 300 ]; "
               "do i=$((i+1)); echo marker$i > /sys/kernel/tracing/trace_marker; done' "
               ">/dev/null 2>&1; echo record=$?; trace-cmd report -i /tmp/trace.dat")
+elif mode == "instance":
+    script = (f"cd /tmp && {RECORD} -B foo -e sched_switch -- /bin/sh -c 'echo there > "
+              "/sys/kernel/tracing/instances/foo/trace_marker; sleep 0.01' >/dev/null 2>&1; "
+              "echo record=$?; ls /sys/kernel/tracing/instances; echo ls-done; "
+              "trace-cmd report -i /tmp/trace.dat")
 elif mode == "cyclicdeadline":
     script = ("cyclicdeadline -q -t 1 -D 1; echo status=$?; "
               "cat /sys/kernel/debug/sched/features")
@@ -94,7 +105,14 @@ prints = [l.split("tracing_mark_write: ", 1)[1] for l in lines
 switches = [l for l in lines if " sched_switch: " in l]
 if not switches:
     fail("no sched_switch in the report")
-if mode == "splice":
+if mode == "instance":
+    if lines[lines.index("record=0") + 1] != "ls-done":
+        fail("trace-cmd left its instance in /sys/kernel/tracing/instances")
+    if not all(l.startswith("foo: ") for l in switches):
+        fail("a sched_switch not of buffer foo")
+    if prints != ["there"] or not any(l.startswith("foo: ") and " print: " in l for l in lines):
+        fail(f"print events {prints}, wanted ['there'] in foo")
+elif mode == "splice":
     if prints != [f"marker{i}" for i in range(1, 301)]:
         fail(f"print events {prints[:3]} ... {prints[-3:]} ({len(prints)}), wanted marker1 to marker300")
     if not any("sched_process_exec:" in l and "filename=/bin/sh" in l for l in lines) or \

@@ -76,3 +76,17 @@ asymu_e2e_guest(NAME tracefs-28-splice PROGRAM tracefs-poll GUEST_ARGS splice AS
 # in trace_pipe_raw, the events/ftrace/raw_data/format file.
 asymu_e2e_guest(NAME tracefs-28-rawmark PROGRAM tracefs-text GUEST_ARGS rawmark ASYMU_ONLY
                 MACHINE --cpus 4)
+# instances/ (issue 28 item 3, docs/tracing.md "Instances"): mkdir makes
+# a trace array of its own (instance_mkdir()); sched_switch enabled there
+# only is in its trace and not the top level's, its trace_marker writes
+# there, its tracing_on is its own; EEXIST, EPERM, ENOENT, ENOTDIR; rmdir
+# EBUSY while a file of it is open, then gone; unlink EPERM; with 4 vCPUs
+# the buffers' budget allows 10 instances of the default size.
+asymu_e2e_guest(NAME tracefs-28-3-instances PROGRAM tracefs-inst ASYMU_ONLY
+                MACHINE --cpus 4)
+# events/SYSTEM/EVENT/filter (issue 28 item 3, docs/tracing.md "Filters"):
+# a filter on sched_process_exit keeps the exit of a child named kid, not
+# of one named other; bad filters EINVAL with the kernel's error text in
+# the file; "0" clears it.
+asymu_e2e_guest(NAME tracefs-28-3-filter PROGRAM tracefs-inst GUEST_ARGS filter ASYMU_ONLY
+                MACHINE --cpus 4)
