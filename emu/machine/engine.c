@@ -188,7 +188,11 @@ static __attribute__((noinline)) void block_slow(uc_engine *uc, uint64_t addr, u
                                                  struct machine *m)
 {
     bool a64 = task_abi(m->current)->isa == LOADER_ISA_AARCH64;
-    bool stepped = m->watch_blocks && ((m->gdb && gdbstub_block(m)) | engine_step_block(m));
+    bool stepped = false;
+    if (m->watch_blocks) { /* both are asked: each ends its own step */
+        bool gdb_step = m->gdb && gdbstub_block(m);
+        stepped = engine_step_block(m) || gdb_step;
+    }
     if (stepped || m->slice_insns >= m->insn_stop) {
         uint64_t thumb = !a64 && (task_abi(m->current)->get_pc(uc) & 1);
         stop_before_block(uc, a64 ? UC_ARM64_REG_PC : UC_ARM_REG_PC, addr | thumb);
