@@ -128,20 +128,13 @@ static uint64_t *user_bytes(struct mq_ns *ns, uint32_t uid)
 
 static struct mq_msg *msg_alloc(struct machine *m, size_t size)
 {
-    if (!kmem_charge(m, sizeof(struct mq_msg) + size))
-        return NULL;
-    struct mq_msg *msg = malloc(sizeof *msg + size);
-    if (!msg)
-        kmem_uncharge(m, sizeof(struct mq_msg) + size);
-    return msg;
+    return kmem_alloc(m, sizeof(struct mq_msg) + size);
 }
 
 static void msg_release(struct machine *m, struct mq_msg *msg)
 {
-    if (!msg)
-        return;
-    kmem_uncharge(m, sizeof *msg + msg->size);
-    free(msg);
+    if (msg)
+        kmem_free(m, msg, sizeof *msg + msg->size);
 }
 
 /* msg_insert: after the messages of its priority and higher. */
@@ -628,18 +621,24 @@ static int64_t wait_verdict(struct task *t, struct mq_waiter *w)
     return RESUME_BLOCK;
 }
 
+/* A wait that ended: off its queue's list, the queue's reference given back. */
+static void waiter_end(struct mq_waiter *w)
+{
+    if (w->linked)
+        ipc_list_del(&w->link);
+    queue_put(w->q);
+    free(w);
+}
+
 static int64_t send_resume(struct task *t)
 {
     struct mq_waiter *w = (struct mq_waiter *)(uintptr_t)t->wait_args[0];
     int64_t r = wait_verdict(t, w);
     if (r == RESUME_BLOCK)
         return r;
-    if (w->linked)
-        ipc_list_del(&w->link);
     if (r)
         msg_release(t->machine, w->msg);
-    queue_put(w->q);
-    free(w);
+    waiter_end(w);
     return r;
 }
 
@@ -660,12 +659,9 @@ static int64_t receive_resume(struct task *t)
     int64_t r = wait_verdict(t, w);
     if (r == RESUME_BLOCK)
         return r;
-    if (w->linked)
-        ipc_list_del(&w->link);
     if (r == 0)
         r = store(t, w->ubuf, w->uprio, w->msg);
-    queue_put(w->q);
-    free(w);
+    waiter_end(w);
     return r;
 }
 
@@ -674,11 +670,8 @@ bool mq_task_exit(struct task *t)
     if (t->resume != send_resume && t->resume != receive_resume)
         return false;
     struct mq_waiter *w = (struct mq_waiter *)(uintptr_t)t->wait_args[0];
-    if (w->linked)
-        ipc_list_del(&w->link);
     msg_release(t->machine, w->msg);
-    queue_put(w->q);
-    free(w);
+    waiter_end(w);
     t->resume = NULL;
     return true;
 }

@@ -81,20 +81,13 @@ static struct msg_queue *queue_of(struct sysv_ipc *ns, int id)
  * may raise past MSGMNB, bounds only that queue. */
 static struct msg_msg *msg_alloc(struct machine *m, size_t size)
 {
-    if (!kmem_charge(m, sizeof(struct msg_msg) + size))
-        return NULL;
-    struct msg_msg *msg = malloc(sizeof *msg + size);
-    if (!msg)
-        kmem_uncharge(m, sizeof(struct msg_msg) + size);
-    return msg;
+    return kmem_alloc(m, sizeof(struct msg_msg) + size);
 }
 
 static void msg_release(struct machine *m, struct msg_msg *msg)
 {
-    if (!msg)
-        return;
-    kmem_uncharge(m, sizeof *msg + msg->size);
-    free(msg);
+    if (msg)
+        kmem_free(m, msg, sizeof *msg + msg->size);
 }
 
 static void waiter_settle(struct msg_waiter *w, int status)

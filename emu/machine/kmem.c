@@ -10,6 +10,8 @@
 #include "kmem.h"
 #include "machine.h"
 
+#include <stdlib.h>
+
 /* Every so many bytes charged, the host's free memory is checked. */
 #define KMEM_HOST_CHECK (UINT64_C(4) << 20)
 
@@ -37,4 +39,22 @@ bool kmem_charge(struct machine *m, uint64_t bytes)
 void kmem_uncharge(struct machine *m, uint64_t bytes)
 {
     m->kmem_used = bytes < m->kmem_used ? m->kmem_used - bytes : 0;
+}
+
+void *kmem_alloc(struct machine *m, size_t bytes)
+{
+    if (!kmem_charge(m, bytes))
+        return NULL;
+    void *p = malloc(bytes);
+    if (!p)
+        kmem_uncharge(m, bytes);
+    return p;
+}
+
+void kmem_free(struct machine *m, void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    kmem_uncharge(m, bytes);
+    free(p);
 }

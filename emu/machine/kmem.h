@@ -10,6 +10,7 @@
 #define ASYMU_KMEM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct machine;
@@ -23,6 +24,12 @@ struct machine;
 bool kmem_charge(struct machine *m, uint64_t bytes);
 /* Gives back what a kmem_charge took, once its buffer is freed. */
 void kmem_uncharge(struct machine *m, uint64_t bytes);
+/* A buffer of bytes charged to the machine's kernel memory: NULL (nothing
+ * charged) when kmem_charge refuses or the host has none. Its contents
+ * are not cleared. */
+void *kmem_alloc(struct machine *m, size_t bytes);
+/* Frees a kmem_alloc buffer of bytes and gives them back; NULL is none. */
+void kmem_free(struct machine *m, void *p, size_t bytes);
 /* The cap in bytes (--max-kmem, or its default). */
 uint64_t kmem_max(const struct machine *m);
 
