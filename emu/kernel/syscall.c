@@ -137,7 +137,8 @@ void syscall_dispatch(struct task *t)
     t->write_done = 0;
     const struct syscall_entry *e = syscall_lookup(abi, nr);
     if (!e) {
-        syscall_report_unknown(t, nr);
+        if (!syscall_linux_enosys(abi, nr))
+            syscall_report_unknown(t, nr);
         if (t->machine->cfg->strace)
             trace_unknown(t, nr);
         abi->set_return(uc, -ENOSYS);

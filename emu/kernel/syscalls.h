@@ -195,5 +195,8 @@ int64_t path_from_guest(struct task *t, int dirfd, uint64_t upath, char *out, si
 
 /* Prints once per syscall number that the guest used and asymu lacks. */
 void syscall_report_unknown(struct task *t, uint64_t nr);
+/* Why Linux 5.15 on Debian 12's arm64 kernel answers syscall nr of abi with
+ * ENOSYS too, or NULL when Linux has the call (syscall_ni.c). */
+const char *syscall_linux_enosys(const struct abi *abi, uint64_t nr);
 
 #endif
