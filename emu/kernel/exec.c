@@ -335,6 +335,7 @@ static void flush_old_exec(struct task *t, struct mm *mm)
     t->altstack_sp = t->altstack_size = 0;
     t->altstack_flags = 0;
     t->clear_child_tid = 0;
+    p->undumpable = false; /* setup_new_exec(): SUID_DUMP_USER (no set-id programs) */
     posix_timers_exec(p);
     vfork_release(p);
     close_on_exec(p);

@@ -301,12 +301,17 @@ int signal_fatal(const struct task *t)
 void signal_fill_info(struct task *t, int sig, uint8_t info[128], unsigned word)
 {
     const struct siginfo_lite *si = &t->delivering;
-    int32_t head[3] = {sig, 0, si->code};
+    int32_t head[3] = {sig, si->err, si->code};
     memset(info, 0, 128);
     memcpy(info, head, sizeof head);
     unsigned u = word == 8 ? 16 : 12; /* the union after signo, errno, code */
     if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) {
         memcpy(info + u, &si->addr, word);
+    } else if (sig == SIGSYS && si->code == 1 /* SYS_SECCOMP */) {
+        /* _sigsys: the call's address, number and audit arch */
+        memcpy(info + u, &si->addr, word);
+        memcpy(info + u + word, &si->syscall, 4);
+        memcpy(info + u + word + 4, &si->arch, 4);
     } else if (si->code == SI_TIMER) {
         int32_t ids[2] = {si->timerid, si->overrun};
         memcpy(info + u, ids, sizeof ids);
@@ -408,15 +413,30 @@ void signal_fault(struct task *t, int sig, uint64_t pc, uint64_t addr, const cha
     signal_fault_code(t, sig, 1 /* SEGV_MAPERR, ILL_ILLOPC, BUS_ADRALN */, pc, addr, what);
 }
 
+/* A signal the kernel forces for what t did (force_sig_info()) reaches a
+ * handler that does not block it; a tracee's tracer sees it first (a
+ * signal-delivery-stop), and so does gdb. Otherwise it ends the process. */
+static bool force_caught(struct task *t, int sig)
+{
+    const struct sigaction_guest *sa = &t->proc->sighand->action[sig];
+    return (sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig))) || t->ptrace ||
+           gdbstub_traces(t);
+}
+
+void signal_force(struct task *t, int sig, const struct siginfo_lite *info)
+{
+    if (!force_caught(t, sig)) {
+        signal_kill_process(t, sig);
+        return;
+    }
+    signal_queue_task(t, sig, info);
+    t->stop = true;
+}
+
 void signal_fault_code(struct task *t, int sig, int code, uint64_t pc, uint64_t addr,
                        const char *what)
 {
-    const struct sigaction_guest *sa = &t->proc->sighand->action[sig];
-    /* A tracee's tracer sees the fault first (a signal-delivery-stop), and
-     * so does gdb. */
-    bool caught = (sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig))) || t->ptrace ||
-                  gdbstub_traces(t);
-    if (!caught) {
+    if (!force_caught(t, sig)) {
         fprintf(stderr, "asymu: [pid %d] %s: %s at pc 0x%llx, fault address 0x%llx\n",
                 t->proc->pid, signal_name(sig), what, (unsigned long long)pc,
                 (unsigned long long)addr);

@@ -33,6 +33,7 @@ bool syscall_resume(struct task *t);
 /* Handlers shared by both ABIs, grouped by area (sys_*.c). */
 #define SYSCALL_DECL(name) int64_t sys_##name(struct task *t, const uint64_t a[6])
 SYSCALL_DECL(exit);
+SYSCALL_DECL(seccomp);
 SYSCALL_DECL(exit_group);
 SYSCALL_DECL(clone);
 SYSCALL_DECL(clone3);

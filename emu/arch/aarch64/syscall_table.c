@@ -88,6 +88,7 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(setrlimit, setrlimit, "dp"),
     E(umask, umask, "m"),
     E(prctl, prctl, "dxxxx"),
+    E(seccomp, seccomp, "dxp"),
     E(getcpu, getcpu, "ppp"),
     E(gettimeofday, gettimeofday, "pp"),
     E(getpid, getpid, ""),

@@ -386,6 +386,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(statx, statx, "asxxp"),
     E(rseq, rseq, "pudx"),
     E(prctl, prctl, "dxxxx"),
+    E(seccomp, seccomp, "dxp"),
     E(chdir, chdir, "s"),
     E(clock_gettime64, clock_gettime64, "Cp"),
     E(clock_settime64, clock_settime64, "Cp"),
