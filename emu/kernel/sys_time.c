@@ -230,7 +230,8 @@ SYSCALL_DECL(gettimeofday)
     if (a[0] && put_time_pair(t, a[0], ns / NSEC, ns % NSEC / 1000, task_abi(t)->word) < 0)
         return -EFAULT;
     if (a[1]) {
-        uint32_t tz[2] = {0, 0};
+        /* settimeofday's sys_tz (adjtimex.c) */
+        int32_t tz[2] = {t->machine->ntp.tz_minuteswest, t->machine->ntp.tz_dsttime};
         if (copy_to_guest(task_mm(t), a[1], tz, sizeof tz) < 0)
             return -EFAULT;
     }
