@@ -231,10 +231,12 @@ static int inject_offset(struct machine *m, int64_t sec, int64_t nsec)
 {
     int64_t now = (int64_t)machine_realtime_ns(m), mono = (int64_t)machine_now(m);
     int64_t now_sec = now / NSEC, now_nsec = now % NSEC;
+    if (sec < -SETTOD_SEC_MAX || sec > SETTOD_SEC_MAX)
+        return -EINVAL;
     int64_t new_sec = now_sec + sec, new_nsec = now_nsec + nsec;
     if (new_nsec >= NSEC)
         new_sec++, new_nsec -= NSEC;
-    if (sec < -(INT64_MAX / 4) || sec > INT64_MAX / 4 || new_sec < 0 || new_sec > SETTOD_SEC_MAX)
+    if (new_sec < 0 || new_sec > SETTOD_SEC_MAX)
         return -EINVAL;
     if (new_sec < mono / NSEC || (new_sec == mono / NSEC && new_nsec < mono % NSEC))
         return -EINVAL;
@@ -266,7 +268,10 @@ static void update_offset(struct machine *m, struct ntp_state *n, int64_t offset
     int64_t cap = 1ll << (SHIFT_PLL + 1 + n->constant);
     if (secs > cap)
         secs = cap;
-    freq_adj += (offset * secs) * (1ll << (NTP_SCALE_SHIFT - 2 * (SHIFT_PLL + 2 + n->constant)));
+    /* in unsigned arithmetic: a wall clock set back makes secs negative
+     * and the product wraps, as the kernel's does */
+    freq_adj += (int64_t)(((uint64_t)offset * (uint64_t)secs)
+                          << (NTP_SCALE_SHIFT - 2 * (SHIFT_PLL + 2 + n->constant)));
     freq_adj += n->freq;
     freq_adj = freq_adj > MAXFREQ_SCALED ? MAXFREQ_SCALED : freq_adj;
     n->freq = freq_adj < -MAXFREQ_SCALED ? -MAXFREQ_SCALED : freq_adj;
@@ -299,7 +304,7 @@ static void apply_modes(struct machine *m, struct ntp_state *n, const struct kti
     if (x->modes & ADJ_ESTERROR)
         n->esterror = x->esterror;
     if (x->modes & ADJ_TIMECONST) {
-        int64_t c = x->constant + ((n->status & STA_NANO) ? 0 : 4);
+        int64_t c = (int64_t)((uint64_t)x->constant + ((n->status & STA_NANO) ? 0 : 4));
         n->constant = c > MAXTC ? MAXTC : c < 0 ? 0 : c;
     }
     if ((x->modes & ADJ_TAI) && x->constant >= 0 && x->constant <= MAX_TAI_OFFSET)
