@@ -46,7 +46,7 @@ static int check(struct task *t, int prio)
     case IOPRIO_CLASS_RT:
         if (t->proc->cred.u.eff != 0 /* CAP_SYS_NICE or CAP_SYS_ADMIN */)
             return -EPERM;
-        /* fallthrough: RT has a level too */
+        __attribute__((fallthrough)); /* RT has a level too */
     case IOPRIO_CLASS_BE:
         return data >= IOPRIO_BE_NR || data < 0 ? -EINVAL : 0;
     case IOPRIO_CLASS_IDLE:
