@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define MPOL_DEFAULT 0
 #define MPOL_PREFERRED 1
@@ -188,8 +189,9 @@ SYSCALL_DECL(get_mempolicy)
         }
         if (flags & MPOL_F_NODE) {
             if (flags & MPOL_F_ADDR) {
-                /* lookup_node(): get_user_pages faults the page in */
-                if (v->prot == 0)
+                /* lookup_node(): get_user_pages faults the page in, which
+                 * needs read access (check_vma_flags) */
+                if (!(v->prot & PROT_READ))
                     return -EFAULT;
                 policy = 0;
             } else if (w && word_mode(w) == MPOL_INTERLEAVE) {
@@ -213,7 +215,7 @@ SYSCALL_DECL(get_mempolicy)
  * on node 0, so MPOL_MF_STRICT finds none misplaced. */
 SYSCALL_DECL(mbind)
 {
-    uint64_t start = a[0], len = a[1], maxnode = a[4], mflags = a[5];
+    uint64_t start = a[0], len = a[1], maxnode = a[4], mflags = (uint32_t)a[5];
     int mode;
     unsigned flags;
     uint32_t nodes, word;
@@ -299,7 +301,7 @@ SYSCALL_DECL(migrate_pages)
  * memory has no residency to tell an untouched page (-ENOENT) apart. */
 SYSCALL_DECL(move_pages)
 {
-    uint64_t nr = a[1], pages = a[2], nodes_at = a[3], status = a[4], flags = a[5];
+    uint64_t nr = a[1], pages = a[2], nodes_at = a[3], status = a[4], flags = (uint32_t)a[5];
     if (flags & ~(uint64_t)(MPOL_MF_MOVE | MPOL_MF_MOVE_ALL))
         return -EINVAL;
     if ((flags & MPOL_MF_MOVE_ALL) && t->proc->cred.u.eff != 0 /* CAP_SYS_NICE */)
