@@ -176,6 +176,9 @@ static void case_user(void)
         struct timeval tv;
         gettimeofday(&tv, NULL);
         printf("user settimeofday(now): %s\n", res(syscall(SYS_settimeofday, &tv, NULL)));
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        printf("user clock_settime(now): %s\n", res(clock_settime(CLOCK_REALTIME, &ts)));
         _exit(0);
     }
     int st;
@@ -276,6 +279,8 @@ static void case_offset(void)
     printf("settimeofday tz 901: %s\n", res(syscall(SYS_settimeofday, NULL, &tz)));
     printf("settimeofday(NULL, NULL): %s\n", res(syscall(SYS_settimeofday, NULL, NULL)));
     printf("settimeofday bad pointer: %s\n", res(syscall(SYS_settimeofday, (void *)8, NULL)));
+    struct timespec zero = {0, 0};
+    printf("clock_settime before the monotonic clock: %s\n", res(clock_settime(CLOCK_REALTIME, &zero)));
 }
 
 int main(int argc, char **argv)
