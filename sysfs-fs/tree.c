@@ -1040,6 +1040,9 @@ static const char *state_name(char state)
 }
 
 /* proc_pid_status(): the lines asymu has values for, in the kernel's order. */
+/* Mems_allowed: node 0 of MAX_NUMNODES 16 (arm64's NODES_SHIFT 4) as
+ * cpuset_task_status_allowed() prints it (%*pb): libnuma sizes its node
+ * masks from it (emu/mm/mempolicy.c). */
 static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned nr_cpus)
 {
     char hex[512], list[4096];
@@ -1062,7 +1065,7 @@ static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned n
         "Threads:\t%d\n"
         "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\n"
         "SigCgt:\t%016llx\n"
-        "Cpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t1\nMems_allowed_list:\t0\n",
+        "Cpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t0001\nMems_allowed_list:\t0\n",
         i->threads, (unsigned long long)i->sig_pending, 0ull,
         (unsigned long long)i->sig_blocked, (unsigned long long)i->sig_ignored,
         (unsigned long long)i->sig_caught, hex, list);
