@@ -11,7 +11,9 @@
  *          EPERM for any setting, ADJ_SETOFFSET and settimeofday
  *   set    root sets frequency, maxerror, esterror, status, time
  *          constant, tick and a PLL offset and reads them back; out of
- *          range values are EINVAL; TIME_OK once synchronised
+ *          range values are EINVAL; TIME_OK once synchronised; maxerror
+ *          grows 500 us a second, and past its limit the clock is
+ *          unsynchronised
  *   offset ADJ_SETOFFSET and settimeofday move CLOCK_REALTIME; the
  *          timezone settimeofday sets is what gettimeofday reports
  * Only read and user may run on a host (qemu-user): set and offset would
@@ -227,6 +229,21 @@ static void case_set(void)
     t = (struct ktimex){0};
     r = adj(ADJ_OFFSET_SS_READ, &t);
     printf("adjtime read: %s old %lld\n", res(r), t.offset);
+    /* second_overflow(): maxerror grows 500 us a second, up to
+     * NTP_PHASE_LIMIT, where the clock is unsynchronised again */
+    t = (struct ktimex){.maxerror = 1000, .status = 0};
+    adj(ADJ_MAXERROR | ADJ_STATUS, &t);
+    struct timespec two = {2, 0};
+    nanosleep(&two, NULL);
+    t = (struct ktimex){0};
+    r = adj(0, &t);
+    printf("after 2 s: %s maxerror %lld status 0x%x\n", res(r), t.maxerror, t.status);
+    t = (struct ktimex){.maxerror = 15999900};
+    adj(ADJ_MAXERROR, &t);
+    nanosleep(&two, NULL);
+    t = (struct ktimex){0};
+    r = adj(0, &t);
+    printf("past the limit: %s maxerror %lld status 0x%x\n", res(r), t.maxerror, t.status);
 }
 
 static void case_offset(void)
