@@ -6,9 +6,10 @@
  * ntp_clear() leaves it: not synchronised (STA_UNSYNC, so TIME_ERROR),
  * maxerror and esterror at NTP_PHASE_LIMIT, tick 10000 us (USER_HZ 100).
  * What is set is stored and read back; ADJ_SETOFFSET moves CLOCK_REALTIME
- * as clock_settime does (sys_time.c). The clock's rate does not follow
- * freq or tick, the offset does not decay and no leap second is inserted:
- * the machine's time stays virtual (docs/timing.md, "adjtimex"). */
+ * as clock_settime does (sys_time.c). The offsets are used up second by
+ * second as second_overflow() uses them, but the clock's rate does not
+ * follow them, nor freq or tick, and no leap second is inserted: the
+ * machine's time stays virtual (docs/timing.md, "adjtimex"). */
 #include "abi.h"
 #include "machine.h"
 #include "mm.h"
@@ -167,13 +168,21 @@ static struct ntp_state *ntp_of(struct machine *m)
     return n;
 }
 
-/* second_overflow()'s growth of maxerror, once per second of the wall
- * clock, applied when asked: past NTP_PHASE_LIMIT the clock is unsynced. */
+#define MAX_TICKADJ 500 /* us of adjtime(3)'s offset applied a second */
+
+/* second_overflow(), once per second of the wall clock, applied when
+ * asked: maxerror grows 500 us a second (past NTP_PHASE_LIMIT the clock is
+ * unsynchronised), the PLL offset is applied in chunks of
+ * offset >> (SHIFT_PLL + constant) (ntp_offset_chunk()), adjtime's offset
+ * 500 us a second. The clock's rate itself does not change. */
 static void ntp_catch_up(struct machine *m, struct ntp_state *n)
 {
     int64_t now = (int64_t)(machine_realtime_ns(m) / NSEC);
-    if (now > n->maxerror_sec && n->maxerror < NTP_PHASE_LIMIT) {
-        int64_t secs = now - n->maxerror_sec;
+    int64_t secs = now - n->maxerror_sec;
+    n->maxerror_sec = now;
+    if (secs <= 0)
+        return;
+    if (n->maxerror < NTP_PHASE_LIMIT) {
         int64_t grown = secs > NTP_PHASE_LIMIT ? NTP_PHASE_LIMIT + 1
                                                 : n->maxerror + secs * (MAXFREQ / 1000);
         n->maxerror = grown;
@@ -182,7 +191,20 @@ static void ntp_catch_up(struct machine *m, struct ntp_state *n)
             n->status |= STA_UNSYNC;
         }
     }
-    n->maxerror_sec = now;
+    /* the chunks shrink with the offset: at most some 140000 of them
+     * before one is 0 */
+    for (int64_t i = 0; i < secs && n->offset; i++) {
+        int64_t chunk = shift_right(n->offset, (unsigned)(SHIFT_PLL + n->constant));
+        if (!chunk)
+            break;
+        n->offset -= chunk;
+    }
+    uint64_t left = n->adjust < 0 ? -(uint64_t)n->adjust : (uint64_t)n->adjust;
+    uint64_t steps = left > MAX_TICKADJ ? (left - 1) / MAX_TICKADJ : 0; /* while > 500 */
+    if ((uint64_t)secs > steps)
+        n->adjust = 0;
+    else
+        n->adjust += n->adjust < 0 ? secs * MAX_TICKADJ : -secs * MAX_TICKADJ;
 }
 
 /* is_error_status() */

@@ -238,6 +238,19 @@ static void case_set(void)
     t = (struct ktimex){0};
     r = adj(0, &t);
     printf("after 2 s: %s maxerror %lld status 0x%x\n", res(r), t.maxerror, t.status);
+    t = (struct ktimex){.offset = 2500};
+    adj(ADJ_OFFSET_SINGLESHOT, &t); /* 500 us a second: 1500 left after 2 s */
+    t = (struct ktimex){.status = STA_PLL_ | STA_FREQHOLD_, .offset = 1000};
+    adj(ADJ_STATUS | ADJ_OFFSET, &t);
+    nanosleep(&two, NULL);
+    t = (struct ktimex){0};
+    r = adj(ADJ_OFFSET_SS_READ, &t);
+    printf("adjtime after 2 s: %s old %lld\n", res(r), t.offset);
+    t = (struct ktimex){0};
+    r = adj(0, &t);
+    printf("PLL offset after 2 s: %s offset %lld\n", res(r), t.offset);
+    t = (struct ktimex){.status = 0, .maxerror = 15999900};
+    adj(ADJ_STATUS, &t);
     t = (struct ktimex){.maxerror = 15999900};
     adj(ADJ_MAXERROR, &t);
     nanosleep(&two, NULL);
