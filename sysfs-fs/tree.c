@@ -110,6 +110,11 @@ enum file_id {
     F_POLICY_DRIVER,
     F_POLICY_GOVERNOR,
     F_POLICY_GOVERNORS,
+    F_NODE_LIST,    /* node/online, possible, has_cpu, has_memory, has_normal_memory */
+    F_NODE_CPUMAP,
+    F_NODE_CPULIST,
+    F_NODE_DISTANCE,
+    F_NODE_MEMINFO,
     F_THP_ENABLED,
     F_THP_DEFRAG,
     F_THP_PMD_SIZE,
@@ -138,6 +143,7 @@ struct fixed {
 };
 
 #define THP "/sys/kernel/mm/transparent_hugepage"
+#define NODE_DIR "/sys/devices/system/node"
 
 static const struct fixed fixed[] = {
     {"/dev", VNODE_DIR, 0755, F_DIR, 0},
@@ -220,6 +226,18 @@ static const struct fixed fixed[] = {
     {CPU_DIR "/online", VNODE_GENERATED, 0444, F_CPU_ONLINE, 0},
     {CPU_DIR "/possible", VNODE_GENERATED, 0444, F_CPU_POSSIBLE, 0},
     {CPU_DIR "/present", VNODE_GENERATED, 0444, F_CPU_PRESENT, 0},
+    /* One NUMA node (drivers/base/node.c): what libnuma and numactl read. */
+    {NODE_DIR, VNODE_DIR, 0755, F_DIR, 0},
+    {NODE_DIR "/has_cpu", VNODE_GENERATED, 0444, F_NODE_LIST, 0},
+    {NODE_DIR "/has_memory", VNODE_GENERATED, 0444, F_NODE_LIST, 0},
+    {NODE_DIR "/has_normal_memory", VNODE_GENERATED, 0444, F_NODE_LIST, 0},
+    {NODE_DIR "/node0", VNODE_DIR, 0755, F_DIR, 0},
+    {NODE_DIR "/node0/cpulist", VNODE_GENERATED, 0444, F_NODE_CPULIST, 0},
+    {NODE_DIR "/node0/cpumap", VNODE_GENERATED, 0444, F_NODE_CPUMAP, 0},
+    {NODE_DIR "/node0/distance", VNODE_GENERATED, 0444, F_NODE_DISTANCE, 0},
+    {NODE_DIR "/node0/meminfo", VNODE_GENERATED, 0444, F_NODE_MEMINFO, 0},
+    {NODE_DIR "/online", VNODE_GENERATED, 0444, F_NODE_LIST, 0},
+    {NODE_DIR "/possible", VNODE_GENERATED, 0444, F_NODE_LIST, 0},
     {"/sys/fs", VNODE_DIR, 0755, F_DIR, 0},
     {"/sys/kernel", VNODE_DIR, 0755, F_DIR, 0},
     {"/sys/kernel/debug", VNODE_DIR, 0700, F_DIR, 0},
@@ -1022,6 +1040,9 @@ static const char *state_name(char state)
 }
 
 /* proc_pid_status(): the lines asymu has values for, in the kernel's order. */
+/* Mems_allowed: node 0 of MAX_NUMNODES 16 (arm64's NODES_SHIFT 4) as
+ * cpuset_task_status_allowed() prints it (%*pb): libnuma sizes its node
+ * masks from it (emu/mm/mempolicy.c). */
 static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned nr_cpus)
 {
     char hex[512], list[4096];
@@ -1044,7 +1065,7 @@ static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned n
         "Threads:\t%d\n"
         "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\n"
         "SigCgt:\t%016llx\n"
-        "Cpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t1\nMems_allowed_list:\t0\n",
+        "Cpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t0001\nMems_allowed_list:\t0\n",
         i->threads, (unsigned long long)i->sig_pending, 0ull,
         (unsigned long long)i->sig_blocked, (unsigned long long)i->sig_ignored,
         (unsigned long long)i->sig_caught, hex, list);
@@ -1174,6 +1195,35 @@ static void meminfo(struct text *t, const struct vfs_task_info *self)
         "HugePages_Total:   %5u\nHugePages_Free:    %5u\nHugePages_Rsvd:    %5u\n"
         "HugePages_Surp:    %5u\nHugepagesize:   %8u kB\nHugetlb:        %8u kB\n",
         0u, 0u, 0u, 0u, 2048u, 0u);
+}
+
+/* node_read_meminfo() and hugetlb_report_node_meminfo() of node 0, the
+ * whole machine: /proc/meminfo's values. */
+static void node_meminfo(struct text *t, const struct vfs_task_info *self)
+{
+    unsigned long long total = self->vm_limit / 1024, used = self->vm_usable / 1024;
+    unsigned long long free = total > used ? total - used : 0;
+    const struct {
+        const char *name;
+        unsigned long long kb;
+    } lines[] = {
+        {"MemTotal:", total},      {"MemFree:", free},        {"MemUsed:", used},
+        {"SwapCached:", 0},        {"Active:", used},         {"Inactive:", 0},
+        {"Active(anon):", used},   {"Inactive(anon):", 0},    {"Active(file):", 0},
+        {"Inactive(file):", 0},    {"Unevictable:", 0},       {"Mlocked:", 0},
+        {"Dirty:", 0},             {"Writeback:", 0},         {"FilePages:", 0},
+        {"Mapped:", 0},            {"AnonPages:", used},      {"Shmem:", 0},
+        {"KernelStack:", 0},       {"PageTables:", 0},        {"NFS_Unstable:", 0},
+        {"Bounce:", 0},            {"WritebackTmp:", 0},      {"KReclaimable:", 0},
+        {"Slab:", 0},              {"SReclaimable:", 0},      {"SUnreclaim:", 0},
+        {"AnonHugePages:", 0},     {"ShmemHugePages:", 0},    {"ShmemPmdMapped:", 0},
+    };
+    for (size_t i = 0; i < COUNT(lines); i++)
+        add(t, "Node 0 %-16s%8llu kB\n", lines[i].name, lines[i].kb);
+    /* the kernel's format gives these two one space less */
+    add(t, "Node 0 FileHugePages: %8u kB\nNode 0 FilePmdMapped: %8u kB\n", 0u, 0u);
+    add(t, "Node 0 HugePages_Total: %5u\nNode 0 HugePages_Free:  %5u\nNode 0 HugePages_Surp:  %5u\n",
+        0u, 0u, 0u);
 }
 
 /* The cluster of a vCPU: a --soc or --cpu-model machine's from its cpu-map;
@@ -1544,6 +1594,23 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     case F_POLICY_GOVERNOR:
     case F_POLICY_GOVERNORS:
         policy_file(&t, &c, p, ctx, cpu, (enum file_id)node->file);
+        break;
+    case F_NODE_LIST:
+        add(&t, "0\n");
+        break;
+    case F_NODE_CPUMAP: /* node_read_cpumap(): the node's online CPUs */
+        add_cpumask(&t, &c.online, c.nr);
+        break;
+    case F_NODE_CPULIST:
+        add_cpulist(&t, &c.online);
+        break;
+    case F_NODE_DISTANCE:
+        add(&t, "10\n"); /* LOCAL_DISTANCE */
+        break;
+    case F_NODE_MEMINFO:
+        err = p->task(ctx, p->self_pid(ctx), &self);
+        if (err == 0)
+            node_meminfo(&t, &self);
         break;
     case F_THP_ENABLED:
         add(&t, "always [madvise] never\n");

@@ -80,10 +80,11 @@ int64_t do_clock_getres(struct task *t, int clk, uint64_t addr, unsigned field)
     return put_time_pair(t, addr, 0, 1, field);
 }
 
-/* The guest is root (CAP_SYS_TIME): CLOCK_REALTIME moves for the whole
- * machine, as the wall clock does; the other clocks cannot be set.
- * Timers already armed on CLOCK_REALTIME keep their deadline in virtual
- * time (Linux would move absolute ones with the clock). */
+/* Root (CAP_SYS_TIME) moves CLOCK_REALTIME for the whole machine, as the
+ * wall clock does (do_sys_settimeofday64: EPERM for others, EINVAL below
+ * CLOCK_MONOTONIC); the other clocks cannot be set. Timers already armed
+ * on CLOCK_REALTIME keep their deadline in virtual time (Linux would move
+ * absolute ones with the clock). */
 int64_t do_clock_settime(struct task *t, int clk, uint64_t addr, unsigned field)
 {
     uint64_t now;
@@ -94,6 +95,10 @@ int64_t do_clock_settime(struct task *t, int clk, uint64_t addr, unsigned field)
     if (ns < 0)
         return ns;
     if (clk != CLOCK_REALTIME)
+        return -EINVAL;
+    if (t->proc->cred.u.eff != 0 /* CAP_SYS_TIME */)
+        return -EPERM;
+    if (ns < (int64_t)machine_now(t->machine)) /* wall_to_monotonic */
         return -EINVAL;
     t->machine->realtime_offset_ns += ns - (int64_t)now;
     return 0;
@@ -230,7 +235,8 @@ SYSCALL_DECL(gettimeofday)
     if (a[0] && put_time_pair(t, a[0], ns / NSEC, ns % NSEC / 1000, task_abi(t)->word) < 0)
         return -EFAULT;
     if (a[1]) {
-        uint32_t tz[2] = {0, 0};
+        /* settimeofday's sys_tz (adjtimex.c) */
+        int32_t tz[2] = {t->machine->ntp.tz_minuteswest, t->machine->ntp.tz_dsttime};
         if (copy_to_guest(task_mm(t), a[1], tz, sizeof tz) < 0)
             return -EFAULT;
     }

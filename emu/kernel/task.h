@@ -152,6 +152,8 @@ struct task {
     int cgroup[CGROUP_HIERS]; /* its group in each hierarchy (cgroup.h) */
     int cpuset_css;           /* the group whose cpuset it uses */
     int sched_policy, rt_priority; /* sched_setscheduler's class and priority */
+    uint32_t mempolicy;       /* set_mempolicy's policy word (mempolicy.h), 0: default */
+    int ioprio;               /* ioprio_set's value, 0: never set (ioprio.c) */
     uint64_t clear_child_tid;
     uint64_t robust_list;   /* set_robust_list's head, for get_robust_list */
     int seccomp_mode;       /* SECCOMP_MODE_* (seccomp.h), with its filters: */
@@ -217,6 +219,8 @@ void process_reap(struct process *p);
 /* The exit status of a shell: the code, or 128 + the signal. */
 int wait_status_to_shell(int status);
 
+/* The ioprio word (task->ioprio) a child gets from its parent's (ioprio.c). */
+int ioprio_fork(int parent, uint64_t clone_flags);
 /* clone/fork/vfork core: flags as clone(2); returns the child's tid or an errno. */
 int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent_tid,
                  uint64_t tls, uint64_t child_tid);
