@@ -43,3 +43,21 @@ asymu_e2e_guest(NAME ioctl-generic PROGRAM ioctls STDIN ${DATA}/stdin.txt ASYMU_
 # gives them (tests/guest/splice.c; every line as qemu-user on the host
 # kernel gives it).
 asymu_e2e_guest(NAME fs-splice PROGRAM splice)
+
+# Linux native AIO (fs/aio.c of 5.15; issue 26 item 5): io_setup's EINVAL
+# and EAGAIN (aio-max-nr 65536, aio-nr counted), the ring's header and its
+# /[aio] mapping, pread, pwrite, preadv, pwritev, fsync and fdsync on a
+# file, the iocb checks in Linux's order and io_submit's partial counts,
+# IOCB_FLAG_RESFD with an eventfd, events reaped from the ring in user
+# space, a pipe read completed by a child's write, POLL ready, waiting and
+# cancelled (EINPROGRESS), io_getevents' timeouts (a count, not ETIMEDOUT)
+# and EINTR despite SA_RESTART, io_pgetevents with a signal mask, a forked
+# child without the context (tests/guest/aio.c). Every line as qemu-user
+# on the host kernel (6.18) gives it, but the ring's nr (the kernel counts
+# 4 slots per possible CPU: the same while the machine has at most 32).
+asymu_e2e_guest(NAME aio-issue26-ops PROGRAM aio)
+# What asymu does where Linux's io_submit would block the submitter (a read
+# of an empty blocking pipe or eventfd, a write to a full pipe): the request
+# waits and completes when its object is ready; io_destroy drops it, exit
+# frees it (docs/guest-root.md).
+asymu_e2e_guest(NAME aio-issue26-deferred PROGRAM aio GUEST_ARGS deferred ASYMU_ONLY)
