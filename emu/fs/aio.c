@@ -636,6 +636,11 @@ static int submit_one(struct task *t, struct aio_ctx *c, uint64_t uiocb)
         if ((uint16_t)cb.buf != cb.buf || cb.offset || cb.nbytes || cb.rw_flags)
             err = -EINVAL;
         r->events = (uint32_t)cb.buf | POLLERR | POLLHUP;
+        /* a file without ->poll is always ready for DEFAULT_POLLMASK
+         * (read, write); asked for nothing of that, it never would be */
+        if (!err && !(r->events & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)) &&
+            ((f->kind == FILE_HOST && !f->fifo) || (f->kind == FILE_VIRTUAL && !file_is_tracing_pipe(f))))
+            err = -EINVAL;
         break;
     default:
         err = -EINVAL;
