@@ -52,9 +52,10 @@ asymu_e2e_guest(NAME fs-splice PROGRAM splice)
 # space, a pipe read completed by a child's write, POLL ready, waiting and
 # cancelled (EINPROGRESS), io_getevents' timeouts (a count, not ETIMEDOUT)
 # and EINTR despite SA_RESTART, io_pgetevents with a signal mask, a forked
-# child without the context (tests/guest/aio.c). qemu-user 7.2 has no AIO
+# child without the context, a thread waiting in io_getevents woken by a
+# completion and by io_destroy (tests/guest/aio.c). qemu-user 7.2 has no AIO
 # (io_setup is ENOSYS there), so the same source was built for the host
-# (gcc -I tests/guest tests/guest/aio.c) and run on the host kernel (6.18):
+# (gcc -pthread -I tests/guest tests/guest/aio.c) and run on the host kernel (6.18):
 # every line is what it printed. The ring's nr (383 for 128) counts 4
 # slots per possible CPU: the same on machines of at most 32 CPUs. Where
 # 6.18 and 5.15 differ (more RWF_* flags, I/O priority hints) the test

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <linux/aio_abi.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -420,6 +421,43 @@ static void getevents_checks(aio_context_t ctx)
     sigprocmask(SIG_UNBLOCK, &block, NULL);
 }
 
+/* A thread waiting in io_getevents: woken by the main thread's
+ * completion, then by its io_destroy (EINVAL). It prints nothing itself, so
+ * the order of the lines is the main thread's. */
+static aio_context_t thread_ctx;
+static long thread_res[2];
+static int thread_err[2];
+static struct io_event thread_ev;
+
+static void *waiter(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 2; i++) {
+        thread_res[i] = getevents(thread_ctx, 1, 1, &thread_ev, NULL);
+        thread_err[i] = thread_res[i] < 0 ? errno : 0;
+    }
+    return NULL;
+}
+
+static void thread_checks(void)
+{
+    thread_ctx = 0;
+    setup(8, &thread_ctx);
+    int fd = open("/tmp/aio-file", O_RDONLY);
+    char buf[4];
+    pthread_t th;
+    pthread_create(&th, NULL, waiter, NULL);
+    usleep(20000);
+    struct iocb rd = cb_rw(IOCB_CMD_PREAD, fd, buf, 3, 0, 61);
+    say("main: submit while a thread waits", submit1(thread_ctx, &rd));
+    usleep(20000);
+    say("main: destroy while it waits again", syscall(SYS_io_destroy, thread_ctx));
+    pthread_join(th, NULL);
+    printf("thread: first wait %ld data=%llu, second wait %ld %s\n", thread_res[0],
+           (unsigned long long)thread_ev.data, thread_res[1], thread_err[1] ? err_name(thread_err[1]) : "");
+    close(fd);
+}
+
 static void maps_check(void)
 {
     aio_context_t ctx = 0;
@@ -497,6 +535,7 @@ int main(int argc, char **argv)
     resfd_and_ring(ctx);
     pipe_checks(ctx);
     getevents_checks(ctx);
+    thread_checks();
     maps_check();
     unlink("/tmp/aio-file");
     return 0;
