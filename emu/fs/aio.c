@@ -208,8 +208,10 @@ static bool is_stream(const struct file *f)
     return true;
 }
 
-/* Moves r's bytes as the task t: the event's result, or -EBLOCK while a
- * blocking stream has no data (a read) or no room (a write). A stream read
+/* Moves r's bytes as the task t, the file made non-blocking: the event's
+ * result, or -EBLOCK while a blocking stream has no data (a read) or no
+ * room (a write): its EAGAIN, unless the file is O_NONBLOCK or the iocb
+ * asked RWF_NOWAIT. A stream read
  * gives what is there; a blocking stream write goes on until all is
  * written, r->done keeping what it moved across the waits, as
  * pipe_write does. */
@@ -244,9 +246,7 @@ static int64_t run_rw(struct task *t, struct aio_req *r)
                         return done + (uint64_t)c ? (int64_t)(done + (uint64_t)c) : -EFAULT;
                 }
             }
-            if (n == -EBLOCK) {
-                if (r->nonblock)
-                    return done ? (int64_t)done : -EAGAIN; /* RWF_NOWAIT */
+            if (n == -EAGAIN && !r->nonblock) {
                 if (!wr && done)
                     return (int64_t)done;
                 r->done = done;
@@ -270,7 +270,12 @@ static int64_t run_rw(struct task *t, struct aio_req *r)
 static int64_t run(struct task *t, struct aio_req *r, bool woken)
 {
     const void *wait_obj = t->wait_obj;
-    uint64_t wait_key = t->wait_key;
+    uint64_t wait_key = t->wait_key, wait_args[6];
+    memcpy(wait_args, t->wait_args, sizeof wait_args);
+    /* The file's own calls never wait here (a socket's would block t in
+     * its name): they run non-blocking, and their EAGAIN is the wait. */
+    int flags = r->file->flags;
+    r->file->flags |= O_NONBLOCK;
     int64_t res;
     if (r->opcode == IOCB_CMD_POLL) {
         /* aio_poll(): one shot, the ready events that were asked */
@@ -284,8 +289,10 @@ static int64_t run(struct task *t, struct aio_req *r, bool woken)
     } else {
         res = run_rw(t, r);
     }
+    r->file->flags = (r->file->flags & ~O_NONBLOCK) | (flags & O_NONBLOCK);
     t->wait_obj = wait_obj;
     t->wait_key = wait_key;
+    memcpy(t->wait_args, wait_args, sizeof wait_args);
     return res;
 }
 
@@ -651,6 +658,9 @@ static int submit_one(struct task *t, struct aio_ctx *c, uint64_t uiocb)
     }
     c->inflight++;
     int64_t res = cb.opcode == IOCB_CMD_FSYNC || cb.opcode == IOCB_CMD_FDSYNC ? 0 : run(t, r, false);
+    /* a file whose readiness nothing notifies could wait for ever */
+    if (res == -EBLOCK && !file_notify_key(f))
+        res = -EAGAIN;
     if (res == -EBLOCK) {
         r->next = t->machine->aio_pending;
         t->machine->aio_pending = r;

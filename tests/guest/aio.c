@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -510,6 +511,22 @@ static void deferred(void)
     write(efd, &five, 8);
     reap("eventfd read", ctx, &ef);
     printf("eventfd gave %llu\n", (unsigned long long)v);
+    int sv[2];
+    socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+    char sbuf[8] = "";
+    struct iocb sr = cb_rw(IOCB_CMD_PREAD, sv[0], sbuf, sizeof sbuf - 1, 0, 54);
+    say("submit read of an empty socket", submit1(ctx, &sr));
+    say("getevents at once", getevents(ctx, 1, 1, &ev, &zero));
+    write(sv[1], "sock", 4);
+    reap("socket read", ctx, &sr);
+    printf("socket gave \"%s\"\n", sbuf);
+    struct iocb sp = cb_rw(IOCB_CMD_POLL, sv[0], NULL, 0, 0, 55);
+    sp.aio_buf = POLLIN;
+    say("submit poll of the empty socket", submit1(ctx, &sp));
+    shutdown(sv[1], SHUT_WR);
+    reap("poll after the peer's shutdown", ctx, &sp);
+    close(sv[0]);
+    close(sv[1]);
     say("submit another read of the empty pipe", submit1(ctx, &rd));
     say("destroy with it pending", syscall(SYS_io_destroy, ctx));
     write(p[1], "gone", 4);
