@@ -531,6 +531,21 @@ static void deferred(void)
     say("destroy with it pending", syscall(SYS_io_destroy, ctx));
     write(p[1], "gone", 4);
     say("its bytes stay in the pipe", read(p[0], buf, sizeof buf));
+    /* The ring holds nr - 1 events: requests in flight and events not
+     * reaped count (Linux's per-CPU batches make its limit vary). */
+    aio_context_t small = 0;
+    setup(1, &small);
+    static struct iocb polls[200];
+    long k = 0;
+    for (; k < 200; k++) {
+        polls[k] = cb_rw(IOCB_CMD_POLL, p[0], NULL, 0, 0, 60);
+        polls[k].aio_buf = POLLIN;
+        if (submit1(small, &polls[k]) != 1)
+            break;
+    }
+    printf("ring nr %u: %ld polls waiting, then %s\n", ((struct ring *)(uintptr_t)small)->nr, k,
+           err_name(errno));
+    say("destroy it", syscall(SYS_io_destroy, small));
     /* A context and a pending request left at exit are freed with it. */
     ctx = 0;
     setup(16, &ctx);
