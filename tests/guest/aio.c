@@ -181,6 +181,14 @@ static void file_checks(aio_context_t ctx)
     for (long i = 0; i < n; i++)
         printf("  event data=%llu res=%lld\n", (unsigned long long)ev[i].data, (long long)ev[i].res);
     printf("file position: %ld\n", (long)lseek(fd, 0, SEEK_CUR));
+    /* RWF_APPEND: at the end, whatever aio_offset says */
+    struct iocb ap = cb_rw(IOCB_CMD_PWRITE, fd, "!", 1, 0, 9);
+    ap.aio_rw_flags = 0x10; /* RWF_APPEND */
+    say("submit pwrite with RWF_APPEND", submit1(ctx, &ap));
+    reap("RWF_APPEND", ctx, &ap);
+    printf("file size: %ld, first byte still '%c'\n", (long)lseek(fd, 0, SEEK_END),
+           (pread(fd, out, 1, 0), out[0]));
+    lseek(fd, 0, SEEK_SET);
     struct iocb fault = cb_rw(IOCB_CMD_PREAD, fd, (void *)16, 4, 0, 8);
     say("submit pread into unmapped", submit1(ctx, &fault));
     reap("pread into unmapped", ctx, &fault);
@@ -326,6 +334,11 @@ static void pipe_checks(aio_context_t ctx)
     struct iocb nb = cb_rw(IOCB_CMD_PREAD, q[0], buf, 4, 0, 32);
     say("submit read of an empty O_NONBLOCK pipe", submit1(ctx, &nb));
     reap("O_NONBLOCK read", ctx, &nb);
+    /* RWF_NOWAIT on a blocking pipe: EAGAIN in the event too. */
+    struct iocb nw = cb_rw(IOCB_CMD_PREAD, p[0], buf, 4, 0, 36);
+    nw.aio_rw_flags = 0x8; /* RWF_NOWAIT */
+    say("submit RWF_NOWAIT read of an empty blocking pipe", submit1(ctx, &nw));
+    reap("RWF_NOWAIT read", ctx, &nw);
     struct iocb wr = cb_rw(IOCB_CMD_PWRITE, q[1], "pong", 4, 0, 33);
     say("submit write to a pipe", submit1(ctx, &wr));
     reap("pipe write", ctx, &wr);
