@@ -80,6 +80,10 @@ _Static_assert(sizeof(struct iocb_guest) == 64, "struct iocb is 64 bytes");
 
 struct aio_ctx;
 
+struct aio_seg {
+    uint64_t base, len;
+};
+
 /* A request that has not completed yet (on machine->aio_pending). */
 struct aio_req {
     struct aio_ctx *ctx;
@@ -87,30 +91,28 @@ struct aio_req {
     struct file *eventfd; /* IOCB_FLAG_RESFD: a reference, else NULL */
     uint64_t obj, data;   /* the guest iocb's address, its aio_data */
     uint16_t opcode;
-    int64_t pos;          /* file offset of the first byte, -1 for a stream */
-    uint64_t done;        /* bytes a blocking write moved before it waited */
-    bool nonblock;        /* O_NONBLOCK or RWF_NOWAIT: EAGAIN instead of waiting */
-    uint32_t events;      /* POLL: what it waits for */
-    bool kicked;          /* its object was notified: run it again */
+    int64_t pos;     /* file offset of the first byte, -1 for a stream */
+    uint64_t done;   /* bytes a blocking write moved before it waited */
+    bool nonblock;   /* O_NONBLOCK or RWF_NOWAIT: EAGAIN instead of waiting */
+    uint32_t events; /* POLL: what it waits for */
+    bool kicked;     /* its object was notified: run it again */
     unsigned nvec;
-    struct {
-        uint64_t base, len;
-    } *vec;
+    struct aio_seg *vec; /* the buffers: one, or the vector's */
     struct aio_req *next;
 };
 
 struct aio_ctx {
     struct machine *machine;
     struct mm *mm;
-    unsigned id;          /* its slot in mm->aio, the ring's id */
-    uint64_t user_id;     /* the ring's guest address: the aio_context_t */
+    unsigned id;      /* its slot in mm->aio, the ring's id */
+    uint64_t user_id; /* the ring's guest address: the aio_context_t */
     uint64_t mmap_size;
-    unsigned nr_events;   /* the ring's slots (the trusted copy of ring->nr) */
-    unsigned max_reqs;    /* what io_setup asked: counted in aio-nr */
-    unsigned tail;        /* the trusted copy of ring->tail */
-    unsigned inflight;    /* submitted, not completed */
+    unsigned nr_events; /* the ring's slots (the trusted copy of ring->nr) */
+    unsigned max_reqs;  /* what io_setup asked: counted in aio-nr */
+    unsigned tail;      /* the trusted copy of ring->tail */
+    unsigned inflight;  /* submitted, not completed */
     struct shmem *shm;
-    uint8_t *ring;        /* the kernel's mapping of the ring */
+    uint8_t *ring; /* the kernel's mapping of the ring */
 };
 
 /* mm->aio: Linux's kioctx_table. */
@@ -201,7 +203,8 @@ static bool is_stream(const struct file *f)
     case FILE_OBJECT:
         return !f->ops->seekable;
     case FILE_HOST:
-        return f->fifo || fstat(f->host_fd, &st) != 0 || (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode));
+        return f->fifo || fstat(f->host_fd, &st) != 0 ||
+               (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode));
     case FILE_VIRTUAL:
         return file_is_tracing_pipe(f);
     }
@@ -428,7 +431,8 @@ static int ring_setup(struct task *t, struct aio_ctx *c, unsigned nr_events)
     uint64_t addr = mm_find_free(mm, 0, c->mmap_size);
     /* /proc/PID/maps names it as Linux's anonymous aio file */
     struct vma_origin origin = {"/[aio] (deleted)", 0, 0, 0, false};
-    if (!addr || mm_map_shared(mm, addr, c->mmap_size, PROT_READ | PROT_WRITE, &origin, c->shm, 0) < 0)
+    if (!addr ||
+        mm_map_shared(mm, addr, c->mmap_size, PROT_READ | PROT_WRITE, &origin, c->shm, 0) < 0)
         goto fail_unmap;
     c->user_id = addr;
     ring_set(c, 0, ~0u);
@@ -619,8 +623,8 @@ static int submit_one(struct task *t, struct aio_ctx *c, uint64_t uiocb)
     file_ref(f);
     if (efd)
         file_ref(efd);
-    *r = (struct aio_req){.ctx = c, .file = f, .eventfd = efd, .obj = uiocb, .data = cb.data,
-                          .opcode = cb.opcode};
+    *r = (struct aio_req){
+        .ctx = c, .file = f, .eventfd = efd, .obj = uiocb, .data = cb.data, .opcode = cb.opcode};
     int err = 0;
     switch (cb.opcode) {
     case IOCB_CMD_PREAD:
@@ -646,7 +650,8 @@ static int submit_one(struct task *t, struct aio_ctx *c, uint64_t uiocb)
         /* a file without ->poll is always ready for DEFAULT_POLLMASK
          * (read, write); asked for nothing of that, it never would be */
         if (!err && !(r->events & (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)) &&
-            ((f->kind == FILE_HOST && !f->fifo) || (f->kind == FILE_VIRTUAL && !file_is_tracing_pipe(f))))
+            ((f->kind == FILE_HOST && !f->fifo) ||
+             (f->kind == FILE_VIRTUAL && !file_is_tracing_pipe(f))))
             err = -EINVAL;
         break;
     default:
@@ -657,7 +662,8 @@ static int submit_one(struct task *t, struct aio_ctx *c, uint64_t uiocb)
         return err;
     }
     c->inflight++;
-    int64_t res = cb.opcode == IOCB_CMD_FSYNC || cb.opcode == IOCB_CMD_FDSYNC ? 0 : run(t, r, false);
+    int64_t res =
+        cb.opcode == IOCB_CMD_FSYNC || cb.opcode == IOCB_CMD_FDSYNC ? 0 : run(t, r, false);
     /* a file whose readiness nothing notifies could wait for ever */
     if (res == -EBLOCK && !file_notify_key(f))
         res = -EAGAIN;
@@ -771,8 +777,8 @@ static int64_t getevents_resume(struct task *t)
     int64_t got = (int64_t)t->wait_args[4];
     struct aio_ctx *c = lookup(t, t->wait_args[0]);
     /* aio_read_events(): a context destroyed meanwhile is EINVAL */
-    int64_t ret = c ? ring_read(t, c, t->wait_args[3] + (uint64_t)got * EVENT_SIZE, nr - got)
-                    : -EINVAL;
+    int64_t ret =
+        c ? ring_read(t, c, t->wait_args[3] + (uint64_t)got * EVENT_SIZE, nr - got) : -EINVAL;
     if (ret > 0)
         got += ret;
     t->wait_args[4] = (uint64_t)got;

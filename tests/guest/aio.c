@@ -179,7 +179,8 @@ static void file_checks(aio_context_t ctx)
             ev[j - 1] = e;
         }
     for (long i = 0; i < n; i++)
-        printf("  event data=%llu res=%lld\n", (unsigned long long)ev[i].data, (long long)ev[i].res);
+        printf("  event data=%llu res=%lld\n", (unsigned long long)ev[i].data,
+               (long long)ev[i].res);
     printf("file position: %ld\n", (long)lseek(fd, 0, SEEK_CUR));
     /* RWF_APPEND: at the end, whatever aio_offset says */
     struct iocb ap = cb_rw(IOCB_CMD_PWRITE, fd, "!", 1, 0, 9);
@@ -472,7 +473,8 @@ static void thread_checks(void)
     say("main: destroy while it waits again", syscall(SYS_io_destroy, thread_ctx));
     pthread_join(th, NULL);
     printf("thread: first wait %ld data=%llu, second wait %ld %s\n", thread_res[0],
-           (unsigned long long)thread_ev.data, thread_res[1], thread_err[1] ? err_name(thread_err[1]) : "");
+           (unsigned long long)thread_ev.data, thread_res[1],
+           thread_err[1] ? err_name(thread_err[1]) : "");
     close(fd);
 }
 
@@ -484,7 +486,8 @@ static void maps_check(void)
     FILE *f = fopen("/proc/self/maps", "r");
     int found = 0;
     while (f && fgets(line, sizeof line, f))
-        if (strtoull(line, NULL, 16) == ctx && strstr(line, "rw-s") && strstr(line, "/[aio] (deleted)"))
+        if (strtoull(line, NULL, 16) == ctx && strstr(line, "rw-s") &&
+            strstr(line, "/[aio] (deleted)"))
             found = 1;
     if (f)
         fclose(f);
