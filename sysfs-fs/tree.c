@@ -183,6 +183,8 @@ static const struct fixed fixed[] = {
     {"/proc/stat", VNODE_GENERATED, 0444, F_PROC_STAT, 0},
     {"/proc/sys", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/fs", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sys/fs/aio-max-nr", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/fs/aio-nr", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/fs/mqueue", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/fs/mqueue/msg_default", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/fs/mqueue/msg_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},

@@ -18,6 +18,10 @@ struct task;
  * ops->release once the file is installed. The fd, or -ENOMEM/-EMFILE. */
 int anon_inode_fd(struct task *t, const struct file_ops *ops, void *priv, int flags, bool cloexec);
 
+/* Whether f is an eventfd; eventfd_signal() on one (AIO's IOCB_FLAG_RESFD). */
+bool file_is_eventfd(const struct file *f);
+void eventfd_signal_file(struct file *f, uint64_t n);
+
 /* file_notify_events reached obj: queues the epoll items watching it. */
 void epoll_notify(struct machine *m, const void *obj, unsigned events);
 /* Frees the machine's table of epoll items (machine_shutdown). */

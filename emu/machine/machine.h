@@ -58,6 +58,9 @@ struct machine {
     uint64_t ktimer_seq;
     uint64_t next_ino;       /* inode numbers of object files */
     struct epitem **epitems; /* epoll items by the object they watch (epoll.c) */
+    struct aio_req *aio_pending; /* AIO requests waiting on an object (aio.c) */
+    bool aio_busy;           /* aio_notify is running them */
+    uint64_t aio_nr;         /* events the AIO contexts asked for: /proc/sys/fs/aio-nr */
     struct signalfd *signalfds; /* every signalfd, for queued signals (signalfd.c) */
     struct pidfd *pidfds;    /* every pidfd, for exits and reaping (pidfd.c) */
     struct sock *socks;      /* every socket (socket.c) */

@@ -81,6 +81,7 @@ struct mm {
     unsigned nr_regions;    /* VMAs with an engine region of their own */
     struct lazy_chunks *lazy; /* chunks of lazy VMAs in the engine (mm_lazy.h) */
     struct insn_cache *insn_cache; /* Thumb blocks' instruction counts (insn_count.h) */
+    struct aio_table *aio;  /* its AIO contexts (aio.c), NULL before io_setup */
 };
 
 /* A fresh address space on a new engine of abi's ISA: NULL with *err set on failure. */

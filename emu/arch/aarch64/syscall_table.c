@@ -10,6 +10,7 @@
 #include "fs_calls.h"
 #include "flock.h"
 #include "event.h"
+#include "aio.h"
 #include "restart.h"
 #include "sysv_ipc.h"
 #include "mqueue.h"
@@ -198,6 +199,12 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(epoll_pwait, epoll_pwait, "dpddpu"),
     E(epoll_pwait2, epoll_pwait2, "dpdppu"),
     E(eventfd2, eventfd2, "ux"),
+    E(io_setup, io_setup, "up"),
+    E(io_destroy, io_destroy, "x"),
+    E(io_submit, io_submit, "xlp"),
+    E(io_cancel, io_cancel, "xpp"),
+    E(io_getevents, io_getevents, "xllpp"),
+    E(io_pgetevents, io_pgetevents, "xllppp"),
     E(timerfd_create, timerfd_create, "Cx"),
     E(timerfd_settime, timerfd_settime, "dxpp"),
     E(timerfd_gettime, timerfd_gettime, "dp"),

@@ -13,6 +13,7 @@
 #include "task.h"
 
 #include "event.h"
+#include "aio.h"
 
 #include <errno.h>
 
@@ -129,6 +130,18 @@ static SYSCALL_DECL(timer_gettime64)
 static SYSCALL_DECL(futex_time64)
 {
     return do_futex(t, a, 8);
+}
+
+/* io_pgetevents with an old_timespec32; io_pgetevents_time64 with a
+ * __kernel_timespec. */
+static SYSCALL_DECL(io_pgetevents_time32)
+{
+    return do_io_pgetevents(t, a, 4);
+}
+
+static SYSCALL_DECL(io_pgetevents_time64)
+{
+    return do_io_pgetevents(t, a, 8);
 }
 
 static SYSCALL_DECL(ppoll_time64)
@@ -477,6 +490,13 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(epoll_pwait, epoll_pwait, "dpddpu"),
     E(epoll_pwait2, epoll_pwait2, "dpdppu"),
     E(eventfd2, eventfd2, "ux"),
+    E(io_setup, io_setup, "up"),
+    E(io_destroy, io_destroy, "x"),
+    E(io_submit, io_submit, "xlp"),
+    E(io_cancel, io_cancel, "xpp"),
+    E(io_getevents, io_getevents, "xllpp"),
+    E(io_pgetevents, io_pgetevents_time32, "xllppp"),
+    E(io_pgetevents_time64, io_pgetevents_time64, "xllppp"),
     E(timerfd_create, timerfd_create, "Cx"),
     E(timerfd_settime, timerfd_settime, "dxpp"),
     E(timerfd_gettime, timerfd_gettime, "dp"),
