@@ -51,7 +51,7 @@
 #define ADJ_NANO 0x2000
 #define ADJ_TICK 0x4000
 #define ADJ_ADJTIME 0x8000
-#define ADJ_OFFSET_SINGLESHOT 0x0001
+#define ADJ_OFFSET_SINGLESHOT_BIT 0x0001 /* the kernel's; glibc's ADJ_OFFSET_SINGLESHOT is 0x8001 */
 #define ADJ_OFFSET_READONLY 0x2000
 
 #define STA_PLL 0x0001
@@ -221,7 +221,7 @@ static int validate(struct task *t, const struct ktimex *x, bool wide)
 {
     bool root = t->proc->cred.u.eff == 0 /* CAP_SYS_TIME */;
     if (x->modes & ADJ_ADJTIME) {
-        if (!(x->modes & ADJ_OFFSET_SINGLESHOT))
+        if (!(x->modes & ADJ_OFFSET_SINGLESHOT_BIT))
             return -EINVAL;
         if (!(x->modes & ADJ_OFFSET_READONLY) && !root)
             return -EPERM;
