@@ -531,8 +531,9 @@ int exec_path_named(struct task *t, const char *path, const char *name, char **a
         return err;
     }
     err = exec_open(t, fd, name, argv, argc, envp, 0, why, whylen);
-    if (err == 0)
-        snprintf(t->proc->exe, sizeof t->proc->exe, "%s", path);
+    char real[VFS_PATH_MAX];
+    if (err == 0 && vfs_follow(&t->machine->vfs, t, path, real, sizeof real) >= 0)
+        snprintf(t->proc->exe, sizeof t->proc->exe, "%s", real); /* the file, not a link */
     return err;
 }
 

@@ -194,7 +194,7 @@ SYSCALL_DECL(acct)
 #define Q_SYNC 0x800001u
 #define MAXQUOTAS 3u
 
-/* quotactl(cmd, special, id, addr): special names a block device
+/* quotactl(QCMD(cmd, type), special, id, addr): special names a block device
  * (quotactl_block()); the guest has none: ENOTBLK for what exists. */
 SYSCALL_DECL(quotactl)
 {
@@ -202,7 +202,7 @@ SYSCALL_DECL(quotactl)
     if ((cmd & 0xff) >= MAXQUOTAS)
         return -EINVAL;
     if (!a[1])
-        return (cmd >> 8) == (Q_SYNC >> 8) ? 0 : -ENODEV; /* quota_sync_all() */
+        return (cmd >> 8) == Q_SYNC ? 0 : -ENODEV; /* quota_sync_all() */
     struct stat st;
     int err = stat_at(t, GUEST_AT_FDCWD, a[1], 0, &st);
     if (err < 0)
