@@ -51,6 +51,7 @@ enum file_id {
     F_PROC_MEMINFO,
     F_PROC_LOADAVG,
     F_PROC_VERSION,
+    F_PROC_FILESYSTEMS,
     F_PROC_KALLSYMS,
     F_PROC_NET, /* /proc/net/NAME: the sockets of one kind */
     F_PROC_SYSVIPC, /* /proc/sysvipc/NAME, the IPC limits of /proc/sys/kernel and fs/mqueue */
@@ -169,6 +170,7 @@ static const struct fixed fixed[] = {
     {"/proc", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/cmdline", VNODE_GENERATED, 0444, F_PROC_CMDLINE, 0},
     {"/proc/cpuinfo", VNODE_GENERATED, 0444, F_PROC_CPUINFO, 0},
+    {"/proc/filesystems", VNODE_GENERATED, 0444, F_PROC_FILESYSTEMS, 0},
     {"/proc/kallsyms", VNODE_GENERATED, 0444, F_PROC_KALLSYMS, 0},
     {"/proc/loadavg", VNODE_GENERATED, 0444, F_PROC_LOADAVG, 0},
     {"/proc/meminfo", VNODE_GENERATED, 0444, F_PROC_MEMINFO, 0},
@@ -1468,6 +1470,11 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         err = p->task(ctx, p->self_pid(ctx), &self);
         if (err == 0)
             meminfo(&t, &self);
+        break;
+    case F_PROC_FILESYSTEMS:
+        /* "nodev" marks a type that needs no block device */
+        for (unsigned i = 0; i < VFS_FS_TYPES; i++)
+            add(&t, "%s\t%s\n", vfs_fs_types[i].nodev ? "nodev" : "", vfs_fs_types[i].name);
         break;
     case F_PROC_VERSION:
         add(&t, "Linux version %s (asymu@asymu) (asymu) %s\n", p->release(ctx), p->version(ctx));

@@ -155,6 +155,17 @@ int main(void)
     char name[64] = "";
     show("sysfs(2, 0)", syscall(NR_sysfs, 2, 0, name));
     printf("  name %s\n", name);
+    /* sysfs's names are /proc/filesystems's, in its order */
+    FILE *fsf = fopen("/proc/filesystems", "r");
+    char line[64];
+    int i = 0, same = fsf != NULL;
+    while (fsf && fgets(line, sizeof line, fsf)) {
+        line[strcspn(line, "\n")] = '\0';
+        same &= syscall(NR_sysfs, 2, i++, name) == 0 && !strcmp(strchr(line, '\t') + 1, name);
+    }
+    if (fsf)
+        fclose(fsf);
+    printf("  names as /proc/filesystems: %s (%d)\n", same ? "yes" : "no", i);
     show("sysfs(2, 99)", syscall(NR_sysfs, 2, 99, name));
     show("sysfs(4)", syscall(NR_sysfs, 4));
 

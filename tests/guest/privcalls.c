@@ -148,6 +148,17 @@ int main(int argc, char **argv)
     sysctl("/proc/sys/kernel/perf_event_paranoid");
     sysctl("/proc/sys/kernel/unprivileged_bpf_disabled");
     sysctl("/proc/sys/vm/unprivileged_userfaultfd");
+    /* The machine's file system types (sysfs(2) on arm answers over them). */
+    FILE *f = fopen("/proc/filesystems", "r");
+    char line[64];
+    printf("/proc/filesystems:");
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        printf(" [%s]", line);
+    }
+    printf("\n");
+    if (f)
+        fclose(f);
     close(tmpfd);
     return 0;
 }

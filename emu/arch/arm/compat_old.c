@@ -12,6 +12,7 @@
 #include "syscall_table.h"
 #include "syscalls.h"
 #include "task.h"
+#include "vfs.h"
 
 #include <errno.h>
 #include <string.h>
@@ -174,14 +175,8 @@ SYSCALL_DECL(getdents)
 
 /* ---- sysfs(option, arg1, arg2) (fs/filesystems.c) ---- */
 
-/* The file system types of this machine, in the order a Debian kernel
- * registers them: those of its mounts (sysfs-fs/mounts.c) and what
- * mount(2) takes (sys_mount.c), then the disk file system of a root. */
-static const char *const fs_types[] = {"sysfs",    "tmpfs",   "proc",    "cgroup",
-                                       "cgroup2",  "cpuset",  "devtmpfs", "debugfs",
-                                       "tracefs",  "devpts",  "mqueue",  "ext4"};
-#define FS_TYPES (sizeof fs_types / sizeof *fs_types)
-
+/* Over the machine's file system types, as /proc/filesystems lists them
+ * (sysfs-fs/mounts.c). */
 SYSCALL_DECL(sysfs)
 {
     switch ((int)a[0]) {
@@ -190,18 +185,18 @@ SYSCALL_DECL(sysfs)
         int64_t n = strncpy_from_guest(task_mm(t), name, a[1], sizeof name);
         if (n < 0)
             return n;
-        for (unsigned i = 0; i < FS_TYPES && n < (int64_t)sizeof name; i++)
-            if (strcmp(name, fs_types[i]) == 0)
+        for (unsigned i = 0; i < VFS_FS_TYPES && n < (int64_t)sizeof name; i++)
+            if (strcmp(name, vfs_fs_types[i].name) == 0)
                 return i;
         return -EINVAL;
     }
     case 2: /* fs_name(index, buf) */
-        if ((uint32_t)a[1] >= FS_TYPES)
+        if ((uint32_t)a[1] >= VFS_FS_TYPES)
             return -EINVAL;
-        return copy_to_guest(task_mm(t), a[2], fs_types[(uint32_t)a[1]],
-                             strlen(fs_types[(uint32_t)a[1]]) + 1) < 0 ? -EFAULT : 0;
+        return copy_to_guest(task_mm(t), a[2], vfs_fs_types[(uint32_t)a[1]].name,
+                             strlen(vfs_fs_types[(uint32_t)a[1]].name) + 1) < 0 ? -EFAULT : 0;
     case 3: /* fs_maxindex() */
-        return FS_TYPES;
+        return VFS_FS_TYPES;
     default:
         return -EINVAL;
     }
