@@ -371,9 +371,10 @@ static void strings_free(char **v)
     free(v);
 }
 
-/* execve, and execveat with name (bprm->filename) and path apart. */
-static int64_t do_execve(struct task *t, const char *path, const char *name, uint64_t uargv,
-                         uint64_t uenvp)
+/* execve, and execveat with name (bprm->filename) and path apart; a
+ * host_fd >= 0 is the program itself (fexecve of a memfd has no path). */
+static int64_t do_execve(struct task *t, const char *path, const char *name, int host_fd,
+                         uint64_t uargv, uint64_t uenvp)
 {
     char **argv = NULL, **envp = NULL;
     size_t total = 0;
@@ -386,8 +387,16 @@ static int64_t do_execve(struct task *t, const char *path, const char *name, uin
         return envc;
     }
     char why[512];
-    int64_t err = name ? exec_path_named(t, path, name, argv, (int)argc, envp, why, sizeof why)
-                       : exec_path(t, path, argv, (int)argc, envp, why, sizeof why);
+    int64_t err;
+    if (host_fd >= 0) {
+        err = exec_program(t, host_fd, name, argv, (int)argc, envp, why, sizeof why);
+        if (err == 0)
+            snprintf(t->proc->exe, sizeof t->proc->exe, "%s", path);
+    } else if (name) {
+        err = exec_path_named(t, path, name, argv, (int)argc, envp, why, sizeof why);
+    } else {
+        err = exec_path(t, path, argv, (int)argc, envp, why, sizeof why);
+    }
     if (err >= 0)
         kcost_charge(t, EMU_COST_EXECVE);
     if (err < 0 && t->machine->cfg->strace)
@@ -403,22 +412,27 @@ SYSCALL_DECL(execve)
     int64_t err = path_from_guest(t, -100, a[0], path, sizeof path);
     if (err < 0)
         return err;
-    return do_execve(t, path, NULL, a[1], a[2]);
+    return do_execve(t, path, NULL, -1, a[1], a[2]);
 }
 
 #define GUEST_AT_FDCWD (-100)
 #define GUEST_AT_SYMLINK_NOFOLLOW 0x100
 #define GUEST_AT_EMPTY_PATH 0x1000
 
-/* Whether the host file at path starts with "#!". */
+/* Whether the host file open on fd starts with "#!". */
+static bool fd_is_script(int fd)
+{
+    char head[2] = "";
+    return pread(fd, head, 2, 0) == 2 && head[0] == '#' && head[1] == '!';
+}
+
+/* The same for the guest file at path. */
 static bool is_script(struct task *t, const char *path)
 {
     struct file *f;
-    char head[2] = "";
     if (file_open_path(t, path, O_RDONLY, 0, &f) < 0)
         return false;
-    bool script = f->kind == FILE_HOST && pread(f->host_fd, head, 2, 0) == 2 &&
-                  head[0] == '#' && head[1] == '!';
+    bool script = f->kind == FILE_HOST && fd_is_script(f->host_fd);
     file_put(f);
     return script;
 }
@@ -450,11 +464,18 @@ SYSCALL_DECL(execveat)
     if (S_ISLNK(st.st_mode))
         return -ELOOP; /* AT_SYMLINK_NOFOLLOW: open_exec's O_NOFOLLOW */
     bool through_fd = dirfd != GUEST_AT_FDCWD && rel[0] != '/';
+    int host_fd = -1;
     if (rel[0] == '\0') {
         struct file *f = file_get(t, dirfd);
-        if (!f || !f->path)
-            return -EACCES; /* a pipe or socket: not a regular file */
-        snprintf(path, sizeof path, "%s", f->path);
+        /* The open file itself (a memfd has no path to open again), unless
+         * it is O_PATH: then its path. A pipe or socket is no regular file. */
+        if (!f || f->kind != FILE_HOST || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
+            return -EACCES;
+        if (!(f->flags & O_PATH))
+            host_fd = f->host_fd;
+        else if (!f->path)
+            return -EACCES;
+        snprintf(path, sizeof path, "%s", f->path ? f->path : "");
     } else if ((err = (int)path_from_guest(t, dirfd, a[1], path, sizeof path)) < 0) {
         return err;
     }
@@ -464,7 +485,8 @@ SYSCALL_DECL(execveat)
         snprintf(name, sizeof name, "/dev/fd/%d", dirfd);
     else
         snprintf(name, sizeof name, "/dev/fd/%d/%s", dirfd, rel);
-    if (through_fd && t->proc->files->cloexec[dirfd] && is_script(t, path))
+    if (through_fd && t->proc->files->cloexec[dirfd] &&
+        (host_fd >= 0 ? fd_is_script(host_fd) : is_script(t, path)))
         return -ENOENT;
-    return do_execve(t, path, name, a[2], a[3]);
+    return do_execve(t, path, name, host_fd, a[2], a[3]);
 }

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -68,6 +69,15 @@ int main(int argc, char **argv)
     printf("program fd %d, its directory fd %d\n", fd, dfd);
     run("fexecve (AT_EMPTY_PATH)", fd, "", AT_EMPTY_PATH);
     run("relative to a directory", dfd, base, 0);
+    /* fexecve of a memfd: no path to open again. */
+    int mfd = memfd_create("prog", 0);
+    int in2 = open(self, O_RDONLY);
+    while ((n = read(in2, buf, sizeof buf)) > 0)
+        if (write(mfd, buf, (size_t)n) != n)
+            return 5;
+    close(in2);
+    run("fexecve of a memfd", mfd, "", AT_EMPTY_PATH);
+    close(mfd);
     run("absolute, dirfd ignored", 99, self, 0);
     run("empty path without AT_EMPTY_PATH", fd, "", 0);
     run("unknown flag", fd, "", AT_EMPTY_PATH | 0x2);
