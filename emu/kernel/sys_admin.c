@@ -33,9 +33,15 @@ static bool is_root(const struct task *t)
 }
 
 /* user_path_at(): the file upath names must exist (-ENOENT...), and be a
- * directory when dir (LOOKUP_DIRECTORY: -ENOTDIR). */
+ * directory when dir (LOOKUP_DIRECTORY: -ENOTDIR); "" only with
+ * AT_EMPTY_PATH. */
 static int lookup(struct task *t, int dirfd, uint64_t upath, int at_flags, bool dir)
 {
+    char first[2] = "";
+    if (strncpy_from_guest(task_mm(t), first, upath, sizeof first) == -EFAULT)
+        return -EFAULT;
+    if (first[0] == '\0' && !(at_flags & GUEST_AT_EMPTY_PATH))
+        return -ENOENT; /* getname(): "" names nothing */
     struct stat st;
     int err = stat_at(t, dirfd, upath, at_flags, &st);
     if (err < 0)

@@ -85,6 +85,7 @@ int main(int argc, char **argv)
     show("pivot_root", syscall(SYS_pivot_root, "/tmp", "/tmp"));
     show("pivot_root missing", syscall(SYS_pivot_root, "/tmp/no-such-dir", "/tmp"));
     show("pivot_root file", syscall(SYS_pivot_root, "/tmp/privcalls-file", "/tmp"));
+    show("pivot_root empty", syscall(SYS_pivot_root, "", "/tmp"));
     show("open_tree bad flags", syscall(SYS_open_tree, AT_FDCWD, "/tmp", 0x2));
     show("open_tree recursive alone", syscall(SYS_open_tree, AT_FDCWD, "/tmp", 0x8000));
     long fd = syscall(SYS_open_tree, AT_FDCWD, "/tmp", 0);
@@ -136,6 +137,8 @@ int main(int argc, char **argv)
     show("name_to_handle_at", syscall(SYS_name_to_handle_at, AT_FDCWD, "/tmp", handle, &mnt, 0));
     show("name_to_handle_at bad flag",
          syscall(SYS_name_to_handle_at, AT_FDCWD, "/tmp", handle, &mnt, 1));
+    show("name_to_handle_at empty",
+         syscall(SYS_name_to_handle_at, AT_FDCWD, "", handle, &mnt, 0));
     show("name_to_handle_at missing",
          syscall(SYS_name_to_handle_at, AT_FDCWD, "/tmp/no-such-file", handle, &mnt, 0));
     show("open_by_handle_at", syscall(SYS_open_by_handle_at, AT_FDCWD, handle, O_RDONLY));
