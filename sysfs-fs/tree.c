@@ -51,6 +51,7 @@ enum file_id {
     F_PROC_MEMINFO,
     F_PROC_LOADAVG,
     F_PROC_VERSION,
+    F_PROC_FILESYSTEMS,
     F_PROC_KALLSYMS,
     F_PROC_NET, /* /proc/net/NAME: the sockets of one kind */
     F_PROC_SYSVIPC, /* /proc/sysvipc/NAME, the IPC limits of /proc/sys/kernel and fs/mqueue */
@@ -63,6 +64,12 @@ enum file_id {
     F_SYSCTL_MAX_MAP_COUNT,
     F_SYSCTL_SCHED_RT_RUNTIME,
     F_SYSCTL_SCHED_RT_PERIOD,
+    /* settings of Debian 12's kernel the guest cannot change (sys_admin.c) */
+    F_SYSCTL_MODULES_DISABLED,
+    F_SYSCTL_KEXEC_DISABLED,
+    F_SYSCTL_PERF_PARANOID,
+    F_SYSCTL_BPF_DISABLED,
+    F_SYSCTL_UFFD,
     F_PID_EXE,
     F_PID_ROOT,
     F_PID_CWD,
@@ -169,6 +176,7 @@ static const struct fixed fixed[] = {
     {"/proc", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/cmdline", VNODE_GENERATED, 0444, F_PROC_CMDLINE, 0},
     {"/proc/cpuinfo", VNODE_GENERATED, 0444, F_PROC_CPUINFO, 0},
+    {"/proc/filesystems", VNODE_GENERATED, 0444, F_PROC_FILESYSTEMS, 0},
     {"/proc/kallsyms", VNODE_GENERATED, 0444, F_PROC_KALLSYMS, 0},
     {"/proc/loadavg", VNODE_GENERATED, 0444, F_PROC_LOADAVG, 0},
     {"/proc/meminfo", VNODE_GENERATED, 0444, F_PROC_MEMINFO, 0},
@@ -192,6 +200,8 @@ static const struct fixed fixed[] = {
     {"/proc/sys/fs/mqueue/msgsize_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/fs/mqueue/queues_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sys/kernel/kexec_load_disabled", VNODE_GENERATED, 0444, F_SYSCTL_KEXEC_DISABLED, 0},
+    {"/proc/sys/kernel/modules_disabled", VNODE_GENERATED, 0444, F_SYSCTL_MODULES_DISABLED, 0},
     {"/proc/sys/kernel/msgmax", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/msgmnb", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/msgmni", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
@@ -200,15 +210,18 @@ static const struct fixed fixed[] = {
     {"/proc/sys/kernel/sched_rt_runtime_us", VNODE_GENERATED, 0644, F_SYSCTL_SCHED_RT_RUNTIME, 0},
     {"/proc/sys/kernel/osrelease", VNODE_GENERATED, 0444, F_SYSCTL_OSRELEASE, 0},
     {"/proc/sys/kernel/ostype", VNODE_GENERATED, 0444, F_SYSCTL_OSTYPE, 0},
+    {"/proc/sys/kernel/perf_event_paranoid", VNODE_GENERATED, 0444, F_SYSCTL_PERF_PARANOID, 0},
     {"/proc/sys/kernel/pid_max", VNODE_GENERATED, 0444, F_SYSCTL_PID_MAX, 0},
     {"/proc/sys/kernel/sem", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/shmall", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/shmmax", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/shmmni", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/unprivileged_bpf_disabled", VNODE_GENERATED, 0444, F_SYSCTL_BPF_DISABLED, 0},
     {"/proc/sys/kernel/version", VNODE_GENERATED, 0444, F_SYSCTL_VERSION, 0},
     {"/proc/sys/vm", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/vm/max_map_count", VNODE_GENERATED, 0444, F_SYSCTL_MAX_MAP_COUNT, 0},
     {"/proc/sys/vm/overcommit_memory", VNODE_GENERATED, 0444, F_SYSCTL_OVERCOMMIT, 0},
+    {"/proc/sys/vm/unprivileged_userfaultfd", VNODE_GENERATED, 0444, F_SYSCTL_UFFD, 0},
     {"/proc/sysvipc", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sysvipc/msg", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sysvipc/sem", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
@@ -1510,6 +1523,11 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         if (err == 0)
             meminfo(&t, &self);
         break;
+    case F_PROC_FILESYSTEMS:
+        /* "nodev" marks a type that needs no block device */
+        for (unsigned i = 0; i < VFS_FS_TYPES; i++)
+            add(&t, "%s\t%s\n", vfs_fs_types[i].nodev ? "nodev" : "", vfs_fs_types[i].name);
+        break;
     case F_PROC_VERSION:
         add(&t, "Linux version %s (asymu@asymu) (asymu) %s\n", p->release(ctx), p->version(ctx));
         break;
@@ -1533,6 +1551,19 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         add(&t, "%lld\n", (long long)p->sched_rt(ctx, node->file == F_SYSCTL_SCHED_RT_PERIOD));
         break;
     case F_SYSCTL_OVERCOMMIT:
+        add(&t, "0\n");
+        break;
+    case F_SYSCTL_MODULES_DISABLED:
+    case F_SYSCTL_KEXEC_DISABLED:
+        add(&t, "1\n");
+        break;
+    case F_SYSCTL_PERF_PARANOID:
+        add(&t, "3\n"); /* Debian's level: no perf_event_open without CAP_PERFMON */
+        break;
+    case F_SYSCTL_BPF_DISABLED:
+        add(&t, "2\n");
+        break;
+    case F_SYSCTL_UFFD:
         add(&t, "0\n");
         break;
     case F_SYSCTL_MAX_MAP_COUNT:

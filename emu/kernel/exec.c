@@ -522,6 +522,22 @@ int exec_path(struct task *t, const char *path, char **argv, int argc, char **en
     return exec_depth(t, path, argv, argc, envp, 0, why, whylen);
 }
 
+int exec_path_named(struct task *t, const char *path, const char *name, char **argv, int argc,
+                    char **envp, char *why, size_t whylen)
+{
+    int fd;
+    int err = open_exec(t, path, &fd);
+    if (err < 0) {
+        snprintf(why, whylen, "%s: %s", path, strerror(-err));
+        return err;
+    }
+    err = exec_open(t, fd, name, argv, argc, envp, 0, why, whylen);
+    char real[VFS_PATH_MAX];
+    if (err == 0 && vfs_follow(&t->machine->vfs, t, path, real, sizeof real) >= 0)
+        snprintf(t->proc->exe, sizeof t->proc->exe, "%s", real); /* the file, not a link */
+    return err;
+}
+
 int exec_program(struct task *t, int fd, const char *path, char **argv, int argc, char **envp,
                  char *why, size_t whylen)
 {
