@@ -265,10 +265,20 @@ int vfs_reopen(const struct vfs *v, int fd)
     return r < 0 ? -errno : r;
 }
 
-/* Replaces the guest path in cur by its canonical form (symlinks resolved). */
+static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, int mode);
+static const struct vfs_mount *mount_of(const struct vfs *v, const char *abspath,
+                                        const char **rel);
+
+/* Replaces the guest path in cur by its canonical form (symlinks resolved).
+ * The directory is the mount's (or, missing from the private /tmp, the
+ * root's /tmp underneath), never -L's, whose host path is no guest path. */
 static int canonicalize(struct vfs *v, char *cur, size_t len)
 {
-    int fd = vfs_open_host(v, cur, O_PATH | O_DIRECTORY, 0);
+    const char *rel;
+    const struct vfs_mount *m = mount_of(v, cur, &rel);
+    int fd = open_in(v, m->fd, rel, O_PATH | O_DIRECTORY, 0);
+    if (fd == -ENOENT && m == &v->mounts[VFS_MOUNT_TMP] && *rel)
+        fd = open_in(v, v->mounts[VFS_MOUNT_ROOT].fd, cur + 1, O_PATH | O_DIRECTORY, 0);
     if (fd < 0)
         return fd;
     char name[16], host[VFS_PATH_MAX];
@@ -401,7 +411,8 @@ static int walk(struct vfs *v, void *ctx, const struct walk_how *how, const char
         /* The start and the root as the walk's lexical ".." needs them:
          * their own symlinks resolved. */
         snprintf(base, sizeof base, "%s", cwd);
-        int err = is_virtual(base) ? 0 : canonicalize(v, base, sizeof base);
+        bool needs_base = path[0] != '/' || (resolve & VFS_RESOLVE_SCOPED);
+        int err = !needs_base || is_virtual(base) ? 0 : canonicalize(v, base, sizeof base);
         if (err < 0)
             return err;
         if (resolve & VFS_RESOLVE_SCOPED)
