@@ -38,3 +38,24 @@ foreach(isa arm64 armhf)
   set_tests_properties(conformance-chroot-issue26-coreutils-${isa} PROPERTIES LABELS conformance
                        TIMEOUT 300 FIXTURES_REQUIRED conformance-roots)
 endforeach()
+
+# A dynamic program in a chroot: its ELF interpreter and libc are looked
+# up in the jail (open_exec() of PT_INTERP under the process's root). With
+# them copied in, the sysroot's cat runs there; without, execve is ENOENT
+# (chroot(8) exits 127).
+foreach(isa arm64 armhf)
+  set(_root ${CMAKE_BINARY_DIR}/conformance/root-${isa})
+  if(isa STREQUAL arm64)
+    set(_ld ld-linux-aarch64.so.1)
+    set(_triplet aarch64-linux-gnu)
+  else()
+    set(_ld ld-linux-armhf.so.3)
+    set(_triplet arm-linux-gnueabihf)
+  endif()
+  set(_script "mkdir -p /tmp/j/lib/${_triplet} /tmp/bare && cp /bin/cat /tmp/j/ && cp /bin/cat /tmp/bare/ && cp -L /lib/${_ld} /tmp/j/lib/ && cp -L /lib/${_triplet}/libc.so.6 /tmp/j/lib/${_triplet}/ && echo inside > /tmp/j/x && chroot /tmp/j /cat /x; echo rc=$?; chroot /tmp/bare /cat /x 2>/dev/null; echo rc=$?")
+  add_test(NAME conformance-chroot-issue26-dynamic-${isa}
+           COMMAND $<TARGET_FILE:asymu> run --sysroot ${_root} -- /bin/sh -c "${_script}")
+  set_tests_properties(conformance-chroot-issue26-dynamic-${isa} PROPERTIES LABELS conformance
+                       TIMEOUT 300 FIXTURES_REQUIRED conformance-roots
+                       PASS_REGULAR_EXPRESSION "^inside\nrc=0\nrc=127\n$")
+endforeach()
