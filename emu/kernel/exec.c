@@ -394,7 +394,11 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     }
     if (err == 0)
         err = map_sigtramp(mm);
-    if (err == 0 && (err = build_stack(t, mm, &img, bias, interp_base, exe, argv, envp, &sp)) < 0)
+    /* AT_EXECFN as the program names it: below its root (chroot) */
+    char execfn[VFS_PATH_MAX];
+    vfs_path_in_root(t->proc->root, exe, execfn, sizeof execfn);
+    if (err == 0 &&
+        (err = build_stack(t, mm, &img, bias, interp_base, execfn, argv, envp, &sp)) < 0)
         snprintf(why, whylen, "arguments and environment do not fit on the stack");
     if (err < 0) {
         mm_put(mm);

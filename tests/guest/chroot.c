@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <signal.h>
@@ -118,6 +119,7 @@ static int setup(const char *self)
 static int inside(void)
 {
     cwd("inside: getcwd");
+    printf("inside: AT_EXECFN: %s\n", (const char *)getauxval(AT_EXECFN));
     cat("inside: /hello", "/hello");
     cat("inside: /abs", "/abs");
     cat("inside: /sub/up", "/sub/up");
