@@ -490,8 +490,6 @@ enum proc_path_kind { PATH_EXE, PATH_CWD, PATH_ROOT };
 static int proc_path(void *ctx, int pid, enum proc_path_kind kind, char *buf, size_t len)
 {
     const struct task *t = ctx;
-    if (pid == 0)
-        pid = t->proc->pid;
     for (const struct task *o = t->machine->tasks; o; o = o->next_all) {
         if (o->proc->pid == pid && !o->proc->zombie) {
             const char *path = kind == PATH_CWD    ? o->proc->cwd
@@ -518,6 +516,13 @@ static int cwd(void *ctx, int pid, char *buf, size_t len)
 
 static int root(void *ctx, int pid, char *buf, size_t len)
 {
+    const struct task *t = ctx;
+    if (pid == 0) { /* every walk asks: the caller's own, without a search */
+        size_t n = strlen(t->proc->root);
+        n = n < len ? n : len;
+        memcpy(buf, t->proc->root, n);
+        return (int)n;
+    }
     return proc_path(ctx, pid, PATH_ROOT, buf, len);
 }
 

@@ -173,6 +173,7 @@ static int resolve(void)
     symlink("sub", "/tmp/o2/d/subl");
     symlink("../../../../../f", "/tmp/o2/d/sub/far");
     symlink("/f", "/tmp/o2/d/rootf");
+    symlink("../../../proc/self", "/tmp/o2/d/toproc");
     int d = open("/tmp/o2/d", O_RDONLY | O_DIRECTORY);
     int proc = open("/proc", O_RDONLY | O_DIRECTORY);
     int self = open("/proc/self", O_RDONLY | O_DIRECTORY);
@@ -238,6 +239,11 @@ static int resolve(void)
     show("NO_XDEV d /proc/self/status", o2(d, "/proc/self/status", O_RDONLY, 0, R_NO_XDEV, s));
     show("NO_XDEV self fd/N", o2(self, fdpath, O_RDONLY, 0, R_NO_XDEV, s));
     show("NO_XDEV self .", o2(self, ".", O_RDONLY, 0, R_NO_XDEV, s));
+    show("NO_XDEV abs (a jump to /)", o2(d, "abs", O_RDONLY, 0, R_NO_XDEV, s));
+    show("NO_XDEV toproc (../../../proc/self)", o2(d, "toproc/status", O_RDONLY, 0, R_NO_XDEV, s));
+    show("none toproc", o2(d, "toproc/status", O_RDONLY, 0, 0, s));
+    show("NO_XDEV ../../../tmp/o2/top", o2(d, "../../../tmp/o2/top", O_RDONLY, 0, R_NO_XDEV, s));
+    show("NO_XDEV ../top", o2(d, "../top", O_RDONLY, 0, R_NO_XDEV, s));
     /* RESOLVE_CACHED: asymu keeps no dentry cache; the magic links need
      * the dentry (proc_pid_get_link()) */
     show("CACHED f", o2(d, "f", O_RDONLY, 0, R_CACHED, s));
