@@ -377,7 +377,8 @@ bool vfs_is_magic_link(const struct vfs_node *node);
 /* The same, following a symlink at the end too: a path naming the file
  * itself, for the calls that follow (open, stat, access). The virtual
  * trees' symlinks and the private /tmp's are followed here, as guest paths;
- * the host lookup follows the root's itself, inside the root. */
+ * the host lookup follows the root's itself, inside the root, unless the
+ * process has a root of its own (chroot), when the walk reads them all. */
 int vfs_follow(struct vfs *v, void *ctx, const char *abspath, char *out, size_t len);
 
 /* The canonical guest path of a directory (symlinks resolved). */

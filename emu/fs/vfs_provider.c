@@ -415,7 +415,9 @@ static int vma_at(void *ctx, int pid, unsigned index, struct vfs_vma *out)
                 out->dev_major = major(v->origin.dev);
                 out->dev_minor = minor(v->origin.dev);
                 out->ino = v->origin.ino;
-                snprintf(out->name, sizeof out->name, "%s", v->origin.path);
+                /* as the reader sees it from its root (d_path()) */
+                vfs_path_in_root(((const struct task *)ctx)->proc->root, v->origin.path,
+                                 out->name, sizeof out->name);
             } else if (v->shm) { /* shared anonymous memory, as Linux names it */
                 out->pgoff = v->shm_off + (start - v->start);
                 out->dev_minor = 1;

@@ -116,7 +116,7 @@ static int setup(const char *self)
 }
 
 /* Run inside the jail (by exec of /prog or by coreutils' chroot). */
-static int inside(void)
+static int inside(int argc, char **argv)
 {
     cwd("inside: getcwd");
     printf("inside: AT_EXECFN: %s\n", (const char *)getauxval(AT_EXECFN));
@@ -129,6 +129,20 @@ static int inside(void)
     printf("inside: chdir ..: %s\n", res(chdir("..")));
     cwd("inside: getcwd after ..");
     printf("inside: /proc exists: %s\n", access("/proc/self", F_OK) == 0 ? "yes" : "no");
+    if (argc > 2) { /* a /proc descriptor from before the chroot */
+        int proc = atoi(argv[2]);
+        link_of("inside+fd: self/exe", proc, "self/exe");
+        int maps = openat(proc, "self/maps", O_RDONLY);
+        FILE *f = maps >= 0 ? fdopen(maps, "r") : NULL;
+        char line[512];
+        while (f && fgets(line, sizeof line, f))
+            if (strstr(line, "prog")) {
+                printf("inside+fd: maps names %s", strchr(line, '/'));
+                break;
+            }
+        if (f)
+            fclose(f);
+    }
     return 0;
 }
 
@@ -203,7 +217,9 @@ static int jail(void)
     if (pid == 0) {
         if (chroot("/tmp/jail") < 0 || chdir("/") < 0)
             return 1;
-        execl("/prog", "prog", "inside", (char *)NULL);
+        char fd[16];
+        snprintf(fd, sizeof fd, "%d", proc);
+        execl("/prog", "prog", "inside", fd, (char *)NULL);
         printf("exec /prog: %s\n", err_name(errno));
         return 1;
     }
@@ -241,7 +257,7 @@ int main(int argc, char **argv)
     if (strcmp(c, "jail") == 0)
         return jail();
     if (strcmp(c, "inside") == 0)
-        return inside();
+        return inside(argc, argv);
     if (strcmp(c, "coreutils") == 0 && argc > 2 && setup(argv[2]) == 0) {
         /* the sysroot's chroot(8): chroot(2), chdir("/"), exec */
         execl("/usr/sbin/chroot", "chroot", "/tmp/jail", "/prog", "inside", (char *)NULL);
