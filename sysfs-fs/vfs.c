@@ -483,7 +483,9 @@ static int walk(struct vfs *v, void *ctx, const struct walk_how *how, const char
         int tn;
         bool magic = false;
         struct vfs_node node;
-        if (is_virtual(cur)) {
+        /* a cgroup hierarchy mount(2) put in a host directory is virtual
+         * below it */
+        if (is_virtual(cur) || (own && vfs_cgroup_rel(v, cur, NULL))) {
             int err = vfs_lookup_virtual(v, ctx, cur, &node);
             if (own && err < 0 && !last)
                 return err;
