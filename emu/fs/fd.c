@@ -4,6 +4,7 @@
 #include "fifo.h"
 #include "file.h"
 #include "flock.h"
+#include "fsnotify.h"
 #include "mqueue.h"
 #include "machine.h"
 #include "rlimit.h"
@@ -105,6 +106,8 @@ void file_put(struct file *f)
 {
     if (!f || --f->refs > 0)
         return;
+    if (f->notify_machine && fsnotify_active(f->notify_machine))
+        fsnotify_file_closing(f);
     if (f->kind == FILE_HOST && f->host_fd >= 0)
         close(f->host_fd);
     if (f->fifo)

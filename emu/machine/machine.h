@@ -58,6 +58,9 @@ struct machine {
     uint64_t ktimer_seq;
     uint64_t next_ino;       /* inode numbers of object files */
     struct epitem **epitems; /* epoll items by the object they watch (epoll.c) */
+    struct inotify *inotifies; /* every inotify instance, by creation (inotify.c) */
+    unsigned fsnotify_marks; /* inotify watches of all instances: 0 skips the hooks (fsnotify.h) */
+    uint32_t fsnotify_cookie; /* the last rename cookie (fsnotify_get_cookie) */
     struct signalfd *signalfds; /* every signalfd, for queued signals (signalfd.c) */
     struct pidfd *pidfds;    /* every pidfd, for exits and reaping (pidfd.c) */
     struct sock *socks;      /* every socket (socket.c) */
