@@ -850,14 +850,15 @@ static void owner_created_fd(struct task *t, int fd, const char *path)
 }
 
 /* lookup_open's fsnotify_create for a file open(O_CREAT) made, or
- * handle_truncate's IN_MODIFY for an O_TRUNC of a regular file there. */
+ * handle_truncate's IN_MODIFY for an O_TRUNC of a regular file there
+ * (before IN_OPEN, as 5.15's do_sys_openat2 tells it after do_filp_open). */
 static void open_told(struct task *t, const char *path, int fd, bool created, int flags)
 {
     struct stat st;
     if (created)
         fsnotify_created_path(t->machine, path, false);
-    else if ((flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY && fstat(fd, &st) == 0 &&
-             S_ISREG(st.st_mode))
+    else if ((flags & O_TRUNC) && !(flags & O_PATH) && fstat(fd, &st) == 0 &&
+             S_ISREG(st.st_mode)) /* O_RDONLY | O_TRUNC truncates too (do_open) */
         fsnotify_path_fd(t->machine, path, fd, IN_MODIFY);
 }
 

@@ -7,7 +7,8 @@
  * file; `block` a read that waits for another process's change, poll and
  * epoll; `overflow` IN_Q_OVERFLOW at max_queued_events; `limits`
  * /proc/sys/fs/inotify and EMFILE. Files live in a fresh directory of
- * /tmp; only names relative to it are printed. */
+ * /tmp; only names relative to it are printed. `trunc`: O_TRUNC and
+ * O_PATH opens, where Linux 5.15 and 6.5+ differ. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -226,9 +227,6 @@ static void mode_events(void)
     pread(r, buf, 3, 1);
     close(r);
     drain("open read close", fd);
-    w = open(at("f"), O_WRONLY | O_TRUNC);
-    close(w);
-    drain("O_TRUNC", fd);
     chmod(at("f"), 0600);
     drain("chmod", fd);
     chown(at("f"), getuid(), getgid());
@@ -278,6 +276,26 @@ static void mode_events(void)
     printf("sub wd %d\n", wsub);
     rmdir(at("s"));
     drain("rmdir watched dir", fd);
+    close(fd);
+}
+
+/* open(O_TRUNC): Linux 5.15 tells IN_MODIFY (handle_truncate) before
+ * IN_OPEN (do_sys_openat2); 6.5 and later tell IN_OPEN first, from
+ * do_dentry_open. */
+static void mode_trunc(void)
+{
+    int fd = instance();
+    touch("f", "data");
+    inotify_add_watch(fd, dir, IN_ALL_EVENTS);
+    int w = open(at("f"), O_WRONLY | O_TRUNC);
+    close(w);
+    drain("O_TRUNC", fd);
+    w = open(at("f"), O_RDONLY | O_TRUNC);
+    close(w);
+    drain("O_RDONLY|O_TRUNC", fd);
+    int p = open(at("f"), O_PATH);
+    close(p);
+    drain("O_PATH", fd);
     close(fd);
 }
 
@@ -459,6 +477,8 @@ int main(int argc, char **argv)
         mode_api();
     else if (strcmp(mode, "events") == 0)
         mode_events();
+    else if (strcmp(mode, "trunc") == 0)
+        mode_trunc();
     else if (strcmp(mode, "special") == 0)
         mode_special();
     else if (strcmp(mode, "block") == 0)

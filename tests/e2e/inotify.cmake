@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/e2e/inotify.cmake: inotify (issue 26 item 5, docs/guest-root.md
+# "inotify"), tests/guest/inotify.c on both ISAs; the expected outputs are
+# expected/inotify-issue26-*.out. A strong check: the same guest binaries
+# under qemu-user print the same outputs, the host kernel's own inotify
+# answering (Linux 6.18 on the machine that wrote them), for api, events,
+# special, block and overflow. Not for `trunc`: Linux 5.15, asymu's
+# reference, tells an open(O_TRUNC)'s IN_MODIFY before its IN_OPEN and
+# gives an O_PATH open IN_OPEN and IN_CLOSE_NOWRITE; 6.5 and later tell
+# IN_OPEN first (from do_dentry_open) and nothing for O_PATH. Nor for
+# `limits`: the host's max_user_watches is its own RAM's, asymu's the
+# guest's (33765 for the default 4 GiB).
+
+# The calls' errnos and their order, wds (one per inode, cyclic), the
+# read format (names padded with NULs to 16), EINVAL for a buffer too small,
+# EAGAIN, FIONREAD, poll, write EBADF, lseek (noop_llseek).
+asymu_e2e_guest(NAME inotify-issue26-api PROGRAM inotify GUEST_ARGS api)
+# Every kind of event on a directory's watch (with the child's name) and a
+# file's, in Linux's order: create, open, modify (merged when the same
+# twice), access, close, attrib (chmod, chown, utimensat), truncate, mkdir,
+# getdents, rename (one cookie), link, symlink, mknod, unlink, rmdir, the
+# inode's end (IN_DELETE_SELF, IN_IGNORED).
+asymu_e2e_guest(NAME inotify-issue26-events PROGRAM inotify GUEST_ARGS events)
+# IN_ONESHOT, IN_MASK_ADD and a replaced mask, IN_EXCL_UNLINK against a
+# plain watch, an unlinked file whose inode goes at its last close, a rename
+# over a watched file, a rename onto a link of the same inode (nothing).
+asymu_e2e_guest(NAME inotify-issue26-special PROGRAM inotify GUEST_ARGS special)
+# A blocking read woken by another process's create, then poll and epoll.
+asymu_e2e_guest(NAME inotify-issue26-block PROGRAM inotify GUEST_ARGS block)
+# 16400 events: 16384 queued, then one IN_Q_OVERFLOW (wd -1), FIONREAD
+# counting them; a new event once the queue was read.
+asymu_e2e_guest(NAME inotify-issue26-overflow PROGRAM inotify GUEST_ARGS overflow)
+asymu_e2e_guest(NAME inotify-issue26-trunc PROGRAM inotify GUEST_ARGS trunc ASYMU_ONLY)
+# /proc/sys/fs/inotify and EMFILE past max_user_instances (128).
+asymu_e2e_guest(NAME inotify-issue26-limits PROGRAM inotify GUEST_ARGS limits ASYMU_ONLY)
