@@ -468,6 +468,7 @@ int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
     if (count > MAX_RW_COUNT)
         count = MAX_RW_COUNT;
     int64_t done = copy_between(t, in, a[2] ? &off : NULL, out, NULL, count);
+    told(t, out, told(t, in, done, IN_ACCESS), IN_MODIFY); /* do_sendfile's */
     if (a[2] && done >= 0 && copy_to_guest(task_mm(t), a[2], &off, offset_word) < 0)
         return -EFAULT;
     return done;
@@ -518,6 +519,7 @@ SYSCALL_DECL(copy_file_range)
     if (sin.st_dev == sout.st_dev && sin.st_ino == sout.st_ino && (uint64_t)llabs(from - to) < len)
         return -EINVAL;
     int64_t done = copy_between(t, in, a[1] ? &in_off : NULL, out, a[3] ? &out_off : NULL, len);
+    told(t, out, told(t, in, done, IN_ACCESS), IN_MODIFY); /* vfs_copy_file_range's */
     if (done > 0 && ((a[1] && copy_to_guest(task_mm(t), a[1], &in_off, sizeof in_off) < 0) ||
                      (a[3] && copy_to_guest(task_mm(t), a[3], &out_off, sizeof out_off) < 0)))
         return -EFAULT;

@@ -20,6 +20,7 @@
 #include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -246,6 +247,18 @@ static void mode_events(void)
     ftruncate(w, 1);
     close(w);
     drain("fchmod ftruncate", fd);
+    w = open(at("f"), O_RDWR);
+    int c = open(at("c"), O_RDWR | O_CREAT, 0644);
+    drain("open two", fd);
+    say("sendfile", sendfile(c, w, NULL, 1));
+    drain("sendfile", fd);
+    loff_t zero = 0;
+    say("copy_file_range", copy_file_range(c, &zero, w, NULL, 1, 0));
+    drain("copy_file_range", fd);
+    close(c);
+    close(w);
+    unlink(at("c"));
+    drain("close two, unlink", fd);
     mkdir(at("sub"), 0755);
     drain("mkdir", fd);
     int d = open(at("sub"), O_RDONLY | O_DIRECTORY);
