@@ -33,3 +33,14 @@ asymu_e2e_guest(NAME inotify-issue26-overflow PROGRAM inotify GUEST_ARGS overflo
 asymu_e2e_guest(NAME inotify-issue26-trunc PROGRAM inotify GUEST_ARGS trunc ASYMU_ONLY)
 # /proc/sys/fs/inotify and EMFILE past max_user_instances (128).
 asymu_e2e_guest(NAME inotify-issue26-limits PROGRAM inotify GUEST_ARGS limits ASYMU_ONLY)
+# ENOSPC past max_user_watches (8192 with --max-mem 256M: 1% of it holds
+# fewer, the floor holds), counted over the user's two instances; a change
+# to an existing watch still works, and a removed one makes room.
+asymu_e2e_guest(NAME inotify-issue26-enospc PROGRAM inotify GUEST_ARGS enospc
+                OPTIONS --max-mem 256M ASYMU_ONLY EXPECT_STDOUT_TEXT
+"watches 8192 of 8192
+one more: ENOSPC
+an existing one changed: 1
+rm: 0
+then one more: 4097
+")

@@ -477,6 +477,40 @@ static void mode_limits(void)
     printf("instances %d then %s\n", n, err_name(errno));
 }
 
+/* ENOSPC past max_user_watches, counted over the user's instances. */
+static void mode_enospc(void)
+{
+    FILE *f = fopen("/proc/sys/fs/inotify/max_user_watches", "r");
+    int max = 0;
+    if (!f || fscanf(f, "%d", &max) != 1)
+        return;
+    fclose(f);
+    char name[32];
+    for (int i = 0; i <= max; i++) {
+        snprintf(name, sizeof name, "w%d", i);
+        close(open(at(name), O_WRONLY | O_CREAT, 0644));
+    }
+    int a = instance(), b = instance(), n = 0, wd = 0;
+    for (int i = 0; i < max; i++) {
+        snprintf(name, sizeof name, "w%d", i);
+        if ((wd = inotify_add_watch(i % 2 ? b : a, at(name), IN_MODIFY)) < 0)
+            break;
+        n++;
+    }
+    printf("watches %d of %d\n", n, max);
+    snprintf(name, sizeof name, "w%d", max);
+    say("one more", inotify_add_watch(a, at(name), IN_MODIFY));
+    say("an existing one changed", inotify_add_watch(a, at("w0"), IN_ATTRIB));
+    say("rm", inotify_rm_watch(b, 1));
+    say("then one more", inotify_add_watch(a, at(name), IN_MODIFY));
+    close(a);
+    close(b);
+    for (int i = 0; i <= max; i++) {
+        snprintf(name, sizeof name, "w%d", i);
+        unlink(at(name));
+    }
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -500,6 +534,8 @@ int main(int argc, char **argv)
         mode_overflow();
     else if (strcmp(mode, "limits") == 0)
         mode_limits();
+    else if (strcmp(mode, "enospc") == 0)
+        mode_enospc();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "%s", dir);
     /* leave nothing behind: the tests' files, then the directory */
