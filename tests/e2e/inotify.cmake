@@ -44,3 +44,20 @@ an existing one changed: 1
 rm: 0
 then one more: 4097
 ")
+
+# coreutils' `tail -f` (Debian 12's, in the conformance roots,
+# docs/conformance.md) watches the file with inotify_add_watch(IN_MODIFY)
+# and sees the line another guest process (the shell) appends. `-s 1000`
+# makes its polling fallback wait 1000 s between looks, so only an inotify
+# event can bring the line within the test (with ---disable-inotify it
+# prints "one" and "end" only).
+foreach(isa arm64 armhf)
+  set(_root ${CMAKE_BINARY_DIR}/conformance/root-${isa})
+  add_test(NAME conformance-tail-f-inotify-issue26-${isa}
+           COMMAND sh -c "test -x \"$1/usr/bin/tail\" || exit 77; \"$0\" run --sysroot \"$1\" -- /bin/sh -c 'echo one > /tmp/log; tail -s 1000 -f /tmp/log & sleep 1; echo two >> /tmp/log; sleep 1; kill $!; echo end'"
+                   $<TARGET_FILE:asymu> ${_root})
+  set_tests_properties(conformance-tail-f-inotify-issue26-${isa} PROPERTIES
+                       LABELS conformance TIMEOUT 120 SKIP_RETURN_CODE 77
+                       FIXTURES_REQUIRED conformance-roots
+                       PASS_REGULAR_EXPRESSION "^one\ntwo\nend\n$")
+endforeach()
