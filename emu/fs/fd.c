@@ -205,7 +205,12 @@ void fdtable_put(struct fdtable *fdt)
 {
     if (!fdt || --fdt->refs > 0)
         return;
-    for (int fd = 0; fd < FD_MAX; fd++)
-        file_put(fdt->fd[fd]);
+    /* Each slot empties before its file goes: a file's last close may look
+     * at the table's other files (fsnotify_inode_open), never at one gone. */
+    for (int fd = 0; fd < FD_MAX; fd++) {
+        struct file *f = fdt->fd[fd];
+        fdt->fd[fd] = NULL;
+        file_put(f);
+    }
     free(fdt);
 }

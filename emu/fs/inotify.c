@@ -7,6 +7,7 @@
 #include "abi.h"
 #include "emu.h"
 #include "file.h"
+#include "kmem.h"
 #include "fsnotify.h"
 #include "machine.h"
 #include "mm.h"
@@ -97,9 +98,11 @@ static void queue_event(struct inotify *in, uint32_t mask, int wd, uint32_t cook
     } else if (in->head && merges(in->last, mask, wd, name, len)) {
         return;
     }
-    struct in_event *e = malloc(sizeof *e + len + 1);
+    /* Events, watches and instances are kernel memory (kmem.h), as Linux
+     * takes them from its slab caches. */
+    struct in_event *e = kmem_alloc(in->machine, sizeof *e + len + 1);
     if (!e)
-        return; /* Linux drops it too when it has no memory (fsnotify_handle_inode_event) */
+        return; /* Linux drops it too when it has no memory (inotify_handle_inode_event) */
     *e = (struct in_event){NULL, mask, cookie, wd, (uint32_t)len};
     memcpy(e->name, name ? name : "", len);
     e->name[len] = '\0';
@@ -109,6 +112,11 @@ static void queue_event(struct inotify *in, uint32_t mask, int wd, uint32_t cook
     in->queued++;
     in->overflow_queued |= overflow;
     file_notify_events(in->machine, in, POLLIN);
+}
+
+static void event_free(struct machine *m, struct in_event *e)
+{
+    kmem_free(m, e, sizeof *e + e->name_len + 1);
 }
 
 static struct in_watch *watch_by_inode(struct inotify *in, uint64_t dev, uint64_t ino)
@@ -141,7 +149,7 @@ static void watch_destroy(struct inotify *in, struct in_watch *w, bool tell)
     }
     in->nwatches--;
     in->machine->fsnotify_marks--;
-    free(w);
+    kmem_free(in->machine, w, sizeof *w);
 }
 
 /* inotify_handle_inode_event for one watch (fsnotify_handle_inode_event's
@@ -230,7 +238,7 @@ static int64_t inotify_read(struct task *t, struct file *f, void *buf, size_t le
         in->queued--;
         if (e->mask == IN_Q_OVERFLOW && e->wd == -1)
             in->overflow_queued = false;
-        free(e);
+        event_free(in->machine, e);
     }
     return (int64_t)done;
 }
@@ -264,7 +272,7 @@ static void inotify_release(struct file *f)
     while (in->head) {
         struct in_event *e = in->head;
         in->head = e->next;
-        free(e);
+        event_free(m, e);
     }
     for (struct inotify **pp = &m->inotifies; *pp; pp = &(*pp)->next) {
         if (*pp == in) {
@@ -272,7 +280,7 @@ static void inotify_release(struct file *f)
             break;
         }
     }
-    free(in);
+    kmem_free(m, in, sizeof *in);
 }
 
 static const struct file_ops inotify_ops = {
@@ -332,15 +340,14 @@ SYSCALL_DECL(inotify_init1)
         t->fd_table_full = true; /* the guest's own EMFILE, not the host's ENFILE (syscall.c) */
         return -EMFILE;
     }
-    struct inotify *in = calloc(1, sizeof *in);
+    struct inotify *in = kmem_alloc(m, sizeof *in);
     if (!in)
         return -ENOMEM;
-    in->machine = m;
+    *in = (struct inotify){.machine = m, .uid = uid};
     in->tail = &in->head;
-    in->uid = uid;
     struct file *f = file_new_object(m, &inotify_ops, in, O_RDONLY | (flags & O_NONBLOCK));
     if (!f) {
-        free(in);
+        kmem_free(m, in, sizeof *in);
         return -ENOMEM;
     }
     /* At the end of the list: events reach instances in creation order. */
@@ -414,7 +421,7 @@ SYSCALL_DECL(inotify_add_watch)
         charged += o->uid == in->uid ? o->nwatches : 0;
     if (charged >= max_user_watches(t->machine))
         return -ENOSPC;
-    if (!(w = calloc(1, sizeof *w)))
+    if (!(w = kmem_alloc(t->machine, sizeof *w)))
         return -ENOMEM;
     *w = (struct in_watch){in->watches, (uint64_t)st.st_dev, (uint64_t)st.st_ino, wmask,
                            next_wd(in)};

@@ -364,6 +364,22 @@ static void mode_special(void)
     close(w2);
     drain("last close", fd);
 
+    /* a child exits holding the last open file of an unlinked inode among
+     * other files: its exit closes them */
+    touch("held", NULL);
+    int wh = inotify_add_watch(fd, at("held"), IN_CLOSE | IN_DELETE_SELF);
+    printf("held wd %d\n", wh);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int other = open(dir, O_RDONLY | O_DIRECTORY);
+        int h = open(at("held"), O_RDONLY);
+        unlink(at("held"));
+        (void)other, (void)h;
+        _exit(0);
+    }
+    waitpid(pid, NULL, 0);
+    drain("child exited", fd);
+
     /* a rename over a watched file */
     touch("src", NULL);
     touch("dst", NULL);
