@@ -25,7 +25,8 @@ asymu_e2e_guest(NAME inotify-issue26-events PROGRAM inotify GUEST_ARGS events)
 # plain watch, an unlinked file whose inode goes at its last close, a rename
 # over a watched file, a rename onto a link of the same inode (nothing).
 asymu_e2e_guest(NAME inotify-issue26-special PROGRAM inotify GUEST_ARGS special)
-# A blocking read woken by another process's create, then poll and epoll.
+# A blocking read woken by another process's create, then poll and epoll;
+# a signal without SA_RESTART ends a blocked read with EINTR.
 asymu_e2e_guest(NAME inotify-issue26-block PROGRAM inotify GUEST_ARGS block)
 # 16400 events: 16384 queued, then one IN_Q_OVERFLOW (wd -1), FIONREAD
 # counting them; a new event once the queue was read.

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -398,6 +399,14 @@ static void mode_special(void)
     close(fd);
 }
 
+static volatile int alarms;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    alarms++;
+}
+
 static void mode_block(void)
 {
     int fd = inotify_init();
@@ -429,6 +438,13 @@ static void mode_block(void)
     int status;
     waitpid(pid, &status, 0);
     printf("child exit %d\n", WEXITSTATUS(status));
+    /* a signal without SA_RESTART ends a blocked read: EINTR */
+    struct sigaction sa = {.sa_handler = on_alarm};
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval it = {.it_value = {0, 50000}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    n = read(fd, buf, sizeof buf);
+    printf("read with a signal: %s alarms %d\n", n < 0 ? err_name(errno) : "data", alarms);
     unlink(at("from-child"));
     unlink(at("second"));
     unlink(at("third"));
