@@ -151,8 +151,8 @@ void fsnotify_renamed(struct machine *m, const struct fsn_entry *src, const char
     fsnotify_deliver(m, &src->dir, oname, NULL, with_isdir(IN_MOVED_FROM, &src->obj), cookie,
                      false);
     fsnotify_deliver(m, ndir, nname, NULL, with_isdir(IN_MOVED_TO, &src->obj), cookie, false);
-    if (dst->valid && !dst->obj.dir)
-        fsnotify_deliver(m, NULL, NULL, &dst->obj, IN_ATTRIB, 0, false);
+    if (dst->valid) /* a replaced directory too (fsnotify_inode adds IN_ISDIR) */
+        fsnotify_deliver(m, NULL, NULL, &dst->obj, with_isdir(IN_ATTRIB, &dst->obj), 0, false);
     fsnotify_deliver(m, NULL, NULL, &src->obj, IN_MOVE_SELF, 0, false);
     if (dst->valid && (dst->obj.dir || dst->nlink <= 1) && fsnotify_watched(m, &dst->obj) &&
         !fsnotify_inode_open(m, &dst->obj, NULL))

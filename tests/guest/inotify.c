@@ -396,6 +396,16 @@ static void mode_special(void)
     unlink(at("dst"));
     unlink(at("dst2"));
     drain("cleanup", fd);
+    /* a directory renamed over an empty watched one */
+    mkdir(at("da"), 0755);
+    mkdir(at("db"), 0755);
+    int wda = inotify_add_watch(fd, at("da"), IN_ALL_EVENTS);
+    int wdb = inotify_add_watch(fd, at("db"), IN_ALL_EVENTS);
+    printf("da wd %d db wd %d\n", wda, wdb);
+    rename(at("da"), at("db"));
+    drain("rename dir over dir", fd);
+    rmdir(at("db"));
+    drain("rmdir", fd);
     close(fd);
 }
 
