@@ -5,6 +5,7 @@
 #include "fifo.h"
 #include "file.h"
 #include "flock.h"
+#include "fsnotify.h"
 #include "mqueue.h"
 #include "machine.h"
 #include "rlimit.h"
@@ -107,6 +108,8 @@ void file_put(struct file *f)
 {
     if (!f || --f->refs > 0)
         return;
+    if (f->notify_machine && fsnotify_active(f->notify_machine))
+        fsnotify_file_closing(f);
     if (f->kind == FILE_HOST && f->host_fd >= 0)
         close(f->host_fd);
     if (f->fifo)
@@ -204,7 +207,12 @@ void fdtable_put(struct fdtable *fdt)
 {
     if (!fdt || --fdt->refs > 0)
         return;
-    for (int fd = 0; fd < FD_MAX; fd++)
-        file_put(fdt->fd[fd]);
+    /* Each slot empties before its file goes: a file's last close may look
+     * at the table's other files (fsnotify_inode_open), never at one gone. */
+    for (int fd = 0; fd < FD_MAX; fd++) {
+        struct file *f = fdt->fd[fd];
+        fdt->fd[fd] = NULL;
+        file_put(f);
+    }
     free(fdt);
 }

@@ -61,6 +61,8 @@ struct file_ops {
     /* lseek and pread move f->pos as default_llseek does, SEEK_END from
      * the stat size (POSIX message queues); else ESPIPE. */
     bool seekable;
+    /* lseek answers the position and moves nothing (noop_llseek: inotify). */
+    bool noop_llseek;
 };
 
 #define PIPE_CAPACITY 65536 /* a new pipe's; F_SETPIPE_SZ changes it */
@@ -101,6 +103,10 @@ struct file {
     /* A tracefs instance's file pins the instance (tracefs_pin()): rmdir
      * is EBUSY until the last such file is closed. */
     struct tracefs_pin *tracefs_pin;
+    /* FILE_HOST opened by open(2): the machine its IN_OPEN went to, for
+     * IN_CLOSE_* at the last reference (fsnotify.h); NULL for the files
+     * the kernel opens for itself (truncate(2), exec). */
+    struct machine *notify_machine;
 };
 
 #define FD_MAX 1024

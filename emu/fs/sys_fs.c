@@ -9,6 +9,7 @@
 #include "file_access.h"
 #include "file_limits.h"
 #include "flock.h"
+#include "fsnotify.h"
 #include "fs_calls.h"
 #include "iovec.h"
 #include "machine.h"
@@ -33,6 +34,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -291,11 +293,29 @@ static int rw_verify(const struct file *f, bool is_write, uint64_t ubuf, uint64_
 }
 
 /* read/pread into guest memory, chunk by chunk; a short read ends it. */
+static int64_t read_chunks(struct task *t, struct file *f, uint64_t ubuf, uint64_t len,
+                           int64_t off);
+
+/* vfs_read's fsnotify_access and vfs_write's fsnotify_modify: after
+ * something moved. */
+static int64_t told(struct task *t, struct file *f, int64_t n, uint32_t mask)
+{
+    if (n > 0 && fsnotify_active(t->machine))
+        fsnotify_file(t->machine, f, mask);
+    return n;
+}
+
 static int64_t do_read(struct task *t, int fd, uint64_t ubuf, uint64_t len, int64_t off)
 {
     struct file *f = file_get_io(t, fd);
     if (!f)
         return -EBADF;
+    return told(t, f, read_chunks(t, f, ubuf, len, off), IN_ACCESS);
+}
+
+static int64_t read_chunks(struct task *t, struct file *f, uint64_t ubuf, uint64_t len,
+                           int64_t off)
+{
     int err = rw_verify(f, false, ubuf, &len, off);
     if (err < 0)
         return err;
@@ -318,11 +338,20 @@ static int64_t do_read(struct task *t, int fd, uint64_t ubuf, uint64_t len, int6
     return (int64_t)done;
 }
 
+static int64_t write_chunks(struct task *t, struct file *f, uint64_t ubuf, uint64_t len,
+                            int64_t off);
+
 static int64_t do_write(struct task *t, int fd, uint64_t ubuf, uint64_t len, int64_t off)
 {
     struct file *f = file_get_io(t, fd);
     if (!f)
         return -EBADF;
+    return told(t, f, write_chunks(t, f, ubuf, len, off), IN_MODIFY);
+}
+
+static int64_t write_chunks(struct task *t, struct file *f, uint64_t ubuf, uint64_t len,
+                            int64_t off)
+{
     int err = rw_verify(f, true, ubuf, &len, off);
     if (err < 0)
         return err;
@@ -439,6 +468,7 @@ int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
     if (count > MAX_RW_COUNT)
         count = MAX_RW_COUNT;
     int64_t done = copy_between(t, in, a[2] ? &off : NULL, out, NULL, count);
+    told(t, out, told(t, in, done, IN_ACCESS), IN_MODIFY); /* do_sendfile's */
     if (a[2] && done >= 0 && copy_to_guest(task_mm(t), a[2], &off, offset_word) < 0)
         return -EFAULT;
     return done;
@@ -489,6 +519,7 @@ SYSCALL_DECL(copy_file_range)
     if (sin.st_dev == sout.st_dev && sin.st_ino == sout.st_ino && (uint64_t)llabs(from - to) < len)
         return -EINVAL;
     int64_t done = copy_between(t, in, a[1] ? &in_off : NULL, out, a[3] ? &out_off : NULL, len);
+    told(t, out, told(t, in, done, IN_ACCESS), IN_MODIFY); /* vfs_copy_file_range's */
     if (done > 0 && ((a[1] && copy_to_guest(task_mm(t), a[1], &in_off, sizeof in_off) < 0) ||
                      (a[3] && copy_to_guest(task_mm(t), a[3], &out_off, sizeof out_off) < 0)))
         return -EFAULT;
@@ -643,6 +674,8 @@ int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
         return -EBADF;
     if (f->kind == FILE_OBJECT && f->ops->seekable)
         return object_seek(t, f, off, whence);
+    if (f->kind == FILE_OBJECT && f->ops->noop_llseek)
+        return (int64_t)f->pos;
     if (f->kind == FILE_PIPE || f->kind == FILE_OBJECT)
         return -ESPIPE;
     if (dirpos_applies(t, f))
@@ -818,6 +851,19 @@ static void owner_created_fd(struct task *t, int fd, const char *path)
         owner_created(t, &st, have_dir ? &dst : NULL);
 }
 
+/* lookup_open's fsnotify_create for a file open(O_CREAT) made, or
+ * handle_truncate's IN_MODIFY for an O_TRUNC of a regular file there
+ * (before IN_OPEN, as 5.15's do_sys_openat2 tells it after do_filp_open). */
+static void open_told(struct task *t, const char *path, int fd, bool created, int flags)
+{
+    struct stat st;
+    if (created)
+        fsnotify_created_path(t->machine, path, false);
+    else if ((flags & O_TRUNC) && !(flags & O_PATH) && fstat(fd, &st) == 0 &&
+             S_ISREG(st.st_mode)) /* O_RDONLY | O_TRUNC truncates too (do_open) */
+        fsnotify_path_fd(t->machine, path, fd, IN_MODIFY);
+}
+
 /* Opens an absolute guest path with host O_* flags, following virtual
  * symlinks; /proc/PID/fd/N opens that descriptor's file again. */
 int file_open_path(struct task *t, const char *abspath, int flags, int mode, struct file **out)
@@ -846,6 +892,8 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
             return fd;
         if (created && writable)
             owner_created_fd(t, fd, path);
+        if (fsnotify_active(t->machine))
+            open_told(t, path, fd, created, flags);
         struct file *f = file_new(FILE_HOST);
         if (!f) {
             close(fd);
@@ -880,6 +928,12 @@ int64_t open_resolved(struct task *t, uint64_t upath, const char *path, int flag
     err = fifo_open(t, path, flags, mode, &f, file_open_path(t, path, flags, mode, &f));
     if (err < 0)
         return err;
+    /* do_sys_openat2's fsnotify_open; __fput tells the close. */
+    if (f->kind == FILE_HOST) {
+        f->notify_machine = t->machine;
+        if (fsnotify_active(t->machine))
+            fsnotify_file(t->machine, f, IN_OPEN);
+    }
     return fd_install_new(t, f, flags & O_CLOEXEC);
 }
 
@@ -1245,6 +1299,8 @@ int64_t do_getdents64(struct task *t, int fd, uint8_t *buf, size_t len)
         long n = syscall(SYS_getdents64, f->host_fd, buf, len);
         if (n < 0)
             return -errno;
+        if (fsnotify_active(t->machine)) /* iterate_dir's fsnotify_access */
+            fsnotify_file(t->machine, f, IN_ACCESS);
         if (task_abi(t)->word == 4)
             dirpos_renumber(f, buf, (size_t)n);
         return n;

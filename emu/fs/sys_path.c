@@ -10,6 +10,7 @@
 #include "file_access.h"
 #include "file_limits.h"
 #include "fs_calls.h"
+#include "fsnotify.h"
 #include "machine.h"
 #include "mm.h"
 #include "owner.h"
@@ -21,6 +22,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -165,6 +167,8 @@ SYSCALL_DECL(mkdirat)
         r = entry_made(b, result(mkdirat(dfd, name, creation_mode(t, a[2]))));
     if (r == 0)
         owner_created_at(t, dfd, name);
+    if (r == 0 && fsnotify_active(t->machine)) /* vfs_mkdir's fsnotify_mkdir */
+        fsnotify_name(t->machine, dfd, name, IN_CREATE, true);
     close(dfd);
     return r;
 }
@@ -191,7 +195,12 @@ SYSCALL_DECL(unlinkat)
     int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
     if (dfd < 0)
         return dfd;
+    struct fsn_entry gone = {0};
+    if (fsnotify_active(t->machine))
+        fsnotify_entry_prepare(t->machine, dfd, name, &gone);
     int64_t r = result(unlinkat(dfd, name, (a[2] & GUEST_AT_REMOVEDIR) ? AT_REMOVEDIR : 0));
+    if (r == 0 && gone.valid)
+        fsnotify_unlinked(t->machine, &gone, name);
     close(dfd);
     return may_free_space(t, r);
 }
@@ -205,9 +214,22 @@ static int64_t do_rename(struct task *t, const uint64_t *a, unsigned flags)
     int mount, ofd, nfd, err = two_parents(t, a, oname, nname, &ofd, &nfd, &mount);
     if (err < 0)
         return err;
+    struct fsn_entry src = {0}, dst = {0};
+    struct stat nst;
+    bool told = fsnotify_active(t->machine) && fstat(nfd, &nst) == 0;
+    if (told) {
+        fsnotify_entry_prepare(t->machine, ofd, oname, &src);
+        fsnotify_entry_prepare(t->machine, nfd, nname, &dst);
+    }
     /* The syscall itself: glibc's renameat2() with no flags calls renameat,
      * which the sandbox does not need. */
     int64_t r = result((int)syscall(SYS_renameat2, ofd, oname, nfd, nname, flags));
+    if (r == 0 && told) {
+        struct fsn_obj ndir = fsn_obj_of(&nst);
+        /* renaming a name onto the same inode (a hard link) does nothing */
+        if (!(dst.valid && dst.obj.dev == src.obj.dev && dst.obj.ino == src.obj.ino))
+            fsnotify_renamed(t->machine, &src, oname, &dst, &ndir, nname);
+    }
     close(ofd);
     close(nfd);
     return may_free_space(t, r);
@@ -239,6 +261,8 @@ SYSCALL_DECL(symlinkat)
     int64_t r = n < 0 ? n : entry_made(b, result(symlinkat(target, dfd, name)));
     if (r == 0)
         owner_created_at(t, dfd, name);
+    if (r == 0 && fsnotify_active(t->machine)) /* vfs_symlink's fsnotify_create */
+        fsnotify_name(t->machine, dfd, name, IN_CREATE, false);
     close(dfd);
     return r;
 }
@@ -253,8 +277,21 @@ SYSCALL_DECL(linkat)
     int64_t r = take_entry(t, mount, nfd, nname, &b);
     if (r == 0)
         r = entry_made(b, result(linkat(ofd, oname, nfd, nname, 0)));
+    if (r == 0 && fsnotify_active(t->machine)) /* vfs_link's fsnotify_link */
+        fsnotify_linked(t->machine, nfd, nname);
     close(ofd);
     close(nfd);
+    return r;
+}
+
+/* notify_change's fsnotify_change after a change of metadata by descriptor
+ * fd (ev: IN_* bits, 0 for none). */
+static int64_t fd_told(struct task *t, int fd, int64_t r, uint32_t ev)
+{
+    struct file *f;
+    if (r == 0 && ev && fsnotify_active(t->machine) && (f = file_get(t, fd)) &&
+        f->kind == FILE_HOST)
+        fsnotify_path_fd(t->machine, f->path, f->host_fd, ev);
     return r;
 }
 
@@ -275,7 +312,7 @@ static int changeable_fd(struct task *t, int fd, bool allow_opath)
  * own lookup, which would read an absolute target as a host path). */
 static int64_t on_followed_path(struct task *t, int dirfd, uint64_t upath,
                                 int64_t (*op)(struct task *t, int fd, const uint64_t *a),
-                                const uint64_t *a)
+                                const uint64_t *a, uint32_t ev)
 {
     char path[VFS_PATH_MAX];
     struct vfs *v = &t->machine->vfs;
@@ -292,14 +329,18 @@ static int64_t on_followed_path(struct task *t, int dirfd, uint64_t upath,
     if (fd < 0)
         return fd;
     err = writable ? op(t, fd, a) : -EROFS;
+    if (err == 0 && ev && fsnotify_active(t->machine))
+        fsnotify_path_fd(t->machine, path, fd, ev);
     close(fd);
     return err;
 }
 
 /* Operations on an existing path, or with an empty path and AT_EMPTY_PATH
- * on dirfd itself: run `op` on a host fd of the file, on a writable mount. */
+ * on dirfd itself: run `op` on a host fd of the file, on a writable mount;
+ * ev (IN_* bits) is the event a success makes. */
 static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, bool empty_path,
-                       int64_t (*op)(struct task *t, int fd, const uint64_t *a), const uint64_t *a)
+                       int64_t (*op)(struct task *t, int fd, const uint64_t *a), const uint64_t *a,
+                       uint32_t ev)
 {
     char rel[2] = "";
     int64_t n = strncpy_from_guest(task_mm(t), rel, upath, sizeof rel);
@@ -307,16 +348,18 @@ static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, b
         return -EFAULT;
     if (!rel[0] && empty_path && dirfd != GUEST_AT_FDCWD) {
         int fd = changeable_fd(t, dirfd, true);
-        return fd < 0 ? fd : op(t, fd, a);
+        return fd < 0 ? fd : fd_told(t, dirfd, op(t, fd, a), ev);
     }
     if (follow)
-        return on_followed_path(t, dirfd, upath, op, a);
+        return on_followed_path(t, dirfd, upath, op, a, ev);
     char name[256];
     int dfd = parent_of(t, dirfd, upath, name, sizeof name);
     if (dfd < 0)
         return dfd;
     int fd = openat(dfd, name, O_PATH | O_CLOEXEC | O_NOFOLLOW);
     int64_t r = fd < 0 ? -errno : op(t, fd, a);
+    if (r == 0 && ev && fsnotify_active(t->machine))
+        fsnotify_at_fd(t->machine, dfd, name, fd, ev);
     if (fd >= 0)
         close(fd);
     close(dfd);
@@ -352,6 +395,14 @@ static int64_t op_utimens(struct task *t, int fd, const uint64_t *a)
     return r;
 }
 
+/* fsnotify_change of utimes: both times IN_ATTRIB, the access time alone
+ * IN_ACCESS, the modification time alone IN_MODIFY. b as op_utimens takes it. */
+static uint32_t utimens_event(const uint64_t *b)
+{
+    bool at = !b[2] || (long)b[4] != UTIME_OMIT, mt = !b[2] || (long)b[6] != UTIME_OMIT;
+    return at && mt ? IN_ATTRIB : at ? IN_ACCESS : mt ? IN_MODIFY : 0;
+}
+
 /* utimensat(dirfd, path, times[2], flags); times in guest timespecs. A NULL
  * path means dirfd itself (futimens), which must be a real open file. */
 int64_t do_utimes(struct task *t, int dirfd, uint64_t upath, const int64_t *times,
@@ -367,12 +418,12 @@ int64_t do_utimes(struct task *t, int dirfd, uint64_t upath, const int64_t *time
         if (flags)
             return -EINVAL;
         int fd = changeable_fd(t, dirfd, false);
-        return fd < 0 ? fd : op_utimens(t, fd, b);
+        return fd < 0 ? fd : fd_told(t, dirfd, op_utimens(t, fd, b), utimens_event(b));
     }
     if (flags & ~(uint64_t)(GUEST_AT_SYMLINK_NOFOLLOW | GUEST_AT_EMPTY_PATH))
         return -EINVAL;
     return on_path(t, dirfd, upath, !(flags & GUEST_AT_SYMLINK_NOFOLLOW),
-                   flags & GUEST_AT_EMPTY_PATH, op_utimens, b);
+                   flags & GUEST_AT_EMPTY_PATH, op_utimens, b, utimens_event(b));
 }
 
 int64_t do_utimensat(struct task *t, const uint64_t a[6], unsigned field)
@@ -419,13 +470,13 @@ static int64_t op_chmod(struct task *t, int fd, const uint64_t *a)
 /* fchmodat has no flags on Linux 5.15: an empty path is ENOENT. */
 SYSCALL_DECL(fchmodat)
 {
-    return on_path(t, (int)a[0], a[1], true, false, op_chmod, a);
+    return on_path(t, (int)a[0], a[1], true, false, op_chmod, a, IN_ATTRIB);
 }
 
 SYSCALL_DECL(fchmod)
 {
     int fd = changeable_fd(t, (int)a[0], false);
-    return fd < 0 ? fd : op_chmod(t, fd, (uint64_t[]){0, 0, a[1]});
+    return fd < 0 ? fd : fd_told(t, (int)a[0], op_chmod(t, fd, (uint64_t[]){0, 0, a[1]}), IN_ATTRIB);
 }
 
 /* chown(dirfd, path, uid, gid): the owner is the guest's, kept beside
@@ -441,13 +492,15 @@ SYSCALL_DECL(fchownat)
     if (flags & ~(uint64_t)(GUEST_AT_SYMLINK_NOFOLLOW | GUEST_AT_EMPTY_PATH))
         return -EINVAL;
     return on_path(t, (int)a[0], a[1], !(flags & GUEST_AT_SYMLINK_NOFOLLOW),
-                   flags & GUEST_AT_EMPTY_PATH, op_chown, a);
+                   flags & GUEST_AT_EMPTY_PATH, op_chown, a, IN_ATTRIB);
 }
 
 SYSCALL_DECL(fchown)
 {
     int fd = changeable_fd(t, (int)a[0], false);
-    return fd < 0 ? fd : owner_chown(t, fd, (uint32_t)a[1], (uint32_t)a[2]);
+    return fd < 0 ? fd
+                  : fd_told(t, (int)a[0], owner_chown(t, fd, (uint32_t)a[1], (uint32_t)a[2]),
+                            IN_ATTRIB);
 }
 
 static int truncate_to(int fd, const uint64_t arg[4])
@@ -465,7 +518,11 @@ SYSCALL_DECL(ftruncate)
         return -EINVAL;
     int err = file_may_change(f);
     uint64_t arg[4] = {(uint64_t)len};
-    return err < 0 ? err : file_limited_resize(t, f, (uint64_t)len, false, truncate_to, arg);
+    /* do_truncate's notify_change(ATTR_SIZE): IN_MODIFY */
+    return err < 0 ? err
+                   : fd_told(t, (int)a[0],
+                             file_limited_resize(t, f, (uint64_t)len, false, truncate_to, arg),
+                             IN_MODIFY);
 }
 
 int64_t do_truncate(struct task *t, uint64_t upath, int64_t len)
@@ -491,6 +548,8 @@ int64_t do_truncate(struct task *t, uint64_t upath, int64_t len)
     uint64_t arg[4] = {(uint64_t)len};
     err = f->kind == FILE_HOST ? file_limited_resize(t, f, (uint64_t)len, false, truncate_to, arg)
                                : 0; /* a writable file of /sys: nothing to cut */
+    if (err == 0 && f->kind == FILE_HOST && fsnotify_active(t->machine))
+        fsnotify_path_fd(t->machine, path, f->host_fd, IN_MODIFY);
     file_put(f);
     return err;
 }
@@ -521,6 +580,8 @@ SYSCALL_DECL(mknodat)
                                                         creation_mode(t, a[2]), 0)));
     if (r == 0)
         owner_created_at(t, dfd, name);
+    if (r == 0 && fsnotify_active(t->machine)) /* vfs_mknod's fsnotify_create */
+        fsnotify_name(t->machine, dfd, name, IN_CREATE, false);
     close(dfd);
     return r;
 }

@@ -15,6 +15,7 @@
 #include "file.h"
 #include "file_access.h"
 #include "fs_calls.h"
+#include "fsnotify.h"
 #include "machine.h"
 #include "mm.h"
 #include "syscalls.h"
@@ -27,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -107,6 +109,22 @@ static int64_t without_xattrs(enum xattr_op op, int err)
     return err;
 }
 
+/* __vfs_setxattr_noperm's and vfs_removexattr's fsnotify_xattr: IN_ATTRIB on
+ * the file open_target opened as host fd. */
+static void xattr_told(struct task *t, enum xattr_target how, uint64_t arg, int fd)
+{
+    char path[VFS_PATH_MAX];
+    const char *at = path;
+    if (how == BY_FD) {
+        struct file *f = file_get_io(t, (int)arg);
+        at = f ? f->path : NULL;
+    } else if (path_from_guest(t, -100, arg, path, sizeof path) < 0 ||
+               (how == BY_PATH && vfs_follow(&t->machine->vfs, t, path, path, sizeof path) < 0)) {
+        at = NULL;
+    }
+    fsnotify_path_fd(t->machine, at, fd, IN_ATTRIB);
+}
+
 static int64_t do_xattr(struct task *t, enum xattr_op op, enum xattr_target how,
                         const uint64_t a[6])
 {
@@ -151,6 +169,8 @@ static int64_t do_xattr(struct task *t, enum xattr_op op, enum xattr_target how,
             break;
         }
         r = n < 0 ? -errno : n;
+        if (r >= 0 && (op == XA_SET || op == XA_REMOVE) && fsnotify_active(t->machine))
+            xattr_told(t, how, a[0], fd);
         close(fd);
     }
     /* get and list with a size of 0 ask for the size only. */

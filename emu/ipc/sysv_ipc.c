@@ -9,6 +9,7 @@
 #include "machine.h"
 #include "mm.h"
 #include "mqueue.h"
+#include "fsnotify.h"
 #include "sysv_ipc.h"
 #include "task.h"
 
@@ -371,6 +372,8 @@ int sysv_proc_file(struct machine *m, const char *name, char **data, size_t *siz
         err = aio_proc_file(m, name + 7, out);
     else if (strncmp(name, "sys/fs/mqueue/", 14) == 0)
         err = mq_proc_file(name + 14, out);
+    else if (strncmp(name, "sys/fs/inotify/", 15) == 0)
+        err = inotify_proc_file(m, name + 15, out);
     else
         err = -ENOENT;
     if (fclose(out) != 0 && !err)

@@ -61,6 +61,9 @@ struct machine {
     struct aio_req *aio_pending; /* AIO requests waiting on an object (aio.c) */
     bool aio_busy;           /* aio_notify is running them */
     uint64_t aio_nr;         /* events the AIO contexts asked for: /proc/sys/fs/aio-nr */
+    struct inotify *inotifies; /* every inotify instance, by creation (inotify.c) */
+    unsigned fsnotify_marks; /* inotify watches of all instances: 0 skips the hooks (fsnotify.h) */
+    uint32_t fsnotify_cookie; /* the last rename cookie (fsnotify_get_cookie) */
     struct signalfd *signalfds; /* every signalfd, for queued signals (signalfd.c) */
     struct pidfd *pidfds;    /* every pidfd, for exits and reaping (pidfd.c) */
     struct sock *socks;      /* every socket (socket.c) */

@@ -11,6 +11,7 @@
 #include "flock.h"
 #include "event.h"
 #include "aio.h"
+#include "fsnotify.h"
 #include "restart.h"
 #include "sysv_ipc.h"
 #include "mqueue.h"
@@ -211,6 +212,9 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(timerfd_settime, timerfd_settime, "dxpp"),
     E(timerfd_gettime, timerfd_gettime, "dp"),
     E(signalfd4, signalfd4, "dpux"),
+    E(inotify_init1, inotify_init1, "x"),
+    E(inotify_add_watch, inotify_add_watch, "dsx"),
+    E(inotify_rm_watch, inotify_rm_watch, "dd"),
     E(pidfd_open, pidfd_open, "dx"),
     E(pidfd_send_signal, pidfd_send_signal, "dSpx"),
     E(pidfd_getfd, pidfd_getfd, "ddx"),

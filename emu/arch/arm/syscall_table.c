@@ -14,6 +14,7 @@
 
 #include "event.h"
 #include "aio.h"
+#include "fsnotify.h"
 
 #include <errno.h>
 
@@ -503,6 +504,10 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(timerfd_settime, timerfd_settime, "dxpp"),
     E(timerfd_gettime, timerfd_gettime, "dp"),
     E(signalfd4, signalfd4, "dpux"),
+    E(inotify_init1, inotify_init1, "x"),
+    E(inotify_add_watch, inotify_add_watch, "dsx"),
+    E(inotify_rm_watch, inotify_rm_watch, "dd"),
+    E(inotify_init, inotify_init, ""),
     E(pidfd_open, pidfd_open, "dx"),
     E(pidfd_send_signal, pidfd_send_signal, "dSpx"),
     E(pidfd_getfd, pidfd_getfd, "ddx"),
