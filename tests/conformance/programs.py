@@ -110,6 +110,11 @@ ROWS = {
     "java": {"what": "OpenJDK 17 (headless JRE): a child process (ProcessBuilder), a hot loop "
                      "with System.gc(), threads (class compiled by the host's javac)",
              "prepare": "javac", "timeout_factor": 2},
+    "java-jvm-path": {"what": "the row java with the JVM started by its own path "
+                              "(/usr/lib/jvm/java-17-openjdk-ISA/bin/java), not through the "
+                              "/usr/bin/java symlink: libjli.so is then found through "
+                              "/proc/self/exe",
+                      "prepare": "javac", "timeout_factor": 2, "files_from": "java"},
 }
 
 
@@ -117,10 +122,24 @@ def row_files(name):
     return os.path.join(ROWS_DIR, name)
 
 
+def row_dirs(name):
+    """The row's directory, then the one whose files it shares (files_from)."""
+    return [row_files(name)] + [row_files(n) for n in [ROWS[name].get("files_from")] if n]
+
+
+def steps_file(name, isa):
+    """The row's steps for ISA: `steps.ISA` where the paths differ, else `steps`."""
+    own = row_files(name)
+    return os.path.join(own, f"steps.{isa}") if os.path.exists(
+        os.path.join(own, f"steps.{isa}")) else os.path.join(own, "steps")
+
+
 def parse_steps(path):
     """[(env assignments, argv)] of a steps file."""
     steps = []
-    for number, line in enumerate(open(path), 1):
+    with open(path) as f:
+        lines = f.readlines()
+    for number, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         words = shlex.split(line)
@@ -137,7 +156,8 @@ def prepare(name, isa, root, build):
     """Copies the row's directory into the root, with what it builds."""
     dest = os.path.join(root, GUEST_DIR.lstrip("/"), name)
     shutil.rmtree(dest, ignore_errors=True)
-    shutil.copytree(row_files(name), dest)
+    for src in reversed(row_dirs(name)):
+        shutil.copytree(src, dest, dirs_exist_ok=True)
     how = ROWS[name].get("prepare")
     guests = os.path.join(build, "tests", "guest")
     if how in ("goguest", "asan"):
@@ -155,17 +175,18 @@ def prepare(name, isa, root, build):
                            capture_output=True, text=True)
         if r.returncode != 0:
             return "javac failed: " + (r.stderr.strip().splitlines() or ["?"])[0]
-    for _, argv in parse_steps(os.path.join(row_files(name), "steps")):
-        if not os.path.lexists(root + argv[0]):
+    for _, argv in parse_steps(steps_file(name, isa)):
+        # A program under /tmp is one an earlier step makes (gcc's output).
+        if not argv[0].startswith("/tmp/") and not os.path.lexists(root + argv[0]):
             return f"{argv[0]} is not in the root"
     return None
 
 
 def expected(name, isa):
-    for f in (f"expected.{isa}", "expected"):
-        path = os.path.join(row_files(name), f)
+    for path in [os.path.join(d, f) for d in row_dirs(name) for f in (f"expected.{isa}", "expected")]:
         if os.path.exists(path):
-            return open(path).read().splitlines()
+            with open(path) as f:
+                return f.read().splitlines()
     sys.exit(f"programs: {name} has no expected output")
 
 
@@ -186,10 +207,11 @@ def command(runner, isa, name, build, root, logbase):
     if runner == "asymu":
         return [os.path.join(build, "asymu"), "run", "--sysroot", root, "--seed", "1"] + \
             ROWS[name].get("options", []) + \
-            ["--", os.path.join(root, "bin/sh"), "-e", f"{GUEST_DIR}/{name}/steps"]
+            ["--", os.path.join(root, "bin/sh"), "-e",
+             f"{GUEST_DIR}/{name}/{os.path.basename(steps_file(name, isa))}"]
     # One line of qemu-user arguments per step, for qemu-sandbox.sh --steps.
     with open(logbase + ".steps", "w") as f:
-        for env, argv in parse_steps(os.path.join(row_files(name), "steps")):
+        for env, argv in parse_steps(steps_file(name, isa)):
             f.write(shlex.join([a for e in env for a in ("-E", e)] + argv) + "\n")
     return [os.path.join(HERE, "qemu-sandbox.sh"), "--steps", logbase + ".steps", root,
             QEMU[isa]]
@@ -251,6 +273,9 @@ def verdict(name, isa, runner, stdout, stderr, status, timed_out, seconds):
                 break
     else:
         state = "pass"
+        if missing:
+            # The program coped without them; the lead still wants to know.
+            reason = "asymu reported unsupported: " + ", ".join(missing)
     return {"status": state, "exit": status, "reason": reason[:300], "seconds": seconds,
             "missing_syscalls": missing, "output": got[:40]}
 
@@ -383,6 +408,7 @@ def main():
                     results[(runner, isa, name)] = {
                         "status": "not run", "exit": None, "reason": why, "seconds": 0,
                         "missing_syscalls": [], "output": []}
+                    print(f"{runner:5} {isa:5} {name:22} not run: {why}", flush=True)
                 else:
                     runs.append((runner, isa, name))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
@@ -398,9 +424,11 @@ def main():
                                        capture_output=True, text=True).stdout.strip()
         r = subprocess.run(["qemu-aarch64", "--version"], capture_output=True, text=True)
         meta["qemu-user"] = r.stdout.splitlines()[0] if r.returncode == 0 else "missing"
-        for isa in args.isas:
-            for pkg, v in versions(os.path.join(out, f"root-programs-{isa}")).items():
-                meta[f"{pkg} ({isa})"] = v
+        found = {isa: versions(os.path.join(out, f"root-programs-{isa}")) for isa in args.isas}
+        for pkg in sorted({p for v in found.values() for p in v}):
+            seen = {found[isa].get(pkg) for isa in args.isas}
+            meta[pkg] = seen.pop() if len(seen) == 1 else ", ".join(
+                f"{found[isa].get(pkg)} ({isa})" for isa in args.isas)
         update(args.json, args.md, results, meta)
 
 
