@@ -87,6 +87,14 @@ ROWS = {
     "stress-ng-schedpolicy": {"what": "stress-ng --schedpolicy 1 -t 2 (the scheduler "
                               "stressor: every policy, sched_setattr, sched_getparam)",
                               "keep": STRESS_KEEP, "subs": STRESS_SUBS, "stderr": True},
+    "stress-ng-resched": {"what": "stress-ng --resched 1 -t 2 (the scheduler stressors: "
+                          "nice levels and sched_yield in children of each policy)",
+                          "keep": STRESS_KEEP, "subs": STRESS_SUBS, "stderr": True},
+    "stress-ng-race-sched": {"what": "stress-ng --race-sched 1 -t 2 (children forked and "
+                             "moved between CPUs and policies while they exit)",
+                             "keep": STRESS_KEEP, "subs": STRESS_SUBS, "stderr": True},
+    "stress-ng-yield": {"what": "stress-ng --yield 1 -t 2 (sched_yield from a child per CPU)",
+                        "keep": STRESS_KEEP, "subs": STRESS_SUBS, "stderr": True},
     "cyclictest": {"what": "rt-tests cyclictest -m (mlockall) -p 80, 1 thread, 200 loops",
                    "keep": r"^T:", "subs": LATENCY_SUBS},
     "pmqtest": {"what": "rt-tests pmqtest -p 80, 100 round trips through POSIX message queues",
@@ -252,8 +260,10 @@ def verdict(name, isa, runner, stdout, stderr, status, timed_out, seconds):
     missing = ro.asymu_messages(stderr)[0] if runner == "asymu" else []
     reason = ""
     if timed_out:
+        # Where it was: the last line it wrote.
         state = "timeout"
-        reason = "timeout; " + first_error(stderr, runner)
+        last = [l.strip() for l in (stdout + "\n" + stderr).splitlines() if l.strip()]
+        reason = f"timeout after {seconds:.0f} s" + (f"; last line: {last[-1]}" if last else "")
     elif status < 0:
         state = f"crash ({signal.Signals(-status).name})"
         reason = first_error(stderr, runner)

@@ -121,7 +121,9 @@ class Verdicts(unittest.TestCase):
                          ("pass", "asymu reported unsupported: futex_waitv"))
 
     def test_timeout_and_crash(self):
-        self.assertEqual(verdict("perl", "", "", status=-9, timed_out=True)["status"], "timeout")
+        r = verdict("stress-ng-futex", "", STRESS_RUN.replace("successful run completed in 2.04s\n", ""), status=-9, timed_out=True)
+        self.assertEqual((r["status"], r["reason"]),
+                         ("timeout", "timeout after 1 s; last line: dispatching hogs: 1 futex"))
         self.assertEqual(verdict("perl", "", "", status=-11)["status"], "crash (SIGSEGV)")
 
     def test_table_rows_in_row_order(self):
