@@ -120,6 +120,15 @@ class Verdicts(unittest.TestCase):
         self.assertEqual((r["status"], r["reason"]),
                          ("pass", "asymu reported unsupported: futex_waitv"))
 
+    def test_a_failure_names_what_asymu_lacked(self):
+        err = STRESS_RUN.replace("successful", "race-sched: capget on pid 4 failed: errno=38\n"
+                                 "asymu: [pid 4] unsupported aarch64 syscall capget (90): "
+                                 "returning ENOSYS\nsuccessful")
+        r = verdict("stress-ng-futex", "", err)
+        self.assertEqual(r["reason"], "output line 2: 'race-sched: capget on pid 4 failed: "
+                                      "errno=38', expected 'successful run completed in Ns'; "
+                                      "asymu reported unsupported: capget")
+
     def test_timeout_and_crash(self):
         r = verdict("stress-ng-futex", "", STRESS_RUN.replace("successful run completed in 2.04s\n", ""), status=-9, timed_out=True)
         self.assertEqual((r["status"], r["reason"]),
