@@ -45,7 +45,7 @@ SAN_ENV = ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LSAN_OPTIONS=print_suppressions=0
 
-.PHONY: all bootstrap guests configure build install demo test test-normal test-sanitized fuzz fuzz-run bench conformance clean
+.PHONY: all bootstrap guests configure build install demo test test-normal test-sanitized fuzz fuzz-run bench conformance conformance-programs conformance-programs-run clean
 
 all: build
 
@@ -114,10 +114,21 @@ bench: bootstrap
 
 # CPython's test suite under asymu and qemu-user (docs/conformance.md):
 # MODULES="test_os test_json" and ISAS="arm64 armhf" pick a subset.
+# Then the programs table (Node, the JRE, Go, gcc, git, ... in a root of
+# their own): `make conformance-programs` alone, ROWS="perl git" a subset.
 conformance: bootstrap
 	@$(MAKE) --no-print-directory build
 	./tests/conformance/run.py --build $(BUILD) --json docs/conformance.json --md docs/conformance.md \
 		$(if $(MODULES),--modules "$(MODULES)") $(if $(ISAS),--isas "$(ISAS)")
+	@$(MAKE) --no-print-directory conformance-programs-run
+
+conformance-programs: bootstrap
+	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory conformance-programs-run
+
+conformance-programs-run:
+	./tests/conformance/programs.py --build $(BUILD) --json docs/conformance.json --md docs/conformance.md \
+		$(if $(ROWS),--rows "$(ROWS)") $(if $(ISAS),--isas "$(ISAS)")
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) $(GUEST_BUILD)

@@ -2,9 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Builds a Debian 12 guest root for one architecture from packages by name.
 
-    build-root.py ARCH OUTDIR        (ARCH: arm64 or armhf)
+    build-root.py [--set SET] ARCH OUTDIR     (ARCH: arm64 or armhf)
 
-Resolves the recursive closure of Depends and Pre-Depends of ROOT_PACKAGES
+SET picks the packages and the root's name: `base` (the default,
+ROOT_PACKAGES into OUTDIR/root-ARCH: CPython's tests and the CTest tests
+of `make test`) or `programs` (PROGRAM_PACKAGES into
+OUTDIR/root-programs-ARCH: the heavy real programs of the programs table,
+tests/conformance/programs.py, which only `make conformance` builds).
+Resolves the recursive closure of Depends and Pre-Depends of the set
 for ARCH with python3-apt (candidate versions from the machine's own apt
 sources, the first alternative of each group that exists), downloads the
 .debs with `apt-get download` into OUTDIR/debs (shared by both
@@ -34,6 +39,25 @@ ROOT_PACKAGES = [
     # /etc/services, zoneinfo.
     "dash", "base-files", "base-passwd", "libc-bin", "netbase", "tzdata",
 ]
+# The programs table (tests/conformance/programs.py, docs/conformance.md
+# "Real programs"): interpreters, runtimes, a compiler and tools, each run
+# by a row of the table; a root of its own so that `make test`'s roots stay
+# small.
+PROGRAM_PACKAGES = [
+    "perl", "lua5.4", "git", "ruby", "php-cli", "nodejs", "openjdk-17-jre-headless",
+    "gcc", "libc6-dev", "libasan8", "rt-tests", "stress-ng",
+    "bash", "coreutils", "dash", "base-files", "base-passwd", "libc-bin", "netbase", "tzdata",
+]
+SETS = {"base": ("root-{arch}", ROOT_PACKAGES),
+        "programs": ("root-programs-{arch}", PROGRAM_PACKAGES)}
+# Links update-alternatives would make in the maintainer scripts, when
+# their target is in the root: NAME -> TARGET ({arch}: the Debian one).
+ALTERNATIVES = {
+    "usr/bin/java": "/usr/lib/jvm/java-17-openjdk-{arch}/bin/java",
+    "usr/bin/php": "/usr/bin/php8.2",
+    "usr/bin/lua": "/usr/bin/lua5.4",
+    "usr/bin/cc": "/usr/bin/gcc",
+}
 STAMP = ".asymu-conformance-packages"
 
 ETC_FILES = {
@@ -136,7 +160,7 @@ def write(root, rel, text, mode=0o644):
     os.chmod(path, mode)
 
 
-def finish_install(root):
+def finish_install(root, arch):
     """What dpkg's maintainer scripts would have made."""
     for rel, text in ETC_FILES.items():
         write(root, rel, text)
@@ -152,6 +176,10 @@ def finish_install(root):
         os.symlink("dash", os.path.join(root, "bin/sh"))
     if not os.path.lexists(os.path.join(root, "etc/localtime")):
         os.symlink("/usr/share/zoneinfo/Etc/UTC", os.path.join(root, "etc/localtime"))
+    for link, target in ALTERNATIVES.items():
+        target = target.format(arch=arch)
+        if os.path.exists(root + target) and not os.path.lexists(os.path.join(root, link)):
+            os.symlink(target, os.path.join(root, link))
     write(root, "etc/timezone", "Etc/UTC\n")
     byte_compile(root)
 
@@ -164,17 +192,20 @@ def byte_compile(root):
         print("build-root: no host python3.11, the root stays uncompiled", flush=True)
         return
     lib = os.path.join(root, "usr/lib/python3.11")
+    if not os.path.isdir(lib):
+        return
     # Files that are meant not to compile (badsyntax_*.py) make this exit 1.
     subprocess.run([host, "-m", "compileall", "-q", "-j", "2", "-s", root, "-p", "/",
                     "-o", "0", "-o", "1", "-o", "2", lib],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def build(arch, outdir):
+def build(arch, outdir, package_set="base"):
+    name, packages = SETS[package_set]
     resolver = Resolver(arch)
-    chosen = resolver.closure(ROOT_PACKAGES)
+    chosen = resolver.closure(packages)
     listing = "".join(f"{n} {v.ver_str} {v.arch}\n" for n, v in sorted(chosen.items()))
-    root = os.path.join(outdir, f"root-{arch}")
+    root = os.path.join(outdir, name.format(arch=arch))
     stamp = os.path.join(root, STAMP)
     if os.path.exists(stamp) and open(stamp).read() == listing:
         return root
@@ -188,7 +219,7 @@ def build(arch, outdir):
         r = subprocess.run(["dpkg-deb", "-x", os.path.join(debdir, deb_name(name, ver)), tmp])
         if r.returncode != 0:
             fail(f"dpkg-deb -x failed for {deb_name(name, ver)}")
-    finish_install(tmp)
+    finish_install(tmp, arch)
     write(tmp, STAMP, listing)
     shutil.rmtree(root, ignore_errors=True)
     os.rename(tmp, root)
@@ -196,14 +227,19 @@ def build(arch, outdir):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("arm64", "armhf"):
-        sys.exit("usage: build-root.py arm64|armhf OUTDIR")
-    arch, outdir = sys.argv[1], sys.argv[2]
+    args = sys.argv[1:]
+    package_set = "base"
+    if len(args) >= 2 and args[0] == "--set":
+        package_set, args = args[1], args[2:]
+    if len(args) != 2 or args[0] not in ("arm64", "armhf") or package_set not in SETS:
+        sys.exit(f"usage: build-root.py [--set {'|'.join(SETS)}] arm64|armhf OUTDIR")
+    arch, outdir = args
     os.makedirs(outdir, exist_ok=True)
     # The smoke test and `make conformance` may build the same root at once.
-    with open(os.path.join(outdir, f".lock-{arch}"), "w") as lock:
+    lock_name = ".lock-" + SETS[package_set][0].format(arch=arch).removeprefix("root-")
+    with open(os.path.join(outdir, lock_name), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        print(build(arch, outdir))
+        print(build(arch, outdir, package_set))
 
 
 if __name__ == "__main__":

@@ -13,12 +13,28 @@
 # host's /dev and /sys read-only, and private tmpfs /tmp and /dev/shm: what
 # asymu gives its guests. Then qemu runs chrooted in it. Needs root, or
 # unprivileged user namespaces with overlayfs.
+#
+# qemu-sandbox.sh --steps FILE ROOT QEMU - runs one qemu per line of FILE
+# (shell words: qemu-user options, then the program and its arguments) in
+# the same sandbox, so that the steps share its /tmp, one after the other
+# until one fails; the exit status is that step's (`sh -e`), else 0.
+# tests/conformance/programs.py writes such files.
 set -eu
+
+steps=""
+if [ "${1:-}" = --steps ]; then
+    steps=$(realpath "$2")
+    shift 2
+fi
 
 if [ "${QEMU_SANDBOX_INSIDE:-}" != 1 ]; then
     user=""
     [ "$(id -u)" -eq 0 ] || user="--user --map-root-user"
     export QEMU_SANDBOX_INSIDE=1
+    # shellcheck disable=SC2086
+    if [ -n "$steps" ]; then
+        set -- --steps "$steps" "$@"
+    fi
     # shellcheck disable=SC2086
     exec unshare $user --mount --pid --fork --kill-child --propagation private "$0" "$@"
 fi
@@ -64,4 +80,15 @@ mount --rbind /sys "$new/sys"
 mount --rbind /dev "$new/dev"
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$new/dev/shm"
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$new/tmp"
+if [ -n "$steps" ]; then
+    # The file was read-only-remounted with the rest, and is read here, on
+    # the host's side of the chroot.
+    while IFS= read -r line; do
+        eval "set -- $line"
+        status=0
+        /usr/sbin/chroot "$new" /usr/libexec/qemu-sandbox/qemu "$@" </dev/null || status=$?
+        [ "$status" -eq 0 ] || exit "$status"
+    done < "$steps"
+    exit 0
+fi
 exec /usr/sbin/chroot "$new" /usr/libexec/qemu-sandbox/qemu "$@"

@@ -43,6 +43,14 @@ set_tests_properties(conformance-cold-cache-arm64 PROPERTIES LABELS conformance 
 add_test(NAME conformance-report
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/test_report.py)
 set_tests_properties(conformance-report PROPERTIES LABELS conformance)
+# The programs table's runner (tests/conformance/programs.py, `make
+# conformance-programs`) on fixed transcripts: every row has its steps and
+# expected outputs, what qemu-user is given, each verdict and its reason.
+# It runs no program: the table's own roots are built only by `make
+# conformance`.
+add_test(NAME conformance-programs-report
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/test_programs.py)
+set_tests_properties(conformance-programs-report PROPERTIES LABELS conformance)
 
 # CPython's GIL handed over while a daemon thread writes in a loop: the
 # waiter starved for ever until a futex wake made the waker pay for it
