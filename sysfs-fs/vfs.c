@@ -272,23 +272,30 @@ static const struct vfs_mount *mount_of(const struct vfs *v, const char *abspath
 /* Replaces the guest path in cur by its canonical form (symlinks resolved).
  * The directory is the mount's (or, missing from the private /tmp, the
  * root's /tmp underneath), never -L's, whose host path is no guest path. */
-static int canonicalize(struct vfs *v, char *cur, size_t len)
+static int canonicalize(struct vfs *v, char *cur, size_t len, bool dir)
 {
     const char *rel;
     const struct vfs_mount *m = mount_of(v, cur, &rel);
-    int fd = open_in(v, m->fd, rel, O_PATH | O_DIRECTORY, 0);
+    int flags = O_PATH | (dir ? O_DIRECTORY : 0);
+    int fd = open_in(v, m->fd, rel, flags, 0);
     if (fd == -ENOENT && m == &v->mounts[VFS_MOUNT_TMP] && *rel)
-        fd = open_in(v, v->mounts[VFS_MOUNT_ROOT].fd, cur + 1, O_PATH | O_DIRECTORY, 0);
+        fd = open_in(v, v->mounts[VFS_MOUNT_ROOT].fd, cur + 1, flags, 0);
     if (fd < 0)
         return fd;
+    int err = vfs_fd_path(v, fd, cur, len);
+    close(fd);
+    return err;
+}
+
+int vfs_fd_path(struct vfs *v, int fd, char *out, size_t len)
+{
     char name[16], host[VFS_PATH_MAX];
     snprintf(name, sizeof name, "%d", fd);
     ssize_t n = readlinkat(v->self_fds, name, host, sizeof host - 1);
-    close(fd);
     if (n < 0)
         return -errno;
     host[n] = '\0';
-    return guest_path_of_host(v, host, cur, len);
+    return guest_path_of_host(v, host, out, len);
 }
 
 int vfs_canonical(struct vfs *v, void *ctx, const char *dir, char *out, size_t len)
@@ -296,7 +303,7 @@ int vfs_canonical(struct vfs *v, void *ctx, const char *dir, char *out, size_t l
     char cur[VFS_PATH_MAX];
     int err = vfs_follow(v, ctx, dir, cur, sizeof cur);
     if (err == 0 && !is_virtual(cur))
-        err = canonicalize(v, cur, sizeof cur);
+        err = canonicalize(v, cur, sizeof cur, false);
     if (err == 0 && snprintf(out, len, "%s", cur) >= (int)len)
         err = -ENAMETOOLONG;
     return err;
@@ -412,7 +419,7 @@ static int walk(struct vfs *v, void *ctx, const struct walk_how *how, const char
          * their own symlinks resolved. */
         snprintf(base, sizeof base, "%s", cwd);
         bool needs_base = path[0] != '/' || (resolve & VFS_RESOLVE_SCOPED);
-        int err = !needs_base || is_virtual(base) ? 0 : canonicalize(v, base, sizeof base);
+        int err = !needs_base || is_virtual(base) ? 0 : canonicalize(v, base, sizeof base, true);
         if (err < 0)
             return err;
         if (resolve & VFS_RESOLVE_SCOPED)
@@ -456,7 +463,7 @@ static int walk(struct vfs *v, void *ctx, const struct walk_how *how, const char
                 continue;          /* ".." at the root is the root */
             }
             if (!own && o > 0 && !is_virtual(cur)) {
-                int err = canonicalize(v, cur, sizeof cur);
+                int err = canonicalize(v, cur, sizeof cur, true);
                 if (err < 0)
                     return err;
                 o = strcmp(cur, "/") == 0 ? 0 : strlen(cur);

@@ -391,8 +391,13 @@ bool vfs_is_magic_link(const struct vfs_node *node);
  * process has a root of its own (chroot), when the walk reads them all. */
 int vfs_follow(struct vfs *v, void *ctx, const char *abspath, char *out, size_t len);
 
-/* The canonical guest path of a directory (symlinks resolved). */
+/* The canonical guest path of a file or directory (symlinks resolved), as
+ * d_path() gives it: /proc/PID/exe, chdir. */
 int vfs_canonical(struct vfs *v, void *ctx, const char *dir, char *out, size_t len);
+/* The guest path of the host file a descriptor of asymu's holds (d_path():
+ * the file itself, not the link it was opened by); -ENOENT and the like
+ * when the guest has no path to it. */
+int vfs_fd_path(struct vfs *v, int fd, char *out, size_t len);
 
 /* The canonical guest path of the directory an absolute path names, as
  * chdir and mount's target want it: -ENOENT, -ENOTDIR, or 0 and *out. */

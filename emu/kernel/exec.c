@@ -364,6 +364,11 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     struct image_file file = {0};
     struct loader_image img;
     why[0] = '\0';
+    /* /proc/PID/exe names the file (d_path()), not a symlink to it: the
+     * JRE's launcher finds its libraries next to it. */
+    char real[VFS_PATH_MAX];
+    if (vfs_fd_path(&t->machine->vfs, fd, real, sizeof real) < 0)
+        snprintf(real, sizeof real, "%s", exe);
     /* The close-on-exec descriptors close in this process's table only
      * (fd_unshare.h); Linux unshares before the point of no return too. */
     int err = fdtable_unshare(t->proc);
@@ -411,7 +416,7 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     int old_tid = t->tid;
     flush_old_exec(t, mm);
     struct process *p = t->proc;
-    snprintf(p->exe, sizeof p->exe, "%s", exe);
+    snprintf(p->exe, sizeof p->exe, "%s", real);
     const char *base = strrchr(exe, '/');
     mev_rename(t, base ? base + 1 : exe);
     sched_task_set_comm(&t->se, base ? base + 1 : exe);

@@ -15,3 +15,9 @@ asymu_e2e_guest(NAME enosys-as-linux-issue26 PROGRAM enosys
 
 # The ARM table's 16-bit id calls (emu/arch/arm/uid16.c, kernel/uid16.c).
 asymu_e2e_guest(NAME uid16 PROGRAM uid16 ISAS armhf ASYMU_ONLY)
+
+# /proc/PID/exe is the program file itself (d_path()), not the symlink the
+# program was started by: Debian's /usr/bin/java is such a link and the
+# JRE's launcher looks for its libraries next to /proc/self/exe.
+asymu_e2e_guest(NAME proc-exe-through-symlink PROGRAM exelink
+                EXPECT_STDOUT_TEXT "through the link, /proc/self/exe is the program: 1\nargv[0] stays the link: /tmp/exelink\n")
