@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #ifndef FUTEX_LOCK_PI2
@@ -120,6 +121,14 @@ static void *requeue_waiter(void *arg)
     return NULL;
 }
 
+static volatile int alarms;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    alarms++;
+}
+
 static void case_errors(void)
 {
     pid_t me = gettid_();
@@ -166,6 +175,15 @@ static void case_errors(void)
     show("lock_pi2 past", futex(&held, FUTEX_LOCK_PI2 | FUTEX_PRIVATE_FLAG, 0, &past, NULL, 0));
     word("word", held, holder_tid);
     show("unlock not owner", futex(&held, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0));
+    /* A handler (no SA_RESTART) interrupts the wait: the call runs again
+     * to its absolute timeout, never EINTR (ERESTARTNOINTR). */
+    struct sigaction sa = {.sa_handler = on_alarm};
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval it = {.it_value = {0, 20000}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    rt = ts_of(now_ns(CLOCK_REALTIME) + 60 * MS);
+    show("lock_pi across a handler", futex(&held, FUTEX_LOCK_PI_PRIVATE, 0, &rt, NULL, 0));
+    printf("handler ran %d\n", alarms);
     release = 1;
     show("lock_pi waits", futex(&held, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0));
     word("word", held, me);
@@ -178,6 +196,11 @@ static void case_errors(void)
     show("wait_requeue value", futex(&cond, FUTEX_WAIT_REQUEUE_PI_PRIVATE, 1, NULL, &lock2, 0));
     mono = ts_of(now_ns(CLOCK_MONOTONIC) + 50 * MS);
     show("wait_requeue timeout", futex(&cond, FUTEX_WAIT_REQUEUE_PI_PRIVATE, 0, &mono, &lock2, 0));
+    setitimer(ITIMER_REAL, &it, NULL);
+    mono = ts_of(now_ns(CLOCK_MONOTONIC) + 60 * MS);
+    show("wait_requeue across a handler",
+         futex(&cond, FUTEX_WAIT_REQUEUE_PI_PRIVATE, 0, &mono, &lock2, 0));
+    printf("handler ran %d\n", alarms);
     show("cmp_requeue nr_wake 2", futex2(&cond, FUTEX_CMP_REQUEUE_PI_PRIVATE, 2, 1, &lock2, 0));
     show("cmp_requeue same", futex2(&cond, FUTEX_CMP_REQUEUE_PI_PRIVATE, 1, 1, &cond, 0));
     show("cmp_requeue value", futex2(&cond, FUTEX_CMP_REQUEUE_PI_PRIVATE, 1, 1, &lock2, 1));
