@@ -128,7 +128,8 @@ foreach(isa arm64 armhf)
 endforeach()
 # rt-tests' pi_stress: one group of low, medium and high SCHED_FIFO
 # threads on one CPU doing 500 priority inversions through a
-# PTHREAD_PRIO_INHERIT mutex (emu/kernel/futex_pi.c; issue 26 item 5),
+# PTHREAD_PRIO_INHERIT mutex (emu/kernel/futex_pi.c; issue 26 item 5;
+# the lock protocol: this pi_stress would finish without the boost too),
 # both roots (tests/conformance/pistress_check.py; skipped when the roots
 # lack it).
 foreach(isa arm64 armhf)
