@@ -72,10 +72,19 @@ int futex_pi_prio(const struct task *t)
     return t->pi.boosted ? t->pi.prio : normal_prio(t);
 }
 
+/* A waiter's place in the queue (__waiter_prio(), 5.15): its priority if
+ * real-time, else DEFAULT_PRIO: fair waiters queue in arrival order
+ * whatever their nice. */
+static int waiter_prio(const struct task *t)
+{
+    int p = futex_pi_prio(t);
+    return p < MAX_RT_PRIO ? p : 120;
+}
+
 /* rt_mutex_waiter_less(): the higher priority first, then who queued first. */
 static bool waiter_before(const struct task *a, const struct task *b)
 {
-    int pa = futex_pi_prio(a), pb = futex_pi_prio(b);
+    int pa = waiter_prio(a), pb = waiter_prio(b);
     return pa != pb ? pa < pb : a->pi.seq < b->pi.seq;
 }
 
@@ -100,8 +109,8 @@ static struct task *top_waiter_of(struct task *owner)
 }
 
 /* rt_mutex_setprio() (kernel/sched/core.c) as rt_mutex_adjust_prio()
- * calls it: t runs at its top waiter's priority when that is higher than
- * its own, in the real-time class for a real-time one (a SCHED_RR owner
+ * calls it: t runs at its top waiter's priority (the task's p->prio, nice
+ * included) when that is higher than its own, in the real-time class for a real-time one (a SCHED_RR owner
  * keeps its round robin, any other runs it as FIFO: task_tick_rt() looks
  * at p->policy). Its policy and rt_priority, what sched_getscheduler and
  * sched_getparam report, stay its own. */

@@ -11,6 +11,10 @@
  *            at its SCHED_FIFO 30 waiter's priority (/proc stat's
  *            priority field) while sched_getscheduler/getparam say its
  *            own, so a SCHED_FIFO 20 spinner runs after the handover
+ *   chain    the boost passes down a chain of owners (B holds m1, A holds
+ *            m2 and waits for m1, C waits for m2), stays above a
+ *            sched_setscheduler below it, EDEADLK for a lock that closes
+ *            the cycle; a fair owner takes a nice -5 waiter's p->prio
  *   requeue  FUTEX_WAIT_REQUEUE_PI / FUTEX_CMP_REQUEUE_PI by hand: onto
  *            a held lock (both wait, handed over in order), onto a free
  *            one (the top waiter takes it, the other waits)
@@ -30,6 +34,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -367,6 +372,126 @@ static void case_boost(void)
     printf("low priority field after its unlock: %d\n", low_after);
 }
 
+/* ---- chain ---- */
+
+static uint32_t m1, m2, m3;
+static volatile int b_tid, a_tid, f_tid, stage;
+static sem_t b_go, f_go;
+
+static void *chain_b(void *arg)
+{
+    (void)arg;
+    pin();
+    fifo(5);
+    b_tid = gettid_();
+    futex(&m1, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    stage = 1;
+    sem_wait(&b_go);
+    long r = futex(&m2, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    event(r < 0 && errno == EDEADLK ? "B: lock m2 (A's, A waits for B's m1): EDEADLK" : "B: lock m2 ?");
+    event("B unlocks m1");
+    futex(&m1, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    low_after = stat_prio(gettid_());
+    event("B done");
+    return NULL;
+}
+
+static void *chain_a(void *arg)
+{
+    (void)arg;
+    pin();
+    fifo(10);
+    a_tid = gettid_();
+    futex(&m2, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    stage = 2;
+    futex(&m1, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    event("A has m1, unlocks m2");
+    futex(&m2, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    futex(&m1, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    event("A done");
+    return NULL;
+}
+
+static void *chain_c(void *arg)
+{
+    (void)arg;
+    pin();
+    fifo(30);
+    futex(&m2, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    event("C has m2");
+    futex(&m2, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    return NULL;
+}
+
+static void *fair_owner(void *arg)
+{
+    (void)arg;
+    pin();
+    f_tid = gettid_();
+    futex(&m3, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    stage = 3;
+    sem_wait(&f_go);
+    futex(&m3, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    return NULL;
+}
+
+static void *fair_waiter(void *arg)
+{
+    (void)arg;
+    pin();
+    setpriority(PRIO_PROCESS, 0, -5);
+    futex(&m3, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    futex(&m3, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    return NULL;
+}
+
+static void case_chain(void)
+{
+    pin();
+    fifo(50);
+    sem_init(&b_go, 0, 0);
+    sem_init(&f_go, 0, 0);
+    pthread_t b = start(chain_b, NULL);
+    while (stage < 1)
+        sleep_ms(1);
+    pthread_t a = start(chain_a, NULL);
+    while (stage < 2)
+        sleep_ms(1);
+    sleep_ms(10); /* A waits for m1 */
+    printf("B (FIFO 5) with A (FIFO 10) waiting: %d\n", stat_prio(b_tid));
+    pthread_t c = start(chain_c, NULL);
+    sleep_ms(10); /* C waits for m2 */
+    printf("C (FIFO 30) waiting for A's m2: A %d, B %d\n", stat_prio(a_tid), stat_prio(b_tid));
+    struct sched_param sp = {.sched_priority = 40};
+    sched_setscheduler(b_tid, SCHED_FIFO, &sp);
+    sched_getparam(b_tid, &sp);
+    printf("B set to FIFO 40: B %d, sched_getparam %d\n", stat_prio(b_tid), sp.sched_priority);
+    sp.sched_priority = 5;
+    sched_setscheduler(b_tid, SCHED_FIFO, &sp);
+    sched_getparam(b_tid, &sp);
+    printf("B back to FIFO 5: B %d, sched_getparam %d\n", stat_prio(b_tid), sp.sched_priority);
+    sem_post(&b_go);
+    pthread_join(c, NULL);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    printf("%s", events);
+    printf("B after its unlock: %d\n", low_after);
+
+    /* Fair tasks: a nice -5 waiter lends its p->prio (115), not a class. */
+    struct sched_param zero = {0};
+    sched_setscheduler(0, SCHED_OTHER, &zero);
+    pthread_t f = start(fair_owner, NULL);
+    while (stage < 3)
+        sleep_ms(1);
+    pthread_t w = start(fair_waiter, NULL);
+    sleep_ms(20);
+    printf("fair owner with a nice -5 waiter: %d, policy %d\n", stat_prio(f_tid),
+           sched_getscheduler(f_tid));
+    sem_post(&f_go);
+    pthread_join(w, NULL);
+    pthread_join(f, NULL);
+}
+
 /* ---- requeue ---- */
 
 static uint32_t rcond, rlock;
@@ -519,12 +644,14 @@ int main(int argc, char **argv)
         case_mutex();
     else if (!strcmp(c, "boost"))
         case_boost();
+    else if (!strcmp(c, "chain"))
+        case_chain();
     else if (!strcmp(c, "requeue"))
         case_requeue();
     else if (!strcmp(c, "robust"))
         case_robust();
     else {
-        fprintf(stderr, "usage: futex-pi errors|mutex|boost|requeue|robust\n");
+        fprintf(stderr, "usage: futex-pi errors|mutex|boost|chain|requeue|robust\n");
         return 2;
     }
     return 0;
