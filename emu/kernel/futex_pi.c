@@ -160,6 +160,8 @@ static bool would_deadlock(const struct task *who, const struct task *owner)
 
 void futex_pi_sched_changed(struct task *t)
 {
+    if (!t->machine->futex_pi_seq)
+        return; /* no boost anywhere: the class set is the task's own */
     setprio(t);
     if (pi_waiting(t))
         adjust_chain(t->pi.owner);
@@ -499,6 +501,8 @@ int64_t futex_pi_op(struct task *t, int op, const uint64_t a[6], bool private, u
 void futex_pi_exit(struct task *t)
 {
     struct machine *m = t->machine;
+    if (!m->futex_pi_seq)
+        return; /* no PI lock was ever waited for: nothing to hand over */
     dequeue(t);
     /* exit_pi_state_list(): each lock t owns goes to its top waiter, which
      * finds the word with FUTEX_OWNER_DIED kept (set by the robust list
@@ -513,5 +517,5 @@ void futex_pi_exit(struct task *t)
                      (uval & FUTEX_OWNER_DIED) | FUTEX_WAITERS | (uint32_t)top->tid);
         hand_over(m, (struct futex_key){top->pi.obj, top->pi.key}, top);
     }
-    t->pi.boosted = false;
+    setprio(t); /* its own class again (exec goes on with it) */
 }
