@@ -505,16 +505,15 @@ void futex_pi_exit(struct task *t)
         return; /* no PI lock was ever waited for: nothing to hand over */
     dequeue(t);
     /* exit_pi_state_list(): each lock t owns goes to its top waiter, which
-     * finds the word with FUTEX_OWNER_DIED kept (set by the robust list
-     * walk before) and its tid, FUTEX_WAITERS set (fixup_pi_state_owner()). */
+     * writes its tid with FUTEX_WAITERS and, the pi_state having no owner,
+     * FUTEX_OWNER_DIED, robust list or not (__fixup_pi_state_owner()). */
     for (;;) {
         struct task *top = top_waiter_of(t);
         if (!top)
             break;
         uint32_t uval = 0;
         if (get_word(top, top->pi.uaddr, &uval) == 0)
-            put_word(top, top->pi.uaddr,
-                     (uval & FUTEX_OWNER_DIED) | FUTEX_WAITERS | (uint32_t)top->tid);
+            put_word(top, top->pi.uaddr, FUTEX_OWNER_DIED | FUTEX_WAITERS | (uint32_t)top->tid);
         hand_over(m, (struct futex_key){top->pi.obj, top->pi.key}, top);
     }
     setprio(t); /* its own class again (exec goes on with it) */

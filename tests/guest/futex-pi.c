@@ -117,6 +117,18 @@ static void *holder(void *arg)
     return NULL;
 }
 
+static uint32_t dying;
+
+/* Takes the word and exits with it, after the main thread waits for it. */
+static void *exit_holding(void *arg)
+{
+    (void)arg;
+    futex(&dying, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    __atomic_store_n(&holder_tid, gettid_(), __ATOMIC_SEQ_CST);
+    sleep_ms(30);
+    return NULL;
+}
+
 static uint32_t cond, lock2;
 
 static void *requeue_waiter(void *arg)
@@ -195,6 +207,18 @@ static void case_errors(void)
     pthread_join(th, NULL);
     show("unlock", futex(&held, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0));
     word("word", held, me);
+
+    /* An owner that exits holding a PI word (no robust list): its waiter
+     * gets it (exit_pi_state_list()), the word its tid with WAITERS and
+     * OWNER_DIED (__fixup_pi_state_owner(): the pi_state had no owner). */
+    holder_tid = 0;
+    th = start(exit_holding, NULL);
+    while (!__atomic_load_n(&holder_tid, __ATOMIC_SEQ_CST))
+        sleep_ms(1);
+    show("lock_pi, owner exits", futex(&dying, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0));
+    word("word", dying, me);
+    pthread_join(th, NULL);
+    show("unlock", futex(&dying, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0));
 
     /* The requeue rules. */
     show("wait_requeue same", futex(&cond, FUTEX_WAIT_REQUEUE_PI_PRIVATE, 0, NULL, &cond, 0));
