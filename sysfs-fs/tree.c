@@ -1101,7 +1101,7 @@ static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned n
  * start time, code and data bounds, the stack start, the environment) are 0. */
 static void pid_stat(struct text *t, const struct vfs_task_info *i)
 {
-    int priority = i->policy == 1 || i->policy == 2 ? -1 - i->rt_priority : 20 + i->nice;
+    int priority = i->prio - 100; /* task_prio(): -1 - rt_priority, 20 + nice, -101 */
     unsigned long long utime = i->runtime_ns / NS_PER_TICK;
     add(t, "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %llu 0 0 0 %d %d %d 0 0 %llu %llu %llu", i->tid,
         i->comm, i->state, i->ppid, i->pgid, i->sid, utime, priority, i->nice, i->threads,

@@ -72,6 +72,7 @@ struct vfs_task_info {
     int pgid, sid;
     unsigned personality;    /* personality(2): PER_LINUX32 is 0x0008 */
     int nice, policy, rt_priority;
+    int prio; /* the kernel's p->prio, a PI boost included (task_prio() + 100) */
     int exit_signal;         /* sent to the parent at exit */
     int exit_code;           /* wait(2) status of a zombie, else 0 */
     uint64_t runtime_ns;     /* virtual CPU time (every thread's, for a process) */

@@ -9,6 +9,7 @@
 #include "cred.h"
 #include "emu.h"
 #include "file.h"
+#include "futex.h"
 #include "klog.h"
 #include "loader.h"
 #include "machine.h"
@@ -201,6 +202,7 @@ static int thread_info(void *ctx, int pid, int tid, struct vfs_task_info *out)
         out->sig_ignored |= handler == 1 ? SIGBIT(sig) : 0;
         out->sig_caught |= handler > 1 ? SIGBIT(sig) : 0;
     }
+    out->prio = 120; /* DEFAULT_PRIO */
     if (th) {
         out->allowed = th->se.affinity;
         out->cpu = th->se.cpu;
@@ -208,6 +210,7 @@ static int thread_info(void *ctx, int pid, int tid, struct vfs_task_info *out)
         out->nice = th->se.nice;
         out->policy = th->sched_policy;
         out->rt_priority = th->rt_priority;
+        out->prio = futex_pi_prio(th);
         out->sig_pending = th->pending.set;
         out->sig_blocked = th->sigmask;
         out->runtime_ns = th->se.sum_exec_ns;

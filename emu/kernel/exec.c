@@ -9,6 +9,7 @@
 #include "fd_unshare.h"
 #include "file.h"
 #include "flock.h"
+#include "futex.h"
 #include "mqueue.h"
 #include "lifetime.h"
 #include "loader.h"
@@ -314,6 +315,7 @@ static void flush_old_exec(struct task *t, struct mm *mm)
             task_exit(o, 0);
     if (t->tid != p->pid)
         take_leader_tid(t);
+    futex_exit_release(t); /* exec_mm_release(): on the old address space */
     struct mm *old = p->mm;
     p->mm = mm;
     mm->loaded = t;

@@ -6,6 +6,7 @@
 #include "machine.h"
 #include "mm.h"
 #include "sched_attr.h"
+#include "futex.h"
 #include "scheduler.h"
 #include "syscalls.h"
 #include "task.h"
@@ -179,6 +180,7 @@ static int set_scheduler(struct task *t, struct task *target, const struct sched
         target->rt_priority = (int)attr->priority;
     }
     set_clamps(se, attr);
+    futex_pi_sched_changed(target); /* a PI boost stays above the new class */
     if (t->se.need_resched)
         t->stop = true;
     return 0;

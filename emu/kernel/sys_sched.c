@@ -5,6 +5,7 @@
 #include "abi.h"
 #include "cgroup.h"
 #include "fs_calls.h"
+#include "futex.h"
 #include "klog.h"
 #include "machine.h"
 #include "mm.h"
@@ -132,7 +133,10 @@ SYSCALL_DECL(setpriority)
         return -ESRCH;
     int nice = (int)a[2];
     nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
-    return sched_task_set_nice(&t->machine->sched, &target->se, nice);
+    int err = sched_task_set_nice(&t->machine->sched, &target->se, nice);
+    if (!err)
+        futex_pi_sched_changed(target); /* set_user_nice(): p->prio again */
+    return err;
 }
 
 /* getpriority returns 20 - nice, as the kernel's syscall does. */

@@ -11,6 +11,7 @@
 #include "event.h"
 #include "file.h"
 #include "flock.h"
+#include "futex.h"
 #include "mqueue.h"
 #include "lifetime.h"
 #include "gdbstub.h"
@@ -296,6 +297,8 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     mev_newtask(t, c->tid, flags);
     cgroup_fork(t, c);
     sched_task_fork(&m->sched, &t->se, &c->se, c->tid, cp->pid);
+    if (t->pi.boosted)
+        futex_pi_fork(c); /* not its parent's boost */
     ptrace_clone(t, c, flags);
     gdbstub_clone(t, c, flags);
 
@@ -402,6 +405,8 @@ void task_exit(struct task *t, int wait_status)
     struct process *p = t->proc;
     if (t->state == TASK_DEAD)
         return;
+    /* exit_mm_release(): the robust list and PI locks, then the tid. */
+    futex_exit_release(t);
     if (t->clear_child_tid && p->mm && p->mm->refs >= 1) {
         uint32_t zero = 0;
         if (copy_to_guest(p->mm, t->clear_child_tid, &zero, sizeof zero) == 0)

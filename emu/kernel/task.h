@@ -96,6 +96,27 @@ struct rlimit_pair {
 };
 #define GUEST_RLIM_NLIMITS 16
 
+/* A task's side of the priority-inheritance futexes (futex_pi.c): the
+ * lock it waits for, and the boost its own locks' waiters give it. */
+enum futex_pi_kind {
+    FUTEX_PI_NONE,
+    FUTEX_PI_LOCK,         /* FUTEX_LOCK_PI(2): waits for owner's lock */
+    FUTEX_PI_REQUEUE_WAIT, /* FUTEX_WAIT_REQUEUE_PI, not yet requeued */
+    FUTEX_PI_REQUEUED,     /* ... requeued: waits for owner's lock */
+};
+struct futex_pi_wait {
+    enum futex_pi_kind kind;
+    struct task *owner;          /* LOCK, REQUEUED: the lock's owner */
+    const void *obj;             /* the PI futex's key (futex.c) */
+    uint64_t key, uaddr;         /* ... and its address in this task */
+    const void *obj2;            /* REQUEUE_WAIT: the PI futex to requeue to */
+    uint64_t key2, uaddr2;
+    uint64_t seq;                /* when it queued: FIFO among equal priorities */
+    bool granted;                /* an unlock, a requeue or the owner's exit gave it the lock */
+    bool boosted;                /* prio below its own normal_prio (rt_mutex_setprio) */
+    int prio;                    /* the kernel's p->prio while boosted */
+};
+
 /* A thread group: what clone without CLONE_THREAD creates. */
 struct process {
     struct machine *machine;
@@ -159,7 +180,6 @@ struct task {
     uint32_t mempolicy;       /* set_mempolicy's policy word (mempolicy.h), 0: default */
     int ioprio;               /* ioprio_set's value, 0: never set (ioprio.c) */
     uint64_t clear_child_tid;
-    uint64_t robust_list;   /* set_robust_list's head, for get_robust_list */
     int seccomp_mode;       /* SECCOMP_MODE_* (seccomp.h), with its filters: */
     struct seccomp_filter *seccomp;
     bool no_new_privs;      /* PR_SET_NO_NEW_PRIVS: kept by clone and execve */
@@ -168,6 +188,8 @@ struct task {
     uint64_t timer_slack_default_ns; /* the parent's slack when it was cloned */
     int mce_kill;           /* PR_MCE_KILL's policy: PR_MCE_KILL_DEFAULT (2) until set */
     bool io_flusher;        /* PR_SET_IO_FLUSHER */
+    uint64_t robust_list;   /* set_robust_list's head, walked at exit (futex_robust.c) */
+    struct futex_pi_wait pi; /* PI futexes (futex_pi.c) */
     uint64_t new_tls;      /* CLONE_SETTLS: applied when first loaded */
     bool has_new_tls;
     uint64_t fault_addr;   /* set by the memory fault hook */

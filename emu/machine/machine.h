@@ -52,6 +52,7 @@ struct machine {
     unsigned engines_open;
     struct task *tasks;      /* every task, by creation */
     struct task **tasks_tail; /* the last next_all link */
+    uint64_t futex_pi_seq;    /* PI futex waiters queued so far (futex_pi.c) */
     struct task_index *index; /* tasks by tid, wait queues (waitq.c) */
     struct ktimer **ktimer_heap; /* armed timers, a min-heap (ktimer.c) */
     size_t ktimers, ktimer_cap;

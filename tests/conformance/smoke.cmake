@@ -145,3 +145,16 @@ foreach(isa arm64 armhf)
                          TIMEOUT 300 SKIP_RETURN_CODE 77 FIXTURES_REQUIRED conformance-roots)
   endforeach()
 endforeach()
+# rt-tests' pi_stress: one group of low, medium and high SCHED_FIFO
+# threads on one CPU doing 500 priority inversions through a
+# PTHREAD_PRIO_INHERIT mutex (emu/kernel/futex_pi.c; issue 26 item 5;
+# the lock protocol: this pi_stress would finish without the boost too),
+# both roots (tests/conformance/pistress_check.py; skipped when the roots
+# lack it).
+foreach(isa arm64 armhf)
+  add_test(NAME conformance-pi-stress-${isa}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/pistress_check.py $<TARGET_FILE:asymu>
+                   ${CMAKE_BINARY_DIR}/conformance/root-${isa})
+  set_tests_properties(conformance-pi-stress-${isa} PROPERTIES LABELS conformance TIMEOUT 300
+                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED conformance-roots)
+endforeach()
