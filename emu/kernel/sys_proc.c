@@ -118,12 +118,12 @@ SYSCALL_DECL(membarrier)
     }
 }
 
-/* vhangup() (fs/open.c): CAP_SYS_TTY_CONFIG, which root has; the hang-up
- * of the controlling terminal itself is not modelled. */
+/* vhangup() (fs/open.c): CAP_SYS_TTY_CONFIG; the hang-up of the
+ * controlling terminal itself is not modelled. */
 SYSCALL_DECL(vhangup)
 {
     (void)a;
-    return t->proc->cred.u.eff == 0 ? 0 : -EPERM;
+    return capable(t, CAP_SYS_TTY_CONFIG) ? 0 : -EPERM;
 }
 
 /* unshare(flags) (kernel/fork.c ksys_unshare()) on a kernel built without
@@ -208,6 +208,10 @@ SYSCALL_DECL(personality)
 SYSCALL_DECL(prctl)
 {
     char name[COMM_LEN];
+    /* security_task_prctl() first: the capability options (capability.c). */
+    int64_t ret = cap_prctl(t, (int)a[0], a);
+    if (ret != -ENOSYS)
+        return ret;
     switch ((int)a[0]) {
     case PR_SET_NAME: {
         int64_t n = strncpy_from_guest(task_mm(t), name, a[1], sizeof name);

@@ -386,6 +386,8 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(statx, statx, "asxxp"),
     E(rseq, rseq, "pudx"),
     E(prctl, prctl, "dxxxx"),
+    E(capget, capget, "pp"),
+    E(capset, capset, "pp"),
     E(chdir, chdir, "s"),
     E(clock_gettime64, clock_gettime64, "Cp"),
     E(clock_settime64, clock_settime64, "Cp"),
