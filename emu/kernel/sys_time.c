@@ -80,7 +80,8 @@ int64_t do_clock_getres(struct task *t, int clk, uint64_t addr, unsigned field)
     return put_time_pair(t, addr, 0, 1, field);
 }
 
-/* The guest is root (CAP_SYS_TIME): CLOCK_REALTIME moves for the whole
+/* CLOCK_REALTIME, for a caller with CAP_SYS_TIME (cap_settime(), asked
+ * once the time is read and the clock known settable), moves for the whole
  * machine, as the wall clock does; the other clocks cannot be set.
  * Timers already armed on CLOCK_REALTIME keep their deadline in virtual
  * time (Linux would move absolute ones with the clock). */
@@ -95,6 +96,8 @@ int64_t do_clock_settime(struct task *t, int clk, uint64_t addr, unsigned field)
         return ns;
     if (clk != CLOCK_REALTIME)
         return -EINVAL;
+    if (!capable(t, CAP_SYS_TIME))
+        return -EPERM;
     t->machine->realtime_offset_ns += ns - (int64_t)now;
     return 0;
 }

@@ -20,7 +20,12 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/fsuid.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/shm.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -348,6 +353,54 @@ static void nnp_setid(void)
     exec_show();
 }
 
+/* The calls that ask for a capability, by a process whose euid stays 0
+ * but whose effective set lacks it (CAP_SYS_RESOURCE went at the start):
+ * each is EPERM, then allowed with the capability back. */
+static void checks(void)
+{
+    int p[2], s = socket(AF_UNIX, SOCK_DGRAM, 0), size = 65536;
+    struct timespec now;
+    struct rlimit rl = {64, 64}, zero = {0, 0};
+    char path[] = "/tmp/caps-XXXXXX";
+    int fd = mkstemp(path);
+    pipe(p);
+    show("F_SETPIPE_SZ 1 MiB", fcntl(p[0], F_SETPIPE_SZ, 1 << 20));
+    show("F_SETPIPE_SZ 2 MiB without CAP_SYS_RESOURCE", fcntl(p[0], F_SETPIPE_SZ, 2 << 20));
+    show("setrlimit(NOFILE, 64 64)", setrlimit(RLIMIT_NOFILE, &rl));
+    rl.rlim_max = 128;
+    show("setrlimit(NOFILE, 64 128) without CAP_SYS_RESOURCE", setrlimit(RLIMIT_NOFILE, &rl));
+    show("setrlimit(MEMLOCK, 0 0)", setrlimit(RLIMIT_MEMLOCK, &zero));
+    struct sets all = get_sets();
+    uint64_t off = BIT(CAP_NET_ADMIN) | BIT(CAP_SYS_ADMIN) | BIT(CAP_SYS_TIME) | BIT(CAP_CHOWN) |
+                   BIT(CAP_IPC_LOCK) | BIT(CAP_SYS_TTY_CONFIG);
+    show("capset(eff without NET_ADMIN SYS_ADMIN SYS_TIME CHOWN IPC_LOCK SYS_TTY_CONFIG)",
+         capset_raw(_LINUX_CAPABILITY_VERSION_3, 0, all.eff & ~off, all.prm, all.inh));
+    ids();
+    show("setsockopt(SO_RCVBUFFORCE)",
+         setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size));
+    show("sethostname", sethostname("caps", 4));
+    show("setdomainname", setdomainname("caps", 4));
+    clock_gettime(CLOCK_REALTIME, &now);
+    show("clock_settime(CLOCK_REALTIME)", clock_settime(CLOCK_REALTIME, &now));
+    show("vhangup", vhangup());
+    show("fchown(own file, 65534, -1)", fchown(fd, 65534, -1));
+    show("fchown(own file, -1, 0)", fchown(fd, -1, 0));
+    show("mlock with RLIMIT_MEMLOCK 0", mlock(path, 1));
+    int shm = shmget(IPC_PRIVATE, 4096, 0600);
+    show("shmctl(SHM_LOCK) with RLIMIT_MEMLOCK 0", shmctl(shm, SHM_LOCK, NULL));
+    show("capset(eff = prm)", capset_raw(_LINUX_CAPABILITY_VERSION_3, 0, all.prm, all.prm, all.inh));
+    show("setsockopt(SO_RCVBUFFORCE)",
+         setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size));
+    show("fchown(own file, 65534, -1)", fchown(fd, 65534, -1));
+    show("mlock with RLIMIT_MEMLOCK 0", mlock(path, 1));
+    show("shmctl(SHM_LOCK) with RLIMIT_MEMLOCK 0", shmctl(shm, SHM_LOCK, NULL));
+    show("setresuid(65534, 65534, 65534)", setresuid(65534, 65534, 65534));
+    show("fchown(65534's file, -1, 0)", fchown(fd, -1, 0));
+    show("shmctl(SHM_UNLOCK) by another user", shmctl(shm, SHM_UNLOCK, NULL));
+    shmctl(shm, IPC_RMID, NULL);
+    unlink(path);
+}
+
 static void normalise(void)
 {
     /* Drop CAP_SYS_RESOURCE everywhere (see the top). */
@@ -389,5 +442,6 @@ int main(int argc, char **argv)
     scenario("securebits", securebits);
     scenario("no_new_privs", nnp);
     scenario("no_new_privs set-id", nnp_setid);
+    scenario("capability checks", checks);
     return 0;
 }
