@@ -401,6 +401,45 @@ static void checks(void)
     unlink(path);
 }
 
+/* Signals to another user's process (check_kill_permission()): the
+ * target runs as 65534 and waits to be killed. */
+static void kill_perm(void)
+{
+    int ready[2];
+    pipe(ready);
+    pid_t target = fork();
+    if (target == 0) {
+        setresuid(65534, 65534, 65534);
+        write(ready[1], "x", 1);
+        for (;;)
+            pause();
+    }
+    char c;
+    read(ready[0], &c, 1);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct sets all = get_sets();
+        show("capset(eff without KILL)",
+             capset_raw(_LINUX_CAPABILITY_VERSION_3, 0, all.eff & ~BIT(CAP_KILL), all.prm, all.inh));
+        show("root without CAP_KILL: kill(65534's, 0)", kill(target, 0));
+        show("setresuid(1000, 65534, 1000)", setresuid(1000, 65534, 1000));
+        show("euid 65534: kill(65534's, 0)", kill(target, 0));
+        show("setresuid(1000, 1000, 1000)", setresuid(1000, 1000, 1000));
+        show("uid 1000: kill(65534's, 0)", kill(target, 0));
+        show("uid 1000: kill(65534's, SIGCONT), same session", kill(target, SIGCONT));
+        show("uid 1000: tgkill(65534's, SIGTERM)",
+             syscall(SYS_tgkill, target, target, SIGTERM));
+        show("uid 1000: kill(-1, 0)", kill(-1, 0));
+        fflush(stdout);
+        _exit(0);
+    }
+    waitpid(pid, NULL, 0);
+    show("root: kill(65534's, SIGKILL)", kill(target, SIGKILL));
+    int st;
+    waitpid(target, &st, 0);
+    printf("  target killed by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
 static void normalise(void)
 {
     /* Drop CAP_SYS_RESOURCE everywhere (see the top). */
@@ -443,5 +482,6 @@ int main(int argc, char **argv)
     scenario("no_new_privs", nnp);
     scenario("no_new_privs set-id", nnp_setid);
     scenario("capability checks", checks);
+    scenario("kill permission", kill_perm);
     return 0;
 }
