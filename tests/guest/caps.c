@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -440,6 +441,72 @@ static void kill_perm(void)
     printf("  target killed by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
+/* Sends "x" on fd, with SCM_CREDENTIALS {pid, uid, gid} when pid is not 0. */
+static long send_creds(int fd, pid_t pid, uid_t uid, gid_t gid)
+{
+    union {
+        char buf[CMSG_SPACE(sizeof(struct ucred))];
+        struct cmsghdr align;
+    } u;
+    struct iovec iov = {"x", 1};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+    if (pid) {
+        m.msg_control = u.buf;
+        m.msg_controllen = sizeof u.buf;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_CREDENTIALS;
+        c->cmsg_len = CMSG_LEN(sizeof(struct ucred));
+        memcpy(CMSG_DATA(c), &(struct ucred){pid, uid, gid}, sizeof(struct ucred));
+    }
+    return sendmsg(fd, &m, 0);
+}
+
+static void recv_creds(int fd)
+{
+    union {
+        char buf[CMSG_SPACE(sizeof(struct ucred))];
+        struct cmsghdr align;
+    } u;
+    char c;
+    struct iovec iov = {&c, 1};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+                       .msg_controllen = sizeof u.buf};
+    if (recvmsg(fd, &m, 0) < 0) {
+        show("recvmsg", -1);
+        return;
+    }
+    struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+    struct ucred cr = {0, 0, 0};
+    if (h && h->cmsg_type == SCM_CREDENTIALS)
+        memcpy(&cr, CMSG_DATA(h), sizeof cr);
+    printf("  received SCM_CREDENTIALS pid %s uid %u gid %u\n",
+           cr.pid == getpid() ? "self" : "other", cr.uid, cr.gid);
+}
+
+/* Socket credentials: SO_PEERCRED has the effective ids, SCM_CREDENTIALS
+ * by default the real ones; what a sender claims must be its own. */
+static void sock_creds(void)
+{
+    show("setresgid(100, 200, 100)", setresgid(100, 200, 100));
+    show("setresuid(1000, 2000, 1000)", setresuid(1000, 2000, 1000));
+    int sv[2], on = 1;
+    show("socketpair", socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+    struct ucred cr;
+    socklen_t len = sizeof cr;
+    getsockopt(sv[0], SOL_SOCKET, SO_PEERCRED, &cr, &len);
+    printf("  SO_PEERCRED pid %s uid %u gid %u\n", cr.pid == getpid() ? "self" : "other", cr.uid,
+           cr.gid);
+    setsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
+    show("send", send_creds(sv[0], 0, 0, 0));
+    recv_creds(sv[1]);
+    show("send claiming uid 0", send_creds(sv[0], getpid(), 0, 100));
+    show("send claiming gid 0", send_creds(sv[0], getpid(), 1000, 0));
+    show("send claiming pid 1", send_creds(sv[0], 1, 1000, 100));
+    show("send claiming euid 2000, egid 200", send_creds(sv[0], getpid(), 2000, 200));
+    recv_creds(sv[1]);
+}
+
 static void normalise(void)
 {
     /* Drop CAP_SYS_RESOURCE everywhere (see the top). */
@@ -483,5 +550,6 @@ int main(int argc, char **argv)
     scenario("no_new_privs set-id", nnp_setid);
     scenario("capability checks", checks);
     scenario("kill permission", kill_perm);
+    scenario("socket credentials", sock_creds);
     return 0;
 }
