@@ -103,12 +103,21 @@ bool cap_exec_creds(struct cred *new, const struct cred *old, bool unsafe)
     s->prm |= s->amb;
     s->eff = effective ? s->prm : s->amb;
     new->securebits &= ~SECBIT_KEEP_CAPS;
+    /* begin_new_exec(): dumpable again unless the old euid or egid was not
+     * the real one; then commit_creds() takes it away if the effective or
+     * file-system ids changed or the permitted set grew. */
+    new->undumpable = old->u.eff != old->u.real || old->g.eff != old->g.real ||
+                      new->u.eff != old->u.eff || new->g.eff != old->g.eff ||
+                      new->u.fs != old->u.fs || new->g.fs != old->g.fs ||
+                      (s->prm & ~old->cap.prm);
     /* bprm->secureexec: set-id, or a non-root real uid gaining privilege. */
     return is_setid || (new->u.real != 0 && (effective || (s->prm & ~s->amb)));
 }
 
 /* ---- prctl ---- */
 
+#define PR_GET_DUMPABLE 3
+#define PR_SET_DUMPABLE 4
 #define PR_GET_KEEPCAPS 7
 #define PR_SET_KEEPCAPS 8
 #define PR_CAPBSET_READ 23
@@ -209,6 +218,13 @@ int64_t cap_prctl(struct task *t, int option, const uint64_t a[6])
         if (a[1] || a[2] || a[3] || a[4])
             return -EINVAL;
         return c->no_new_privs;
+    case PR_GET_DUMPABLE: /* kernel/sys.c: SUID_DUMP_USER is 1 */
+        return !c->undumpable;
+    case PR_SET_DUMPABLE:
+        if (a[1] > 1)
+            return -EINVAL;
+        c->undumpable = !a[1];
+        return 0;
     default:
         return -ENOSYS;
     }

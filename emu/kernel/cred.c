@@ -45,13 +45,23 @@ static bool may_set_ids(const struct task *t, const struct idset *s)
     return capable(t, s == &t->proc->cred.u ? CAP_SETUID : CAP_SETGID);
 }
 
+/* commit_creds(): a change of the effective or file-system ids makes the
+ * process undumpable (fs.suid_dumpable is 0). */
+static int64_t committed(struct task *t, const struct idset *old, const struct idset *now,
+                         int64_t ret)
+{
+    if (old->eff != now->eff || old->fs != now->fs)
+        t->proc->cred.undumpable = true;
+    return ret;
+}
+
 /* security_task_fix_setuid() after a uid call that succeeded: the
  * capability sets follow the uids (capability.c). */
 static int64_t fixed(struct task *t, const struct idset *old, int64_t ret, bool fs_only)
 {
     if (ret >= 0)
         cap_fix_setuid(&t->proc->cred, old, fs_only);
-    return ret;
+    return committed(t, old, &t->proc->cred.u, ret);
 }
 
 static bool is_current(const struct idset *s, uint32_t id)
@@ -167,7 +177,9 @@ SYSCALL_DECL(setuid)
 
 SYSCALL_DECL(setgid)
 {
-    return set_id(t, &t->proc->cred.g, (uint32_t)a[0]);
+    struct idset old = t->proc->cred.g;
+    struct idset *g = &t->proc->cred.g;
+    return committed(t, &old, g, set_id(t, g, (uint32_t)a[0]));
 }
 
 SYSCALL_DECL(setreuid)
@@ -178,7 +190,9 @@ SYSCALL_DECL(setreuid)
 
 SYSCALL_DECL(setregid)
 {
-    return set_re_id(t, &t->proc->cred.g, (uint32_t)a[0], (uint32_t)a[1]);
+    struct idset old = t->proc->cred.g;
+    struct idset *g = &t->proc->cred.g;
+    return committed(t, &old, g, set_re_id(t, g, (uint32_t)a[0], (uint32_t)a[1]));
 }
 
 SYSCALL_DECL(setresuid)
@@ -191,7 +205,9 @@ SYSCALL_DECL(setresuid)
 
 SYSCALL_DECL(setresgid)
 {
-    return set_res_id(t, &t->proc->cred.g, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]);
+    struct idset old = t->proc->cred.g;
+    struct idset *g = &t->proc->cred.g;
+    return committed(t, &old, g, set_res_id(t, g, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]));
 }
 
 SYSCALL_DECL(getresuid)
@@ -210,12 +226,14 @@ SYSCALL_DECL(setfsuid)
     int64_t ret = set_fs_id(t, &t->proc->cred.u, (uint32_t)a[0]);
     if (t->proc->cred.u.fs != old.fs)
         cap_fix_setuid(&t->proc->cred, &old, true);
-    return ret;
+    return committed(t, &old, &t->proc->cred.u, ret);
 }
 
 SYSCALL_DECL(setfsgid)
 {
-    return set_fs_id(t, &t->proc->cred.g, (uint32_t)a[0]);
+    struct idset old = t->proc->cred.g;
+    struct idset *g = &t->proc->cred.g;
+    return committed(t, &old, g, set_fs_id(t, g, (uint32_t)a[0]));
 }
 
 /* getgroups(size, list): the count alone when size is 0, else EINVAL when
@@ -289,7 +307,7 @@ bool cred_may_access(const struct process *caller, const struct process *target)
         return true;
     return c->u.real == o->u.real && c->u.real == o->u.eff && c->u.real == o->u.saved &&
            c->g.real == o->g.real && c->g.real == o->g.eff && c->g.real == o->g.saved &&
-           !(o->cap.prm & ~c->cap.prm);
+           !o->undumpable && !(o->cap.prm & ~c->cap.prm);
 }
 
 static int read_gids(struct task *t, uint64_t list, uint32_t *gid, unsigned n)

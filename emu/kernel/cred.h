@@ -70,6 +70,10 @@ struct cred {
     /* PR_SET_NO_NEW_PRIVS: a task flag in Linux; here, as the ids, per
      * process, kept by fork and execve and never cleared. */
     bool no_new_privs;
+    /* Not dumpable (get_dumpable() != SUID_DUMP_USER): Linux keeps it in
+     * the mm; it follows the ids (commit_creds(), begin_new_exec()) and
+     * keeps other users' ptrace out (cred_may_access()). fork copies it. */
+    bool undumpable;
 };
 
 /* Linux's NGROUPS_MAX. */
@@ -98,7 +102,7 @@ void cap_fix_setuid(struct cred *c, const struct idset *old, bool fs_only);
  * CAP_SYS_PTRACE (LSM_UNSAFE_*). Returns AT_SECURE (bprm->secureexec). */
 bool cap_exec_creds(struct cred *new, const struct cred *old, bool unsafe);
 /* The prctl options of cap_task_prctl() and kernel/sys.c's no_new_privs
- * pair: the result, or -ENOSYS for another option. */
+ * and dumpable pairs: the result, or -ENOSYS for another option. */
 int64_t cap_prctl(struct task *t, int option, const uint64_t a[6]);
 
 int64_t sys_capget(struct task *t, const uint64_t a[6]);
@@ -121,8 +125,8 @@ int64_t sys_getgroups(struct task *t, const uint64_t a[6]);
 int64_t sys_setgroups(struct task *t, const uint64_t a[6]);
 /* __ptrace_may_access(PTRACE_MODE_*_REALCREDS) as asymu models credentials:
  * the same thread group; else a caller with CAP_SYS_PTRACE, or one whose
- * real uid and gid are all of the target's ids and whose permitted set holds
- * the target's (cap_ptrace_access_check()). */
+ * real uid and gid are all of the target's ids, of a dumpable target, and
+ * whose permitted set holds the target's (cap_ptrace_access_check()). */
 struct process;
 bool cred_may_access(const struct process *caller, const struct process *target);
 /* getgroups' core: the n gids, written by write to the guest at list. */

@@ -12,7 +12,9 @@
 # the capability out of the effective set, and kill's permission (another
 # user's process: EPERM, SIGCONT in the session, kill(-1)), SO_PEERCRED's
 # effective ids and SCM_CREDENTIALS' real ones, a sender's claimed
-# credentials checked (expected/caps-issue26.out).
+# credentials checked, ptrace access (PTRACE_ATTACH/SEIZE, process_vm_readv,
+# PTRACE_TRACEME: the target's ids, dumpable, permitted set, or
+# CAP_SYS_PTRACE; PR_GET/SET_DUMPABLE) (expected/caps-issue26.out).
 # The expected output is Linux's: caps.c built for x86-64 and run as root
 # on the host kernel (6.18) prints the same lines, but for the last
 # scenario: 5.15's cap_bprm_creds_from_file() gives a no_new_privs process

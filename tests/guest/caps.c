@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
@@ -507,6 +508,94 @@ static void sock_creds(void)
     recv_creds(sv[1]);
 }
 
+static char secret[8] = "secret";
+
+/* A process of uid and gid 65534 that waits to be killed; dumpable says
+ * whether it makes itself dumpable again after the set*id calls. */
+static pid_t nobody_target(int dumpable)
+{
+    int ready[2];
+    pipe(ready);
+    pid_t target = fork();
+    if (target == 0) {
+        setresgid(65534, 65534, 65534);
+        setresuid(65534, 65534, 65534);
+        if (dumpable)
+            prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+        write(ready[1], "x", 1);
+        for (;;)
+            pause();
+    }
+    char c;
+    read(ready[0], &c, 1);
+    close(ready[0]);
+    close(ready[1]);
+    return target;
+}
+
+/* ptrace access to another user's process (__ptrace_may_access()): the
+ * caller needs the target's ids, a dumpable target (set*id makes it not)
+ * and its permitted capabilities, or CAP_SYS_PTRACE. */
+static void ptrace_perm(void)
+{
+    pid_t target = nobody_target(0), dumpable = nobody_target(1);
+    char got[8] = "";
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct iovec local = {got, sizeof got}, remote = {secret, sizeof secret};
+        struct sets all = get_sets();
+        show("capset(eff without SYS_PTRACE)",
+             capset_raw(_LINUX_CAPABILITY_VERSION_3, 0, all.eff & ~BIT(CAP_SYS_PTRACE), all.prm,
+                        all.inh));
+        show("root without CAP_SYS_PTRACE: process_vm_readv(65534's)",
+             process_vm_readv(target, &local, 1, &remote, 1, 0));
+        show("root without CAP_SYS_PTRACE: PTRACE_ATTACH(65534's)",
+             ptrace(PTRACE_ATTACH, target, NULL, NULL));
+        show("setresgid(65534, 65534, 65534)", setresgid(65534, 65534, 65534));
+        show("setresuid(1000, 65534, 65534)", setresuid(1000, 65534, 65534));
+        show("uid 1000: process_vm_readv(65534's)",
+             process_vm_readv(target, &local, 1, &remote, 1, 0));
+        show("setresuid(65534, 65534, 65534)", setresuid(65534, 65534, 65534));
+        show("uid 65534: process_vm_readv(65534's, not dumpable)",
+             process_vm_readv(target, &local, 1, &remote, 1, 0));
+        show("uid 65534: PTRACE_SEIZE(65534's, not dumpable)",
+             ptrace(PTRACE_SEIZE, target, NULL, NULL));
+        show("uid 65534: process_vm_readv(65534's, dumpable)",
+             process_vm_readv(dumpable, &local, 1, &remote, 1, 0));
+        printf("  read \"%s\"\n", got);
+        show("prctl(PR_GET_DUMPABLE)", prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
+        show("prctl(PR_SET_DUMPABLE, 2)", prctl(PR_SET_DUMPABLE, 2, 0, 0, 0));
+        fflush(stdout);
+        _exit(0);
+    }
+    waitpid(pid, NULL, 0);
+    kill(target, SIGKILL);
+    kill(dumpable, SIGKILL);
+    waitpid(target, NULL, 0);
+    waitpid(dumpable, NULL, 0);
+    /* PTRACE_TRACEME: the parent must hold the child's permitted set. */
+    pid = fork();
+    if (pid == 0) {
+        int go[2];
+        pipe(go);
+        pid_t child = fork();
+        if (child == 0) {
+            char c;
+            read(go[0], &c, 1);
+            show("PTRACE_TRACEME, the parent without capabilities",
+                 ptrace(PTRACE_TRACEME, 0, NULL, NULL));
+            fflush(stdout);
+            _exit(0);
+        }
+        show("parent: setresuid(65534, 65534, 65534)", setresuid(65534, 65534, 65534));
+        fflush(stdout);
+        write(go[1], "x", 1);
+        waitpid(child, NULL, 0);
+        _exit(0);
+    }
+    waitpid(pid, NULL, 0);
+}
+
 static void normalise(void)
 {
     /* Drop CAP_SYS_RESOURCE everywhere (see the top). */
@@ -551,5 +640,6 @@ int main(int argc, char **argv)
     scenario("capability checks", checks);
     scenario("kill permission", kill_perm);
     scenario("socket credentials", sock_creds);
+    scenario("ptrace access", ptrace_perm);
     return 0;
 }
