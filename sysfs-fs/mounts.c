@@ -33,6 +33,12 @@ struct guest_mount {
     int parent;             /* index of the mount it lies on, -1 for the root */
 };
 
+const struct vfs_fs_type vfs_fs_types[VFS_FS_TYPES] = {
+    {"sysfs", true},   {"tmpfs", true},   {"proc", true},     {"cgroup", true},
+    {"cgroup2", true}, {"cpuset", true},  {"devtmpfs", true}, {"debugfs", true},
+    {"tracefs", true}, {"devpts", true},  {"mqueue", true},   {"ext4", false},
+};
+
 /* The name of the host file system under the root, by its statfs magic. */
 static const char *host_fstype(int fd)
 {

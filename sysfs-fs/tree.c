@@ -51,6 +51,7 @@ enum file_id {
     F_PROC_MEMINFO,
     F_PROC_LOADAVG,
     F_PROC_VERSION,
+    F_PROC_FILESYSTEMS,
     F_PROC_KALLSYMS,
     F_PROC_NET, /* /proc/net/NAME: the sockets of one kind */
     F_PROC_SYSVIPC, /* /proc/sysvipc/NAME, the IPC limits of /proc/sys/kernel and fs/mqueue */
@@ -63,6 +64,12 @@ enum file_id {
     F_SYSCTL_MAX_MAP_COUNT,
     F_SYSCTL_SCHED_RT_RUNTIME,
     F_SYSCTL_SCHED_RT_PERIOD,
+    /* settings of Debian 12's kernel the guest cannot change (sys_admin.c) */
+    F_SYSCTL_MODULES_DISABLED,
+    F_SYSCTL_KEXEC_DISABLED,
+    F_SYSCTL_PERF_PARANOID,
+    F_SYSCTL_BPF_DISABLED,
+    F_SYSCTL_UFFD,
     F_PID_EXE,
     F_PID_ROOT,
     F_PID_CWD,
@@ -110,6 +117,11 @@ enum file_id {
     F_POLICY_DRIVER,
     F_POLICY_GOVERNOR,
     F_POLICY_GOVERNORS,
+    F_NODE_LIST,    /* node/online, possible, has_cpu, has_memory, has_normal_memory */
+    F_NODE_CPUMAP,
+    F_NODE_CPULIST,
+    F_NODE_DISTANCE,
+    F_NODE_MEMINFO,
     F_THP_ENABLED,
     F_THP_DEFRAG,
     F_THP_PMD_SIZE,
@@ -138,6 +150,7 @@ struct fixed {
 };
 
 #define THP "/sys/kernel/mm/transparent_hugepage"
+#define NODE_DIR "/sys/devices/system/node"
 
 static const struct fixed fixed[] = {
     {"/dev", VNODE_DIR, 0755, F_DIR, 0},
@@ -163,6 +176,7 @@ static const struct fixed fixed[] = {
     {"/proc", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/cmdline", VNODE_GENERATED, 0444, F_PROC_CMDLINE, 0},
     {"/proc/cpuinfo", VNODE_GENERATED, 0444, F_PROC_CPUINFO, 0},
+    {"/proc/filesystems", VNODE_GENERATED, 0444, F_PROC_FILESYSTEMS, 0},
     {"/proc/kallsyms", VNODE_GENERATED, 0444, F_PROC_KALLSYMS, 0},
     {"/proc/loadavg", VNODE_GENERATED, 0444, F_PROC_LOADAVG, 0},
     {"/proc/meminfo", VNODE_GENERATED, 0444, F_PROC_MEMINFO, 0},
@@ -177,6 +191,8 @@ static const struct fixed fixed[] = {
     {"/proc/stat", VNODE_GENERATED, 0444, F_PROC_STAT, 0},
     {"/proc/sys", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/fs", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sys/fs/aio-max-nr", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/fs/aio-nr", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/fs/mqueue", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/fs/mqueue/msg_default", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/fs/mqueue/msg_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
@@ -184,6 +200,8 @@ static const struct fixed fixed[] = {
     {"/proc/sys/fs/mqueue/msgsize_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/fs/mqueue/queues_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel", VNODE_DIR, 0555, F_DIR, 0},
+    {"/proc/sys/kernel/kexec_load_disabled", VNODE_GENERATED, 0444, F_SYSCTL_KEXEC_DISABLED, 0},
+    {"/proc/sys/kernel/modules_disabled", VNODE_GENERATED, 0444, F_SYSCTL_MODULES_DISABLED, 0},
     {"/proc/sys/kernel/msgmax", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/msgmnb", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/msgmni", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
@@ -192,15 +210,18 @@ static const struct fixed fixed[] = {
     {"/proc/sys/kernel/sched_rt_runtime_us", VNODE_GENERATED, 0644, F_SYSCTL_SCHED_RT_RUNTIME, 0},
     {"/proc/sys/kernel/osrelease", VNODE_GENERATED, 0444, F_SYSCTL_OSRELEASE, 0},
     {"/proc/sys/kernel/ostype", VNODE_GENERATED, 0444, F_SYSCTL_OSTYPE, 0},
+    {"/proc/sys/kernel/perf_event_paranoid", VNODE_GENERATED, 0444, F_SYSCTL_PERF_PARANOID, 0},
     {"/proc/sys/kernel/pid_max", VNODE_GENERATED, 0444, F_SYSCTL_PID_MAX, 0},
     {"/proc/sys/kernel/sem", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/shmall", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/shmmax", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sys/kernel/shmmni", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/unprivileged_bpf_disabled", VNODE_GENERATED, 0444, F_SYSCTL_BPF_DISABLED, 0},
     {"/proc/sys/kernel/version", VNODE_GENERATED, 0444, F_SYSCTL_VERSION, 0},
     {"/proc/sys/vm", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/vm/max_map_count", VNODE_GENERATED, 0444, F_SYSCTL_MAX_MAP_COUNT, 0},
     {"/proc/sys/vm/overcommit_memory", VNODE_GENERATED, 0444, F_SYSCTL_OVERCOMMIT, 0},
+    {"/proc/sys/vm/unprivileged_userfaultfd", VNODE_GENERATED, 0444, F_SYSCTL_UFFD, 0},
     {"/proc/sysvipc", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sysvipc/msg", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
     {"/proc/sysvipc/sem", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
@@ -220,6 +241,18 @@ static const struct fixed fixed[] = {
     {CPU_DIR "/online", VNODE_GENERATED, 0444, F_CPU_ONLINE, 0},
     {CPU_DIR "/possible", VNODE_GENERATED, 0444, F_CPU_POSSIBLE, 0},
     {CPU_DIR "/present", VNODE_GENERATED, 0444, F_CPU_PRESENT, 0},
+    /* One NUMA node (drivers/base/node.c): what libnuma and numactl read. */
+    {NODE_DIR, VNODE_DIR, 0755, F_DIR, 0},
+    {NODE_DIR "/has_cpu", VNODE_GENERATED, 0444, F_NODE_LIST, 0},
+    {NODE_DIR "/has_memory", VNODE_GENERATED, 0444, F_NODE_LIST, 0},
+    {NODE_DIR "/has_normal_memory", VNODE_GENERATED, 0444, F_NODE_LIST, 0},
+    {NODE_DIR "/node0", VNODE_DIR, 0755, F_DIR, 0},
+    {NODE_DIR "/node0/cpulist", VNODE_GENERATED, 0444, F_NODE_CPULIST, 0},
+    {NODE_DIR "/node0/cpumap", VNODE_GENERATED, 0444, F_NODE_CPUMAP, 0},
+    {NODE_DIR "/node0/distance", VNODE_GENERATED, 0444, F_NODE_DISTANCE, 0},
+    {NODE_DIR "/node0/meminfo", VNODE_GENERATED, 0444, F_NODE_MEMINFO, 0},
+    {NODE_DIR "/online", VNODE_GENERATED, 0444, F_NODE_LIST, 0},
+    {NODE_DIR "/possible", VNODE_GENERATED, 0444, F_NODE_LIST, 0},
     {"/sys/fs", VNODE_DIR, 0755, F_DIR, 0},
     {"/sys/kernel", VNODE_DIR, 0755, F_DIR, 0},
     {"/sys/kernel/debug", VNODE_DIR, 0700, F_DIR, 0},
@@ -1022,6 +1055,9 @@ static const char *state_name(char state)
 }
 
 /* proc_pid_status(): the lines asymu has values for, in the kernel's order. */
+/* Mems_allowed: node 0 of MAX_NUMNODES 16 (arm64's NODES_SHIFT 4) as
+ * cpuset_task_status_allowed() prints it (%*pb): libnuma sizes its node
+ * masks from it (emu/mm/mempolicy.c). */
 static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned nr_cpus)
 {
     char hex[512], list[4096];
@@ -1053,7 +1089,7 @@ static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned n
         (unsigned long long)i->cap_inh, (unsigned long long)i->cap_prm,
         (unsigned long long)i->cap_eff, (unsigned long long)i->cap_bnd,
         (unsigned long long)i->cap_amb, i->no_new_privs);
-    add(t, "Cpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t1\nMems_allowed_list:\t0\n",
+    add(t, "Cpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t0001\nMems_allowed_list:\t0\n",
         hex, list);
 }
 
@@ -1181,6 +1217,35 @@ static void meminfo(struct text *t, const struct vfs_task_info *self)
         "HugePages_Total:   %5u\nHugePages_Free:    %5u\nHugePages_Rsvd:    %5u\n"
         "HugePages_Surp:    %5u\nHugepagesize:   %8u kB\nHugetlb:        %8u kB\n",
         0u, 0u, 0u, 0u, 2048u, 0u);
+}
+
+/* node_read_meminfo() and hugetlb_report_node_meminfo() of node 0, the
+ * whole machine: /proc/meminfo's values. */
+static void node_meminfo(struct text *t, const struct vfs_task_info *self)
+{
+    unsigned long long total = self->vm_limit / 1024, used = self->vm_usable / 1024;
+    unsigned long long free = total > used ? total - used : 0;
+    const struct {
+        const char *name;
+        unsigned long long kb;
+    } lines[] = {
+        {"MemTotal:", total},      {"MemFree:", free},        {"MemUsed:", used},
+        {"SwapCached:", 0},        {"Active:", used},         {"Inactive:", 0},
+        {"Active(anon):", used},   {"Inactive(anon):", 0},    {"Active(file):", 0},
+        {"Inactive(file):", 0},    {"Unevictable:", 0},       {"Mlocked:", 0},
+        {"Dirty:", 0},             {"Writeback:", 0},         {"FilePages:", 0},
+        {"Mapped:", 0},            {"AnonPages:", used},      {"Shmem:", 0},
+        {"KernelStack:", 0},       {"PageTables:", 0},        {"NFS_Unstable:", 0},
+        {"Bounce:", 0},            {"WritebackTmp:", 0},      {"KReclaimable:", 0},
+        {"Slab:", 0},              {"SReclaimable:", 0},      {"SUnreclaim:", 0},
+        {"AnonHugePages:", 0},     {"ShmemHugePages:", 0},    {"ShmemPmdMapped:", 0},
+    };
+    for (size_t i = 0; i < COUNT(lines); i++)
+        add(t, "Node 0 %-16s%8llu kB\n", lines[i].name, lines[i].kb);
+    /* the kernel's format gives these two one space less */
+    add(t, "Node 0 FileHugePages: %8u kB\nNode 0 FilePmdMapped: %8u kB\n", 0u, 0u);
+    add(t, "Node 0 HugePages_Total: %5u\nNode 0 HugePages_Free:  %5u\nNode 0 HugePages_Surp:  %5u\n",
+        0u, 0u, 0u);
 }
 
 /* The cluster of a vCPU: a --soc or --cpu-model machine's from its cpu-map;
@@ -1465,6 +1530,11 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         if (err == 0)
             meminfo(&t, &self);
         break;
+    case F_PROC_FILESYSTEMS:
+        /* "nodev" marks a type that needs no block device */
+        for (unsigned i = 0; i < VFS_FS_TYPES; i++)
+            add(&t, "%s\t%s\n", vfs_fs_types[i].nodev ? "nodev" : "", vfs_fs_types[i].name);
+        break;
     case F_PROC_VERSION:
         add(&t, "Linux version %s (asymu@asymu) (asymu) %s\n", p->release(ctx), p->version(ctx));
         break;
@@ -1488,6 +1558,19 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         add(&t, "%lld\n", (long long)p->sched_rt(ctx, node->file == F_SYSCTL_SCHED_RT_PERIOD));
         break;
     case F_SYSCTL_OVERCOMMIT:
+        add(&t, "0\n");
+        break;
+    case F_SYSCTL_MODULES_DISABLED:
+    case F_SYSCTL_KEXEC_DISABLED:
+        add(&t, "1\n");
+        break;
+    case F_SYSCTL_PERF_PARANOID:
+        add(&t, "3\n"); /* Debian's level: no perf_event_open without CAP_PERFMON */
+        break;
+    case F_SYSCTL_BPF_DISABLED:
+        add(&t, "2\n");
+        break;
+    case F_SYSCTL_UFFD:
         add(&t, "0\n");
         break;
     case F_SYSCTL_MAX_MAP_COUNT:
@@ -1551,6 +1634,23 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     case F_POLICY_GOVERNOR:
     case F_POLICY_GOVERNORS:
         policy_file(&t, &c, p, ctx, cpu, (enum file_id)node->file);
+        break;
+    case F_NODE_LIST:
+        add(&t, "0\n");
+        break;
+    case F_NODE_CPUMAP: /* node_read_cpumap(): the node's online CPUs */
+        add_cpumask(&t, &c.online, c.nr);
+        break;
+    case F_NODE_CPULIST:
+        add_cpulist(&t, &c.online);
+        break;
+    case F_NODE_DISTANCE:
+        add(&t, "10\n"); /* LOCAL_DISTANCE */
+        break;
+    case F_NODE_MEMINFO:
+        err = p->task(ctx, p->self_pid(ctx), &self);
+        if (err == 0)
+            node_meminfo(&t, &self);
         break;
     case F_THP_ENABLED:
         add(&t, "always [madvise] never\n");

@@ -310,6 +310,16 @@ void vfs_destroy(struct vfs *v);
 struct vfs_budget *vfs_budget_of(struct vfs *v, const char *abspath);
 /* The VFS_MOUNT_* holding the host-backed abspath. */
 int vfs_mount_index(const struct vfs *v, const char *abspath);
+/* The file system types of the machine (/proc/filesystems, sysfs(2)), in
+ * the order a Debian kernel registers them: those of the guest's mounts
+ * and what mount(2) takes, then the disk file system of a root. */
+struct vfs_fs_type {
+    const char *name;
+    bool nodev;
+};
+#define VFS_FS_TYPES 12u
+extern const struct vfs_fs_type vfs_fs_types[VFS_FS_TYPES];
+
 /* /proc/PID/mounts (mountinfo false) or /proc/PID/mountinfo: the guest's
  * own mounts (mounts.c), malloc'ed text. */
 int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size);

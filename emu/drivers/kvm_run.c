@@ -10,6 +10,7 @@
 #include "kvm.h"
 
 #include "emu.h"
+#include "engine.h"
 #include "file.h"
 #include "machine.h"
 #include "mm.h"
@@ -207,7 +208,7 @@ int kvm_vcpu_engine_open(struct kvm_vcpu *v)
         return -ENOMEM;
     if (uc_ctl_set_cpu_model(uc, UC_CPU_ARM64_A72) != UC_ERR_OK ||
         uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TCG_BUFFER_SIZE, 1), NESTED_TCG_BYTES) != UC_ERR_OK ||
-        uc_hook_add(uc, &h, UC_HOOK_BLOCK, (void *)hook_block, v, 1, 0) != UC_ERR_OK ||
+        engine_first_hook(uc, &h, UC_HOOK_BLOCK, (void *)hook_block, v) != UC_ERR_OK ||
         uc_hook_add(uc, &h, UC_HOOK_CODE, (void *)hook_insn_pc, v, 1, 0) != UC_ERR_OK ||
         uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hook_unmapped, v, 1, 0) != UC_ERR_OK ||
         uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)hook_intr, v, 1, 0) != UC_ERR_OK ||

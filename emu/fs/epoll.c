@@ -99,6 +99,16 @@ static struct epitem **watching(const struct machine *m, const void *obj)
     return &m->epitems[(h >> 32) % WATCH_BUCKETS];
 }
 
+struct file *epoll_target(struct file *f, int tfd, uint64_t toff, int *err)
+{
+    struct epoll *ep = epoll_of(f);
+    *err = ep ? -ENOENT : -EINVAL;
+    for (struct epitem *it = ep ? ep->items : NULL; it; it = it->next)
+        if (it->fd == tfd && toff-- == 0)
+            return it->file;
+    return NULL;
+}
+
 void epoll_machine_free(struct machine *m)
 {
     free(m->epitems);

@@ -82,6 +82,22 @@ static const struct file_ops eventfd_ops = {
     .mode = 0600,
 };
 
+bool file_is_eventfd(const struct file *f)
+{
+    return f->kind == FILE_OBJECT && f->ops == &eventfd_ops;
+}
+
+/* eventfd_signal(): adds n, saturating short of the overflow a write would
+ * wait for (the kernel never blocks), and wakes the readers. */
+void eventfd_signal_file(struct file *f, uint64_t n)
+{
+    struct eventfd *ev = f->priv;
+    if (UINT64_MAX - ev->count < n)
+        n = UINT64_MAX - ev->count;
+    ev->count += n;
+    file_notify_events(ev->machine, ev, POLLIN);
+}
+
 /* eventfd2(initval, flags) */
 SYSCALL_DECL(eventfd2)
 {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fd.c - open files and per-process descriptor tables. */
+#include "aio.h"
 #include "event.h"
 #include "fifo.h"
 #include "file.h"
@@ -76,6 +77,7 @@ void file_notify_events(struct machine *m, const void *obj, unsigned events)
 {
     task_wake_all(m, obj);
     epoll_notify(m, obj, events);
+    aio_notify(m, obj);
 }
 
 const void *file_notify_key(const struct file *f)

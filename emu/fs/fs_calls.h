@@ -38,6 +38,8 @@ SYSCALL_DECL(statfs);
 SYSCALL_DECL(fstatfs);
 SYSCALL_DECL(statfs64);
 SYSCALL_DECL(fstatfs64);
+/* arm's ustat(dev, buf): a mounted file system's free blocks and inodes. */
+SYSCALL_DECL(ustat);
 
 SYSCALL_DECL(getxattr);
 SYSCALL_DECL(lgetxattr);

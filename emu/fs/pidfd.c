@@ -76,6 +76,13 @@ static struct pidfd *pidfd_of(struct file *f)
     return f && f->kind == FILE_OBJECT && f->ops == &pidfd_ops ? f->priv : NULL;
 }
 
+struct process *pidfd_process(struct task *t, int fd, int *err)
+{
+    struct pidfd *d = pidfd_of(file_get(t, fd));
+    *err = d ? (d->proc ? 0 : -ESRCH) : -EBADF;
+    return d ? d->proc : NULL;
+}
+
 /* pidfd_open(pid, flags): pid must name a process (a thread group), which
  * may have exited but not been reaped. */
 SYSCALL_DECL(pidfd_open)

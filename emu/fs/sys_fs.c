@@ -1008,7 +1008,7 @@ int file_stat(struct task *t, struct file *f, struct stat *st)
     return 0;
 }
 
-static int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct stat *st)
+int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct stat *st)
 {
     char path[VFS_PATH_MAX];
     char rel[2] = "";
@@ -1223,13 +1223,13 @@ static void emit_dirent(const char *name, unsigned char type, void *arg)
     }
 }
 
-SYSCALL_DECL(getdents64)
+int64_t do_getdents64(struct task *t, int fd, uint8_t *buf, size_t len)
 {
-    struct file *f = file_get_io(t, (int)a[0]);
+    struct file *f = file_get_io(t, fd);
     if (!f)
         return -EBADF;
-    size_t len = a[2] < IO_CHUNK ? (size_t)a[2] : IO_CHUNK;
-    uint8_t buf[IO_CHUNK];
+    if (len > IO_CHUNK)
+        len = IO_CHUNK;
     if (f->kind == FILE_HOST) {
         /* struct linux_dirent64 is the same on every architecture. */
         long n = syscall(SYS_getdents64, f->host_fd, buf, len);
@@ -1237,8 +1237,7 @@ SYSCALL_DECL(getdents64)
             return -errno;
         if (task_abi(t)->word == 4)
             dirpos_renumber(f, buf, (size_t)n);
-        int err = copy_to_guest(task_mm(t), a[1], buf, (size_t)n);
-        return err < 0 ? err : n;
+        return n;
     }
     if (f->kind != FILE_VIRTUAL || f->node.kind != VNODE_DIR)
         return -ENOTDIR;
@@ -1251,6 +1250,15 @@ SYSCALL_DECL(getdents64)
     f->pos = w.index;
     f->dir_last_num = w.last_num;
     f->dir_last_valid = w.last_valid;
-    int err = copy_to_guest(task_mm(t), a[1], buf, w.used);
-    return err < 0 ? err : (int64_t)w.used;
+    return (int64_t)w.used;
+}
+
+SYSCALL_DECL(getdents64)
+{
+    uint8_t buf[IO_CHUNK];
+    int64_t n = do_getdents64(t, (int)a[0], buf, a[2] < IO_CHUNK ? (size_t)a[2] : IO_CHUNK);
+    if (n < 0)
+        return n;
+    int err = copy_to_guest(task_mm(t), a[1], buf, (size_t)n);
+    return err < 0 ? err : n;
 }

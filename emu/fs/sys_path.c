@@ -354,11 +354,30 @@ static int64_t op_utimens(struct task *t, int fd, const uint64_t *a)
 
 /* utimensat(dirfd, path, times[2], flags); times in guest timespecs. A NULL
  * path means dirfd itself (futimens), which must be a real open file. */
+int64_t do_utimes(struct task *t, int dirfd, uint64_t upath, const int64_t *times,
+                  uint64_t flags)
+{
+    uint64_t b[7] = {0};
+    if (times) {
+        for (int i = 0; i < 4; i++)
+            b[3 + i] = (uint64_t)times[i];
+        b[2] = 1;
+    }
+    if (!upath && dirfd != GUEST_AT_FDCWD) {
+        if (flags)
+            return -EINVAL;
+        int fd = changeable_fd(t, dirfd, false);
+        return fd < 0 ? fd : op_utimens(t, fd, b);
+    }
+    if (flags & ~(uint64_t)(GUEST_AT_SYMLINK_NOFOLLOW | GUEST_AT_EMPTY_PATH))
+        return -EINVAL;
+    return on_path(t, dirfd, upath, !(flags & GUEST_AT_SYMLINK_NOFOLLOW),
+                   flags & GUEST_AT_EMPTY_PATH, op_utimens, b);
+}
+
 int64_t do_utimensat(struct task *t, const uint64_t a[6], unsigned field)
 {
-    int dirfd = (int)a[0];
-    uint64_t flags = a[3];
-    uint64_t b[7] = {0};
+    int64_t times[4];
     if (a[2]) {
         uint8_t buf[32];
         if (copy_from_guest(task_mm(t), buf, a[2], 4 * field) < 0)
@@ -372,20 +391,10 @@ int64_t do_utimensat(struct task *t, const uint64_t a[6], unsigned field)
                 memcpy(&v32, buf + 4 * i, 4);
                 v = v32;
             }
-            b[3 + i] = (uint64_t)v;
+            times[i] = v;
         }
-        b[2] = 1;
     }
-    if (!a[1] && dirfd != GUEST_AT_FDCWD) {
-        if (flags)
-            return -EINVAL;
-        int fd = changeable_fd(t, dirfd, false);
-        return fd < 0 ? fd : op_utimens(t, fd, b);
-    }
-    if (flags & ~(uint64_t)(GUEST_AT_SYMLINK_NOFOLLOW | GUEST_AT_EMPTY_PATH))
-        return -EINVAL;
-    return on_path(t, dirfd, a[1], !(flags & GUEST_AT_SYMLINK_NOFOLLOW),
-                   flags & GUEST_AT_EMPTY_PATH, op_utimens, b);
+    return do_utimes(t, (int)a[0], a[1], a[2] ? times : NULL, a[3]);
 }
 
 SYSCALL_DECL(utimensat)

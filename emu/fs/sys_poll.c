@@ -23,6 +23,7 @@
 #define WAIT_ZERO_TIMEOUT 1u
 #define WAIT_RESTART_BLOCK 2u /* poll with a timeout: continued by restart_syscall */
 #define WAIT_TIMESPEC64 4u    /* wait_args[4] has 64-bit fields */
+#define WAIT_TIMEVAL32 8u     /* wait_args[4] is a struct old_timeval32 */
 
 struct pollfd_guest {
     int32_t fd;
@@ -110,7 +111,15 @@ static int64_t resume_ready(struct task *t, int64_t (*once)(struct task *t))
     uint64_t now = machine_now(t->machine);
     uint64_t left = t->deadline_ns > now ? t->deadline_ns - now : 0;
     unsigned field = (t->wait_args[5] & WAIT_TIMESPEC64) ? 8 : 4;
-    if (timespec_to_guest(t, t->wait_args[4], left, field) < 0 && r == -ERESTARTNOHAND)
+    int err;
+    if (t->wait_args[5] & WAIT_TIMEVAL32) {
+        /* poll_select_finish(), PT_OLD_TIMEVAL: whole microseconds left */
+        int32_t tv[2] = {(int32_t)(left / 1000000000), (int32_t)(left % 1000000000 / 1000)};
+        err = copy_to_guest(task_mm(t), t->wait_args[4], tv, sizeof tv);
+    } else {
+        err = timespec_to_guest(t, t->wait_args[4], left, field);
+    }
+    if (err < 0 && r == -ERESTARTNOHAND)
         return -EINTR;
     return r;
 }
@@ -288,6 +297,34 @@ int64_t do_pselect6(struct task *t, const uint64_t a[6], unsigned field)
         t->wait_args[i] = a[i];
     t->wait_args[4] = a[4];
     t->wait_args[5] = field == 8 ? WAIT_TIMESPEC64 : 0;
+    return wait_ready(t, ns, resume_select);
+}
+
+/* arm's _newselect(n, in, out, ex, tvp) (compat_sys_select): a struct
+ * old_timeval32 whose microseconds may exceed a second (they carry into
+ * the seconds, do_compat_select()); a negative time is EINVAL. */
+SYSCALL_DECL(select_time32)
+{
+    int nfds = (int)a[0];
+    if (nfds < 0)
+        return -EINVAL;
+    if (nfds > FD_MAX)
+        nfds = FD_MAX;
+    int64_t ns = -1;
+    if (a[4]) {
+        int32_t tv[2];
+        if (copy_from_guest(task_mm(t), tv, a[4], sizeof tv) < 0)
+            return -EFAULT;
+        int64_t sec = (int64_t)tv[0] + tv[1] / 1000000, nsec = (int64_t)(tv[1] % 1000000) * 1000;
+        if (sec < 0 || nsec < 0)
+            return -EINVAL;
+        ns = sec * 1000000000 + nsec;
+    }
+    t->wait_args[0] = (uint64_t)nfds;
+    for (int i = 1; i < 4; i++)
+        t->wait_args[i] = a[i];
+    t->wait_args[4] = a[4];
+    t->wait_args[5] = WAIT_TIMEVAL32;
     return wait_ready(t, ns, resume_select);
 }
 

@@ -17,6 +17,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -80,12 +82,18 @@ static int statfs_of(struct task *t, const char *path, int host_fd, bool writabl
     return 0;
 }
 
+static int statfs_abs(struct task *t, char path[VFS_PATH_MAX], struct statfs *s);
+
 static int statfs_path(struct task *t, uint64_t upath, struct statfs *s)
 {
     char path[VFS_PATH_MAX];
     int64_t err = path_from_guest(t, -100, upath, path, sizeof path);
-    if (err >= 0)
-        err = vfs_follow(&t->machine->vfs, t, path, path, sizeof path);
+    return err < 0 ? (int)err : statfs_abs(t, path, s);
+}
+
+static int statfs_abs(struct task *t, char path[VFS_PATH_MAX], struct statfs *s)
+{
+    int64_t err = vfs_follow(&t->machine->vfs, t, path, path, VFS_PATH_MAX);
     if (err < 0)
         return (int)err;
     struct stat st;
@@ -199,4 +207,40 @@ SYSCALL_DECL(fstatfs64)
         return -EINVAL;
     struct statfs s;
     return put_statfs(t, statfs_fd(t, (int)a[0], &s), &s, true, a[2]);
+}
+
+/* arm's ustat(dev, ubuf) (compat_sys_ustat, vfs_ustat()): the free blocks
+ * and inodes of the mounted file system whose device is dev (as stat's
+ * st_dev and /proc/self/mountinfo give it), EINVAL for any other device.
+ * struct compat_ustat: f_tfree (s32), f_tinode (u32), f_fname[6],
+ * f_fpack[6] (zeroed). */
+SYSCALL_DECL(ustat)
+{
+    uint32_t dev = (uint32_t)a[0];
+    unsigned maj = (dev & 0xfff00) >> 8, min = (dev & 0xff) | ((dev >> 12) & 0xfff00);
+    char *text = NULL, point[VFS_PATH_MAX] = "";
+    size_t size = 0;
+    int err = vfs_mounts_text(&t->machine->vfs, true, &text, &size);
+    if (err < 0)
+        return err;
+    for (char *line = text; line && *line && !point[0];) {
+        unsigned id, parent, ma, mi;
+        char root[8], at[VFS_PATH_MAX];
+        if (sscanf(line, "%u %u %u:%u %7s %4095s", &id, &parent, &ma, &mi, root, at) == 6 &&
+            ma == maj && mi == min)
+            snprintf(point, sizeof point, "%s", at);
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    free(text);
+    if (!point[0])
+        return -EINVAL; /* user_get_super(): no such file system */
+    struct statfs s;
+    if ((err = statfs_abs(t, point, &s)) < 0)
+        return err;
+    uint8_t buf[20] = {0};
+    uint32_t tfree = (uint32_t)s.f_bfree, tinode = (uint32_t)s.f_ffree;
+    memcpy(buf, &tfree, 4);
+    memcpy(buf + 4, &tinode, 4);
+    return copy_to_guest(task_mm(t), a[1], buf, sizeof buf) < 0 ? -EFAULT : 0;
 }

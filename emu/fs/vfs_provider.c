@@ -198,7 +198,7 @@ static int thread_info(void *ctx, int pid, int tid, struct vfs_task_info *out)
     out->cap_eff = c->cap.eff;
     out->cap_bnd = c->cap.bnd;
     out->cap_amb = c->cap.amb;
-    out->no_new_privs = c->no_new_privs;
+    out->no_new_privs = th && th->no_new_privs;
     out->umask = p->umask;
     out->exit_signal = tid == pid ? p->exit_signal : -1;
     out->exit_code = p->zombie ? p->wait_status : 0;

@@ -4,6 +4,7 @@
  * cyclic index allocation and sequence numbers), permissions, the guest's
  * ipc64_perm and the /proc files. */
 #include "abi.h"
+#include "aio.h"
 #include "cred.h"
 #include "machine.h"
 #include "mm.h"
@@ -366,6 +367,8 @@ int sysv_proc_file(struct machine *m, const char *name, char **data, size_t *siz
         fprintf(out, "%llu\n", (unsigned long long)SHM_SHMALL);
     else if (strcmp(name, "sys/kernel/shmmni") == 0)
         fprintf(out, "%d\n", SHM_SHMMNI);
+    else if (strncmp(name, "sys/fs/aio-", 11) == 0)
+        err = aio_proc_file(m, name + 7, out);
     else if (strncmp(name, "sys/fs/mqueue/", 14) == 0)
         err = mq_proc_file(name + 14, out);
     else

@@ -169,6 +169,9 @@ void sysv_process_exit(struct process *p);
 bool sem_task_exit(struct task *t);
 bool msg_task_exit(struct task *t);
 void sem_process_exit(struct process *p);
+/* Whether p has SEM_UNDO adjustments (Linux's task->sysvsem.undo_list is
+ * allocated): kcmp's KCMP_SYSVSEM. */
+bool sem_process_has_undo(struct process *p);
 void sem_free_all(struct sysv_ipc *ns);
 void msg_free_all(struct sysv_ipc *ns);
 void shm_free_all(struct sysv_ipc *ns);

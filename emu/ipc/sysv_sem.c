@@ -576,6 +576,15 @@ SYSCALL_DECL(semctl)
 
 /* ---- exit: the SEM_UNDO adjustments ---- */
 
+bool sem_process_has_undo(struct process *p)
+{
+    struct sysv_ipc *ns = p->machine->sysv;
+    for (struct sem_undo *u = ns ? ns->undos : NULL; u; u = u->next)
+        if (u->pid == p->pid)
+            return true;
+    return false;
+}
+
 void sem_process_exit(struct process *p)
 {
     struct sysv_ipc *ns = p->machine->sysv;

@@ -16,7 +16,6 @@ void cred_init_root(struct cred *c)
 {
     c->cap = (struct capsets){.prm = CAP_FULL_SET, .eff = CAP_FULL_SET, .bnd = CAP_FULL_SET};
     c->securebits = 0;
-    c->no_new_privs = false;
 }
 
 bool cred_capable(const struct cred *c, int cap)
@@ -68,8 +67,10 @@ void cap_fix_setuid(struct cred *c, const struct idset *old, bool fs_only)
         s->eff = s->prm;
 }
 
-bool cap_exec_creds(struct cred *new, const struct cred *old, bool unsafe)
+bool cap_exec_creds(struct cred *new, const struct cred *old, bool nnp, bool traced_unsafe,
+                    bool *undumpable)
 {
+    bool unsafe = nnp || traced_unsafe;
     struct capsets *s = &new->cap;
     bool effective = false;
     /* get_file_caps(): no file capabilities, so the permitted set starts
@@ -89,7 +90,7 @@ bool cap_exec_creds(struct cred *new, const struct cred *old, bool unsafe)
     bool is_setid = new->u.eff != old->u.real || new->g.eff != old->g.real;
     if ((is_setid || gained) && unsafe) {
         /* Downgrade: no more than it had. */
-        if (!cred_capable(old, CAP_SETUID) || old->no_new_privs) {
+        if (!cred_capable(old, CAP_SETUID) || nnp) {
             new->u.eff = new->u.real;
             new->g.eff = new->g.real;
         }
@@ -106,7 +107,7 @@ bool cap_exec_creds(struct cred *new, const struct cred *old, bool unsafe)
     /* begin_new_exec(): dumpable again unless the old euid or egid was not
      * the real one; then commit_creds() takes it away if the effective or
      * file-system ids changed or the permitted set grew. */
-    new->undumpable = old->u.eff != old->u.real || old->g.eff != old->g.real ||
+    *undumpable = old->u.eff != old->u.real || old->g.eff != old->g.real ||
                       new->u.eff != old->u.eff || new->g.eff != old->g.eff ||
                       new->u.fs != old->u.fs || new->g.fs != old->g.fs ||
                       (s->prm & ~old->cap.prm);
@@ -116,16 +117,12 @@ bool cap_exec_creds(struct cred *new, const struct cred *old, bool unsafe)
 
 /* ---- prctl ---- */
 
-#define PR_GET_DUMPABLE 3
-#define PR_SET_DUMPABLE 4
 #define PR_GET_KEEPCAPS 7
 #define PR_SET_KEEPCAPS 8
 #define PR_CAPBSET_READ 23
 #define PR_CAPBSET_DROP 24
 #define PR_GET_SECUREBITS 27
 #define PR_SET_SECUREBITS 28
-#define PR_SET_NO_NEW_PRIVS 38
-#define PR_GET_NO_NEW_PRIVS 39
 #define PR_CAP_AMBIENT 47
 #define PR_CAP_AMBIENT_IS_SET 1
 #define PR_CAP_AMBIENT_RAISE 2
@@ -209,22 +206,6 @@ int64_t cap_prctl(struct task *t, int option, const uint64_t a[6])
         return 0;
     case PR_CAP_AMBIENT:
         return prctl_ambient(c, a);
-    case PR_SET_NO_NEW_PRIVS: /* kernel/sys.c */
-        if (a[1] != 1 || a[2] || a[3] || a[4])
-            return -EINVAL;
-        c->no_new_privs = true;
-        return 0;
-    case PR_GET_NO_NEW_PRIVS:
-        if (a[1] || a[2] || a[3] || a[4])
-            return -EINVAL;
-        return c->no_new_privs;
-    case PR_GET_DUMPABLE: /* kernel/sys.c: SUID_DUMP_USER is 1 */
-        return !c->undumpable;
-    case PR_SET_DUMPABLE:
-        if (a[1] > 1)
-            return -EINVAL;
-        c->undumpable = !a[1];
-        return 0;
     default:
         return -ENOSYS;
     }

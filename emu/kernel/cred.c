@@ -51,7 +51,7 @@ static int64_t committed(struct task *t, const struct idset *old, const struct i
                          int64_t ret)
 {
     if (old->eff != now->eff || old->fs != now->fs)
-        t->proc->cred.undumpable = true;
+        t->proc->undumpable = true;
     return ret;
 }
 
@@ -307,7 +307,7 @@ bool cred_may_access(const struct process *caller, const struct process *target)
         return true;
     return c->u.real == o->u.real && c->u.real == o->u.eff && c->u.real == o->u.saved &&
            c->g.real == o->g.real && c->g.real == o->g.eff && c->g.real == o->g.saved &&
-           !o->undumpable && !(o->cap.prm & ~c->cap.prm);
+           !target->undumpable && !(o->cap.prm & ~c->cap.prm);
 }
 
 static int read_gids(struct task *t, uint64_t list, uint32_t *gid, unsigned n)

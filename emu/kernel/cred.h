@@ -67,13 +67,6 @@ struct cred {
     struct group_list *groups; /* NULL: none */
     struct capsets cap;
     unsigned securebits;
-    /* PR_SET_NO_NEW_PRIVS: a task flag in Linux; here, as the ids, per
-     * process, kept by fork and execve and never cleared. */
-    bool no_new_privs;
-    /* Not dumpable (get_dumpable() != SUID_DUMP_USER): Linux keeps it in
-     * the mm; it follows the ids (commit_creds(), begin_new_exec()) and
-     * keeps other users' ptrace out (cred_may_access()). fork copies it. */
-    bool undumpable;
 };
 
 /* Linux's NGROUPS_MAX. */
@@ -98,11 +91,14 @@ bool capable(const struct task *t, int cap);
 void cap_fix_setuid(struct cred *c, const struct idset *old, bool fs_only);
 /* cap_bprm_creds_from_file() for a program with neither file capabilities
  * nor set-id bits: new (a copy of old) gets the ids and sets the program
- * runs with. unsafe: no_new_privs, or traced by a tracer without
- * CAP_SYS_PTRACE (LSM_UNSAFE_*). Returns AT_SECURE (bprm->secureexec). */
-bool cap_exec_creds(struct cred *new, const struct cred *old, bool unsafe);
-/* The prctl options of cap_task_prctl() and kernel/sys.c's no_new_privs
- * and dumpable pairs: the result, or -ENOSYS for another option. */
+ * runs with. nnp: the thread's no_new_privs; traced_unsafe: traced by a
+ * tracer without CAP_SYS_PTRACE (LSM_UNSAFE_*). *undumpable: whether the
+ * process is not dumpable after it (begin_new_exec(), commit_creds()).
+ * Returns AT_SECURE (bprm->secureexec). */
+bool cap_exec_creds(struct cred *new, const struct cred *old, bool nnp, bool traced_unsafe,
+                    bool *undumpable);
+/* The prctl options of cap_task_prctl(): the result, or -ENOSYS for
+ * another option (prctl.c asks here first, as security_task_prctl()). */
 int64_t cap_prctl(struct task *t, int option, const uint64_t a[6]);
 
 int64_t sys_capget(struct task *t, const uint64_t a[6]);

@@ -342,13 +342,11 @@ static void flush_old_exec(struct task *t, struct mm *mm)
     close_on_exec(p);
 }
 
-/* check_unsafe_exec(): no_new_privs, or a tracer without CAP_SYS_PTRACE
- * (Linux asks of the tracer's credentials at attach; here, its current
- * ones), keeps an execve from gaining privilege. */
-static bool exec_unsafe(struct task *t)
+/* check_unsafe_exec(): a tracer without CAP_SYS_PTRACE (Linux asks of the
+ * tracer's credentials at attach; here, its current ones) keeps an execve
+ * from gaining privilege, as no_new_privs does. */
+static bool exec_traced_unsafe(struct task *t)
 {
-    if (t->proc->cred.no_new_privs)
-        return true;
     int tracer = ptrace_tracer_pid(t);
     const struct process *tp = tracer ? process_find(t->machine, tracer) : NULL;
     return tp && !cred_capable(&tp->cred, CAP_SYS_PTRACE);
@@ -405,7 +403,9 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
      * bprm->cred): the auxiliary vector tells them, they replace the old
      * ones at the point of no return. */
     struct cred nc = t->proc->cred;
-    bool secure = cap_exec_creds(&nc, &t->proc->cred, exec_unsafe(t));
+    bool undumpable;
+    bool secure = cap_exec_creds(&nc, &t->proc->cred, t->no_new_privs, exec_traced_unsafe(t),
+                                 &undumpable);
     if (err == 0 &&
         (err = build_stack(t, mm, &img, bias, interp_base, exe, argv, envp, &nc, secure, &sp)) < 0)
         snprintf(why, whylen, "arguments and environment do not fit on the stack");
@@ -420,6 +420,7 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     flush_old_exec(t, mm);
     struct process *p = t->proc;
     p->cred = nc; /* the same groups: nc shares them, no reference taken */
+    p->undumpable = undumpable; /* begin_new_exec()'s dumpability */
     snprintf(p->exe, sizeof p->exe, "%s", exe);
     const char *base = strrchr(exe, '/');
     mev_rename(t, base ? base + 1 : exe);
@@ -540,6 +541,22 @@ int exec_path(struct task *t, const char *path, char **argv, int argc, char **en
               size_t whylen)
 {
     return exec_depth(t, path, argv, argc, envp, 0, why, whylen);
+}
+
+int exec_path_named(struct task *t, const char *path, const char *name, char **argv, int argc,
+                    char **envp, char *why, size_t whylen)
+{
+    int fd;
+    int err = open_exec(t, path, &fd);
+    if (err < 0) {
+        snprintf(why, whylen, "%s: %s", path, strerror(-err));
+        return err;
+    }
+    err = exec_open(t, fd, name, argv, argc, envp, 0, why, whylen);
+    char real[VFS_PATH_MAX];
+    if (err == 0 && vfs_follow(&t->machine->vfs, t, path, real, sizeof real) >= 0)
+        snprintf(t->proc->exe, sizeof t->proc->exe, "%s", real); /* the file, not a link */
+    return err;
 }
 
 int exec_program(struct task *t, int fd, const char *path, char **argv, int argc, char **envp,

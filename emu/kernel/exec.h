@@ -19,6 +19,11 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
  * fd `fd` (not closed), known to the guest as path. */
 int exec_path(struct task *t, const char *path, char **argv, int argc, char **envp, char *why,
               size_t whylen);
+/* exec_path for execveat: the program at path, known to the guest as name
+ * (bprm->filename: "/dev/fd/N/rel" for a path relative to a descriptor),
+ * /proc/PID/exe still the program's path. */
+int exec_path_named(struct task *t, const char *path, const char *name, char **argv, int argc,
+                    char **envp, char *why, size_t whylen);
 int exec_program(struct task *t, int fd, const char *path, char **argv, int argc, char **envp,
                  char *why, size_t whylen);
 

@@ -301,12 +301,17 @@ int signal_fatal(const struct task *t)
 void signal_fill_info(struct task *t, int sig, uint8_t info[128], unsigned word)
 {
     const struct siginfo_lite *si = &t->delivering;
-    int32_t head[3] = {sig, 0, si->code};
+    int32_t head[3] = {sig, si->err, si->code};
     memset(info, 0, 128);
     memcpy(info, head, sizeof head);
     unsigned u = word == 8 ? 16 : 12; /* the union after signo, errno, code */
     if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) {
         memcpy(info + u, &si->addr, word);
+    } else if (sig == SIGSYS && si->code == 1 /* SYS_SECCOMP */) {
+        /* _sigsys: the call's address, number and audit arch */
+        memcpy(info + u, &si->addr, word);
+        memcpy(info + u + word, &si->syscall, 4);
+        memcpy(info + u + word + 4, &si->arch, 4);
     } else if (si->code == SI_TIMER) {
         int32_t ids[2] = {si->timerid, si->overrun};
         memcpy(info + u, ids, sizeof ids);
@@ -408,15 +413,30 @@ void signal_fault(struct task *t, int sig, uint64_t pc, uint64_t addr, const cha
     signal_fault_code(t, sig, 1 /* SEGV_MAPERR, ILL_ILLOPC, BUS_ADRALN */, pc, addr, what);
 }
 
+/* A signal the kernel forces for what t did (force_sig_info()) reaches a
+ * handler that does not block it; a tracee's tracer sees it first (a
+ * signal-delivery-stop), and so does gdb. Otherwise it ends the process. */
+static bool force_caught(struct task *t, int sig)
+{
+    const struct sigaction_guest *sa = &t->proc->sighand->action[sig];
+    return (sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig))) || t->ptrace ||
+           gdbstub_traces(t);
+}
+
+void signal_force(struct task *t, int sig, const struct siginfo_lite *info)
+{
+    if (!force_caught(t, sig)) {
+        signal_kill_process(t, sig);
+        return;
+    }
+    signal_queue_task(t, sig, info);
+    t->stop = true;
+}
+
 void signal_fault_code(struct task *t, int sig, int code, uint64_t pc, uint64_t addr,
                        const char *what)
 {
-    const struct sigaction_guest *sa = &t->proc->sighand->action[sig];
-    /* A tracee's tracer sees the fault first (a signal-delivery-stop), and
-     * so does gdb. */
-    bool caught = (sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig))) || t->ptrace ||
-                  gdbstub_traces(t);
-    if (!caught) {
+    if (!force_caught(t, sig)) {
         fprintf(stderr, "asymu: [pid %d] %s: %s at pc 0x%llx, fault address 0x%llx\n",
                 t->proc->pid, signal_name(sig), what, (unsigned long long)pc,
                 (unsigned long long)addr);
@@ -557,23 +577,19 @@ static int put_sigaction(struct task *t, uint64_t addr, const struct sigaction_g
     return copy_to_guest(task_mm(t), addr, w, sizeof w);
 }
 
-SYSCALL_DECL(rt_sigaction)
+/* do_sigaction(): installs *nsa (if given) for sig, the action before it
+ * in *old (if given). 0 or -EINVAL. */
+static int do_sigaction(struct task *t, int sig, const struct sigaction_guest *nsa,
+                        struct sigaction_guest *old)
 {
-    int sig = (int)a[0];
-    if (sig < 1 || sig > NSIG_GUEST || a[3] != 8)
+    if (sig < 1 || sig > NSIG_GUEST || (nsa && (sig == SIGKILL || sig == SIGSTOP)))
         return -EINVAL;
-    struct sigaction_guest nsa, *cur = &t->proc->sighand->action[sig];
-    if (a[1]) {
-        if (sig == SIGKILL || sig == SIGSTOP)
-            return -EINVAL;
-        if (get_sigaction(t, a[1], &nsa) < 0)
-            return -EFAULT;
-    }
-    if (a[2] && put_sigaction(t, a[2], cur) < 0)
-        return -EFAULT;
-    if (a[1]) {
-        nsa.mask &= ~UNBLOCKABLE;
-        *cur = nsa;
+    struct sigaction_guest *cur = &t->proc->sighand->action[sig];
+    if (old)
+        *old = *cur;
+    if (nsa) {
+        *cur = *nsa;
+        cur->mask &= ~UNBLOCKABLE;
         /* Setting SIG_IGN (or a default that ignores) discards what is pending. */
         if (sig_discarded(t->proc, 0, false, sig)) {
             pend_flush(&t->proc->pending, sig);
@@ -582,6 +598,81 @@ SYSCALL_DECL(rt_sigaction)
         }
     }
     return 0;
+}
+
+SYSCALL_DECL(rt_sigaction)
+{
+    int sig = (int)a[0];
+    if (sig < 1 || sig > NSIG_GUEST || a[3] != 8)
+        return -EINVAL;
+    struct sigaction_guest nsa, old = t->proc->sighand->action[sig];
+    if (a[1]) {
+        if (sig == SIGKILL || sig == SIGSTOP)
+            return -EINVAL;
+        if (get_sigaction(t, a[1], &nsa) < 0)
+            return -EFAULT;
+    }
+    if (a[2] && put_sigaction(t, a[2], &old) < 0)
+        return -EFAULT;
+    return do_sigaction(t, sig, a[1] ? &nsa : NULL, NULL);
+}
+
+/* arm's sigaction(sig, act, oact) (compat_sys_sigaction): struct
+ * compat_old_sigaction {handler, mask, flags, restorer}, a one-word mask
+ * of signals 1-32; the old action is written after the change. */
+SYSCALL_DECL(sigaction)
+{
+    struct sigaction_guest nsa, old;
+    if (a[1]) {
+        uint32_t w[4];
+        if (copy_from_guest(task_mm(t), w, a[1], sizeof w) < 0)
+            return -EFAULT;
+        nsa = (struct sigaction_guest){.handler = w[0], .mask = w[1], .flags = w[2],
+                                       .restorer = w[3]};
+    }
+    int err = do_sigaction(t, (int)a[0], a[1] ? &nsa : NULL, a[2] ? &old : NULL);
+    if (err < 0 || !a[2])
+        return err;
+    uint32_t w[4] = {(uint32_t)old.handler, (uint32_t)old.mask, (uint32_t)old.flags,
+                     (uint32_t)old.restorer};
+    return copy_to_guest(task_mm(t), a[2], w, sizeof w) < 0 ? -EFAULT : 0;
+}
+
+/* arm's sigprocmask(how, set, oset) (compat_sys_sigprocmask): one-word
+ * masks; SIG_SETMASK replaces signals 1-32 only (compat_sig_setmask()). */
+SYSCALL_DECL(sigprocmask)
+{
+    uint32_t old = (uint32_t)t->sigmask, set;
+    if (a[1]) {
+        if (copy_from_guest(task_mm(t), &set, a[1], sizeof set) < 0)
+            return -EFAULT;
+        set &= ~(uint32_t)UNBLOCKABLE;
+        switch ((int)a[0]) {
+        case SIG_BLOCK:
+            t->sigmask |= set;
+            break;
+        case SIG_UNBLOCK:
+            t->sigmask &= ~(uint64_t)set;
+            break;
+        case SIG_SETMASK:
+            t->sigmask = (t->sigmask & ~(uint64_t)UINT32_MAX) | set;
+            break;
+        default:
+            return -EINVAL;
+        }
+    }
+    if (a[2] && copy_to_guest(task_mm(t), a[2], &old, sizeof old) < 0)
+        return -EFAULT;
+    if (signal_pending(t))
+        t->stop = true;
+    return 0;
+}
+
+/* arm's sigpending(set) (compat_sys_sigpending): signals 1-32. */
+SYSCALL_DECL(sigpending)
+{
+    uint32_t set = (uint32_t)((t->pending.set | t->proc->pending.set) & t->sigmask);
+    return copy_to_guest(task_mm(t), a[0], &set, sizeof set) < 0 ? -EFAULT : 0;
 }
 
 SYSCALL_DECL(rt_sigprocmask)
@@ -645,6 +736,19 @@ SYSCALL_DECL(rt_sigsuspend)
     return -EBLOCK;
 }
 
+/* arm's sigsuspend(unused, unused, mask) (OLD_SIGSUSPEND3): the mask is
+ * signals 1-32, the others unblocked (siginitset()). */
+SYSCALL_DECL(sigsuspend)
+{
+    t->saved_sigmask = t->sigmask;
+    t->restore_sigmask = true;
+    t->sigmask = (uint32_t)a[2] & ~UNBLOCKABLE;
+    if (signal_pending(t))
+        return -ERESTARTNOHAND;
+    task_block(t, resume_sigsuspend, NULL, 0);
+    return -EBLOCK;
+}
+
 SYSCALL_DECL(pause)
 {
     (void)a;
@@ -692,7 +796,9 @@ static int64_t resume_sigtimedwait(struct task *t)
     return signal_pending(t) ? -EINTR : RESUME_BLOCK;
 }
 
-SYSCALL_DECL(rt_sigtimedwait)
+/* field: the timespec's member size (arm's rt_sigtimedwait 4, its
+ * rt_sigtimedwait_time64 and arm64's 8). */
+int64_t do_rt_sigtimedwait(struct task *t, const uint64_t a[6], unsigned field)
 {
     uint64_t set;
     if (a[3] != 8)
@@ -705,7 +811,7 @@ SYSCALL_DECL(rt_sigtimedwait)
         return r;
     uint64_t deadline = 0;
     if (a[2]) {
-        int64_t ns = timespec_from_guest(t, a[2], task_abi(t)->word);
+        int64_t ns = timespec_from_guest(t, a[2], field);
         if (ns < 0)
             return ns;
         if (ns == 0)
@@ -716,6 +822,11 @@ SYSCALL_DECL(rt_sigtimedwait)
     t->wait_args[1] = a[1];
     task_block(t, resume_sigtimedwait, NULL, deadline);
     return -EBLOCK;
+}
+
+SYSCALL_DECL(rt_sigtimedwait)
+{
+    return do_rt_sigtimedwait(t, a, task_abi(t)->word);
 }
 
 SYSCALL_DECL(sigaltstack)

@@ -13,6 +13,9 @@ struct task;
 
 /* Ends the whole thread group with the default action of sig. */
 void signal_kill_process(struct task *t, int sig);
+/* force_sig_info(): sig with info for what t did, to its handler or tracer
+ * if it has one that may see it, else the process ends by it. */
+void signal_force(struct task *t, int sig, const struct siginfo_lite *info);
 /* Queues sig for a process (any thread may take it) or for one thread. */
 void signal_queue_process(struct process *p, int sig, const struct siginfo_lite *info);
 /* check_kill_permission() for a signal from t's process to p: the same

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_proc.c - process identity and lifetime: exit, ids, uname, personality,
- * limits, prctl, sysinfo, and the basic affinity queries. */
+ * limits, sysinfo, and the basic affinity queries (prctl: prctl.c). */
 #include "abi.h"
 #include "machine.h"
 #include "machine_events.h"
@@ -200,33 +200,6 @@ SYSCALL_DECL(personality)
         return -EINVAL;
     t->proc->personality = want;
     return old;
-}
-
-#define PR_SET_NAME 15
-#define PR_GET_NAME 16
-
-SYSCALL_DECL(prctl)
-{
-    char name[COMM_LEN];
-    /* security_task_prctl() first: the capability options (capability.c). */
-    int64_t ret = cap_prctl(t, (int)a[0], a);
-    if (ret != -ENOSYS)
-        return ret;
-    switch ((int)a[0]) {
-    case PR_SET_NAME: {
-        int64_t n = strncpy_from_guest(task_mm(t), name, a[1], sizeof name);
-        if (n == -EFAULT)
-            return -EFAULT;
-        name[COMM_LEN - 1] = '\0';
-        mev_rename(t, name);
-        sched_task_set_comm(&t->se, name);
-        return 0;
-    }
-    case PR_GET_NAME:
-        return copy_to_guest(task_mm(t), a[1], t->se.comm, COMM_LEN);
-    default:
-        return -EINVAL;
-    }
 }
 
 /* struct sysinfo in guest words: uptime, loads[3], totalram, freeram,

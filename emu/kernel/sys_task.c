@@ -7,6 +7,7 @@
 #include "event.h"
 #include "ptrace.h"
 #include "exec.h"
+#include "file.h"
 #include "machine.h"
 #include "mm.h"
 #include "pty.h"
@@ -21,6 +22,7 @@
 #include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -369,24 +371,32 @@ static void strings_free(char **v)
     free(v);
 }
 
-SYSCALL_DECL(execve)
+/* execve, and execveat with name (bprm->filename) and path apart; a
+ * host_fd >= 0 is the program itself (fexecve of a memfd has no path). */
+static int64_t do_execve(struct task *t, const char *path, const char *name, int host_fd,
+                         uint64_t uargv, uint64_t uenvp)
 {
-    char path[VFS_PATH_MAX];
-    int64_t err = path_from_guest(t, -100, a[0], path, sizeof path);
-    if (err < 0)
-        return err;
     char **argv = NULL, **envp = NULL;
     size_t total = 0;
-    int64_t argc = strings_from_guest(t, a[1], &argv, &total);
+    int64_t argc = strings_from_guest(t, uargv, &argv, &total);
     if (argc < 0)
         return argc;
-    int64_t envc = strings_from_guest(t, a[2], &envp, &total);
+    int64_t envc = strings_from_guest(t, uenvp, &envp, &total);
     if (envc < 0) {
         strings_free(argv);
         return envc;
     }
     char why[512];
-    err = exec_path(t, path, argv, (int)argc, envp, why, sizeof why);
+    int64_t err;
+    if (host_fd >= 0) {
+        err = exec_program(t, host_fd, name, argv, (int)argc, envp, why, sizeof why);
+        if (err == 0)
+            snprintf(t->proc->exe, sizeof t->proc->exe, "%s", path);
+    } else if (name) {
+        err = exec_path_named(t, path, name, argv, (int)argc, envp, why, sizeof why);
+    } else {
+        err = exec_path(t, path, argv, (int)argc, envp, why, sizeof why);
+    }
     if (err >= 0)
         kcost_charge(t, EMU_COST_EXECVE);
     if (err < 0 && t->machine->cfg->strace)
@@ -394,4 +404,89 @@ SYSCALL_DECL(execve)
     strings_free(argv);
     strings_free(envp);
     return err;
+}
+
+SYSCALL_DECL(execve)
+{
+    char path[VFS_PATH_MAX];
+    int64_t err = path_from_guest(t, -100, a[0], path, sizeof path);
+    if (err < 0)
+        return err;
+    return do_execve(t, path, NULL, -1, a[1], a[2]);
+}
+
+#define GUEST_AT_FDCWD (-100)
+#define GUEST_AT_SYMLINK_NOFOLLOW 0x100
+#define GUEST_AT_EMPTY_PATH 0x1000
+
+/* Whether the host file open on fd starts with "#!". */
+static bool fd_is_script(int fd)
+{
+    char head[2] = "";
+    return pread(fd, head, 2, 0) == 2 && head[0] == '#' && head[1] == '!';
+}
+
+/* The same for the guest file at path. */
+static bool is_script(struct task *t, const char *path)
+{
+    struct file *f;
+    if (file_open_path(t, path, O_RDONLY, 0, &f) < 0)
+        return false;
+    bool script = f->kind == FILE_HOST && fd_is_script(f->host_fd);
+    file_put(f);
+    return script;
+}
+
+/* execveat(dirfd, path, argv, envp, flags) (do_execveat_common()): a path
+ * relative to dirfd, or with AT_EMPTY_PATH and "" dirfd's own file
+ * (fexecve); AT_SYMLINK_NOFOLLOW refuses a symlink at the end (ELOOP).
+ * Through a descriptor the program's name (argv of a script, AT_EXECFN,
+ * comm) is "/dev/fd/N" or "/dev/fd/N/path" (alloc_bprm()); a script
+ * reached through a close-on-exec descriptor is ENOENT, as its
+ * interpreter could not open that name (BINPRM_FLAGS_PATH_INACCESSIBLE). */
+SYSCALL_DECL(execveat)
+{
+    int dirfd = (int)a[0], flags = (int)a[4];
+    char rel[VFS_PATH_MAX], path[VFS_PATH_MAX], name[VFS_PATH_MAX + 32];
+    int64_t n = strncpy_from_guest(task_mm(t), rel, a[1], sizeof rel);
+    if (n < 0)
+        return n;
+    if (n >= (int64_t)sizeof rel)
+        return -ENAMETOOLONG;
+    if (rel[0] == '\0' && !(flags & GUEST_AT_EMPTY_PATH))
+        return -ENOENT;
+    if (flags & ~(GUEST_AT_SYMLINK_NOFOLLOW | GUEST_AT_EMPTY_PATH))
+        return -EINVAL;
+    struct stat st;
+    int err = stat_at(t, dirfd, a[1], flags, &st);
+    if (err < 0)
+        return err;
+    if (S_ISLNK(st.st_mode))
+        return -ELOOP; /* AT_SYMLINK_NOFOLLOW: open_exec's O_NOFOLLOW */
+    bool through_fd = dirfd != GUEST_AT_FDCWD && rel[0] != '/';
+    int host_fd = -1;
+    if (rel[0] == '\0') {
+        struct file *f = file_get(t, dirfd);
+        /* The open file itself (a memfd has no path to open again), unless
+         * it is O_PATH: then its path. A pipe or socket is no regular file. */
+        if (!f || f->kind != FILE_HOST || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
+            return -EACCES;
+        if (!(f->flags & O_PATH))
+            host_fd = f->host_fd;
+        else if (!f->path)
+            return -EACCES;
+        snprintf(path, sizeof path, "%s", f->path ? f->path : "");
+    } else if ((err = (int)path_from_guest(t, dirfd, a[1], path, sizeof path)) < 0) {
+        return err;
+    }
+    if (!through_fd)
+        snprintf(name, sizeof name, "%s", rel);
+    else if (rel[0] == '\0')
+        snprintf(name, sizeof name, "/dev/fd/%d", dirfd);
+    else
+        snprintf(name, sizeof name, "/dev/fd/%d/%s", dirfd, rel);
+    if (through_fd && t->proc->files->cloexec[dirfd] &&
+        (host_fd >= 0 ? fd_is_script(host_fd) : is_script(t, path)))
+        return -ENOENT;
+    return do_execve(t, path, name, host_fd, a[2], a[3]);
 }

@@ -82,9 +82,10 @@ int64_t do_clock_getres(struct task *t, int clk, uint64_t addr, unsigned field)
 
 /* CLOCK_REALTIME, for a caller with CAP_SYS_TIME (cap_settime(), asked
  * once the time is read and the clock known settable), moves for the whole
- * machine, as the wall clock does; the other clocks cannot be set.
- * Timers already armed on CLOCK_REALTIME keep their deadline in virtual
- * time (Linux would move absolute ones with the clock). */
+ * machine, as the wall clock does (do_sys_settimeofday64: EINVAL below
+ * CLOCK_MONOTONIC); the other clocks cannot be set. Timers already armed
+ * on CLOCK_REALTIME keep their deadline in virtual time (Linux would move
+ * absolute ones with the clock). */
 int64_t do_clock_settime(struct task *t, int clk, uint64_t addr, unsigned field)
 {
     uint64_t now;
@@ -98,6 +99,8 @@ int64_t do_clock_settime(struct task *t, int clk, uint64_t addr, unsigned field)
         return -EINVAL;
     if (!capable(t, CAP_SYS_TIME))
         return -EPERM;
+    if (ns < (int64_t)machine_now(t->machine)) /* wall_to_monotonic */
+        return -EINVAL;
     t->machine->realtime_offset_ns += ns - (int64_t)now;
     return 0;
 }
@@ -233,7 +236,8 @@ SYSCALL_DECL(gettimeofday)
     if (a[0] && put_time_pair(t, a[0], ns / NSEC, ns % NSEC / 1000, task_abi(t)->word) < 0)
         return -EFAULT;
     if (a[1]) {
-        uint32_t tz[2] = {0, 0};
+        /* settimeofday's sys_tz (adjtimex.c) */
+        int32_t tz[2] = {t->machine->ntp.tz_minuteswest, t->machine->ntp.tz_dsttime};
         if (copy_to_guest(task_mm(t), a[1], tz, sizeof tz) < 0)
             return -EFAULT;
     }

@@ -14,6 +14,7 @@
 #include "mm.h"
 #include "restart.h"
 #include "scheduler.h"
+#include "seccomp.h"
 #include "signals.h"
 #include "strace.h"
 #include "syscalls.h"
@@ -84,6 +85,28 @@ static int64_t host_table_errno(const struct task *t, int64_t r)
     return r == -EMFILE && !t->fd_table_full ? -ENFILE : r;
 }
 
+/* A seccomp filter or strict mode decides first (after the tracer's
+ * syscall-enter stop, as Linux 5.15's syscall_trace_enter()): true when
+ * the call does not run, its result, if any, already set. */
+static bool seccomp_refuses(struct task *t, const struct syscall_entry *e, uint64_t nr,
+                            const uint64_t a[6])
+{
+    int64_t ret = 0;
+    int fate = guest_seccomp_check(t, nr, a, &ret);
+    if (fate == SECCOMP_RUN)
+        return false;
+    if (fate == SECCOMP_SKIP) {
+        if (t->machine->cfg->strace && e) {
+            char enter[512];
+            strace_enter(t, e, a, enter, sizeof enter);
+            strace_exit(t, e, a, ret, enter);
+        }
+        task_abi(t)->set_return(task_mm(t)->uc, ret);
+        ptrace_syscall_exit(t, false, ret);
+    }
+    return true;
+}
+
 bool syscall_resume(struct task *t)
 {
     /* Every wait is killable, whatever its resume function checks: the
@@ -136,8 +159,11 @@ void syscall_dispatch(struct task *t)
 
     t->write_done = 0;
     const struct syscall_entry *e = syscall_lookup(abi, nr);
+    if (t->seccomp_mode && seccomp_refuses(t, e, nr, a))
+        return;
     if (!e) {
-        syscall_report_unknown(t, nr);
+        if (!syscall_linux_enosys(abi, nr))
+            syscall_report_unknown(t, nr);
         if (t->machine->cfg->strace)
             trace_unknown(t, nr);
         abi->set_return(uc, -ENOSYS);

@@ -33,12 +33,14 @@ bool syscall_resume(struct task *t);
 /* Handlers shared by both ABIs, grouped by area (sys_*.c). */
 #define SYSCALL_DECL(name) int64_t sys_##name(struct task *t, const uint64_t a[6])
 SYSCALL_DECL(exit);
+SYSCALL_DECL(seccomp);
 SYSCALL_DECL(exit_group);
 SYSCALL_DECL(clone);
 SYSCALL_DECL(clone3);
 SYSCALL_DECL(fork);
 SYSCALL_DECL(vfork);
 SYSCALL_DECL(execve);
+SYSCALL_DECL(execveat);
 SYSCALL_DECL(wait4);
 SYSCALL_DECL(waitid);
 SYSCALL_DECL(setsid);
@@ -51,6 +53,12 @@ SYSCALL_DECL(sigreturn);
 SYSCALL_DECL(rt_sigsuspend);
 SYSCALL_DECL(rt_sigpending);
 SYSCALL_DECL(rt_sigtimedwait);
+int64_t do_rt_sigtimedwait(struct task *t, const uint64_t a[6], unsigned field);
+/* arm's old signal calls: one-word masks, struct old sigaction. */
+SYSCALL_DECL(sigaction);
+SYSCALL_DECL(sigprocmask);
+SYSCALL_DECL(sigpending);
+SYSCALL_DECL(sigsuspend);
 SYSCALL_DECL(sigaltstack);
 SYSCALL_DECL(pause);
 SYSCALL_DECL(rt_sigqueueinfo);
@@ -64,6 +72,40 @@ int64_t do_ppoll(struct task *t, const uint64_t a[6], unsigned field);
 int wait_with_mask(struct task *t, uint64_t umask, uint64_t size);
 int64_t do_pselect6(struct task *t, const uint64_t a[6], unsigned field);
 SYSCALL_DECL(pselect6);
+/* Administrative calls Linux refuses here, or asymu does (sys_admin.c). */
+SYSCALL_DECL(reboot);
+SYSCALL_DECL(kexec_load);
+SYSCALL_DECL(kexec_file_load);
+SYSCALL_DECL(init_module);
+SYSCALL_DECL(finit_module);
+SYSCALL_DECL(delete_module);
+SYSCALL_DECL(swapon);
+SYSCALL_DECL(swapoff);
+SYSCALL_DECL(acct);
+SYSCALL_DECL(quotactl);
+SYSCALL_DECL(quotactl_fd);
+SYSCALL_DECL(pivot_root);
+SYSCALL_DECL(landlock_create_ruleset);
+SYSCALL_DECL(landlock_add_rule);
+SYSCALL_DECL(landlock_restrict_self);
+SYSCALL_DECL(perf_event_open);
+SYSCALL_DECL(bpf);
+SYSCALL_DECL(userfaultfd);
+SYSCALL_DECL(fanotify_init);
+SYSCALL_DECL(fanotify_mark);
+SYSCALL_DECL(name_to_handle_at);
+SYSCALL_DECL(open_by_handle_at);
+SYSCALL_DECL(remap_file_pages);
+/* The new mount API (sys_mount_api.c). */
+SYSCALL_DECL(open_tree);
+SYSCALL_DECL(move_mount);
+SYSCALL_DECL(fsopen);
+SYSCALL_DECL(fsconfig);
+SYSCALL_DECL(fsmount);
+SYSCALL_DECL(fspick);
+SYSCALL_DECL(mount_setattr);
+/* arm's _newselect: select with a struct old_timeval32 (sys_poll.c). */
+SYSCALL_DECL(select_time32);
 SYSCALL_DECL(getpid);
 SYSCALL_DECL(getppid);
 SYSCALL_DECL(gettid);
@@ -125,6 +167,9 @@ SYSCALL_DECL(dup3);
 SYSCALL_DECL(getcwd);
 SYSCALL_DECL(chdir);
 SYSCALL_DECL(getdents64);
+/* getdents64 into a host buffer of len bytes (at most 64 KiB): the bytes
+ * of linux_dirent64 records, or a negative errno. */
+int64_t do_getdents64(struct task *t, int fd, uint8_t *buf, size_t len);
 SYSCALL_DECL(pwrite64);
 SYSCALL_DECL(sendfile);
 int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word);
@@ -146,6 +191,11 @@ SYSCALL_DECL(fsync);
 SYSCALL_DECL(fchdir);
 SYSCALL_DECL(close_range);
 int64_t do_utimensat(struct task *t, const uint64_t a[6], unsigned field);
+/* do_utimes(): times is {atime sec, nsec, mtime sec, nsec} (UTIME_NOW and
+ * UTIME_OMIT in nsec) or NULL for now; a NULL upath with a descriptor
+ * works on its file, as futimesat(fd, NULL, tv) does. */
+int64_t do_utimes(struct task *t, int dirfd, uint64_t upath, const int64_t *times,
+                  uint64_t flags);
 
 SYSCALL_DECL(brk);
 SYSCALL_DECL(mmap);
@@ -167,6 +217,20 @@ SYSCALL_DECL(clock_gettime);
 SYSCALL_DECL(clock_getres);
 SYSCALL_DECL(clock_settime);
 SYSCALL_DECL(gettimeofday);
+SYSCALL_DECL(settimeofday);
+SYSCALL_DECL(adjtimex);
+SYSCALL_DECL(clock_adjtime);
+SYSCALL_DECL(clock_adjtime64);
+SYSCALL_DECL(ioprio_set);
+SYSCALL_DECL(ioprio_get);
+SYSCALL_DECL(kcmp);
+SYSCALL_DECL(process_madvise);
+SYSCALL_DECL(process_mrelease);
+SYSCALL_DECL(mbind);
+SYSCALL_DECL(get_mempolicy);
+SYSCALL_DECL(set_mempolicy);
+SYSCALL_DECL(migrate_pages);
+SYSCALL_DECL(move_pages);
 SYSCALL_DECL(nanosleep);
 SYSCALL_DECL(clock_nanosleep);
 SYSCALL_DECL(getrandom);
@@ -176,6 +240,10 @@ int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, int flags
                 uint64_t off);
 int64_t do_lseek(struct task *t, int fd, int64_t off, int whence);
 int64_t do_fstatat(struct task *t, int dirfd, uint64_t path, uint64_t statbuf, int flags);
+struct stat;
+/* The stat of (dirfd, path) with AT_* flags (AT_EMPTY_PATH,
+ * AT_SYMLINK_NOFOLLOW), as fstatat finds it: 0 or a negative errno. */
+int stat_at(struct task *t, int dirfd, uint64_t upath, int flags, struct stat *st);
 /* Clocks with `field`-byte timespec members: 8 on arm64 and for arm's
  * *_time64 calls, 4 for arm's legacy calls. */
 int64_t do_clock_gettime(struct task *t, int clk, uint64_t addr, unsigned field);
@@ -195,5 +263,8 @@ int64_t path_from_guest(struct task *t, int dirfd, uint64_t upath, char *out, si
 
 /* Prints once per syscall number that the guest used and asymu lacks. */
 void syscall_report_unknown(struct task *t, uint64_t nr);
+/* Why Linux 5.15 on Debian 12's arm64 kernel answers syscall nr of abi with
+ * ENOSYS too, or NULL when Linux has the call (syscall_ni.c). */
+const char *syscall_linux_enosys(const struct abi *abi, uint64_t nr);
 
 #endif

@@ -21,6 +21,7 @@
 #include "rlimit.h"
 #include "sched_attr.h"
 #include "scheduler.h"
+#include "seccomp.h"
 #include "signals.h"
 #include "strace.h"
 #include "sysv_ipc.h"
@@ -60,6 +61,8 @@ static struct task *task_alloc(struct machine *m, struct process *p)
         return NULL;
     }
     t->tid = m->next_pid++;
+    t->timer_slack_ns = t->timer_slack_default_ns = TIMER_SLACK_DEFAULT_NS;
+    t->mce_kill = 2; /* PR_MCE_KILL_DEFAULT */
     t->proc = p;
     t->machine = m;
     t->state = TASK_BLOCKED; /* the scheduler places it (task_create_init, do_clone) */
@@ -212,6 +215,9 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
     cp->sid = p->sid;
     cp->ctty = p->ctty;
     cp->exit_signal = (int)(flags & CSIGNAL);
+    cp->has_child_subreaper = p->has_child_subreaper || p->child_subreaper;
+    cp->thp_disabled = p->thp_disabled;
+    cp->undumpable = p->undumpable;
     return cp;
 }
 
@@ -255,7 +261,13 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
         process_link_child((flags & CLONE_PARENT) && p->parent ? p->parent : p, cp);
     }
     c->sigmask = t->sigmask;
+    c->no_new_privs = t->no_new_privs;
+    c->timer_slack_ns = c->timer_slack_default_ns = t->timer_slack_ns;
+    c->mce_kill = t->mce_kill;
+    guest_seccomp_fork(c, t);
     sched_attr_fork(c, t); /* the scheduling class is inherited */
+    c->mempolicy = t->mempolicy; /* copy_process's mpol_dup */
+    c->ioprio = ioprio_fork(t->ioprio, flags); /* copy_io (ioprio.c) */
 
     /* The child starts from the parent's registers, returning 0. */
     const struct abi *abi = task_abi(t);
@@ -293,7 +305,31 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
 
 /* ---- exit ---- */
 
-/* Called when p's last thread is gone: children go to init, the parent
+/* find_new_reaper(): the nearest ancestor that made itself a child
+ * subreaper and is not ending, else init; NULL when init itself ends. */
+static struct process *new_reaper(struct process *p)
+{
+    struct process *init = p->machine->init;
+    if (p->has_child_subreaper)
+        for (struct process *a = p->parent; a && a != init; a = a->parent)
+            if (a->child_subreaper && !a->exiting)
+                return a;
+    return init != p ? init : NULL;
+}
+
+/* forget_original_parent(): each thread of an orphan that asked with
+ * PR_SET_PDEATHSIG gets its signal, as from the kernel. Linux sends it when
+ * the thread that forked the child ends; asymu keeps children per process
+ * and sends it when the parent process ends (docs/processes.md). */
+static void send_pdeath_signals(struct process *c, const struct process *parent)
+{
+    struct siginfo_lite info = {.code = SI_USER, .pid = parent->pid};
+    for (struct task *th = c->threads; th; th = th->next_thread)
+        if (th->pdeath_signal && th->state != TASK_DEAD)
+            signal_queue_process(c, th->pdeath_signal, &info);
+}
+
+/* Called when p's last thread is gone: children go to their reaper, the parent
  * hears SIGCHLD (or reaps it at once when SIGCHLD is ignored). */
 static void process_became_zombie(struct process *p)
 {
@@ -313,17 +349,18 @@ static void process_became_zombie(struct process *p)
     pty_session_leader_exit(p);
     m->nprocs--;
     pidfd_process_exited(p);
-    struct process *init = m->init;
+    struct process *reaper = new_reaper(p);
     while (p->children) {
         struct process *c = p->children;
         p->children = c->next_sibling;
-        if (init && init != p) {
-            process_link_child(init, c);
+        if (reaper) {
+            process_link_child(reaper, c);
             if (c->zombie)
-                task_wake_all(m, init);
+                task_wake_all(m, reaper);
         } else {
             c->parent = NULL;
         }
+        send_pdeath_signals(c, p);
     }
     ptrace_process_exit(p);
     gdbstub_process_exit(p);
@@ -416,6 +453,7 @@ static void task_free(struct task *t)
     }
     task_index_remove(t);
     ptrace_task_free(t);
+    guest_seccomp_release(t);
     if (t->ctx)
         uc_context_free(t->ctx);
     free(t->strace_line);

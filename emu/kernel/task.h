@@ -38,7 +38,12 @@ struct siginfo_lite {
     uint64_t value; /* SI_QUEUE and friends: si_value */
     int uid;
     int timerid, overrun; /* SI_TIMER: si_timerid, si_overrun */
+    int syscall, err;     /* SIGSYS from seccomp: si_syscall, si_errno */
+    uint32_t arch;        /* and si_arch */
 };
+
+/* A thread's timer slack until PR_SET_TIMERSLACK (INIT_TIMER_SLACK_NS). */
+#define TIMER_SLACK_DEFAULT_NS 50000
 
 #define SIGRTMIN_GUEST 32
 #define RTQUEUE_MAX 64
@@ -118,6 +123,10 @@ struct process {
     int wait_status;         /* Linux wait(2) status: code << 8, or the signal */
     struct task *vfork_waiter; /* the parent task blocked until exec or exit (lifetime.h) */
     struct proc_timers *timers; /* POSIX timers and itimers (timers.h), or NULL */
+    bool child_subreaper;     /* PR_SET_CHILD_SUBREAPER: orphans below come here */
+    bool has_child_subreaper; /* an ancestor is one: look for it when orphaning */
+    bool thp_disabled;        /* PR_SET_THP_DISABLE: kept by fork and exec */
+    bool undumpable;          /* PR_SET_DUMPABLE 0; exec makes it dumpable again */
     struct pty *ctty;        /* its controlling terminal if a pty (pty.h), NULL: the console */
     uint64_t child_cpu_ns, child_sys_ns; /* CPU time of reaped children (times, getrusage) */
     uint64_t exited_cpu_ns, exited_sys_ns; /* CPU time of its threads already freed */
@@ -143,8 +152,18 @@ struct task {
     int cgroup[CGROUP_HIERS]; /* its group in each hierarchy (cgroup.h) */
     int cpuset_css;           /* the group whose cpuset it uses */
     int sched_policy, rt_priority; /* sched_setscheduler's class and priority */
+    uint32_t mempolicy;       /* set_mempolicy's policy word (mempolicy.h), 0: default */
+    int ioprio;               /* ioprio_set's value, 0: never set (ioprio.c) */
     uint64_t clear_child_tid;
     uint64_t robust_list;   /* set_robust_list's head, for get_robust_list */
+    int seccomp_mode;       /* SECCOMP_MODE_* (seccomp.h), with its filters: */
+    struct seccomp_filter *seccomp;
+    bool no_new_privs;      /* PR_SET_NO_NEW_PRIVS: kept by clone and execve */
+    int pdeath_signal;      /* PR_SET_PDEATHSIG: sent when the parent process ends */
+    uint64_t timer_slack_ns; /* PR_SET_TIMERSLACK (prctl.c), and what 0 restores: */
+    uint64_t timer_slack_default_ns; /* the parent's slack when it was cloned */
+    int mce_kill;           /* PR_MCE_KILL's policy: PR_MCE_KILL_DEFAULT (2) until set */
+    bool io_flusher;        /* PR_SET_IO_FLUSHER */
     uint64_t new_tls;      /* CLONE_SETTLS: applied when first loaded */
     bool has_new_tls;
     uint64_t fault_addr;   /* set by the memory fault hook */
@@ -200,6 +219,8 @@ void process_reap(struct process *p);
 /* The exit status of a shell: the code, or 128 + the signal. */
 int wait_status_to_shell(int status);
 
+/* The ioprio word (task->ioprio) a child gets from its parent's (ioprio.c). */
+int ioprio_fork(int parent, uint64_t clone_flags);
 /* clone/fork/vfork core: flags as clone(2); returns the child's tid or an errno. */
 int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent_tid,
                  uint64_t tls, uint64_t child_tid);

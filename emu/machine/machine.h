@@ -58,6 +58,9 @@ struct machine {
     uint64_t ktimer_seq;
     uint64_t next_ino;       /* inode numbers of object files */
     struct epitem **epitems; /* epoll items by the object they watch (epoll.c) */
+    struct aio_req *aio_pending; /* AIO requests waiting on an object (aio.c) */
+    bool aio_busy;           /* aio_notify is running them */
+    uint64_t aio_nr;         /* events the AIO contexts asked for: /proc/sys/fs/aio-nr */
     struct signalfd *signalfds; /* every signalfd, for queued signals (signalfd.c) */
     struct pidfd *pidfds;    /* every pidfd, for exits and reaping (pidfd.c) */
     struct sock *socks;      /* every socket (socket.c) */
@@ -105,6 +108,23 @@ struct machine {
     unsigned slices_unchecked; /* slices run since engines were checked (run.c) */
     bool engines_reclaimed;  /* engines were closed for the host's reserve (run.c) */
     int64_t realtime_offset_ns; /* clock_settime(CLOCK_REALTIME) moved the wall clock */
+    /* adjtimex's NTP state, machine-wide as Linux's kernel/time/ntp.c
+     * (emu/kernel/adjtimex.c), and settimeofday's timezone. */
+    struct ntp_state {
+        bool ready;             /* set to ntp_clear()'s values on first use */
+        int state;              /* time_state: TIME_OK */
+        int status;             /* time_status: STA_UNSYNC at boot */
+        int64_t freq;           /* time_freq, scaled ns/s << 32 */
+        int64_t offset;         /* time_offset, scaled */
+        int64_t maxerror, esterror; /* us */
+        int64_t maxerror_sec;   /* the realtime second maxerror was last grown to */
+        int64_t constant;       /* time_constant */
+        int64_t tick;           /* tick_usec */
+        int64_t adjust;         /* time_adjust (adjtime(3)) */
+        int64_t reftime;        /* time_reftime, realtime seconds */
+        int tai;                /* tk->tai_offset */
+        int tz_minuteswest, tz_dsttime; /* sys_tz */
+    } ntp;
     struct hostio *hostio;   /* libuv: host signals, the FUSE export */
     struct control *control; /* --control's socket and its hold on the machine (control.h) */
     struct recording *recording; /* --record or --input: host input written or replayed (recording.h) */

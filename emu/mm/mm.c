@@ -10,6 +10,7 @@
  * memory object (shmem.c). The engine itself may be parked while no task
  * of the address space runs (mm_engine_acquire). */
 #include "abi.h"
+#include "aio.h"
 #include "emu.h"
 #include "engine.h"
 #include "hostblock.h"
@@ -201,6 +202,7 @@ static void vma_free(struct mm *mm, struct vma *v)
 
 void mm_free(struct mm *mm)
 {
+    aio_mm_free(mm); /* exit_aio(): before the ring's mapping goes */
     for (struct vma *v = mm->vmas, *next; v; v = next) {
         next = v->next;
         if (v->win)

@@ -32,7 +32,7 @@ struct vma {
     struct vma_origin origin; /* path owned (malloc'ed) */
     struct shmem *shm;   /* MAP_SHARED: the object mapped (a reference), else NULL */
     uint64_t shm_off;    /* its offset at start */
-    unsigned fork;       /* VMA_DONTFORK, VMA_WIPEONFORK (madvise) */
+    unsigned fork;       /* VMA_DONTFORK, VMA_WIPEONFORK (madvise), VMA_LOCKED, the policy */
     struct vma *next;    /* sorted by start */
     struct mm_window *win; /* the engine window it lies in (mm_window.h), else NULL */
     bool noreserve;      /* MAP_NORESERVE: not committed (Linux's VM_NORESERVE) */
@@ -42,6 +42,11 @@ struct vma {
 #define VMA_DONTFORK 1u   /* a forked child does not get the mapping */
 #define VMA_WIPEONFORK 2u /* a forked child gets it zeroed */
 #define VMA_LOCKED 4u     /* mlock: in VmLck; a forked child's is not (sys_mlock.c) */
+/* Bits 8..29: the VMA's memory policy (mbind), a policy word of
+ * mempolicy.h; 0 is none. Kept with the flags so that splits, merges and
+ * fork carry it as they carry the rest (Linux's vma->vm_policy). */
+#define VMA_MPOL_SHIFT 8
+#define VMA_MPOL_MASK (0x3fffffu << VMA_MPOL_SHIFT)
 
 struct mm {
     int refs;               /* processes sharing it (threads, vfork children) */
@@ -76,6 +81,7 @@ struct mm {
     unsigned nr_regions;    /* VMAs with an engine region of their own */
     struct lazy_chunks *lazy; /* chunks of lazy VMAs in the engine (mm_lazy.h) */
     struct insn_cache *insn_cache; /* Thumb blocks' instruction counts (insn_count.h) */
+    struct aio_table *aio;  /* its AIO contexts (aio.c), NULL before io_setup */
 };
 
 /* A fresh address space on a new engine of abi's ISA: NULL with *err set on failure. */

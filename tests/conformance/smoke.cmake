@@ -56,6 +56,17 @@ set_tests_properties(conformance-gil-handover-arm64 PROPERTIES LABELS conformanc
                      FIXTURES_REQUIRED conformance-roots
                      PASS_REGULAR_EXPRESSION "Ran 2 tests in [0-9.]+s\n\nOK\n")
 
+# rt-tests' oslat (libnuma's start: get_mempolicy and /sys/devices/system/node
+# of a one-node machine, emu/mm/mempolicy.c) starts and ends on both roots
+# (tests/conformance/oslat_check.py; skipped when the roots lack it).
+foreach(isa arm64 armhf)
+  add_test(NAME conformance-oslat-${isa}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/oslat_check.py $<TARGET_FILE:asymu>
+                   ${CMAKE_BINARY_DIR}/conformance/root-${isa} ${isa})
+  set_tests_properties(conformance-oslat-${isa} PROPERTIES LABELS conformance TIMEOUT 300
+                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED conformance-roots)
+endforeach()
+
 # rt-tests' pmqtest: a SCHED_FIFO sender and receiver pass 100 messages
 # through POSIX message queues (emu/ipc/mqueue.c; issue 26 item 5),
 # both roots (tests/conformance/pmqtest_check.py; skipped when the roots

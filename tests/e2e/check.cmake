@@ -4,7 +4,8 @@
 #
 #   cmake -DNAME=n -DOUTDIR=dir -DEXPECT_STATUS=n [-DEXPECT_STDOUT=file]
 #         [-DIGNORE_STDOUT=1] [-DSTDIN=file] [-DGUEST_DIR=dir]
-#         [-DSTDERR_COUNT=k -DSTDERR_1=s ...] [-DMODE=once|repeat|differ]
+#         [-DSTDERR_COUNT=k -DSTDERR_1=s ...] [-DSTDERR_LACKS_COUNT=k -DSTDERR_LACKS_1=s ...]
+#         [-DMODE=once|repeat|differ]
 #         -P check.cmake -- COMMAND ARGS... [@ALSO@ COMMAND2 ARGS...]
 #
 # An argument spelt @EMPTY@ is passed as the empty string (CMake lists cannot
@@ -105,6 +106,16 @@ macro(check_status_and_stderr tag)
       string(FIND "${err_lower}" "${want}" at)
       if(at EQUAL -1)
         fail("${tag}: stderr does not contain \"${STDERR_${k}}\" (case-insensitive)")
+      endif()
+    endforeach()
+  endif()
+  if(DEFINED STDERR_LACKS_COUNT AND STDERR_LACKS_COUNT GREATER 0)
+    string(TOLOWER "${run_err}" err_lower)
+    foreach(k RANGE 1 ${STDERR_LACKS_COUNT})
+      string(TOLOWER "${STDERR_LACKS_${k}}" unwanted)
+      string(FIND "${err_lower}" "${unwanted}" at)
+      if(NOT at EQUAL -1)
+        fail("${tag}: stderr contains \"${STDERR_LACKS_${k}}\" (case-insensitive)")
       endif()
     endforeach()
   endif()

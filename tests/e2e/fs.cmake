@@ -43,3 +43,26 @@ asymu_e2e_guest(NAME ioctl-generic PROGRAM ioctls STDIN ${DATA}/stdin.txt ASYMU_
 # gives them (tests/guest/splice.c; every line as qemu-user on the host
 # kernel gives it).
 asymu_e2e_guest(NAME fs-splice PROGRAM splice)
+
+# Linux native AIO (fs/aio.c of 5.15; issue 26 item 5): io_setup's EINVAL
+# and EAGAIN (aio-max-nr 65536, aio-nr counted), the ring's header and its
+# /[aio] mapping, pread, pwrite, preadv, pwritev, fsync and fdsync on a
+# file, the iocb checks in Linux's order and io_submit's partial counts,
+# IOCB_FLAG_RESFD with an eventfd, events reaped from the ring in user
+# space, a pipe read completed by a child's write, POLL ready, waiting and
+# cancelled (EINPROGRESS), io_getevents' timeouts (a count, not ETIMEDOUT)
+# and EINTR despite SA_RESTART, io_pgetevents with a signal mask, a forked
+# child without the context, a thread waiting in io_getevents woken by a
+# completion and by io_destroy (tests/guest/aio.c). qemu-user 7.2 has no AIO
+# (io_setup is ENOSYS there), so the same source was built for the host
+# (gcc -pthread -I tests/guest tests/guest/aio.c) and run on the host kernel (6.18):
+# every line is what it printed. The ring's nr (383 for 128) counts 4
+# slots per possible CPU: the same on machines of at most 32 CPUs. Where
+# 6.18 and 5.15 differ (more RWF_* flags, I/O priority hints) the test
+# asks what both refuse.
+asymu_e2e_guest(NAME aio-issue26-ops PROGRAM aio)
+# What asymu does where Linux's io_submit would block the submitter (a read
+# of an empty blocking pipe or eventfd, a write to a full pipe): the request
+# waits and completes when its object is ready; io_destroy drops it, exit
+# frees it (docs/guest-root.md).
+asymu_e2e_guest(NAME aio-issue26-deferred PROGRAM aio GUEST_ARGS deferred ASYMU_ONLY)

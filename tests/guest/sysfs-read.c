@@ -181,8 +181,9 @@ static void walk_dev(const char *dir, dev_t dev)
             size_t len;
             char *data = (mode & 0444) ? slurp(path, &len) : NULL;
             printf("f %04o %s ", mode, path);
-            /* cgroup's cpu.stat counts the time this very run used. */
-            if (data && strcmp(names[i], "cpu.stat") == 0)
+            /* cgroup's cpu.stat counts the time this very run used; a
+             * node's meminfo the memory it uses (and the ISA's limit). */
+            if (data && (strcmp(names[i], "cpu.stat") == 0 || strcmp(names[i], "meminfo") == 0))
                 fputs("(run-dependent)", stdout);
             else if (data)
                 print_escaped(data, len);

@@ -6,9 +6,6 @@
  * namespace see no file of the host's, LSAN_OPTIONS=suppressions=FILE would
  * not be found). Each line is an allocation that is kept for the life of
  * the process:
- * - g_array_new: arrays Unicorn makes and never frees. Unicorn is linked
- *   from its archive and built without frame pointers, so a report's stack
- *   ends at the Unicorn function that allocated.
  * - fuse_session_mount: the mount point string libfuse frees only in
  *   fuse_session_unmount, which asymu never calls (the unconfined janitor
  *   process unmounts: emu/machine/crash.c).
@@ -20,7 +17,6 @@ const char *__lsan_default_suppressions(void);
 
 const char *__lsan_default_suppressions(void)
 {
-    return "leak:g_array_new\n"
-           "leak:fuse_session_mount\n"
+    return "leak:fuse_session_mount\n"
            "leak:libtraceevent.so\n";
 }

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <unicorn/unicorn.h>
+#include "leakcheck.h"
 
 #define CODE 0x10000u
 #define DATA 0x18000u
@@ -77,7 +78,9 @@ static int64_t drift(const struct isa *isa, bool code_hook, bool write_pc)
     uc_engine *uc;
     assert_int_equal(uc_open(isa->arch, isa->mode, &uc), UC_ERR_OK);
     assert_int_equal(uc_ctl_exits_enable(uc), UC_ERR_OK); /* as engine_open */
+    leakcheck_pause(); /* the first call initialises the engine (engine_first_hook) */
     assert_int_equal(uc_mem_map(uc, CODE, 0x10000, UC_PROT_ALL), UC_ERR_OK);
+    leakcheck_resume();
     assert_int_equal(uc_mem_write(uc, CODE, isa->code, isa->code_size), UC_ERR_OK);
     uint64_t pointer = DATA, zero = 0;
     uc_reg_write(uc, isa->pointer, &pointer);

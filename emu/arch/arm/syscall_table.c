@@ -13,6 +13,7 @@
 #include "task.h"
 
 #include "event.h"
+#include "aio.h"
 
 #include <errno.h>
 
@@ -129,6 +130,18 @@ static SYSCALL_DECL(timer_gettime64)
 static SYSCALL_DECL(futex_time64)
 {
     return do_futex(t, a, 8);
+}
+
+/* io_pgetevents with an old_timespec32; io_pgetevents_time64 with a
+ * __kernel_timespec. */
+static SYSCALL_DECL(io_pgetevents_time32)
+{
+    return do_io_pgetevents(t, a, 4);
+}
+
+static SYSCALL_DECL(io_pgetevents_time64)
+{
+    return do_io_pgetevents(t, a, 8);
 }
 
 static SYSCALL_DECL(ppoll_time64)
@@ -270,6 +283,20 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(dup2, dup2, "dd"),
     E(getppid, getppid, ""),
     E(gettimeofday, gettimeofday, "pp"),
+    E(settimeofday, settimeofday, "pp"),
+    E(ioprio_set, ioprio_set, "ddx"),
+    E(ioprio_get, ioprio_get, "dd"),
+    E(kcmp, kcmp, "ddduu"),
+    E(process_madvise, process_madvise, "dpudx"),
+    E(process_mrelease, process_mrelease, "dx"),
+    E(mbind, mbind, "pudpux"),
+    E(get_mempolicy, get_mempolicy, "ppupx"),
+    E(set_mempolicy, set_mempolicy, "dpu"),
+    E(migrate_pages, migrate_pages, "dupp"),
+    E(move_pages, move_pages, "dupppx"),
+    E(adjtimex, adjtimex, "p"),
+    E(clock_adjtime, clock_adjtime, "Cp"),
+    E(clock_adjtime64, clock_adjtime64, "Cp"),
     E(readlink, readlink, "sru"),
     E(munmap, munmap, "pu"),
     E(sysinfo, sysinfo, "p"),
@@ -388,6 +415,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(prctl, prctl, "dxxxx"),
     E(capget, capget, "pp"),
     E(capset, capset, "pp"),
+    E(seccomp, seccomp, "dxp"),
     E(chdir, chdir, "s"),
     E(clock_gettime64, clock_gettime64, "Cp"),
     E(clock_settime64, clock_settime64, "Cp"),
@@ -464,6 +492,13 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(epoll_pwait, epoll_pwait, "dpddpu"),
     E(epoll_pwait2, epoll_pwait2, "dpdppu"),
     E(eventfd2, eventfd2, "ux"),
+    E(io_setup, io_setup, "up"),
+    E(io_destroy, io_destroy, "x"),
+    E(io_submit, io_submit, "xlp"),
+    E(io_cancel, io_cancel, "xpp"),
+    E(io_getevents, io_getevents, "xllpp"),
+    E(io_pgetevents, io_pgetevents_time32, "xllppp"),
+    E(io_pgetevents_time64, io_pgetevents_time64, "xllppp"),
     E(timerfd_create, timerfd_create, "Cx"),
     E(timerfd_settime, timerfd_settime, "dxpp"),
     E(timerfd_gettime, timerfd_gettime, "dp"),
@@ -560,6 +595,56 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(fstatfs64, fstatfs64, "dup"),
     E(mknod, mknod, "smx"),
     E(sched_rr_get_interval_time64, sched_rr_get_interval_time64, "dp"),
+    /* administrative calls (sys_admin.c), the new mount API (sys_mount_api.c), execveat */
+    E(execveat, execveat, "asppx"),
+    E(reboot, reboot, "xxxp"),
+    E(kexec_load, kexec_load, "pupx"),
+    E(kexec_file_load, kexec_file_load, "ddusx"),
+    E(init_module, init_module, "pus"),
+    E(finit_module, finit_module, "dsx"),
+    E(delete_module, delete_module, "sx"),
+    E(swapon, swapon, "sx"),
+    E(swapoff, swapoff, "s"),
+    E(acct, acct, "s"),
+    E(quotactl, quotactl, "xsdp"),
+    E(quotactl_fd, quotactl_fd, "dxdp"),
+    E(pivot_root, pivot_root, "ss"),
+    E(open_tree, open_tree, "asx"),
+    E(move_mount, move_mount, "asasx"),
+    E(fsopen, fsopen, "sx"),
+    E(fsconfig, fsconfig, "ddspd"),
+    E(fsmount, fsmount, "dxx"),
+    E(fspick, fspick, "asx"),
+    E(mount_setattr, mount_setattr, "asxpu"),
+    E(landlock_create_ruleset, landlock_create_ruleset, "pux"),
+    E(landlock_add_rule, landlock_add_rule, "ddpx"),
+    E(landlock_restrict_self, landlock_restrict_self, "dx"),
+    E(perf_event_open, perf_event_open, "pdddx"),
+    E(bpf, bpf, "dpu"),
+    E(userfaultfd, userfaultfd, "x"),
+    E(fanotify_init, fanotify_init, "xx"),
+    E(name_to_handle_at, name_to_handle_at, "asppx"),
+    E(open_by_handle_at, open_by_handle_at, "dpx"),
+    E(remap_file_pages, remap_file_pages, "puxxx"),
+    E(fanotify_mark, fanotify_mark, "dxxxds"),
+    E(creat, creat, "sm"),
+    E(nice, nice, "d"),
+    E(ustat, ustat, "xp"),
+    E(sigaction, sigaction, "Spp"),
+    E(sigsuspend, sigsuspend, "ddx"),
+    E(sigpending, sigpending, "p"),
+    E(sigprocmask, sigprocmask, "dpp"),
+    E(stat, stat_compat, "sp"),
+    E(lstat, lstat_compat, "sp"),
+    E(fstat, fstat_compat, "dp"),
+    E(sysfs, sysfs, "dxx"),
+    E(getdents, getdents, "dpu"),
+    E(_newselect, select_time32, "dpppp"),
+    E(utimes, utimes, "sp"),
+    E(futimesat, futimesat, "asp"),
+    E(rt_sigtimedwait_time64, rt_sigtimedwait_time64, "pppu"),
+    E(pciconfig_read, pciconfig_read, "xxxup"),
+    E(pciconfig_write, pciconfig_write, "xxxup"),
 };
 
 static const struct syscall_entry arm_private[] = {

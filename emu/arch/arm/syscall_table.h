@@ -33,6 +33,20 @@ SYSCALL_DECL(getresgid16);
 SYSCALL_DECL(getgroups16);
 SYSCALL_DECL(setgroups16);
 
+/* The old calls of the 32-bit ABI (compat_old.c). */
+SYSCALL_DECL(creat);
+SYSCALL_DECL(nice);
+SYSCALL_DECL(stat_compat);
+SYSCALL_DECL(lstat_compat);
+SYSCALL_DECL(fstat_compat);
+SYSCALL_DECL(getdents);
+SYSCALL_DECL(sysfs);
+SYSCALL_DECL(utimes);
+SYSCALL_DECL(futimesat);
+SYSCALL_DECL(rt_sigtimedwait_time64);
+SYSCALL_DECL(pciconfig_read);
+SYSCALL_DECL(pciconfig_write);
+
 int arm_setup_frame(struct task *t, int sig, const struct sigaction_guest *sa, uint64_t sp);
 int64_t arm_sigreturn(struct task *t, bool rt);
 extern const uint32_t arm_sigtramp_code[4];
