@@ -64,6 +64,29 @@ static dev_t dev_of(int fd)
     return fstat(fd, &st) == 0 ? st.st_dev : 0;
 }
 
+const char *vfs_mount_point(const struct vfs *v, const char *abspath)
+{
+    static const char *const points[] = {"/sys", "/proc", "/dev", "/dev/pts", "/dev/shm",
+                                         VFS_CGROUP_MOUNT, "/tmp", "/sys/kernel/debug",
+                                         "/sys/kernel/tracing", VFS_PROGRAMS_DIR};
+    const char *best = "/";
+    size_t best_len = 1;
+    for (size_t i = 0; i < sizeof points / sizeof *points + v->ncgroup_mounts; i++) {
+        const char *m = i < sizeof points / sizeof *points
+                            ? points[i]
+                            : v->cgroup_mounts[i - sizeof points / sizeof *points].dir;
+        size_t n = strlen(m);
+        if (m == points[sizeof points / sizeof *points - 1] &&
+            v->mounts[VFS_MOUNT_PROGRAMS].fd < 0)
+            continue;
+        if (n > best_len && strncmp(abspath, m, n) == 0 && (abspath[n] == '/' || !abspath[n])) {
+            best = m;
+            best_len = n;
+        }
+    }
+    return best;
+}
+
 int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
 {
     char tmpfs_opts[48];

@@ -865,6 +865,12 @@ bool vfs_is_fd_link(const struct vfs_node *node)
     return node->kind == VNODE_SYMLINK && node->file == F_PID_FD;
 }
 
+bool vfs_is_magic_link(const struct vfs_node *node)
+{
+    return node->kind == VNODE_SYMLINK && (node->file == F_PID_FD || node->file == F_PID_EXE ||
+                                           node->file == F_PID_ROOT || node->file == F_PID_CWD);
+}
+
 int vfs_readlink_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, char *buf,
                          size_t len)
 {
@@ -901,7 +907,8 @@ int vfs_readlink_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, 
         n = p->fd(ctx, node->arg, node->arg2, target, sizeof target, &accmode);
         break;
     case F_PID_ROOT:
-        n = snprintf(target, sizeof target, "/");
+        n = p->root ? p->root(ctx, node->arg, target, sizeof target)
+                    : snprintf(target, sizeof target, "/");
         break;
     case F_CPUN_CPUFREQ: {
         struct vfs_cpus c;

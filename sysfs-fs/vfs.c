@@ -265,10 +265,20 @@ int vfs_reopen(const struct vfs *v, int fd)
     return r < 0 ? -errno : r;
 }
 
-/* Replaces the guest path in cur by its canonical form (symlinks resolved). */
+static int open_in(const struct vfs *v, int dirfd, const char *rel, int flags, int mode);
+static const struct vfs_mount *mount_of(const struct vfs *v, const char *abspath,
+                                        const char **rel);
+
+/* Replaces the guest path in cur by its canonical form (symlinks resolved).
+ * The directory is the mount's (or, missing from the private /tmp, the
+ * root's /tmp underneath), never -L's, whose host path is no guest path. */
 static int canonicalize(struct vfs *v, char *cur, size_t len)
 {
-    int fd = vfs_open_host(v, cur, O_PATH | O_DIRECTORY, 0);
+    const char *rel;
+    const struct vfs_mount *m = mount_of(v, cur, &rel);
+    int fd = open_in(v, m->fd, rel, O_PATH | O_DIRECTORY, 0);
+    if (fd == -ENOENT && m == &v->mounts[VFS_MOUNT_TMP] && *rel)
+        fd = open_in(v, v->mounts[VFS_MOUNT_ROOT].fd, cur + 1, O_PATH | O_DIRECTORY, 0);
     if (fd < 0)
         return fd;
     char name[16], host[VFS_PATH_MAX];
@@ -320,19 +330,109 @@ static int private_readlink(const struct vfs *v, const char *cur, char *buf, siz
     return r < 0 ? -errno : (int)r;
 }
 
-/* Walks path (relative to cwd unless absolute) component by component, as
- * vfs_resolve describes; follow_last also follows a symlink at the end. */
-static int walk(struct vfs *v, void *ctx, const char *cwd, const char *path, bool follow_last,
+/* The calling process's root directory (chroot(2)): "/" for none. */
+static void process_root(const struct vfs *v, void *ctx, char *root, size_t len)
+{
+    snprintf(root, len, "/");
+    if (ctx && v->provider && v->provider->root) {
+        int n = v->provider->root(ctx, 0, root, len - 1);
+        if (n > 0)
+            root[n] = '\0';
+        else
+            snprintf(root, len, "/");
+    }
+}
+
+/* A host-backed cur, whose directories the walk has resolved: the length
+ * of its target when it is a symlink (read into buf), 0 when it is none
+ * (*dir telling whether it is a directory), or -errno. The lookup goes
+ * through vfs_open_host, confined to the mount as every other. */
+static int host_link(struct vfs *v, const char *cur, char *buf, size_t len, bool *dir)
+{
+    int fd = vfs_open_host(v, cur, O_PATH | O_NOFOLLOW, 0);
+    if (fd < 0)
+        return fd;
+    struct stat st;
+    int r = fstat(fd, &st) < 0 ? -errno : 0;
+    *dir = r == 0 && S_ISDIR(st.st_mode);
+    if (r == 0 && S_ISLNK(st.st_mode)) {
+        ssize_t n = readlinkat(fd, "", buf, len);
+        r = n < 0 ? -errno : (int)n;
+    }
+    close(fd);
+    return r;
+}
+
+/* Whether abspath is a directory above a private mount's prefix. */
+static bool leads_to_mount(const struct vfs *v, const char *abspath)
+{
+    for (int i = VFS_MOUNT_TMP; i < VFS_NMOUNTS; i++)
+        if (v->mounts[i].fd >= 0 && under(v->mounts[i].prefix, abspath) &&
+            strcmp(v->mounts[i].prefix, abspath) != 0)
+            return true;
+    return false;
+}
+
+/* What a walk does: start is where a relative path starts; an absolute
+ * path starts at the process's root unless global (vfs_follow's paths are
+ * guest paths already); follow_last follows a symlink at the end, but a
+ * magic link there is left for the open when stop_magic; resolve holds
+ * openat2's RESOLVE_* bits. */
+struct walk_how {
+    const char *start;
+    bool global, follow_last, stop_magic;
+    unsigned resolve;
+};
+
+/* Walks path component by component, as vfs_resolve describes. A walk
+ * under a chroot or with RESOLVE_* bits reads every symlink itself
+ * (link_path_walk(), step_into(), pick_link()): its root is the process's
+ * (or, scoped, the start), ".." stops there (follow_dotdot()), and the host
+ * lookup after it meets no symlink left to follow. Other walks leave the
+ * root's symlinks to the host's RESOLVE_IN_ROOT, under the sysroot. */
+static int walk(struct vfs *v, void *ctx, const struct walk_how *how, const char *path,
                 char *out, size_t len)
 {
-    char rest[2 * VFS_PATH_MAX + 2], cur[VFS_PATH_MAX] = "";
+    char rest[2 * VFS_PATH_MAX + 2], cur[VFS_PATH_MAX] = "", root[VFS_PATH_MAX];
+    char base[VFS_PATH_MAX];
+    const char *cwd = how->start;
+    unsigned resolve = how->resolve;
     if (path[0] == '\0')
         return -ENOENT;
     if (strlen(path) >= VFS_PATH_MAX || strlen(cwd) >= VFS_PATH_MAX)
         return -ENAMETOOLONG;
-    snprintf(rest, sizeof rest, path[0] == '/' ? "%s%s" : "%s/%s", path[0] == '/' ? "" : cwd,
-             path);
+    if (resolve & VFS_RESOLVE_SCOPED)
+        snprintf(root, sizeof root, "%s", cwd); /* path_init(): nd->root = the dirfd */
+    else
+        process_root(v, ctx, root, sizeof root);
+    bool own = resolve || strcmp(root, "/") != 0;
     size_t o = 0;
+    if (own) {
+        /* The start and the root as the walk's lexical ".." needs them:
+         * their own symlinks resolved. */
+        snprintf(base, sizeof base, "%s", cwd);
+        bool needs_base = path[0] != '/' || (resolve & VFS_RESOLVE_SCOPED);
+        int err = !needs_base || is_virtual(base) ? 0 : canonicalize(v, base, sizeof base);
+        if (err < 0)
+            return err;
+        if (resolve & VFS_RESOLVE_SCOPED)
+            snprintf(root, sizeof root, "%s", base);
+        if (path[0] == '/' && (resolve & VFS_RESOLVE_BENEATH))
+            return -EXDEV; /* nd_jump_root() */
+        const char *from = path[0] == '/' ? (how->global ? "/" : root) : base;
+        snprintf(cur, sizeof cur, "%s", strcmp(from, "/") == 0 ? "" : from);
+        o = strlen(cur);
+        snprintf(rest, sizeof rest, "%s", path);
+    } else {
+        snprintf(rest, sizeof rest, path[0] == '/' ? "%s%s" : "%s/%s",
+                 path[0] == '/' ? "" : cwd, path);
+    }
+    /* NO_XDEV: every step stays on the mount the walk starts on (the
+     * root's for an absolute path), traverse_mounts(), follow_dotdot(). */
+    char xdev[VFS_PATH_MAX] = "";
+    if (resolve & VFS_RESOLVE_NO_XDEV)
+        snprintf(xdev, sizeof xdev, "%s", vfs_mount_point(v, o ? cur : "/"));
+#define CROSSES(p) (xdev[0] && strcmp(vfs_mount_point(v, (p)), xdev) != 0)
     int links = 0;
     bool tmp_links = true; /* false past a component a private directory lacks */
     char *p = rest;
@@ -346,10 +446,16 @@ static int walk(struct vfs *v, void *ctx, const char *cwd, const char *path, boo
         char comp[VFS_PATH_MAX];
         snprintf(comp, sizeof comp, "%.*s", (int)n, p);
         p += n;
+        bool last = !*p; /* a trailing "/" follows, as in Linux */
         if (strcmp(comp, ".") == 0)
             continue;
         if (strcmp(comp, "..") == 0) {
-            if (o > 0 && !is_virtual(cur)) {
+            if (own && strcmp(o ? cur : "/", root) == 0) {
+                if (resolve & VFS_RESOLVE_BENEATH)
+                    return -EXDEV; /* follow_dotdot(): ".." at the dirfd */
+                continue;          /* ".." at the root is the root */
+            }
+            if (!own && o > 0 && !is_virtual(cur)) {
                 int err = canonicalize(v, cur, sizeof cur);
                 if (err < 0)
                     return err;
@@ -360,6 +466,8 @@ static int walk(struct vfs *v, void *ctx, const char *cwd, const char *path, boo
             if (o > 0)
                 o--;
             cur[o] = '\0';
+            if (CROSSES(o ? cur : "/"))
+                return -EXDEV;
             continue;
         }
         if (o + 1 + n + 1 > sizeof cur)
@@ -367,18 +475,59 @@ static int walk(struct vfs *v, void *ctx, const char *cwd, const char *path, boo
         cur[o++] = '/';
         memcpy(cur + o, comp, n + 1);
         o += n;
-        /* A symlink with more of the path after it (or at the end, when
-         * following) is followed: the virtual trees' and /tmp's. */
-        if (!*p && !follow_last) /* a trailing "/" follows, as in Linux */
+        if (CROSSES(cur))
+            return -EXDEV;
+        if (last && !how->follow_last)
             continue;
         char target[VFS_PATH_MAX];
         int tn;
+        bool magic = false;
         struct vfs_node node;
-        if (is_virtual(cur)) {
-            if (vfs_lookup_virtual(v, ctx, cur, &node) <= 0 || node.kind != VNODE_SYMLINK)
+        /* a cgroup hierarchy mount(2) put in a host directory is virtual
+         * below it */
+        if (is_virtual(cur) || (own && vfs_cgroup_rel(v, cur, NULL))) {
+            int err = vfs_lookup_virtual(v, ctx, cur, &node);
+            if (own && err < 0 && !last)
+                return err;
+            if (err <= 0 || node.kind != VNODE_SYMLINK) {
+                if (own && err > 0 && !last && node.kind != VNODE_DIR)
+                    return -ENOTDIR;
                 continue;
+            }
+            magic = vfs_is_magic_link(&node);
+            if (resolve & VFS_RESOLVE_NO_SYMLINKS)
+                return -ELOOP; /* pick_link() */
+            if (magic) {       /* nd_jump_link() */
+                if (resolve & VFS_RESOLVE_NO_MAGICLINKS)
+                    return -ELOOP;
+                if (resolve & VFS_RESOLVE_SCOPED)
+                    return -EXDEV;
+                /* proc_pid_get_link() needs the dentry: -ECHILD in RCU
+                 * mode, which LOOKUP_CACHED turns into EAGAIN */
+                if (resolve & VFS_RESOLVE_CACHED)
+                    return -EAGAIN;
+            }
             if ((tn = vfs_readlink_virtual(v, ctx, &node, target, sizeof target - 1)) < 0)
                 return tn;
+            if (magic && last && how->stop_magic) {
+                target[tn] = '\0';
+                if (CROSSES(target[0] == '/' ? target : cur))
+                    return -EXDEV;
+                continue; /* the open reopens the file itself */
+            }
+        } else if (own) {
+            bool dir = false;
+            tn = host_link(v, cur, target, sizeof target - 1, &dir);
+            if (tn == -ENOENT && leads_to_mount(v, cur))
+                tn = 0, dir = true; /* "/.asymu" above VFS_PROGRAMS_DIR */
+            if (tn < 0 && !last)
+                return tn;
+            if (tn == 0 && !last && !dir)
+                return -ENOTDIR;
+            if (tn <= 0)
+                continue; /* the open after tells */
+            if (resolve & VFS_RESOLVE_NO_SYMLINKS)
+                return -ELOOP;
         } else {
             if (!tmp_links)
                 continue;
@@ -395,10 +544,21 @@ static int walk(struct vfs *v, void *ctx, const char *cwd, const char *path, boo
         snprintf(rest, sizeof rest, "%s", next);
         p = rest;
         o -= n + 1; /* a relative target is relative to the link's directory */
-        if (target[0] == '/')
-            o = 0;
+        if (target[0] == '/' && (!own || magic)) {
+            o = 0; /* a magic link's text is the file's guest path */
+            if (magic && CROSSES(target))
+                return -EXDEV;
+        } else if (target[0] == '/') {
+            if (resolve & VFS_RESOLVE_BENEATH)
+                return -EXDEV; /* nd_jump_root() */
+            snprintf(cur, sizeof cur, "%s", strcmp(root, "/") == 0 ? "" : root);
+            o = strlen(cur);
+            if (CROSSES(o ? cur : "/"))
+                return -EXDEV;
+        }
         cur[o] = '\0';
     }
+#undef CROSSES
     if (o + 1 > len)
         return -ENAMETOOLONG;
     snprintf(out, len, "%s", o ? cur : "/");
@@ -408,12 +568,22 @@ static int walk(struct vfs *v, void *ctx, const char *cwd, const char *path, boo
 int vfs_resolve(struct vfs *v, void *ctx, const char *cwd, const char *path, char *out,
                 size_t len)
 {
-    return walk(v, ctx, cwd, path, false, out, len);
+    struct walk_how how = {.start = cwd};
+    return walk(v, ctx, &how, path, out, len);
 }
 
 int vfs_follow(struct vfs *v, void *ctx, const char *abspath, char *out, size_t len)
 {
-    return walk(v, ctx, "/", abspath, true, out, len);
+    struct walk_how how = {.start = "/", .global = true, .follow_last = true};
+    return walk(v, ctx, &how, abspath, out, len);
+}
+
+int vfs_resolve_how(struct vfs *v, void *ctx, const char *start, const char *path,
+                    unsigned resolve, bool follow_last, char *out, size_t len)
+{
+    struct walk_how how = {.start = start, .follow_last = follow_last, .stop_magic = true,
+                           .resolve = resolve};
+    return walk(v, ctx, &how, path, out, len);
 }
 
 /* Host kernel state never reaches the guest: pseudo filesystems (wherever
@@ -620,12 +790,35 @@ int vfs_stat(struct vfs *v, void *ctx, const char *abspath, bool follow, struct 
     return err;
 }
 
+bool vfs_path_in_root(const char *root, const char *path, char *out, size_t len)
+{
+    bool inside = strcmp(root, "/") == 0 || under(path, root);
+    const char *rel = strcmp(root, "/") == 0 || !inside ? path : path + strlen(root);
+    snprintf(out, len, "%s", *rel ? rel : "/");
+    return inside;
+}
+
 int vfs_readlink(struct vfs *v, void *ctx, const char *abspath, char *buf, size_t len)
 {
     struct vfs_node node;
     int err = vfs_lookup_virtual(v, ctx, abspath, &node);
     if (err < 0)
         return err;
+    if (err > 0 && vfs_is_magic_link(&node)) {
+        /* The file's path as the reader sees it from its root (d_path()):
+         * a path outside it stays whole. */
+        char text[VFS_PATH_MAX], root[VFS_PATH_MAX], seen[VFS_PATH_MAX];
+        int n = vfs_readlink_virtual(v, ctx, &node, text, sizeof text - 1);
+        if (n < 0 || text[0] != '/')
+            return n < 0 ? n : vfs_readlink_virtual(v, ctx, &node, buf, len);
+        text[n] = '\0';
+        process_root(v, ctx, root, sizeof root);
+        vfs_path_in_root(root, text, seen, sizeof seen);
+        n = (int)strlen(seen);
+        n = (size_t)n < len ? n : (int)len;
+        memcpy(buf, seen, (size_t)n);
+        return n;
+    }
     if (err > 0)
         return vfs_readlink_virtual(v, ctx, &node, buf, len);
     int fd = vfs_open_host(v, abspath, O_PATH | O_NOFOLLOW, 0);

@@ -134,6 +134,10 @@ struct vfs_provider {
     int (*exe)(void *ctx, int pid, char *buf, size_t len);
     /* /proc/PID/cwd: its working directory; length or -errno. */
     int (*cwd)(void *ctx, int pid, char *buf, size_t len);
+    /* /proc/PID/root: its root directory (chroot(2)), a canonical guest
+     * path, "/" for none; pid 0 is the caller's process. Length or -errno.
+     * NULL: every process's root is "/". */
+    int (*root)(void *ctx, int pid, char *buf, size_t len);
     /* The kernel command line and the kernel log as /dev/kmsg records
      * (malloc'ed text, caller frees). */
     const char *(*cmdline)(void *ctx);
@@ -334,7 +338,8 @@ int vfs_parent(struct vfs *v, const char *abspath, bool write, char *name, size_
  * out is an absolute guest path. -ENAMETOOLONG, -ENOENT for "". */
 int vfs_join(const char *cwd, const char *path, char *out, size_t len);
 
-/* Resolves path (relative to cwd unless absolute) as the kernel walks it:
+/* Resolves path (relative to cwd unless absolute, which starts at the
+ * calling process's root, provider->root) as the kernel walks it:
  * ".." after a symlink goes to the parent of the link's target (host paths
  * are canonicalised through the host), and symlinks of the virtual trees in
  * the middle of a path (/proc/self/root/...) are followed. The last
@@ -342,10 +347,50 @@ int vfs_join(const char *cwd, const char *path, char *out, size_t len);
 int vfs_resolve(struct vfs *v, void *ctx, const char *cwd, const char *path, char *out,
                 size_t len);
 
+/* openat2's RESOLVE_* bits (include/uapi/linux/openat2.h), which the walk
+ * applies as fs/namei.c does the LOOKUP_* flags build_open_flags() makes of
+ * them. */
+#define VFS_RESOLVE_NO_XDEV 0x01
+#define VFS_RESOLVE_NO_MAGICLINKS 0x02
+#define VFS_RESOLVE_NO_SYMLINKS 0x04
+#define VFS_RESOLVE_BENEATH 0x08
+#define VFS_RESOLVE_IN_ROOT 0x10
+#define VFS_RESOLVE_CACHED 0x20
+#define VFS_RESOLVE_ALL 0x3f
+#define VFS_RESOLVE_SCOPED (VFS_RESOLVE_BENEATH | VFS_RESOLVE_IN_ROOT)
+
+/* A lookup with openat2's rules: start is the directory a relative path
+ * starts at (the cwd or the dirfd's path) and, under BENEATH or IN_ROOT,
+ * the root of the lookup; follow_last follows a symlink at the end (no
+ * O_NOFOLLOW), except a magic link (vfs_is_magic_link), which is left at
+ * the end of out for the open to reopen. Errors as path_openat() gives
+ * them: EXDEV (a mount crossed under NO_XDEV, an escape under BENEATH, a
+ * magic link under a scope), ELOOP (NO_SYMLINKS, NO_MAGICLINKS), EAGAIN
+ * (CACHED across a magic link), ENOENT, ENOTDIR. Every symlink, the root's
+ * included, is then read by the walk itself, so the rules hold for all of
+ * them. */
+int vfs_resolve_how(struct vfs *v, void *ctx, const char *start, const char *path,
+                    unsigned resolve, bool follow_last, char *out, size_t len);
+
+/* path (a guest path) as a process whose root is root names it: true and
+ * the path below root ("/" for root itself), or false and path whole when
+ * it lies outside (d_path(), prepend_path()). */
+bool vfs_path_in_root(const char *root, const char *path, char *out, size_t len);
+
+/* The mount point of the guest mount holding abspath ("/", "/proc",
+ * "/tmp", a cgroup mount...), as /proc/self/mounts lists them. */
+const char *vfs_mount_point(const struct vfs *v, const char *abspath);
+
+/* Whether node is a magic link of /proc (proc_pid_get_link(),
+ * proc_fd_link(): /proc/PID/{fd/N,cwd,root,exe}): following one jumps to
+ * the file itself (nd_jump_link()), not to its text read as a path. */
+bool vfs_is_magic_link(const struct vfs_node *node);
+
 /* The same, following a symlink at the end too: a path naming the file
  * itself, for the calls that follow (open, stat, access). The virtual
  * trees' symlinks and the private /tmp's are followed here, as guest paths;
- * the host lookup follows the root's itself, inside the root. */
+ * the host lookup follows the root's itself, inside the root, unless the
+ * process has a root of its own (chroot), when the walk reads them all. */
 int vfs_follow(struct vfs *v, void *ctx, const char *abspath, char *out, size_t len);
 
 /* The canonical guest path of a directory (symlinks resolved). */

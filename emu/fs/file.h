@@ -115,6 +115,10 @@ struct file *file_get(struct task *t, int fd); /* NULL if fd is not open */
 /* Opens an absolute guest path (host O_* flags), following the virtual
  * trees' symlinks such as /proc/self/exe. */
 int file_open_path(struct task *t, const char *abspath, int flags, int mode, struct file **out);
+/* openat's work after the walk: the open of the resolved guest path (the
+ * guest's string at upath tells a trailing "/"), with host O_* flags and
+ * the creation mode, into a new descriptor. */
+int64_t open_resolved(struct task *t, uint64_t upath, const char *path, int flags, int mode);
 int fd_install(struct task *t, struct file *f, int min, bool cloexec);
 /* Installs a new file at the lowest free descriptor and returns it, or
  * drops the file and returns -EMFILE. */

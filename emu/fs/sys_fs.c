@@ -860,13 +860,27 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
         *out = f;
         return 0;
     }
-    if (node.kind != VNODE_SYMLINK)
+    /* O_PATH | O_NOFOLLOW names a symlink itself (do_open() refuses a link
+     * only when it opens one) */
+    if (node.kind != VNODE_SYMLINK || (flags & (O_PATH | O_NOFOLLOW)) == (O_PATH | O_NOFOLLOW))
         return open_virtual(t, &node, path, flags, out);
     if (flags & O_NOFOLLOW)
         return -ELOOP;
     if (!vfs_is_fd_link(&node))
         return -EEXIST; /* O_CREAT | O_EXCL of an existing link */
     return file_reopen(t, node.arg, node.arg2, flags, mode, out);
+}
+
+int64_t open_resolved(struct task *t, uint64_t upath, const char *path, int flags, int mode)
+{
+    int64_t err = check_trailing_slash(t, upath, path, flags);
+    if (err < 0)
+        return err;
+    struct file *f;
+    err = fifo_open(t, path, flags, mode, &f, file_open_path(t, path, flags, mode, &f));
+    if (err < 0)
+        return err;
+    return fd_install_new(t, f, flags & O_CLOEXEC);
 }
 
 SYSCALL_DECL(openat)
@@ -876,14 +890,7 @@ SYSCALL_DECL(openat)
     if (err < 0)
         return err;
     int flags = open_flags_to_host((uint32_t)a[2]);
-    if ((err = check_trailing_slash(t, a[1], path, flags)) < 0)
-        return err;
-    struct file *f;
-    int mode = (int)creation_mode(t, a[3]);
-    err = fifo_open(t, path, flags, mode, &f, file_open_path(t, path, flags, mode, &f));
-    if (err < 0)
-        return err;
-    return fd_install_new(t, f, flags & O_CLOEXEC);
+    return open_resolved(t, a[1], path, flags, (int)creation_mode(t, a[3]));
 }
 
 SYSCALL_DECL(close)
@@ -1137,12 +1144,17 @@ SYSCALL_DECL(faccessat)
 
 /* ---- directories ---- */
 
+/* getcwd (fs/d_path.c): the cwd as seen from the process's root, or, when
+ * a chroot left it outside, "(unreachable)" and its whole path. */
 SYSCALL_DECL(getcwd)
 {
-    size_t n = strlen(t->proc->cwd) + 1;
+    char rel[VFS_PATH_MAX], seen[VFS_PATH_MAX + 16];
+    bool inside = vfs_path_in_root(t->proc->root, t->proc->cwd, rel, sizeof rel);
+    snprintf(seen, sizeof seen, "%s%s", inside ? "" : "(unreachable)", rel);
+    size_t n = strlen(seen) + 1;
     if (a[1] < n)
         return -ERANGE;
-    int err = copy_to_guest(task_mm(t), a[0], t->proc->cwd, n);
+    int err = copy_to_guest(task_mm(t), a[0], seen, n);
     return err < 0 ? err : (int64_t)n;
 }
 

@@ -421,7 +421,9 @@ static int vma_at(void *ctx, int pid, unsigned index, struct vfs_vma *out)
                 out->dev_major = major(v->origin.dev);
                 out->dev_minor = minor(v->origin.dev);
                 out->ino = v->origin.ino;
-                snprintf(out->name, sizeof out->name, "%s", v->origin.path);
+                /* as the reader sees it from its root (d_path()) */
+                vfs_path_in_root(((const struct task *)ctx)->proc->root, v->origin.path,
+                                 out->name, sizeof out->name);
             } else if (v->shm) { /* shared anonymous memory, as Linux names it */
                 out->pgoff = v->shm_off + (start - v->start);
                 out->dev_minor = 1;
@@ -491,12 +493,16 @@ static const char *version(void *ctx)
     return KERNEL_VERSION;
 }
 
-static int proc_path(void *ctx, int pid, bool cwd, char *buf, size_t len)
+enum proc_path_kind { PATH_EXE, PATH_CWD, PATH_ROOT };
+
+static int proc_path(void *ctx, int pid, enum proc_path_kind kind, char *buf, size_t len)
 {
     const struct task *t = ctx;
     for (const struct task *o = t->machine->tasks; o; o = o->next_all) {
         if (o->proc->pid == pid && !o->proc->zombie) {
-            const char *path = cwd ? o->proc->cwd : o->proc->exe;
+            const char *path = kind == PATH_CWD    ? o->proc->cwd
+                               : kind == PATH_ROOT ? o->proc->root
+                                                   : o->proc->exe;
             size_t n = strlen(path);
             n = n < len ? n : len;
             memcpy(buf, path, n);
@@ -508,12 +514,24 @@ static int proc_path(void *ctx, int pid, bool cwd, char *buf, size_t len)
 
 static int exe(void *ctx, int pid, char *buf, size_t len)
 {
-    return proc_path(ctx, pid, false, buf, len);
+    return proc_path(ctx, pid, PATH_EXE, buf, len);
 }
 
 static int cwd(void *ctx, int pid, char *buf, size_t len)
 {
-    return proc_path(ctx, pid, true, buf, len);
+    return proc_path(ctx, pid, PATH_CWD, buf, len);
+}
+
+static int root(void *ctx, int pid, char *buf, size_t len)
+{
+    const struct task *t = ctx;
+    if (pid == 0) { /* every walk asks: the caller's own, without a search */
+        size_t n = strlen(t->proc->root);
+        n = n < len ? n : len;
+        memcpy(buf, t->proc->root, n);
+        return (int)n;
+    }
+    return proc_path(ctx, pid, PATH_ROOT, buf, len);
 }
 
 static const char *cmdline(void *ctx)
@@ -721,6 +739,7 @@ const struct vfs_provider vfs_provider_kernel = {
     .task = task_info,
     .exe = exe,
     .cwd = cwd,
+    .root = root,
     .cmdline = cmdline,
     .auxv = auxv_of,
     .environ = environ_of,

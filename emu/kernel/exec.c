@@ -156,7 +156,14 @@ static int open_parse(struct task *t, int fd, struct image_file *file, struct lo
 static int load_interp(struct task *t, struct mm *mm, const struct loader_image *main_img,
                        uint64_t *base, uint64_t *entry, char *why, size_t whylen)
 {
-    int fd = vfs_open_host(&t->machine->vfs, main_img->interp, O_RDONLY, 0);
+    /* open_exec() of PT_INTERP: a path of the process, so under its root
+     * (chroot) with the root's symlinks read there */
+    char ipath[VFS_PATH_MAX];
+    int fd = vfs_resolve(&t->machine->vfs, t, t->proc->cwd, main_img->interp, ipath, sizeof ipath);
+    if (fd == 0)
+        fd = vfs_follow(&t->machine->vfs, t, ipath, ipath, sizeof ipath);
+    if (fd == 0)
+        fd = vfs_open_host(&t->machine->vfs, ipath, O_RDONLY, 0);
     if (fd < 0) {
         snprintf(why, whylen, "interpreter %s: %s", main_img->interp, strerror(-fd));
         return fd == -ENOENT ? -ENOENT : fd;
@@ -406,8 +413,11 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     bool undumpable;
     bool secure = cap_exec_creds(&nc, &t->proc->cred, t->no_new_privs, exec_traced_unsafe(t),
                                  &undumpable);
-    if (err == 0 &&
-        (err = build_stack(t, mm, &img, bias, interp_base, exe, argv, envp, &nc, secure, &sp)) < 0)
+    /* AT_EXECFN as the program names it: below its root (chroot) */
+    char execfn[VFS_PATH_MAX];
+    vfs_path_in_root(t->proc->root, exe, execfn, sizeof execfn);
+    if (err == 0 && (err = build_stack(t, mm, &img, bias, interp_base, execfn, argv, envp, &nc,
+                                       secure, &sp)) < 0)
         snprintf(why, whylen, "arguments and environment do not fit on the stack");
     if (err < 0) {
         mm_put(mm);
@@ -512,7 +522,7 @@ static int exec_open(struct task *t, int fd, const char *path, char **argv, int 
         for (int i = 1; i < argc; i++)
             nargv[n++] = argv[i];
         char ipath[VFS_PATH_MAX];
-        int err = vfs_join(t->proc->cwd, interp, ipath, sizeof ipath);
+        int err = vfs_resolve(&t->machine->vfs, t, t->proc->cwd, interp, ipath, sizeof ipath);
         if (err < 0)
             snprintf(why, whylen, "#! interpreter %s: %s", interp, strerror(-err));
         else

@@ -131,7 +131,7 @@ SYSCALL_DECL(vhangup)
  * then. CLONE_THREAD, CLONE_SIGHAND and CLONE_VM need a single-threaded
  * process (check_unshare_flags()); CLONE_FILES gives the process its own
  * descriptor table. asymu keeps the descriptor table and the fs state
- * (cwd, umask) per process, so CLONE_FILES and CLONE_FS in a process of
+ * (cwd, root, umask) per process, so CLONE_FILES and CLONE_FS in a process of
  * several threads are EINVAL (Linux gives the calling thread its own). */
 #define GUEST_CLONE_VM 0x100
 #define GUEST_CLONE_FS 0x200

@@ -153,6 +153,7 @@ SYSCALL_DECL(readv);
 SYSCALL_DECL(writev);
 SYSCALL_DECL(pread64);
 SYSCALL_DECL(openat);
+SYSCALL_DECL(openat2);
 SYSCALL_DECL(close);
 SYSCALL_DECL(lseek);
 SYSCALL_DECL(fstat);
@@ -166,6 +167,7 @@ SYSCALL_DECL(dup);
 SYSCALL_DECL(dup3);
 SYSCALL_DECL(getcwd);
 SYSCALL_DECL(chdir);
+SYSCALL_DECL(chroot);
 SYSCALL_DECL(getdents64);
 /* getdents64 into a host buffer of len bytes (at most 64 KiB): the bytes
  * of linux_dirent64 records, or a negative errno. */

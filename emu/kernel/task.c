@@ -114,6 +114,7 @@ struct task *task_create_init(struct machine *m)
         return NULL;
     p->pid = p->pgid = p->sid = t->tid;
     snprintf(p->cwd, sizeof p->cwd, "/");
+    snprintf(p->root, sizeof p->root, "/");
     m->init = p;
     t->state = TASK_RUNNABLE;
     sched_task_init(&m->sched, &t->se, t->tid, p->pid, "init");
@@ -208,6 +209,7 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
     cp->personality = p->personality;
     memcpy(cp->exe, p->exe, sizeof cp->exe);
     memcpy(cp->cwd, p->cwd, sizeof cp->cwd);
+    memcpy(cp->root, p->root, sizeof cp->root);
     cp->umask = p->umask;
     memcpy(cp->rlim, p->rlim, sizeof cp->rlim);
     cred_copy(&cp->cred, &p->cred);

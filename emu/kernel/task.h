@@ -108,6 +108,10 @@ struct process {
     unsigned personality;
     char exe[4096]; /* guest path of the image, for /proc/self/exe */
     char cwd[4096]; /* guest path */
+    /* its root directory (chroot(2)), a canonical guest path, "/" for the
+     * guest's own: kept by fork and exec as Linux's fs_struct, per process
+     * as cwd is (sys_proc.c, unshare) */
+    char root[4096];
     unsigned umask;  /* applied to the modes of what it creates (fs_calls.h) */
     struct rlimit_pair rlim[GUEST_RLIM_NLIMITS]; /* setrlimit: kept by fork and exec */
     struct cred cred;        /* user and group ids (cred.h): kept by fork and exec */

@@ -8,14 +8,20 @@
  *   readlink:P  the link's target
  *   chdir:P     chdir, then getcwd
  *   stat:P      "directory", "file" or the errno
- *   create:P    open(O_CREAT|O_WRONLY), write, read back, unlink */
+ *   create:P    open(O_CREAT|O_WRONLY), write, read back, unlink
+ *   chroot:P    chroot(2)
+ *   openat2:D:R:P  the first line of P by openat2 from the directory D
+ *               with the RESOLVE_* bits R (a number) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "guest.h"
@@ -53,6 +59,24 @@ static void do_openat(const char *label, char *arg)
     }
     errno = 0;
     print_first_line(label, openat(dir, sep + 1, O_RDONLY));
+    close(dir);
+}
+
+static void do_openat2(const char *label, char *arg)
+{
+    char *sep = strchr(arg, ':');
+    char *sep2 = sep ? strchr(sep + 1, ':') : NULL;
+    if (!sep2) {
+        printf("%s: bad openat2 argument\n", label);
+        return;
+    }
+    *sep = *sep2 = '\0';
+    int dir = open(arg, O_RDONLY | O_DIRECTORY);
+    struct {
+        uint64_t flags, mode, resolve;
+    } how = {O_RDONLY, 0, strtoull(sep + 1, NULL, 0)};
+    errno = 0;
+    print_first_line(label, (int)syscall(437 /* openat2 */, dir, sep2 + 1, &how, sizeof how));
     close(dir);
 }
 
@@ -106,6 +130,10 @@ static void run(const char *label, const char *op, char *path)
             printf("%s: %s\n", label, S_ISDIR(st.st_mode) ? "directory" : "file");
     } else if (strcmp(op, "create") == 0) {
         do_create(label, path);
+    } else if (strcmp(op, "openat2") == 0) {
+        do_openat2(label, path);
+    } else if (strcmp(op, "chroot") == 0) {
+        printf("%s: %s\n", label, chroot(path) == 0 ? "ok" : err_name(errno));
     } else {
         printf("%s: unknown operation %s\n", label, op);
     }
