@@ -1090,11 +1090,18 @@ static void pid_status(struct text *t, const struct vfs_task_info *i, unsigned n
     add(t,
         "Threads:\t%d\n"
         "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\n"
-        "SigCgt:\t%016llx\n"
-        "Cpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t0001\nMems_allowed_list:\t0\n",
+        "SigCgt:\t%016llx\n",
         i->threads, (unsigned long long)i->sig_pending, 0ull,
         (unsigned long long)i->sig_blocked, (unsigned long long)i->sig_ignored,
-        (unsigned long long)i->sig_caught, hex, list);
+        (unsigned long long)i->sig_caught);
+    /* task_cap() and task_seccomp()'s NoNewPrivs (no guest seccomp). */
+    add(t, "CapInh:\t%016llx\nCapPrm:\t%016llx\nCapEff:\t%016llx\nCapBnd:\t%016llx\n"
+           "CapAmb:\t%016llx\nNoNewPrivs:\t%d\n",
+        (unsigned long long)i->cap_inh, (unsigned long long)i->cap_prm,
+        (unsigned long long)i->cap_eff, (unsigned long long)i->cap_bnd,
+        (unsigned long long)i->cap_amb, i->no_new_privs);
+    add(t, "Cpus_allowed:\t%s\nCpus_allowed_list:\t%s\nMems_allowed:\t0001\nMems_allowed_list:\t0\n",
+        hex, list);
 }
 
 /* do_task_stat(): 52 fields. Values emu does not record (fault counts,

@@ -87,6 +87,8 @@ struct vfs_task_info {
     uint32_t uid[4], gid[4]; /* real, effective, saved, file-system ids */
     unsigned ngroups;        /* supplementary groups, sorted ... */
     const uint32_t *groups;  /* ... valid while the caller generates the file */
+    uint64_t cap_inh, cap_prm, cap_eff, cap_bnd, cap_amb; /* capability sets */
+    bool no_new_privs;
     unsigned umask;
 };
 

@@ -521,7 +521,7 @@ static int ioprio_check(struct task *t, int prio)
     int class = prio >> IOPRIO_CLASS_SHIFT, data = prio & ((1 << IOPRIO_CLASS_SHIFT) - 1);
     switch (class) {
     case 1: /* IOPRIO_CLASS_RT */
-        if (t->proc->cred.u.eff != 0 /* CAP_SYS_NICE, CAP_SYS_ADMIN */)
+        if (!(capable(t, CAP_SYS_NICE) || capable(t, CAP_SYS_ADMIN)))
             return -EPERM;
         /* fall through */
     case 2: /* IOPRIO_CLASS_BE */

@@ -139,9 +139,10 @@ int pipe_create(struct machine *m, struct file **rd, struct file **wr);
 int64_t pipe_read(struct task *t, struct file *f, void *buf, size_t len);
 int64_t pipe_write(struct task *t, struct file *f, const void *buf, size_t len);
 void pipe_release(struct file *f);
-/* F_SETPIPE_SZ: the new capacity in bytes, -EBUSY if the pipe holds more,
+/* F_SETPIPE_SZ: the new capacity in bytes, -EPERM growing past 1 MiB
+ * without cap_resource (CAP_SYS_RESOURCE), -EBUSY if the pipe holds more,
  * -EINVAL past 2 GiB, -ENOMEM. */
-int64_t pipe_set_capacity(struct machine *m, struct pipe *p, uint64_t want);
+int64_t pipe_set_capacity(struct machine *m, struct pipe *p, uint64_t want, bool cap_resource);
 /* Reads or writes up to len bytes of f at off, or at its position when
  * off < 0 (sys_fs.c's read and write without the guest buffer): bytes,
  * -errno, or -EBLOCK with t->wait_obj set. */

@@ -143,12 +143,12 @@ SYSCALL_DECL(openat2)
 }
 
 /* path_permission(MAY_EXEC) of a directory: search permission for the
- * caller's fsuid and groups (generic_permission(); CAP_DAC_READ_SEARCH for
- * fsuid 0). */
+ * caller's fsuid and groups (generic_permission(); CAP_DAC_READ_SEARCH or
+ * CAP_DAC_OVERRIDE, which a non-zero fsuid takes out of the effective set). */
 static bool may_search(const struct task *t, const struct stat *st)
 {
     const struct cred *c = &t->proc->cred;
-    if (c->u.fs == 0)
+    if (cred_capable(c, CAP_DAC_READ_SEARCH) || cred_capable(c, CAP_DAC_OVERRIDE))
         return true;
     if (c->u.fs == st->st_uid)
         return st->st_mode & S_IXUSR;
@@ -180,7 +180,7 @@ SYSCALL_DECL(chroot)
         owner_apply(t->machine, &st);
     if (!may_search(t, &st))
         return -EACCES;
-    if (t->proc->cred.u.eff != 0 /* CAP_SYS_CHROOT */)
+    if (!capable(t, CAP_SYS_CHROOT))
         return -EPERM;
     snprintf(t->proc->root, sizeof t->proc->root, "%s", real);
     return 0;

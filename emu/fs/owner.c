@@ -124,11 +124,12 @@ void owner_created_at(struct task *t, int dirfd, const char *name)
         owner_created(t, &st, fstat(dirfd, &dir) == 0 ? &dir : NULL);
 }
 
-/* Linux's chown_ok and chgrp_ok: CAP_CHOWN comes with fsuid 0 (setting a
- * non-zero fsuid drops the file capabilities). */
+/* Linux's chown_ok and chgrp_ok: CAP_CHOWN, which a non-zero fsuid takes
+ * out of the effective set (cap_fix_setuid()), or the owner keeping the
+ * owner and giving a group of its own. */
 static bool may_chown(const struct cred *c, const struct stat *st, uint32_t uid, uint32_t gid)
 {
-    if (c->u.fs == 0)
+    if (cred_capable(c, CAP_CHOWN))
         return true;
     bool owner = c->u.fs == st->st_uid;
     if (uid != NO_ID && !(owner && uid == st->st_uid))

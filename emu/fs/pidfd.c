@@ -178,6 +178,8 @@ SYSCALL_DECL(pidfd_send_signal)
         return -ESRCH;
     if (sig < 0 || sig > NSIG_GUEST)
         return -EINVAL;
+    if (!signal_may_send(t, d->proc, sig))
+        return -EPERM;
     if (sig)
         signal_queue_process(d->proc, sig, &info);
     if (signal_pending(t))

@@ -154,7 +154,10 @@ size_t pipe_page_room(const struct pipe *p)
     return used < slots ? (slots - used) * PIPE_PAGE : 0;
 }
 
-int64_t pipe_set_capacity(struct machine *m, struct pipe *p, uint64_t want)
+/* /proc/sys/fs/pipe-max-size's default. */
+#define PIPE_MAX_SIZE (1024 * 1024)
+
+int64_t pipe_set_capacity(struct machine *m, struct pipe *p, uint64_t want, bool cap_resource)
 {
     /* Linux rounds to a power-of-two number of pages, at least one. */
     if (want > (UINT64_C(1) << 31))
@@ -162,13 +165,16 @@ int64_t pipe_set_capacity(struct machine *m, struct pipe *p, uint64_t want)
     size_t size = PIPE_PAGE;
     while (size < want)
         size <<= 1;
+    /* Growing past /proc/sys/fs/pipe-max-size needs CAP_SYS_RESOURCE
+     * (pipe_set_size()), asked before the pipe's contents are. */
+    if (size > p->capacity && size > PIPE_MAX_SIZE && !cap_resource)
+        return -EPERM;
     /* Linux counts what the pipe holds in pages (buffers). */
     if ((p->len + PIPE_PAGE - 1) / PIPE_PAGE > size / PIPE_PAGE)
         return -EBUSY;
     if (size == p->capacity)
         return (int64_t)size;
-    /* The guest is root: past /proc/sys/fs/pipe-max-size is allowed
-     * (CAP_SYS_RESOURCE), up to the machine's kernel memory (kmem.h): a
+    /* Up to the machine's kernel memory (kmem.h): a
      * larger ring counts what it adds (Linux's pipe_resize_ring fails with
      * ENOMEM when its kcalloc does), a smaller one gives back the rest. */
     size_t more = size > p->capacity ? size - p->capacity : 0;

@@ -1004,7 +1004,9 @@ SYSCALL_DECL(fcntl)
         return f->kind == FILE_PIPE ? (int64_t)f->pipe->capacity : -EBADF;
     case GUEST_F_SETPIPE_SZ: {
         uint64_t want = task_abi(t)->word == 8 ? a[2] : (uint32_t)a[2];
-        return f->kind == FILE_PIPE ? pipe_set_capacity(t->machine, f->pipe, want) : -EBADF;
+        return f->kind == FILE_PIPE ? pipe_set_capacity(t->machine, f->pipe, want,
+                                                                capable(t, CAP_SYS_RESOURCE))
+                                            : -EBADF;
     }
     case GUEST_F_NOTIFY: {
         /* dnotify: accepted on a directory, as Linux does; no change is

@@ -30,7 +30,7 @@
 
 static bool may_mount(const struct task *t)
 {
-    return t->proc->cred.u.eff == 0 /* CAP_SYS_ADMIN */;
+    return capable(t, CAP_SYS_ADMIN);
 }
 
 /* user_path_at(): "" is ENOENT unless AT_EMPTY_PATH names dirfd's file. */

@@ -194,6 +194,12 @@ static int thread_info(void *ctx, int pid, int tid, struct vfs_task_info *out)
     memcpy(out->gid, (uint32_t[4]){c->g.real, c->g.eff, c->g.saved, c->g.fs}, sizeof out->gid);
     out->ngroups = c->groups ? c->groups->n : 0;
     out->groups = c->groups ? c->groups->gid : NULL;
+    out->cap_inh = c->cap.inh;
+    out->cap_prm = c->cap.prm;
+    out->cap_eff = c->cap.eff;
+    out->cap_bnd = c->cap.bnd;
+    out->cap_amb = c->cap.amb;
+    out->no_new_privs = th && th->no_new_privs;
     out->umask = p->umask;
     out->exit_signal = tid == pid ? p->exit_signal : -1;
     out->exit_code = p->zombie ? p->wait_status : 0;

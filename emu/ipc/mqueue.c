@@ -264,12 +264,14 @@ static int64_t getname(struct task *t, uint64_t uname, char *name)
     return len == 0 ? -ENOENT : len;
 }
 
-/* generic_permission with the fs ids: root may read and write any queue. */
+/* generic_permission with the fs ids: CAP_DAC_OVERRIDE may read and write
+ * any queue, CAP_DAC_READ_SEARCH read one (a non-zero fsuid takes both out
+ * of the effective set, cap_fix_setuid()). */
 static bool may_access(struct task *t, const struct mqueue *q, unsigned want)
 {
     const struct cred *c = &t->proc->cred;
-    if (c->u.fs == 0)
-        return true; /* CAP_DAC_OVERRIDE */
+    if (cred_capable(c, CAP_DAC_OVERRIDE) || (!(want & 2) && cred_capable(c, CAP_DAC_READ_SEARCH)))
+        return true;
     unsigned granted = q->mode;
     if (c->u.fs == q->uid)
         granted >>= 6;
@@ -424,7 +426,7 @@ static int attr_to_guest(struct task *t, uint64_t uattr, const int64_t v[8])
 static int queue_create(struct task *t, struct mq_ns *ns, struct mqueue **at, const char *name,
                         unsigned mode, const int64_t *attr, struct mqueue **out)
 {
-    bool resource = t->proc->cred.u.eff == 0; /* CAP_SYS_RESOURCE */
+    bool resource = capable(t, CAP_SYS_RESOURCE);
     if (ns->count >= MQ_QUEUES_MAX && !resource)
         return -ENOSPC;
     int64_t maxmsg = MQ_MSG_DEFAULT, msgsize = MQ_MSGSIZE_DEFAULT;
@@ -561,9 +563,9 @@ SYSCALL_DECL(mq_unlink)
     if (!q || strcmp(q->name, name) != 0)
         return -ENOENT;
     /* may_delete in the sticky 01777 root, owned by root: only the
-     * queue's owner or CAP_FOWNER */
+     * queue's owner, the directory's (fsuid 0) or CAP_FOWNER (check_sticky()) */
     uint32_t fsuid = t->proc->cred.u.fs;
-    if (fsuid != 0 && fsuid != q->uid)
+    if (fsuid != 0 && fsuid != q->uid && !capable(t, CAP_FOWNER))
         return -EPERM;
     *at = q->next;
     q->next = NULL;

@@ -139,8 +139,8 @@ int ipc_info_result(const struct ipc_ids *ids)
 bool ipc_allowed(struct task *t, const struct ipc_obj *o, unsigned flag)
 {
     const struct cred *c = &t->proc->cred;
-    if (c->u.eff == 0)
-        return true; /* CAP_IPC_OWNER */
+    if (cred_capable(c, CAP_IPC_OWNER))
+        return true;
     unsigned requested = (flag >> 6 | flag >> 3 | flag) & 7, granted = o->mode;
     if (c->u.eff == o->cuid || c->u.eff == o->uid)
         granted >>= 6;
@@ -316,8 +316,8 @@ struct ipc_obj *ipc_ctl_obtain(struct task *t, struct ipc_ids *ids, int id, int 
     uint32_t euid = t->proc->cred.u.eff;
     if (!*err && !o)
         *err = -EINVAL;
-    else if (o && euid != 0 && euid != o->cuid && euid != o->uid)
-        *err = -EPERM; /* CAP_SYS_ADMIN */
+    else if (o && euid != o->cuid && euid != o->uid && !capable(t, CAP_SYS_ADMIN))
+        *err = -EPERM;
     return *err ? NULL : o;
 }
 

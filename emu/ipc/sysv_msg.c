@@ -503,8 +503,8 @@ static int64_t msg_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
         queue_free(ns, q);
         return 0;
     }
-    if (qbytes > MSG_MSGMNB && t->proc->cred.u.eff != 0)
-        return -EPERM; /* CAP_SYS_RESOURCE */
+    if (qbytes > MSG_MSGMNB && !capable(t, CAP_SYS_RESOURCE))
+        return -EPERM;
     if ((err = ipc_update_perm(&q->perm, &set)))
         return err;
     q->qbytes = qbytes;

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,13 +296,20 @@ static int64_t shm_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
     return 0;
 }
 
+/* shmctl_do_lock(): without CAP_IPC_LOCK, only the owner or creator, and
+ * SHM_LOCK only under a RLIMIT_MEMLOCK above 0. */
 static int64_t shm_lock(struct task *t, struct sysv_ipc *ns, int id, int cmd)
 {
-    /* without CAP_IPC_LOCK: the owner or creator */
-    int err;
-    struct ipc_obj *s = ipc_ctl_obtain(t, &ns->shm, id, cmd, 0, 0, NULL, NULL, 0, &err);
+    struct ipc_obj *s = ipc_lookup(&ns->shm, id);
     if (!s)
-        return err;
+        return -EINVAL;
+    if (!capable(t, CAP_IPC_LOCK)) {
+        uint32_t euid = t->proc->cred.u.eff;
+        if (euid != s->uid && euid != s->cuid)
+            return -EPERM;
+        if (cmd == SHM_LOCK && t->proc->rlim[RLIMIT_MEMLOCK].cur == 0)
+            return -EPERM;
+    }
     if (cmd == SHM_LOCK)
         s->mode |= SHM_LOCKED;
     else

@@ -219,7 +219,7 @@ static bool error_status(int s)
 /* timekeeping_validate_timex(). wide: a 64-bit freq may overflow. */
 static int validate(struct task *t, const struct ktimex *x, bool wide)
 {
-    bool root = t->proc->cred.u.eff == 0 /* CAP_SYS_TIME */;
+    bool root = capable(t, CAP_SYS_TIME);
     if (x->modes & ADJ_ADJTIME) {
         if (!(x->modes & ADJ_OFFSET_SINGLESHOT_BIT))
             return -EINVAL;
@@ -459,7 +459,7 @@ SYSCALL_DECL(settimeofday)
         return -EFAULT;
     if (a[0] && (sec < 0 || usec * 1000 >= NSEC || sec > SETTOD_SEC_MAX))
         return -EINVAL;
-    if (t->proc->cred.u.eff != 0 /* CAP_SYS_TIME */)
+    if (!capable(t, CAP_SYS_TIME))
         return -EPERM;
     if (a[1]) {
         if (tz[0] > 15 * 60 || tz[0] < -15 * 60)

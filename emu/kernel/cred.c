@@ -37,13 +37,31 @@ bool cred_in_group(const struct cred *c, uint32_t gid)
     return false;
 }
 
-/* CAP_SETUID and CAP_SETGID: root's, in effect while the effective uid is
- * 0 (Linux clears the effective set when euid leaves 0 and restores it when
- * it comes back; the permitted set goes only once no id is 0, and then euid
- * can never become 0 again). */
-static bool may_set_ids(const struct task *t)
+/* CAP_SETUID for the uids, CAP_SETGID for the gids and the groups: in the
+ * effective set, which cap_fix_setuid() empties when euid leaves 0 and
+ * fills again when it comes back. */
+static bool may_set_ids(const struct task *t, const struct idset *s)
 {
-    return t->proc->cred.u.eff == 0;
+    return capable(t, s == &t->proc->cred.u ? CAP_SETUID : CAP_SETGID);
+}
+
+/* commit_creds(): a change of the effective or file-system ids makes the
+ * process undumpable (fs.suid_dumpable is 0). */
+static int64_t committed(struct task *t, const struct idset *old, const struct idset *now,
+                         int64_t ret)
+{
+    if (old->eff != now->eff || old->fs != now->fs)
+        t->proc->undumpable = true;
+    return ret;
+}
+
+/* security_task_fix_setuid() after a uid call that succeeded: the
+ * capability sets follow the uids (capability.c). */
+static int64_t fixed(struct task *t, const struct idset *old, int64_t ret, bool fs_only)
+{
+    if (ret >= 0)
+        cap_fix_setuid(&t->proc->cred, old, fs_only);
+    return committed(t, old, &t->proc->cred.u, ret);
 }
 
 static bool is_current(const struct idset *s, uint32_t id)
@@ -57,7 +75,7 @@ static int64_t set_id(struct task *t, struct idset *s, uint32_t id)
 {
     if (id == ID_KEEP)
         return -EINVAL;
-    if (may_set_ids(t)) {
+    if (may_set_ids(t, s)) {
         s->real = s->saved = id;
     } else if (id != s->real && id != s->saved) {
         return -EPERM;
@@ -71,7 +89,7 @@ static int64_t set_id(struct task *t, struct idset *s, uint32_t id)
  * the real id is set or the effective one moves off the real one. */
 static int64_t set_re_id(struct task *t, struct idset *s, uint32_t real, uint32_t eff)
 {
-    bool priv = may_set_ids(t);
+    bool priv = may_set_ids(t, s);
     if (real != ID_KEEP && !priv && real != s->real && real != s->eff)
         return -EPERM;
     if (eff != ID_KEEP && !priv && !is_current(s, eff))
@@ -91,7 +109,7 @@ static int64_t set_re_id(struct task *t, struct idset *s, uint32_t real, uint32_
 static int64_t set_res_id(struct task *t, struct idset *s, uint32_t real, uint32_t eff,
                           uint32_t saved)
 {
-    if (!may_set_ids(t)) {
+    if (!may_set_ids(t, s)) {
         if ((real != ID_KEEP && !is_current(s, real)) || (eff != ID_KEEP && !is_current(s, eff)) ||
             (saved != ID_KEEP && !is_current(s, saved)))
             return -EPERM;
@@ -122,7 +140,7 @@ static int64_t get_res_id(struct task *t, const struct idset *s, const uint64_t 
 static int64_t set_fs_id(struct task *t, struct idset *s, uint32_t id)
 {
     uint32_t old = s->fs;
-    if (id != ID_KEEP && (may_set_ids(t) || is_current(s, id) || id == s->fs))
+    if (id != ID_KEEP && (may_set_ids(t, s) || is_current(s, id) || id == s->fs))
         s->fs = id;
     return old;
 }
@@ -153,32 +171,43 @@ SYSCALL_DECL(getegid)
 
 SYSCALL_DECL(setuid)
 {
-    return set_id(t, &t->proc->cred.u, (uint32_t)a[0]);
+    struct idset old = t->proc->cred.u;
+    return fixed(t, &old, set_id(t, &t->proc->cred.u, (uint32_t)a[0]), false);
 }
 
 SYSCALL_DECL(setgid)
 {
-    return set_id(t, &t->proc->cred.g, (uint32_t)a[0]);
+    struct idset old = t->proc->cred.g;
+    struct idset *g = &t->proc->cred.g;
+    return committed(t, &old, g, set_id(t, g, (uint32_t)a[0]));
 }
 
 SYSCALL_DECL(setreuid)
 {
-    return set_re_id(t, &t->proc->cred.u, (uint32_t)a[0], (uint32_t)a[1]);
+    struct idset old = t->proc->cred.u;
+    return fixed(t, &old, set_re_id(t, &t->proc->cred.u, (uint32_t)a[0], (uint32_t)a[1]), false);
 }
 
 SYSCALL_DECL(setregid)
 {
-    return set_re_id(t, &t->proc->cred.g, (uint32_t)a[0], (uint32_t)a[1]);
+    struct idset old = t->proc->cred.g;
+    struct idset *g = &t->proc->cred.g;
+    return committed(t, &old, g, set_re_id(t, g, (uint32_t)a[0], (uint32_t)a[1]));
 }
 
 SYSCALL_DECL(setresuid)
 {
-    return set_res_id(t, &t->proc->cred.u, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]);
+    struct idset old = t->proc->cred.u;
+    return fixed(t, &old,
+                 set_res_id(t, &t->proc->cred.u, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]),
+                 false);
 }
 
 SYSCALL_DECL(setresgid)
 {
-    return set_res_id(t, &t->proc->cred.g, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]);
+    struct idset old = t->proc->cred.g;
+    struct idset *g = &t->proc->cred.g;
+    return committed(t, &old, g, set_res_id(t, g, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]));
 }
 
 SYSCALL_DECL(getresuid)
@@ -193,12 +222,18 @@ SYSCALL_DECL(getresgid)
 
 SYSCALL_DECL(setfsuid)
 {
-    return set_fs_id(t, &t->proc->cred.u, (uint32_t)a[0]);
+    struct idset old = t->proc->cred.u;
+    int64_t ret = set_fs_id(t, &t->proc->cred.u, (uint32_t)a[0]);
+    if (t->proc->cred.u.fs != old.fs)
+        cap_fix_setuid(&t->proc->cred, &old, true);
+    return committed(t, &old, &t->proc->cred.u, ret);
 }
 
 SYSCALL_DECL(setfsgid)
 {
-    return set_fs_id(t, &t->proc->cred.g, (uint32_t)a[0]);
+    struct idset old = t->proc->cred.g;
+    struct idset *g = &t->proc->cred.g;
+    return committed(t, &old, g, set_fs_id(t, g, (uint32_t)a[0]));
 }
 
 /* getgroups(size, list): the count alone when size is 0, else EINVAL when
@@ -239,7 +274,7 @@ static int gid_order(const void *x, const void *y)
 int64_t cred_setgroups(struct task *t, int size, uint64_t list,
                        int (*read)(struct task *t, uint64_t list, uint32_t *gid, unsigned n))
 {
-    if (!may_set_ids(t))
+    if (!capable(t, CAP_SETGID))
         return -EPERM;
     if ((unsigned)size > GROUPS_MAX)
         return -EINVAL;
@@ -268,10 +303,11 @@ int64_t cred_setgroups(struct task *t, int size, uint64_t list,
 bool cred_may_access(const struct process *caller, const struct process *target)
 {
     const struct cred *c = &caller->cred, *o = &target->cred;
-    if (caller == target || c->u.eff == 0)
+    if (caller == target || cred_capable(c, CAP_SYS_PTRACE))
         return true;
     return c->u.real == o->u.real && c->u.real == o->u.eff && c->u.real == o->u.saved &&
-           c->g.real == o->g.real && c->g.real == o->g.eff && c->g.real == o->g.saved;
+           c->g.real == o->g.real && c->g.real == o->g.eff && c->g.real == o->g.saved &&
+           !target->undumpable && !(o->cap.prm & ~c->cap.prm);
 }
 
 static int read_gids(struct task *t, uint64_t list, uint32_t *gid, unsigned n)

@@ -16,6 +16,7 @@
 #include "machine.h"
 #include "mm.h"
 #include "pagecopy.h"
+#include "ptrace.h"
 #include "rlimit.h"
 #include "scheduler.h"
 #include "task.h"
@@ -207,7 +208,8 @@ static int count_strings(char *const v[])
 
 static int build_stack(struct task *t, struct mm *mm, const struct loader_image *img,
                        uint64_t bias, uint64_t interp_base, const char *execfn,
-                       char *const argv[], char *const envp[], uint64_t *sp)
+                       char *const argv[], char *const envp[], const struct cred *nc,
+                       bool secure, uint64_t *sp)
 {
     const struct abi *abi = mm->abi;
     uint64_t size = rlimit_stack_size(t->proc);
@@ -226,11 +228,11 @@ static int build_stack(struct task *t, struct mm *mm, const struct loader_image 
         {AT_BASE, interp_base},
         {AT_FLAGS, 0},
         {AT_ENTRY, img->entry + bias},
-        {AT_UID, 0},
-        {AT_EUID, 0},
-        {AT_GID, 0},
-        {AT_EGID, 0},
-        {AT_SECURE, 0},
+        {AT_UID, nc->u.real},
+        {AT_EUID, nc->u.eff},
+        {AT_GID, nc->g.real},
+        {AT_EGID, nc->g.eff},
+        {AT_SECURE, secure},
         {AT_HWCAP2, abi->hwcap2},
     };
     struct loader_stack_spec spec = {
@@ -344,10 +346,19 @@ static void flush_old_exec(struct task *t, struct mm *mm)
     t->altstack_sp = t->altstack_size = 0;
     t->altstack_flags = 0;
     t->clear_child_tid = 0;
-    p->undumpable = false; /* setup_new_exec(): SUID_DUMP_USER (no set-id programs) */
     posix_timers_exec(p);
     vfork_release(p);
     close_on_exec(p);
+}
+
+/* check_unsafe_exec(): a tracer without CAP_SYS_PTRACE (Linux asks of the
+ * tracer's credentials at attach; here, its current ones) keeps an execve
+ * from gaining privilege, as no_new_privs does. */
+static bool exec_traced_unsafe(struct task *t)
+{
+    int tracer = ptrace_tracer_pid(t);
+    const struct process *tp = tracer ? process_find(t->machine, tracer) : NULL;
+    return tp && !cred_capable(&tp->cred, CAP_SYS_PTRACE);
 }
 
 static int map_sigtramp(struct mm *mm)
@@ -402,11 +413,18 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     }
     if (err == 0)
         err = map_sigtramp(mm);
+    /* The credentials the program runs with (cap_exec_creds(), Linux's
+     * bprm->cred): the auxiliary vector tells them, they replace the old
+     * ones at the point of no return. */
+    struct cred nc = t->proc->cred;
+    bool undumpable;
+    bool secure = cap_exec_creds(&nc, &t->proc->cred, t->no_new_privs, exec_traced_unsafe(t),
+                                 &undumpable);
     /* AT_EXECFN as the program names it: below its root (chroot) */
     char execfn[VFS_PATH_MAX];
     vfs_path_in_root(t->proc->root, exe, execfn, sizeof execfn);
-    if (err == 0 &&
-        (err = build_stack(t, mm, &img, bias, interp_base, execfn, argv, envp, &sp)) < 0)
+    if (err == 0 && (err = build_stack(t, mm, &img, bias, interp_base, execfn, argv, envp, &nc,
+                                       secure, &sp)) < 0)
         snprintf(why, whylen, "arguments and environment do not fit on the stack");
     if (err < 0) {
         mm_put(mm);
@@ -418,6 +436,8 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     int old_tid = t->tid;
     flush_old_exec(t, mm);
     struct process *p = t->proc;
+    p->cred = nc; /* the same groups: nc shares them, no reference taken */
+    p->undumpable = undumpable; /* begin_new_exec()'s dumpability */
     snprintf(p->exe, sizeof p->exe, "%s", real);
     const char *base = strrchr(exe, '/');
     mev_rename(t, base ? base + 1 : exe);

@@ -44,7 +44,7 @@ static int check(struct task *t, int prio)
     int data = prio & IOPRIO_PRIO_MASK;
     switch (class_of(prio)) {
     case IOPRIO_CLASS_RT:
-        if (t->proc->cred.u.eff != 0 /* CAP_SYS_NICE or CAP_SYS_ADMIN */)
+        if (!(capable(t, CAP_SYS_NICE) || capable(t, CAP_SYS_ADMIN)))
             return -EPERM;
         __attribute__((fallthrough)); /* RT has a level too */
     case IOPRIO_CLASS_BE:
@@ -64,7 +64,7 @@ static int set_one(struct task *t, struct task *p, int prio)
 {
     uint32_t uid = p->proc->cred.u.real;
     if (uid != t->proc->cred.u.eff && uid != t->proc->cred.u.real &&
-        t->proc->cred.u.eff != 0 /* CAP_SYS_NICE */)
+        !capable(t, CAP_SYS_NICE))
         return -EPERM;
     p->ioprio = prio | IOC_SET;
     return 0;

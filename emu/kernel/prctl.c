@@ -110,6 +110,10 @@ static int64_t speculation(const uint64_t a[6], bool set)
 
 SYSCALL_DECL(prctl)
 {
+    /* security_task_prctl() first: the capability options (capability.c). */
+    int64_t cap = cap_prctl(t, (int)a[0], a);
+    if (cap != -ENOSYS)
+        return cap;
     bool a64 = task_abi(t)->word == 8;
     switch ((int)a[0]) {
     case PR_SET_PDEATHSIG:
@@ -153,7 +157,7 @@ SYSCALL_DECL(prctl)
     case PR_SET_MM:
         /* prctl_set_mm(): CAP_SYS_RESOURCE first; rewriting the mm's
          * layout is not modelled */
-        return t->proc->cred.u.eff == 0 /* CAP_SYS_RESOURCE */ ? -EINVAL : -EPERM;
+        return capable(t, CAP_SYS_RESOURCE) ? -EINVAL : -EPERM;
     case PR_SET_CHILD_SUBREAPER:
         t->proc->child_subreaper = a[1] != 0;
         if (a[1])
@@ -194,14 +198,14 @@ SYSCALL_DECL(prctl)
     case PR_GET_TAGGED_ADDR_CTRL:
         return a[1] || a[2] || a[3] || a[4] || !a64 ? -EINVAL : 0;
     case PR_SET_IO_FLUSHER:
-        if (t->proc->cred.u.eff != 0 /* CAP_SYS_RESOURCE */)
+        if (!capable(t, CAP_SYS_RESOURCE))
             return -EPERM;
         if (a[2] || a[3] || a[4] || a[1] > 1)
             return -EINVAL;
         t->io_flusher = a[1] == 1;
         return 0;
     case PR_GET_IO_FLUSHER:
-        if (t->proc->cred.u.eff != 0 /* CAP_SYS_RESOURCE */)
+        if (!capable(t, CAP_SYS_RESOURCE))
             return -EPERM;
         return a[1] || a[2] || a[3] || a[4] ? -EINVAL : t->io_flusher;
     case PR_SET_PTRACER:

@@ -517,11 +517,12 @@ static int64_t attach(struct task *t, int pid, bool seize, uint64_t flags)
     struct task *c = task_find(mach(t), pid);
     if (!c || c->state == TASK_DEAD)
         return -ESRCH;
-    /* Linux (kernel/ptrace.c ptrace_attach) refuses only the caller's own
-     * thread group and a traced task: root may attach to init, and
-     * LeakSanitizer's tracer attaches to every thread of the program it
-     * checks at exit, which under asymu is often pid 1. */
-    if (c->proc == t->proc || c->ptrace)
+    /* Linux (kernel/ptrace.c ptrace_attach) refuses the caller's own
+     * thread group, a traced task, and one __ptrace_may_access() denies
+     * (cred_may_access()): root may attach to init, and LeakSanitizer's
+     * tracer attaches to every thread of the program it checks at exit,
+     * which under asymu is often pid 1. */
+    if (c->proc == t->proc || c->ptrace || !cred_may_access(t->proc, c->proc))
         return -EPERM;
     if (!link_new(c, t->proc, seize ? (unsigned)flags : 0, seize))
         return -ENOMEM;
@@ -711,7 +712,12 @@ SYSCALL_DECL(ptrace)
     uint64_t addr = a[2], data = a[3];
     unsigned w = task_abi(t)->word;
     if (req == PT_TRACEME) {
-        if (t->ptrace || !t->proc->parent)
+        /* cap_ptrace_traceme(): the parent holds every permitted
+         * capability of the caller, or CAP_SYS_PTRACE. */
+        const struct process *pp = t->proc->parent;
+        if (t->ptrace || !pp ||
+            ((t->proc->cred.cap.prm & ~pp->cred.cap.prm) &&
+             !cred_capable(&pp->cred, CAP_SYS_PTRACE)))
             return -EPERM;
         return link_new(t, t->proc->parent, 0, false) ? 0 : -ENOMEM;
     }
@@ -882,6 +888,9 @@ static int64_t process_vm(struct task *t, const uint64_t a[6], bool write)
     done = nr > UIO_MAXIOV ? -EINVAL : iov_read(t, a[3], nr, r);
     if (done == 0 && (!(p = process_find(mach(t), (int)a[0])) || !p->mm))
         done = -ESRCH;
+    /* mm_access(PTRACE_MODE_ATTACH_REALCREDS): EACCES, returned as EPERM. */
+    if (done == 0 && p->mm != task_mm(t) && !cred_may_access(t->proc, p))
+        done = -EPERM;
     if (done < 0)
         goto out;
     uint64_t li = 0, loff = 0, ri = 0, roff = 0;

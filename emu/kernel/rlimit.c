@@ -110,18 +110,31 @@ void rlimit_cpu_check(struct task *t)
     }
 }
 
-/* Linux's do_prlimit for a process whose caller is root: the hard limit
- * may rise, but not NOFILE's above fs.nr_open. */
-static int set_limit(struct process *p, int res, struct rlimit_pair nl)
+/* Linux's do_prlimit: the hard limit rises only with CAP_SYS_RESOURCE,
+ * and NOFILE's never above fs.nr_open. */
+static int set_limit(struct task *t, struct process *p, int res, struct rlimit_pair nl)
 {
     if (nl.cur > nl.max)
         return -EINVAL;
     if (res == RLIMIT_NOFILE && nl.max > RLIMIT_NR_OPEN)
         return -EPERM;
+    if (nl.max > p->rlim[res].max && !capable(t, CAP_SYS_RESOURCE))
+        return -EPERM;
     p->rlim[res] = nl;
     if (res == RLIMIT_AS)
         p->mm->max_as = nl.cur;
     return 0;
+}
+
+/* check_prlimit_permission(): another process's limits need the caller's
+ * real ids to be all of its uids and gids, or CAP_SYS_RESOURCE. */
+static bool prlimit_permitted(struct task *t, const struct process *p)
+{
+    const struct cred *c = &t->proc->cred, *o = &p->cred;
+    if (p == t->proc || capable(t, CAP_SYS_RESOURCE))
+        return true;
+    return c->u.real == o->u.real && c->u.real == o->u.eff && c->u.real == o->u.saved &&
+           c->g.real == o->g.real && c->g.real == o->g.eff && c->g.real == o->g.saved;
 }
 
 SYSCALL_DECL(prlimit64)
@@ -132,11 +145,13 @@ SYSCALL_DECL(prlimit64)
     struct process *p = pid ? process_find(t->machine, pid) : t->proc;
     if (!p || p->zombie)
         return -ESRCH;
+    if (!prlimit_permitted(t, p))
+        return -EPERM;
     struct rlimit_pair nl, old = p->rlim[res];
     if (a[2] && copy_from_guest(task_mm(t), &nl, a[2], sizeof nl) < 0)
         return -EFAULT;
     if (a[2]) {
-        int err = set_limit(p, res, nl);
+        int err = set_limit(t, p, res, nl);
         if (err < 0)
             return err;
     }
@@ -177,5 +192,5 @@ SYSCALL_DECL(setrlimit)
         nl.cur = r[0] == COMPAT_INF ? INF : r[0];
         nl.max = r[1] == COMPAT_INF ? INF : r[1];
     }
-    return set_limit(t->proc, res, nl);
+    return set_limit(t, t->proc, res, nl);
 }

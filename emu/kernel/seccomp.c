@@ -513,7 +513,7 @@ static int set_filter(struct task *t, unsigned flags, uint64_t uprog)
     if (flags & SECCOMP_FILTER_FLAG_NEW_LISTENER)
         return -EINVAL; /* user notification is not modelled (see the top) */
     /* seccomp_prepare_filter(): no new privileges, or CAP_SYS_ADMIN */
-    if (!t->no_new_privs && t->proc->cred.u.eff != 0 /* CAP_SYS_ADMIN */)
+    if (!t->no_new_privs && !capable(t, CAP_SYS_ADMIN))
         return -EACCES;
     int err;
     struct seccomp_filter *f = filter_from_guest(t, uprog, &err);

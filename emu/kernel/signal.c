@@ -450,6 +450,20 @@ void signal_fault_code(struct task *t, int sig, int code, uint64_t pc, uint64_t 
 
 /* ---- syscalls ---- */
 
+bool signal_may_send(const struct task *t, const struct process *p, int sig)
+{
+    const struct cred *c = &t->proc->cred, *o = &p->cred;
+    if (p == t->proc || capable(t, CAP_KILL))
+        return true;
+    if (c->u.eff == o->u.saved || c->u.eff == o->u.real || c->u.real == o->u.saved ||
+        c->u.real == o->u.real)
+        return true;
+    return sig == SIGCONT && p->sid == t->proc->sid;
+}
+
+/* kill_pid_info() and group_send_sig_info(); a process group gets the
+ * signal if any member may (__kill_pgrp_info()), and kill(-1) ignores the
+ * processes it may not signal (kill_something_info()). */
 static int send_to_pid(struct task *t, int pid, int sig)
 {
     struct machine *m = t->machine;
@@ -458,6 +472,8 @@ static int send_to_pid(struct task *t, int pid, int sig)
         struct process *p = process_find(m, pid);
         if (!p)
             return -ESRCH;
+        if (!signal_may_send(t, p, sig))
+            return -EPERM;
         if (sig)
             signal_queue_process(p, sig, &info);
         return 0;
@@ -468,7 +484,7 @@ static int send_to_pid(struct task *t, int pid, int sig)
     if (pid == INT_MIN)
         return -ESRCH;
     int pgid = pid == 0 ? t->proc->pgid : -pid;
-    bool found = false;
+    bool found = false, sent = false;
     for (struct task *o = m->tasks; o; o = o->next_all) {
         struct process *p = o->proc;
         if (o != p->threads || p->zombie)
@@ -476,10 +492,15 @@ static int send_to_pid(struct task *t, int pid, int sig)
         if (pid == -1 ? (p == m->init || p == t->proc) : p->pgid != pgid)
             continue;
         found = true;
+        if (!signal_may_send(t, p, sig))
+            continue;
+        sent = true;
         if (sig)
             signal_queue_process(p, sig, &info);
     }
-    return found ? 0 : -ESRCH;
+    if (!found)
+        return -ESRCH;
+    return sent || pid == -1 ? 0 : -EPERM;
 }
 
 static int check_sig(uint64_t sig)
@@ -505,6 +526,8 @@ static int64_t send_to_thread(struct task *t, int tgid, int tid, int sig)
     struct task *target = task_find(t->machine, tid);
     if (!target || (tgid > 0 && target->proc->pid != tgid))
         return -ESRCH;
+    if (!signal_may_send(t, target->proc, sig))
+        return -EPERM;
     struct siginfo_lite info = {.code = SI_TKILL, .pid = t->proc->pid};
     if (sig)
         signal_queue_task(target, sig, &info);
@@ -884,6 +907,8 @@ static int64_t queue_info(struct task *t, int tgid, int tid, int sig, uint64_t u
     struct task *target = tid ? task_find(t->machine, tid) : NULL;
     if (!p || (tid && (!target || target->proc != p)))
         return -ESRCH;
+    if (!signal_may_send(t, p, sig))
+        return -EPERM;
     if (sig) {
         if (target)
             signal_queue_task(target, sig, &info);

@@ -18,6 +18,10 @@ void signal_kill_process(struct task *t, int sig);
 void signal_force(struct task *t, int sig, const struct siginfo_lite *info);
 /* Queues sig for a process (any thread may take it) or for one thread. */
 void signal_queue_process(struct process *p, int sig, const struct siginfo_lite *info);
+/* check_kill_permission() for a signal from t's process to p: the same
+ * process, CAP_KILL, the caller's real or effective uid being p's real or
+ * saved one (kill_ok_by_cred()), or SIGCONT within t's session. */
+bool signal_may_send(const struct task *t, const struct process *p, int sig);
 void signal_queue_task(struct task *t, int sig, const struct siginfo_lite *info);
 /* Delivers t's pending unblocked signals before it returns to user mode:
  * default actions, or a handler frame. t's registers are loaded. */

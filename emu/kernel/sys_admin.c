@@ -27,11 +27,6 @@
 #define GUEST_AT_SYMLINK_FOLLOW 0x400
 #define GUEST_AT_EMPTY_PATH 0x1000
 
-static bool is_root(const struct task *t)
-{
-    return t->proc->cred.u.eff == 0;
-}
-
 /* user_path_at(): the file upath names must exist (-ENOENT...), and be a
  * directory when dir (LOOKUP_DIRECTORY: -ENOTDIR); "" only with
  * AT_EMPTY_PATH. */
@@ -96,7 +91,7 @@ static void end_machine(struct task *t, int sig)
 SYSCALL_DECL(reboot)
 {
     uint32_t magic1 = (uint32_t)a[0], magic2 = (uint32_t)a[1], cmd = (uint32_t)a[2];
-    if (!is_root(t) /* CAP_SYS_BOOT */)
+    if (!capable(t, CAP_SYS_BOOT))
         return -EPERM;
     if (magic1 != REBOOT_MAGIC1 || (magic2 != 672274793 && magic2 != 85072278 &&
                                     magic2 != 369367448 && magic2 != 537993216))
@@ -168,7 +163,7 @@ SYSCALL_DECL(swapon)
 {
     if ((uint32_t)a[1] & ~SWAP_FLAGS_VALID)
         return -EINVAL;
-    if (!is_root(t) /* CAP_SYS_ADMIN */)
+    if (!capable(t, CAP_SYS_ADMIN))
         return -EPERM;
     int err = open_check(t, a[0], O_RDWR, false);
     return err < 0 ? err : -EINVAL;
@@ -177,7 +172,7 @@ SYSCALL_DECL(swapon)
 /* swapoff: no active swap area is the file: EINVAL. */
 SYSCALL_DECL(swapoff)
 {
-    if (!is_root(t) /* CAP_SYS_ADMIN */)
+    if (!capable(t, CAP_SYS_ADMIN))
         return -EPERM;
     int err = open_check(t, a[0], O_RDWR, false);
     return err < 0 ? err : -EINVAL;
@@ -188,7 +183,7 @@ SYSCALL_DECL(swapoff)
  * EACCES) and accepted, but asymu writes no accounting records. */
 SYSCALL_DECL(acct)
 {
-    if (!is_root(t) /* CAP_SYS_PACCT */)
+    if (!capable(t, CAP_SYS_PACCT))
         return -EPERM;
     if (!a[0])
         return 0;
@@ -235,7 +230,7 @@ SYSCALL_DECL(quotactl_fd)
  * mounts are fixed, so after the lookups EINVAL ("not a mountpoint"). */
 SYSCALL_DECL(pivot_root)
 {
-    if (!is_root(t) /* CAP_SYS_ADMIN: may_mount() */)
+    if (!capable(t, CAP_SYS_ADMIN) /* may_mount() */)
         return -EPERM;
     int err = lookup(t, GUEST_AT_FDCWD, a[0], 0, true);
     if (err == 0)
@@ -276,7 +271,7 @@ SYSCALL_DECL(perf_event_open)
 {
     if (a[4] & ~(uint64_t)PERF_FLAG_ALL)
         return -EINVAL;
-    if (!is_root(t) /* CAP_PERFMON */)
+    if (!(capable(t, CAP_PERFMON) || capable(t, CAP_SYS_ADMIN)))
         return -EACCES;
     uint32_t head[2];
     if (copy_from_guest(task_mm(t), head, a[0], sizeof head) < 0)
@@ -301,7 +296,7 @@ SYSCALL_DECL(bpf)
 SYSCALL_DECL(userfaultfd)
 {
     uint32_t flags = (uint32_t)a[0];
-    if (!(flags & UFFD_USER_MODE_ONLY) && !is_root(t) /* CAP_SYS_PTRACE */)
+    if (!(flags & UFFD_USER_MODE_ONLY) && !capable(t, CAP_SYS_PTRACE))
         return -EPERM;
     if (flags & ~(UFFD_USER_MODE_ONLY | O_CLOEXEC | O_NONBLOCK))
         return -EINVAL;
@@ -344,7 +339,7 @@ SYSCALL_DECL(name_to_handle_at)
  * file here (exportfs_decode_fh() without export operations). */
 SYSCALL_DECL(open_by_handle_at)
 {
-    if (!is_root(t) /* CAP_DAC_READ_SEARCH */)
+    if (!capable(t, CAP_DAC_READ_SEARCH))
         return -EPERM;
     uint32_t head[2];
     if (copy_from_guest(task_mm(t), head, a[1], sizeof head) < 0)

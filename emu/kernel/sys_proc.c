@@ -118,12 +118,12 @@ SYSCALL_DECL(membarrier)
     }
 }
 
-/* vhangup() (fs/open.c): CAP_SYS_TTY_CONFIG, which root has; the hang-up
- * of the controlling terminal itself is not modelled. */
+/* vhangup() (fs/open.c): CAP_SYS_TTY_CONFIG; the hang-up of the
+ * controlling terminal itself is not modelled. */
 SYSCALL_DECL(vhangup)
 {
     (void)a;
-    return t->proc->cred.u.eff == 0 ? 0 : -EPERM;
+    return capable(t, CAP_SYS_TTY_CONFIG) ? 0 : -EPERM;
 }
 
 /* unshare(flags) (kernel/fork.c ksys_unshare()) on a kernel built without

@@ -80,8 +80,9 @@ int64_t do_clock_getres(struct task *t, int clk, uint64_t addr, unsigned field)
     return put_time_pair(t, addr, 0, 1, field);
 }
 
-/* Root (CAP_SYS_TIME) moves CLOCK_REALTIME for the whole machine, as the
- * wall clock does (do_sys_settimeofday64: EPERM for others, EINVAL below
+/* CLOCK_REALTIME, for a caller with CAP_SYS_TIME (cap_settime(), asked
+ * once the time is read and the clock known settable), moves for the whole
+ * machine, as the wall clock does (do_sys_settimeofday64: EINVAL below
  * CLOCK_MONOTONIC); the other clocks cannot be set. Timers already armed
  * on CLOCK_REALTIME keep their deadline in virtual time (Linux would move
  * absolute ones with the clock). */
@@ -96,7 +97,7 @@ int64_t do_clock_settime(struct task *t, int clk, uint64_t addr, unsigned field)
         return ns;
     if (clk != CLOCK_REALTIME)
         return -EINVAL;
-    if (t->proc->cred.u.eff != 0 /* CAP_SYS_TIME */)
+    if (!capable(t, CAP_SYS_TIME))
         return -EPERM;
     if (ns < (int64_t)machine_now(t->machine)) /* wall_to_monotonic */
         return -EINVAL;

@@ -108,6 +108,7 @@ struct task *task_create_init(struct machine *m)
     sh->refs = 1;
     p->sighand = sh;
     p->files = files;
+    cred_init_root(&p->cred);
     /* No address space until its first execve. */
     struct task *t = task_alloc(m, p);
     if (!t)

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uts.c - sethostname and setdomainname: the names uname reports
- * (sys_proc.c), kept per machine. The guest runs as root, so it holds
- * CAP_SYS_ADMIN and never gets EPERM. */
+ * (sys_proc.c), kept per machine; they need CAP_SYS_ADMIN (cred.h). */
 #include "machine.h"
 #include "mm.h"
 #include "syscalls.h"
@@ -18,9 +17,12 @@ void uts_init(struct machine *m)
     snprintf(m->uts_domainname, sizeof m->uts_domainname, "(none)");
 }
 
-/* Linux takes exactly len bytes (NULs included) and clears the rest. */
+/* Linux takes exactly len bytes (NULs included) and clears the rest;
+ * CAP_SYS_ADMIN is asked first. */
 static int64_t set_name(struct task *t, char *field, uint64_t uname, uint64_t len)
 {
+    if (!capable(t, CAP_SYS_ADMIN))
+        return -EPERM;
     int32_t n = (int32_t)len; /* an int in Linux */
     if (n < 0 || n > UTS_LEN - 1)
         return -EINVAL;

@@ -226,7 +226,7 @@ SYSCALL_DECL(mbind)
         return err;
     if (mflags & ~(uint64_t)MPOL_MF_VALID)
         return -EINVAL;
-    if ((mflags & MPOL_MF_MOVE_ALL) && t->proc->cred.u.eff != 0 /* CAP_SYS_NICE */)
+    if ((mflags & MPOL_MF_MOVE_ALL) && !capable(t, CAP_SYS_NICE))
         return -EPERM;
     if (start % PAGE)
         return -EINVAL;
@@ -289,7 +289,7 @@ SYSCALL_DECL(migrate_pages)
         return err;
     if (!target_of(t, (int)a[0], &err))
         return err;
-    if ((new_nodes & ~1u) && t->proc->cred.u.eff != 0 /* CAP_SYS_NICE */)
+    if ((new_nodes & ~1u) && !capable(t, CAP_SYS_NICE))
         return -EPERM;
     return (new_nodes & 1u) ? 0 : -EINVAL;
 }
@@ -304,7 +304,7 @@ SYSCALL_DECL(move_pages)
     uint64_t nr = a[1], pages = a[2], nodes_at = a[3], status = a[4], flags = (uint32_t)a[5];
     if (flags & ~(uint64_t)(MPOL_MF_MOVE | MPOL_MF_MOVE_ALL))
         return -EINVAL;
-    if ((flags & MPOL_MF_MOVE_ALL) && t->proc->cred.u.eff != 0 /* CAP_SYS_NICE */)
+    if ((flags & MPOL_MF_MOVE_ALL) && !capable(t, CAP_SYS_NICE))
         return -EPERM;
     int err = 0;
     struct process *p = target_of(t, (int)a[0], &err);

@@ -81,7 +81,7 @@ SYSCALL_DECL(process_madvise)
         return -ESRCH;
     if (p != t->proc && !cred_may_access(t->proc, p)) /* mm_access() */
         return -EACCES;
-    if (t->proc->cred.u.eff != 0 /* CAP_SYS_NICE */)
+    if (!capable(t, CAP_SYS_NICE))
         return -EPERM;
     uint64_t done = 0;
     for (uint64_t i = 0; i < vlen; i++) {

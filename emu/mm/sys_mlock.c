@@ -3,8 +3,7 @@
  * Linux 5.15's mm/mlock.c answers them. Guest memory is host memory that
  * asymu never swaps, so locking changes no residency: it marks the
  * mappings (VMA_LOCKED), counted in /proc/PID/status's VmLck and against
- * RLIMIT_MEMLOCK for a process without CAP_IPC_LOCK (euid 0 has it, as
- * cred.h models capabilities). A forked child does not inherit the locks
+ * RLIMIT_MEMLOCK for a process without CAP_IPC_LOCK (cred.h). A forked child does not inherit the locks
  * (dup_mmap() clears VM_LOCKED). MCL_FUTURE is accepted and kept with the
  * address space; new mappings are not locked by it (docs/processes.md). */
 #include "abi.h"
@@ -42,7 +41,7 @@ static uint64_t locked_within(const struct mm *mm, uint64_t start, uint64_t end)
 
 static bool cap_ipc_lock(const struct task *t)
 {
-    return t->proc->cred.u.eff == 0;
+    return capable(t, CAP_IPC_LOCK);
 }
 
 /* can_do_mlock(): CAP_IPC_LOCK or a limit above 0. */

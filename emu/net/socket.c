@@ -27,10 +27,11 @@
 
 /* ---- lifetime ---- */
 
+/* SO_PEERCRED: the effective ids (cred_to_ucred()). */
 static struct ucred current_cred(struct task *t)
 {
-    /* The guest runs as root (getuid is 0). */
-    return (struct ucred){.pid = t->proc->pid, .uid = 0, .gid = 0};
+    const struct cred *c = &t->proc->cred;
+    return (struct ucred){.pid = t->proc->pid, .uid = c->u.eff, .gid = c->g.eff};
 }
 
 struct sock *sock_new(struct task *t, int family, int type, int protocol)
@@ -256,7 +257,11 @@ static void enqueue(struct task *t, struct sock *to, const struct sock *from, co
     memcpy(msg->data, buf, len);
     msg->len = len;
     msg->from = sock_source_name(from, to);
-    msg->cred = anc && anc->has_cred ? anc->cred : current_cred(t);
+    /* SCM_CREDENTIALS the sender did not give: its real ids (scm_send()). */
+    const struct cred *c = &t->proc->cred;
+    msg->cred = anc && anc->has_cred
+                    ? anc->cred
+                    : (struct ucred){.pid = t->proc->pid, .uid = c->u.real, .gid = c->g.real};
     sock_pktinfo_stamp(from, anc, msg);
     if (anc && anc->nrights) {
         msg->rights = anc->rights;

@@ -362,6 +362,19 @@ static int anc_add_rights(struct task *t, struct sock_anc *anc, const uint8_t *d
     return 0;
 }
 
+/* scm_check_creds(): credentials a sender gives must be its own pid (or
+ * CAP_SYS_ADMIN), one of its uids (or CAP_SETUID) and gids (or CAP_SETGID). */
+static bool scm_creds_ok(struct task *t, const struct ucred *u)
+{
+    const struct cred *c = &t->proc->cred;
+    bool pid = u->pid == t->proc->pid || capable(t, CAP_SYS_ADMIN);
+    bool uid = u->uid == c->u.real || u->uid == c->u.eff || u->uid == c->u.saved ||
+               capable(t, CAP_SETUID);
+    bool gid = u->gid == c->g.real || u->gid == c->g.eff || u->gid == c->g.saved ||
+               capable(t, CAP_SETGID);
+    return pid && uid && gid;
+}
+
 /* Reads sendmsg's control messages: SCM_RIGHTS and SCM_CREDENTIALS for
  * AF_UNIX, IPv6's per-packet values for UDP; other levels are ignored, as
  * Linux ignores them. */
@@ -396,7 +409,9 @@ static int anc_from_guest(struct task *t, const struct sock *s, const struct gue
             else if (type == SCM_CREDENTIALS && dlen == sizeof anc->cred) {
                 memcpy(&anc->cred, data, sizeof anc->cred);
                 anc->has_cred = true;
-                if (!process_find(t->machine, anc->cred.pid))
+                if (!scm_creds_ok(t, &anc->cred))
+                    err = -EPERM;
+                else if (!process_find(t->machine, anc->cred.pid))
                     err = -ESRCH;
             } else
                 err = -EINVAL;

@@ -116,8 +116,8 @@ static int set_socket_level(struct task *t, struct sock *s, int name, const stru
         return -EOPNOTSUPP;
     case SO_SNDBUFFORCE:
     case SO_RCVBUFFORCE:
-        if (t->proc->cred.u.eff != 0)
-            return -EPERM; /* CAP_NET_ADMIN */
+        if (!capable(t, CAP_NET_ADMIN))
+            return -EPERM;
         /* fall through */
     case SO_SNDBUF:
     case SO_RCVBUF: {

@@ -158,3 +158,15 @@ foreach(isa arm64 armhf)
   set_tests_properties(conformance-pi-stress-${isa} PROPERTIES LABELS conformance TIMEOUT 300
                        SKIP_RETURN_CODE 77 FIXTURES_REQUIRED conformance-roots)
 endforeach()
+
+# Debian's setpriv (util-linux) dropping to nobody, clearing the bounding
+# set, keeping an ambient capability across execve (emu/kernel/capability.c;
+# issue 26 item 5), both roots (tests/conformance/setpriv_check.py; skipped
+# when the roots lack it).
+foreach(isa arm64 armhf)
+  add_test(NAME conformance-setpriv-${isa}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/setpriv_check.py $<TARGET_FILE:asymu>
+                   ${CMAKE_BINARY_DIR}/conformance/root-${isa})
+  set_tests_properties(conformance-setpriv-${isa} PROPERTIES LABELS conformance TIMEOUT 300
+                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED conformance-roots)
+endforeach()

@@ -126,6 +126,8 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(setfsgid, setfsgid, "u"),
     E(getgroups, getgroups, "dp"),
     E(setgroups, setgroups, "dp"),
+    E(capget, capget, "pp"),
+    E(capset, capset, "pp"),
     E(gettid, gettid, ""),
     E(sysinfo, sysinfo, "p"),
     EX(brk, brk, "p"),

@@ -40,7 +40,7 @@ SYSCALL_DECL(nice)
     int nice = t->se.nice + inc;
     nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
     if (inc < 0 && rlimit_cur(t->proc, RLIMIT_NICE) < (uint64_t)(20 - nice) &&
-        t->proc->cred.u.eff != 0 /* CAP_SYS_NICE */)
+        !capable(t, CAP_SYS_NICE))
         return -EPERM;
     return sys_setpriority(t, (uint64_t[6]){0, 0, (uint64_t)(int64_t)nice});
 }
@@ -246,7 +246,7 @@ SYSCALL_DECL(rt_sigtimedwait_time64)
  * ignored, as Linux's put_user there is unchecked) and ENODEV. */
 SYSCALL_DECL(pciconfig_read)
 {
-    if (t->proc->cred.u.eff != 0 /* CAP_SYS_ADMIN */)
+    if (!capable(t, CAP_SYS_ADMIN))
         return -EPERM;
     uint32_t ones = UINT32_MAX;
     if (a[3] == 1 || a[3] == 2 || a[3] == 4)
@@ -257,5 +257,5 @@ SYSCALL_DECL(pciconfig_read)
 SYSCALL_DECL(pciconfig_write)
 {
     (void)a;
-    return t->proc->cred.u.eff != 0 /* CAP_SYS_ADMIN */ ? -EPERM : -ENODEV;
+    return !capable(t, CAP_SYS_ADMIN) ? -EPERM : -ENODEV;
 }

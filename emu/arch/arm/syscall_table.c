@@ -415,6 +415,8 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(statx, statx, "asxxp"),
     E(rseq, rseq, "pudx"),
     E(prctl, prctl, "dxxxx"),
+    E(capget, capget, "pp"),
+    E(capset, capset, "pp"),
     E(seccomp, seccomp, "dxp"),
     E(chdir, chdir, "s"),
     E(chroot, chroot, "s"),
