@@ -371,17 +371,16 @@ static int map_sigtramp(struct mm *mm)
     return err;
 }
 
-int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *const envp[],
-            char *why, size_t whylen)
+/* Replaces t's image with the program open on host fd `fd`, known to the
+ * guest as `exe`, its file as file_name (NULL: exe). On failure the old
+ * image is intact and a negative errno is returned (as execve would); `why`
+ * names the defect. */
+static int exec_fd(struct task *t, int fd, const char *exe, const char *file_name,
+                   char *const argv[], char *const envp[], char *why, size_t whylen)
 {
     struct image_file file = {0};
     struct loader_image img;
     why[0] = '\0';
-    /* /proc/PID/exe names the file (d_path()), not a symlink to it: the
-     * JRE's launcher finds its libraries next to it. */
-    char real[VFS_PATH_MAX];
-    if (vfs_fd_path(&t->machine->vfs, fd, real, sizeof real) < 0)
-        snprintf(real, sizeof real, "%s", exe);
     /* The close-on-exec descriptors close in this process's table only
      * (fd_unshare.h); Linux unshares before the point of no return too. */
     int err = fdtable_unshare(t->proc);
@@ -438,7 +437,7 @@ int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *c
     struct process *p = t->proc;
     p->cred = nc; /* the same groups: nc shares them, no reference taken */
     p->undumpable = undumpable; /* begin_new_exec()'s dumpability */
-    snprintf(p->exe, sizeof p->exe, "%s", real);
+    snprintf(p->exe, sizeof p->exe, "%s", file_name ? file_name : exe);
     const char *base = strrchr(exe, '/');
     mev_rename(t, base ? base + 1 : exe);
     sched_task_set_comm(&t->se, base ? base + 1 : exe);
@@ -506,9 +505,11 @@ static int exec_depth(struct task *t, const char *path, char **argv, int argc, c
 
 /* The program open on fd (closed here), known to the guest as path: a #!
  * script through its interpreter (up to 4 levels), an ELF image through
- * exec_fd. */
-static int exec_open(struct task *t, int fd, const char *path, char **argv, int argc,
-                     char **envp, int depth, char *why, size_t whylen)
+ * exec_fd. A file the guest opened (guest_file) is named in /proc/PID/exe
+ * by its own path (d_path()), not by the symlink it was reached through:
+ * the JRE's launcher finds its libraries next to it. */
+static int exec_open(struct task *t, int fd, const char *path, bool guest_file, char **argv,
+                     int argc, char **envp, int depth, char *why, size_t whylen)
 {
     char interp[VFS_PATH_MAX], iarg[256];
     if (script_interp(fd, interp, sizeof interp, iarg, sizeof iarg) == 0) {
@@ -537,7 +538,9 @@ static int exec_open(struct task *t, int fd, const char *path, char **argv, int 
         free(nargv);
         return err;
     }
-    int err = exec_fd(t, fd, path, argv, envp, why, whylen);
+    char real[VFS_PATH_MAX];
+    bool named = guest_file && vfs_fd_path(&t->machine->vfs, fd, real, sizeof real) == 0;
+    int err = exec_fd(t, fd, path, named ? real : NULL, argv, envp, why, whylen);
     close(fd);
     return err;
 }
@@ -551,7 +554,7 @@ static int exec_depth(struct task *t, const char *path, char **argv, int argc, c
         snprintf(why, whylen, "%s: %s", path, strerror(-err));
         return err;
     }
-    return exec_open(t, fd, path, argv, argc, envp, depth, why, whylen);
+    return exec_open(t, fd, path, true, argv, argc, envp, depth, why, whylen);
 }
 
 int exec_path(struct task *t, const char *path, char **argv, int argc, char **envp, char *why,
@@ -569,7 +572,7 @@ int exec_path_named(struct task *t, const char *path, const char *name, char **a
         snprintf(why, whylen, "%s: %s", path, strerror(-err));
         return err;
     }
-    err = exec_open(t, fd, name, argv, argc, envp, 0, why, whylen);
+    err = exec_open(t, fd, name, true, argv, argc, envp, 0, why, whylen);
     char real[VFS_PATH_MAX];
     if (err == 0 && vfs_follow(&t->machine->vfs, t, path, real, sizeof real) >= 0)
         snprintf(t->proc->exe, sizeof t->proc->exe, "%s", real); /* the file, not a link */
@@ -584,5 +587,5 @@ int exec_program(struct task *t, int fd, const char *path, char **argv, int argc
         snprintf(why, whylen, "%s", strerror(errno));
         return -errno;
     }
-    return exec_open(t, dup_fd, path, argv, argc, envp, 0, why, whylen);
+    return exec_open(t, dup_fd, path, false, argv, argc, envp, 0, why, whylen);
 }

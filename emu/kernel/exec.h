@@ -7,14 +7,8 @@
 
 struct task;
 
-/* Replaces t's image with the program open on host fd `fd`, known to the
- * guest as `exe`. On failure the old image is intact and a negative errno is
- * returned (as execve would); `why` names the defect. */
-int exec_fd(struct task *t, int fd, const char *exe, char *const argv[], char *const envp[],
-            char *why, size_t whylen);
-
 /* Executes the guest path `path` (#! scripts through their interpreter,
- * ELF images through exec_fd): 0, or a negative errno with `why` naming the
+ * ELF images): 0, or a negative errno with `why` naming the
  * defect. exec_program does the same for a program already open on host
  * fd `fd` (not closed), known to the guest as path. */
 int exec_path(struct task *t, const char *path, char **argv, int argc, char **envp, char *why,

@@ -9,7 +9,7 @@
 #include "machine_events.h"
 #include "mm.h"
 #include "scheduler.h"
-#include "seccomp.h"
+#include "guest_seccomp.h"
 #include "syscalls.h"
 #include "task.h"
 

@@ -14,7 +14,7 @@
 #include "mm.h"
 #include "restart.h"
 #include "scheduler.h"
-#include "seccomp.h"
+#include "guest_seccomp.h"
 #include "signals.h"
 #include "strace.h"
 #include "syscalls.h"

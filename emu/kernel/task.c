@@ -22,7 +22,7 @@
 #include "rlimit.h"
 #include "sched_attr.h"
 #include "scheduler.h"
-#include "seccomp.h"
+#include "guest_seccomp.h"
 #include "signals.h"
 #include "strace.h"
 #include "sysv_ipc.h"

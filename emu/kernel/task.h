@@ -180,7 +180,7 @@ struct task {
     uint32_t mempolicy;       /* set_mempolicy's policy word (mempolicy.h), 0: default */
     int ioprio;               /* ioprio_set's value, 0: never set (ioprio.c) */
     uint64_t clear_child_tid;
-    int seccomp_mode;       /* SECCOMP_MODE_* (seccomp.h), with its filters: */
+    int seccomp_mode;       /* SECCOMP_MODE_* (guest_seccomp.h), with its filters: */
     struct seccomp_filter *seccomp;
     bool no_new_privs;      /* PR_SET_NO_NEW_PRIVS: kept by clone and execve */
     int pdeath_signal;      /* PR_SET_PDEATHSIG: sent when the parent process ends */

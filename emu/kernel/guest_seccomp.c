@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* seccomp.c - secure computing as Linux 5.15's kernel/seccomp.c: strict
+/* guest_seccomp.c - secure computing as Linux 5.15's kernel/seccomp.c: strict
  * mode and classic-BPF filters (seccomp(2), prctl PR_SET_SECCOMP), checked
  * as seccomp_check_filter() and bpf_check_classic() (net/core/filter.c)
  * do, run at each syscall after the tracer's syscall-enter stop
@@ -10,7 +10,7 @@
  * finds no listener: ENOSYS, as Linux without one), SECCOMP_RET_TRACE
  * with a tracer (ENOSYS, as without one) and the audit log of
  * SECCOMP_RET_LOG (it allows). */
-#include "seccomp.h"
+#include "guest_seccomp.h"
 
 #include "abi.h"
 #include "machine.h"

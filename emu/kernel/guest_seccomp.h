@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* seccomp.h - strict mode and classic-BPF syscall filters per thread
- * (seccomp.c, Linux 5.15's kernel/seccomp.c). The functions say "guest_"
+/* guest_seccomp.h - strict mode and classic-BPF syscall filters per thread
+ * (guest_seccomp.c, Linux 5.15's kernel/seccomp.c). The functions say "guest_"
  * because libseccomp, which confines asymu itself (sandbox.c), owns the
- * seccomp_* names: one of them shadowed was a host crash. */
-#ifndef ASYMU_SECCOMP_H
-#define ASYMU_SECCOMP_H
+ * seccomp_* names and <seccomp.h>: a function of the same name was a
+ * host crash, a header of the same name a broken fresh build. */
+#ifndef ASYMU_GUEST_SECCOMP_H
+#define ASYMU_GUEST_SECCOMP_H
 
 #include <stdint.h>
 
