@@ -10,6 +10,7 @@
 #include "file.h"
 #include "flock.h"
 #include "mqueue.h"
+#include "keys.h"
 #include "lifetime.h"
 #include "loader.h"
 #include "machine.h"
@@ -339,6 +340,7 @@ static void flush_old_exec(struct task *t, struct mm *mm)
     posix_timers_exec(p);
     vfork_release(p);
     close_on_exec(p);
+    keys_exec(t); /* prepare_exec_creds(): the thread and process keyrings go */
 }
 
 static int map_sigtramp(struct mm *mm)

@@ -25,6 +25,7 @@
 #include "signals.h"
 #include "strace.h"
 #include "sysv_ipc.h"
+#include "keys.h"
 #include "task.h"
 #include "timers.h"
 #include "waitq.h"
@@ -174,6 +175,7 @@ static void process_discard(struct process *cp, const struct process *p)
     if (cp->sighand && cp->sighand != p->sighand)
         free(cp->sighand);
     cred_release(&cp->cred);
+    keys_process_exit(cp);
     cp->machine->nprocs--;
     free(cp);
 }
@@ -210,6 +212,7 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
     cp->umask = p->umask;
     memcpy(cp->rlim, p->rlim, sizeof cp->rlim);
     cred_copy(&cp->cred, &p->cred);
+    keys_fork(cp, p);
     cp->pgid = p->pgid;
     cp->sid = p->sid;
     cp->ctty = p->ctty;
@@ -339,6 +342,7 @@ static void process_became_zombie(struct process *p)
     sysv_process_exit(p); /* SEM_UNDO */
     locks_process_closed(p, NULL);
     mq_process_closed(p, NULL); /* its mq_notify registrations */
+    keys_process_exit(p);
     fdtable_put(p->files);
     p->files = NULL;
     mm_put(p->mm);
@@ -452,6 +456,7 @@ static void task_free(struct task *t)
     }
     task_index_remove(t);
     ptrace_task_free(t);
+    keys_task_free(t);
     guest_seccomp_release(t);
     if (t->ctx)
         uc_context_free(t->ctx);
