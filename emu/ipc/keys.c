@@ -733,7 +733,12 @@ void keys_free_all(struct machine *m)
     struct key_ns *ns = m->keys;
     if (!ns)
         return;
-    /* Every process is gone: free what is left without following links. */
+    /* Free what is left without following links; a task or process the
+     * shutdown could not reap keeps no pointer to a freed key. */
+    for (struct task *t = m->tasks; t; t = t->next_all) {
+        t->thread_keyring = NULL;
+        t->proc->session_keyring = t->proc->process_keyring = NULL;
+    }
     while (ns->keys) {
         struct key *k = ns->keys;
         ns->keys = k->next;
