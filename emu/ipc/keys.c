@@ -863,7 +863,7 @@ static int64_t create_or_update(struct task *t, struct key *kr, bool kr_poss, co
 SYSCALL_DECL(add_key)
 {
     char tname[KEY_TYPE_NAME_MAX];
-    static char desc[KEY_MAX_DESC_SIZE];
+    char desc[KEY_MAX_DESC_SIZE];
     if (a[3] > ADD_KEY_PLEN_MAX)
         return -EINVAL;
     int err = get_type(t, a[0], tname);
@@ -894,7 +894,7 @@ SYSCALL_DECL(add_key)
 SYSCALL_DECL(request_key)
 {
     char tname[KEY_TYPE_NAME_MAX];
-    static char desc[KEY_MAX_DESC_SIZE];
+    char desc[KEY_MAX_DESC_SIZE];
     int err = get_type(t, a[0], tname);
     if (err)
         return err;
@@ -1119,7 +1119,7 @@ static int64_t kc_move(struct task *t, const uint64_t *a)
 static int64_t kc_search(struct task *t, const uint64_t *a)
 {
     char tname[KEY_TYPE_NAME_MAX];
-    static char desc[KEY_MAX_DESC_SIZE];
+    char desc[KEY_MAX_DESC_SIZE];
     int err = get_type(t, a[2], tname);
     if (err)
         return err;
@@ -1197,7 +1197,7 @@ SYSCALL_DECL(keyctl)
         err = lookup_key(t, (int64_t)a[1], a[2] ? LOOKUP_CREATE : 0, NEED_DEFER, &k, NULL);
         return err ? err : k->serial;
     case 1: { /* KEYCTL_JOIN_SESSION_KEYRING */
-        static char name[KEY_MAX_DESC_SIZE];
+        char name[KEY_MAX_DESC_SIZE];
         if (a[1] && (err = get_desc(t, a[1], name)))
             return err;
         return join_session(t, a[1] ? name : NULL);

@@ -254,7 +254,7 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(mq_open, mq_open, "soMp"),
     E(add_key, add_key, "sspud"),
     E(request_key, request_key, "sssd"),
-    E(keyctl, keyctl, "dxxxx"),
+    E(keyctl, keyctl, "ddxxx"),
     E(mq_unlink, mq_unlink, "s"),
     E(mq_timedsend, mq_timedsend, "dwuup"),
     E(mq_timedreceive, mq_timedreceive, "drupp"),
