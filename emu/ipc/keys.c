@@ -707,6 +707,13 @@ void keys_fork(struct process *child, const struct process *parent)
     child->process_keyring = NULL;
 }
 
+void keys_clone_task(struct task *c, struct task *t, bool thread)
+{
+    c->reqkey_defl = t->reqkey_defl;
+    if (thread && t->thread_keyring)
+        install_thread_keyring(c); /* Linux ignores its failure too */
+}
+
 void keys_exec(struct task *t)
 {
     key_put(t->machine, t->thread_keyring);

@@ -7,6 +7,7 @@
 
 #include "syscalls.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct machine;
@@ -16,6 +17,9 @@ struct task;
 /* fork: the child's session keyring is its parent's (copy_creds()); the
  * process keyring is not inherited. */
 void keys_fork(struct process *child, const struct process *parent);
+/* clone: c keeps t's request_key default; a new thread of a task with a
+ * thread keyring gets a new one of its own (copy_creds()). */
+void keys_clone_task(struct task *c, struct task *t, bool thread);
 /* exec drops the thread and process keyrings (prepare_exec_creds()). */
 void keys_exec(struct task *t);
 /* The process (its keyrings) or the task (its thread keyring) is gone. */

@@ -270,6 +270,7 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     sched_attr_fork(c, t); /* the scheduling class is inherited */
     c->mempolicy = t->mempolicy; /* copy_process's mpol_dup */
     c->ioprio = ioprio_fork(t->ioprio, flags); /* copy_io (ioprio.c) */
+    keys_clone_task(c, t, thread);
 
     /* The child starts from the parent's registers, returning 0. */
     const struct abi *abi = task_abi(t);

@@ -9,6 +9,8 @@
  *          READ), a timeout past a sleep (EKEYEXPIRED); a forked child
  *          shares the session keyring but not the process keyring;
  *          /proc/keys lines (serial and usage masked)
+ *   exec   exec drops the thread and process keyrings and keeps the
+ *          session keyring; a thread has its own thread keyring
  *   user   as uid 1000: EDQUOT past maxbytes and past maxkeys; root's key
  *          not possessed any more is EACCES; chown needs root
  * Serials differ from run to run on Linux (random), so only relations
@@ -16,6 +18,7 @@
 #define _GNU_SOURCE
 #include "guest.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -269,6 +272,42 @@ static int user(void)
     return 0;
 }
 
+static void *thread_main(void *arg)
+{
+    long main_tid = *(long *)arg;
+    printf("thread: has a thread keyring: %s\n", ok(kc(0, -1, 0, 0, 0)));
+    long tk = kc(0, -1, 1, 0, 0);
+    printf("thread: not main's: %s\n", tk > 0 && tk != main_tid ? "yes" : "no");
+    printf("thread: process keyring shared: %s\n",
+           kc(0, -2, 0, 0, 0) == *((long *)arg + 1) ? "yes" : "no");
+    return NULL;
+}
+
+/* exec: the thread and process keyrings go, the session keyring stays
+ * (prepare_exec_creds()); threads have their own thread keyrings. */
+static int exec_case(char **argv)
+{
+    long ses = kc(1, 0, 0, 0, 0);
+    long ids[2] = {kc(0, -1, 1, 0, 0), kc(0, -2, 1, 0, 0)};
+    printf("thread and process keyrings: %s %s\n", ok(ids[0]), ok(ids[1]));
+    pthread_t th;
+    pthread_create(&th, NULL, thread_main, ids);
+    pthread_join(th, NULL);
+    char arg[32];
+    snprintf(arg, sizeof arg, "%ld", ses);
+    execl("/proc/self/exe", argv[0], "exec2", arg, (char *)NULL);
+    printf("exec: %s\n", err_name(errno));
+    return 1;
+}
+
+static int exec2(const char *ses)
+{
+    printf("after exec: session kept: %s\n", kc(0, SES, 0, 0, 0) == atol(ses) ? "yes" : "no");
+    printf("after exec: thread keyring: %s\n", ok(kc(0, -1, 0, 0, 0)));
+    printf("after exec: process keyring: %s\n", ok(kc(0, -2, 0, 0, 0)));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -276,6 +315,10 @@ int main(int argc, char **argv)
         return basic();
     if (argc > 1 && strcmp(argv[1], "user") == 0)
         return user();
-    fprintf(stderr, "usage: keys basic|user\n");
+    if (argc > 1 && strcmp(argv[1], "exec") == 0)
+        return exec_case(argv);
+    if (argc > 2 && strcmp(argv[1], "exec2") == 0)
+        return exec2(argv[2]);
+    fprintf(stderr, "usage: keys basic|user|exec\n");
     return 2;
 }
