@@ -690,7 +690,6 @@ static int lookup_key(struct task *t, int64_t id64, int lflags, int need, struct
         if (err)
             return err;
     }
-    (void)lflags;
     *out = k;
     if (possessed)
         *possessed = poss;
