@@ -7,6 +7,7 @@
 #include "cgroup.h"
 #include "cpu_model.h"
 #include "cred.h"
+#include "keys.h"
 #include "emu.h"
 #include "file.h"
 #include "futex.h"
@@ -571,6 +572,9 @@ static int net_table(void *ctx, const char *name, char **data, size_t *size)
 static int sysvipc(void *ctx, const char *name, char **data, size_t *size)
 {
     const struct task *t = ctx;
+    int err = keys_proc_file((struct task *)t, name, data, size);
+    if (err != -ENOENT)
+        return err;
     return sysv_proc_file(t->machine, name, data, size);
 }
 

@@ -11,6 +11,7 @@
 #include "flock.h"
 #include "futex.h"
 #include "mqueue.h"
+#include "keys.h"
 #include "lifetime.h"
 #include "loader.h"
 #include "machine.h"
@@ -349,6 +350,7 @@ static void flush_old_exec(struct task *t, struct mm *mm)
     posix_timers_exec(p);
     vfork_release(p);
     close_on_exec(p);
+    keys_exec(t); /* prepare_exec_creds(): the thread and process keyrings go */
 }
 
 /* check_unsafe_exec(): a tracer without CAP_SYS_PTRACE (Linux asks of the

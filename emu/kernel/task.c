@@ -26,6 +26,7 @@
 #include "signals.h"
 #include "strace.h"
 #include "sysv_ipc.h"
+#include "keys.h"
 #include "task.h"
 #include "timers.h"
 #include "waitq.h"
@@ -177,6 +178,7 @@ static void process_discard(struct process *cp, const struct process *p)
     if (cp->sighand && cp->sighand != p->sighand)
         free(cp->sighand);
     cred_release(&cp->cred);
+    keys_process_exit(cp);
     cp->machine->nprocs--;
     free(cp);
 }
@@ -214,6 +216,7 @@ static struct process *process_for_clone(struct process *p, uint64_t flags, int 
     cp->umask = p->umask;
     memcpy(cp->rlim, p->rlim, sizeof cp->rlim);
     cred_copy(&cp->cred, &p->cred);
+    keys_fork(cp, p);
     cp->pgid = p->pgid;
     cp->sid = p->sid;
     cp->ctty = p->ctty;
@@ -271,6 +274,7 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     sched_attr_fork(c, t); /* the scheduling class is inherited */
     c->mempolicy = t->mempolicy; /* copy_process's mpol_dup */
     c->ioprio = ioprio_fork(t->ioprio, flags); /* copy_io (ioprio.c) */
+    keys_clone_task(c, t, thread);
 
     /* The child starts from the parent's registers, returning 0. */
     const struct abi *abi = task_abi(t);
@@ -345,6 +349,7 @@ static void process_became_zombie(struct process *p)
     sysv_process_exit(p); /* SEM_UNDO */
     locks_process_closed(p, NULL);
     mq_process_closed(p, NULL); /* its mq_notify registrations */
+    keys_process_exit(p);
     fdtable_put(p->files);
     p->files = NULL;
     mm_put(p->mm);
@@ -460,6 +465,7 @@ static void task_free(struct task *t)
     }
     task_index_remove(t);
     ptrace_task_free(t);
+    keys_task_free(t);
     guest_seccomp_release(t);
     if (t->ctx)
         uc_context_free(t->ctx);

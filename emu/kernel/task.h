@@ -136,6 +136,7 @@ struct process {
     unsigned umask;  /* applied to the modes of what it creates (fs_calls.h) */
     struct rlimit_pair rlim[GUEST_RLIM_NLIMITS]; /* setrlimit: kept by fork and exec */
     struct cred cred;        /* user and group ids (cred.h): kept by fork and exec */
+    struct key *session_keyring, *process_keyring; /* keys.h: fork keeps the first */
     struct sigpending pending; /* process-directed signals */
     int exit_signal;         /* sent to the parent at exit (SIGCHLD) */
     struct task *threads;    /* every live thread, and the leader until reaped */
@@ -179,6 +180,8 @@ struct task {
     int sched_policy, rt_priority; /* sched_setscheduler's class and priority */
     uint32_t mempolicy;       /* set_mempolicy's policy word (mempolicy.h), 0: default */
     int ioprio;               /* ioprio_set's value, 0: never set (ioprio.c) */
+    struct key *thread_keyring; /* keys.h: not inherited by clone */
+    int reqkey_defl;          /* KEYCTL_SET_REQKEY_KEYRING's default */
     uint64_t clear_child_tid;
     int seccomp_mode;       /* SECCOMP_MODE_* (guest_seccomp.h), with its filters: */
     struct seccomp_filter *seccomp;

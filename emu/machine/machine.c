@@ -21,6 +21,7 @@
 #include "kcost.h"
 #include "machine.h"
 #include "mqueue.h"
+#include "keys.h"
 #include "first_program.h"
 #include "mm_window.h"
 #include "pagecopy.h"
@@ -202,6 +203,7 @@ void machine_shutdown(struct machine *m)
         process_reap(p);
     }
     mq_free_all(m); /* before sockets go: a notification holds one */
+    keys_free_all(m);
     free_deferred_mms(m);
     host_blocks_free(m);
     window_faults_free(m);

@@ -73,6 +73,7 @@ struct machine {
     struct owner_table *owners; /* owners the guest gave host files (owner.h) */
     struct sysv_ipc *sysv;   /* System V IPC objects (sysv_ipc.h), made on first use */
     struct mq_ns *mq;        /* POSIX message queues (mqueue.h), made on first use */
+    struct key_ns *keys;     /* the key retention service (keys.h), made on first use */
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
     char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */

@@ -15,6 +15,7 @@
 #include "restart.h"
 #include "sysv_ipc.h"
 #include "mqueue.h"
+#include "keys.h"
 #include "rlimit.h"
 #include "timers.h"
 #include "uts.h"
@@ -259,6 +260,9 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(shmdt, shmdt, "p"),
     /* POSIX message queues (mqueue.h) */
     E(mq_open, mq_open, "soMp"),
+    E(add_key, add_key, "sspud"),
+    E(request_key, request_key, "sssd"),
+    E(keyctl, keyctl, "ddxxx"),
     E(mq_unlink, mq_unlink, "s"),
     E(mq_timedsend, mq_timedsend, "dwuup"),
     E(mq_timedreceive, mq_timedreceive, "drupp"),
