@@ -420,6 +420,10 @@ static int prep(struct task *t, struct ring *r, struct req *q)
             return -EINVAL; /* no ioprio_check_cap() model beyond none */
         if (s->op_flags & ~RWF_SUPPORTED)
             return -EOPNOTSUPP;
+        /* io_read_prep()/io_write_prep(): FMODE_READ / FMODE_WRITE */
+        if ((q->file->flags & O_ACCMODE) ==
+            (s->opcode == OP_WRITE || s->opcode == OP_WRITEV ? O_RDONLY : O_WRONLY))
+            return -EBADF;
         return 0;
     case OP_FSYNC:
         if (s->addr || s->ioprio || s->buf_index || s->splice_fd_in)
@@ -453,8 +457,6 @@ static int64_t run_rw(struct task *t, struct ring *r, struct req *q)
     struct mm *mm = task_mm(t);
     if (s->flags & IOSQE_BUFFER_SELECT)
         return -ENOBUFS; /* no buffers were ever provided */
-    if ((f->flags & O_ACCMODE) == (wr ? O_RDONLY : O_WRONLY))
-        return -EBADF;
     if (f->kind == FILE_OBJECT && (wr ? !f->ops->write : !f->ops->read))
         return -EINVAL;
     if (r->flags & IORING_SETUP_IOPOLL)
