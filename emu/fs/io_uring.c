@@ -667,15 +667,6 @@ SYSCALL_DECL(io_uring_enter)
         return -EOPNOTSUPP;
     if (r->disabled)
         return -EBADFD;
-    /* io_get_ext_arg(): the wait's arguments; checked, never needed as
-     * nothing is left in flight to wait for */
-    if (flags & IORING_ENTER_EXT_ARG) {
-        if (a[5] != 24)
-            return -EINVAL;
-        uint8_t arg[24];
-        if (copy_from_guest(task_mm(t), arg, a[4], sizeof arg) < 0)
-            return -EFAULT;
-    }
     int64_t submitted = 0;
     if (r->flags & IORING_SETUP_SQPOLL) {
         /* the thread, woken, takes all the ring holds; enter says
@@ -691,9 +682,18 @@ SYSCALL_DECL(io_uring_enter)
         if (submitted < 0)
             return submitted;
     }
-    /* io_cqring_wait(): every request has completed by now, so there is
-     * nothing more to wait for */
+    /* io_get_ext_arg(), after the submission as in 5.15: the wait's
+     * arguments are checked (the count submitted wins over their error),
+     * then io_cqring_wait(): every request has completed by now, so there
+     * is nothing more to wait for. */
     (void)min_complete;
+    if ((flags & IORING_ENTER_GETEVENTS) && (flags & IORING_ENTER_EXT_ARG)) {
+        uint8_t arg[24];
+        if (a[5] != sizeof arg)
+            return submitted ? submitted : -EINVAL;
+        if (copy_from_guest(task_mm(t), arg, a[4], sizeof arg) < 0)
+            return submitted ? submitted : -EFAULT;
+    }
     return submitted;
 }
 

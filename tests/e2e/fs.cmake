@@ -90,3 +90,9 @@ asymu_e2e_guest(NAME aio-issue26-deferred PROGRAM aio GUEST_ARGS deferred ASYMU_
 # at issue, not at prep; a read of an empty O_NONBLOCK pipe waits on 6.18)
 # the test asks what both answer alike.
 asymu_e2e_guest(NAME iouring-issue26-ops PROGRAM io_uring)
+# What asymu does where 5.15 would complete a request later or keep a CQE
+# (docs/guest-root.md): a read of an empty blocking pipe is -EAGAIN at
+# once, a full CQ ring drops the CQE and counts it in overflow (no
+# IORING_FEAT_NODROP), a short EXT_ARG is EINVAL, SQPOLL's thread sleeps
+# (IORING_SQ_NEED_WAKEUP) until IORING_ENTER_SQ_WAKEUP, IOPOLL refuses.
+asymu_e2e_guest(NAME iouring-issue26-asymu PROGRAM io_uring GUEST_ARGS asymu ASYMU_ONLY)

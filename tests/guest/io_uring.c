@@ -397,8 +397,63 @@ static void eventfd_and_files(struct uring *u, int fd)
     say("register on stdout", reg(1, IORING_REGISTER_PROBE, NULL, 0));
 }
 
-int main(void)
+/* What asymu does where 5.15 would complete later or keep a CQE: a read
+ * of an empty blocking pipe is -EAGAIN at once, a full CQ ring drops and
+ * counts, SQPOLL's thread sleeps until SQ_WAKEUP, IOPOLL refuses. */
+static int asymu_only(void)
 {
+    struct uring u;
+    if (uring_open(&u, 1, 0) < 0)
+        return 1;
+    int pfd[2];
+    static char buf[8];
+    if (pipe(pfd) < 0)
+        return 1;
+    struct io_uring_sqe *s = sqe_get(&u, IORING_OP_READ, pfd[0], 1);
+    s->addr = (uintptr_t)buf;
+    s->len = 8;
+    submit(&u, "empty pipe read");
+    sqe_get(&u, IORING_OP_NOP, -1, 2);
+    submit(&u, "NOP");
+    sqe_get(&u, IORING_OP_NOP, -1, 3);
+    submit(&u, "NOP into a full CQ ring");
+    printf("  overflow %u\n", *(unsigned *)(u.cq + u.p.cq_off.overflow));
+    reap(&u);
+    say("enter with a short EXT_ARG",
+        syscall(SYS_io_uring_enter, u.fd, 0, 1, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, buf, 8));
+    close(u.fd);
+
+    if (uring_open(&u, 2, IORING_SETUP_SQPOLL) < 0)
+        return 1;
+    printf("SQPOLL: features %#x need wakeup %u\n", u.p.features,
+           *(unsigned *)(u.sq + u.p.sq_off.flags) & IORING_SQ_NEED_WAKEUP);
+    sqe_get(&u, IORING_OP_NOP, -1, 4);
+    __atomic_store_n(u.sq_tail, *u.sq_tail + 1, __ATOMIC_RELEASE);
+    u.pending = 0;
+    say("enter without wakeup", enter(u.fd, 1, 0, 0));
+    reap(&u);
+    say("enter with wakeup", enter(u.fd, 5, 0, IORING_ENTER_SQ_WAKEUP));
+    reap(&u);
+    close(u.fd);
+
+    if (uring_open(&u, 2, IORING_SETUP_IOPOLL) < 0)
+        return 1;
+    s = sqe_get(&u, IORING_OP_READ, pfd[0], 5);
+    s->addr = (uintptr_t)buf;
+    s->len = 8;
+    submit(&u, "IOPOLL read");
+    reap(&u);
+    sqe_get(&u, IORING_OP_NOP, -1, 6);
+    submit(&u, "IOPOLL NOP");
+    reap(&u);
+    close(u.fd);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "asymu"))
+        return asymu_only();
     setup_errors();
     struct uring u;
     if (uring_open(&u, 5, 0) < 0) {
