@@ -27,11 +27,14 @@
 #include "kmem.h"
 #include "machine.h"
 #include "mm.h"
+#include "restart.h"
 #include "shmem.h"
+#include "signals.h"
 #include "task.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -78,6 +81,9 @@ enum {
     OP_READV = 1,
     OP_WRITEV = 2,
     OP_FSYNC = 3,
+    OP_POLL_ADD = 6,
+    OP_POLL_REMOVE = 7,
+    OP_ASYNC_CANCEL = 14,
     OP_OPENAT = 18,
     OP_CLOSE = 19,
     OP_STATX = 21,
@@ -180,8 +186,17 @@ static void ring_free(struct ring *r)
     free(r);
 }
 
-/* io_uring_release(): the last reference to the ring file went. */
-static void uring_release(struct file *f) { ring_free(f->priv); }
+static void pend_drop(struct machine *m, struct ring *r);
+
+/* io_uring_release(): the last reference to the ring file went; its
+ * waiting requests go without a CQE, its waiters wake to find it gone. */
+static void uring_release(struct file *f)
+{
+    struct ring *r = f->priv;
+    pend_drop(r->machine, r);
+    task_wake_all(r->machine, r);
+    ring_free(r);
+}
 
 /* io_uring_mmap(): the region at off, no longer than it is. */
 static struct shmem *uring_mmap(struct file *f, uint64_t off, uint64_t len, int *err)
@@ -345,6 +360,7 @@ static void post(struct ring *r, uint64_t user_data, int32_t res)
         memcpy(cqe + 12, &flags, 4);
         st(r->cq + R_TAIL, ++r->cq_tail);
     }
+    task_wake_all(r->machine, r);
     if (r->eventfd && !(ld(r->cq + CQ_FLAGS) & IORING_CQ_EVENTFD_DISABLED))
         eventfd_signal_file(r->eventfd, 1);
 }
@@ -356,7 +372,28 @@ struct req {
     struct file *file; /* a reference, or NULL for calls without one */
     int err;           /* what io_init_req() / the prep said, or 0 */
     uint64_t want;     /* a read's or write's length: less fails a link */
+    struct iov_list *iov; /* a read's or write's buffers, imported once */
+    uint64_t done;        /* bytes a waiting write moved before it waited */
+    bool may_wait;        /* a lone request: it may wait for its object */
 };
+
+/* A request waiting for its object (machine->uring_pending). */
+struct uring_pend {
+    struct ring *ring;
+    struct mm *mm; /* the submitter's: a live task of it runs the retry */
+    struct req q;
+    bool kicked;
+    struct uring_pend *next;
+};
+
+static void req_done(struct req *q)
+{
+    if (q->file)
+        file_put(q->file);
+    free(q->iov);
+    q->file = NULL;
+    q->iov = NULL;
+}
 
 static bool is_stream(const struct file *f)
 {
@@ -379,7 +416,7 @@ static bool is_stream(const struct file *f)
 static bool needs_file(unsigned op)
 {
     return op == OP_READV || op == OP_WRITEV || op == OP_FSYNC || op == OP_READ ||
-           op == OP_WRITE;
+           op == OP_WRITE || op == OP_POLL_ADD;
 }
 
 /* io_init_req() and the opcode's prep: 0 or the CQE's error. */
@@ -442,19 +479,36 @@ static int prep(struct task *t, struct ring *r, struct req *q)
         if (s->ioprio || s->buf_index || s->splice_fd_in)
             return -EINVAL;
         return s->flags & IOSQE_FIXED_FILE ? -EBADF : 0;
+    case OP_POLL_ADD:
+        /* io_poll_add_prep(): len holds the flags; IORING_POLL_ADD_MULTI
+         * is not run here */
+        if (s->ioprio || s->buf_index || s->off || s->addr)
+            return -EINVAL;
+        return s->len ? -EINVAL : 0;
+    case OP_POLL_REMOVE:
+        /* io_poll_update_prep(): the update flags are not run here */
+        if (s->ioprio || s->buf_index || s->splice_fd_in || s->op_flags || s->len)
+            return -EINVAL;
+        return 0;
+    case OP_ASYNC_CANCEL:
+        /* io_async_cancel_prep() */
+        if (s->flags & IOSQE_FIXED_FILE)
+            return -EINVAL;
+        if (s->ioprio || s->off || s->len || s->op_flags || s->splice_fd_in)
+            return -EINVAL;
+        return 0;
     }
     return -EINVAL; /* an opcode of 5.15 that asymu does not run */
 }
 
-/* Moves the bytes of a read or write, the file made non-blocking (a
- * would-block is the CQE's -EAGAIN): bytes or -errno. */
-static int64_t run_rw(struct task *t, struct ring *r, struct req *q)
+/* The checks of io_read()/io_write() and the buffers, imported once
+ * (io_import_iovec()): 0 or the CQE's error. */
+static int rw_setup(struct task *t, struct ring *r, struct req *q)
 {
     const struct sqe *s = &q->s;
     bool wr = s->opcode == OP_WRITE || s->opcode == OP_WRITEV;
     bool vec = s->opcode == OP_READV || s->opcode == OP_WRITEV;
     struct file *f = q->file;
-    struct mm *mm = task_mm(t);
     if (s->flags & IOSQE_BUFFER_SELECT)
         return -ENOBUFS; /* no buffers were ever provided */
     if (f->kind == FILE_OBJECT && (wr ? !f->ops->write : !f->ops->read))
@@ -475,29 +529,52 @@ static int64_t run_rw(struct task *t, struct ring *r, struct req *q)
         l->v[0].len = s->len > MAX_RW_COUNT ? MAX_RW_COUNT : s->len;
         l->total = l->v[0].len;
     }
-    /* the position: the file's own for -1 (IORING_FEAT_RW_CUR_POS), none
-     * for a stream; rw_verify_area() on the rest */
-    int64_t pos = -1;
-    if (!err && !is_stream(f) && s->off != UINT64_MAX) {
-        pos = (int64_t)s->off;
-        if (pos < 0 || l->total > (uint64_t)(INT64_MAX - pos))
-            err = -EINVAL;
-    }
+    /* rw_verify_area() on an offset that is used: not -1 (the file's own
+     * position, IORING_FEAT_RW_CUR_POS), not on a stream */
+    if (!err && !is_stream(f) && s->off != UINT64_MAX &&
+        ((int64_t)s->off < 0 || l->total > (uint64_t)(INT64_MAX - (int64_t)s->off)))
+        err = -EINVAL;
     if (err) {
         free(l);
         return err;
     }
     q->want = l->total;
+    q->iov = l;
+    return 0;
+}
+
+/* Moves the bytes of a read or write as t, the file made non-blocking:
+ * bytes, -errno, or -EBLOCK when a blocking stream has no data (a read
+ * moved nothing) or no room and the request may wait (a write goes on
+ * until all is written across its waits, as pipe_write). An O_NONBLOCK
+ * file or RWF_NOWAIT gives -EAGAIN, as 5.15's REQ_F_NOWAIT. */
+static int64_t rw_move(struct task *t, struct mm *mm, struct req *q)
+{
+    const struct sqe *s = &q->s;
+    bool wr = s->opcode == OP_WRITE || s->opcode == OP_WRITEV;
+    struct file *f = q->file;
+    struct iov_list *l = q->iov;
+    bool stream = is_stream(f);
+    bool nowait = (f->flags & O_NONBLOCK) || (s->op_flags & 0x8u /* RWF_NOWAIT */);
+    bool wait = q->may_wait && !nowait && stream && file_notify_key(f);
+    int64_t pos = stream || s->off == UINT64_MAX ? -1 : (int64_t)s->off;
     const void *wait_obj = t->wait_obj;
     uint64_t wait_key = t->wait_key, wait_args[6];
     memcpy(wait_args, t->wait_args, sizeof wait_args);
     int flags = f->flags;
     f->flags |= O_NONBLOCK;
     uint8_t chunk[IO_CHUNK];
-    uint64_t done = 0;
+    uint64_t skip = q->done, done = q->done;
     int64_t res = 0;
     for (unsigned i = 0; i < l->n && !res; i++) {
         uint64_t base = l->v[i].base, len = l->v[i].len;
+        if (skip >= len) {
+            skip -= len;
+            continue;
+        }
+        base += skip;
+        len -= skip;
+        skip = 0;
         while (len) {
             size_t want = len < IO_CHUNK ? (size_t)len : IO_CHUNK;
             int64_t at = pos < 0 ? -1 : pos + (int64_t)done, n;
@@ -516,6 +593,11 @@ static int64_t run_rw(struct task *t, struct ring *r, struct req *q)
             }
             if (n == -EBLOCK)
                 n = -EAGAIN;
+            if (n == -EAGAIN && wait && (wr || !done)) {
+                q->done = done;
+                res = -EBLOCK;
+                break;
+            }
             if (n < 0) {
                 res = n;
                 break;
@@ -523,7 +605,7 @@ static int64_t run_rw(struct task *t, struct ring *r, struct req *q)
             done += (uint64_t)n;
             base += (uint64_t)n;
             len -= (uint64_t)n;
-            if ((size_t)n < want) {
+            if (n == 0 || ((size_t)n < want && !(wr && wait))) {
                 res = 1; /* a short transfer ends the request */
                 break;
             }
@@ -533,8 +615,113 @@ static int64_t run_rw(struct task *t, struct ring *r, struct req *q)
     t->wait_obj = wait_obj;
     t->wait_key = wait_key;
     memcpy(t->wait_args, wait_args, sizeof wait_args);
-    free(l);
+    if (res == -EBLOCK)
+        return res;
     return done || res >= 0 ? (int64_t)done : res;
+}
+
+/* io_poll_add(): the ready events asked for (EPOLLERR and EPOLLHUP
+ * always), or -EBLOCK to wait for them. */
+static int64_t poll_once(struct task *t, struct req *q, bool woken)
+{
+    uint32_t events = (q->s.op_flags & 0xffffu) | POLLERR | POLLHUP;
+    uint32_t mask = (uint16_t)file_poll(t, q->file) & events;
+    /* woken, it completes with the wake-up's key, unmasked (io_poll_wake
+     * keeps key_to_poll()): a pipe's is EPOLLIN | EPOLLRDNORM for data,
+     * EPOLLOUT | EPOLLWRNORM for room */
+    if (mask && woken && (q->file->kind == FILE_PIPE || q->file->fifo))
+        mask |= (mask & POLLIN ? POLLRDNORM : 0) | (mask & POLLOUT ? POLLWRNORM : 0);
+    return mask ? (int64_t)mask : -EBLOCK;
+}
+
+/* ---- requests that wait ---- */
+
+static void pend_unlink(struct machine *m, struct uring_pend *p)
+{
+    for (struct uring_pend **pp = &m->uring_pending; *pp; pp = &(*pp)->next) {
+        if (*pp == p) {
+            *pp = p->next;
+            return;
+        }
+    }
+}
+
+static void pend_complete(struct machine *m, struct uring_pend *p, int64_t res)
+{
+    pend_unlink(m, p);
+    struct ring *r = p->ring;
+    uint64_t data = p->q.s.user_data;
+    req_done(&p->q);
+    free(p);
+    post(r, data, (int32_t)res);
+}
+
+/* io_async_cancel() / io_poll_remove(): the waiting request of r whose
+ * user_data is data (only a POLL_ADD for POLL_REMOVE) completes with
+ * -ECANCELED; 0, or -ENOENT if none waits. */
+static int64_t cancel(struct machine *m, struct ring *r, uint64_t data, bool poll_only)
+{
+    for (struct uring_pend *p = m->uring_pending; p; p = p->next) {
+        if (p->ring == r && p->q.s.user_data == data &&
+            (!poll_only || p->q.s.opcode == OP_POLL_ADD)) {
+            pend_complete(m, p, -ECANCELED);
+            return 0;
+        }
+    }
+    return -ENOENT;
+}
+
+/* A live task of mm, whose name a retry runs in. */
+static struct task *runner(struct machine *m, const struct mm *mm)
+{
+    for (struct task *t = m->tasks; t; t = t->next_all)
+        if (t->state != TASK_DEAD && t->proc->mm == mm)
+            return t;
+    return NULL;
+}
+
+void io_uring_notify(struct machine *m, const void *obj)
+{
+    if (!m->uring_pending || !obj)
+        return;
+    for (struct uring_pend *p = m->uring_pending; p; p = p->next)
+        if (file_notify_key(p->q.file) == obj)
+            p->kicked = true;
+    /* a retry notifies other objects (a read frees a pipe's room, a CQE
+     * signals an eventfd): those only mark theirs, which this loop runs */
+    if (m->uring_busy)
+        return;
+    m->uring_busy = true;
+    for (;;) {
+        struct uring_pend *p = m->uring_pending;
+        while (p && !p->kicked)
+            p = p->next;
+        if (!p)
+            break;
+        p->kicked = false;
+        struct task *t = runner(m, p->mm);
+        if (!t)
+            continue;
+        int64_t res = p->q.s.opcode == OP_POLL_ADD ? poll_once(t, &p->q, true) : rw_move(t, p->mm, &p->q);
+        if (res != -EBLOCK)
+            pend_complete(m, p, res);
+    }
+    m->uring_busy = false;
+}
+
+/* The ring goes: its waiting requests are dropped without a CQE. */
+static void pend_drop(struct machine *m, struct ring *r)
+{
+    for (struct uring_pend **pp = &m->uring_pending; *pp;) {
+        struct uring_pend *p = *pp;
+        if (p->ring == r) {
+            *pp = p->next;
+            req_done(&p->q);
+            free(p);
+        } else {
+            pp = &p->next;
+        }
+    }
 }
 
 /* io_issue_sqe(): the request's result. */
@@ -547,8 +734,15 @@ static int64_t issue(struct task *t, struct ring *r, struct req *q)
     case OP_READV:
     case OP_WRITEV:
     case OP_READ:
-    case OP_WRITE:
-        return run_rw(t, r, q);
+    case OP_WRITE: {
+        int err = q->iov ? 0 : rw_setup(t, r, q);
+        return err < 0 ? err : rw_move(t, task_mm(t), q);
+    }
+    case OP_POLL_ADD:
+        return poll_once(t, q, false);
+    case OP_POLL_REMOVE:
+    case OP_ASYNC_CANCEL:
+        return cancel(t->machine, r, s->addr, s->opcode == OP_POLL_REMOVE);
     case OP_FSYNC:
         /* vfs_fsync_range(): the host keeps what asymu wrote; only files
          * with an fsync operation take it */
@@ -597,13 +791,25 @@ static void run_chain(struct task *t, struct ring *r, struct req *c, unsigned n)
         else if (cancel)
             res = -ECANCELED;
         else {
+            /* a lone request may wait for its object; in a chain it
+             * completes with -EAGAIN instead */
+            c[i].may_wait = n == 1;
             res = issue(t, r, &c[i]);
+            if (res == -EBLOCK) {
+                struct uring_pend *p = c[i].may_wait ? calloc(1, sizeof *p) : NULL;
+                if (p) {
+                    *p = (struct uring_pend){.ring = r, .mm = task_mm(t), .q = c[i]};
+                    p->next = t->machine->uring_pending;
+                    t->machine->uring_pending = p;
+                    continue;
+                }
+                res = -EAGAIN;
+            }
             if (failed(&c[i], res) && !(c[i].s.flags & IOSQE_IO_HARDLINK))
                 cancel = true;
         }
         post(r, c[i].s.user_data, (int32_t)res);
-        if (c[i].file)
-            file_put(c[i].file);
+        req_done(&c[i]);
     }
 }
 
@@ -652,6 +858,21 @@ static int64_t submit(struct task *t, struct ring *r, uint32_t nr)
     return done;
 }
 
+/* wait_args: [0] the ring's fd, [1] the CQEs to wait for, [2] what
+ * enter submitted (its result when the wait ends). */
+static int64_t wait_resume(struct task *t)
+{
+    int64_t submitted = (int64_t)t->wait_args[2];
+    struct ring *r = ring_of(file_get(t, (int)t->wait_args[0]));
+    if (!r)
+        return submitted ? submitted : -EBADF;
+    if (r->cq_tail - ld(r->cq + R_HEAD) >= t->wait_args[1])
+        return submitted;
+    if (signal_pending(t))
+        return submitted ? submitted : -EINTR;
+    return RESUME_BLOCK;
+}
+
 /* io_uring_enter(fd, to_submit, min_complete, flags, argp, argsz) */
 SYSCALL_DECL(io_uring_enter)
 {
@@ -682,19 +903,28 @@ SYSCALL_DECL(io_uring_enter)
         if (submitted < 0)
             return submitted;
     }
-    /* io_get_ext_arg(), after the submission as in 5.15: the wait's
-     * arguments are checked (the count submitted wins over their error),
-     * then io_cqring_wait(): every request has completed by now, so there
-     * is nothing more to wait for. */
-    (void)min_complete;
-    if ((flags & IORING_ENTER_GETEVENTS) && (flags & IORING_ENTER_EXT_ARG)) {
+    if (!(flags & IORING_ENTER_GETEVENTS))
+        return submitted;
+    /* io_get_ext_arg(), after the submission as in 5.15: the count
+     * submitted wins over an error of the wait's arguments. Its timeout
+     * and mask, and a plain call's sigmask, are not used by the wait. */
+    if (flags & IORING_ENTER_EXT_ARG) {
         uint8_t arg[24];
         if (a[5] != sizeof arg)
             return submitted ? submitted : -EINVAL;
         if (copy_from_guest(task_mm(t), arg, a[4], sizeof arg) < 0)
             return submitted ? submitted : -EFAULT;
     }
-    return submitted;
+    /* io_cqring_wait(): until min_complete CQEs are there (at most the
+     * CQ ring's size) or a signal (EINTR) */
+    t->wait_args[0] = a[0];
+    t->wait_args[1] = min_complete < r->cq_entries ? min_complete : r->cq_entries;
+    t->wait_args[2] = (uint64_t)submitted;
+    int64_t res = wait_resume(t);
+    if (res != RESUME_BLOCK)
+        return res;
+    task_block(t, wait_resume, r, 0);
+    return -EBLOCK;
 }
 
 /* ---- io_uring_register ---- */
@@ -726,6 +956,7 @@ static int64_t probe(struct task *t, uint64_t arg, uint32_t nr)
         uint8_t *o = buf + 16 + 8 * op;
         o[0] = (uint8_t)op;
         bool ok = op == OP_NOP || op == OP_READV || op == OP_WRITEV || op == OP_FSYNC ||
+                  op == OP_POLL_ADD || op == OP_POLL_REMOVE || op == OP_ASYNC_CANCEL ||
                   op == OP_OPENAT || op == OP_CLOSE || op == OP_STATX || op == OP_READ ||
                   op == OP_WRITE;
         o[2] = ok ? IO_URING_OP_SUPPORTED : 0;

@@ -76,13 +76,18 @@ asymu_e2e_guest(NAME aio-issue26-deferred PROGRAM aio GUEST_ARGS deferred ASYMU_
 # SQE flags, opcode and personality, a bad SQ index (sq_dropped, the batch
 # ends), a lone failed prep ending the batch, linked chains (a prep failure
 # cancels the whole chain, a short read cancels the rest of a link but not
-# of a hard link), IORING_REGISTER_PROBE, REGISTER_EVENTFD (one count per
+# of a hard link), a read of an empty pipe and a POLL_ADD completed by a
+# later write, ASYNC_CANCEL (ENOENT the second time) and POLL_REMOVE of a
+# waiting poll, GETEVENTS with nothing in flight ended by a signal
+# (EINTR), IORING_REGISTER_PROBE, REGISTER_EVENTFD (one count per
 # CQE), REGISTER_FILES with IOSQE_FIXED_FILE, R_DISABLED and ENABLE_RINGS
 # (tests/guest/io_uring.c). qemu-user 7.2 has no io_uring, so the same
 # source was built for the host (gcc -I tests/guest tests/guest/io_uring.c)
 # and run on the host kernel (6.18): every line is what it printed but
-# one, an mmap of the ring at an unknown offset (0x40000000), which 6.18
-# answers ENOMEM and 5.15's io_uring_validate_mmap_request EINVAL. The
+# two: an mmap of the ring at an unknown offset (0x40000000), which 6.18
+# answers ENOMEM and 5.15's io_uring_validate_mmap_request EINVAL; and the
+# POLL_ADD woken by a pipe write, 65 (POLLIN | POLLRDNORM, the wake-up's
+# key, which 5.15's __io_async_wake keeps) where 6.18 re-polls and gives 1. The
 # test waits for each CQE with IORING_ENTER_GETEVENTS (the host completes
 # some in task work; asymu has them all when enter returns), orders
 # requests by links, and prints of features only the bits asymu offers
@@ -91,8 +96,9 @@ asymu_e2e_guest(NAME aio-issue26-deferred PROGRAM aio GUEST_ARGS deferred ASYMU_
 # the test asks what both answer alike.
 asymu_e2e_guest(NAME iouring-issue26-ops PROGRAM io_uring)
 # What asymu does where 5.15 would complete a request later or keep a CQE
-# (docs/guest-root.md): a read of an empty blocking pipe is -EAGAIN at
-# once, a full CQ ring drops the CQE and counts it in overflow (no
+# (docs/guest-root.md): a read of an empty blocking pipe inside a chain is
+# -EAGAIN at once (a lone one waits), a waiting read goes without a CQE
+# when its ring is closed, a full CQ ring drops the CQE and counts it in overflow (no
 # IORING_FEAT_NODROP), a short EXT_ARG is EINVAL, SQPOLL's thread sleeps
 # (IORING_SQ_NEED_WAKEUP) until IORING_ENTER_SQ_WAKEUP, IOPOLL refuses.
 asymu_e2e_guest(NAME iouring-issue26-asymu PROGRAM io_uring GUEST_ARGS asymu ASYMU_ONLY)

@@ -11,6 +11,8 @@
 
 #include <fcntl.h>
 #include <linux/io_uring.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
@@ -115,12 +117,24 @@ static long submit(struct uring *u, const char *what)
     return submit_min(u, what, u->pending);
 }
 
-/* Prints and consumes every CQE. */
+static int by_data(const void *a, const void *b)
+{
+    const struct io_uring_cqe *x = a, *y = b;
+    return x->user_data < y->user_data ? -1 : x->user_data > y->user_data;
+}
+
+/* Prints and consumes every CQE, by user_data (the host kernel posts a
+ * cancelled request's and its canceller's in either order). */
 static void reap(struct uring *u)
 {
     unsigned head = *u->cq_head, tail = __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE);
-    for (; head != tail; head++) {
-        struct io_uring_cqe *c = &u->cqes[head & (u->p.cq_entries - 1)];
+    struct io_uring_cqe got[64];
+    unsigned n = 0;
+    for (; head != tail && n < 64; head++)
+        got[n++] = u->cqes[head & (u->p.cq_entries - 1)];
+    qsort(got, n, sizeof got[0], by_data);
+    for (unsigned i = 0; i < n; i++) {
+        struct io_uring_cqe *c = &got[i];
         if (c->res < 0)
             printf("  cqe %llu: %s\n", (unsigned long long)c->user_data, err_name(-c->res));
         else
@@ -332,6 +346,64 @@ static void links(struct uring *u, int fd)
     reap(u);
 }
 
+static void on_alarm(int sig) { (void)sig; }
+
+/* Requests that wait for their object, completed by a later write or
+ * cancelled; a wait for CQEs ended by a signal. */
+static void waits(struct uring *u)
+{
+    int pfd[2];
+    static char buf[16];
+    if (pipe(pfd) < 0)
+        return;
+    struct io_uring_sqe *s = sqe_get(u, IORING_OP_READ, pfd[0], 1);
+    s->addr = (uintptr_t)buf;
+    s->len = sizeof buf;
+    submit_min(u, "read of an empty pipe", 0);
+    reap(u);
+    say("write", write(pfd[1], "later", 5));
+    say("wait", enter(u->fd, 0, 1, IORING_ENTER_GETEVENTS));
+    reap(u);
+    printf("  read: %.5s\n", buf);
+    s = sqe_get(u, IORING_OP_POLL_ADD, pfd[0], 2);
+    s->poll_events = POLLIN;
+    submit_min(u, "poll of an empty pipe", 0);
+    reap(u);
+    say("write", write(pfd[1], "x", 1));
+    say("wait", enter(u->fd, 0, 1, IORING_ENTER_GETEVENTS));
+    reap(u);
+    s = sqe_get(u, IORING_OP_POLL_ADD, pfd[0], 3);
+    s->poll_events = POLLIN;
+    submit(u, "poll of a pipe with data");
+    reap(u);
+    s = sqe_get(u, IORING_OP_POLL_ADD, pfd[1], 4);
+    s->poll_events = POLLIN;
+    submit_min(u, "poll for input of a write end", 0);
+    reap(u);
+    s = sqe_get(u, IORING_OP_ASYNC_CANCEL, -1, 5);
+    s->addr = 4;
+    submit(u, "cancel it");
+    enter(u->fd, 0, 2, IORING_ENTER_GETEVENTS);
+    reap(u);
+    s = sqe_get(u, IORING_OP_ASYNC_CANCEL, -1, 6);
+    s->addr = 4;
+    submit(u, "cancel it again");
+    reap(u);
+    s = sqe_get(u, IORING_OP_POLL_ADD, pfd[1], 7);
+    s->poll_events = POLLIN;
+    submit_min(u, "poll for input of a write end", 0);
+    s = sqe_get(u, IORING_OP_POLL_REMOVE, -1, 8);
+    s->addr = 7;
+    submit(u, "poll remove");
+    enter(u->fd, 0, 2, IORING_ENTER_GETEVENTS);
+    reap(u);
+    signal(SIGALRM, on_alarm);
+    alarm(1);
+    say("wait with nothing in flight", enter(u->fd, 0, 1, IORING_ENTER_GETEVENTS));
+    close(pfd[0]);
+    close(pfd[1]);
+}
+
 static void probe(struct uring *u)
 {
     size_t size = sizeof(struct io_uring_probe) + 256 * sizeof(struct io_uring_probe_op);
@@ -343,9 +415,10 @@ static void probe(struct uring *u)
     memset(p, 0, size);
     say("probe 24", reg(u->fd, IORING_REGISTER_PROBE, p, 24));
     printf("  last_op >= 39: %d, ops_len %u\n", p->last_op >= 39, p->ops_len);
-    static const unsigned ours[] = {IORING_OP_NOP,    IORING_OP_READV, IORING_OP_WRITEV,
-                                    IORING_OP_FSYNC,  IORING_OP_OPENAT, IORING_OP_CLOSE,
-                                    IORING_OP_STATX,  IORING_OP_READ,  IORING_OP_WRITE};
+    static const unsigned ours[] = {
+        IORING_OP_NOP,    IORING_OP_READV,        IORING_OP_WRITEV, IORING_OP_FSYNC,
+        IORING_OP_POLL_ADD, IORING_OP_POLL_REMOVE, IORING_OP_ASYNC_CANCEL, IORING_OP_OPENAT,
+        IORING_OP_CLOSE,  IORING_OP_STATX,        IORING_OP_READ,   IORING_OP_WRITE};
     for (unsigned i = 0; i < sizeof ours / sizeof ours[0]; i++)
         printf("  op %u: op %u flags %u\n", ours[i], p->ops[ours[i]].op,
                p->ops[ours[i]].flags & IO_URING_OP_SUPPORTED);
@@ -403,20 +476,32 @@ static void eventfd_and_files(struct uring *u, int fd)
 static int asymu_only(void)
 {
     struct uring u;
-    if (uring_open(&u, 1, 0) < 0)
-        return 1;
     int pfd[2];
     static char buf[8];
-    if (pipe(pfd) < 0)
+    if (pipe(pfd) < 0 || uring_open(&u, 2, 0) < 0)
         return 1;
     struct io_uring_sqe *s = sqe_get(&u, IORING_OP_READ, pfd[0], 1);
+    s->flags = IOSQE_IO_LINK;
     s->addr = (uintptr_t)buf;
     s->len = 8;
-    submit(&u, "empty pipe read");
+    sqe_get(&u, IORING_OP_NOP, -1, 2);
+    submit(&u, "empty pipe read in a chain");
+    reap(&u);
+    s = sqe_get(&u, IORING_OP_READ, pfd[0], 3);
+    s->addr = (uintptr_t)buf;
+    s->len = 8;
+    submit_min(&u, "empty pipe read left waiting", 0);
+    close(u.fd); /* drops it */
+    say("write after the ring went", write(pfd[1], "z", 1));
+
+    if (uring_open(&u, 1, 0) < 0)
+        return 1;
+    sqe_get(&u, IORING_OP_NOP, -1, 1);
+    submit(&u, "NOP");
     sqe_get(&u, IORING_OP_NOP, -1, 2);
     submit(&u, "NOP");
     sqe_get(&u, IORING_OP_NOP, -1, 3);
-    submit(&u, "NOP into a full CQ ring");
+    submit_min(&u, "NOP into a full CQ ring", 0);
     printf("  overflow %u\n", *(unsigned *)(u.cq + u.p.cq_off.overflow));
     reap(&u);
     say("enter with a short EXT_ARG",
@@ -487,6 +572,7 @@ int main(int argc, char **argv)
     bad_sqes(&u);
     lseek(fd, 0, SEEK_SET);
     links(&u, fd);
+    waits(&u);
     probe(&u);
     eventfd_and_files(&u, fd);
     close(fd);
