@@ -381,6 +381,8 @@ struct req {
 struct uring_pend {
     struct ring *ring;
     struct mm *mm; /* the submitter's: a live task of it runs the retry */
+    int pid;       /* the submitter's process, so a freed mm's address
+                      reused by another process is never taken for it */
     struct req q;
     bool kicked;
     struct uring_pend *next;
@@ -672,10 +674,10 @@ static int64_t cancel(struct machine *m, struct ring *r, uint64_t data, bool pol
 }
 
 /* A live task of mm, whose name a retry runs in. */
-static struct task *runner(struct machine *m, const struct mm *mm)
+static struct task *runner(struct machine *m, const struct uring_pend *p)
 {
     for (struct task *t = m->tasks; t; t = t->next_all)
-        if (t->state != TASK_DEAD && t->proc->mm == mm)
+        if (t->state != TASK_DEAD && t->proc->mm == p->mm && t->proc->pid == p->pid)
             return t;
     return NULL;
 }
@@ -699,10 +701,10 @@ void io_uring_notify(struct machine *m, const void *obj)
         if (!p)
             break;
         p->kicked = false;
-        struct task *t = runner(m, p->mm);
+        struct task *t = runner(m, p);
         if (!t)
             continue;
-        int64_t res = p->q.s.opcode == OP_POLL_ADD ? poll_once(t, &p->q, true) : rw_move(t, p->mm, &p->q);
+        int64_t res = p->q.s.opcode == OP_POLL_ADD ? poll_once(t, &p->q, true) : rw_move(t, task_mm(t), &p->q);
         if (res != -EBLOCK)
             pend_complete(m, p, res);
     }
@@ -798,7 +800,7 @@ static void run_chain(struct task *t, struct ring *r, struct req *c, unsigned n)
             if (res == -EBLOCK) {
                 struct uring_pend *p = c[i].may_wait ? calloc(1, sizeof *p) : NULL;
                 if (p) {
-                    *p = (struct uring_pend){.ring = r, .mm = task_mm(t), .q = c[i]};
+                    *p = (struct uring_pend){.ring = r, .mm = task_mm(t), .pid = t->proc->pid, .q = c[i]};
                     p->next = t->machine->uring_pending;
                     t->machine->uring_pending = p;
                     continue;
