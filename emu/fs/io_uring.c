@@ -25,6 +25,7 @@
 #include "file_access.h"
 #include "iovec.h"
 #include "kmem.h"
+#include "ktimer.h"
 #include "machine.h"
 #include "mm.h"
 #include "restart.h"
@@ -33,6 +34,7 @@
 #include "task.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -71,6 +73,9 @@
 #define IOSQE_BUFFER_SELECT 32u
 #define SQE_VALID_FLAGS 0x3fu
 #define IORING_FSYNC_DATASYNC 1u
+#define IORING_TIMEOUT_ABS 1u
+#define IORING_TIMEOUT_BOOTTIME 4u
+#define IORING_TIMEOUT_REALTIME 8u
 #define IORING_MAX_FIXED_FILES (1u << 15)
 #define IO_URING_OP_SUPPORTED 1u
 #define RWF_SUPPORTED 0x1fu /* RWF_HIPRI | DSYNC | SYNC | NOWAIT | APPEND */
@@ -83,6 +88,8 @@ enum {
     OP_FSYNC = 3,
     OP_POLL_ADD = 6,
     OP_POLL_REMOVE = 7,
+    OP_TIMEOUT = 11,
+    OP_TIMEOUT_REMOVE = 12,
     OP_ASYNC_CANCEL = 14,
     OP_OPENAT = 18,
     OP_CLOSE = 19,
@@ -138,6 +145,7 @@ struct ring {
     uint8_t *sq, *cq, *sqes;           /* host mappings of the three regions */
     uint64_t sq_size, cq_size, sqes_size; /* what each may be mapped as */
     uint32_t sq_head, cq_tail;            /* the trusted copies */
+    bool posting;                          /* post() is counting timeouts */
     uint64_t charged;
     struct file **fixed; /* REGISTER_FILES: references, NULL slots */
     unsigned nr_fixed;
@@ -343,6 +351,8 @@ SYSCALL_DECL(io_uring_setup)
 
 /* ---- completions ---- */
 
+static void timeouts_count(struct ring *r);
+
 /* io_cqring_fill_event() and io_cqring_ev_posted(): the CQE, then the
  * tail (the process reads the tail with acquire); a full ring counts an
  * overflow instead. The eventfd is signalled unless the process turned
@@ -360,6 +370,11 @@ static void post(struct ring *r, uint64_t user_data, int32_t res)
         memcpy(cqe + 12, &flags, 4);
         st(r->cq + R_TAIL, ++r->cq_tail);
     }
+    if (!r->posting) {
+        r->posting = true;
+        timeouts_count(r);
+        r->posting = false;
+    }
     task_wake_all(r->machine, r);
     if (r->eventfd && !(ld(r->cq + CQ_FLAGS) & IORING_CQ_EVENTFD_DISABLED))
         eventfd_signal_file(r->eventfd, 1);
@@ -375,6 +390,7 @@ struct req {
     struct iov_list *iov; /* a read's or write's buffers, imported once */
     uint64_t done;        /* bytes a waiting write moved before it waited */
     bool may_wait;        /* a lone request: it may wait for its object */
+    uint64_t when;        /* a TIMEOUT's virtual time */
 };
 
 /* A request waiting for its object (machine->uring_pending). */
@@ -385,6 +401,8 @@ struct uring_pend {
                       reused by another process is never taken for it */
     struct req q;
     bool kicked;
+    struct ktimer timer; /* a TIMEOUT's, armed */
+    uint32_t target;     /* a TIMEOUT with a count: the CQ tail it waits for */
     struct uring_pend *next;
 };
 
@@ -490,6 +508,42 @@ static int prep(struct task *t, struct ring *r, struct req *q)
     case OP_POLL_REMOVE:
         /* io_poll_update_prep(): the update flags are not run here */
         if (s->ioprio || s->buf_index || s->splice_fd_in || s->op_flags || s->len)
+            return -EINVAL;
+        return 0;
+    case OP_TIMEOUT: {
+        /* io_timeout_prep(): one timespec, IORING_TIMEOUT_ABS and one
+         * clock at most; the time read here, as 5.15 copies it at prep */
+        uint32_t fl = s->op_flags;
+        if (s->ioprio || s->buf_index || s->len != 1 || s->splice_fd_in)
+            return -EINVAL;
+        if (fl & ~(IORING_TIMEOUT_ABS | IORING_TIMEOUT_BOOTTIME | IORING_TIMEOUT_REALTIME))
+            return -EINVAL;
+        if ((fl & IORING_TIMEOUT_BOOTTIME) && (fl & IORING_TIMEOUT_REALTIME))
+            return -EINVAL;
+        int64_t ts[2];
+        if (copy_from_guest(task_mm(t), ts, s->addr, sizeof ts) < 0)
+            return -EFAULT;
+        if (ts[0] < 0 || ts[1] < 0)
+            return -EINVAL;
+        uint64_t ns = ts[0] > INT64_MAX / 1000000000 - 1 ? (uint64_t)INT64_MAX
+                                                        : (uint64_t)ts[0] * 1000000000u + (uint64_t)ts[1];
+        uint64_t now = machine_now(r->machine);
+        if (!(fl & IORING_TIMEOUT_ABS)) {
+            q->when = ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
+        } else if (fl & IORING_TIMEOUT_REALTIME) {
+            /* the realtime clock runs at a fixed offset from virtual time */
+            uint64_t offset = machine_realtime_ns(r->machine) - now;
+            q->when = ns > offset ? ns - offset : 0;
+        } else {
+            q->when = ns; /* CLOCK_MONOTONIC (and BOOTTIME) is virtual time */
+        }
+        return 0;
+    }
+    case OP_TIMEOUT_REMOVE:
+        /* io_timeout_remove_prep(): updates are not run here */
+        if (s->flags & (IOSQE_BUFFER_SELECT | IOSQE_FIXED_FILE))
+            return -EINVAL;
+        if (s->ioprio || s->buf_index || s->len || s->splice_fd_in || s->op_flags)
             return -EINVAL;
         return 0;
     case OP_ASYNC_CANCEL:
@@ -651,6 +705,8 @@ static void pend_unlink(struct machine *m, struct uring_pend *p)
 static void pend_complete(struct machine *m, struct uring_pend *p, int64_t res)
 {
     pend_unlink(m, p);
+    if (p->timer.armed)
+        ktimer_cancel(m, &p->timer);
     struct ring *r = p->ring;
     uint64_t data = p->q.s.user_data;
     req_done(&p->q);
@@ -658,14 +714,13 @@ static void pend_complete(struct machine *m, struct uring_pend *p, int64_t res)
     post(r, data, (int32_t)res);
 }
 
-/* io_async_cancel() / io_poll_remove(): the waiting request of r whose
- * user_data is data (only a POLL_ADD for POLL_REMOVE) completes with
- * -ECANCELED; 0, or -ENOENT if none waits. */
-static int64_t cancel(struct machine *m, struct ring *r, uint64_t data, bool poll_only)
+/* io_async_cancel() / io_poll_remove() / io_timeout_cancel(): the
+ * waiting request of r whose user_data is data (only of opcode `only` if
+ * not 0) completes with -ECANCELED; 0, or -ENOENT if none waits. */
+static int64_t cancel(struct machine *m, struct ring *r, uint64_t data, unsigned only)
 {
     for (struct uring_pend *p = m->uring_pending; p; p = p->next) {
-        if (p->ring == r && p->q.s.user_data == data &&
-            (!poll_only || p->q.s.opcode == OP_POLL_ADD)) {
+        if (p->ring == r && p->q.s.user_data == data && (!only || p->q.s.opcode == only)) {
             pend_complete(m, p, -ECANCELED);
             return 0;
         }
@@ -687,7 +742,7 @@ void io_uring_notify(struct machine *m, const void *obj)
     if (!m->uring_pending || !obj)
         return;
     for (struct uring_pend *p = m->uring_pending; p; p = p->next)
-        if (file_notify_key(p->q.file) == obj)
+        if (p->q.file && file_notify_key(p->q.file) == obj)
             p->kicked = true;
     /* a retry notifies other objects (a read frees a pipe's room, a CQE
      * signals an eventfd): those only mark theirs, which this loop runs */
@@ -711,6 +766,31 @@ void io_uring_notify(struct machine *m, const void *obj)
     m->uring_busy = false;
 }
 
+/* io_timeout_fn(): the time came first: -ETIME. */
+static void timeout_fire(struct ktimer *k)
+{
+    struct uring_pend *p = (struct uring_pend *)((char *)k - offsetof(struct uring_pend, timer));
+    pend_complete(p->ring->machine, p, -ETIME);
+}
+
+/* io_flush_timeouts(): a CQE was posted; TIMEOUTs of r whose count of
+ * completions is met complete with 0. */
+static void timeouts_count(struct ring *r)
+{
+    struct machine *m = r->machine;
+    for (bool again = true; again;) {
+        again = false;
+        for (struct uring_pend *p = m->uring_pending; p; p = p->next) {
+            if (p->ring == r && p->q.s.opcode == OP_TIMEOUT && p->q.s.off &&
+                (int32_t)(r->cq_tail - p->target) >= 0) {
+                pend_complete(m, p, 0);
+                again = true;
+                break;
+            }
+        }
+    }
+}
+
 /* The ring goes: its waiting requests are dropped without a CQE. */
 static void pend_drop(struct machine *m, struct ring *r)
 {
@@ -718,6 +798,8 @@ static void pend_drop(struct machine *m, struct ring *r)
         struct uring_pend *p = *pp;
         if (p->ring == r) {
             *pp = p->next;
+            if (p->timer.armed)
+                ktimer_cancel(m, &p->timer);
             req_done(&p->q);
             free(p);
         } else {
@@ -744,7 +826,11 @@ static int64_t issue(struct task *t, struct ring *r, struct req *q)
         return poll_once(t, q, false);
     case OP_POLL_REMOVE:
     case OP_ASYNC_CANCEL:
-        return cancel(t->machine, r, s->addr, s->opcode == OP_POLL_REMOVE);
+        return cancel(t->machine, r, s->addr, s->opcode == OP_POLL_REMOVE ? OP_POLL_ADD : 0);
+    case OP_TIMEOUT_REMOVE:
+        return cancel(t->machine, r, s->addr, OP_TIMEOUT);
+    case OP_TIMEOUT:
+        return -EBLOCK; /* io_timeout(): it waits, on its time or its count */
     case OP_FSYNC:
         /* vfs_fsync_range(): the host keeps what asymu wrote; only files
          * with an fsync operation take it */
@@ -803,6 +889,12 @@ static void run_chain(struct task *t, struct ring *r, struct req *c, unsigned n)
                     *p = (struct uring_pend){.ring = r, .mm = task_mm(t), .pid = t->proc->pid, .q = c[i]};
                     p->next = t->machine->uring_pending;
                     t->machine->uring_pending = p;
+                    if (c[i].s.opcode == OP_TIMEOUT) {
+                        /* its count starts at the CQEs posted so far */
+                        p->target = r->cq_tail + (uint32_t)c[i].s.off;
+                        p->timer.fire = timeout_fire;
+                        ktimer_arm(t->machine, &p->timer, c[i].when);
+                    }
                     continue;
                 }
                 res = -EAGAIN;
@@ -959,6 +1051,7 @@ static int64_t probe(struct task *t, uint64_t arg, uint32_t nr)
         o[0] = (uint8_t)op;
         bool ok = op == OP_NOP || op == OP_READV || op == OP_WRITEV || op == OP_FSYNC ||
                   op == OP_POLL_ADD || op == OP_POLL_REMOVE || op == OP_ASYNC_CANCEL ||
+                  op == OP_TIMEOUT || op == OP_TIMEOUT_REMOVE ||
                   op == OP_OPENAT || op == OP_CLOSE || op == OP_STATX || op == OP_READ ||
                   op == OP_WRITE;
         o[2] = ok ? IO_URING_OP_SUPPORTED : 0;

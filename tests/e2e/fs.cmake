@@ -78,7 +78,9 @@ asymu_e2e_guest(NAME aio-issue26-deferred PROGRAM aio GUEST_ARGS deferred ASYMU_
 # cancels the whole chain, a short read cancels the rest of a link but not
 # of a hard link), a read of an empty pipe and a POLL_ADD completed by a
 # later write, ASYNC_CANCEL (ENOENT the second time) and POLL_REMOVE of a
-# waiting poll, GETEVENTS with nothing in flight ended by a signal
+# waiting poll, TIMEOUT (-ETIME after 10 ms, 0 on a count of one
+# completion, TIMEOUT_REMOVE, EINVAL for len 2 or a negative time),
+# GETEVENTS with nothing in flight ended by a signal
 # (EINTR), IORING_REGISTER_PROBE, REGISTER_EVENTFD (one count per
 # CQE), REGISTER_FILES with IOSQE_FIXED_FILE, R_DISABLED and ENABLE_RINGS
 # (tests/guest/io_uring.c). qemu-user 7.2 has no io_uring, so the same

@@ -397,6 +397,44 @@ static void waits(struct uring *u)
     submit(u, "poll remove");
     enter(u->fd, 0, 2, IORING_ENTER_GETEVENTS);
     reap(u);
+    /* TIMEOUT: by time (-ETIME), by a count of completions (0),
+     * removed, refused */
+    struct __kernel_timespec ts = {0, 10 * 1000 * 1000}, far = {10, 0}, neg = {-1, 0};
+    s = sqe_get(u, IORING_OP_TIMEOUT, -1, 9);
+    s->addr = (uintptr_t)&ts;
+    s->len = 1;
+    submit(u, "timeout of 10 ms");
+    reap(u);
+    s = sqe_get(u, IORING_OP_TIMEOUT, -1, 10);
+    s->addr = (uintptr_t)&far;
+    s->len = 1;
+    s->off = 1;
+    submit_min(u, "timeout of 10 s or one completion", 0);
+    sqe_get(u, IORING_OP_NOP, -1, 11);
+    submit_min(u, "NOP", 2);
+    reap(u);
+    s = sqe_get(u, IORING_OP_TIMEOUT, -1, 12);
+    s->addr = (uintptr_t)&far;
+    s->len = 1;
+    submit_min(u, "timeout of 10 s", 0);
+    s = sqe_get(u, IORING_OP_TIMEOUT_REMOVE, -1, 13);
+    s->addr = 12;
+    submit_min(u, "timeout remove", 2);
+    reap(u);
+    s = sqe_get(u, IORING_OP_TIMEOUT_REMOVE, -1, 14);
+    s->addr = 12;
+    submit(u, "timeout remove again");
+    reap(u);
+    s = sqe_get(u, IORING_OP_TIMEOUT, -1, 15);
+    s->addr = (uintptr_t)&ts;
+    s->len = 2;
+    submit(u, "timeout with len 2");
+    reap(u);
+    s = sqe_get(u, IORING_OP_TIMEOUT, -1, 16);
+    s->addr = (uintptr_t)&neg;
+    s->len = 1;
+    submit(u, "timeout of -1 s");
+    reap(u);
     signal(SIGALRM, on_alarm);
     alarm(1);
     say("wait with nothing in flight", enter(u->fd, 0, 1, IORING_ENTER_GETEVENTS));
@@ -417,7 +455,8 @@ static void probe(struct uring *u)
     printf("  last_op >= 39: %d, ops_len %u\n", p->last_op >= 39, p->ops_len);
     static const unsigned ours[] = {
         IORING_OP_NOP,    IORING_OP_READV,        IORING_OP_WRITEV, IORING_OP_FSYNC,
-        IORING_OP_POLL_ADD, IORING_OP_POLL_REMOVE, IORING_OP_ASYNC_CANCEL, IORING_OP_OPENAT,
+        IORING_OP_POLL_ADD, IORING_OP_POLL_REMOVE, IORING_OP_TIMEOUT, IORING_OP_TIMEOUT_REMOVE,
+        IORING_OP_ASYNC_CANCEL, IORING_OP_OPENAT,
         IORING_OP_CLOSE,  IORING_OP_STATX,        IORING_OP_READ,   IORING_OP_WRITE};
     for (unsigned i = 0; i < sizeof ours / sizeof ours[0]; i++)
         printf("  op %u: op %u flags %u\n", ours[i], p->ops[ours[i]].op,
