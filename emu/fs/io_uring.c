@@ -142,18 +142,24 @@ struct ring {
     uint32_t flags, sq_entries, cq_entries;
     bool disabled; /* IORING_SETUP_R_DISABLED until REGISTER_ENABLE_RINGS */
     struct shmem *shm;
-    uint8_t *sq, *cq, *sqes;           /* host mappings of the three regions */
+    uint8_t *sq, *cq, *sqes;              /* host mappings of the three regions */
     uint64_t sq_size, cq_size, sqes_size; /* what each may be mapped as */
     uint32_t sq_head, cq_tail;            /* the trusted copies */
-    bool posting;                          /* post() is counting timeouts */
+    bool posting;                         /* post() is counting timeouts */
     uint64_t charged;
     struct file **fixed; /* REGISTER_FILES: references, NULL slots */
     unsigned nr_fixed;
     struct file *eventfd; /* REGISTER_EVENTFD */
 };
 
-static uint32_t ld(const uint8_t *p) { return __atomic_load_n((const uint32_t *)p, __ATOMIC_ACQUIRE); }
-static void st(uint8_t *p, uint32_t v) { __atomic_store_n((uint32_t *)p, v, __ATOMIC_RELEASE); }
+static uint32_t ld(const uint8_t *p)
+{
+    return __atomic_load_n((const uint32_t *)p, __ATOMIC_ACQUIRE);
+}
+static void st(uint8_t *p, uint32_t v)
+{
+    __atomic_store_n((uint32_t *)p, v, __ATOMIC_RELEASE);
+}
 
 static uint32_t pow2_up(uint32_t v)
 {
@@ -210,7 +216,7 @@ static void uring_release(struct file *f)
 static struct shmem *uring_mmap(struct file *f, uint64_t off, uint64_t len, int *err)
 {
     struct ring *r = f->priv;
-    uint64_t size = off == IORING_OFF_SQ_RING ? r->sq_size
+    uint64_t size = off == IORING_OFF_SQ_RING   ? r->sq_size
                     : off == IORING_OFF_CQ_RING ? r->cq_size
                     : off == IORING_OFF_SQES    ? r->sqes_size
                                                 : 0;
@@ -315,7 +321,9 @@ SYSCALL_DECL(io_uring_setup)
     struct ring *r = calloc(1, sizeof *r);
     if (!r)
         return -ENOMEM;
-    *r = (struct ring){.machine = t->machine, .flags = p.flags, .sq_entries = p.sq_entries,
+    *r = (struct ring){.machine = t->machine,
+                       .flags = p.flags,
+                       .sq_entries = p.sq_entries,
                        .cq_entries = p.cq_entries,
                        .disabled = p.flags & IORING_SETUP_R_DISABLED};
     int err = ring_alloc(t->machine, r);
@@ -340,8 +348,8 @@ SYSCALL_DECL(io_uring_setup)
     p.cq_off[4] = CQ_OVERFLOW;
     p.cq_off[5] = RING_BODY;
     p.cq_off[6] = CQ_FLAGS;
-    p.features = IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_RW_CUR_POS |
-                 IORING_FEAT_CUR_PERSONALITY | IORING_FEAT_SQPOLL_NONFIXED;
+    p.features = IORING_FEAT_SUBMIT_STABLE | IORING_FEAT_RW_CUR_POS | IORING_FEAT_CUR_PERSONALITY |
+                 IORING_FEAT_SQPOLL_NONFIXED;
     if (copy_to_guest(mm, a[1], &p, sizeof p) < 0) {
         ring_free(r);
         return -EFAULT;
@@ -384,9 +392,9 @@ static void post(struct ring *r, uint64_t user_data, int32_t res)
 
 struct req {
     struct sqe s;
-    struct file *file; /* a reference, or NULL for calls without one */
-    int err;           /* what io_init_req() / the prep said, or 0 */
-    uint64_t want;     /* a read's or write's length: less fails a link */
+    struct file *file;    /* a reference, or NULL for calls without one */
+    int err;              /* what io_init_req() / the prep said, or 0 */
+    uint64_t want;        /* a read's or write's length: less fails a link */
     struct iov_list *iov; /* a read's or write's buffers, imported once */
     uint64_t done;        /* bytes a waiting write moved before it waited */
     bool may_wait;        /* a lone request: it may wait for its object */
@@ -435,8 +443,8 @@ static bool is_stream(const struct file *f)
 
 static bool needs_file(unsigned op)
 {
-    return op == OP_READV || op == OP_WRITEV || op == OP_FSYNC || op == OP_READ ||
-           op == OP_WRITE || op == OP_POLL_ADD;
+    return op == OP_READV || op == OP_WRITEV || op == OP_FSYNC || op == OP_READ || op == OP_WRITE ||
+           op == OP_POLL_ADD;
 }
 
 /* io_init_req() and the opcode's prep: 0 or the CQE's error. */
@@ -525,8 +533,9 @@ static int prep(struct task *t, struct ring *r, struct req *q)
             return -EFAULT;
         if (ts[0] < 0 || ts[1] < 0)
             return -EINVAL;
-        uint64_t ns = ts[0] > INT64_MAX / 1000000000 - 1 ? (uint64_t)INT64_MAX
-                                                        : (uint64_t)ts[0] * 1000000000u + (uint64_t)ts[1];
+        uint64_t ns = ts[0] > INT64_MAX / 1000000000 - 1
+                          ? (uint64_t)INT64_MAX
+                          : (uint64_t)ts[0] * 1000000000u + (uint64_t)ts[1];
         uint64_t now = machine_now(r->machine);
         if (!(fl & IORING_TIMEOUT_ABS)) {
             q->when = ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
@@ -759,7 +768,8 @@ void io_uring_notify(struct machine *m, const void *obj)
         struct task *t = runner(m, p);
         if (!t)
             continue;
-        int64_t res = p->q.s.opcode == OP_POLL_ADD ? poll_once(t, &p->q, true) : rw_move(t, task_mm(t), &p->q);
+        int64_t res = p->q.s.opcode == OP_POLL_ADD ? poll_once(t, &p->q, true)
+                                                   : rw_move(t, task_mm(t), &p->q);
         if (res != -EBLOCK)
             pend_complete(m, p, res);
     }
@@ -845,8 +855,8 @@ static int64_t issue(struct task *t, struct ring *r, struct req *q)
         return fd_close(t, s->fd);
     }
     case OP_STATX:
-        return sys_statx(t, (uint64_t[6]){(uint64_t)(int64_t)s->fd, s->addr, s->op_flags, s->len,
-                                           s->off});
+        return sys_statx(
+            t, (uint64_t[6]){(uint64_t)(int64_t)s->fd, s->addr, s->op_flags, s->len, s->off});
     }
     return -EINVAL;
 }
@@ -886,7 +896,8 @@ static void run_chain(struct task *t, struct ring *r, struct req *c, unsigned n)
             if (res == -EBLOCK) {
                 struct uring_pend *p = c[i].may_wait ? calloc(1, sizeof *p) : NULL;
                 if (p) {
-                    *p = (struct uring_pend){.ring = r, .mm = task_mm(t), .pid = t->proc->pid, .q = c[i]};
+                    *p = (struct uring_pend){
+                        .ring = r, .mm = task_mm(t), .pid = t->proc->pid, .q = c[i]};
                     p->next = t->machine->uring_pending;
                     t->machine->uring_pending = p;
                     if (c[i].s.opcode == OP_TIMEOUT) {
@@ -1051,9 +1062,8 @@ static int64_t probe(struct task *t, uint64_t arg, uint32_t nr)
         o[0] = (uint8_t)op;
         bool ok = op == OP_NOP || op == OP_READV || op == OP_WRITEV || op == OP_FSYNC ||
                   op == OP_POLL_ADD || op == OP_POLL_REMOVE || op == OP_ASYNC_CANCEL ||
-                  op == OP_TIMEOUT || op == OP_TIMEOUT_REMOVE ||
-                  op == OP_OPENAT || op == OP_CLOSE || op == OP_STATX || op == OP_READ ||
-                  op == OP_WRITE;
+                  op == OP_TIMEOUT || op == OP_TIMEOUT_REMOVE || op == OP_OPENAT ||
+                  op == OP_CLOSE || op == OP_STATX || op == OP_READ || op == OP_WRITE;
         o[2] = ok ? IO_URING_OP_SUPPORTED : 0;
     }
     if (copy_to_guest(task_mm(t), arg, buf, size) < 0)

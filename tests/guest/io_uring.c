@@ -151,8 +151,8 @@ static void setup_errors(void)
     say("setup 40000 entries", setup(40000, &p));
     p.flags = IORING_SETUP_CLAMP;
     long fd = setup(40000, &p);
-    printf("setup 40000 clamped: %s sq %u cq %u\n", fd < 0 ? err_name(errno) : "ok",
-           p.sq_entries, p.cq_entries);
+    printf("setup 40000 clamped: %s sq %u cq %u\n", fd < 0 ? err_name(errno) : "ok", p.sq_entries,
+           p.cq_entries);
     close((int)fd);
     memset(&p, 0, sizeof p);
     p.resv[1] = 1;
@@ -346,7 +346,10 @@ static void links(struct uring *u, int fd)
     reap(u);
 }
 
-static void on_alarm(int sig) { (void)sig; }
+static void on_alarm(int sig)
+{
+    (void)sig;
+}
 
 /* Requests that wait for their object, completed by a later write or
  * cancelled; a wait for CQEs ended by a signal. */
@@ -454,10 +457,10 @@ static void probe(struct uring *u)
     say("probe 24", reg(u->fd, IORING_REGISTER_PROBE, p, 24));
     printf("  last_op >= 39: %d, ops_len %u\n", p->last_op >= 39, p->ops_len);
     static const unsigned ours[] = {
-        IORING_OP_NOP,    IORING_OP_READV,        IORING_OP_WRITEV, IORING_OP_FSYNC,
-        IORING_OP_POLL_ADD, IORING_OP_POLL_REMOVE, IORING_OP_TIMEOUT, IORING_OP_TIMEOUT_REMOVE,
-        IORING_OP_ASYNC_CANCEL, IORING_OP_OPENAT,
-        IORING_OP_CLOSE,  IORING_OP_STATX,        IORING_OP_READ,   IORING_OP_WRITE};
+        IORING_OP_NOP,          IORING_OP_READV,       IORING_OP_WRITEV,  IORING_OP_FSYNC,
+        IORING_OP_POLL_ADD,     IORING_OP_POLL_REMOVE, IORING_OP_TIMEOUT, IORING_OP_TIMEOUT_REMOVE,
+        IORING_OP_ASYNC_CANCEL, IORING_OP_OPENAT,      IORING_OP_CLOSE,   IORING_OP_STATX,
+        IORING_OP_READ,         IORING_OP_WRITE};
     for (unsigned i = 0; i < sizeof ours / sizeof ours[0]; i++)
         printf("  op %u: op %u flags %u\n", ours[i], p->ops[ours[i]].op,
                p->ops[ours[i]].flags & IO_URING_OP_SUPPORTED);
@@ -544,7 +547,8 @@ static int asymu_only(void)
     printf("  overflow %u\n", *(unsigned *)(u.cq + u.p.cq_off.overflow));
     reap(&u);
     say("enter with a short EXT_ARG",
-        syscall(SYS_io_uring_enter, u.fd, 0, 1, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, buf, 8));
+        syscall(SYS_io_uring_enter, u.fd, 0, 1, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, buf,
+                8));
     close(u.fd);
 
     if (uring_open(&u, 2, IORING_SETUP_SQPOLL) < 0)
@@ -587,8 +591,8 @@ int main(int argc, char **argv)
     printf("setup 5: sq %u cq %u features %#x flags %u\n", u.p.sq_entries, u.p.cq_entries,
            u.p.features & FEATS, u.p.flags);
     printf("  ring entries %u %u masks %u %u\n", *(unsigned *)(u.sq + u.p.sq_off.ring_entries),
-           *(unsigned *)(u.cq + u.p.cq_off.ring_entries), *(unsigned *)(u.sq + u.p.sq_off.ring_mask),
-           *(unsigned *)(u.cq + u.p.cq_off.ring_mask));
+           *(unsigned *)(u.cq + u.p.cq_off.ring_entries),
+           *(unsigned *)(u.sq + u.p.sq_off.ring_mask), *(unsigned *)(u.cq + u.p.cq_off.ring_mask));
     printf("  cloexec %d\n", fcntl(u.fd, F_GETFD) & FD_CLOEXEC);
     char link[64] = "";
     char path[32];
