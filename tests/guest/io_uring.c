@@ -575,6 +575,19 @@ static int asymu_only(void)
     submit(&u, "IOPOLL NOP");
     reap(&u);
     close(u.fd);
+
+    /* exit with a read and a timeout still waiting: freed with the ring */
+    if (uring_open(&u, 2, 0) < 0)
+        return 1;
+    s = sqe_get(&u, IORING_OP_READ, pfd[0], 7);
+    s->addr = (uintptr_t)buf;
+    s->len = 8;
+    submit_min(&u, "read left waiting at exit", 0);
+    struct __kernel_timespec far = {100, 0};
+    s = sqe_get(&u, IORING_OP_TIMEOUT, -1, 8);
+    s->addr = (uintptr_t)&far;
+    s->len = 1;
+    submit_min(&u, "timeout left waiting at exit", 0);
     return 0;
 }
 
