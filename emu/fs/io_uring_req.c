@@ -13,6 +13,7 @@
 #include "event.h"
 #include "file.h"
 #include "file_access.h"
+#include "fs_calls.h"
 #include "io_uring.h"
 #include "io_uring_ring.h"
 #include "iovec.h"
@@ -86,7 +87,7 @@ static bool is_stream(const struct file *f)
 static bool needs_file(unsigned op)
 {
     return op == OP_READV || op == OP_WRITEV || op == OP_FSYNC || op == OP_READ || op == OP_WRITE ||
-           op == OP_POLL_ADD;
+           op == OP_POLL_ADD || op == OP_FADVISE;
 }
 
 /* io_init_req() and the opcode's prep: 0 or the CQE's error. */
@@ -190,6 +191,12 @@ static int prep(struct task *t, struct ring *r, struct req *q)
         }
         return 0;
     }
+    case OP_FADVISE:
+        /* io_fadvise_prep() */
+        return s->ioprio || s->buf_index || s->addr || s->splice_fd_in ? -EINVAL : 0;
+    case OP_MADVISE:
+        /* io_madvise_prep() */
+        return s->ioprio || s->buf_index || s->off || s->splice_fd_in ? -EINVAL : 0;
     case OP_TIMEOUT_REMOVE:
         /* io_timeout_remove_prep(): updates are not run here */
         if (s->flags & (IOSQE_BUFFER_SELECT | IOSQE_FIXED_FILE))
@@ -483,6 +490,16 @@ static int64_t issue(struct task *t, struct ring *r, struct req *q)
         return cancel(t->machine, r, s->addr, OP_TIMEOUT);
     case OP_TIMEOUT:
         return -EBLOCK; /* io_timeout(): it waits, on its time or its count */
+    case OP_FADVISE:
+        /* vfs_fadvise(): generic_fadvise's checks, nothing to do (no page
+         * cache), as do_fadvise */
+        if (q->file->kind == FILE_PIPE || q->file->fifo)
+            return -ESPIPE;
+        return (int)s->op_flags < POSIX_FADV_NORMAL || (int)s->op_flags > POSIX_FADV_NOREUSE
+                   ? -EINVAL
+                   : 0;
+    case OP_MADVISE:
+        return sys_madvise(t, (uint64_t[6]){s->addr, s->len, s->op_flags});
     case OP_FSYNC:
         /* vfs_fsync_range(): the host keeps what asymu wrote; only files
          * with an fsync operation take it */
@@ -622,6 +639,8 @@ bool uring_op_supported(unsigned op)
     case OP_STATX:
     case OP_READ:
     case OP_WRITE:
+    case OP_FADVISE:
+    case OP_MADVISE:
         return true;
     }
     return false;

@@ -64,6 +64,8 @@ enum {
     OP_TIMEOUT_REMOVE = 12,
     OP_ASYNC_CANCEL = 14,
     OP_OPENAT = 18,
+    OP_FADVISE = 24,
+    OP_MADVISE = 25,
     OP_CLOSE = 19,
     OP_STATX = 21,
     OP_READ = 22,

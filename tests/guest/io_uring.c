@@ -224,6 +224,28 @@ static void file_ops(struct uring *u, int fd)
     sqe_get(u, IORING_OP_FSYNC, pfd[0], 7);
     submit(u, "fsync of a pipe");
     reap(u);
+    s = sqe_get(u, IORING_OP_FADVISE, fd, 11);
+    s->fadvise_advice = POSIX_FADV_SEQUENTIAL;
+    submit(u, "fadvise");
+    reap(u);
+    s = sqe_get(u, IORING_OP_FADVISE, fd, 12);
+    s->fadvise_advice = 99;
+    submit(u, "fadvise 99");
+    reap(u);
+    sqe_get(u, IORING_OP_FADVISE, pfd[0], 13);
+    submit(u, "fadvise of a pipe");
+    reap(u);
+    s = sqe_get(u, IORING_OP_MADVISE, -1, 14);
+    s->addr = (uintptr_t)u->sqes;
+    s->len = 4096;
+    s->fadvise_advice = MADV_WILLNEED;
+    submit(u, "madvise");
+    reap(u);
+    s = sqe_get(u, IORING_OP_MADVISE, -1, 15);
+    s->addr = (uintptr_t)u->sqes + 1;
+    s->len = 4096;
+    submit(u, "madvise unaligned");
+    reap(u);
     /* a pipe read with data there */
     if (write(pfd[1], "xyz", 3) != 3)
         return;
@@ -460,7 +482,7 @@ static void probe(struct uring *u)
         IORING_OP_NOP,          IORING_OP_READV,       IORING_OP_WRITEV,  IORING_OP_FSYNC,
         IORING_OP_POLL_ADD,     IORING_OP_POLL_REMOVE, IORING_OP_TIMEOUT, IORING_OP_TIMEOUT_REMOVE,
         IORING_OP_ASYNC_CANCEL, IORING_OP_OPENAT,      IORING_OP_CLOSE,   IORING_OP_STATX,
-        IORING_OP_READ,         IORING_OP_WRITE};
+        IORING_OP_READ,         IORING_OP_WRITE,       IORING_OP_FADVISE, IORING_OP_MADVISE};
     for (unsigned i = 0; i < sizeof ours / sizeof ours[0]; i++)
         printf("  op %u: op %u flags %u\n", ours[i], p->ops[ours[i]].op,
                p->ops[ours[i]].flags & IO_URING_OP_SUPPORTED);
