@@ -72,7 +72,8 @@ asymu_e2e_guest(NAME aio-issue26-deferred PROGRAM aio GUEST_ARGS deferred ASYMU_
 # SQ or CQSIZE, CLAMP), the three regions mapped, the ring file's link and
 # O_CLOEXEC, enter's and register's errors, NOP, write/read and
 # writev/readv on a file (offset -1: the file's position), fsync (a pipe's
-# EINVAL), a pipe read, openat/statx/close (the ring's own fd is EBADF), bad
+# EINVAL), fadvise (ESPIPE on a pipe) and madvise, a pipe read,
+# openat/statx/close (the ring's own fd is EBADF), bad
 # SQE flags, opcode and personality, a bad SQ index (sq_dropped, the batch
 # ends), a lone failed prep ending the batch, linked chains (a prep failure
 # cancels the whole chain, a short read cancels the rest of a link but not
