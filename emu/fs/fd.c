@@ -6,6 +6,7 @@
 #include "file.h"
 #include "flock.h"
 #include "fsnotify.h"
+#include "io_uring.h"
 #include "mqueue.h"
 #include "machine.h"
 #include "rlimit.h"
@@ -79,6 +80,7 @@ void file_notify_events(struct machine *m, const void *obj, unsigned events)
     task_wake_all(m, obj);
     epoll_notify(m, obj, events);
     aio_notify(m, obj);
+    io_uring_notify(m, obj);
 }
 
 const void *file_notify_key(const struct file *f)

@@ -61,6 +61,8 @@ struct machine {
     struct epitem **epitems; /* epoll items by the object they watch (epoll.c) */
     struct aio_req *aio_pending; /* AIO requests waiting on an object (aio.c) */
     bool aio_busy;           /* aio_notify is running them */
+    struct uring_pend *uring_pending; /* io_uring requests waiting (io_uring_req.c) */
+    bool uring_busy;            /* io_uring_notify is running them */
     uint64_t aio_nr;         /* events the AIO contexts asked for: /proc/sys/fs/aio-nr */
     struct inotify *inotifies; /* every inotify instance, by creation (inotify.c) */
     unsigned fsnotify_marks; /* inotify watches of all instances: 0 skips the hooks (fsnotify.h) */

@@ -9,7 +9,7 @@ asymu_e2e_guest(NAME newcalls PROGRAM newcalls ASYMU_ONLY)
 # Calls Linux itself answers ENOSYS to (emu/kernel/syscall_ni.c): ENOSYS
 # without asymu's "unsupported" note, which a call asymu lacks still gets.
 asymu_e2e_guest(NAME enosys-as-linux-issue26 PROGRAM enosys
-                EXPECT_STDOUT_TEXT "pkey_alloc: ENOSYS\nlookup_dcookie: ENOSYS\nio_uring_setup: ENOSYS\n"
+                EXPECT_STDOUT_TEXT "pkey_alloc: ENOSYS\nlookup_dcookie: ENOSYS\nfutex_waitv: ENOSYS\n"
                 EXPECT_STDERR_CONTAINS "unsupported"
                 EXPECT_STDERR_LACKS "pkey_alloc" "lookup_dcookie")
 

@@ -12,6 +12,7 @@
 #include "event.h"
 #include "aio.h"
 #include "fsnotify.h"
+#include "io_uring.h"
 #include "restart.h"
 #include "sysv_ipc.h"
 #include "mqueue.h"
@@ -210,6 +211,9 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(io_submit, io_submit, "xlp"),
     E(io_cancel, io_cancel, "xpp"),
     E(io_getevents, io_getevents, "xllpp"),
+    E(io_uring_setup, io_uring_setup, "up"),
+    E(io_uring_enter, io_uring_enter, "duuxpu"),
+    E(io_uring_register, io_uring_register, "dupu"),
     E(io_pgetevents, io_pgetevents, "xllppp"),
     E(timerfd_create, timerfd_create, "Cx"),
     E(timerfd_settime, timerfd_settime, "dxpp"),

@@ -15,6 +15,7 @@
 #include "event.h"
 #include "aio.h"
 #include "fsnotify.h"
+#include "io_uring.h"
 
 #include <errno.h>
 
@@ -501,6 +502,9 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(io_submit, io_submit, "xlp"),
     E(io_cancel, io_cancel, "xpp"),
     E(io_getevents, io_getevents, "xllpp"),
+    E(io_uring_setup, io_uring_setup, "up"),
+    E(io_uring_enter, io_uring_enter, "duuxpu"),
+    E(io_uring_register, io_uring_register, "dupu"),
     E(io_pgetevents, io_pgetevents_time32, "xllppp"),
     E(io_pgetevents_time64, io_pgetevents_time64, "xllppp"),
     E(timerfd_create, timerfd_create, "Cx"),
