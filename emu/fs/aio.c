@@ -191,26 +191,6 @@ static void complete(struct aio_req *r, int64_t res)
     task_wake_all(m, c);
 }
 
-/* Whether f is read and written as a stream, without an offset (pipes,
- * FIFOs, sockets, terminals, the event descriptors). */
-static bool is_stream(const struct file *f)
-{
-    struct stat st;
-    switch (f->kind) {
-    case FILE_PIPE:
-    case FILE_CONSOLE:
-        return true;
-    case FILE_OBJECT:
-        return !f->ops->seekable;
-    case FILE_HOST:
-        return f->fifo || fstat(f->host_fd, &st) != 0 ||
-               (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode));
-    case FILE_VIRTUAL:
-        return file_is_tracing_pipe(f);
-    }
-    return true;
-}
-
 /* Moves r's bytes as the task t, the file made non-blocking: the event's
  * result, or -EBLOCK while a blocking stream has no data (a read) or no
  * room (a write): its EAGAIN, unless the file is O_NONBLOCK or the iocb
@@ -585,7 +565,7 @@ static int prep_rw(struct task *t, struct aio_req *r, const struct iocb_guest *c
     if (cb->offset < 0 || total > (uint64_t)(INT64_MAX - cb->offset))
         return -EINVAL;
     r->nonblock = (f->flags & O_NONBLOCK) || (cb->rw_flags & RWF_NOWAIT);
-    r->pos = is_stream(f) ? -1 : cb->offset;
+    r->pos = file_is_stream(f) ? -1 : cb->offset;
     struct stat st;
     if (wr && r->pos >= 0 && (cb->rw_flags & RWF_APPEND) && f->kind == FILE_HOST &&
         fstat(f->host_fd, &st) == 0)

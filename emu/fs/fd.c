@@ -218,3 +218,21 @@ void fdtable_put(struct fdtable *fdt)
     }
     free(fdt);
 }
+
+bool file_is_stream(const struct file *f)
+{
+    struct stat st;
+    switch (f->kind) {
+    case FILE_PIPE:
+    case FILE_CONSOLE:
+        return true;
+    case FILE_OBJECT:
+        return !f->ops->seekable;
+    case FILE_HOST:
+        return f->fifo || fstat(f->host_fd, &st) != 0 ||
+               (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode));
+    case FILE_VIRTUAL:
+        return file_is_tracing_pipe(f);
+    }
+    return true;
+}

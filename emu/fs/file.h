@@ -169,6 +169,10 @@ static inline bool file_is_tracing_pipe(const struct file *f)
 {
     return f->kind == FILE_VIRTUAL && (f->node.pipe || f->node.pages);
 }
+/* Whether f is read and written as a stream, without an offset (pipes,
+ * FIFOs, sockets, terminals, the event descriptors): AIO and io_uring
+ * requests on it take no position (fd.c). */
+bool file_is_stream(const struct file *f);
 /* Whether the emulator's stdin has data or its end; if not, the host loop
  * watches it and notifies console_waitq when it has. */
 bool console_ready(struct machine *m);

@@ -66,24 +66,6 @@ static void req_done(struct req *q)
     q->iov = NULL;
 }
 
-static bool is_stream(const struct file *f)
-{
-    struct stat sb;
-    switch (f->kind) {
-    case FILE_PIPE:
-    case FILE_CONSOLE:
-        return true;
-    case FILE_OBJECT:
-        return !f->ops->seekable;
-    case FILE_HOST:
-        return f->fifo || fstat(f->host_fd, &sb) != 0 ||
-               (!S_ISREG(sb.st_mode) && !S_ISBLK(sb.st_mode));
-    case FILE_VIRTUAL:
-        return file_is_tracing_pipe(f);
-    }
-    return true;
-}
-
 static bool needs_file(unsigned op)
 {
     return op == OP_READV || op == OP_WRITEV || op == OP_FSYNC || op == OP_READ || op == OP_WRITE ||
@@ -245,7 +227,7 @@ static int rw_setup(struct task *t, struct ring *r, struct req *q)
     }
     /* rw_verify_area() on an offset that is used: not -1 (the file's own
      * position, IORING_FEAT_RW_CUR_POS), not on a stream */
-    if (!err && !is_stream(f) && s->off != UINT64_MAX &&
+    if (!err && !file_is_stream(f) && s->off != UINT64_MAX &&
         ((int64_t)s->off < 0 || l->total > (uint64_t)(INT64_MAX - (int64_t)s->off)))
         err = -EINVAL;
     if (err) {
@@ -268,7 +250,7 @@ static int64_t rw_move(struct task *t, struct mm *mm, struct req *q)
     bool wr = s->opcode == OP_WRITE || s->opcode == OP_WRITEV;
     struct file *f = q->file;
     struct iov_list *l = q->iov;
-    bool stream = is_stream(f);
+    bool stream = file_is_stream(f);
     bool nowait = (f->flags & O_NONBLOCK) || (s->op_flags & 0x8u /* RWF_NOWAIT */);
     bool wait = q->may_wait && !nowait && stream && file_notify_key(f);
     int64_t pos = stream || s->off == UINT64_MAX ? -1 : (int64_t)s->off;

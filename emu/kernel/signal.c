@@ -638,34 +638,43 @@ SYSCALL_DECL(sigaction)
     return copy_to_guest(task_mm(t), a[2], w, sizeof w) < 0 ? -EFAULT : 0;
 }
 
+/* sigprocmask's core: how applies set to t's blocked signals; SIG_SETMASK
+ * keeps the bits of `keep` as they were. Then old, of `size` bytes, goes to
+ * the guest at uold. */
+static int64_t change_blocked(struct task *t, int how, uint64_t set, uint64_t keep,
+                              uint64_t uold, const void *old, size_t size)
+{
+    set &= ~UNBLOCKABLE;
+    switch (how) {
+    case SIG_BLOCK:
+        t->sigmask |= set;
+        break;
+    case SIG_UNBLOCK:
+        t->sigmask &= ~set;
+        break;
+    case SIG_SETMASK:
+        t->sigmask = (t->sigmask & keep) | set;
+        break;
+    default:
+        return -EINVAL;
+    }
+    if (uold && copy_to_guest(task_mm(t), uold, old, size) < 0)
+        return -EFAULT;
+    if (signal_pending(t))
+        t->stop = true;
+    return 0;
+}
+
 /* arm's sigprocmask(how, set, oset) (compat_sys_sigprocmask): one-word
  * masks; SIG_SETMASK replaces signals 1-32 only (compat_sig_setmask()). */
 SYSCALL_DECL(sigprocmask)
 {
     uint32_t old = (uint32_t)t->sigmask, set;
-    if (a[1]) {
-        if (copy_from_guest(task_mm(t), &set, a[1], sizeof set) < 0)
-            return -EFAULT;
-        set &= ~(uint32_t)UNBLOCKABLE;
-        switch ((int)a[0]) {
-        case SIG_BLOCK:
-            t->sigmask |= set;
-            break;
-        case SIG_UNBLOCK:
-            t->sigmask &= ~(uint64_t)set;
-            break;
-        case SIG_SETMASK:
-            t->sigmask = (t->sigmask & ~(uint64_t)UINT32_MAX) | set;
-            break;
-        default:
-            return -EINVAL;
-        }
-    }
-    if (a[2] && copy_to_guest(task_mm(t), a[2], &old, sizeof old) < 0)
+    if (!a[1])
+        return a[2] && copy_to_guest(task_mm(t), a[2], &old, sizeof old) < 0 ? -EFAULT : 0;
+    if (copy_from_guest(task_mm(t), &set, a[1], sizeof set) < 0)
         return -EFAULT;
-    if (signal_pending(t))
-        t->stop = true;
-    return 0;
+    return change_blocked(t, (int)a[0], set, ~(uint64_t)UINT32_MAX, a[2], &old, sizeof old);
 }
 
 /* arm's sigpending(set) (compat_sys_sigpending): signals 1-32. */
@@ -677,33 +686,14 @@ SYSCALL_DECL(sigpending)
 
 SYSCALL_DECL(rt_sigprocmask)
 {
-    int how = (int)a[0];
     if (a[3] != 8)
         return -EINVAL;
     uint64_t old = t->sigmask, set;
-    if (a[1]) {
-        if (copy_from_guest(task_mm(t), &set, a[1], sizeof set) < 0)
-            return -EFAULT;
-        set &= ~UNBLOCKABLE;
-        switch (how) {
-        case SIG_BLOCK:
-            t->sigmask |= set;
-            break;
-        case SIG_UNBLOCK:
-            t->sigmask &= ~set;
-            break;
-        case SIG_SETMASK:
-            t->sigmask = set;
-            break;
-        default:
-            return -EINVAL;
-        }
-    }
-    if (a[2] && copy_to_guest(task_mm(t), a[2], &old, sizeof old) < 0)
+    if (!a[1])
+        return a[2] && copy_to_guest(task_mm(t), a[2], &old, sizeof old) < 0 ? -EFAULT : 0;
+    if (copy_from_guest(task_mm(t), &set, a[1], sizeof set) < 0)
         return -EFAULT;
-    if (signal_pending(t))
-        t->stop = true;
-    return 0;
+    return change_blocked(t, (int)a[0], set, 0, a[2], &old, sizeof old);
 }
 
 SYSCALL_DECL(rt_sigpending)
