@@ -797,7 +797,10 @@ static int timeout_read(struct task *t, uint64_t addr, unsigned field, int64_t *
         return 0;
     if (sec <= INT64_MIN / 1000000000 + 1)
         sec = INT64_MIN / 1000000000 + 1;
-    *ns = sec * 1000000000 + nsec;
+    /* ktime's wrap-around, saturated instead (fuzz-syscall: a huge
+     * negative tv_nsec) */
+    if (__builtin_add_overflow(sec * 1000000000, nsec, ns))
+        *ns = nsec < 0 ? INT64_MIN : INT64_MAX;
     return 0;
 }
 

@@ -58,6 +58,8 @@ static int wake(struct task *t, struct futex_key k, int n, uint32_t bitset)
         if (o->state != TASK_BLOCKED || o->woken || !(o->wait_args[1] & bitset))
             continue;
         o->woken = true;
+        o->woken_obj = k.obj;
+        o->woken_key = k.key;
         task_wake(o);
         woken++;
     }

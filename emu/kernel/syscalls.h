@@ -34,6 +34,7 @@ bool syscall_resume(struct task *t);
 #define SYSCALL_DECL(name) int64_t sys_##name(struct task *t, const uint64_t a[6])
 SYSCALL_DECL(exit);
 SYSCALL_DECL(seccomp);
+SYSCALL_DECL(futex_waitv);
 SYSCALL_DECL(exit_group);
 SYSCALL_DECL(clone);
 SYSCALL_DECL(clone3);

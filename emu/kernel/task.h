@@ -206,7 +206,9 @@ struct task {
     const struct syscall_entry *sys_entry; /* the blocked syscall */
     char *strace_line;     /* its strace text, printed when it completes */
     uint64_t deadline_ns;  /* wake-up time of a timed wait, 0 if none */
-    bool woken;            /* a futex wake (not a timeout or signal) ended the wait */
+    bool woken;            /* a futex wake (not a timeout or signal) ended the wait, */
+    const void *woken_obj; /* and the queue it came from (futex_waitv) */
+    uint64_t woken_key;
     uint64_t write_done;   /* bytes a blocking pipe write has written before it waited */
     bool fd_table_full;    /* this call's EMFILE is the process's own (fd_install) */
     uint64_t sys_ns;       /* CPU time spent in syscalls (system time) */

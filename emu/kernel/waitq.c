@@ -132,6 +132,11 @@ void waitq_update(struct task *t)
 
 int waitq_add(struct task *t, const void *obj)
 {
+    return waitq_add_key(t, obj, 0);
+}
+
+int waitq_add_key(struct task *t, const void *obj, uint64_t key)
+{
     if (!obj)
         return 0;
     struct wait_node *n = calloc(1, sizeof *n);
@@ -140,7 +145,7 @@ int waitq_add(struct task *t, const void *obj)
     n->task = t;
     n->next_extra = t->extra_waits;
     t->extra_waits = n;
-    node_link(t->machine, n, obj, 0);
+    node_link(t->machine, n, obj, key);
     return 0;
 }
 

@@ -45,6 +45,8 @@ void waitq_update(struct task *t);
  * as they scan them. The extra waits last until t stops being blocked, or
  * until waitq_drop_extra. -ENOMEM if the host has no memory for one. */
 int waitq_add(struct task *t, const void *obj);
+/* The same on the queue (obj, key): futex_waitv's other futexes. */
+int waitq_add_key(struct task *t, const void *obj, uint64_t key);
 void waitq_drop_extra(struct task *t);
 
 /* The tasks waiting on (obj, key), in the order they started waiting

@@ -54,6 +54,7 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(exit_group, exit_group, "d"),
     E(set_tid_address, set_tid_address, "p"),
     E(futex, futex, "pdupxd"),
+    E(futex_waitv, futex_waitv, "pdxpd"),
     E(set_robust_list, set_robust_list, "pu"),
     E(get_robust_list, get_robust_list, "dpp"),
     E(membarrier, membarrier, "ddd"),

@@ -378,6 +378,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(gettid, gettid, ""),
     E(tkill, tkill, "dS"),
     E(futex, futex, "pdupxd"),
+    E(futex_waitv, futex_waitv, "pdxpd"),
     E(sched_getaffinity, sched_getaffinity, "dup"),
     E(sched_setaffinity, sched_setaffinity, "dup"),
     E(setpriority, setpriority, "ddd"),
