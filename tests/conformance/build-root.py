@@ -160,7 +160,7 @@ def write(root, rel, text, mode=0o644):
     os.chmod(path, mode)
 
 
-def finish_install(root, arch):
+def finish_install(root, arch, sibling):
     """What dpkg's maintainer scripts would have made."""
     for rel, text in ETC_FILES.items():
         write(root, rel, text)
@@ -181,10 +181,27 @@ def finish_install(root, arch):
         if os.path.exists(root + target) and not os.path.lexists(os.path.join(root, link)):
             os.symlink(target, os.path.join(root, link))
     write(root, "etc/timezone", "Etc/UTC\n")
-    byte_compile(root)
+    byte_compile(root, sibling)
 
 
-def byte_compile(root):
+def reuse_bytecode(lib, sibling_lib):
+    """Links the compiled files of a root of the other architecture, built
+    before, into this one: the Python library's sources are the same files
+    (size and modification time, which each .pyc records) in both, so
+    compileall finds them current and compiles only what differs."""
+    for d, _, files in os.walk(sibling_lib):
+        if os.path.basename(d) != "__pycache__":
+            continue
+        here = os.path.join(lib, os.path.relpath(d, sibling_lib))
+        if not os.path.isdir(os.path.dirname(here)):
+            continue
+        os.makedirs(here, exist_ok=True)
+        for f in files:
+            if not os.path.exists(os.path.join(here, f)):
+                os.link(os.path.join(d, f), os.path.join(here, f))
+
+
+def byte_compile(root, sibling=None):
     """py3compile's job at install time: without it every run of the
     read-only root would compile the whole test suite again."""
     host = shutil.which("python3.11")
@@ -194,6 +211,8 @@ def byte_compile(root):
     lib = os.path.join(root, "usr/lib/python3.11")
     if not os.path.isdir(lib):
         return
+    if sibling and os.path.isdir(os.path.join(sibling, "usr/lib/python3.11")):
+        reuse_bytecode(lib, os.path.join(sibling, "usr/lib/python3.11"))
     # Files that are meant not to compile (badsyntax_*.py) make this exit 1.
     subprocess.run([host, "-m", "compileall", "-q", "-j", "2", "-s", root, "-p", "/",
                     "-o", "0", "-o", "1", "-o", "2", lib],
@@ -219,7 +238,9 @@ def build(arch, outdir, package_set="base"):
         r = subprocess.run(["dpkg-deb", "-x", os.path.join(debdir, deb_name(name, ver)), tmp])
         if r.returncode != 0:
             fail(f"dpkg-deb -x failed for {deb_name(name, ver)}")
-    finish_install(tmp, arch)
+    other = {"arm64": "armhf", "armhf": "arm64"}[arch]
+    sibling = os.path.join(outdir, SETS[package_set][0].format(arch=other))
+    finish_install(tmp, arch, sibling if os.path.exists(os.path.join(sibling, STAMP)) else None)
     write(tmp, STAMP, listing)
     shutil.rmtree(root, ignore_errors=True)
     os.rename(tmp, root)
