@@ -77,8 +77,21 @@ demo: bootstrap
 	@$(MAKE) --no-print-directory build
 	@./examples/demo.sh $(BUILD)
 
+# What the tests take from the machine's apt sources, Debian's busybox and
+# the conformance tests' guest roots (tests/conformance/build-root.py;
+# together a minute or two, much of it waiting on the mirror), is fetched
+# in the background while the trees compile; the busybox-fetch and
+# conformance-roots fixtures then find it there, or wait on its lock for
+# what is still under way (and fetch what failed, with its message). The
+# log: $(BUILD)/background-fetch.log.
+ROOTS_DIR = $(BUILD)/conformance
+
 ifeq ($(SANITIZE),)
 test: bootstrap
+	@mkdir -p $(ROOTS_DIR)
+	@(sh scripts/fetch-busybox $(GUEST_BUILD); \
+	  for isa in arm64 armhf; do /usr/bin/python3 tests/conformance/build-root.py $$isa $(ROOTS_DIR) || break; done) \
+	    > $(BUILD)/background-fetch.log 2>&1 &
 	@$(MAKE) --no-print-directory test-normal
 	@$(MAKE) --no-print-directory test-sanitized SANITIZE=$(SAN_DEFAULT)
 else
