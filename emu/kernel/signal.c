@@ -906,10 +906,14 @@ static uint64_t queued_for_user(const struct machine *m, uint32_t uid)
 {
     uint64_t n = 0;
     for (const struct task *t = m->tasks; t; t = t->next_all) {
-        const struct sigpending *sp[2] = {&t->pending,
-                                          t->tid == t->proc->pid ? &t->proc->pending : NULL};
         if (t->proc->cred.u.real != uid)
             continue;
+        /* A dead thread's queue is gone, a zombie's shared one too
+         * (flush_sigqueue()); the leader, listed until reaped, counts its
+         * process's once. */
+        const struct sigpending *sp[2] = {
+            t->state != TASK_DEAD ? &t->pending : NULL,
+            t->tid == t->proc->pid && !t->proc->zombie ? &t->proc->pending : NULL};
         for (int i = 0; i < 2; i++)
             if (sp[i])
                 n += (uint64_t)__builtin_popcountll(sp[i]->set & (SIGBIT(SIGRTMIN_GUEST) - 1)) +

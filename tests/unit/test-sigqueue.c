@@ -254,6 +254,25 @@ static void test_sigpending_limit(void **state)
     expect_empty();
 }
 
+/* A thread that exited has no queue left to count (flush_sigqueue()). */
+static void test_dead_thread_not_counted(void **state)
+{
+    (void)state;
+    t->sigmask = ALL;
+    struct rlimit_pair saved = t->proc->rlim[RLIMIT_SIGPENDING];
+    t->proc->rlim[RLIMIT_SIGPENDING].cur = 1;
+    struct siginfo_lite user = {.code = SI_USER, .pid = 1};
+    thread2->sigmask = ALL;
+    signal_queue_task(thread2, SIGUSR1, &user);
+    assert_int_equal(queue_rt(RTMIN, 1), -EAGAIN);
+    task_exit(thread2, 0);
+    assert_int_equal(thread2->state, TASK_DEAD);
+    assert_int_equal(queue_rt(RTMIN, 1), 0);
+    expect_next(t, ALL, RTMIN, 1, 1);
+    t->proc->rlim[RLIMIT_SIGPENDING] = saved;
+    t->sigmask = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_dequeue_order),
         cmocka_unit_test(test_blocked_masks),
         cmocka_unit_test(test_sigpending_limit),
+        cmocka_unit_test(test_dead_thread_not_counted), /* the last: thread2 ends */
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
