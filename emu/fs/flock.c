@@ -30,7 +30,10 @@
 #define GUEST_F_OFD_SETLK 37
 #define GUEST_F_OFD_SETLKW 38
 
-#define LOCK_END UINT64_MAX /* a range that runs to the end of any file */
+/* A range that runs to the end of any file ends at Linux's OFFSET_MAX: no
+ * byte lies beyond it, and a range that ends there is reported with
+ * length 0 whatever its l_len was (posix_lock_to_flock()). */
+#define LOCK_END ((uint64_t)INT64_MAX)
 
 /* Linux's lock spaces: flock locks never meet POSIX ones. */
 enum lock_space { SPACE_FLOCK, SPACE_POSIX };
@@ -298,20 +301,27 @@ static int flock_from_guest(struct task *t, uint64_t addr, bool narrow, struct g
     return 0;
 }
 
+/* fixup_compat_flock(): arm's 32-bit F_GETLK answer. A conflicting lock
+ * that starts past 2^31-1 is EOVERFLOW; a longer one is reported cut to
+ * 2^31-1 bytes. */
 static int flock_to_guest(struct task *t, uint64_t addr, bool narrow, const struct guest_flock *fl)
 {
     if (narrow) {
-        if (fl->start > INT32_MAX || fl->len > INT32_MAX)
+        if (fl->start > INT32_MAX)
             return -EOVERFLOW;
-        struct guest_flock32 g = {fl->type, fl->whence, (int32_t)fl->start, (int32_t)fl->len, fl->pid};
+        int32_t len = fl->len > INT32_MAX ? INT32_MAX : (int32_t)fl->len;
+        struct guest_flock32 g = {fl->type, fl->whence, (int32_t)fl->start, len, fl->pid};
         return copy_to_guest(task_mm(t), addr, &g, sizeof g);
     }
     struct guest_flock64 g = {fl->type, fl->whence, 0, fl->start, fl->len, fl->pid, 0};
     return copy_to_guest(task_mm(t), addr, &g, sizeof g);
 }
 
-/* The byte range of fl (l_whence, l_start, l_len: a negative length ends
- * before l_start, 0 runs to the end of any file): 0 or -EINVAL. */
+/* The byte range of fl, as flock64_to_posix_lock() computes it: l_whence's
+ * base plus l_start, then l_len bytes (a negative length ends just before
+ * l_start, 0 runs to the end of any file). -EOVERFLOW when it would end
+ * past OFFSET_MAX (INT64_MAX), -EINVAL when it would start before byte 0;
+ * no sum can overflow. */
 static int lock_range(struct task *t, int fd, const struct guest_flock *fl, struct file_lock *l)
 {
     int64_t base = 0;
@@ -322,16 +332,24 @@ static int lock_range(struct task *t, int fd, const struct guest_flock *fl, stru
     } else if (fl->whence != SEEK_SET) {
         return -EINVAL;
     }
+    if (fl->start > INT64_MAX - base)
+        return -EOVERFLOW;
     int64_t start = base + fl->start;
-    if (fl->len < 0) {
-        start += fl->len;
-        l->end = (uint64_t)(base + fl->start - 1);
-    } else {
-        l->end = fl->len ? (uint64_t)(start + fl->len - 1) : LOCK_END;
-    }
     if (start < 0)
         return -EINVAL;
+    int64_t end = INT64_MAX;
+    if (fl->len > 0) {
+        if (fl->len - 1 > INT64_MAX - start)
+            return -EOVERFLOW;
+        end = start + (fl->len - 1);
+    } else if (fl->len < 0) {
+        if (start + fl->len < 0)
+            return -EINVAL;
+        end = start - 1;
+        start += fl->len;
+    }
     l->start = (uint64_t)start;
+    l->end = (uint64_t)end;
     return 0;
 }
 

@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define GUEST_SIG_DFL 0
 #define GUEST_SIG_IGN 1
@@ -199,6 +200,27 @@ static void pend_flush(struct sigpending *sp, int sig)
         pend_take(sp, sig);
 }
 
+/* Linux's SYNCHRONOUS_MASK: the faults a task caused itself. */
+#define SYNCHRONOUS (SIGBIT(SIGSEGV) | SIGBIT(SIGBUS) | SIGBIT(SIGILL) | SIGBIT(SIGTRAP) | \
+                     SIGBIT(SIGFPE) | SIGBIT(SIGSYS))
+
+/* dequeue_signal(): takes the next signal of set for t into *info, the
+ * signal or 0. The thread's own queue goes first, then its process's;
+ * within a queue a synchronous signal goes first, then the lowest
+ * (next_signal()), a real-time signal's instances in the order sent. */
+static int take_next(struct task *t, uint64_t set, struct siginfo_lite *info)
+{
+    struct sigpending *sp = (t->pending.set & set) ? &t->pending : &t->proc->pending;
+    uint64_t ready = sp->set & set;
+    if (!ready)
+        return 0;
+    if (ready & SYNCHRONOUS)
+        ready &= SYNCHRONOUS;
+    int sig = __builtin_ctzll(ready) + 1;
+    *info = pend_take(sp, sig);
+    return sig;
+}
+
 static int64_t resume_sigtimedwait(struct task *t);
 
 /* Whether t is in rt_sigtimedwait for sig (blocked, yet what it waits for). */
@@ -363,9 +385,7 @@ void signal_deliver(struct task *t)
     }
     uint64_t ready;
     while (t->state == TASK_RUNNABLE && !p->exiting && (ready = deliverable(t))) {
-        int sig = __builtin_ctzll(ready) + 1;
-        bool from_task = t->pending.set & SIGBIT(sig);
-        t->delivering = pend_take(from_task ? &t->pending : &p->pending, sig);
+        int sig = take_next(t, ready, &t->delivering);
         timer_signal_taken(t, sig, &t->delivering);
         if (ptrace_signal_stop(t, sig) || gdbstub_signal_stop(t, sig))
             return;
@@ -752,13 +772,9 @@ SYSCALL_DECL(pause)
  * of set without running its handler. */
 int signal_dequeue(struct task *t, uint64_t set, struct siginfo_lite *info)
 {
-    uint64_t ready = (t->pending.set | t->proc->pending.set) & set;
-    if (!ready)
-        return 0;
-    int sig = __builtin_ctzll(ready) + 1;
-    bool from_task = t->pending.set & SIGBIT(sig);
-    *info = pend_take(from_task ? &t->pending : &t->proc->pending, sig);
-    timer_signal_taken(t, sig, info);
+    int sig = take_next(t, set, info);
+    if (sig)
+        timer_signal_taken(t, sig, info);
     return sig;
 }
 
@@ -883,6 +899,48 @@ int siginfo_from_guest(struct task *t, uint64_t uinfo, int *signo, struct siginf
     return 0;
 }
 
+/* What __sigqueue_alloc() counts against RLIMIT_SIGPENDING: the signals
+ * queued to the tasks and processes of the user uid (the receiver's real
+ * uid), one per pending standard signal and per real-time instance. */
+static uint64_t queued_for_user(const struct machine *m, uint32_t uid)
+{
+    uint64_t n = 0;
+    for (const struct task *t = m->tasks; t; t = t->next_all) {
+        if (t->proc->cred.u.real != uid)
+            continue;
+        /* A dead thread's queue is gone, a zombie's shared one too
+         * (flush_sigqueue()); the leader, listed until reaped, counts its
+         * process's once. */
+        const struct sigpending *sp[2] = {
+            t->state != TASK_DEAD ? &t->pending : NULL,
+            t->tid == t->proc->pid && !t->proc->zombie ? &t->proc->pending : NULL};
+        for (int i = 0; i < 2; i++)
+            if (sp[i])
+                n += (uint64_t)__builtin_popcountll(sp[i]->set & (SIGBIT(SIGRTMIN_GUEST) - 1)) +
+                     sp[i]->nrt;
+    }
+    return n;
+}
+
+/* __send_signal(): a real-time signal queued by rt_sigqueueinfo (never
+ * kill's SI_USER, which may always queue) fails with EAGAIN once the
+ * receiver's user has RLIMIT_SIGPENDING signals queued, or once its queue
+ * holds RTQUEUE_MAX instances (asymu's own bound). A signal that would be
+ * discarded is not queued, and is no error. */
+static int sigqueue_room(struct process *p, struct task *target, int sig)
+{
+    if (sig < SIGRTMIN_GUEST)
+        return 0;
+    const struct task *to = target ? target : leader_of(p);
+    if (sig_discarded(p, to ? to->sigmask : 0, to && to->ptrace, sig))
+        return 0;
+    const struct sigpending *sp = target ? &target->pending : &p->pending;
+    if (sp->nrt == RTQUEUE_MAX ||
+        queued_for_user(p->machine, p->cred.u.real) >= p->rlim[RLIMIT_SIGPENDING].cur)
+        return -EAGAIN;
+    return 0;
+}
+
 static int64_t queue_info(struct task *t, int tgid, int tid, int sig, uint64_t uinfo)
 {
     int signo;
@@ -899,6 +957,9 @@ static int64_t queue_info(struct task *t, int tgid, int tid, int sig, uint64_t u
         return -ESRCH;
     if (!signal_may_send(t, p, sig))
         return -EPERM;
+    int err = sigqueue_room(p, target, sig);
+    if (err)
+        return err;
     if (sig) {
         if (target)
             signal_queue_task(target, sig, &info);
