@@ -578,6 +578,17 @@ static int sysvipc(void *ctx, const char *name, char **data, size_t *size)
     return sysv_proc_file(t->machine, name, data, size);
 }
 
+static int sysctl_text(void *ctx, const char *name, char **data, size_t *size)
+{
+    return sysctl_read(ctx, name, data, size);
+}
+
+static int64_t sysctl_store(void *ctx, const char *name, unsigned mode, const char *data,
+                            size_t len, uint64_t pos)
+{
+    return sysctl_write(ctx, name, mode, data, len, pos);
+}
+
 /* --- tracefs (trace/tracefs.h) --- */
 
 /* The machine's tracefs, made at first use, subscribed to trace_marker's
@@ -753,6 +764,8 @@ const struct vfs_provider vfs_provider_kernel = {
     .kmsg = kmsg,
     .net = net_table,
     .sysvipc = sysvipc,
+    .sysctl_read = sysctl_text,
+    .sysctl_write = sysctl_store,
     .thread = thread_info,
     .next_tid = next_tid,
     .argv = argv_of,

@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         in.pos += len;
         struct vfs_node node;
         if (vfs_lookup_virtual(&m->vfs, t, path, &node) == 0) {
-            int64_t r = vfs_write_virtual(&m->vfs, t, &node, buf, len);
+            int64_t r = vfs_write_virtual(&m->vfs, t, &node, buf, len, 0);
             if (r > (int64_t)len || (r < 0 && r < -4095))
                 abort();
         }
