@@ -55,8 +55,9 @@ enum file_id {
     F_PROC_KALLSYMS,
     F_PROC_NET, /* /proc/net/NAME: the sockets of one kind */
     F_PROC_SYSVIPC, /* /proc/sysvipc/NAME, /proc/keys, /proc/key-users */
-    /* the IPC, keys, AIO and inotify numbers of /proc/sys (the provider's
-     * table): read and written as proc_dointvec and its kin do */
+    /* the IPC, keys, AIO and inotify numbers of /proc/sys and
+     * sched_rt_{period,runtime}_us (the provider's table): read and
+     * written as proc_dointvec and its kin do */
     F_SYSCTL_LIMIT,
     F_SYSCTL_OSRELEASE,
     F_SYSCTL_OSTYPE,
@@ -65,8 +66,6 @@ enum file_id {
     F_SYSCTL_NGROUPS_MAX,
     F_SYSCTL_OVERCOMMIT,
     F_SYSCTL_MAX_MAP_COUNT,
-    F_SYSCTL_SCHED_RT_RUNTIME,
-    F_SYSCTL_SCHED_RT_PERIOD,
     /* settings of Debian 12's kernel the guest cannot change (sys_admin.c) */
     F_SYSCTL_MODULES_DISABLED,
     F_SYSCTL_KEXEC_DISABLED,
@@ -221,8 +220,8 @@ static const struct fixed fixed[] = {
     {"/proc/sys/kernel/msgmnb", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel/msgmni", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel/ngroups_max", VNODE_GENERATED, 0444, F_SYSCTL_NGROUPS_MAX, 0},
-    {"/proc/sys/kernel/sched_rt_period_us", VNODE_GENERATED, 0644, F_SYSCTL_SCHED_RT_PERIOD, 0},
-    {"/proc/sys/kernel/sched_rt_runtime_us", VNODE_GENERATED, 0644, F_SYSCTL_SCHED_RT_RUNTIME, 0},
+    {"/proc/sys/kernel/sched_rt_period_us", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/sched_rt_runtime_us", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel/osrelease", VNODE_GENERATED, 0444, F_SYSCTL_OSRELEASE, 0},
     {"/proc/sys/kernel/ostype", VNODE_GENERATED, 0444, F_SYSCTL_OSTYPE, 0},
     {"/proc/sys/kernel/perf_event_paranoid", VNODE_GENERATED, 0444, F_SYSCTL_PERF_PARANOID, 0},
@@ -1579,10 +1578,6 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
     case F_SYSCTL_NGROUPS_MAX:
         add(&t, "65536\n");
         break;
-    case F_SYSCTL_SCHED_RT_RUNTIME:
-    case F_SYSCTL_SCHED_RT_PERIOD:
-        add(&t, "%lld\n", (long long)p->sched_rt(ctx, node->file == F_SYSCTL_SCHED_RT_PERIOD));
-        break;
     case F_SYSCTL_OVERCOMMIT:
         add(&t, "0\n");
         break;
@@ -1773,24 +1768,6 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
     }
     case F_PID_COMM: {
         int err = v->provider->set_comm(ctx, node->arg, node->arg2, data, len);
-        return err < 0 ? err : (int64_t)len;
-    }
-    case F_SYSCTL_SCHED_RT_RUNTIME:
-    case F_SYSCTL_SCHED_RT_PERIOD: {
-        /* proc_dointvec: an integer, blanks and a newline around it. */
-        char buf[32];
-        if (len >= sizeof buf)
-            return -EINVAL;
-        memcpy(buf, data, len);
-        buf[len] = '\0';
-        char *end;
-        errno = 0;
-        long long value = strtoll(buf, &end, 10);
-        while (*end == ' ' || *end == '\t' || *end == '\n')
-            end++;
-        if (end == buf || *end || errno || value < INT32_MIN || value > INT32_MAX)
-            return -EINVAL;
-        int err = v->provider->set_sched_rt(ctx, node->file == F_SYSCTL_SCHED_RT_PERIOD, value);
         return err < 0 ? err : (int64_t)len;
     }
     default:

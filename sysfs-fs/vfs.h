@@ -124,9 +124,6 @@ struct vfs_provider {
     void (*cpus)(void *ctx, struct vfs_cpus *out);
     /* Hotplug through cpuN/online: -EPERM, -EBUSY, -EINVAL as the kernel. */
     int (*set_cpu_online)(void *ctx, unsigned cpu, bool online);
-    /* sched_rt_runtime_us (period false) and sched_rt_period_us. */
-    int64_t (*sched_rt)(void *ctx, bool period);
-    int (*set_sched_rt)(void *ctx, bool period, int64_t value);
     /* A write of /proc/PID/comm (tid = pid) or /proc/PID/task/TID/comm. */
     int (*set_comm)(void *ctx, int pid, int tid, const char *data, size_t len);
     int (*self_pid)(void *ctx);
@@ -173,7 +170,8 @@ struct vfs_provider {
     /* /proc/sysvipc/{sem,msg,shm} and /proc/sys/kernel's IPC limits: name
      * is the path under /proc ("sysvipc/sem"); malloc'ed text. */
     int (*sysvipc)(void *ctx, const char *name, char **data, size_t *size);
-    /* The IPC, keys, AIO and inotify numbers of /proc/sys: name is the path
+    /* The IPC, keys, AIO and inotify numbers of /proc/sys and
+     * kernel/sched_rt_{period,runtime}_us: name is the path
      * under /proc/sys ("fs/mqueue/msg_max"). The text (malloc'ed), and a
      * write of len bytes at file position pos by a file of that mode: the
      * bytes taken or -errno. */

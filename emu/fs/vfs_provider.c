@@ -60,17 +60,6 @@ static void cpus(void *ctx, struct vfs_cpus *out)
     out->compat_hwcap2 = (uint32_t)abi_arm.hwcap2;
 }
 
-static int64_t sched_rt(void *ctx, bool period)
-{
-    const struct sched *s = &((struct task *)ctx)->machine->sched;
-    return period ? s->rt_period_us : s->rt_runtime_us;
-}
-
-static int set_sched_rt(void *ctx, bool period, int64_t value)
-{
-    return sched_dl_set_global(&((struct task *)ctx)->machine->sched, period, value);
-}
-
 /* comm_write(): the first 15 bytes as they are (a newline included), for
  * a thread of the writer's own process only (EINVAL otherwise). */
 static int set_comm(void *ctx, int pid, int tid, const char *data, size_t len)
@@ -748,8 +737,6 @@ static int proc_cgroup(void *ctx, int pid, char **data, size_t *size)
 const struct vfs_provider vfs_provider_kernel = {
     .cpus = cpus,
     .set_cpu_online = set_cpu_online,
-    .sched_rt = sched_rt,
-    .set_sched_rt = set_sched_rt,
     .set_comm = set_comm,
     .self_pid = self_pid,
     .self_tid = self_tid,

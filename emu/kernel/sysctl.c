@@ -7,7 +7,9 @@
  * __do_proc_doulongvec_minmax, as 5.15-stable has them after the
  * proc_skip_spaces() fix), with sysctl_writes_strict at its default, 1.
  * The values live in the machine (struct sysctl_limits): the code that
- * enforces each reads it there. */
+ * enforces each reads it there. kernel/sched_rt_{period,runtime}_us are
+ * here too, for the same parsing and permissions (core.c's
+ * sched_rt_handler), their values the scheduler's. */
 #include "sysctl.h"
 
 #include "aio.h"
@@ -16,6 +18,7 @@
 #include "machine.h"
 #include "mqueue.h"
 #include "sysv_ipc.h"
+#include "scheduler.h"
 #include "task.h"
 
 #include <errno.h>
@@ -72,6 +75,7 @@ enum handler {
     H_INT,    /* proc_dointvec: any int */
     H_MINMAX, /* proc_dointvec_minmax: an int within [min, max] */
     H_ULONG,  /* proc_doulongvec_minmax: an unsigned long within [min, max] */
+    H_RT,     /* sched_rt_handler: proc_dointvec, then the scheduler's checks */
 };
 
 #define NONE INT64_MIN /* no bound */
@@ -80,7 +84,7 @@ struct entry {
     const char *name; /* under /proc/sys */
     enum handler handler;
     unsigned count;   /* values (kernel/sem: 4) */
-    size_t off;       /* the first value's place in struct machine */
+    size_t off;       /* the first value's place in struct machine (H_RT: an int64_t) */
     int64_t min, max;
 };
 
@@ -110,6 +114,8 @@ static const struct entry table[] = {
     {"kernel/sem", H_INT, 4, AT(limits.sem), NONE, NONE},
     {"kernel/shmall", H_ULONG, 1, AT(limits.shmall), NONE, NONE},
     {"kernel/shmmax", H_ULONG, 1, AT(limits.shmmax), NONE, NONE},
+    {"kernel/sched_rt_period_us", H_RT, 1, AT(sched.rt_period_us), NONE, NONE},
+    {"kernel/sched_rt_runtime_us", H_RT, 1, AT(sched.rt_runtime_us), NONE, NONE},
     {"kernel/shmmni", H_MINMAX, 1, AT(limits.shmmni), 0, IPCMNI},
 };
 
@@ -153,6 +159,8 @@ int sysctl_read(struct task *t, const char *name, char **data, size_t *size)
             fputc('\t', out);
         if (e->handler == H_ULONG)
             fprintf(out, "%llu", (unsigned long long)((const uint64_t *)at)[i]);
+        else if (e->handler == H_RT)
+            fprintf(out, "%lld", (long long)*(const int64_t *)at);
         else
             fprintf(out, "%d", ((const int *)at)[i]);
     }
@@ -296,6 +304,16 @@ int64_t sysctl_write(struct task *t, const char *name, unsigned mode, const char
         return (int64_t)len; /* proc_first_pos_non_zero_ignore(): ignored */
     struct sysctl_limits *l = &t->machine->limits;
     void *at = (char *)t->machine + e->off;
+    if (e->handler == H_RT) {
+        /* sched_rt_handler(): the number, then sched_dl_set_global()'s
+         * checks (EINVAL, EBUSY), which keep the old values on failure */
+        bool period = e->off == AT(sched.rt_period_us);
+        int value = (int)*(const int64_t *)at;
+        const struct entry as_int = {e->name, H_INT, 1, 0, NONE, NONE};
+        int64_t r = parse_write(&as_int, &value, data, len);
+        int err = r < 0 ? 0 : sched_dl_set_global(&t->machine->sched, period, value);
+        return err < 0 ? err : r;
+    }
     int semmni = l->sem[3];
     int64_t r = parse_write(e, at, data, len);
     /* proc_ipc_sem_dointvec(): semmni in [0, IPCMNI] (sem_check_semmni),

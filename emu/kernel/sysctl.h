@@ -2,7 +2,9 @@
 /* sysctl.h - the numeric files of /proc/sys that hold the IPC, keys, AIO
  * and inotify limits (sysctl.c): the machine's values, which root may
  * change and which mqueue.c, keys.c, aio.c, inotify.c and the System V
- * files then enforce, as Linux's initial namespaces hold them. */
+ * files then enforce, as Linux's initial namespaces hold them. The same
+ * table serves sched_rt_period_us and sched_rt_runtime_us (the
+ * scheduler's values). */
 #ifndef ASYMU_SYSCTL_H
 #define ASYMU_SYSCTL_H
 

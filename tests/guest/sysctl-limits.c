@@ -9,8 +9,9 @@
  *            a pwrite at 1, a read of one byte and then of nothing; sem's
  *            four numbers (ERANGE for semmni, the values before a bad one
  *            kept), aio-max-nr ignoring a negative number, queues_max
- *            taking one, aio-nr refused; as uid 1000: EACCES at open,
- *            EPERM through a descriptor root opened
+ *            taking one, aio-nr refused; as uid 1000: EACCES at open
+ *            (sched_rt_runtime_us too), EPERM through a descriptor root
+ *            opened
  *   enforce  the limits at work after root changed them: mq_open's
  *            msg_max, msg_default and queues_max (root's CAP_SYS_RESOURCE
  *            passes, uid 1000 does not), maxkeys for uid 1000, aio-max-nr
@@ -222,6 +223,7 @@ static void case_write(void)
     if (pid == 0) {
         as_user(1000);
         put("fs/mqueue/msg_max", "5");
+        put("kernel/sched_rt_runtime_us", "5");
         report("write (root's descriptor)", "fs/mqueue/msg_max", "5", 1, write(fd, "5", 1));
         show_value("fs/mqueue/msg_max");
         fflush(stdout);
