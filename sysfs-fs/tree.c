@@ -1750,8 +1750,7 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
     case F_SYSCTL_LIMIT:
         if (!v->provider->sysctl_write)
             return -EACCES;
-        return v->provider->sysctl_write(ctx, node->path + strlen("/proc/sys/"), node->mode, data,
-                                         len, pos);
+        return v->provider->sysctl_write(ctx, node->path + strlen("/proc/sys/"), data, len, pos);
     case F_TRACEFS: {
         const char *rel = tracing_rel(node->path);
         return rel && v->provider->tracefs_write ? v->provider->tracefs_write(ctx, rel, data, len)

@@ -173,11 +173,11 @@ struct vfs_provider {
     /* The IPC, keys, AIO and inotify numbers of /proc/sys and
      * kernel/sched_rt_{period,runtime}_us: name is the path
      * under /proc/sys ("fs/mqueue/msg_max"). The text (malloc'ed), and a
-     * write of len bytes at file position pos by a file of that mode: the
-     * bytes taken or -errno. */
+     * write of len bytes at file position pos: the bytes taken or -errno
+     * (who may write is the caller's check). */
     int (*sysctl_read)(void *ctx, const char *name, char **data, size_t *size);
-    int64_t (*sysctl_write)(void *ctx, const char *name, unsigned mode, const char *data,
-                            size_t len, uint64_t pos);
+    int64_t (*sysctl_write)(void *ctx, const char *name, const char *data, size_t len,
+                            uint64_t pos);
     /* The kernel's release and version strings, as uname(2) gives them. */
     const char *(*release)(void *ctx);
     const char *(*version)(void *ctx);

@@ -290,6 +290,9 @@ int64_t file_write(struct task *t, struct file *f, const void *buf, size_t len, 
             f->node.kind == VNODE_RANDOM)
             return (int64_t)len;
         if (f->node.sysctl) {
+            /* a writer that lost euid 0 since the open (proc_sys_call_handler) */
+            if (sysctl_test_perm(t, f->node.mode, true) < 0)
+                return -EPERM;
             int64_t n = vfs_write_virtual(&t->machine->vfs, t, &f->node, buf, len,
                                           off < 0 ? f->pos : (uint64_t)off);
             if (n > 0 && off < 0)

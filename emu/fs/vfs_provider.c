@@ -572,10 +572,10 @@ static int sysctl_text(void *ctx, const char *name, char **data, size_t *size)
     return sysctl_read(ctx, name, data, size);
 }
 
-static int64_t sysctl_store(void *ctx, const char *name, unsigned mode, const char *data,
-                            size_t len, uint64_t pos)
+static int64_t sysctl_store(void *ctx, const char *name, const char *data, size_t len,
+                            uint64_t pos)
 {
-    return sysctl_write(ctx, name, mode, data, len, pos);
+    return sysctl_write(ctx, name, data, len, pos);
 }
 
 /* --- tracefs (trace/tracefs.h) --- */

@@ -45,9 +45,11 @@ int sysctl_test_perm(const struct task *t, unsigned mode, bool write);
  * -ENOENT for a name not in the table. */
 int sysctl_read(struct task *t, const char *name, char **data, size_t *size);
 
-/* A write of len bytes at file position pos (proc_sys_call_handler() with
- * the file's handler): the bytes taken, or -errno. mode is the file's. */
-int64_t sysctl_write(struct task *t, const char *name, unsigned mode, const char *data,
-                     size_t len, uint64_t pos);
+/* A write of len bytes at file position pos (the file's handler as
+ * proc_sys_call_handler() calls it): the bytes taken, or -errno. Who may
+ * write is the caller's question (sysctl_test_perm):
+ * a guest's write(2) asks it, the scenario's and the FUSE export's
+ * writes, which are the operator's, do not. */
+int64_t sysctl_write(struct task *t, const char *name, const char *data, size_t len, uint64_t pos);
 
 #endif
