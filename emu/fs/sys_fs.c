@@ -1217,6 +1217,10 @@ SYSCALL_DECL(faccessat)
         return err;
     struct vfs_node node;
     bool virtual = vfs_lookup_virtual(&t->machine->vfs, t, path, &node) > 0;
+    /* proc_sys_permission(): by the euid, which access(2) keeps */
+    if (virtual && node.sysctl && (((mode & W_OK) && sysctl_test_perm(t, node.mode, true) < 0) ||
+                                   ((mode & R_OK) && sysctl_test_perm(t, node.mode, false) < 0)))
+        return -EACCES;
     if ((mode & W_OK) && !virtual && !S_ISCHR(st.st_mode)) {
         /* The guest is root: only a read-only place refuses it. */
         bool writable;

@@ -12,7 +12,7 @@
 #   refused write, the same value written as "10\n", "  10 \n", "\t0xa",
 #   "012\n", "10 6\n", "10\n\n\n", the second write and the pwrite at 1,
 #   the one-byte read, sem's ERANGE and EINVAL, uid 1000's EACCES and
-#   EPERM) from a script: the same results. The host refuses aio-max-nr
+#   EPERM, access(2) for root and uid 1000) from a script: the same results. The host refuses aio-max-nr
 #   "-5" with EINVAL: Linux 5.17 made proc_doulongvec_minmax do that; 5.15
 #   skips the negative number and takes the write, as asymu does.
 # - enforce changes the limits it tests, so it ran on asymu only; its lines

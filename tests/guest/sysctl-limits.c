@@ -215,6 +215,9 @@ static void case_write(void)
     put("kernel/shmmni", "32768");
     put("kernel/shmmni", "4096");
     put("fs/aio-nr", "1");
+    printf("root access W_OK msg_max, aio-nr: %s %s\n",
+           res(access("/proc/sys/fs/mqueue/msg_max", W_OK)),
+           res(access("/proc/sys/fs/aio-nr", W_OK)));
 
     /* uid 1000: no open for writing; a descriptor root opened: EPERM */
     fd = open("/proc/sys/fs/mqueue/msg_max", O_WRONLY);
@@ -224,6 +227,9 @@ static void case_write(void)
         as_user(1000);
         put("fs/mqueue/msg_max", "5");
         put("kernel/sched_rt_runtime_us", "5");
+        printf("uid 1000 access W_OK, R_OK: %s %s\n",
+               res(access("/proc/sys/fs/mqueue/msg_max", W_OK)),
+               res(access("/proc/sys/fs/mqueue/msg_max", R_OK)));
         report("write (root's descriptor)", "fs/mqueue/msg_max", "5", 1, write(fd, "5", 1));
         show_value("fs/mqueue/msg_max");
         fflush(stdout);
