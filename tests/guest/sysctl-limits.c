@@ -15,7 +15,8 @@
  *   enforce  the limits at work after root changed them: mq_open's
  *            msg_max, msg_default and queues_max (root's CAP_SYS_RESOURCE
  *            passes, uid 1000 does not), maxkeys for uid 1000, aio-max-nr
- *            for io_setup, max_user_instances for inotify_init, msgmni,
+ *            for io_setup, max_user_instances for inotify_init,
+ *            max_queued_events for a new instance's queue, msgmni,
  *            msgmax, shmmax, semmsl and semopm */
 #define _GNU_SOURCE
 #include "guest.h"
@@ -355,6 +356,37 @@ static void case_enforce(void)
     close(i2);
     close(i3);
     put("fs/inotify/max_user_instances", "128");
+    /* max_queued_events 2: an instance made then keeps 2 events, and one
+     * IN_Q_OVERFLOW; the value is the instance's from its start */
+    put("fs/inotify/max_queued_events", "2");
+    char dir[] = "/tmp/sysctl-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return;
+    }
+    int in = inotify_init1(IN_NONBLOCK);
+    put("fs/inotify/max_queued_events", "16384");
+    inotify_add_watch(in, dir, IN_CREATE);
+    for (int i = 0; i < 4; i++) {
+        char f[64];
+        snprintf(f, sizeof f, "%s/f%d", dir, i);
+        close(open(f, O_CREAT | O_WRONLY, 0600));
+    }
+    char ev[1024] __attribute__((aligned(8)));
+    ssize_t got = read(in, ev, sizeof ev);
+    for (ssize_t off = 0; off < got;) {
+        const struct inotify_event *e = (const void *)(ev + off);
+        printf("event %s%s\n", e->mask & IN_Q_OVERFLOW ? "IN_Q_OVERFLOW" : "IN_CREATE ",
+               e->mask & IN_Q_OVERFLOW ? "" : e->name);
+        off += (ssize_t)(sizeof *e + e->len);
+    }
+    close(in);
+    for (int i = 0; i < 4; i++) {
+        char f[64];
+        snprintf(f, sizeof f, "%s/f%d", dir, i);
+        unlink(f);
+    }
+    rmdir(dir);
 
     /* System V */
     put("kernel/msgmni", "1");
