@@ -1748,7 +1748,9 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
     case F_DEV_FULL:
         return -ENOSPC;
     case F_SYSCTL_LIMIT:
-        if (!v->provider->sysctl_write)
+        /* aio-nr: a count, never written (the guest's open, the scenario
+         * and the FUSE export check the mode before; fuzz-sysfs does not) */
+        if (!v->provider->sysctl_write || !(node->mode & 0200))
             return -EACCES;
         return v->provider->sysctl_write(ctx, node->path + strlen("/proc/sys/"), data, len, pos);
     case F_TRACEFS: {
