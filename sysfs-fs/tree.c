@@ -54,7 +54,11 @@ enum file_id {
     F_PROC_FILESYSTEMS,
     F_PROC_KALLSYMS,
     F_PROC_NET, /* /proc/net/NAME: the sockets of one kind */
-    F_PROC_SYSVIPC, /* /proc/sysvipc/NAME, the IPC limits of /proc/sys/kernel and fs/mqueue */
+    F_PROC_SYSVIPC, /* /proc/sysvipc/NAME, /proc/keys, /proc/key-users */
+    /* the IPC, keys, AIO and inotify numbers of /proc/sys and
+     * sched_rt_{period,runtime}_us (the provider's table): read and
+     * written as proc_dointvec and its kin do */
+    F_SYSCTL_LIMIT,
     F_SYSCTL_OSRELEASE,
     F_SYSCTL_OSTYPE,
     F_SYSCTL_VERSION,
@@ -62,8 +66,6 @@ enum file_id {
     F_SYSCTL_NGROUPS_MAX,
     F_SYSCTL_OVERCOMMIT,
     F_SYSCTL_MAX_MAP_COUNT,
-    F_SYSCTL_SCHED_RT_RUNTIME,
-    F_SYSCTL_SCHED_RT_PERIOD,
     /* settings of Debian 12's kernel the guest cannot change (sys_admin.c) */
     F_SYSCTL_MODULES_DISABLED,
     F_SYSCTL_KEXEC_DISABLED,
@@ -193,41 +195,41 @@ static const struct fixed fixed[] = {
     {"/proc/stat", VNODE_GENERATED, 0444, F_PROC_STAT, 0},
     {"/proc/sys", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/fs", VNODE_DIR, 0555, F_DIR, 0},
-    {"/proc/sys/fs/aio-max-nr", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/aio-nr", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/fs/aio-max-nr", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/aio-nr", VNODE_GENERATED, 0444, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/fs/inotify", VNODE_DIR, 0555, F_DIR, 0},
-    {"/proc/sys/fs/inotify/max_queued_events", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/inotify/max_user_instances", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/inotify/max_user_watches", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/fs/inotify/max_queued_events", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/inotify/max_user_instances", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/inotify/max_user_watches", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/fs/mqueue", VNODE_DIR, 0555, F_DIR, 0},
-    {"/proc/sys/fs/mqueue/msg_default", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/mqueue/msg_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/mqueue/msgsize_default", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/mqueue/msgsize_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/mqueue/queues_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/fs/mqueue/msg_default", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/mqueue/msg_max", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/mqueue/msgsize_default", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/mqueue/msgsize_max", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/mqueue/queues_max", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/kernel/keys", VNODE_DIR, 0555, F_DIR, 0},
-    {"/proc/sys/kernel/keys/gc_delay", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/keys/maxbytes", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/keys/maxkeys", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/keys/root_maxbytes", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/keys/root_maxkeys", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/keys/gc_delay", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/keys/maxbytes", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/keys/maxkeys", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/keys/root_maxbytes", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/keys/root_maxkeys", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel/kexec_load_disabled", VNODE_GENERATED, 0444, F_SYSCTL_KEXEC_DISABLED, 0},
     {"/proc/sys/kernel/modules_disabled", VNODE_GENERATED, 0444, F_SYSCTL_MODULES_DISABLED, 0},
-    {"/proc/sys/kernel/msgmax", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/msgmnb", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/msgmni", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/msgmax", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/msgmnb", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/msgmni", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel/ngroups_max", VNODE_GENERATED, 0444, F_SYSCTL_NGROUPS_MAX, 0},
-    {"/proc/sys/kernel/sched_rt_period_us", VNODE_GENERATED, 0644, F_SYSCTL_SCHED_RT_PERIOD, 0},
-    {"/proc/sys/kernel/sched_rt_runtime_us", VNODE_GENERATED, 0644, F_SYSCTL_SCHED_RT_RUNTIME, 0},
+    {"/proc/sys/kernel/sched_rt_period_us", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/sched_rt_runtime_us", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel/osrelease", VNODE_GENERATED, 0444, F_SYSCTL_OSRELEASE, 0},
     {"/proc/sys/kernel/ostype", VNODE_GENERATED, 0444, F_SYSCTL_OSTYPE, 0},
     {"/proc/sys/kernel/perf_event_paranoid", VNODE_GENERATED, 0444, F_SYSCTL_PERF_PARANOID, 0},
     {"/proc/sys/kernel/pid_max", VNODE_GENERATED, 0444, F_SYSCTL_PID_MAX, 0},
-    {"/proc/sys/kernel/sem", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/shmall", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/shmmax", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/shmmni", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/sem", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/shmall", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/shmmax", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/shmmni", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel/unprivileged_bpf_disabled", VNODE_GENERATED, 0444, F_SYSCTL_BPF_DISABLED, 0},
     {"/proc/sys/kernel/version", VNODE_GENERATED, 0444, F_SYSCTL_VERSION, 0},
     {"/proc/sys/vm", VNODE_DIR, 0555, F_DIR, 0},
@@ -406,6 +408,7 @@ static void fill(struct vfs_node *node, const char *path, const struct fixed *f,
     node->records = f->file == F_DEV_KMSG;
     node->pages = false;
     node->pipe = false;
+    node->sysctl = f->file == F_SYSCTL_LIMIT;
 }
 
 /* "123" and the rest after it, or -1. */
@@ -1502,6 +1505,9 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         return p->net ? p->net(ctx, strrchr(node->path, '/') + 1, data, size) : -ENOENT;
     case F_PROC_SYSVIPC:
         return p->sysvipc ? p->sysvipc(ctx, node->path + strlen("/proc/"), data, size) : -ENOENT;
+    case F_SYSCTL_LIMIT:
+        return p->sysctl_read ? p->sysctl_read(ctx, node->path + strlen("/proc/sys/"), data, size)
+                              : -ENOENT;
     case F_PID_CMDLINE:
     case F_PID_AUXV:
     case F_PID_ENVIRON:
@@ -1571,10 +1577,6 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         break;
     case F_SYSCTL_NGROUPS_MAX:
         add(&t, "65536\n");
-        break;
-    case F_SYSCTL_SCHED_RT_RUNTIME:
-    case F_SYSCTL_SCHED_RT_PERIOD:
-        add(&t, "%lld\n", (long long)p->sched_rt(ctx, node->file == F_SYSCTL_SCHED_RT_PERIOD));
         break;
     case F_SYSCTL_OVERCOMMIT:
         add(&t, "0\n");
@@ -1740,11 +1742,17 @@ static int parse_strtobool(const char *s, size_t len, bool *out)
 }
 
 int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, const char *data,
-                          size_t len)
+                          size_t len, uint64_t pos)
 {
     switch (node->file) {
     case F_DEV_FULL:
         return -ENOSPC;
+    case F_SYSCTL_LIMIT:
+        /* aio-nr: a count, never written (the guest's open, the scenario
+         * and the FUSE export check the mode before; fuzz-sysfs does not) */
+        if (!v->provider->sysctl_write || !(node->mode & 0200))
+            return -EACCES;
+        return v->provider->sysctl_write(ctx, node->path + strlen("/proc/sys/"), data, len, pos);
     case F_TRACEFS: {
         const char *rel = tracing_rel(node->path);
         return rel && v->provider->tracefs_write ? v->provider->tracefs_write(ctx, rel, data, len)
@@ -1761,24 +1769,6 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
     }
     case F_PID_COMM: {
         int err = v->provider->set_comm(ctx, node->arg, node->arg2, data, len);
-        return err < 0 ? err : (int64_t)len;
-    }
-    case F_SYSCTL_SCHED_RT_RUNTIME:
-    case F_SYSCTL_SCHED_RT_PERIOD: {
-        /* proc_dointvec: an integer, blanks and a newline around it. */
-        char buf[32];
-        if (len >= sizeof buf)
-            return -EINVAL;
-        memcpy(buf, data, len);
-        buf[len] = '\0';
-        char *end;
-        errno = 0;
-        long long value = strtoll(buf, &end, 10);
-        while (*end == ' ' || *end == '\t' || *end == '\n')
-            end++;
-        if (end == buf || *end || errno || value < INT32_MIN || value > INT32_MAX)
-            return -EINVAL;
-        int err = v->provider->set_sched_rt(ctx, node->file == F_SYSCTL_SCHED_RT_PERIOD, value);
         return err < 0 ? err : (int64_t)len;
     }
     default:

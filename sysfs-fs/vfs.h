@@ -44,6 +44,9 @@ struct vfs_node {
     bool records;            /* a read returns one line, whole (/dev/kmsg) */
     bool pages;              /* a read returns at most the rest of a 4 KiB page (trace_pipe_raw) */
     bool pipe;               /* trace_pipe: its text is taken out of the buffer as read */
+    bool sysctl;             /* a number of /proc/sys: made at each read, which gives
+                                nothing past position 0, and a write moves the position
+                                (proc_sys_call_handler) */
 };
 
 /* The vCPUs as the kernel reports them. */
@@ -121,9 +124,6 @@ struct vfs_provider {
     void (*cpus)(void *ctx, struct vfs_cpus *out);
     /* Hotplug through cpuN/online: -EPERM, -EBUSY, -EINVAL as the kernel. */
     int (*set_cpu_online)(void *ctx, unsigned cpu, bool online);
-    /* sched_rt_runtime_us (period false) and sched_rt_period_us. */
-    int64_t (*sched_rt)(void *ctx, bool period);
-    int (*set_sched_rt)(void *ctx, bool period, int64_t value);
     /* A write of /proc/PID/comm (tid = pid) or /proc/PID/task/TID/comm. */
     int (*set_comm)(void *ctx, int pid, int tid, const char *data, size_t len);
     int (*self_pid)(void *ctx);
@@ -170,6 +170,14 @@ struct vfs_provider {
     /* /proc/sysvipc/{sem,msg,shm} and /proc/sys/kernel's IPC limits: name
      * is the path under /proc ("sysvipc/sem"); malloc'ed text. */
     int (*sysvipc)(void *ctx, const char *name, char **data, size_t *size);
+    /* The IPC, keys, AIO and inotify numbers of /proc/sys and
+     * kernel/sched_rt_{period,runtime}_us: name is the path
+     * under /proc/sys ("fs/mqueue/msg_max"). The text (malloc'ed), and a
+     * write of len bytes at file position pos: the bytes taken or -errno
+     * (who may write is the caller's check). */
+    int (*sysctl_read)(void *ctx, const char *name, char **data, size_t *size);
+    int64_t (*sysctl_write)(void *ctx, const char *name, const char *data, size_t len,
+                            uint64_t pos);
     /* The kernel's release and version strings, as uname(2) gives them. */
     const char *(*release)(void *ctx);
     const char *(*version)(void *ctx);
@@ -453,8 +461,9 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
 /* An open of a writable VNODE_GENERATED file with O_TRUNC: tracefs's
  * set_event and trace are emptied then. */
 void vfs_truncate_virtual(struct vfs *v, void *ctx, const struct vfs_node *node);
-/* A write(2) to a writable VNODE_GENERATED file: the bytes taken or -errno. */
+/* A write(2) to a writable VNODE_GENERATED file at file position pos
+ * (only a sysctl node looks at it): the bytes taken or -errno. */
 int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
-                          const char *data, size_t len);
+                          const char *data, size_t len, uint64_t pos);
 
 #endif

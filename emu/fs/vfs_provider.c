@@ -60,17 +60,6 @@ static void cpus(void *ctx, struct vfs_cpus *out)
     out->compat_hwcap2 = (uint32_t)abi_arm.hwcap2;
 }
 
-static int64_t sched_rt(void *ctx, bool period)
-{
-    const struct sched *s = &((struct task *)ctx)->machine->sched;
-    return period ? s->rt_period_us : s->rt_runtime_us;
-}
-
-static int set_sched_rt(void *ctx, bool period, int64_t value)
-{
-    return sched_dl_set_global(&((struct task *)ctx)->machine->sched, period, value);
-}
-
 /* comm_write(): the first 15 bytes as they are (a newline included), for
  * a thread of the writer's own process only (EINVAL otherwise). */
 static int set_comm(void *ctx, int pid, int tid, const char *data, size_t len)
@@ -578,6 +567,17 @@ static int sysvipc(void *ctx, const char *name, char **data, size_t *size)
     return sysv_proc_file(t->machine, name, data, size);
 }
 
+static int sysctl_text(void *ctx, const char *name, char **data, size_t *size)
+{
+    return sysctl_read(ctx, name, data, size);
+}
+
+static int64_t sysctl_store(void *ctx, const char *name, const char *data, size_t len,
+                            uint64_t pos)
+{
+    return sysctl_write(ctx, name, data, len, pos);
+}
+
 /* --- tracefs (trace/tracefs.h) --- */
 
 /* The machine's tracefs, made at first use, subscribed to trace_marker's
@@ -737,8 +737,6 @@ static int proc_cgroup(void *ctx, int pid, char **data, size_t *size)
 const struct vfs_provider vfs_provider_kernel = {
     .cpus = cpus,
     .set_cpu_online = set_cpu_online,
-    .sched_rt = sched_rt,
-    .set_sched_rt = set_sched_rt,
     .set_comm = set_comm,
     .self_pid = self_pid,
     .self_tid = self_tid,
@@ -753,6 +751,8 @@ const struct vfs_provider vfs_provider_kernel = {
     .kmsg = kmsg,
     .net = net_table,
     .sysvipc = sysvipc,
+    .sysctl_read = sysctl_text,
+    .sysctl_write = sysctl_store,
     .thread = thread_info,
     .next_tid = next_tid,
     .argv = argv_of,

@@ -427,9 +427,10 @@ static int queue_create(struct task *t, struct mq_ns *ns, struct mqueue **at, co
                         unsigned mode, const int64_t *attr, struct mqueue **out)
 {
     bool resource = capable(t, CAP_SYS_RESOURCE);
-    if (ns->count >= MQ_QUEUES_MAX && !resource)
+    const struct sysctl_limits *l = &t->machine->limits;
+    if (ns->count >= l->mq_queues_max && !resource)
         return -ENOSPC;
-    int64_t maxmsg = MQ_MSG_DEFAULT, msgsize = MQ_MSGSIZE_DEFAULT;
+    int64_t maxmsg = l->mq_msg_default, msgsize = l->mq_msgsize_default;
     if (attr) {
         maxmsg = attr[1];
         msgsize = attr[2];
@@ -437,7 +438,7 @@ static int queue_create(struct task *t, struct mq_ns *ns, struct mqueue **at, co
     if (maxmsg <= 0 || msgsize <= 0)
         return -EINVAL;
     if (resource ? maxmsg > MQ_HARD_MSGMAX || msgsize > MQ_HARD_MSGSIZEMAX
-                 : maxmsg > MQ_MSG_MAX || msgsize > MQ_MSGSIZE_MAX)
+                 : maxmsg > l->mq_msg_max || msgsize > l->mq_msgsize_max)
         return -EINVAL;
     uint64_t bytes =
         (uint64_t)maxmsg * (uint64_t)msgsize + (uint64_t)maxmsg * KMSG_SIZE +
@@ -923,23 +924,4 @@ void mq_free_all(struct machine *m)
     free(ns->users);
     free(ns);
     m->mq = NULL;
-}
-
-int mq_proc_file(const char *name, FILE *out)
-{
-    static const struct {
-        const char *name;
-        int value;
-    } files[] = {
-        {"msg_default", MQ_MSG_DEFAULT},         {"msg_max", MQ_MSG_MAX},
-        {"msgsize_default", MQ_MSGSIZE_DEFAULT}, {"msgsize_max", MQ_MSGSIZE_MAX},
-        {"queues_max", MQ_QUEUES_MAX},
-    };
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        if (strcmp(name, files[i].name) == 0) {
-            fprintf(out, "%d\n", files[i].value);
-            return 0;
-        }
-    }
-    return -ENOENT;
 }

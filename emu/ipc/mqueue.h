@@ -16,7 +16,8 @@ struct task;
 
 /* Linux's defaults (ipc/mq_sysctl.c, include/linux/ipc_namespace.h):
  * /proc/sys/fs/mqueue/{msg_max,msgsize_max,queues_max,msg_default,
- * msgsize_default}, and what root (CAP_SYS_RESOURCE) may ask past them. */
+ * msgsize_default}, whose values are the machine's (m->limits, sysctl.h),
+ * and what root (CAP_SYS_RESOURCE) may ask past them. */
 #define MQ_MSG_MAX 10
 #define MQ_MSGSIZE_MAX 8192
 #define MQ_QUEUES_MAX 256
@@ -33,8 +34,6 @@ struct task;
 bool mq_task_exit(struct task *t);
 void mq_process_closed(struct process *p, struct file *f);
 void mq_free_all(struct machine *m);
-/* /proc/sys/fs/mqueue/NAME (sysv_proc_file): 0, or -ENOENT. */
-int mq_proc_file(const char *name, FILE *out);
 
 SYSCALL_DECL(mq_open);
 SYSCALL_DECL(mq_unlink);

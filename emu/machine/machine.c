@@ -225,6 +225,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
     memset(m, 0, sizeof *m);
     m->cfg = cfg;
     m->next_pid = 1;
+    sysctl_limits_init(m);
     uts_init(m);
     uint64_t x = cfg->seed;
     for (int i = 0; i < 4; i++)
