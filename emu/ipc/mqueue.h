@@ -8,6 +8,7 @@
 #include "syscalls.h"
 
 #include <stdio.h>
+#include <sys/stat.h>
 
 struct file;
 struct machine;
@@ -35,6 +36,22 @@ void mq_process_closed(struct process *p, struct file *f);
 void mq_free_all(struct machine *m);
 /* /proc/sys/fs/mqueue/NAME (sysv_proc_file): 0, or -ENOENT. */
 int mq_proc_file(const char *name, FILE *out);
+
+/* The mqueue file system's side (sysfs-fs/mqueue_fs.c): a queue's inode
+ * by name (no '/'), the names, an open(2) in a mount (O_CREAT makes a queue
+ * with the default attributes, as mqueue_create; path is the file's
+ * /proc/PID/fd link) and an unlink (mq_unlink's rules, may_delete). 0 or
+ * -errno. */
+int mq_fs_stat(struct machine *m, const char *name, struct stat *st);
+int mq_fs_list(struct machine *m, void (*emit)(const char *name, unsigned char type, void *arg),
+               void *arg);
+int mq_fs_open(struct task *t, const char *name, const char *path, int flags, unsigned mode,
+               struct file **out);
+int mq_fs_unlink(struct task *t, const char *name);
+/* umount2 of the mqueue mount at dir: false while a queue is open through
+ * it (do_umount's EBUSY), unless detach (MNT_DETACH), which leaves the open
+ * files working but no longer in the mount. */
+bool mq_fs_umount(struct machine *m, const char *dir, bool detach);
 
 SYSCALL_DECL(mq_open);
 SYSCALL_DECL(mq_unlink);
