@@ -635,12 +635,31 @@ int mq_fs_stat(struct machine *m, const char *name, struct stat *st)
     return mq_file_stat(&f, st);
 }
 
+static int newer_first(const void *a, const void *b)
+{
+    uint64_t x = (*(struct mqueue *const *)a)->ino, y = (*(struct mqueue *const *)b)->ino;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* dcache_readdir: the newest entry first (d_alloc adds each at the head of
+ * d_subdirs); inode numbers grow with each queue made. */
 int mq_fs_list(struct machine *m, void (*emit)(const char *name, unsigned char type, void *arg),
                void *arg)
 {
-    if (m->mq)
-        for (const struct mqueue *q = m->mq->queues; q; q = q->next)
-            emit(q->name, 8 /* DT_REG */, arg);
+    size_t n = 0, i = 0;
+    for (const struct mqueue *q = m->mq ? m->mq->queues : NULL; q; q = q->next)
+        n++;
+    if (!n)
+        return 0;
+    struct mqueue **all = malloc(n * sizeof *all);
+    if (!all)
+        return -ENOMEM;
+    for (struct mqueue *q = m->mq->queues; q; q = q->next)
+        all[i++] = q;
+    qsort(all, n, sizeof *all, newer_first);
+    for (i = 0; i < n; i++)
+        emit(all[i]->name, 8 /* DT_REG */, arg);
+    free(all);
     return 0;
 }
 

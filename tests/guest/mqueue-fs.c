@@ -39,7 +39,7 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The entries of dir, sorted (Linux lists the newest first). */
+/* The entries of dir, sorted (raw_list shows readdir's own order). */
 static void list(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -64,6 +64,19 @@ static void list(const char *dir)
         free(names[i]);
     }
     printf("\n");
+}
+
+/* readdir's order: the newest queue first, as dcache_readdir. */
+static void raw_list(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    printf("readdir order:");
+    while (d && (e = readdir(d)))
+        printf(" %s", e->d_name);
+    printf("\n");
+    if (d)
+        closedir(d);
 }
 
 static void stat_of(const char *path)
@@ -276,6 +289,7 @@ int main(int argc, char **argv)
     printf("mq_open a, b: %s %s\n", res(a), res(b));
     printf("send: %s\n", res(mq_send(a, "hello", 5, 7)));
     list(DIR_);
+    raw_list(DIR_);
     stat_of(DIR_);
     stat_of(DIR_ "/asymu-fs-a");
 
@@ -323,6 +337,7 @@ int main(int argc, char **argv)
     printf("mq_open c: %s maxmsg %ld msgsize %ld\n", res(c), ca.mq_maxmsg, ca.mq_msgsize);
     printf("create c O_EXCL: %s\n", res(open(DIR_ "/asymu-fs-c", O_CREAT | O_EXCL | O_RDWR, 0600)));
     stat_of(DIR_ "/asymu-fs-c");
+    raw_list(DIR_);
     mq_close(c);
     close(fd);
 
