@@ -572,14 +572,46 @@ static int64_t op_chmod(struct task *t, int fd, const uint64_t *a)
     return r;
 }
 
+/* chmod or chown (mode -1) of a queue of an mqueue mount (path) or of an mq
+ * descriptor (fd): 1 with *r when it is one, else 0 (mqueue.h). */
+static int mqueue_setattr(struct task *t, int dirfd, uint64_t upath, int fd, bool follow,
+                          int64_t mode, uint32_t uid, uint32_t gid, int64_t *r)
+{
+    struct file *f = fd >= 0 ? file_get(t, fd) : NULL;
+    char path[VFS_PATH_MAX];
+    struct vfs *v = &t->machine->vfs;
+    if (fd >= 0) {
+        if (!f || f->kind != FILE_OBJECT || !f->ops->name || strcmp(f->ops->name, "mqueue") != 0)
+            return 0;
+        *r = f->path && vfs_mqueue_readonly(v, f->path) ? -EROFS
+                                                         : mq_fs_setattr(t, f, NULL, mode, uid, gid);
+        return 1;
+    }
+    if (path_from_guest(t, dirfd, upath, path, sizeof path) < 0 ||
+        (follow && vfs_follow(v, t, path, path, sizeof path) < 0))
+        return 0;
+    const char *rel = vfs_mqueue_rel(v, path);
+    struct vfs_node node;
+    if (!rel || !*rel || vfs_lookup_virtual(v, t, path, &node) <= 0 || node.kind != VNODE_MQUEUE)
+        return 0;
+    *r = vfs_mqueue_readonly(v, path) ? -EROFS : mq_fs_setattr(t, NULL, rel, mode, uid, gid);
+    return 1;
+}
+
 /* fchmodat has no flags on Linux 5.15: an empty path is ENOENT. */
 SYSCALL_DECL(fchmodat)
 {
+    int64_t r;
+    if (mqueue_setattr(t, (int)a[0], a[1], -1, true, (int64_t)(a[2] & 07777), 0, 0, &r))
+        return r;
     return on_path(t, (int)a[0], a[1], true, false, op_chmod, a, IN_ATTRIB);
 }
 
 SYSCALL_DECL(fchmod)
 {
+    int64_t r;
+    if (mqueue_setattr(t, -1, 0, (int)a[0], true, (int64_t)(a[1] & 07777), 0, 0, &r))
+        return r;
     int fd = changeable_fd(t, (int)a[0], false);
     return fd < 0 ? fd : fd_told(t, (int)a[0], op_chmod(t, fd, (uint64_t[]){0, 0, a[1]}), IN_ATTRIB);
 }
@@ -596,12 +628,22 @@ SYSCALL_DECL(fchownat)
     uint64_t flags = a[4];
     if (flags & ~(uint64_t)(GUEST_AT_SYMLINK_NOFOLLOW | GUEST_AT_EMPTY_PATH))
         return -EINVAL;
+    char empty[2] = "";
+    int64_t r;
+    bool on_fd = (flags & GUEST_AT_EMPTY_PATH) && (int)a[0] != GUEST_AT_FDCWD &&
+                 strncpy_from_guest(task_mm(t), empty, a[1], sizeof empty) == 0;
+    if (mqueue_setattr(t, (int)a[0], a[1], on_fd ? (int)a[0] : -1,
+                       !(flags & GUEST_AT_SYMLINK_NOFOLLOW), -1, (uint32_t)a[2], (uint32_t)a[3], &r))
+        return r;
     return on_path(t, (int)a[0], a[1], !(flags & GUEST_AT_SYMLINK_NOFOLLOW),
                    flags & GUEST_AT_EMPTY_PATH, op_chown, a, IN_ATTRIB);
 }
 
 SYSCALL_DECL(fchown)
 {
+    int64_t r;
+    if (mqueue_setattr(t, -1, 0, (int)a[0], true, -1, (uint32_t)a[1], (uint32_t)a[2], &r))
+        return r;
     int fd = changeable_fd(t, (int)a[0], false);
     return fd < 0 ? fd
                   : fd_told(t, (int)a[0], owner_chown(t, fd, (uint32_t)a[1], (uint32_t)a[2]),

@@ -606,6 +606,50 @@ int mq_fs_open(struct task *t, const char *name, const char *path, int flags, un
     return err;
 }
 
+int mq_fs_setattr(struct task *t, struct file *f, const char *name, int64_t mode, uint32_t uid,
+                  uint32_t gid)
+{
+    struct mqueue *q = f ? queue_of_file(f) : NULL;
+    if (!f) {
+        struct mq_ns *ns = t->machine->mq;
+        q = ns ? *lookup(ns, name) : NULL;
+        if (q && strcmp(q->name, name) != 0)
+            q = NULL;
+    }
+    if (!q)
+        return f ? -EBADF : -ENOENT;
+    const struct cred *c = &t->proc->cred;
+    bool owner = c->u.fs == q->uid;
+    if (mode >= 0) {
+        /* setattr_prepare: inode_owner_or_capable, then S_ISGID goes
+         * unless the group is the caller's or it has CAP_FSETID */
+        if (!owner && !capable(t, CAP_FOWNER))
+            return -EPERM;
+        unsigned m = (unsigned)mode & 07777;
+        if (!cred_in_group(c, q->gid) && !capable(t, CAP_FSETID))
+            m &= ~(unsigned)S_ISGID;
+        q->mode = m;
+    } else {
+        bool set_uid = uid != UINT32_MAX, set_gid = gid != UINT32_MAX;
+        /* chown_ok, chgrp_ok */
+        if (set_uid && !(owner && uid == q->uid) && !capable(t, CAP_CHOWN))
+            return -EPERM;
+        if (set_gid && !(owner && (gid == q->gid || cred_in_group(c, gid))) &&
+            !capable(t, CAP_CHOWN))
+            return -EPERM;
+        if (set_uid)
+            q->uid = uid;
+        if (set_gid)
+            q->gid = gid;
+        /* chown_common's ATTR_KILL_SUID and ATTR_KILL_SGID (notify_change) */
+        q->mode &= ~(unsigned)S_ISUID;
+        if ((q->mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+            q->mode &= ~(unsigned)S_ISGID;
+    }
+    q->ctime_ns = machine_realtime_ns(t->machine);
+    return 0;
+}
+
 /* Whether path lies in the mount at dir. */
 static bool in_mount(const char *path, const char *dir)
 {

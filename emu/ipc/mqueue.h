@@ -7,6 +7,7 @@
 
 #include "syscalls.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -48,6 +49,11 @@ int mq_fs_list(struct machine *m, void (*emit)(const char *name, unsigned char t
 int mq_fs_open(struct task *t, const char *name, const char *path, int flags, unsigned mode,
                struct file **out);
 int mq_fs_unlink(struct task *t, const char *name);
+/* chmod (mode >= 0) or chown (mode -1; UINT32_MAX keeps the uid or gid)
+ * of the queue of mq descriptor f, or else of the queue named name, with
+ * notify_change's rules (simple_setattr): 0, -EPERM, -ENOENT, -EBADF. */
+int mq_fs_setattr(struct task *t, struct file *f, const char *name, int64_t mode, uint32_t uid,
+                  uint32_t gid);
 /* umount2 of the mqueue mount at dir: false while a queue is open through
  * it (do_umount's EBUSY), unless detach (MNT_DETACH), which leaves the open
  * files working but no longer in the mount. */

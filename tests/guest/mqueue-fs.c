@@ -4,7 +4,8 @@
  * /dev/mqueue: the root directory, its line in /proc/self/mounts and
  * mountinfo, statfs, readdir, stat of a queue, the QSIZE line a read
  * gives, an open file used as an mq descriptor (mq_receive, poll), unlink
- * as mq_unlink, open(O_CREAT) and mknod as mqueue_create, what the
+ * as mq_unlink, open(O_CREAT) and mknod as mqueue_create, chmod, chown
+ * and fchmod of a queue (simple_setattr), what the
  * directory cannot do (mkdir, rename, link, symlink...), hostile names, a
  * second mount (the same queues: busy while a queue is open through it,
  * detached then, the queue still working), and a
@@ -208,6 +209,8 @@ static void as_nobody(void)
         rmdir("/tmp/asymu-mq3");
         printf("nobody: open 0640 queue: %s\n", res(open(DIR_ "/asymu-fs-a", O_RDONLY)));
         printf("nobody: unlink root's queue: %s\n", res(unlink(DIR_ "/asymu-fs-a")));
+        printf("nobody: chmod it: %s\n", res(chmod(DIR_ "/asymu-fs-a", 0666)));
+        printf("nobody: chown it: %s\n", res(chown(DIR_ "/asymu-fs-a", 65534, -1)));
         int fd = open(DIR_ "/asymu-fs-n", O_CREAT | O_RDWR, 0600);
         printf("nobody: create: %s\n", res(fd));
         stat_of(DIR_ "/asymu-fs-n");
@@ -338,6 +341,14 @@ int main(int argc, char **argv)
     printf("create c O_EXCL: %s\n", res(open(DIR_ "/asymu-fs-c", O_CREAT | O_EXCL | O_RDWR, 0600)));
     stat_of(DIR_ "/asymu-fs-c");
     raw_list(DIR_);
+    /* the inode changes as simple_setattr's */
+    printf("chmod 06640: %s\n", res(chmod(DIR_ "/asymu-fs-c", 06640)));
+    stat_of(DIR_ "/asymu-fs-c");
+    printf("chown -1 -1: %s\n", res(chown(DIR_ "/asymu-fs-c", -1, -1)));
+    stat_of(DIR_ "/asymu-fs-c");
+    printf("chown 65534 100: %s\n", res(chown(DIR_ "/asymu-fs-c", 65534, 100)));
+    printf("fchmod the mq descriptor 0604: %s\n", res(fchmod(c, 0604)));
+    stat_of(DIR_ "/asymu-fs-c");
     mq_close(c);
     close(fd);
 
