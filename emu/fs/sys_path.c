@@ -138,6 +138,8 @@ static int two_parents(struct task *t, const uint64_t *a, char *oname, char *nna
         /* an mqueue mount has neither rename nor link: EXDEV across mounts
          * (do_renameat2 and do_linkat compare them first), then the
          * lookups' errors, then EPERM */
+        if ((in1 && !err1 && e1 == MQ_ROOT) || (in2 && !err2 && e2 == MQ_ROOT))
+            return -EBUSY; /* the mount point itself (is_local_mountpoint) */
         char p1[VFS_PATH_MAX], p2[VFS_PATH_MAX], r1[VFS_PATH_MAX], r2[VFS_PATH_MAX];
         struct vfs *v = &t->machine->vfs;
         if (path_from_guest(t, (int)a[0], a[1], p1, sizeof p1) < 0 ||
@@ -151,7 +153,7 @@ static int two_parents(struct task *t, const uint64_t *a, char *oname, char *nna
             return -EROFS;
         if (err1 || err2)
             return err1 ? (int)err1 : (int)err2;
-        return e1 == MQ_FREE ? -ENOENT : e1 == MQ_ROOT || e2 == MQ_ROOT ? -EBUSY : -EPERM;
+        return e1 == MQ_FREE ? -ENOENT : -EPERM;
     }
     int omount, nmount;
     *ofd = parent_in(t, (int)a[0], a[1], oname, 256, &omount);
@@ -246,6 +248,8 @@ SYSCALL_DECL(mkdirat)
         tracefs_dir_op(t, (int)a[0], a[1], 1, &cr) || mqueue_no_make(t, (int)a[0], a[1], &cr))
         return cr;
     int mount, dfd = parent_in(t, (int)a[0], a[1], name, sizeof name, &mount);
+    if (dfd == -EBUSY)
+        return -EEXIST; /* a mount point ("/", "/tmp"): filename_create finds it */
     if (dfd < 0)
         return dfd;
     int64_t r = take_entry(t, mount, dfd, name, &b);

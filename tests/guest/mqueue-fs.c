@@ -141,6 +141,8 @@ static void errors(void)
     memset(longname + strlen(longname), 'x', 256);
     printf("mkdir new: %s\n", res(mkdir(DIR_ "/d", 0700)));
     printf("mkdir existing: %s\n", res(mkdir(DIR_ "/asymu-fs-a", 0700)));
+    printf("mkdir the mount: %s\n", res(mkdir(DIR_, 0700)));
+    printf("mkdir /tmp: %s\n", res(mkdir("/tmp", 0700)));
     printf("rename: %s\n", res(rename(DIR_ "/asymu-fs-a", DIR_ "/asymu-fs-z")));
     printf("rename missing: %s\n", res(rename(DIR_ "/nothere", DIR_ "/asymu-fs-z")));
     printf("rename to /tmp: %s\n", res(rename(DIR_ "/asymu-fs-a", "/tmp/asymu-fs-z")));
@@ -178,6 +180,7 @@ static void second_mount(void)
     printf("mkdir " SECOND ": %s\n", res(mkdir(SECOND, 0755)));
     printf("mount mqueue: %s\n", res(mount("none", SECOND, "mqueue", 0, NULL)));
     list(SECOND);
+    printf("rename the mount: %s\n", res(rename(SECOND, SECOND "x")));
     mount_line("/proc/self/mounts", SECOND);
     stat_of(SECOND);
     int fd = open(SECOND "/asymu-fs-a", O_WRONLY);
