@@ -71,20 +71,25 @@ const char *vfs_mount_point(const struct vfs *v, const char *abspath)
     static const char *const points[] = {"/sys", "/proc", "/dev", "/dev/pts", "/dev/shm",
                                          VFS_CGROUP_MOUNT, "/tmp", "/sys/kernel/debug",
                                          "/sys/kernel/tracing", VFS_PROGRAMS_DIR};
+    /* the fixed points that are there, then the guest's mounts */
+    const char *all[sizeof points / sizeof *points + 1 + VFS_CGROUP_MOUNTS + VFS_MQUEUE_MOUNTS];
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof points / sizeof *points; i++)
+        if (strcmp(points[i], VFS_PROGRAMS_DIR) != 0 || v->mounts[VFS_MOUNT_PROGRAMS].fd >= 0)
+            all[k++] = points[i];
+    if (!v->mqueue_dev_gone)
+        all[k++] = VFS_MQUEUE_MOUNT;
+    for (unsigned i = 0; i < v->ncgroup_mounts; i++)
+        all[k++] = v->cgroup_mounts[i].dir;
+    for (unsigned i = 0; i < v->nmqueue_mounts; i++)
+        all[k++] = v->mqueue_mounts[i].dir;
     const char *best = "/";
     size_t best_len = 1;
-    const size_t fixed = sizeof points / sizeof *points;
-    for (size_t i = 0; i < fixed + 1 + v->ncgroup_mounts + v->nmqueue_mounts; i++) {
-        const char *m = i < fixed                            ? points[i]
-                        : i == fixed                         ? VFS_MQUEUE_MOUNT
-                        : i < fixed + 1 + v->ncgroup_mounts ? v->cgroup_mounts[i - fixed - 1].dir
-                            : v->mqueue_mounts[i - fixed - 1 - v->ncgroup_mounts].dir;
-        size_t n = strlen(m);
-        if ((m == points[fixed - 1] && v->mounts[VFS_MOUNT_PROGRAMS].fd < 0) ||
-            (i == fixed && v->mqueue_dev_gone))
-            continue;
-        if (n > best_len && strncmp(abspath, m, n) == 0 && (abspath[n] == '/' || !abspath[n])) {
-            best = m;
+    for (size_t i = 0; i < k; i++) {
+        size_t n = strlen(all[i]);
+        if (n > best_len && strncmp(abspath, all[i], n) == 0 &&
+            (abspath[n] == '/' || !abspath[n])) {
+            best = all[i];
             best_len = n;
         }
     }
