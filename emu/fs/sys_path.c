@@ -475,6 +475,51 @@ static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, b
     return r;
 }
 
+/* A queue of an mqueue mount (the path (dirfd, upath)) or of an mq
+ * descriptor (fd >= 0), whose inode chmod, chown and utimensat change in
+ * emu/ipc/mqueue.c: 1 with *f (the descriptor's file) or name set, and *ro
+ * when the mount is read-only (mnt_want_write's EROFS); 0 for other files. */
+static int mqueue_target(struct task *t, int dirfd, uint64_t upath, int fd, bool follow,
+                         struct file **f, char name[256], bool *ro)
+{
+    char path[VFS_PATH_MAX];
+    struct vfs *v = &t->machine->vfs;
+    *f = NULL;
+    if (fd >= 0) {
+        struct file *file = file_get(t, fd);
+        if (!file || file->kind != FILE_OBJECT || !file->ops->name ||
+            strcmp(file->ops->name, "mqueue") != 0)
+            return 0;
+        *f = file;
+        *ro = file->path && vfs_mqueue_readonly(v, file->path);
+        return 1;
+    }
+    if (path_from_guest(t, dirfd, upath, path, sizeof path) < 0 ||
+        (follow && vfs_follow(v, t, path, path, sizeof path) < 0))
+        return 0;
+    const char *rel = vfs_mqueue_rel(v, path);
+    struct vfs_node node;
+    if (!rel || !*rel || strlen(rel) > 255 || vfs_lookup_virtual(v, t, path, &node) <= 0 ||
+        node.kind != VNODE_MQUEUE)
+        return 0;
+    snprintf(name, 256, "%s", rel);
+    *ro = vfs_mqueue_readonly(v, path);
+    return 1;
+}
+
+/* chmod or chown (mode -1) of such a queue: 1 with *r, else 0. */
+static int mqueue_setattr(struct task *t, int dirfd, uint64_t upath, int fd, bool follow,
+                          int64_t mode, uint32_t uid, uint32_t gid, int64_t *r)
+{
+    struct file *f;
+    char name[256];
+    bool ro;
+    if (!mqueue_target(t, dirfd, upath, fd, follow, &f, name, &ro))
+        return 0;
+    *r = ro ? -EROFS : mq_fs_setattr(t, f, name, mode, uid, gid);
+    return 1;
+}
+
 /* Mode and times change by descriptor only (fchmod, futimens): the sandbox
  * allows no path-based change (docs/security.md), so the file is opened
  * again for real under Landlock (vfs_reopen). What cannot be opened, a
@@ -523,6 +568,14 @@ int64_t do_utimes(struct task *t, int dirfd, uint64_t upath, const int64_t *time
             b[3 + i] = (uint64_t)times[i];
         b[2] = 1;
     }
+    struct file *mf;
+    char mname[256];
+    bool ro;
+    if (!(flags & ~(uint64_t)(GUEST_AT_SYMLINK_NOFOLLOW | GUEST_AT_EMPTY_PATH)) &&
+        (upath || !flags) &&
+        mqueue_target(t, dirfd, upath, !upath ? dirfd : -1,
+                      !(flags & GUEST_AT_SYMLINK_NOFOLLOW), &mf, mname, &ro))
+        return ro ? -EROFS : mq_fs_times(t, mf, mname, times); /* a queue's inode */
     if (!upath && dirfd != GUEST_AT_FDCWD) {
         if (flags)
             return -EINVAL;
@@ -574,32 +627,6 @@ static int64_t op_chmod(struct task *t, int fd, const uint64_t *a)
     int64_t r = result(fchmod(rfd, (mode_t)(a[2] & 07777)));
     close(rfd);
     return r;
-}
-
-/* chmod or chown (mode -1) of a queue of an mqueue mount (path) or of an mq
- * descriptor (fd): 1 with *r when it is one, else 0 (mqueue.h). */
-static int mqueue_setattr(struct task *t, int dirfd, uint64_t upath, int fd, bool follow,
-                          int64_t mode, uint32_t uid, uint32_t gid, int64_t *r)
-{
-    struct file *f = fd >= 0 ? file_get(t, fd) : NULL;
-    char path[VFS_PATH_MAX];
-    struct vfs *v = &t->machine->vfs;
-    if (fd >= 0) {
-        if (!f || f->kind != FILE_OBJECT || !f->ops->name || strcmp(f->ops->name, "mqueue") != 0)
-            return 0;
-        *r = f->path && vfs_mqueue_readonly(v, f->path) ? -EROFS
-                                                         : mq_fs_setattr(t, f, NULL, mode, uid, gid);
-        return 1;
-    }
-    if (path_from_guest(t, dirfd, upath, path, sizeof path) < 0 ||
-        (follow && vfs_follow(v, t, path, path, sizeof path) < 0))
-        return 0;
-    const char *rel = vfs_mqueue_rel(v, path);
-    struct vfs_node node;
-    if (!rel || !*rel || vfs_lookup_virtual(v, t, path, &node) <= 0 || node.kind != VNODE_MQUEUE)
-        return 0;
-    *r = vfs_mqueue_readonly(v, path) ? -EROFS : mq_fs_setattr(t, NULL, rel, mode, uid, gid);
-    return 1;
 }
 
 /* fchmodat has no flags on Linux 5.15: an empty path is ENOENT. */

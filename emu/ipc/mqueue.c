@@ -326,12 +326,12 @@ static int mq_file_stat(struct file *f, struct stat *st)
     st->st_blksize = 4096;
     st->st_dev = 0x13; /* the mqueue filesystem's anonymous device */
     st->st_ino = (ino_t)q->ino;
+    /* whole seconds: mqueue_fill_super leaves s_time_gran at 1 s, so
+     * current_time() and setattr_copy() truncate every time (the memset
+     * zeroed the nanoseconds) */
     st->st_atim.tv_sec = (time_t)(q->atime_ns / 1000000000u);
-    st->st_atim.tv_nsec = (long)(q->atime_ns % 1000000000u);
     st->st_mtim.tv_sec = (time_t)(q->mtime_ns / 1000000000u);
-    st->st_mtim.tv_nsec = (long)(q->mtime_ns % 1000000000u);
     st->st_ctim.tv_sec = (time_t)(q->ctime_ns / 1000000000u);
-    st->st_ctim.tv_nsec = (long)(q->ctime_ns % 1000000000u);
     return 0;
 }
 
@@ -647,6 +647,47 @@ int mq_fs_setattr(struct task *t, struct file *f, const char *name, int64_t mode
             q->mode &= ~(unsigned)S_ISGID;
     }
     q->ctime_ns = machine_realtime_ns(t->machine);
+    return 0;
+}
+
+int mq_fs_times(struct task *t, struct file *f, const char *name, const int64_t *times)
+{
+    struct mqueue *q = f ? queue_of_file(f) : NULL;
+    if (!f) {
+        struct mq_ns *ns = t->machine->mq;
+        q = ns ? *lookup(ns, name) : NULL;
+        if (q && strcmp(q->name, name) != 0)
+            q = NULL;
+    }
+    if (!q)
+        return f ? -EBADF : -ENOENT;
+    uint64_t now = machine_realtime_ns(t->machine), set[2] = {now, now};
+    bool omit[2] = {false, false}, touch = true; /* ATTR_TOUCH: no time given */
+    for (int i = 0; times && i < 2; i++) {
+        int64_t sec = times[2 * i], nsec = times[2 * i + 1];
+        if (nsec == UTIME_OMIT) {
+            omit[i] = true;
+        } else if (nsec != UTIME_NOW) {
+            if (nsec < 0 || nsec > 999999999) /* nsec_valid */
+                return -EINVAL;
+            set[i] = (uint64_t)sec * 1000000000u + (uint64_t)nsec;
+            touch = false;
+        }
+    }
+    if (omit[0] && omit[1])
+        return 0;
+    /* setattr_prepare: times of one's choosing need the owner or
+     * CAP_FOWNER; "now" also write permission (notify_change) */
+    bool owner = t->proc->cred.u.fs == q->uid || capable(t, CAP_FOWNER);
+    if (!owner && !touch)
+        return -EPERM;
+    if (!owner && !may_access(t, q, 2))
+        return -EACCES;
+    if (!omit[0])
+        q->atime_ns = set[0];
+    if (!omit[1])
+        q->mtime_ns = set[1];
+    q->ctime_ns = now;
     return 0;
 }
 

@@ -54,6 +54,9 @@ int mq_fs_unlink(struct task *t, const char *name);
  * notify_change's rules (simple_setattr): 0, -EPERM, -ENOENT, -EBADF. */
 int mq_fs_setattr(struct task *t, struct file *f, const char *name, int64_t mode, uint32_t uid,
                   uint32_t gid);
+/* utimensat of such a queue: times (atime sec, nsec, mtime sec, nsec, with
+ * UTIME_NOW and UTIME_OMIT) or NULL for now; 0, -EPERM, -EACCES, -EINVAL. */
+int mq_fs_times(struct task *t, struct file *f, const char *name, const int64_t *times);
 /* umount2 of the mqueue mount at dir: false while a queue is open through
  * it (do_umount's EBUSY), unless detach (MNT_DETACH), which leaves the open
  * files working but no longer in the mount. */

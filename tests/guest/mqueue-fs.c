@@ -4,8 +4,8 @@
  * /dev/mqueue: the root directory, its line in /proc/self/mounts and
  * mountinfo, statfs, readdir, stat of a queue, the QSIZE line a read
  * gives, an open file used as an mq descriptor (mq_receive, poll), unlink
- * as mq_unlink, open(O_CREAT) and mknod as mqueue_create, chmod, chown
- * and fchmod of a queue (simple_setattr), what the
+ * as mq_unlink, open(O_CREAT) and mknod as mqueue_create, chmod, chown,
+ * fchmod, utimensat and futimens of a queue (simple_setattr), what the
  * directory cannot do (mkdir, rename, link, symlink...), hostile names, a
  * second mount (the same queues: busy while a queue is open through it,
  * detached then, the queue still working), and a
@@ -214,6 +214,9 @@ static void as_nobody(void)
         printf("nobody: unlink root's queue: %s\n", res(unlink(DIR_ "/asymu-fs-a")));
         printf("nobody: chmod it: %s\n", res(chmod(DIR_ "/asymu-fs-a", 0666)));
         printf("nobody: chown it: %s\n", res(chown(DIR_ "/asymu-fs-a", 65534, -1)));
+        struct timespec ts[2] = {{1, 0}, {1, 0}};
+        printf("nobody: set its times: %s\n", res(utimensat(AT_FDCWD, DIR_ "/asymu-fs-a", ts, 0)));
+        printf("nobody: touch it: %s\n", res(utimensat(AT_FDCWD, DIR_ "/asymu-fs-a", NULL, 0)));
         int fd = open(DIR_ "/asymu-fs-n", O_CREAT | O_RDWR, 0600);
         printf("nobody: create: %s\n", res(fd));
         stat_of(DIR_ "/asymu-fs-n");
@@ -352,6 +355,17 @@ int main(int argc, char **argv)
     printf("chown 65534 100: %s\n", res(chown(DIR_ "/asymu-fs-c", 65534, 100)));
     printf("fchmod the mq descriptor 0604: %s\n", res(fchmod(c, 0604)));
     stat_of(DIR_ "/asymu-fs-c");
+    struct timespec ts[2] = {{1000000000, 7}, {1100000000, 9}};
+    printf("utimensat: %s\n", res(utimensat(AT_FDCWD, DIR_ "/asymu-fs-c", ts, 0)));
+    ts[0].tv_nsec = UTIME_OMIT;
+    ts[1].tv_sec = 1200000000;
+    printf("futimens the mq descriptor: %s\n", res(futimens(c, ts)));
+    struct stat cs;
+    stat(DIR_ "/asymu-fs-c", &cs);
+    printf("times: atime %lld.%09ld mtime %lld.%09ld\n", (long long)cs.st_atim.tv_sec,
+           cs.st_atim.tv_nsec, (long long)cs.st_mtim.tv_sec, cs.st_mtim.tv_nsec);
+    ts[1].tv_nsec = 1000000000;
+    printf("utimensat bad nsec: %s\n", res(utimensat(AT_FDCWD, DIR_ "/asymu-fs-c", ts, 0)));
     mq_close(c);
     close(fd);
 
