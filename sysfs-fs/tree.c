@@ -5,6 +5,7 @@
  * list with each file's source in the kernel is docs/sysfs.md. */
 #include "cpu_model.h"
 #include "vfs.h"
+#include "mqueue_fs.h"
 #include "page.h"
 
 #include <errno.h>
@@ -164,6 +165,8 @@ static const struct fixed fixed[] = {
     {"/dev/full", VNODE_FULL, 0666, F_DEV_FULL, 0},
     {"/dev/kmsg", VNODE_GENERATED, 0644, F_DEV_KMSG, 0},
     {"/dev/kvm", VNODE_KVM, 0660, F_DEV_KVM, FL_KVM},
+    /* where systemd mounts mqueue (mqueue_fs.c), left empty by a umount */
+    {"/dev/mqueue", VNODE_DIR, 0755, F_DIR, 0},
     {"/dev/null", VNODE_NULL, 0666, F_DEV_NULL, 0},
     {"/dev/ptmx", VNODE_PTMX, 0666, F_DEV_PTMX, 0},
     {"/dev/pts", VNODE_DIR, 0755, F_DIR, 0},
@@ -551,7 +554,8 @@ const char *vfs_cgroup_rel(const struct vfs *v, const char *abspath, unsigned *h
 int vfs_cgroup_mount(struct vfs *v, const char *source, const char *dir, unsigned hier,
                      const char *type, const char *options)
 {
-    if (strcmp(dir, VFS_CGROUP_MOUNT) == 0)
+    const char *mq = vfs_mqueue_rel(v, dir);
+    if (strcmp(dir, VFS_CGROUP_MOUNT) == 0 || (mq && !*mq)) /* an mqueue mount's too */
         return -EBUSY;
     for (unsigned i = 0; i < v->ncgroup_mounts; i++)
         if (strcmp(v->cgroup_mounts[i].dir, dir) == 0)
@@ -600,6 +604,9 @@ int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs
 {
     if (vfs_cgroup_rel(v, abspath, NULL))
         return lookup_cgroup(v, ctx, abspath, node);
+    const char *mq_rel = vfs_mqueue_rel(v, abspath);
+    if (mq_rel)
+        return mqueue_fs_lookup(v, ctx, abspath, mq_rel, node);
     bool inside = false;
     for (size_t i = 0; i < COUNT(virtual_roots); i++)
         inside |= under(abspath, virtual_roots[i]);
@@ -670,7 +677,7 @@ static unsigned char dtype(enum vfs_node_kind k)
 {
     return k == VNODE_DIR         ? DT_DIR_
            : k == VNODE_SYMLINK   ? DT_LNK_
-           : k == VNODE_GENERATED || k == VNODE_MEM ? DT_REG_
+           : k == VNODE_GENERATED || k == VNODE_MEM || k == VNODE_MQUEUE ? DT_REG_
                                                     : DT_CHR_;
 }
 
@@ -727,6 +734,8 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
     const char *cg_rel = vfs_cgroup_rel(v, path, &hier);
     if (dir->arg == CGROUP_NODE && cg_rel)
         return p->cgroup_list ? p->cgroup_list(ctx, hier, cg_rel, emit, arg) : -ENOENT;
+    if (dir->arg == MQUEUE_NODE && vfs_mqueue_rel(v, path))
+        return p->mqueue_list ? p->mqueue_list(ctx, emit, arg) : -ENOENT;
     if (strncmp(path, "/proc/", 6) == 0 && component_number(path + 6, &rest) > 0) {
         list_pid(v, ctx, dir->arg, *rest ? rest + 1 : rest, emit, arg);
         return 0;
@@ -847,6 +856,7 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
         st->st_mode |= node->file == F_DEV_KMSG ? S_IFCHR : S_IFREG;
         break;
     case VNODE_MEM:
+    case VNODE_MQUEUE:
         st->st_mode |= S_IFREG;
         break;
     case VNODE_NULL:
@@ -864,6 +874,8 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
         st->st_gid = 5;
         break;
     }
+    if (node->arg == MQUEUE_NODE)
+        mqueue_fs_stat_node(node, st);
 }
 
 int vfs_proc_dir_pid(const struct vfs_node *node)

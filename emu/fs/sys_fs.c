@@ -14,6 +14,7 @@
 #include "iovec.h"
 #include "machine.h"
 #include "mm.h"
+#include "mqueue.h"
 #include "owner.h"
 #include "kvm.h"
 #include "procmem.h"
@@ -912,6 +913,17 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
     bool follow = !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
     struct vfs_node node;
     int err = follow_virtual(t, path, follow, &node);
+    /* A queue of an mqueue mount opens as an mq descriptor
+     * (mqueue_file_operations); O_CREAT makes a missing one (mqueue_create). */
+    const char *mq = vfs_mqueue_rel(&t->machine->vfs, path);
+    if (mq && *mq && !(flags & O_PATH) &&
+        ((err == -ENOENT && (flags & O_CREAT)) || (err > 0 && node.kind == VNODE_MQUEUE))) {
+        /* a read-only mount: mnt_want_write's EROFS for a creation or a write */
+        if (vfs_mqueue_readonly(&t->machine->vfs, path) &&
+            (err < 0 || (flags & O_ACCMODE) != O_RDONLY))
+            return -EROFS;
+        return flags & O_DIRECTORY ? -ENOTDIR : mq_fs_open(t, mq, path, flags, (unsigned)mode, out);
+    }
     if (err < 0)
         return err;
     if (err == 0) {
@@ -1094,7 +1106,8 @@ int file_stat(struct task *t, struct file *f, struct stat *st)
     }
     if (f->kind == FILE_VIRTUAL) {
         vfs_stat_virtual(&f->node, st);
-        st->st_size = (off_t)f->size;
+        if (f->node.kind != VNODE_DIR) /* an mqueue root has a size */
+            st->st_size = (off_t)f->size;
         return 0;
     }
     if (fstat(f->host_fd, st) < 0)

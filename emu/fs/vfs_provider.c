@@ -16,6 +16,7 @@
 #include "machine.h"
 #include "machine_events.h"
 #include "mm.h"
+#include "mqueue.h"
 #include "hotplug_log.h"
 #include "shmem.h"
 #include "ptrace.h"
@@ -734,6 +735,19 @@ static int proc_cgroup(void *ctx, int pid, char **data, size_t *size)
     return cgroup_proc_file(t->machine, pid, data, size);
 }
 
+static int mqueue_stat(void *ctx, const char *name, struct stat *st)
+{
+    const struct task *t = ctx;
+    return mq_fs_stat(t->machine, name, st);
+}
+
+static int mqueue_list(void *ctx, void (*emit)(const char *name, unsigned char type, void *arg),
+                       void *arg)
+{
+    const struct task *t = ctx;
+    return mq_fs_list(t->machine, emit, arg);
+}
+
 const struct vfs_provider vfs_provider_kernel = {
     .cpus = cpus,
     .set_cpu_online = set_cpu_online,
@@ -777,4 +791,6 @@ const struct vfs_provider vfs_provider_kernel = {
     .cgroup_read = cg_read,
     .cgroup_write = cg_write,
     .proc_cgroup = proc_cgroup,
+    .mqueue_stat = mqueue_stat,
+    .mqueue_list = mqueue_list,
 };
