@@ -332,7 +332,7 @@ static int fd_target(void *ctx, int pid, int fd, char *buf, size_t len, int *acc
     int n;
     switch (f->kind) {
     case FILE_PIPE:
-        /* The inode number fstat gives (sys_fs.c). */
+        /* The inode number fstat gives (sys_stat.c). */
         n = snprintf(target, sizeof target, "pipe:[%lu]",
                      (unsigned long)((uintptr_t)f->pipe >> 4 & 0xffffff));
         break;
