@@ -3,8 +3,10 @@
 # missing (scripts/bootstrap), configures and builds into build/, then runs.
 # `make test` runs the suite twice: the normal build, then the same tests on
 # a build with AddressSanitizer and UndefinedBehaviorSanitizer
-# (build-sanitize/). `make test SANITIZE=address,undefined` runs only the
-# sanitized suite, with those sanitizers.
+# (build-sanitize/), only those needed to reach every edge of asymu that the
+# whole suite reaches (tests/sanitize/README.md). `make test
+# SANITIZE=address,undefined` runs only the sanitized suite, with those
+# sanitizers.
 BUILD ?= build
 # The guest programs (tests/guest, examples; cross-compiled for AArch64 and
 # AArch32, more compile time than asymu itself) do not depend on sanitizers
