@@ -23,6 +23,7 @@ import argparse
 import concurrent.futures
 import datetime
 import hashlib
+import heapq
 import json
 import os
 import re
@@ -125,7 +126,7 @@ def load(data):
 
 
 def count(bits):
-    return bin(bits).count("1")
+    return bits.bit_count()
 
 
 def pick(args):
@@ -141,17 +142,25 @@ def pick(args):
     covered = 0
     for name in keep:
         covered |= tests[name]["guards"]
+    # Greedy: the most new guards per second (a test of 0.00 s counts as
+    # 0.01 s), the smaller name on a tie. A test's gain only falls as
+    # guards are covered, so a key in the heap is a bound: the top is
+    # recomputed and taken if it stays at the top (the same choice as
+    # recomputing every key, in a fraction of the time).
+    def key(n):
+        return (-(tests[n]["guards"] & ~covered).bit_count() / max(tests[n]["seconds"], 0.01), n)
+
     chosen = []
-    left = sorted(candidates)
+    heap = [key(n) for n in candidates]
+    heapq.heapify(heap)
     while covered != reached:
-        # most new guards per second; the smaller name on a tie (a test of
-        # 0.00 s counts as 0.01 s).
-        best = max(left, key=lambda n: (count(tests[n]["guards"] & ~covered)
-                                        / max(tests[n]["seconds"], 0.01), [-ord(c) for c in n]))
-        chosen.append(best)
-        left.remove(best)
-        covered |= tests[best]["guards"]
-    skip = sorted(left)
+        k = key(heapq.heappop(heap)[1])
+        if heap and k > heap[0]:
+            heapq.heappush(heap, k)
+            continue
+        chosen.append(k[1])
+        covered |= tests[k[1]]["guards"]
+    skip = sorted(n for _, n in heap)
     seconds = sum(tests[n]["seconds"] or 0 for n in skip)
     header = [
         "# tests/sanitize/plan.txt: the tests the sanitized suite (make test-sanitized)",
