@@ -12,8 +12,9 @@
       from those maps: the edges ("guards") of the asymu binary each test
       reaches; keeps every test that may not be skipped, then, greedily,
       the test with the most not yet reached guards per second of its time,
-      until the kept tests reach every guard any test reached; writes the
-      others to PLAN. Same data, same plan (ties go to the name).
+      until the kept tests reach every guard any test reached, then drops
+      the picked tests the others made redundant; writes the others to
+      PLAN. Same data, same plan (ties go to the name).
   plan.py select BUILD PLAN [--exclude REGEX]
       for a ctest run in BUILD: writes BUILD/sanitize-plan.ctest (ctest's
       -I list: the tests -E REGEX leaves, minus the plan's), says on stderr
@@ -160,6 +161,17 @@ def pick(args):
             continue
         chosen.append(k[1])
         covered |= tests[k[1]]["guards"]
+    # Then a picked test whose every guard another kept test reaches is
+    # dropped after all, the longest first (the greedy order picked it
+    # before the tests that made it redundant).
+    for n in sorted(chosen, key=lambda n: (-tests[n]["seconds"], n)):
+        others = 0
+        for m in keep + chosen:
+            if m != n:
+                others |= tests[m]["guards"]
+        if others == reached:
+            chosen.remove(n)
+            heap.append((0, n))
     skip = sorted(n for _, n in heap)
     seconds = sum(tests[n]["seconds"] or 0 for n in skip)
     header = [

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """e2e-sanitize-plan-pick: plan.py pick on made-up maps (tests/sanitize/README.md)
 keeps the tests it must, picks the most new guards per second (a tie goes
-to the smaller name) until every reached guard is reached, and lists the
-rest: exactly these lines."""
+to the smaller name) until every reached guard is reached, drops a picked
+test the others made redundant, and lists the rest: exactly these lines."""
 import json
 import os
 import subprocess
@@ -23,14 +23,16 @@ TESTS = {
     "e2e-f": (False, 0.3, {"asymu.16.map": {4}}),       # failed: kept
     "e2e-fuzzfound-x": (True, 0.2, {"asymu.17.map": {0}}),  # a regression: kept
     "e2e-g": (True, 0.5, {"asymu.18.map": {0, 1}}),     # as e2e-b
+    "e2e-h": (True, 0.1, {"asymu.19.map": {1}}),        # 10 new/s, first; then e2e-a has it
 }
 EXPECTED = """\
 # guards of asymu: 5; reached by the measured tests: 5 (100.0%), all of them by the kept tests
-# tests measured: 9; kept: 6 (4 that are never skipped, 2 picked for their edges); skipped: 3
+# tests measured: 10; kept: 6 (4 that are never skipped, 2 picked for their edges); skipped: 4
 # time of the skipped tests in the coverage build: 5 s
 e2e-b
 e2e-c
 e2e-g
+e2e-h
 """
 
 with tempfile.TemporaryDirectory() as data:
