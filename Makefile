@@ -124,11 +124,14 @@ endif
 
 # The plan of the sanitized suite (tests/sanitize/README.md): a clang build
 # recording each test's edges (COV_BUILD), every test SAN_SKIP leaves run
-# alone there, and the covering subset picked from the maps.
+# alone there, and the covering subset picked from the maps. Each run
+# measures every test again; SAN_PLAN_RESUME=1 goes on with an interrupted
+# run (tests measured with the same asymu binary are not run again).
 sanitize-plan: guests
 	CC=clang cmake -S . -B $(COV_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) $(GUESTS) \
 		-DASYMU_COVERAGE_MAP=ON
 	cmake --build $(COV_BUILD) -j $(JOBS)
+	$(if $(SAN_PLAN_RESUME),,rm -rf $(COV_BUILD)/sanitize-plan-data)
 	./tests/sanitize/plan.py measure $(COV_BUILD) $(COV_BUILD)/sanitize-plan-data --exclude '$(SAN_SKIP)' -j $(JOBS)
 	./tests/sanitize/plan.py pick $(COV_BUILD)/sanitize-plan-data $(SAN_PLAN) \
 		--commit "$$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- . ':!$(SAN_PLAN)' || echo ' with changes')"
