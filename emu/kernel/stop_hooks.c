@@ -7,7 +7,8 @@
 #include "task.h"
 
 /* Slot i's hooks if it has `member`, else NULL. */
-#define HOOKS(m, i, member) ((m)->stop_hooks[i] && (m)->stop_hooks[i]->member ? (m)->stop_hooks[i] : NULL)
+#define HOOKS(m, i, member)                                                                        \
+    ((m)->stop_hooks[i] && (m)->stop_hooks[i]->member ? (m)->stop_hooks[i] : NULL)
 
 void stop_hooks_set(struct machine *m, enum stop_hooks_slot slot, const struct stop_hooks *hooks)
 {
