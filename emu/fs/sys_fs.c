@@ -14,6 +14,7 @@
 #include "iovec.h"
 #include "machine.h"
 #include "mm.h"
+#include "mqueue.h"
 #include "owner.h"
 #include "kvm.h"
 #include "procmem.h"
@@ -138,6 +139,25 @@ short tracing_pipe_poll(struct task *t, struct file *f)
     return 0;
 }
 
+/* A /proc/sys number: its text now, from position 0 only (__do_proc_dointvec
+ * gives nothing to a read at another), as much as len takes. */
+static int64_t sysctl_file_read(struct task *t, struct file *f, void *buf, size_t len, int64_t off)
+{
+    if ((off < 0 ? f->pos : (uint64_t)off) != 0)
+        return 0;
+    char *data;
+    size_t size;
+    int err = vfs_generate(&t->machine->vfs, t, &f->node, &data, &size);
+    if (err < 0)
+        return err;
+    size_t n = size < len ? size : len;
+    memcpy(buf, data, n);
+    free(data);
+    if (off < 0)
+        f->pos += n;
+    return (int64_t)n;
+}
+
 /* Reads up to len bytes of f into host memory at off (or the file position
  * when off < 0). */
 int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, int64_t off)
@@ -197,6 +217,8 @@ int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, int64_t
         case VNODE_MEM:
             return mem_io(t, f, buf, len, off, false);
         default: {
+            if (f->node.sysctl)
+                return sysctl_file_read(t, f, buf, len, off);
             uint64_t pos = off < 0 ? f->pos : (uint64_t)off;
             if (file_is_tracing_pipe(f) && off < 0 && pos >= f->size) {
                 int64_t r = tracing_pipe_fill(t, f);
@@ -268,7 +290,17 @@ int64_t file_write(struct task *t, struct file *f, const void *buf, size_t len, 
         if (f->node.kind == VNODE_NULL || f->node.kind == VNODE_ZERO ||
             f->node.kind == VNODE_RANDOM)
             return (int64_t)len;
-        return vfs_write_virtual(&t->machine->vfs, t, &f->node, buf, len);
+        if (f->node.sysctl) {
+            /* a writer that lost euid 0 since the open (proc_sys_call_handler) */
+            if (sysctl_test_perm(t, f->node.mode, true) < 0)
+                return -EPERM;
+            int64_t n = vfs_write_virtual(&t->machine->vfs, t, &f->node, buf, len,
+                                          off < 0 ? f->pos : (uint64_t)off);
+            if (n > 0 && off < 0)
+                f->pos += (uint64_t)n;
+            return n;
+        }
+        return vfs_write_virtual(&t->machine->vfs, t, &f->node, buf, len, 0);
     }
     return -EINVAL;
 }
@@ -729,6 +761,10 @@ static int open_virtual(struct task *t, const struct vfs_node *node, const char 
         return -ENOTDIR;
     if ((flags & O_ACCMODE) != O_RDONLY && !(node->mode & 0222))
         return -EACCES;
+    /* proc_sys_permission(): euid 0 or not, whatever the capabilities */
+    int perm = node->sysctl ? sysctl_test_perm(t, node->mode, (flags & O_ACCMODE) != O_RDONLY) : 0;
+    if (perm < 0)
+        return perm;
     bool opens = !(flags & O_PATH); /* O_PATH only names the node */
     if (opens && (node->kind == VNODE_PTMX || node->kind == VNODE_PTS))
         return pty_open_node(t, node, flags, out);
@@ -877,6 +913,17 @@ int file_open_path(struct task *t, const char *abspath, int flags, int mode, str
     bool follow = !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
     struct vfs_node node;
     int err = follow_virtual(t, path, follow, &node);
+    /* A queue of an mqueue mount opens as an mq descriptor
+     * (mqueue_file_operations); O_CREAT makes a missing one (mqueue_create). */
+    const char *mq = vfs_mqueue_rel(&t->machine->vfs, path);
+    if (mq && *mq && !(flags & O_PATH) &&
+        ((err == -ENOENT && (flags & O_CREAT)) || (err > 0 && node.kind == VNODE_MQUEUE))) {
+        /* a read-only mount: mnt_want_write's EROFS for a creation or a write */
+        if (vfs_mqueue_readonly(&t->machine->vfs, path) &&
+            (err < 0 || (flags & O_ACCMODE) != O_RDONLY))
+            return -EROFS;
+        return flags & O_DIRECTORY ? -ENOTDIR : mq_fs_open(t, mq, path, flags, (unsigned)mode, out);
+    }
     if (err < 0)
         return err;
     if (err == 0) {
@@ -1059,7 +1106,8 @@ int file_stat(struct task *t, struct file *f, struct stat *st)
     }
     if (f->kind == FILE_VIRTUAL) {
         vfs_stat_virtual(&f->node, st);
-        st->st_size = (off_t)f->size;
+        if (f->node.kind != VNODE_DIR) /* an mqueue root has a size */
+            st->st_size = (off_t)f->size;
         return 0;
     }
     if (fstat(f->host_fd, st) < 0)
@@ -1182,6 +1230,10 @@ SYSCALL_DECL(faccessat)
         return err;
     struct vfs_node node;
     bool virtual = vfs_lookup_virtual(&t->machine->vfs, t, path, &node) > 0;
+    /* proc_sys_permission(): by the euid, which access(2) keeps */
+    if (virtual && node.sysctl && (((mode & W_OK) && sysctl_test_perm(t, node.mode, true) < 0) ||
+                                   ((mode & R_OK) && sysctl_test_perm(t, node.mode, false) < 0)))
+        return -EACCES;
     if ((mode & W_OK) && !virtual && !S_ISCHR(st.st_mode)) {
         /* The guest is root: only a read-only place refuses it. */
         bool writable;

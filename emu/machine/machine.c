@@ -229,6 +229,7 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
     /* The guest's tracer sees stops and events before --gdb's stub, which
      * takes the next slot while it listens (gdbstub_start). */
     stop_hooks_set(m, STOP_HOOKS_GUEST, &ptrace_stop_hooks);
+    sysctl_limits_init(m);
     uts_init(m);
     uint64_t x = cfg->seed;
     for (int i = 0; i < 4; i++)

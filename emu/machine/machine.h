@@ -15,6 +15,7 @@
 #include "klog.h"
 #include "scheduler.h"
 #include "stop_hooks.h"
+#include "sysctl.h"
 #include "vfs.h"
 
 struct abi;
@@ -77,6 +78,7 @@ struct machine {
     struct sysv_ipc *sysv;   /* System V IPC objects (sysv_ipc.h), made on first use */
     struct mq_ns *mq;        /* POSIX message queues (mqueue.h), made on first use */
     struct key_ns *keys;     /* the key retention service (keys.h), made on first use */
+    struct sysctl_limits limits; /* the IPC, keys, AIO and inotify limits of /proc/sys (sysctl.h) */
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
     char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */
