@@ -14,6 +14,7 @@
 #include "engine_step.h"
 #include "klog.h"
 #include "scheduler.h"
+#include "stop_hooks.h"
 #include "sysctl.h"
 #include "vfs.h"
 
@@ -141,6 +142,9 @@ struct machine {
     struct tracefs *tracefs; /* the guest's /sys/kernel/tracing, made on first use (tracefs.h) */
     uint32_t tracefs_kinds;  /* the mevent kinds it is subscribed to */
     struct gdbstub *gdb;     /* --gdb's stub and its hold on the machine (gdbstub.h) */
+    /* The debuggers' stops and events, asked in slot order: ptrace's, then
+     * --gdb's while it listens (stop_hooks.h). */
+    const struct stop_hooks *stop_hooks[STOP_HOOKS_N];
     struct engine_step step; /* a PTRACE_SINGLESTEP under way (engine_step.h) */
     bool arm_undef;          /* the running AArch32 engine met an undefined instruction (engine.c) */
     volatile int host_signal; /* SIGINT or SIGTERM from the host: stop */
