@@ -8,12 +8,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <unicorn/unicorn.h>
 
 #include "cgroup.h"
 #include "engine_step.h"
 #include "klog.h"
 #include "scheduler.h"
+#include "uc_fwd.h"
 #include "vfs.h"
 
 struct abi;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unicorn/unicorn.h>
 #include <unistd.h>
 
 int gdbstub_listen_fd(const struct machine *m)
