@@ -12,11 +12,13 @@ cd "$1" || exit 1
 allowed='emu/machine/engine.h'
 if [ -e .git ]; then git ls-files; else find . -type f ! -path './build*' | sed 's|^\./||'; fi |
     grep -E '\.(c|h)$' > /tmp/uc-header-files.$$
-bad=0 users=0 total=0
+total=$(wc -l < /tmp/uc-header-files.$$)
+# The files that include Unicorn or engine.h, found in one pass.
+tr '\n' '\0' < /tmp/uc-header-files.$$ |
+    xargs -0 grep -lE '^[[:space:]]*#[[:space:]]*include[[:space:]]*(<unicorn/|"engine\.h")' \
+    > /tmp/uc-header-users.$$
+bad=0 users=0
 while read -r f; do
-    total=$((total + 1))
-    includes=$(grep -cE '^[[:space:]]*#[[:space:]]*include[[:space:]]*(<unicorn/|"engine\.h")' "$f")
-    [ "$includes" -gt 0 ] || continue
     case "$f" in
     *.h)
         if [ "$f" != "$allowed" ] || grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"engine\.h"' "$f"; then
@@ -30,7 +32,7 @@ while read -r f; do
             bad=$((bad + 1))
         fi ;;
     esac
-done < /tmp/uc-header-files.$$
-rm -f /tmp/uc-header-files.$$
+done < /tmp/uc-header-users.$$
+rm -f /tmp/uc-header-files.$$ /tmp/uc-header-users.$$
 echo "$total C files, $users include Unicorn, $bad break the rule"
 [ "$bad" -eq 0 ] && [ "$users" -gt 0 ]
