@@ -6,9 +6,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <unicorn/unicorn.h>
 
 #include "loader.h"
+#include "uc_fwd.h"
 
 struct sigaction_guest;
 struct stat;
@@ -21,8 +21,10 @@ struct abi {
     const char *platform; /* AT_PLATFORM */
     uint64_t hwcap, hwcap2;
     unsigned word;        /* 8 or 4 */
-    uc_arch arch;
-    uc_mode mode;
+    /* Unicorn's uc_arch and uc_mode for uc_open (engine.c), kept as ints so
+     * that this header needs no Unicorn enum (uc_fwd.h). */
+    int arch;
+    int mode;
     uint64_t limit;           /* end of the user address space */
     uint64_t stack_top;
     uint64_t mmap_base;

@@ -11,6 +11,7 @@
 #include "task.h"
 
 #include <signal.h>
+#include <unicorn/unicorn.h>
 
 #define CPSR_T 0x20u
 #define A32_BREAK 0x07f001f0u /* any condition field */

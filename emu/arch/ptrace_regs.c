@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unicorn/unicorn.h>
 
 static bool is64(struct task *t)
 {

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unicorn/unicorn.h>
 
 /* arm64 Linux builds KVM without its compat ioctls: a 32-bit task cannot
  * open /dev/kvm (ENODEV) and its ioctls on an inherited KVM fd are EINVAL. */

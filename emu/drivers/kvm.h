@@ -9,7 +9,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <unicorn/unicorn.h>
+
+#include "uc_fwd.h"
 
 struct file;
 struct machine;

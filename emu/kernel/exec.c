@@ -34,6 +34,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unicorn/unicorn.h>
 #include <unistd.h>
 
 #define IMAGE_MAX (1ull << 30)

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unicorn/unicorn.h>
 
 size_t procmem_access(struct mm *mm, uint64_t addr, void *buf, size_t len, bool write)
 {

@@ -11,6 +11,7 @@
 #include "task.h"
 
 #include <errno.h>
+#include <unicorn/unicorn.h>
 
 #include "syscall_nr_aarch64.h"
 #include "syscall_nr_arm.h"

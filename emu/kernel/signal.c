@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unicorn/unicorn.h>
 
 #define GUEST_SIG_DFL 0
 #define GUEST_SIG_IGN 1

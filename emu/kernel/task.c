@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unicorn/unicorn.h>
 
 #define CLONE_VM 0x00000100
 #define CLONE_FS 0x00000200

@@ -12,6 +12,7 @@
 #include "ktimer.h"
 #include "mm.h"
 #include "scheduler.h"
+#include "uc_fwd.h"
 #include "waitq.h"
 
 struct abi;

@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <ucontext.h>
+#include <unicorn/unicorn.h>
 #include <unistd.h>
 
 static struct machine *crash_machine;

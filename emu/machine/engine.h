@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine.h - Unicorn engines (engine.c): the one place that talks Unicorn
- * errors. */
+ * errors, and the one header that includes Unicorn's (others include
+ * uc_fwd.h: docs/structure.md). */
 #ifndef ASYMU_ENGINE_H
 #define ASYMU_ENGINE_H
 

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unicorn/unicorn.h>
 #include <unistd.h>
 #include <unwind.h>
 

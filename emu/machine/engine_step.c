@@ -15,6 +15,8 @@
 #include "machine.h"
 #include "task.h"
 
+#include <unicorn/unicorn.h>
+
 static void on_step(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
     (void)addr, (void)size;

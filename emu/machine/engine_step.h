@@ -7,7 +7,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <unicorn/unicorn.h>
+
+#include "uc_fwd.h"
 
 struct machine;
 struct task;

@@ -6,6 +6,7 @@
 #include "mm.h"
 
 #include <stdlib.h>
+#include <unicorn/unicorn.h>
 
 #define CPSR_T (1u << 5)
 

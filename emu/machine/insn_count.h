@@ -9,9 +9,9 @@
 #define ASYMU_INSN_COUNT_H
 
 #include <stdint.h>
-#include <unicorn/unicorn.h>
 
 #include "machine.h"
+#include "uc_fwd.h"
 
 #define INSN_CACHE_ENTRIES 4096u /* 32 KiB per 32-bit address space */
 

@@ -8,7 +8,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <unicorn/unicorn.h>
 
 #include "cgroup.h"
 #include "engine_step.h"
@@ -16,6 +15,7 @@
 #include "scheduler.h"
 #include "stop_hooks.h"
 #include "sysctl.h"
+#include "uc_fwd.h"
 #include "vfs.h"
 
 struct abi;

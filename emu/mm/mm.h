@@ -7,9 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <unicorn/unicorn.h>
 
 #include "tlb.h"
+#include "uc_fwd.h"
 
 struct abi;
 struct machine;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unicorn/unicorn.h>
 
 unsigned lazy_count(const struct mm *mm)
 {

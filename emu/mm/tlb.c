@@ -16,6 +16,8 @@
  * do not depend on the TLB. */
 #include "tlb.h"
 
+#include <unicorn/unicorn.h>
+
 /* Slices flushed after unconditionally, before powers of two only. */
 #define TLB_EARLY_FLUSHES 8u
 

@@ -4,7 +4,8 @@
 #define ASYMU_TLB_H
 
 #include <stdbool.h>
-#include <unicorn/unicorn.h>
+
+#include "uc_fwd.h"
 
 /* Per engine: how many slices of its tasks ran to the end of their budget. */
 struct tlb_growth {

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unicorn/unicorn.h>
 #include <unistd.h>
 
 struct machine *emu_fuzz_boot(const struct emu_config *cfg)

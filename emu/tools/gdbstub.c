@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unicorn/unicorn.h>
 #include <unistd.h>
 
 /* The stub's stops and events, the kernel layer's calls (stop_hooks.h):

@@ -11,11 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <netinet/in.h>
-#include <unicorn/unicorn.h>
 #include <uv.h>
 
 #include "gdbstub_packet.h"
 #include "task.h"
+#include "uc_fwd.h"
 
 struct machine;
 

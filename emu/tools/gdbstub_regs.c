@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unicorn/unicorn.h>
 
 static bool is64(const struct task *t)
 {

@@ -31,6 +31,7 @@
 
 #include <string.h>
 #include <sys/resource.h>
+#include <unicorn/unicorn.h>
 
 #define SCRATCH_ADDR 0x20000000u
 #define SCRATCH_SIZE 0x10000u

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include <unicorn/unicorn.h>
 
 #define SA_RESTORER 0x04000000
 #define SA_ONSTACK 0x08000000

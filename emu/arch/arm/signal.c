@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include <unicorn/unicorn.h>
 
 #define SA_RESTORER 0x04000000
 #define VFP_MAGIC 0x56465001
