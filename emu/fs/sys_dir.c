@@ -13,9 +13,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #define IO_CHUNK (64u * 1024)
 #define GUEST_AT_FDCWD (-100)

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <unistd.h>
 
 #define GUEST_AT_FDCWD (-100)
 #define GUEST_F_NOTIFY 1026

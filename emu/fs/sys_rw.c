@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <unistd.h>
 
 #define IO_CHUNK (64u * 1024)
 

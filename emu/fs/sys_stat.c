@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #define GUEST_AT_FDCWD (-100)
 #define GUEST_AT_SYMLINK_NOFOLLOW 0x100
