@@ -3,8 +3,8 @@
 # statics.sh LIB.a...: no process-wide mutable state outside the machine
 # (docs/structure.md, "Process-wide state"; issue 25 item 1). Lists the
 # variables of static storage the libraries can write - the objects of
-# their .data and .bss sections, file-scope or function-scope, static or
-# not - and fails on one that is not allowed below, naming it. Constant
+# their .data and .bss sections (and .tdata, .tbss: thread-local ones),
+# file-scope or function-scope, static or not - and fails on one that is not allowed below, naming it. Constant
 # tables (.rodata, and .data.rel.ro for those holding pointers) and string
 # literals are not in those sections; names the compiler makes (.LC0,
 # __asan_gen_*, __ubsan_*, __sancov_*) start with '.' or "__" and are left
@@ -14,8 +14,8 @@
 # docs/structure.md's) must say what is there.
 #
 # statics.sh --self-test CC: the scan itself, on an object compiled with
-# CC that holds two mutable statics beside constant data: both must be
-# reported, and nothing else.
+# CC that holds three mutable statics (one thread-local) beside constant
+# data: all three must be reported, and nothing else.
 
 # LIBRARY FILE NAME, and why it is process-wide.
 allowed='
@@ -66,11 +66,9 @@ scan() {
         }
         awk -v lib="$name" '
             / file format / { obj = $1; sub(/:$/, "", obj); sub(/\.o$/, "", obj) }
-            / O / {
-                sec = ""
-                for (i = 1; i < NF; i++)
-                    if ($i == "O") { sec = $(i + 1); break }
-                if (sec !~ /^\.(data|bss)/ || sec ~ /^\.data\.rel\.ro/)
+            /^[0-9a-f]+ / && NF >= 4 {
+                sec = $(NF - 2) # ADDRESS FLAGS SECTION SIZE NAME
+                if (sec !~ /^\.t?(data|bss)/ || sec ~ /^\.data\.rel\.ro/)
                     next
                 sym = $NF
                 if (sym ~ /^\./ || sym ~ /^__/)
@@ -117,10 +115,11 @@ if [ "$1" = "--self-test" ]; then
 static const int table[4] = {1, 2, 3, 4};
 static const char *const names[] = {"a", "b"};
 static int counter;
+static __thread int per_thread;
 const char *probe(int i)
 {
     static char scratch[16];
-    counter += table[i & 3];
+    counter += table[i & 3] + per_thread++;
     scratch[0] = (char)counter;
     return i ? names[i & 1] : scratch;
 }
@@ -133,11 +132,13 @@ EOF
     [ $status -ne 0 ] || { echo "self-test: the scan passed mutable statics"; exit 1; }
     echo "$out" | grep -q ': counter in probe.c (asymu_probe);' &&
         echo "$out" | grep -q ': scratch in probe.c (asymu_probe);' &&
-        echo "$out" | grep -q '^2 writable objects in 1 libraries, 2 not as allowed$' ||
-        { echo "self-test: expected exactly counter and scratch"; exit 1; }
+        echo "$out" | grep -q ': per_thread in probe.c (asymu_probe);' &&
+        echo "$out" | grep -q '^3 writable objects in 1 libraries, 3 not as allowed$' ||
+        { echo "self-test: expected exactly counter, per_thread and scratch"; exit 1; }
     # Allowed, the same object passes.
     check "
 asymu_probe probe.c counter
+asymu_probe probe.c per_thread
 asymu_probe probe.c scratch
 " "$dir/libasymu_probe.a" || { echo "self-test: the allowed list was not applied"; exit 1; }
     exit 0
