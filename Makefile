@@ -3,8 +3,10 @@
 # missing (scripts/bootstrap), configures and builds into build/, then runs.
 # `make test` runs the suite twice: the normal build, then the same tests on
 # a build with AddressSanitizer and UndefinedBehaviorSanitizer
-# (build-sanitize/). `make test SANITIZE=address,undefined` runs only the
-# sanitized suite, with those sanitizers.
+# (build-sanitize/), only those needed to reach every edge of asymu that the
+# whole suite reaches (tests/sanitize/README.md). `make test
+# SANITIZE=address,undefined` runs only the sanitized suite, with those
+# sanitizers.
 BUILD ?= build
 # The guest programs (tests/guest, examples; cross-compiled for AArch64 and
 # AArch32, more compile time than asymu itself) do not depend on sanitizers
@@ -41,11 +43,18 @@ SAN_DEFAULT = address,undefined
 # The many-task policy tests run there with 40 processes instead of 200
 # (tests/e2e/policies.cmake, POL_MANY_TASKS).
 SAN_SKIP ?= ^e2e-limits-split-|^conformance-|^bench-|^e2e-scenario-determinism$$|-host-rss-|^e2e-package-deb$$
+# tests/sanitize/README.md: of the rest, the sanitized suite leaves out the
+# tests SAN_PLAN names, whose every edge of asymu the tests it runs reach
+# too (measured per test on a coverage-map build, COV_BUILD, by `make
+# sanitize-plan`); it says how many on one line. SAN_ALL=1 runs them too.
+SAN_PLAN = tests/sanitize/plan.txt
+SAN_ALL ?=
+COV_BUILD ?= build-covmap
 SAN_ENV = ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LSAN_OPTIONS=print_suppressions=0
 
-.PHONY: all bootstrap guests configure build install demo test test-normal test-sanitized fuzz fuzz-run bench conformance conformance-programs conformance-programs-run clean
+.PHONY: all bootstrap guests configure build install demo test test-normal test-sanitized sanitize-plan fuzz fuzz-run bench conformance conformance-programs conformance-programs-run clean
 
 all: build
 
@@ -119,7 +128,26 @@ test-sanitized: guests
 	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) $(GUESTS) \
 		-DASYMU_SANITIZE=$(or $(SANITIZE),$(SAN_DEFAULT))
 	cmake --build $(SAN_BUILD) -j $(JOBS)
-	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E '$(SAN_SKIP)'
+ifeq ($(SAN_ALL),)
+	./tests/sanitize/plan.py select $(SAN_BUILD) $(SAN_PLAN) --exclude '$(SAN_SKIP)' > $(SAN_BUILD)/sanitize-plan.args
+else
+	@echo "sanitized suite: every test (SAN_ALL=1), $(SAN_PLAN) not applied" && : > $(SAN_BUILD)/sanitize-plan.args
+endif
+	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E '$(SAN_SKIP)' $$(cat sanitize-plan.args)
+
+# The plan of the sanitized suite (tests/sanitize/README.md): a clang build
+# recording each test's edges (COV_BUILD), every test SAN_SKIP leaves run
+# alone there, and the covering subset picked from the maps. Each run
+# measures every test again; SAN_PLAN_RESUME=1 goes on with an interrupted
+# run (tests measured with the same asymu binary are not run again).
+sanitize-plan: guests
+	CC=clang cmake -S . -B $(COV_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) $(GUESTS) \
+		-DASYMU_COVERAGE_MAP=ON
+	cmake --build $(COV_BUILD) -j $(JOBS)
+	$(if $(SAN_PLAN_RESUME),,rm -rf $(COV_BUILD)/sanitize-plan-data)
+	./tests/sanitize/plan.py measure $(COV_BUILD) $(COV_BUILD)/sanitize-plan-data --exclude '$(SAN_SKIP)' -j $(JOBS)
+	./tests/sanitize/plan.py pick $(COV_BUILD)/sanitize-plan-data $(SAN_PLAN) \
+		--commit "$$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- . ':!$(SAN_PLAN)' || echo ' with changes')"
 
 bench: bootstrap
 	@$(MAKE) --no-print-directory build
@@ -144,4 +172,4 @@ conformance-programs-run:
 		$(if $(ROWS),--rows "$(ROWS)") $(if $(ISAS),--isas "$(ISAS)")
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) $(GUEST_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) $(COV_BUILD) $(GUEST_BUILD)

@@ -61,13 +61,14 @@ static int open_trace_files(struct emu_config *cfg)
 }
 
 /* The guest's environment is asymu's (as qemu-user's is), except, in a
- * sanitizer build, the sanitizer runtime's own variables: they are the
- * host's, and a guest that saw them would start differently from the same
- * run of a normal build. */
+ * sanitizer or coverage-map build, the variables of those builds' runtimes
+ * (tests/sanitize/): they are the host's, and a guest that saw them would
+ * start differently from the same run of a normal build. */
 static char **guest_environment(void)
 {
-#ifdef ASYMU_SANITIZED
-    static const char *const host_only[] = {"ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS="};
+#if defined(ASYMU_SANITIZED) || defined(ASYMU_COVERAGE_MAP)
+    static const char *const host_only[] = {"ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS=",
+                                            "ASYMU_COVERAGE_DIR="};
     static char **kept; /* for the life of the run */
     size_t n = 0;
     while (environ[n])

@@ -185,12 +185,12 @@ static int op_read(const char *path, char *buf, size_t len, off_t off, struct fu
 static int op_write(const char *path, const char *buf, size_t len, off_t off,
                     struct fuse_file_info *fi)
 {
-    (void)off;
     struct fuse_export *e = self();
     struct open_file *of = (struct open_file *)(uintptr_t)fi->fh;
     if (e->on_write)
         e->on_write(e->arg, path, buf, len);
-    int64_t r = vfs_write_virtual(e->vfs, e->ctx(e->arg), &of->node, buf, len);
+    int64_t r = vfs_write_virtual(e->vfs, e->ctx(e->arg), &of->node, buf, len,
+                                  off < 0 ? 0 : (uint64_t)off);
     return (int)r;
 }
 

@@ -2,7 +2,8 @@
 /* mounts.c - /proc/PID/mounts and /proc/PID/mountinfo: the guest's own
  * mounts, not the host's. The root is the sysroot (read-only unless --rw),
  * /tmp and /dev/shm the private tmpfs directories sharing --tmp-size,
- * /proc, /sys, /dev and /dev/pts the emulated kernel's trees, and for a
+ * /proc, /sys, /dev and /dev/pts the emulated kernel's trees, /dev/mqueue
+ * the message queues (mqueue_fs.c), and for a
  * scenario its programs' read-only directory (VFS_PROGRAMS_DIR). The device
  * numbers are those stat reports for each mount point, so a program can
  * match a file to its mount. */
@@ -23,6 +24,7 @@
 #define DEV_TRACEFS makedev(0, 0xc)
 #define DEV_PROC makedev(0, 0x16)
 #define DEV_CGROUP2 makedev(0, 0x1a)
+#define DEV_MQUEUE makedev(0, VFS_MQUEUE_DEV)
 
 struct guest_mount {
     const char *point, *fstype, *source;
@@ -69,22 +71,49 @@ const char *vfs_mount_point(const struct vfs *v, const char *abspath)
     static const char *const points[] = {"/sys", "/proc", "/dev", "/dev/pts", "/dev/shm",
                                          VFS_CGROUP_MOUNT, "/tmp", "/sys/kernel/debug",
                                          "/sys/kernel/tracing", VFS_PROGRAMS_DIR};
+    /* the fixed points that are there, then the guest's mounts */
+    const char *all[sizeof points / sizeof *points + 1 + VFS_CGROUP_MOUNTS + VFS_MQUEUE_MOUNTS];
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof points / sizeof *points; i++)
+        if (strcmp(points[i], VFS_PROGRAMS_DIR) != 0 || v->mounts[VFS_MOUNT_PROGRAMS].fd >= 0)
+            all[k++] = points[i];
+    if (!v->mqueue_dev_gone)
+        all[k++] = VFS_MQUEUE_MOUNT;
+    for (unsigned i = 0; i < v->ncgroup_mounts; i++)
+        all[k++] = v->cgroup_mounts[i].dir;
+    for (unsigned i = 0; i < v->nmqueue_mounts; i++)
+        all[k++] = v->mqueue_mounts[i].dir;
     const char *best = "/";
     size_t best_len = 1;
-    for (size_t i = 0; i < sizeof points / sizeof *points + v->ncgroup_mounts; i++) {
-        const char *m = i < sizeof points / sizeof *points
-                            ? points[i]
-                            : v->cgroup_mounts[i - sizeof points / sizeof *points].dir;
-        size_t n = strlen(m);
-        if (m == points[sizeof points / sizeof *points - 1] &&
-            v->mounts[VFS_MOUNT_PROGRAMS].fd < 0)
-            continue;
-        if (n > best_len && strncmp(abspath, m, n) == 0 && (abspath[n] == '/' || !abspath[n])) {
-            best = m;
+    for (size_t i = 0; i < k; i++) {
+        size_t n = strlen(all[i]);
+        if (n > best_len && strncmp(abspath, all[i], n) == 0 &&
+            (abspath[n] == '/' || !abspath[n])) {
+            best = all[i];
             best_len = n;
         }
     }
     return best;
+}
+
+/* The index in table of the mount holding dir: the longest point that is a
+ * prefix of it (a guest mount's parent). */
+static size_t parent_of(const struct vfs *v, const struct guest_mount *table, size_t count,
+                        size_t mqueue_index, const char *dir)
+{
+    size_t parent = 0, best = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t n = strlen(table[i].point);
+        bool holds = strncmp(dir, table[i].point, n) == 0 &&
+                     (n == 1 || dir[n] == '/' || dir[n] == '\0');
+        if (i == mqueue_index && v->mqueue_dev_gone)
+            holds = false;
+        if (holds && n >= best) {
+            best = n;
+            parent = i;
+        }
+    }
+    return parent;
 }
 
 int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
@@ -113,17 +142,23 @@ int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
          DEV_DEBUGFS, 1},
         {"/sys/kernel/tracing", "tracefs", "tracefs", "nosuid,nodev,noexec,relatime", "", false,
          DEV_TRACEFS, 1},
+        /* as systemd mounts it on Debian; gone after the guest's umount */
+        {VFS_MQUEUE_MOUNT, "mqueue", "mqueue", "nosuid,nodev,noexec,relatime", "", false,
+         DEV_MQUEUE, 3},
         /* last: only when there is one */
         {VFS_PROGRAMS_DIR, "tmpfs", "asymu-programs", "nosuid,nodev,relatime", "", true,
          dev_of(programs->fd), 0},
     };
     size_t count = sizeof table / sizeof *table - (programs->fd < 0);
+    const size_t mqueue_index = sizeof table / sizeof *table - 2;
     enum { FIRST_ID = 21, ROOT_PARENT_ID = 1 };
     FILE *out = open_memstream(data, size);
     if (!out)
         return -ENOMEM;
     for (size_t i = 0; i < count; i++) {
         const struct guest_mount *m = &table[i];
+        if (i == mqueue_index && v->mqueue_dev_gone)
+            continue; /* the ids of the others stay, as Linux's */
         const char *rw = m->readonly ? "ro" : "rw";
         const char *comma = *m->superopts ? "," : "";
         if (mountinfo)
@@ -139,16 +174,7 @@ int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
      * their directory (the longest point that is a prefix of it). */
     for (unsigned c = 0; c < v->ncgroup_mounts; c++) {
         const struct vfs_cgroup_mount *cm = &v->cgroup_mounts[c];
-        size_t parent = 0, best = 0;
-        for (size_t i = 0; i < count; i++) {
-            size_t n = strlen(table[i].point);
-            bool holds = strncmp(cm->dir, table[i].point, n) == 0 &&
-                         (n == 1 || cm->dir[n] == '/' || cm->dir[n] == '\0');
-            if (holds && n >= best) {
-                best = n;
-                parent = i;
-            }
-        }
+        size_t parent = parent_of(v, table, count, mqueue_index, cm->dir);
         if (mountinfo)
             fprintf(out, "%zu %zu %u:%u / %s rw,relatime - %s %s rw%s\n", FIRST_ID + count + c,
                     FIRST_ID + parent, major(DEV_CGROUP2), minor(DEV_CGROUP2), cm->dir, cm->type,
@@ -156,6 +182,19 @@ int vfs_mounts_text(struct vfs *v, bool mountinfo, char **data, size_t *size)
         else
             fprintf(out, "%s %s %s rw,relatime%s 0 0\n", cm->source, cm->dir, cm->type,
                     cm->options);
+    }
+    /* then the guest's mqueue mounts (its flags; the super block's "rw") */
+    for (unsigned q = 0; q < v->nmqueue_mounts; q++) {
+        const struct vfs_mqueue_mount *mm = &v->mqueue_mounts[q];
+        size_t parent = parent_of(v, table, count, mqueue_index, mm->dir);
+        const char *rw = mm->readonly ? "ro" : "rw", *comma = *mm->flags ? "," : "";
+        if (mountinfo)
+            fprintf(out, "%zu %zu %u:%u / %s %s%s%s - mqueue %s rw\n",
+                    FIRST_ID + count + v->ncgroup_mounts + q, FIRST_ID + parent,
+                    major(DEV_MQUEUE), minor(DEV_MQUEUE), mm->dir, rw, comma, mm->flags,
+                    mm->source);
+        else
+            fprintf(out, "%s %s mqueue %s%s%s 0 0\n", mm->source, mm->dir, rw, comma, mm->flags);
     }
     if (fclose(out) != 0) {
         free(*data);

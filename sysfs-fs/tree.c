@@ -5,6 +5,7 @@
  * list with each file's source in the kernel is docs/sysfs.md. */
 #include "cpu_model.h"
 #include "vfs.h"
+#include "mqueue_fs.h"
 #include "page.h"
 
 #include <errno.h>
@@ -54,7 +55,11 @@ enum file_id {
     F_PROC_FILESYSTEMS,
     F_PROC_KALLSYMS,
     F_PROC_NET, /* /proc/net/NAME: the sockets of one kind */
-    F_PROC_SYSVIPC, /* /proc/sysvipc/NAME, the IPC limits of /proc/sys/kernel and fs/mqueue */
+    F_PROC_SYSVIPC, /* /proc/sysvipc/NAME, /proc/keys, /proc/key-users */
+    /* the IPC, keys, AIO and inotify numbers of /proc/sys and
+     * sched_rt_{period,runtime}_us (the provider's table): read and
+     * written as proc_dointvec and its kin do */
+    F_SYSCTL_LIMIT,
     F_SYSCTL_OSRELEASE,
     F_SYSCTL_OSTYPE,
     F_SYSCTL_VERSION,
@@ -62,8 +67,6 @@ enum file_id {
     F_SYSCTL_NGROUPS_MAX,
     F_SYSCTL_OVERCOMMIT,
     F_SYSCTL_MAX_MAP_COUNT,
-    F_SYSCTL_SCHED_RT_RUNTIME,
-    F_SYSCTL_SCHED_RT_PERIOD,
     /* settings of Debian 12's kernel the guest cannot change (sys_admin.c) */
     F_SYSCTL_MODULES_DISABLED,
     F_SYSCTL_KEXEC_DISABLED,
@@ -162,6 +165,8 @@ static const struct fixed fixed[] = {
     {"/dev/full", VNODE_FULL, 0666, F_DEV_FULL, 0},
     {"/dev/kmsg", VNODE_GENERATED, 0644, F_DEV_KMSG, 0},
     {"/dev/kvm", VNODE_KVM, 0660, F_DEV_KVM, FL_KVM},
+    /* where systemd mounts mqueue (mqueue_fs.c), left empty by a umount */
+    {"/dev/mqueue", VNODE_DIR, 0755, F_DIR, 0},
     {"/dev/null", VNODE_NULL, 0666, F_DEV_NULL, 0},
     {"/dev/ptmx", VNODE_PTMX, 0666, F_DEV_PTMX, 0},
     {"/dev/pts", VNODE_DIR, 0755, F_DIR, 0},
@@ -193,41 +198,41 @@ static const struct fixed fixed[] = {
     {"/proc/stat", VNODE_GENERATED, 0444, F_PROC_STAT, 0},
     {"/proc/sys", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/fs", VNODE_DIR, 0555, F_DIR, 0},
-    {"/proc/sys/fs/aio-max-nr", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/aio-nr", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/fs/aio-max-nr", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/aio-nr", VNODE_GENERATED, 0444, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/fs/inotify", VNODE_DIR, 0555, F_DIR, 0},
-    {"/proc/sys/fs/inotify/max_queued_events", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/inotify/max_user_instances", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/inotify/max_user_watches", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/fs/inotify/max_queued_events", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/inotify/max_user_instances", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/inotify/max_user_watches", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/fs/mqueue", VNODE_DIR, 0555, F_DIR, 0},
-    {"/proc/sys/fs/mqueue/msg_default", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/mqueue/msg_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/mqueue/msgsize_default", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/mqueue/msgsize_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/fs/mqueue/queues_max", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/fs/mqueue/msg_default", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/mqueue/msg_max", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/mqueue/msgsize_default", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/mqueue/msgsize_max", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/fs/mqueue/queues_max", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel", VNODE_DIR, 0555, F_DIR, 0},
     {"/proc/sys/kernel/keys", VNODE_DIR, 0555, F_DIR, 0},
-    {"/proc/sys/kernel/keys/gc_delay", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/keys/maxbytes", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/keys/maxkeys", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/keys/root_maxbytes", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/keys/root_maxkeys", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/keys/gc_delay", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/keys/maxbytes", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/keys/maxkeys", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/keys/root_maxbytes", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/keys/root_maxkeys", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel/kexec_load_disabled", VNODE_GENERATED, 0444, F_SYSCTL_KEXEC_DISABLED, 0},
     {"/proc/sys/kernel/modules_disabled", VNODE_GENERATED, 0444, F_SYSCTL_MODULES_DISABLED, 0},
-    {"/proc/sys/kernel/msgmax", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/msgmnb", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/msgmni", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/msgmax", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/msgmnb", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/msgmni", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel/ngroups_max", VNODE_GENERATED, 0444, F_SYSCTL_NGROUPS_MAX, 0},
-    {"/proc/sys/kernel/sched_rt_period_us", VNODE_GENERATED, 0644, F_SYSCTL_SCHED_RT_PERIOD, 0},
-    {"/proc/sys/kernel/sched_rt_runtime_us", VNODE_GENERATED, 0644, F_SYSCTL_SCHED_RT_RUNTIME, 0},
+    {"/proc/sys/kernel/sched_rt_period_us", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/sched_rt_runtime_us", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel/osrelease", VNODE_GENERATED, 0444, F_SYSCTL_OSRELEASE, 0},
     {"/proc/sys/kernel/ostype", VNODE_GENERATED, 0444, F_SYSCTL_OSTYPE, 0},
     {"/proc/sys/kernel/perf_event_paranoid", VNODE_GENERATED, 0444, F_SYSCTL_PERF_PARANOID, 0},
     {"/proc/sys/kernel/pid_max", VNODE_GENERATED, 0444, F_SYSCTL_PID_MAX, 0},
-    {"/proc/sys/kernel/sem", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/shmall", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/shmmax", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
-    {"/proc/sys/kernel/shmmni", VNODE_GENERATED, 0444, F_PROC_SYSVIPC, 0},
+    {"/proc/sys/kernel/sem", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/shmall", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/shmmax", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
+    {"/proc/sys/kernel/shmmni", VNODE_GENERATED, 0644, F_SYSCTL_LIMIT, 0},
     {"/proc/sys/kernel/unprivileged_bpf_disabled", VNODE_GENERATED, 0444, F_SYSCTL_BPF_DISABLED, 0},
     {"/proc/sys/kernel/version", VNODE_GENERATED, 0444, F_SYSCTL_VERSION, 0},
     {"/proc/sys/vm", VNODE_DIR, 0555, F_DIR, 0},
@@ -406,6 +411,7 @@ static void fill(struct vfs_node *node, const char *path, const struct fixed *f,
     node->records = f->file == F_DEV_KMSG;
     node->pages = false;
     node->pipe = false;
+    node->sysctl = f->file == F_SYSCTL_LIMIT;
 }
 
 /* "123" and the rest after it, or -1. */
@@ -548,7 +554,8 @@ const char *vfs_cgroup_rel(const struct vfs *v, const char *abspath, unsigned *h
 int vfs_cgroup_mount(struct vfs *v, const char *source, const char *dir, unsigned hier,
                      const char *type, const char *options)
 {
-    if (strcmp(dir, VFS_CGROUP_MOUNT) == 0)
+    const char *mq = vfs_mqueue_rel(v, dir);
+    if (strcmp(dir, VFS_CGROUP_MOUNT) == 0 || (mq && !*mq)) /* an mqueue mount's too */
         return -EBUSY;
     for (unsigned i = 0; i < v->ncgroup_mounts; i++)
         if (strcmp(v->cgroup_mounts[i].dir, dir) == 0)
@@ -597,6 +604,9 @@ int vfs_lookup_virtual(struct vfs *v, void *ctx, const char *abspath, struct vfs
 {
     if (vfs_cgroup_rel(v, abspath, NULL))
         return lookup_cgroup(v, ctx, abspath, node);
+    const char *mq_rel = vfs_mqueue_rel(v, abspath);
+    if (mq_rel)
+        return mqueue_fs_lookup(v, ctx, abspath, mq_rel, node);
     bool inside = false;
     for (size_t i = 0; i < COUNT(virtual_roots); i++)
         inside |= under(abspath, virtual_roots[i]);
@@ -667,7 +677,7 @@ static unsigned char dtype(enum vfs_node_kind k)
 {
     return k == VNODE_DIR         ? DT_DIR_
            : k == VNODE_SYMLINK   ? DT_LNK_
-           : k == VNODE_GENERATED || k == VNODE_MEM ? DT_REG_
+           : k == VNODE_GENERATED || k == VNODE_MEM || k == VNODE_MQUEUE ? DT_REG_
                                                     : DT_CHR_;
 }
 
@@ -724,6 +734,8 @@ int vfs_list_virtual(struct vfs *v, void *ctx, const struct vfs_node *dir,
     const char *cg_rel = vfs_cgroup_rel(v, path, &hier);
     if (dir->arg == CGROUP_NODE && cg_rel)
         return p->cgroup_list ? p->cgroup_list(ctx, hier, cg_rel, emit, arg) : -ENOENT;
+    if (dir->arg == MQUEUE_NODE && vfs_mqueue_rel(v, path))
+        return p->mqueue_list ? p->mqueue_list(ctx, emit, arg) : -ENOENT;
     if (strncmp(path, "/proc/", 6) == 0 && component_number(path + 6, &rest) > 0) {
         list_pid(v, ctx, dir->arg, *rest ? rest + 1 : rest, emit, arg);
         return 0;
@@ -844,6 +856,7 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
         st->st_mode |= node->file == F_DEV_KMSG ? S_IFCHR : S_IFREG;
         break;
     case VNODE_MEM:
+    case VNODE_MQUEUE:
         st->st_mode |= S_IFREG;
         break;
     case VNODE_NULL:
@@ -861,6 +874,8 @@ void vfs_stat_virtual(const struct vfs_node *node, struct stat *st)
         st->st_gid = 5;
         break;
     }
+    if (node->arg == MQUEUE_NODE)
+        mqueue_fs_stat_node(node, st);
 }
 
 int vfs_proc_dir_pid(const struct vfs_node *node)
@@ -1502,6 +1517,9 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         return p->net ? p->net(ctx, strrchr(node->path, '/') + 1, data, size) : -ENOENT;
     case F_PROC_SYSVIPC:
         return p->sysvipc ? p->sysvipc(ctx, node->path + strlen("/proc/"), data, size) : -ENOENT;
+    case F_SYSCTL_LIMIT:
+        return p->sysctl_read ? p->sysctl_read(ctx, node->path + strlen("/proc/sys/"), data, size)
+                              : -ENOENT;
     case F_PID_CMDLINE:
     case F_PID_AUXV:
     case F_PID_ENVIRON:
@@ -1571,10 +1589,6 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
         break;
     case F_SYSCTL_NGROUPS_MAX:
         add(&t, "65536\n");
-        break;
-    case F_SYSCTL_SCHED_RT_RUNTIME:
-    case F_SYSCTL_SCHED_RT_PERIOD:
-        add(&t, "%lld\n", (long long)p->sched_rt(ctx, node->file == F_SYSCTL_SCHED_RT_PERIOD));
         break;
     case F_SYSCTL_OVERCOMMIT:
         add(&t, "0\n");
@@ -1740,11 +1754,17 @@ static int parse_strtobool(const char *s, size_t len, bool *out)
 }
 
 int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node, const char *data,
-                          size_t len)
+                          size_t len, uint64_t pos)
 {
     switch (node->file) {
     case F_DEV_FULL:
         return -ENOSPC;
+    case F_SYSCTL_LIMIT:
+        /* aio-nr: a count, never written (the guest's open, the scenario
+         * and the FUSE export check the mode before; fuzz-sysfs does not) */
+        if (!v->provider->sysctl_write || !(node->mode & 0200))
+            return -EACCES;
+        return v->provider->sysctl_write(ctx, node->path + strlen("/proc/sys/"), data, len, pos);
     case F_TRACEFS: {
         const char *rel = tracing_rel(node->path);
         return rel && v->provider->tracefs_write ? v->provider->tracefs_write(ctx, rel, data, len)
@@ -1761,24 +1781,6 @@ int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
     }
     case F_PID_COMM: {
         int err = v->provider->set_comm(ctx, node->arg, node->arg2, data, len);
-        return err < 0 ? err : (int64_t)len;
-    }
-    case F_SYSCTL_SCHED_RT_RUNTIME:
-    case F_SYSCTL_SCHED_RT_PERIOD: {
-        /* proc_dointvec: an integer, blanks and a newline around it. */
-        char buf[32];
-        if (len >= sizeof buf)
-            return -EINVAL;
-        memcpy(buf, data, len);
-        buf[len] = '\0';
-        char *end;
-        errno = 0;
-        long long value = strtoll(buf, &end, 10);
-        while (*end == ' ' || *end == '\t' || *end == '\n')
-            end++;
-        if (end == buf || *end || errno || value < INT32_MIN || value > INT32_MAX)
-            return -EINVAL;
-        int err = v->provider->set_sched_rt(ctx, node->file == F_SYSCTL_SCHED_RT_PERIOD, value);
         return err < 0 ? err : (int64_t)len;
     }
     default:

@@ -5,6 +5,7 @@
  * of the host's own pseudo filesystems are refused even when a symlink in the
  * root points at them. */
 #include "vfs.h"
+#include "mqueue_fs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -490,9 +491,10 @@ static int walk(struct vfs *v, void *ctx, const struct walk_how *how, const char
         int tn;
         bool magic = false;
         struct vfs_node node;
-        /* a cgroup hierarchy mount(2) put in a host directory is virtual
-         * below it */
-        if (is_virtual(cur) || (own && vfs_cgroup_rel(v, cur, NULL))) {
+        /* a cgroup hierarchy or an mqueue mount(2) put in a host
+         * directory is virtual below it */
+        if (is_virtual(cur) ||
+            (own && (vfs_cgroup_rel(v, cur, NULL) || vfs_mqueue_rel(v, cur)))) {
             int err = vfs_lookup_virtual(v, ctx, cur, &node);
             if (own && err < 0 && !last)
                 return err;
@@ -775,6 +777,8 @@ int vfs_stat(struct vfs *v, void *ctx, const char *abspath, bool follow, struct 
     int err = vfs_lookup_virtual(v, ctx, abspath, &node);
     if (err < 0)
         return err;
+    if (err > 0 && node.kind == VNODE_MQUEUE)
+        return mqueue_fs_stat(v, ctx, &node, st);
     if (err > 0) {
         vfs_stat_virtual(&node, st);
         /* trace_pipe and trace_pipe_raw give what they take out of the

@@ -31,11 +31,13 @@ enum vfs_node_kind {
     VNODE_KVM,       /* /dev/kvm: opening gives the KVM system file (emu/drivers/kvm.c) */
     VNODE_PTS,       /* /dev/pts/N: the slave of pair N (arg) */
     VNODE_MEM,       /* /proc/PID/mem: process arg's memory at the file offset (emu/kernel/procmem.c) */
+    VNODE_MQUEUE,    /* a queue of an mqueue mount: opening gives its mq descriptor (emu/ipc/mqueue.c) */
 };
 
 /* A node of the virtual trees, by value: which file it is and for what. */
 struct vfs_node {
-    char path[128];          /* absolute guest path, "/sys/devices/system/cpu/cpu2/online" */
+    char path[384];          /* absolute guest path, "/sys/devices/system/cpu/cpu2/online";
+                                room for /dev/mqueue/ and a NAME_MAX queue name */
     enum vfs_node_kind kind;
     unsigned mode;           /* permission bits */
     int file;                /* tree.c's id of the file */
@@ -44,6 +46,9 @@ struct vfs_node {
     bool records;            /* a read returns one line, whole (/dev/kmsg) */
     bool pages;              /* a read returns at most the rest of a 4 KiB page (trace_pipe_raw) */
     bool pipe;               /* trace_pipe: its text is taken out of the buffer as read */
+    bool sysctl;             /* a number of /proc/sys: made at each read, which gives
+                                nothing past position 0, and a write moves the position
+                                (proc_sys_call_handler) */
 };
 
 /* The vCPUs as the kernel reports them. */
@@ -121,9 +126,6 @@ struct vfs_provider {
     void (*cpus)(void *ctx, struct vfs_cpus *out);
     /* Hotplug through cpuN/online: -EPERM, -EBUSY, -EINVAL as the kernel. */
     int (*set_cpu_online)(void *ctx, unsigned cpu, bool online);
-    /* sched_rt_runtime_us (period false) and sched_rt_period_us. */
-    int64_t (*sched_rt)(void *ctx, bool period);
-    int (*set_sched_rt)(void *ctx, bool period, int64_t value);
     /* A write of /proc/PID/comm (tid = pid) or /proc/PID/task/TID/comm. */
     int (*set_comm)(void *ctx, int pid, int tid, const char *data, size_t len);
     int (*self_pid)(void *ctx);
@@ -170,6 +172,14 @@ struct vfs_provider {
     /* /proc/sysvipc/{sem,msg,shm} and /proc/sys/kernel's IPC limits: name
      * is the path under /proc ("sysvipc/sem"); malloc'ed text. */
     int (*sysvipc)(void *ctx, const char *name, char **data, size_t *size);
+    /* The IPC, keys, AIO and inotify numbers of /proc/sys and
+     * kernel/sched_rt_{period,runtime}_us: name is the path
+     * under /proc/sys ("fs/mqueue/msg_max"). The text (malloc'ed), and a
+     * write of len bytes at file position pos: the bytes taken or -errno
+     * (who may write is the caller's check). */
+    int (*sysctl_read)(void *ctx, const char *name, char **data, size_t *size);
+    int64_t (*sysctl_write)(void *ctx, const char *name, const char *data, size_t len,
+                            uint64_t pos);
     /* The kernel's release and version strings, as uname(2) gives them. */
     const char *(*release)(void *ctx);
     const char *(*version)(void *ctx);
@@ -201,6 +211,12 @@ struct vfs_provider {
     int64_t (*cgroup_write)(void *ctx, unsigned hier, const char *rel, const char *data,
                             size_t len);
     int (*proc_cgroup)(void *ctx, int pid, char **data, size_t *size);
+    /* The POSIX message queues every mqueue mount shows (one IPC namespace
+     * per machine): a queue's inode by name, without '/' (-ENOENT), and the
+     * names. NULL: no mqueue file system. */
+    int (*mqueue_stat)(void *ctx, const char *name, struct stat *st);
+    int (*mqueue_list)(void *ctx, void (*emit)(const char *name, unsigned char type, void *arg),
+                       void *arg);
 };
 
 #define VFS_CGROUP_MOUNT "/sys/fs/cgroup"
@@ -222,6 +238,25 @@ const char *vfs_tracefs_rel(const char *abspath);
 int vfs_cgroup_mount(struct vfs *v, const char *source, const char *dir, unsigned hier,
                      const char *type, const char *options);
 int vfs_cgroup_umount(struct vfs *v, const char *dir);
+
+/* The mqueue file system (Linux's ipc/mqueue.c): at VFS_MQUEUE_MOUNT from
+ * boot, as systemd mounts it on Debian, and where mount(2) puts more; all
+ * show the one namespace's queues. vfs_mqueue_rel: the name under a mount
+ * of abspath ("" the mount itself), NULL when it is in none. mount: DIR
+ * absolute and canonical, flags the mount's as /proc/self/mounts shows them
+ * after rw or ro ("relatime", "nosuid,nodev,noexec,relatime"), readonly
+ * MS_RDONLY's; 0, -EBUSY, -ENOSPC, -ENAMETOOLONG. umount: 0 or -EINVAL.
+ * vfs_mqueue_readonly: abspath lies in a read-only mqueue mount. */
+#define VFS_MQUEUE_MOUNT "/dev/mqueue"
+#define VFS_MQUEUE_MOUNTS 4
+#define VFS_MQUEUE_DEV 0x13 /* its anonymous device, 0:19 */
+const char *vfs_mqueue_rel(const struct vfs *v, const char *abspath);
+int vfs_mqueue_mount(struct vfs *v, const char *source, const char *dir, const char *flags,
+                     bool readonly);
+bool vfs_mqueue_readonly(const struct vfs *v, const char *abspath);
+/* The flags of the mqueue mount holding abspath ("" if none), as mount gave them. */
+const char *vfs_mqueue_flags(const struct vfs *v, const char *abspath);
+int vfs_mqueue_umount(struct vfs *v, const char *dir);
 
 #define VFS_MAX_BANNED_DEVS 16
 
@@ -270,6 +305,16 @@ struct vfs {
         unsigned hier;
     } cgroup_mounts[VFS_CGROUP_MOUNTS];
     unsigned ncgroup_mounts;
+    /* mqueue mounted by the guest (mount(2)); VFS_MQUEUE_MOUNT's is there
+     * until the guest unmounts it (mqueue_dev_gone) */
+    struct vfs_mqueue_mount {
+        char dir[VFS_PATH_MAX];
+        char source[64];
+        char flags[64];
+        bool readonly;
+    } mqueue_mounts[VFS_MQUEUE_MOUNTS];
+    unsigned nmqueue_mounts;
+    bool mqueue_dev_gone;
     /* The host directories of /tmp and /dev/shm are 0700 so that no other
      * host user reaches the guest's files (issue 24, item 6); the guest
      * sees, and changes, the mode kept here (01777 at start, as a tmpfs
@@ -453,8 +498,9 @@ int vfs_generate(struct vfs *v, void *ctx, const struct vfs_node *node, char **d
 /* An open of a writable VNODE_GENERATED file with O_TRUNC: tracefs's
  * set_event and trace are emptied then. */
 void vfs_truncate_virtual(struct vfs *v, void *ctx, const struct vfs_node *node);
-/* A write(2) to a writable VNODE_GENERATED file: the bytes taken or -errno. */
+/* A write(2) to a writable VNODE_GENERATED file at file position pos
+ * (only a sysctl node looks at it): the bytes taken or -errno. */
 int64_t vfs_write_virtual(struct vfs *v, void *ctx, const struct vfs_node *node,
-                          const char *data, size_t len);
+                          const char *data, size_t len, uint64_t pos);
 
 #endif

@@ -446,7 +446,7 @@ SYSCALL_DECL(io_setup)
     uint32_t nr_events = (nr > ncpu4 ? nr : ncpu4) * 2u;
     if (nr_events > 0x10000000u / EVENT_SIZE)
         return -EINVAL;
-    if (!nr_events || nr > AIO_MAX_NR)
+    if (!nr_events || nr > m->limits.aio_max_nr)
         return -EAGAIN;
     struct aio_ctx *c = calloc(1, sizeof *c);
     if (!c)
@@ -457,7 +457,8 @@ SYSCALL_DECL(io_setup)
         free(c);
         return err;
     }
-    if (m->aio_nr + nr > AIO_MAX_NR || (err = table_add(mm, c)) < 0) {
+    if (m->aio_nr + nr > m->limits.aio_max_nr || m->aio_nr + nr < m->aio_nr ||
+        (err = table_add(mm, c)) < 0) {
         mm_unmap(mm, c->user_id, c->mmap_size);
         shmem_unmap_host(c->ring, c->mmap_size);
         shmem_put(c->shm);
@@ -864,15 +865,4 @@ SYSCALL_DECL(io_getevents)
 SYSCALL_DECL(io_pgetevents)
 {
     return do_io_pgetevents(t, a, 8);
-}
-
-int aio_proc_file(struct machine *m, const char *name, FILE *out)
-{
-    if (strcmp(name, "aio-nr") == 0)
-        fprintf(out, "%llu\n", (unsigned long long)m->aio_nr);
-    else if (strcmp(name, "aio-max-nr") == 0)
-        fprintf(out, "%u\n", AIO_MAX_NR);
-    else
-        return -ENOENT;
-    return 0;
 }

@@ -13,7 +13,7 @@ struct machine;
 struct mm;
 
 /* Linux's /proc/sys/fs/aio-max-nr default: the events all contexts of the
- * machine may ask for together. */
+ * machine may ask for together (the machine's value: m->limits.aio_max_nr). */
 #define AIO_MAX_NR 65536u
 
 /* file_notify_events reached obj: requests waiting on it (a read from an
@@ -21,8 +21,6 @@ struct mm;
 void aio_notify(struct machine *m, const void *obj);
 /* The last user of mm went (exit, exec): its contexts go, as exit_aio. */
 void aio_mm_free(struct mm *mm);
-/* /proc/sys/fs/aio-nr and aio-max-nr (name without the directory). */
-int aio_proc_file(struct machine *m, const char *name, FILE *out);
 
 /* Cores the ABIs' entries share: `field` is the size of a timespec
  * member (8, or 4 for arm's time32 calls), `word` that of a pointer. */

@@ -92,7 +92,7 @@ struct file {
     size_t size;
     uint64_t pos;
     /* A virtual directory's last entry returned, when its name is a number
-     * (/proc/PID/fd/N, /proc/PID): getdents resumes after it (sys_fs.c). */
+     * (/proc/PID/fd/N, /proc/PID): getdents resumes after it (sys_dir.c). */
     long dir_last_num;
     bool dir_last_valid;
     char *path;                  /* guest path, for /proc/self/fd and strace */
@@ -148,7 +148,7 @@ void pipe_release(struct file *f);
  * -EINVAL past 2 GiB, -ENOMEM. */
 int64_t pipe_set_capacity(struct machine *m, struct pipe *p, uint64_t want, bool cap_resource);
 /* Reads or writes up to len bytes of f at off, or at its position when
- * off < 0 (sys_fs.c's read and write without the guest buffer): bytes,
+ * off < 0 (sys_rw.c's read and write without the guest buffer): bytes,
  * -errno, or -EBLOCK with t->wait_obj set. */
 int64_t file_read(struct task *t, struct file *f, void *buf, size_t len, int64_t off);
 int64_t file_write(struct task *t, struct file *f, const void *buf, size_t len, int64_t off);
@@ -162,7 +162,7 @@ void pipe_consume(struct pipe *p, size_t n);
 size_t pipe_page_room(const struct pipe *p);
 /* poll(2) readiness of a file: POLLIN/POLLOUT/POLLHUP/POLLERR bits. */
 short file_poll(struct task *t, struct file *f);
-/* The same for a trace_pipe or trace_pipe_raw (sys_fs.c). */
+/* The same for a trace_pipe or trace_pipe_raw (sys_rw.c). */
 short tracing_pipe_poll(struct task *t, struct file *f);
 /* The path of a trace_pipe or trace_pipe_raw below its tracing directory
  * (the name tracefs_wait_key() and tracefs_readable() take). */

@@ -2,7 +2,7 @@
 /* fs_calls.h - the file calls beyond reading, writing and naming files:
  * file system statistics (sys_statfs.c), extended attributes
  * (sys_xattr.c), truncate and mknod (sys_path.c), vectored I/O at an
- * offset (sys_fs.c), and the guest's umask every creation applies. */
+ * offset (sys_rw.c), and the guest's umask every creation applies. */
 #ifndef ASYMU_FS_CALLS_H
 #define ASYMU_FS_CALLS_H
 
@@ -10,6 +10,7 @@
 
 #include "syscalls.h"
 #include "task.h"
+#include "vfs.h"
 
 /* The mode a created file or directory gets: the guest's own umask taken
  * from the permission bits, as Linux does (the host's is 0 inside asymu). */
@@ -68,7 +69,14 @@ SYSCALL_DECL(sched_rr_get_interval);
 
 struct file;
 struct stat;
-/* fstat's answer for an open file (sys_fs.c). */
+/* fstat's answer for an open file (sys_stat.c). */
 int file_stat(struct task *t, struct file *f, struct stat *st);
+
+/* For stat (sys_open.c): follows the virtual symlinks at the end of path
+ * as open does: 0 when it ends on the host, 1 with *node on a virtual
+ * node, or -errno. */
+int follow_virtual(struct task *t, char path[VFS_PATH_MAX], bool follow, struct vfs_node *node);
+/* Whether the guest's path at upath ends with "/" after a name. */
+bool names_a_directory(struct task *t, uint64_t upath);
 
 #endif

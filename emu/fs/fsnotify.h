@@ -105,8 +105,12 @@ bool fsnotify_inode_open(struct machine *m, const struct fsn_obj *o, const struc
 /* Whether some watch is on this inode (hooks skip their work otherwise). */
 bool fsnotify_watched(struct machine *m, const struct fsn_obj *o);
 
-/* /proc/sys/fs/inotify/NAME's value (sysv_ipc.c's /proc files). */
-int inotify_proc_file(const struct machine *m, const char *name, FILE *out);
+/* The defaults of /proc/sys/fs/inotify (inotify_user_setup); the
+ * machine's values are m->limits' (sysctl.h). max_user_watches' default:
+ * 1% of the machine's memory in watches, within [8192, 1048576]. */
+#define INOTIFY_MAX_USER_INSTANCES 128
+#define INOTIFY_MAX_QUEUED_EVENTS 16384
+uint64_t inotify_default_watches(const struct machine *m);
 
 SYSCALL_DECL(inotify_init1);
 SYSCALL_DECL(inotify_init);

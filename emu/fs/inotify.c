@@ -32,9 +32,6 @@
 /* FS_EVENT_ON_CHILD: a directory's watch hears its children. */
 #define WATCH_ON_CHILD 0x08000000u
 
-/* The limits of /proc/sys/fs/inotify (inotify_user_setup). */
-#define INOTIFY_MAX_USER_INSTANCES 128
-#define INOTIFY_MAX_QUEUED_EVENTS 16384
 /* INOTIFY_WATCH_COST, sizeof(struct inotify_inode_mark) + 2 *
  * sizeof(struct inode) on arm64 5.15 (an estimate of the slab sizes). */
 #define INOTIFY_WATCH_COST 1272u
@@ -61,6 +58,7 @@ struct inotify {
     unsigned nwatches;
     struct in_event *head, **tail, *last;
     unsigned queued;      /* q_len: the overflow event counts */
+    unsigned max_events;  /* max_queued_events when it was made (inotify_new_group) */
     bool overflow_queued; /* group->overflow_event is on the list */
     int last_wd;
     uint32_t uid;         /* the user charged (struct ucounts) */
@@ -90,7 +88,7 @@ static void queue_event(struct inotify *in, uint32_t mask, int wd, uint32_t cook
                         const char *name)
 {
     size_t len = name ? strlen(name) : 0;
-    bool overflow = in->queued >= INOTIFY_MAX_QUEUED_EVENTS;
+    bool overflow = in->queued >= in->max_events;
     if (overflow) {
         if (in->overflow_queued)
             return;
@@ -303,24 +301,11 @@ static uint32_t user_of(const struct task *t)
 /* inotify_user_setup: 1% of the RAM in watches, within [8192, 1048576];
  * the RAM is --max-mem, or AArch64's default (the machine's kernel is an
  * arm64 one). */
-static unsigned max_user_watches(const struct machine *m)
+uint64_t inotify_default_watches(const struct machine *m)
 {
     uint64_t ram = m->cfg->max_mem ? m->cfg->max_mem : abi_aarch64.default_max_mem;
     uint64_t n = ram / 100 / INOTIFY_WATCH_COST;
-    return n < 8192 ? 8192 : n > 1048576 ? 1048576 : (unsigned)n;
-}
-
-int inotify_proc_file(const struct machine *m, const char *name, FILE *out)
-{
-    if (strcmp(name, "max_user_instances") == 0)
-        fprintf(out, "%d\n", INOTIFY_MAX_USER_INSTANCES);
-    else if (strcmp(name, "max_user_watches") == 0)
-        fprintf(out, "%u\n", max_user_watches(m));
-    else if (strcmp(name, "max_queued_events") == 0)
-        fprintf(out, "%d\n", INOTIFY_MAX_QUEUED_EVENTS);
-    else
-        return -ENOENT;
-    return 0;
+    return n < 8192 ? 8192 : n > 1048576 ? 1048576 : n;
 }
 
 /* ---- syscalls ---- */
@@ -333,17 +318,19 @@ SYSCALL_DECL(inotify_init1)
         return -EINVAL;
     struct machine *m = t->machine;
     uint32_t uid = user_of(t);
-    int instances = 0;
+    uint64_t instances = 0;
     for (struct inotify *in = m->inotifies; in; in = in->next)
         instances += in->uid == uid;
-    if (instances >= INOTIFY_MAX_USER_INSTANCES) {
+    /* inc_ucount() against max_user_instances: root has no exception */
+    if (instances >= m->limits.inotify_max_user_instances) {
         t->fd_table_full = true; /* the guest's own EMFILE, not the host's ENFILE (syscall.c) */
         return -EMFILE;
     }
     struct inotify *in = kmem_alloc(m, sizeof *in);
     if (!in)
         return -ENOMEM;
-    *in = (struct inotify){.machine = m, .uid = uid};
+    *in = (struct inotify){
+        .machine = m, .uid = uid, .max_events = (unsigned)m->limits.inotify_max_queued_events};
     in->tail = &in->head;
     struct file *f = file_new_object(m, &inotify_ops, in, O_RDONLY | (flags & O_NONBLOCK));
     if (!f) {
@@ -416,10 +403,10 @@ SYSCALL_DECL(inotify_add_watch)
         w->mask = (mask & IN_MASK_ADD) ? w->mask | wmask : wmask;
         return w->wd;
     }
-    unsigned charged = 0;
+    uint64_t charged = 0;
     for (struct inotify *o = t->machine->inotifies; o; o = o->next)
         charged += o->uid == in->uid ? o->nwatches : 0;
-    if (charged >= max_user_watches(t->machine))
+    if (charged >= t->machine->limits.inotify_max_user_watches)
         return -ENOSPC;
     if (!(w = kmem_alloc(t->machine, sizeof *w)))
         return -ENOMEM;

@@ -13,6 +13,7 @@
 #include "fsnotify.h"
 #include "machine.h"
 #include "mm.h"
+#include "mqueue.h"
 #include "owner.h"
 #include "syscalls.h"
 #include "task.h"
@@ -61,12 +62,99 @@ static int parent_of(struct task *t, int dirfd, uint64_t upath, char *name, size
     return parent_in(t, dirfd, upath, name, namelen, NULL);
 }
 
+/* What a path names in an mqueue mount (mqueue_dir_inode_operations have
+ * create, lookup and unlink alone): the mount's root, a queue, or a name
+ * that is free. */
+enum mq_entry { MQ_ROOT, MQ_QUEUE, MQ_FREE };
+
+/* 1 with *e and the queue's name when (dirfd, upath) lies in an mqueue
+ * mount, or with *err a lookup's error there (a path below a queue,
+ * an overlong name); 0 elsewhere. *ro (unless NULL): the mount is
+ * read-only, which a change then meets as EROFS (mnt_want_write). */
+static int mqueue_entry_ro(struct task *t, int dirfd, uint64_t upath, char name[256],
+                           enum mq_entry *e, int64_t *err, bool *ro)
+{
+    char path[VFS_PATH_MAX], real[VFS_PATH_MAX];
+    if (path_from_guest(t, dirfd, upath, path, sizeof path) < 0 ||
+        vfs_resolve(&t->machine->vfs, t, "/", path, real, sizeof real) < 0)
+        return 0;
+    const char *rel = vfs_mqueue_rel(&t->machine->vfs, real);
+    if (!rel)
+        return 0;
+    if (ro)
+        *ro = vfs_mqueue_readonly(&t->machine->vfs, real);
+    *err = 0;
+    *e = MQ_ROOT;
+    if (!*rel)
+        return 1;
+    const char *slash = strchr(rel, '/');
+    size_t len = slash ? (size_t)(slash - rel) : strlen(rel);
+    if (len > 255) {
+        *err = -ENAMETOOLONG; /* simple_lookup */
+        return 1;
+    }
+    memcpy(name, rel, len);
+    name[len] = '\0';
+    struct stat st;
+    *e = mq_fs_stat(t->machine, name, &st) == 0 ? MQ_QUEUE : MQ_FREE;
+    if (slash)
+        *err = *e == MQ_QUEUE ? -ENOTDIR : -ENOENT;
+    return 1;
+}
+
+static int mqueue_entry(struct task *t, int dirfd, uint64_t upath, char name[256],
+                        enum mq_entry *e, int64_t *err)
+{
+    return mqueue_entry_ro(t, dirfd, upath, name, e, err, NULL);
+}
+
+/* mkdir, symlink and mknod of a FIFO or socket in an mqueue mount: the
+ * directory has no such operation (vfs_mkdir: EPERM), after
+ * filename_create's EEXIST. 1 with *r when path is there. */
+static int mqueue_no_make(struct task *t, int dirfd, uint64_t upath, int64_t *r)
+{
+    char name[256];
+    enum mq_entry e;
+    bool ro;
+    if (!mqueue_entry_ro(t, dirfd, upath, name, &e, r, &ro))
+        return 0;
+    if (*r == 0)
+        *r = e != MQ_FREE ? -EEXIST : ro ? -EROFS : -EPERM;
+    return 1;
+}
+
 /* The parents of a rename's or link's two paths: 0 with both fds set, or
  * -errno with none open; -EXDEV when they lie in different mounts (/tmp
  * and /dev/shm share a host file system, the guest's mounts do not). */
 static int two_parents(struct task *t, const uint64_t *a, char *oname, char *nname, int *ofd,
                        int *nfd, int *mount)
 {
+    int64_t err1, err2;
+    enum mq_entry e1, e2;
+    bool ro = false;
+    int in1 = mqueue_entry_ro(t, (int)a[0], a[1], oname, &e1, &err1, &ro);
+    int in2 = mqueue_entry(t, (int)a[2], a[3], nname, &e2, &err2);
+    if (in1 || in2) {
+        /* an mqueue mount has neither rename nor link: EXDEV across mounts
+         * (do_renameat2 and do_linkat compare them first), then the
+         * lookups' errors, then EPERM */
+        if ((in1 && !err1 && e1 == MQ_ROOT) || (in2 && !err2 && e2 == MQ_ROOT))
+            return -EBUSY; /* the mount point itself (is_local_mountpoint) */
+        char p1[VFS_PATH_MAX], p2[VFS_PATH_MAX], r1[VFS_PATH_MAX], r2[VFS_PATH_MAX];
+        struct vfs *v = &t->machine->vfs;
+        if (path_from_guest(t, (int)a[0], a[1], p1, sizeof p1) < 0 ||
+            path_from_guest(t, (int)a[2], a[3], p2, sizeof p2) < 0 ||
+            vfs_resolve(v, t, "/", p1, r1, sizeof r1) < 0 ||
+            vfs_resolve(v, t, "/", p2, r2, sizeof r2) < 0)
+            return -ENOENT;
+        if (!in1 || !in2 || strcmp(vfs_mount_point(v, r1), vfs_mount_point(v, r2)) != 0)
+            return -EXDEV;
+        if (ro)
+            return -EROFS;
+        if (err1 || err2)
+            return err1 ? (int)err1 : (int)err2;
+        return e1 == MQ_FREE ? -ENOENT : -EPERM;
+    }
     int omount, nmount;
     *ofd = parent_in(t, (int)a[0], a[1], oname, 256, &omount);
     if (*ofd < 0)
@@ -157,9 +245,11 @@ SYSCALL_DECL(mkdirat)
     struct vfs_budget *b;
     int64_t cr;
     if (cgroup_dir_op(t, (int)a[0], a[1], true, &cr) ||
-        tracefs_dir_op(t, (int)a[0], a[1], 1, &cr))
+        tracefs_dir_op(t, (int)a[0], a[1], 1, &cr) || mqueue_no_make(t, (int)a[0], a[1], &cr))
         return cr;
     int mount, dfd = parent_in(t, (int)a[0], a[1], name, sizeof name, &mount);
+    if (dfd == -EBUSY)
+        return -EEXIST; /* a mount point ("/", "/tmp"): filename_create finds it */
     if (dfd < 0)
         return dfd;
     int64_t r = take_entry(t, mount, dfd, name, &b);
@@ -192,6 +282,22 @@ SYSCALL_DECL(unlinkat)
     if (tracefs_dir_op(t, (int)a[0], a[1], (a[2] & GUEST_AT_REMOVEDIR) ? 0 : -1, &cr))
         return cr;
     char name[256];
+    enum mq_entry e;
+    bool ro;
+    if (mqueue_entry_ro(t, (int)a[0], a[1], name, &e, &cr, &ro)) {
+        /* mqueue_unlink, with mq_unlink's rules; rmdir finds no directory
+         * but the mount's root, which is busy */
+        bool rmdir = a[2] & GUEST_AT_REMOVEDIR;
+        if (e == MQ_ROOT && !cr)
+            return rmdir ? -EBUSY : -EISDIR;
+        if (ro) /* do_unlinkat's mnt_want_write comes before the lookup */
+            return -EROFS;
+        if (cr)
+            return cr;
+        if (e == MQ_FREE)
+            return -ENOENT;
+        return rmdir ? -ENOTDIR : mq_fs_unlink(t, name);
+    }
     int dfd = parent_of(t, (int)a[0], a[1], name, sizeof name);
     if (dfd < 0)
         return dfd;
@@ -253,6 +359,9 @@ SYSCALL_DECL(symlinkat)
         return n;
     if (n == 0)
         return -ENOENT;
+    int64_t mr;
+    if (mqueue_no_make(t, (int)a[1], a[2], &mr))
+        return mr;
     struct vfs_budget *b;
     int mount, dfd = parent_in(t, (int)a[1], a[2], name, sizeof name, &mount);
     if (dfd < 0)
@@ -366,6 +475,51 @@ static int64_t on_path(struct task *t, int dirfd, uint64_t upath, bool follow, b
     return r;
 }
 
+/* A queue of an mqueue mount (the path (dirfd, upath)) or of an mq
+ * descriptor (fd >= 0), whose inode chmod, chown and utimensat change in
+ * emu/ipc/mqueue.c: 1 with *f (the descriptor's file) or name set, and *ro
+ * when the mount is read-only (mnt_want_write's EROFS); 0 for other files. */
+static int mqueue_target(struct task *t, int dirfd, uint64_t upath, int fd, bool follow,
+                         struct file **f, char name[256], bool *ro)
+{
+    char path[VFS_PATH_MAX];
+    struct vfs *v = &t->machine->vfs;
+    *f = NULL;
+    if (fd >= 0) {
+        struct file *file = file_get(t, fd);
+        if (!file || file->kind != FILE_OBJECT || !file->ops->name ||
+            strcmp(file->ops->name, "mqueue") != 0)
+            return 0;
+        *f = file;
+        *ro = file->path && vfs_mqueue_readonly(v, file->path);
+        return 1;
+    }
+    if (path_from_guest(t, dirfd, upath, path, sizeof path) < 0 ||
+        (follow && vfs_follow(v, t, path, path, sizeof path) < 0))
+        return 0;
+    const char *rel = vfs_mqueue_rel(v, path);
+    struct vfs_node node;
+    if (!rel || !*rel || strlen(rel) > 255 || vfs_lookup_virtual(v, t, path, &node) <= 0 ||
+        node.kind != VNODE_MQUEUE)
+        return 0;
+    snprintf(name, 256, "%s", rel);
+    *ro = vfs_mqueue_readonly(v, path);
+    return 1;
+}
+
+/* chmod or chown (mode -1) of such a queue: 1 with *r, else 0. */
+static int mqueue_setattr(struct task *t, int dirfd, uint64_t upath, int fd, bool follow,
+                          int64_t mode, uint32_t uid, uint32_t gid, int64_t *r)
+{
+    struct file *f;
+    char name[256];
+    bool ro;
+    if (!mqueue_target(t, dirfd, upath, fd, follow, &f, name, &ro))
+        return 0;
+    *r = ro ? -EROFS : mq_fs_setattr(t, f, name, mode, uid, gid);
+    return 1;
+}
+
 /* Mode and times change by descriptor only (fchmod, futimens): the sandbox
  * allows no path-based change (docs/security.md), so the file is opened
  * again for real under Landlock (vfs_reopen). What cannot be opened, a
@@ -414,6 +568,14 @@ int64_t do_utimes(struct task *t, int dirfd, uint64_t upath, const int64_t *time
             b[3 + i] = (uint64_t)times[i];
         b[2] = 1;
     }
+    struct file *mf;
+    char mname[256];
+    bool ro;
+    if (!(flags & ~(uint64_t)(GUEST_AT_SYMLINK_NOFOLLOW | GUEST_AT_EMPTY_PATH)) &&
+        (upath || !flags) &&
+        mqueue_target(t, dirfd, upath, !upath ? dirfd : -1,
+                      !(flags & GUEST_AT_SYMLINK_NOFOLLOW), &mf, mname, &ro))
+        return ro ? -EROFS : mq_fs_times(t, mf, mname, times); /* a queue's inode */
     if (!upath && dirfd != GUEST_AT_FDCWD) {
         if (flags)
             return -EINVAL;
@@ -470,11 +632,17 @@ static int64_t op_chmod(struct task *t, int fd, const uint64_t *a)
 /* fchmodat has no flags on Linux 5.15: an empty path is ENOENT. */
 SYSCALL_DECL(fchmodat)
 {
+    int64_t r;
+    if (mqueue_setattr(t, (int)a[0], a[1], -1, true, (int64_t)(a[2] & 07777), 0, 0, &r))
+        return r;
     return on_path(t, (int)a[0], a[1], true, false, op_chmod, a, IN_ATTRIB);
 }
 
 SYSCALL_DECL(fchmod)
 {
+    int64_t r;
+    if (mqueue_setattr(t, -1, 0, (int)a[0], true, (int64_t)(a[1] & 07777), 0, 0, &r))
+        return r;
     int fd = changeable_fd(t, (int)a[0], false);
     return fd < 0 ? fd : fd_told(t, (int)a[0], op_chmod(t, fd, (uint64_t[]){0, 0, a[1]}), IN_ATTRIB);
 }
@@ -491,12 +659,22 @@ SYSCALL_DECL(fchownat)
     uint64_t flags = a[4];
     if (flags & ~(uint64_t)(GUEST_AT_SYMLINK_NOFOLLOW | GUEST_AT_EMPTY_PATH))
         return -EINVAL;
+    char empty[2] = "";
+    int64_t r;
+    bool on_fd = (flags & GUEST_AT_EMPTY_PATH) && (int)a[0] != GUEST_AT_FDCWD &&
+                 strncpy_from_guest(task_mm(t), empty, a[1], sizeof empty) == 0;
+    if (mqueue_setattr(t, (int)a[0], a[1], on_fd ? (int)a[0] : -1,
+                       !(flags & GUEST_AT_SYMLINK_NOFOLLOW), -1, (uint32_t)a[2], (uint32_t)a[3], &r))
+        return r;
     return on_path(t, (int)a[0], a[1], !(flags & GUEST_AT_SYMLINK_NOFOLLOW),
                    flags & GUEST_AT_EMPTY_PATH, op_chown, a, IN_ATTRIB);
 }
 
 SYSCALL_DECL(fchown)
 {
+    int64_t r;
+    if (mqueue_setattr(t, -1, 0, (int)a[0], true, -1, (uint32_t)a[1], (uint32_t)a[2], &r))
+        return r;
     int fd = changeable_fd(t, (int)a[0], false);
     return fd < 0 ? fd
                   : fd_told(t, (int)a[0], owner_chown(t, fd, (uint32_t)a[1], (uint32_t)a[2]),
@@ -570,6 +748,22 @@ SYSCALL_DECL(mknodat)
         type != S_IFBLK)
         return -EINVAL;
     char name[256];
+    enum mq_entry e;
+    int64_t mr;
+    bool ro;
+    if ((type == 0 || type == S_IFREG) && mqueue_entry_ro(t, (int)a[0], a[1], name, &e, &mr, &ro)) {
+        /* do_mknodat's vfs_create: mqueue_create makes a queue */
+        struct file *f;
+        if (mr == 0 && e != MQ_FREE)
+            mr = -EEXIST;
+        if (mr == 0 && ro)
+            mr = -EROFS;
+        if (mr == 0 && (mr = mq_fs_open(t, name, "", O_CREAT | O_EXCL, (unsigned)a[2], &f)) == 0)
+            file_put(f);
+        return mr;
+    }
+    if (mqueue_no_make(t, (int)a[0], a[1], &mr))
+        return type == S_IFCHR || type == S_IFBLK ? -EPERM : mr; /* vfs_mknod: CAP_MKNOD first */
     struct vfs_budget *b;
     int mount, dfd = parent_in(t, (int)a[0], a[1], name, sizeof name, &mount);
     if (dfd < 0)

@@ -31,6 +31,7 @@
 #define PIPEFS_MAGIC 0x50495045
 #define SOCKFS_MAGIC 0x534f434b
 #define ANON_INODE_MAGIC 0x09041934
+#define MQUEUE_MAGIC 0x19800202
 
 static bool under(const char *path, const char *prefix)
 {
@@ -54,7 +55,24 @@ static void pseudo_fs(struct statfs *s, long type)
 static int statfs_of(struct task *t, const char *path, int host_fd, bool writable,
                      struct statfs *s)
 {
-    if (under(path, "/proc"))
+    const struct vfs *v = &t->machine->vfs;
+    if (vfs_mqueue_rel(v, path)) {
+        /* simple_statfs, with the flags of the mount (flags_by_mnt()) */
+        static const struct {
+            const char *name;
+            unsigned long flag;
+        } opts[] = {{"nosuid", ST_NOSUID},   {"nodev", ST_NODEV},
+                    {"noexec", ST_NOEXEC},   {"noatime", ST_NOATIME},
+                    {"nodiratime", ST_NODIRATIME}, {"relatime", ST_RELATIME}};
+        char flags[64];
+        snprintf(flags, sizeof flags, "%s", vfs_mqueue_flags(v, path));
+        pseudo_fs(s, MQUEUE_MAGIC);
+        s->f_flags = vfs_mqueue_readonly(v, path) ? ST_RDONLY : 0;
+        for (char *save, *o = strtok_r(flags, ",", &save); o; o = strtok_r(NULL, ",", &save))
+            for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
+                if (strcmp(o, opts[i].name) == 0)
+                    s->f_flags |= opts[i].flag;
+    } else if (under(path, "/proc"))
         pseudo_fs(s, PROC_MAGIC);
     else if (under(path, "/sys"))
         pseudo_fs(s, SYSFS_MAGIC);
@@ -128,7 +146,11 @@ static int statfs_fd(struct task *t, int fd, struct statfs *s)
         pseudo_fs(s, PIPEFS_MAGIC);
         return 0;
     case FILE_OBJECT:
-        pseudo_fs(s, S_ISSOCK(f->ops->mode) ? SOCKFS_MAGIC : ANON_INODE_MAGIC);
+        /* an mq descriptor's inode is the mqueue file system's */
+        if (f->ops->name && strcmp(f->ops->name, "mqueue") == 0)
+            pseudo_fs(s, MQUEUE_MAGIC);
+        else
+            pseudo_fs(s, S_ISSOCK(f->ops->mode) ? SOCKFS_MAGIC : ANON_INODE_MAGIC);
         return 0;
     }
     return -EBADF;

@@ -16,6 +16,7 @@
 #include "machine.h"
 #include "machine_events.h"
 #include "mm.h"
+#include "mqueue.h"
 #include "hotplug_log.h"
 #include "shmem.h"
 #include "ptrace.h"
@@ -58,17 +59,6 @@ static void cpus(void *ctx, struct vfs_cpus *out)
     out->hwcap2 = abi_aarch64.hwcap2;
     out->compat_hwcap = (uint32_t)abi_arm.hwcap;
     out->compat_hwcap2 = (uint32_t)abi_arm.hwcap2;
-}
-
-static int64_t sched_rt(void *ctx, bool period)
-{
-    const struct sched *s = &((struct task *)ctx)->machine->sched;
-    return period ? s->rt_period_us : s->rt_runtime_us;
-}
-
-static int set_sched_rt(void *ctx, bool period, int64_t value)
-{
-    return sched_dl_set_global(&((struct task *)ctx)->machine->sched, period, value);
 }
 
 /* comm_write(): the first 15 bytes as they are (a newline included), for
@@ -342,7 +332,7 @@ static int fd_target(void *ctx, int pid, int fd, char *buf, size_t len, int *acc
     int n;
     switch (f->kind) {
     case FILE_PIPE:
-        /* The inode number fstat gives (sys_fs.c). */
+        /* The inode number fstat gives (sys_stat.c). */
         n = snprintf(target, sizeof target, "pipe:[%lu]",
                      (unsigned long)((uintptr_t)f->pipe >> 4 & 0xffffff));
         break;
@@ -578,6 +568,17 @@ static int sysvipc(void *ctx, const char *name, char **data, size_t *size)
     return sysv_proc_file(t->machine, name, data, size);
 }
 
+static int sysctl_text(void *ctx, const char *name, char **data, size_t *size)
+{
+    return sysctl_read(ctx, name, data, size);
+}
+
+static int64_t sysctl_store(void *ctx, const char *name, const char *data, size_t len,
+                            uint64_t pos)
+{
+    return sysctl_write(ctx, name, data, len, pos);
+}
+
 /* --- tracefs (trace/tracefs.h) --- */
 
 /* The machine's tracefs, made at first use, subscribed to trace_marker's
@@ -734,11 +735,22 @@ static int proc_cgroup(void *ctx, int pid, char **data, size_t *size)
     return cgroup_proc_file(t->machine, pid, data, size);
 }
 
+static int mqueue_stat(void *ctx, const char *name, struct stat *st)
+{
+    const struct task *t = ctx;
+    return mq_fs_stat(t->machine, name, st);
+}
+
+static int mqueue_list(void *ctx, void (*emit)(const char *name, unsigned char type, void *arg),
+                       void *arg)
+{
+    const struct task *t = ctx;
+    return mq_fs_list(t->machine, emit, arg);
+}
+
 const struct vfs_provider vfs_provider_kernel = {
     .cpus = cpus,
     .set_cpu_online = set_cpu_online,
-    .sched_rt = sched_rt,
-    .set_sched_rt = set_sched_rt,
     .set_comm = set_comm,
     .self_pid = self_pid,
     .self_tid = self_tid,
@@ -753,6 +765,8 @@ const struct vfs_provider vfs_provider_kernel = {
     .kmsg = kmsg,
     .net = net_table,
     .sysvipc = sysvipc,
+    .sysctl_read = sysctl_text,
+    .sysctl_write = sysctl_store,
     .thread = thread_info,
     .next_tid = next_tid,
     .argv = argv_of,
@@ -777,4 +791,6 @@ const struct vfs_provider vfs_provider_kernel = {
     .cgroup_read = cg_read,
     .cgroup_write = cg_write,
     .proc_cgroup = proc_cgroup,
+    .mqueue_stat = mqueue_stat,
+    .mqueue_list = mqueue_list,
 };

@@ -11,6 +11,8 @@
  * collector a little later). Revoked and expired keys stay linked as they do
  * until Linux's key_gc_delay (5 minutes) would pass; invalidated keys are
  * unlinked at once, as the collector does straight away for them.
+ * /proc/sys/kernel/keys' quotas are the machine's (sysctl.h); its gc_delay
+ * is kept and shown but nothing is collected.
  *
  * Where asymu differs: keyrings are per process, not per thread's cred
  * (asymu's cred is per process), except the thread keyring; serial numbers
@@ -81,12 +83,6 @@
 #define KEYRING_DEF_DATALEN 16 /* arm64's struct assoc_array */
 #define KEYRING_DATALEN_MAX 65535 /* key->datalen is an unsigned short */
 #define SEARCH_MAX_DEPTH 6    /* KEYRING_SEARCH_MAX_DEPTH */
-/* /proc/sys/kernel/keys (security/keys/sysctl.c) */
-#define KEY_MAXKEYS 200
-#define KEY_MAXBYTES 20000
-#define KEY_ROOT_MAXKEYS 1000000
-#define KEY_ROOT_MAXBYTES 25000000
-#define KEY_GC_DELAY 300
 #define SERIAL_START 0x10000001 /* the first serial; Linux's are random */
 
 enum { KT_KEYRING, KT_USER, KT_LOGON, KT_COUNT };
@@ -191,6 +187,18 @@ static void key_put(struct machine *m, struct key *k)
         key_destroy(m, k);
 }
 
+/* /proc/sys/kernel/keys' quotas of uid: root's are root_maxkeys and
+ * root_maxbytes (key_quota_*, unsigned). */
+static unsigned max_keys(const struct machine *m, uint32_t uid)
+{
+    return (unsigned)(uid == 0 ? m->limits.key_root_maxkeys : m->limits.key_maxkeys);
+}
+
+static unsigned max_bytes(const struct machine *m, uint32_t uid)
+{
+    return (unsigned)(uid == 0 ? m->limits.key_root_maxbytes : m->limits.key_maxbytes);
+}
+
 /* key_alloc(): a key with one reference, its description and def_datalen
  * charged to uid's quota (root's limits are root_maxkeys/root_maxbytes). */
 static int key_alloc(struct machine *m, int type, const char *desc, uint32_t uid, uint32_t gid,
@@ -202,9 +210,8 @@ static int key_alloc(struct machine *m, int type, const char *desc, uint32_t uid
         return -ENOMEM;
     size_t dlen = strlen(desc);
     size_t quotalen = dlen + 1 + (type == KT_KEYRING ? KEYRING_DEF_DATALEN : 0);
-    int maxkeys = uid == 0 ? KEY_ROOT_MAXKEYS : KEY_MAXKEYS;
-    uint64_t maxbytes = uid == 0 ? KEY_ROOT_MAXBYTES : KEY_MAXBYTES;
-    if (!(flags & ALLOC_OVERRUN) && (u->qnkeys + 1 > maxkeys || u->qnbytes + quotalen > maxbytes))
+    if (!(flags & ALLOC_OVERRUN) &&
+        ((unsigned)u->qnkeys + 1 > max_keys(m, uid) || u->qnbytes + quotalen > max_bytes(m, uid)))
         return -EDQUOT;
     struct key *k = kmem_alloc(m, sizeof *k + dlen + 1);
     if (!k)
@@ -224,15 +231,14 @@ static int key_alloc(struct machine *m, int type, const char *desc, uint32_t uid
     return 0;
 }
 
-/* key_payload_reserve(): the payload's size changes to datalen; a non-root
- * owner past maxbytes is EDQUOT. */
+/* key_payload_reserve(): the payload's size changes to datalen; an owner
+ * past its maxbytes (root's: root_maxbytes) is EDQUOT. */
 static int payload_reserve(struct machine *m, struct key *k, size_t datalen)
 {
     struct key_user *u = key_user(m, k->uid);
     if (!u)
         return -ENOMEM;
-    if (datalen > k->datalen && k->uid != 0 &&
-        u->qnbytes + (datalen - k->datalen) > KEY_MAXBYTES)
+    if (datalen > k->datalen && u->qnbytes + (datalen - k->datalen) > max_bytes(m, k->uid))
         return -EDQUOT;
     u->qnbytes = u->qnbytes - k->datalen + datalen;
     k->datalen = datalen;
@@ -1049,7 +1055,8 @@ static int64_t kc_chown(struct task *t, const uint64_t *a)
         if (!nu)
             return -ENOMEM;
         size_t bytes = k->charged + k->datalen;
-        if (uid != 0 && (nu->qnkeys + 1 > KEY_MAXKEYS || nu->qnbytes + bytes > KEY_MAXBYTES))
+        if ((unsigned)nu->qnkeys + 1 > max_keys(t->machine, uid) ||
+            nu->qnbytes + bytes > max_bytes(t->machine, uid))
             return -EDQUOT;
         nu->nkeys++;
         nu->qnkeys++;
@@ -1342,39 +1349,23 @@ static void proc_key_users(struct machine *m, FILE *out)
     for (int i = 0; ns && i < ns->nusers; i++) {
         const struct key_user *u = &ns->users[i];
         fprintf(out, "%5u: %5d %d/%d %d/%d %llu/%d\n", u->uid, u->nkeys, u->nkeys, u->nkeys,
-                u->qnkeys, u->uid == 0 ? KEY_ROOT_MAXKEYS : KEY_MAXKEYS,
-                (unsigned long long)u->qnbytes, u->uid == 0 ? KEY_ROOT_MAXBYTES : KEY_MAXBYTES);
+                u->qnkeys, (int)max_keys(m, u->uid), (unsigned long long)u->qnbytes,
+                (int)max_bytes(m, u->uid));
     }
 }
 
 int keys_proc_file(struct task *t, const char *name, char **data, size_t *size)
 {
-    static const struct {
-        const char *name;
-        int value;
-    } sysctl[] = {{"maxkeys", KEY_MAXKEYS},           {"maxbytes", KEY_MAXBYTES},
-                  {"root_maxkeys", KEY_ROOT_MAXKEYS}, {"root_maxbytes", KEY_ROOT_MAXBYTES},
-                  {"gc_delay", KEY_GC_DELAY}};
-    int which = -1;
-    if (strcmp(name, "keys") == 0)
-        which = 100;
-    else if (strcmp(name, "key-users") == 0)
-        which = 101;
-    else if (strncmp(name, "sys/kernel/keys/", 16) == 0)
-        for (int i = 0; i < (int)(sizeof sysctl / sizeof sysctl[0]); i++)
-            if (strcmp(name + 16, sysctl[i].name) == 0)
-                which = i;
+    int which = strcmp(name, "keys") == 0 ? 0 : strcmp(name, "key-users") == 0 ? 1 : -1;
     if (which < 0)
         return -ENOENT;
     FILE *out = open_memstream(data, size);
     if (!out)
         return -ENOMEM;
-    if (which == 100)
+    if (which == 0)
         proc_keys(t, out);
-    else if (which == 101)
-        proc_key_users(t->machine, out);
     else
-        fprintf(out, "%d\n", sysctl[which].value);
+        proc_key_users(t->machine, out);
     if (fclose(out) != 0) {
         free(*data);
         *data = NULL;

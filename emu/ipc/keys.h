@@ -27,8 +27,8 @@ void keys_process_exit(struct process *p);
 void keys_task_free(struct task *t);
 /* Frees every key (machine_shutdown). */
 void keys_free_all(struct machine *m);
-/* /proc/keys, /proc/key-users, /proc/sys/kernel/keys/NAME (name without
- * "/proc/"): 0 with a malloc'd *data, or -ENOENT if not one of them. */
+/* /proc/keys and /proc/key-users (name without "/proc/"): 0 with a
+ * malloc'd *data, or -ENOENT if not one of them. */
 int keys_proc_file(struct task *t, const char *name, char **data, size_t *size);
 
 SYSCALL_DECL(add_key);

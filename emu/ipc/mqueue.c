@@ -102,6 +102,8 @@ struct mq_ns {
     int count;
     struct mq_user *users; /* RLIMIT_MSGQUEUE bytes by real uid (Linux's ucounts) */
     int nusers;
+    struct file **mounted; /* files open(2) opened in an mount, which keep it busy */
+    int nmounted;
 };
 
 static struct mq_ns *ns_of(struct machine *m)
@@ -324,18 +326,31 @@ static int mq_file_stat(struct file *f, struct stat *st)
     st->st_blksize = 4096;
     st->st_dev = 0x13; /* the mqueue filesystem's anonymous device */
     st->st_ino = (ino_t)q->ino;
+    /* whole seconds: mqueue_fill_super leaves s_time_gran at 1 s, so
+     * current_time() and setattr_copy() truncate every time (the memset
+     * zeroed the nanoseconds) */
     st->st_atim.tv_sec = (time_t)(q->atime_ns / 1000000000u);
-    st->st_atim.tv_nsec = (long)(q->atime_ns % 1000000000u);
     st->st_mtim.tv_sec = (time_t)(q->mtime_ns / 1000000000u);
-    st->st_mtim.tv_nsec = (long)(q->mtime_ns % 1000000000u);
     st->st_ctim.tv_sec = (time_t)(q->ctime_ns / 1000000000u);
-    st->st_ctim.tv_nsec = (long)(q->ctime_ns % 1000000000u);
+    return 0;
+}
+
+/* Takes f off the files that keep a mount busy: 1 if it was there. */
+static int unmount_file(struct mq_ns *ns, struct file *f)
+{
+    for (int i = 0; ns && i < ns->nmounted; i++) {
+        if (ns->mounted[i] == f) {
+            ns->mounted[i] = ns->mounted[--ns->nmounted];
+            return 1;
+        }
+    }
     return 0;
 }
 
 static void mq_file_release(struct file *f)
 {
     struct mqueue *q = f->priv;
+    unmount_file(q->machine->mq, f);
     for (int i = 0; i < q->nfiles; i++) {
         if (q->files[i] == f) {
             q->files[i] = q->files[--q->nfiles];
@@ -345,13 +360,13 @@ static void mq_file_release(struct file *f)
     queue_put(q);
 }
 
-/* The /proc/PID/fd link: "/NAME", and " (deleted)" after it once unlinked (d_path). */
-static char *link_of(const char *name, bool deleted)
+/* mq_open's /proc/PID/fd link: "/NAME" (d_path in the internal mount). */
+static char *link_of(const char *name)
 {
-    size_t len = strlen(name) + 12;
+    size_t len = strlen(name) + 2;
     char *path = malloc(len);
     if (path)
-        snprintf(path, len, "/%s%s", name, deleted ? " (deleted)" : "");
+        snprintf(path, len, "/%s", name);
     return path;
 }
 
@@ -427,9 +442,10 @@ static int queue_create(struct task *t, struct mq_ns *ns, struct mqueue **at, co
                         unsigned mode, const int64_t *attr, struct mqueue **out)
 {
     bool resource = capable(t, CAP_SYS_RESOURCE);
-    if (ns->count >= MQ_QUEUES_MAX && !resource)
+    const struct sysctl_limits *l = &t->machine->limits;
+    if (ns->count >= l->mq_queues_max && !resource)
         return -ENOSPC;
-    int64_t maxmsg = MQ_MSG_DEFAULT, msgsize = MQ_MSGSIZE_DEFAULT;
+    int64_t maxmsg = l->mq_msg_default, msgsize = l->mq_msgsize_default;
     if (attr) {
         maxmsg = attr[1];
         msgsize = attr[2];
@@ -437,7 +453,7 @@ static int queue_create(struct task *t, struct mq_ns *ns, struct mqueue **at, co
     if (maxmsg <= 0 || msgsize <= 0)
         return -EINVAL;
     if (resource ? maxmsg > MQ_HARD_MSGMAX || msgsize > MQ_HARD_MSGSIZEMAX
-                 : maxmsg > MQ_MSG_MAX || msgsize > MQ_MSGSIZE_MAX)
+                 : maxmsg > l->mq_msg_max || msgsize > l->mq_msgsize_max)
         return -EINVAL;
     uint64_t bytes =
         (uint64_t)maxmsg * (uint64_t)msgsize + (uint64_t)maxmsg * KMSG_SIZE +
@@ -486,6 +502,62 @@ static int queue_create(struct task *t, struct mq_ns *ns, struct mqueue **at, co
     return 0;
 }
 
+/* A file of queue q (its reference taken here) opened with oflag; path
+ * is its /proc/PID/fd link. */
+static int queue_file(struct task *t, struct mqueue *q, int oflag, char *path, struct file **out)
+{
+    q->refs++; /* the file's */
+    struct file **files = realloc(q->files, (size_t)(q->nfiles + 1) * sizeof *files);
+    struct file *f =
+        files ? file_new_object(t->machine, &mq_file_ops, q, oflag & (O_ACCMODE | O_NONBLOCK))
+              : NULL;
+    if (files)
+        q->files = files;
+    if (!f || !path) {
+        if (f)
+            file_put(f); /* gives the reference back (mq_file_release) */
+        else
+            queue_put(q);
+        free(path);
+        return -ENOMEM;
+    }
+    files[q->nfiles++] = f;
+    f->path = path;
+    f->ino = q->ino;
+    *out = f;
+    return 0;
+}
+
+/* prepare_open and do_create of a checked name: the queue (made when
+ * missing and O_CREAT), a file of it in *out. fs: an open(2) in an mqueue
+ * mount (may_open: O_RDWR|O_WRONLY asks both, no EINVAL), whose link is
+ * path. */
+static int open_name(struct task *t, const char *name, int oflag, unsigned mode,
+                     const int64_t *attr, bool fs, const char *path, struct file **out)
+{
+    struct mq_ns *ns = ns_of(t->machine);
+    if (!ns)
+        return -ENOMEM;
+    struct mqueue **at = lookup(ns, name), *q = *at;
+    bool exists = q && strcmp(q->name, name) == 0;
+    int err;
+    if (!exists) {
+        if (!(oflag & O_CREAT))
+            return -ENOENT;
+        if ((err = queue_create(t, ns, at, name, mode, attr, &q)))
+            return err;
+    } else {
+        static const unsigned acc[4] = {4, 2, 6, 6}; /* MAY_READ, MAY_WRITE */
+        if ((oflag & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+            return -EEXIST;
+        if (!fs && (oflag & O_ACCMODE) == O_ACCMODE)
+            return -EINVAL;
+        if (!may_access(t, q, acc[oflag & O_ACCMODE]))
+            return -EACCES;
+    }
+    return queue_file(t, q, oflag, fs ? strdup(path) : link_of(name), out);
+}
+
 /* mq_open(name, oflag, mode, attr): name without glibc's leading '/'. */
 SYSCALL_DECL(mq_open)
 {
@@ -507,44 +579,174 @@ SYSCALL_DECL(mq_open)
         return -EMFILE;
     }
     int err = name_check(name, (size_t)len);
-    struct mq_ns *ns = ns_of(t->machine);
     if (err)
         return err;
-    if (!ns)
-        return -ENOMEM;
-    /* prepare_open */
-    struct mqueue **at = lookup(ns, name), *q = *at;
-    bool exists = q && strcmp(q->name, name) == 0;
-    if (!exists) {
-        if (!(oflag & O_CREAT))
-            return -ENOENT;
-        if ((err = queue_create(t, ns, at, name, (unsigned)a[2], a[3] ? attr : NULL, &q)))
-            return err;
-    } else {
-        static const unsigned acc[3] = {4, 2, 6}; /* MAY_READ, MAY_WRITE */
-        if ((oflag & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
-            return -EEXIST;
-        if ((oflag & O_ACCMODE) == O_ACCMODE)
-            return -EINVAL;
-        if (!may_access(t, q, acc[oflag & O_ACCMODE]))
-            return -EACCES;
-    }
-    q->refs++; /* the file's */
-    struct file **files = realloc(q->files, (size_t)(q->nfiles + 1) * sizeof *files);
-    struct file *f =
-        files ? file_new_object(t->machine, &mq_file_ops, q, oflag & (O_ACCMODE | O_NONBLOCK))
-              : NULL;
-    if (files)
-        q->files = files;
-    if (!f) {
-        queue_put(q);
-        return -ENOMEM;
-    }
-    files[q->nfiles++] = f;
-    f->path = link_of(name, false);
-    f->ino = q->ino;
+    struct file *f;
+    if ((err = open_name(t, name, oflag, (unsigned)a[2], a[3] ? attr : NULL, false, NULL, &f)))
+        return err;
     /* Linux's mq_open always sets close-on-exec */
     return fd_install_new(t, f, true);
+}
+
+int mq_fs_open(struct task *t, const char *name, const char *path, int flags, unsigned mode,
+               struct file **out)
+{
+    size_t len = strlen(name);
+    if (len == 0 || strchr(name, '/'))
+        return -ENOENT;
+    if (len > NAME_MAX_LINUX)
+        return -ENAMETOOLONG; /* simple_lookup */
+    struct mq_ns *ns = ns_of(t->machine);
+    struct file **m = ns ? realloc(ns->mounted, (size_t)(ns->nmounted + 1) * sizeof *m) : NULL;
+    if (!m)
+        return -ENOMEM;
+    ns->mounted = m;
+    int err = open_name(t, name, flags, mode, NULL, true, path, out);
+    if (err == 0 && *path)
+        m[ns->nmounted++] = *out;
+    return err;
+}
+
+int mq_fs_setattr(struct task *t, struct file *f, const char *name, int64_t mode, uint32_t uid,
+                  uint32_t gid)
+{
+    struct mqueue *q = f ? queue_of_file(f) : NULL;
+    if (!f) {
+        struct mq_ns *ns = t->machine->mq;
+        q = ns ? *lookup(ns, name) : NULL;
+        if (q && strcmp(q->name, name) != 0)
+            q = NULL;
+    }
+    if (!q)
+        return f ? -EBADF : -ENOENT;
+    const struct cred *c = &t->proc->cred;
+    bool owner = c->u.fs == q->uid;
+    if (mode >= 0) {
+        /* setattr_prepare: inode_owner_or_capable, then S_ISGID goes
+         * unless the group is the caller's or it has CAP_FSETID */
+        if (!owner && !capable(t, CAP_FOWNER))
+            return -EPERM;
+        unsigned m = (unsigned)mode & 07777;
+        if (!cred_in_group(c, q->gid) && !capable(t, CAP_FSETID))
+            m &= ~(unsigned)S_ISGID;
+        q->mode = m;
+    } else {
+        bool set_uid = uid != UINT32_MAX, set_gid = gid != UINT32_MAX;
+        /* chown_ok, chgrp_ok */
+        if (set_uid && !(owner && uid == q->uid) && !capable(t, CAP_CHOWN))
+            return -EPERM;
+        if (set_gid && !(owner && (gid == q->gid || cred_in_group(c, gid))) &&
+            !capable(t, CAP_CHOWN))
+            return -EPERM;
+        if (set_uid)
+            q->uid = uid;
+        if (set_gid)
+            q->gid = gid;
+        /* chown_common's ATTR_KILL_SUID and ATTR_KILL_SGID (notify_change) */
+        q->mode &= ~(unsigned)S_ISUID;
+        if ((q->mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+            q->mode &= ~(unsigned)S_ISGID;
+    }
+    q->ctime_ns = machine_realtime_ns(t->machine);
+    return 0;
+}
+
+int mq_fs_times(struct task *t, struct file *f, const char *name, const int64_t *times)
+{
+    struct mqueue *q = f ? queue_of_file(f) : NULL;
+    if (!f) {
+        struct mq_ns *ns = t->machine->mq;
+        q = ns ? *lookup(ns, name) : NULL;
+        if (q && strcmp(q->name, name) != 0)
+            q = NULL;
+    }
+    if (!q)
+        return f ? -EBADF : -ENOENT;
+    uint64_t now = machine_realtime_ns(t->machine), set[2] = {now, now};
+    bool omit[2] = {false, false}, touch = true; /* ATTR_TOUCH: no time given */
+    for (int i = 0; times && i < 2; i++) {
+        int64_t sec = times[2 * i], nsec = times[2 * i + 1];
+        if (nsec == UTIME_OMIT) {
+            omit[i] = true;
+        } else if (nsec != UTIME_NOW) {
+            if (nsec < 0 || nsec > 999999999) /* nsec_valid */
+                return -EINVAL;
+            set[i] = (uint64_t)sec * 1000000000u + (uint64_t)nsec;
+            touch = false;
+        }
+    }
+    if (omit[0] && omit[1])
+        return 0;
+    /* setattr_prepare: times of one's choosing need the owner or
+     * CAP_FOWNER; "now" also write permission (notify_change) */
+    bool owner = t->proc->cred.u.fs == q->uid || capable(t, CAP_FOWNER);
+    if (!owner && !touch)
+        return -EPERM;
+    if (!owner && !may_access(t, q, 2))
+        return -EACCES;
+    if (!omit[0])
+        q->atime_ns = set[0];
+    if (!omit[1])
+        q->mtime_ns = set[1];
+    q->ctime_ns = now;
+    return 0;
+}
+
+/* Whether path lies in the mount at dir. */
+static bool in_mount(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return path && strncmp(path, dir, n) == 0 && path[n] == '/';
+}
+
+bool mq_fs_umount(struct machine *m, const char *dir, bool detach)
+{
+    struct mq_ns *ns = m->mq;
+    for (int i = 0; ns && i < ns->nmounted; i++)
+        if (in_mount(ns->mounted[i]->path, dir)) {
+            if (!detach)
+                return false;
+            i -= unmount_file(ns, ns->mounted[i]); /* it is free of it now */
+        }
+    return true;
+}
+
+int mq_fs_stat(struct machine *m, const char *name, struct stat *st)
+{
+    struct mq_ns *ns = m->mq;
+    struct mqueue *q = ns ? *lookup(ns, name) : NULL;
+    if (!q || strcmp(q->name, name) != 0)
+        return -ENOENT;
+    struct file f = {.priv = q};
+    return mq_file_stat(&f, st);
+}
+
+static int newer_first(const void *a, const void *b)
+{
+    uint64_t x = (*(struct mqueue *const *)a)->ino, y = (*(struct mqueue *const *)b)->ino;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* dcache_readdir: the newest entry first (d_alloc adds each at the head of
+ * d_subdirs); inode numbers grow with each queue made. */
+int mq_fs_list(struct machine *m, void (*emit)(const char *name, unsigned char type, void *arg),
+               void *arg)
+{
+    size_t n = 0, i = 0;
+    for (const struct mqueue *q = m->mq ? m->mq->queues : NULL; q; q = q->next)
+        n++;
+    if (!n)
+        return 0;
+    struct mqueue **all = malloc(n * sizeof *all);
+    if (!all)
+        return -ENOMEM;
+    for (struct mqueue *q = m->mq->queues; q; q = q->next)
+        all[i++] = q;
+    qsort(all, n, sizeof *all, newer_first);
+    for (i = 0; i < n; i++)
+        emit(all[i]->name, 8 /* DT_REG */, arg);
+    free(all);
+    return 0;
 }
 
 /* mq_unlink(name) */
@@ -554,8 +756,12 @@ SYSCALL_DECL(mq_unlink)
     int64_t err = getname(t, a[0], name);
     if (err >= 0)
         err = name_check(name, (size_t)err);
-    if (err)
-        return err;
+    return err ? err : mq_fs_unlink(t, name);
+}
+
+/* vfs_unlink of a checked name, mq_unlink's and unlink(2)'s in a mount. */
+int mq_fs_unlink(struct task *t, const char *name)
+{
     struct mq_ns *ns = ns_of(t->machine);
     if (!ns)
         return -ENOMEM;
@@ -569,9 +775,13 @@ SYSCALL_DECL(mq_unlink)
         return -EPERM;
     *at = q->next;
     q->next = NULL;
+    /* d_path's " (deleted)" after each file's link, "/NAME" or a mount's path */
     for (int i = 0; i < q->nfiles; i++) {
-        char *path = link_of(q->name, true);
+        const char *old = q->files[i]->path ? q->files[i]->path : "";
+        size_t len = strlen(old) + sizeof " (deleted)";
+        char *path = malloc(len);
         if (path) {
+            snprintf(path, len, "%s (deleted)", old);
             free(q->files[i]->path);
             q->files[i]->path = path;
         }
@@ -921,25 +1131,7 @@ void mq_free_all(struct machine *m)
         queue_put(q);
     }
     free(ns->users);
+    free(ns->mounted);
     free(ns);
     m->mq = NULL;
-}
-
-int mq_proc_file(const char *name, FILE *out)
-{
-    static const struct {
-        const char *name;
-        int value;
-    } files[] = {
-        {"msg_default", MQ_MSG_DEFAULT},         {"msg_max", MQ_MSG_MAX},
-        {"msgsize_default", MQ_MSGSIZE_DEFAULT}, {"msgsize_max", MQ_MSGSIZE_MAX},
-        {"queues_max", MQ_QUEUES_MAX},
-    };
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        if (strcmp(name, files[i].name) == 0) {
-            fprintf(out, "%d\n", files[i].value);
-            return 0;
-        }
-    }
-    return -ENOENT;
 }

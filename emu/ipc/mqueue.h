@@ -7,7 +7,9 @@
 
 #include "syscalls.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 struct file;
 struct machine;
@@ -16,7 +18,8 @@ struct task;
 
 /* Linux's defaults (ipc/mq_sysctl.c, include/linux/ipc_namespace.h):
  * /proc/sys/fs/mqueue/{msg_max,msgsize_max,queues_max,msg_default,
- * msgsize_default}, and what root (CAP_SYS_RESOURCE) may ask past them. */
+ * msgsize_default}, whose values are the machine's (m->limits, sysctl.h),
+ * and what root (CAP_SYS_RESOURCE) may ask past them. */
 #define MQ_MSG_MAX 10
 #define MQ_MSGSIZE_MAX 8192
 #define MQ_QUEUES_MAX 256
@@ -33,8 +36,30 @@ struct task;
 bool mq_task_exit(struct task *t);
 void mq_process_closed(struct process *p, struct file *f);
 void mq_free_all(struct machine *m);
-/* /proc/sys/fs/mqueue/NAME (sysv_proc_file): 0, or -ENOENT. */
-int mq_proc_file(const char *name, FILE *out);
+
+/* The mqueue file system's side (sysfs-fs/mqueue_fs.c): a queue's inode
+ * by name (no '/'), the names, an open(2) in a mount (O_CREAT makes a queue
+ * with the default attributes, as mqueue_create; path is the file's
+ * /proc/PID/fd link) and an unlink (mq_unlink's rules, may_delete). 0 or
+ * -errno. */
+int mq_fs_stat(struct machine *m, const char *name, struct stat *st);
+int mq_fs_list(struct machine *m, void (*emit)(const char *name, unsigned char type, void *arg),
+               void *arg);
+int mq_fs_open(struct task *t, const char *name, const char *path, int flags, unsigned mode,
+               struct file **out);
+int mq_fs_unlink(struct task *t, const char *name);
+/* chmod (mode >= 0) or chown (mode -1; UINT32_MAX keeps the uid or gid)
+ * of the queue of mq descriptor f, or else of the queue named name, with
+ * notify_change's rules (simple_setattr): 0, -EPERM, -ENOENT, -EBADF. */
+int mq_fs_setattr(struct task *t, struct file *f, const char *name, int64_t mode, uint32_t uid,
+                  uint32_t gid);
+/* utimensat of such a queue: times (atime sec, nsec, mtime sec, nsec, with
+ * UTIME_NOW and UTIME_OMIT) or NULL for now; 0, -EPERM, -EACCES, -EINVAL. */
+int mq_fs_times(struct task *t, struct file *f, const char *name, const int64_t *times);
+/* umount2 of the mqueue mount at dir: false while a queue is open through
+ * it (do_umount's EBUSY), unless detach (MNT_DETACH), which leaves the open
+ * files working but no longer in the mount. */
+bool mq_fs_umount(struct machine *m, const char *dir, bool detach);
 
 SYSCALL_DECL(mq_open);
 SYSCALL_DECL(mq_unlink);

@@ -4,12 +4,10 @@
  * cyclic index allocation and sequence numbers), permissions, the guest's
  * ipc64_perm and the /proc files. */
 #include "abi.h"
-#include "aio.h"
 #include "cred.h"
 #include "machine.h"
 #include "mm.h"
 #include "mqueue.h"
-#include "fsnotify.h"
 #include "sysv_ipc.h"
 #include "task.h"
 
@@ -22,9 +20,9 @@
 #define IPC_SEQ_MAX (INT32_MAX / IPC_INDEX_SPAN)
 #define IPC_MIN_CYCLE 64     /* RADIX_TREE_MAP_SIZE: indexes cycle over at least this many */
 
-static void ids_init(struct ipc_ids *ids, int limit)
+static void ids_init(struct ipc_ids *ids)
 {
-    *ids = (struct ipc_ids){.max_idx = -1, .last_idx = -1, .limit = limit};
+    *ids = (struct ipc_ids){.max_idx = -1, .last_idx = -1};
 }
 
 struct sysv_ipc *sysv_ipc_of(struct machine *m)
@@ -33,9 +31,9 @@ struct sysv_ipc *sysv_ipc_of(struct machine *m)
         struct sysv_ipc *ns = calloc(1, sizeof *ns);
         if (!ns)
             return NULL;
-        ids_init(&ns->sem, SEM_SEMMNI);
-        ids_init(&ns->msg, MSG_MSGMNI);
-        ids_init(&ns->shm, SHM_SHMMNI);
+        ids_init(&ns->sem);
+        ids_init(&ns->msg);
+        ids_init(&ns->shm);
         ns->machine = m;
         m->sysv = ns;
     }
@@ -89,9 +87,10 @@ static int ids_alloc(struct ipc_ids *ids)
     return -1;
 }
 
-static int ids_add(struct ipc_ids *ids, struct ipc_obj *o)
+/* ipc_addid(): limit is the kind's *mni sysctl, at most IPCMNI. */
+static int ids_add(struct ipc_ids *ids, struct ipc_obj *o, int limit)
 {
-    if (ids->in_use >= ids->limit)
+    if (ids->in_use >= (limit < IPC_INDEX_SPAN ? limit : IPC_INDEX_SPAN))
         return -ENOSPC;
     int idx = ids_alloc(ids);
     if (idx < 0)
@@ -200,7 +199,7 @@ int64_t ipc_get(struct task *t, struct ipc_ids *ids, const struct ipc_get *g, st
     o->uid = o->cuid = c->u.eff;
     o->gid = o->cgid = c->g.eff;
     o->mode = (unsigned)g->flags & 0777u;
-    err = ids_add(ids, o);
+    err = ids_add(ids, o, g->limit);
     if (err) {
         free(o);
         return err;
@@ -354,26 +353,6 @@ int sysv_proc_file(struct machine *m, const char *name, char **data, size_t *siz
         err = msg_proc(ns, out);
     else if (strcmp(name, "sysvipc/shm") == 0)
         err = shm_proc(ns, out);
-    else if (strcmp(name, "sys/kernel/sem") == 0)
-        fprintf(out, "%d\t%d\t%d\t%d\n", SEM_SEMMSL, SEM_SEMMNS, SEM_SEMOPM, SEM_SEMMNI);
-    else if (strcmp(name, "sys/kernel/msgmax") == 0)
-        fprintf(out, "%d\n", MSG_MSGMAX);
-    else if (strcmp(name, "sys/kernel/msgmnb") == 0)
-        fprintf(out, "%d\n", MSG_MSGMNB);
-    else if (strcmp(name, "sys/kernel/msgmni") == 0)
-        fprintf(out, "%d\n", MSG_MSGMNI);
-    else if (strcmp(name, "sys/kernel/shmmax") == 0)
-        fprintf(out, "%llu\n", (unsigned long long)SHM_SHMMAX);
-    else if (strcmp(name, "sys/kernel/shmall") == 0)
-        fprintf(out, "%llu\n", (unsigned long long)SHM_SHMALL);
-    else if (strcmp(name, "sys/kernel/shmmni") == 0)
-        fprintf(out, "%d\n", SHM_SHMMNI);
-    else if (strncmp(name, "sys/fs/aio-", 11) == 0)
-        err = aio_proc_file(m, name + 7, out);
-    else if (strncmp(name, "sys/fs/mqueue/", 14) == 0)
-        err = mq_proc_file(name + 14, out);
-    else if (strncmp(name, "sys/fs/inotify/", 15) == 0)
-        err = inotify_proc_file(m, name + 15, out);
     else
         err = -ENOENT;
     if (fclose(out) != 0 && !err)

@@ -15,7 +15,8 @@ struct machine;
 struct process;
 struct task;
 
-/* Linux's defaults (include/uapi/linux/{sem,msg,shm}.h, ipc/util.h). */
+/* Linux's defaults (include/uapi/linux/{sem,msg,shm}.h, ipc/util.h); the
+ * machine's values are m->limits' (sysctl.h), /proc/sys/kernel's. */
 #define SEM_SEMMSL 32000
 #define SEM_SEMMNS 1024000000
 #define SEM_SEMOPM 500
@@ -51,7 +52,7 @@ struct ipc_obj {
  * allocation (an index is reused only after the others were tried). */
 struct ipc_ids {
     struct ipc_obj **slot;
-    int cap, in_use, max_idx, last_idx, limit;
+    int cap, in_use, max_idx, last_idx;
     int seq;
 };
 
@@ -103,6 +104,7 @@ struct ipc_get {
     /* Before a new object is made: an errno (limits) or 0. */
     int (*create_check)(struct sysv_ipc *ns, uint64_t arg);
     uint64_t arg;
+    int limit; /* the objects of the kind there may be: semmni, msgmni, shmmni */
 };
 int64_t ipc_get(struct task *t, struct ipc_ids *ids, const struct ipc_get *g, struct ipc_obj **out,
                 bool *created);
@@ -176,8 +178,8 @@ void sem_free_all(struct sysv_ipc *ns);
 void msg_free_all(struct sysv_ipc *ns);
 void shm_free_all(struct sysv_ipc *ns);
 
-/* /proc/sysvipc/{sem,msg,shm} and /proc/sys/kernel/{sem,msg*,shm*}: name
- * is the path under /proc; malloc'ed text. */
+/* /proc/sysvipc/{sem,msg,shm}: name is the path under /proc; malloc'ed
+ * text. */
 int sysv_proc_file(struct machine *m, const char *name, char **data, size_t *size);
 int sem_proc(struct sysv_ipc *ns, FILE *out);
 int msg_proc(struct sysv_ipc *ns, FILE *out);

@@ -135,14 +135,15 @@ SYSCALL_DECL(msgget)
     struct sysv_ipc *ns = sysv_ipc_of(t->machine);
     if (!ns)
         return -ENOMEM;
-    struct ipc_get g = {.key = (int32_t)a[0], .flags = (int)a[1], .size = sizeof(struct msg_queue)};
+    struct ipc_get g = {.key = (int32_t)a[0], .flags = (int)a[1], .size = sizeof(struct msg_queue),
+                        .limit = t->machine->limits.msgmni};
     struct ipc_obj *o;
     bool created;
     int64_t id = ipc_get(t, &ns->msg, &g, &o, &created);
     if (id >= 0 && created) {
         struct msg_queue *q = (struct msg_queue *)o;
         q->ctime = ipc_now(t->machine);
-        q->qbytes = MSG_MSGMNB;
+        q->qbytes = (uint64_t)t->machine->limits.msgmnb; /* newque(): msg_ctlmnb */
         q->tail = &q->head;
         ipc_list_init(&q->receivers);
         ipc_list_init(&q->senders);
@@ -238,7 +239,7 @@ SYSCALL_DECL(msgsnd)
         return -EFAULT;
     if (word == 4)
         type = (int32_t)type;
-    if (size > MSG_MSGMAX || size < 0 || id < 0)
+    if (size > t->machine->limits.msgmax || size < 0 || id < 0)
         return -EINVAL;
     if (type < 1)
         return -EINVAL;
@@ -307,7 +308,8 @@ static int recv_try(struct task *t, struct sysv_ipc *ns, struct msg_queue *q,
         return -E2BIG;
     if (req->flags & MSG_COPY) {
         /* Linux copies into a message of min(bufsz, msgmax) bytes */
-        uint64_t room = req->bufsz < MSG_MSGMAX ? req->bufsz : MSG_MSGMAX;
+        uint64_t msgmax = (uint64_t)t->machine->limits.msgmax;
+        uint64_t room = req->bufsz < msgmax ? req->bufsz : msgmax;
         if (m->size > room)
             return -EINVAL;
         if (!(*out = msg_alloc(t->machine, m->size)))
@@ -445,9 +447,9 @@ static int64_t msg_info(struct task *t, struct sysv_ipc *ns, int cmd, uint64_t b
         .msgpool = cmd == MSG_INFO ? ns->msg.in_use : MSGPOOL,
         .msgmap = cmd == MSG_INFO ? (int32_t)(ns->msg_hdrs > INT_MAX ? INT_MAX : ns->msg_hdrs)
                                   : MSG_MSGMNB,
-        .msgmax = MSG_MSGMAX,
-        .msgmnb = MSG_MSGMNB,
-        .msgmni = MSG_MSGMNI,
+        .msgmax = t->machine->limits.msgmax,
+        .msgmnb = t->machine->limits.msgmnb,
+        .msgmni = t->machine->limits.msgmni,
         .msgssz = MSGSSZ,
         .msgtql = cmd == MSG_INFO ? (int32_t)(ns->msg_bytes > INT_MAX ? INT_MAX : ns->msg_bytes)
                                   : MSG_MSGMNB,
@@ -503,7 +505,7 @@ static int64_t msg_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
         queue_free(ns, q);
         return 0;
     }
-    if (qbytes > MSG_MSGMNB && !capable(t, CAP_SYS_RESOURCE))
+    if (qbytes > (uint64_t)t->machine->limits.msgmnb && !capable(t, CAP_SYS_RESOURCE))
         return -EPERM;
     if ((err = ipc_update_perm(&q->perm, &set)))
         return err;

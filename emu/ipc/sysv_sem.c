@@ -8,6 +8,7 @@
  * wakes with its operation done (or failed), so no third task can take
  * the value it was woken for. */
 #include "abi.h"
+#include "kmem.h"
 #include "machine.h"
 #include "mm.h"
 #include "signals.h"
@@ -21,6 +22,7 @@
 
 #define SEM_UNDO 0x1000
 #define SEMAEM SEM_SEMVMX
+#define SEMOPM_FAST 64 /* operations semop keeps on the stack */
 #define GETPID 11
 #define GETVAL 12
 #define GETALL 13
@@ -241,14 +243,15 @@ static int sem_create_check(struct sysv_ipc *ns, uint64_t nsems)
 {
     if (nsems == 0)
         return -EINVAL;
-    return ns->used_sems + nsems > SEM_SEMMNS ? -ENOSPC : 0;
+    /* newary(): semmns, an int */
+    return (int64_t)(ns->used_sems + nsems) > ns->machine->limits.sem[1] ? -ENOSPC : 0;
 }
 
 /* semget(key, nsems, semflg) */
 SYSCALL_DECL(semget)
 {
     int nsems = (int)a[1];
-    if (nsems < 0 || nsems > SEM_SEMMSL)
+    if (nsems < 0 || nsems > t->machine->limits.sem[0])
         return -EINVAL;
     struct sysv_ipc *ns = sysv_ipc_of(t->machine);
     if (!ns)
@@ -260,6 +263,7 @@ SYSCALL_DECL(semget)
         .more_checks = sem_more_checks,
         .create_check = sem_create_check,
         .arg = (uint64_t)nsems,
+        .limit = t->machine->limits.sem[3],
     };
     struct ipc_obj *o;
     bool created;
@@ -306,6 +310,11 @@ bool sem_task_exit(struct task *t)
     return true;
 }
 
+static int64_t semtimedop_ops(struct task *t, int semid, const struct guest_sembuf *sops,
+                              unsigned nsops, uint64_t utimeout, unsigned field);
+
+/* do_semtimedop(): at most semopm operations (an unsigned comparison, as
+ * Linux's), up to SEMOPM_FAST of them on the stack, more in kernel memory. */
 static int64_t do_semtimedop(struct task *t, int semid, uint64_t usops, unsigned nsops,
                              uint64_t utimeout, unsigned field)
 {
@@ -314,11 +323,23 @@ static int64_t do_semtimedop(struct task *t, int semid, uint64_t usops, unsigned
         return -EFAULT;
     if (nsops < 1 || semid < 0)
         return -EINVAL;
-    if (nsops > SEM_SEMOPM)
+    if (nsops > (unsigned)t->machine->limits.sem[2])
         return -E2BIG;
-    struct guest_sembuf sops[SEM_SEMOPM];
-    if (copy_from_guest(task_mm(t), sops, usops, nsops * sizeof *sops) < 0)
-        return -EFAULT;
+    struct guest_sembuf fast[SEMOPM_FAST], *sops = fast;
+    size_t bytes = (size_t)nsops * sizeof *sops;
+    if (nsops > SEMOPM_FAST && !(sops = kmem_alloc(t->machine, bytes)))
+        return -ENOMEM;
+    int64_t r = copy_from_guest(task_mm(t), sops, usops, bytes) < 0
+                    ? -EFAULT
+                    : semtimedop_ops(t, semid, sops, nsops, utimeout, field);
+    if (sops != fast)
+        kmem_free(t->machine, sops, bytes);
+    return r;
+}
+
+static int64_t semtimedop_ops(struct task *t, int semid, const struct guest_sembuf *sops,
+                              unsigned nsops, uint64_t utimeout, unsigned field)
+{
     int64_t timeout = -1;
     if (utimeout && (timeout = timespec_from_guest(t, utimeout, field)) < 0)
         return timeout;
@@ -408,11 +429,11 @@ static int64_t sem_info(struct task *t, struct sysv_ipc *ns, int cmd, uint64_t b
     /* struct seminfo: ten ints */
     int32_t info[10] = {
         SEM_SEMMNS,  /* semmap */
-        SEM_SEMMNI,  /* semmni */
-        SEM_SEMMNS,  /* semmns */
+        ns->machine->limits.sem[3], /* semmni */
+        ns->machine->limits.sem[1], /* semmns */
         SEM_SEMMNS,  /* semmnu */
-        SEM_SEMMSL,  /* semmsl */
-        SEM_SEMOPM,  /* semopm */
+        ns->machine->limits.sem[0], /* semmsl */
+        ns->machine->limits.sem[2], /* semopm */
         SEM_SEMOPM,  /* semume */
         cmd == SEM_INFO ? ns->sem.in_use : 20,                 /* semusz */
         SEM_SEMVMX,  /* semvmx */

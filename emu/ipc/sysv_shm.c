@@ -89,10 +89,11 @@ static int shm_more_checks(struct ipc_obj *o, uint64_t size)
 
 static int shm_create_check(struct sysv_ipc *ns, uint64_t size)
 {
-    if (size < SHMMIN || size > SHM_SHMMAX)
+    const struct sysctl_limits *l = &ns->machine->limits;
+    if (size < SHMMIN || size > l->shmmax)
         return -EINVAL;
     uint64_t pages = (size + SHM_PAGE - 1) / SHM_PAGE;
-    if (ns->shm_pages + pages < ns->shm_pages || ns->shm_pages + pages > SHM_SHMALL)
+    if (ns->shm_pages + pages < ns->shm_pages || ns->shm_pages + pages > l->shmall)
         return -ENOSPC;
     return 0;
 }
@@ -111,6 +112,7 @@ SYSCALL_DECL(shmget)
         .more_checks = shm_more_checks,
         .create_check = shm_create_check,
         .arg = size,
+        .limit = t->machine->limits.shmmni,
     };
     struct ipc_obj *o;
     bool created;
@@ -223,12 +225,14 @@ SYSCALL_DECL(shmdt)
 static int64_t shm_ipc_info(struct task *t, struct sysv_ipc *ns, uint64_t buf)
 {
     struct ipc_buf g = {.word = task_abi(t)->word};
-    /* struct shminfo64; a 32-bit task sees shmmax clamped to INT_MAX */
-    ipc_buf_word(&g, g.word == 8 ? SHM_SHMMAX : INT_MAX);
+    const struct sysctl_limits *l = &t->machine->limits;
+    /* struct shminfo64; a 32-bit task sees shmmax clamped to INT_MAX
+     * (copy_compat_shminfo_to_user) */
+    ipc_buf_word(&g, g.word == 8 || l->shmmax <= INT_MAX ? l->shmmax : INT_MAX);
     ipc_buf_word(&g, SHMMIN);
-    ipc_buf_word(&g, SHM_SHMMNI);
-    ipc_buf_word(&g, SHM_SHMMNI); /* shmseg */
-    ipc_buf_word(&g, SHM_SHMALL);
+    ipc_buf_word(&g, (uint64_t)l->shmmni);
+    ipc_buf_word(&g, (uint64_t)l->shmmni); /* shmseg */
+    ipc_buf_word(&g, l->shmall);
     for (int i = 0; i < 4; i++)
         ipc_buf_word(&g, 0);
     if (copy_to_guest(task_mm(t), buf, g.b, g.n) < 0)

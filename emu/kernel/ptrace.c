@@ -12,6 +12,7 @@
 #include "mm.h"
 #include "procmem.h"
 #include "signals.h"
+#include "stop_hooks.h"
 #include "task.h"
 #include "lifetime.h"
 #include "restart.h"
@@ -184,7 +185,9 @@ static void record_syscall(struct ptrace_link *l, uint64_t nr, const uint64_t a[
     memcpy(l->sc_args, a, sizeof l->sc_args);
 }
 
-bool ptrace_syscall_enter(struct task *t, uint64_t nr, const uint64_t a[6])
+/* syscall_dispatch, before decoding: true when t stopped at syscall entry
+ * (it re-executes the svc when restarted, with what the tracer changed). */
+static bool ptrace_syscall_enter(struct task *t, uint64_t nr, const uint64_t a[6])
 {
     struct ptrace_link *l = t->ptrace;
     if (!l)
@@ -209,7 +212,9 @@ bool ptrace_syscall_enter(struct task *t, uint64_t nr, const uint64_t a[6])
     return false;
 }
 
-void ptrace_syscall_exit(struct task *t, bool exec_done, int64_t ret)
+/* A syscall finished with ret (its result is in the registers): event and
+ * syscall-exit stops. From syscall_dispatch and syscall_resume. */
+static void ptrace_syscall_exit(struct task *t, bool exec_done, int64_t ret)
 {
     struct ptrace_link *l = t->ptrace;
     if (!l || t->state == TASK_DEAD)
@@ -243,7 +248,9 @@ void ptrace_syscall_exit(struct task *t, bool exec_done, int64_t ret)
     }
 }
 
-bool ptrace_signal_stop(struct task *t, int sig)
+/* signal_deliver took sig (info in t->delivering): true when t entered a
+ * signal-delivery-stop instead (the tracer decides what is delivered). */
+static bool ptrace_signal_stop(struct task *t, int sig)
 {
     struct ptrace_link *l = t->ptrace;
     if (!l || sig == SIGKILL)
@@ -257,7 +264,10 @@ bool ptrace_signal_stop(struct task *t, int sig)
     return true;
 }
 
-bool ptrace_exit_stop(struct task *t, int status)
+/* The default action of a signal is to end t's process with wait status
+ * `status`: true when t stops at PTRACE_EVENT_EXIT first (TRACEEXIT; not
+ * for SIGKILL), the process ending when its tracer restarts it. */
+static bool ptrace_exit_stop(struct task *t, int status)
 {
     struct ptrace_link *l = t->ptrace;
     if (!l || !(l->options & O_TRACEEXIT) || (status & 0x7f) == SIGKILL || l->dying_status)
@@ -268,7 +278,8 @@ bool ptrace_exit_stop(struct task *t, int status)
     return true;
 }
 
-void ptrace_group_stop(struct task *t, int sig)
+/* The default action of stop signal sig froze t's process: t reports it. */
+static void ptrace_group_stop(struct task *t, int sig)
 {
     struct ptrace_link *l = t->ptrace;
     if (!l)
@@ -392,7 +403,8 @@ static void detach(struct task *t, int sig)
         task_wake(t);
 }
 
-void ptrace_clone(struct task *parent, struct task *child, uint64_t flags)
+/* do_clone made child from parent: the fork/vfork/clone events. */
+static void ptrace_clone(struct task *parent, struct task *child, uint64_t flags)
 {
     struct ptrace_link *l = parent->ptrace;
     if (!l || (flags & CLONE_UNTRACED_))
@@ -414,7 +426,9 @@ void ptrace_clone(struct task *parent, struct task *child, uint64_t flags)
     }
 }
 
-void ptrace_process_exit(struct process *p)
+/* p became a zombie: its tracees are detached (or killed with EXITKILL),
+ * its tracer hears of its exit. */
+static void ptrace_process_exit(struct process *p)
 {
     struct machine *m = p->machine;
     for (struct task *t = m->tasks; t; t = t->next_all) {
@@ -456,6 +470,23 @@ int ptrace_tracer_pid(const struct task *t)
 {
     return t->ptrace ? t->ptrace->tracer->pid : 0;
 }
+
+static bool ptrace_traces(const struct task *t)
+{
+    return t->ptrace != NULL;
+}
+
+const struct stop_hooks ptrace_stop_hooks = {
+    .traces = ptrace_traces,
+    .signal_stop = ptrace_signal_stop,
+    .syscall_enter = ptrace_syscall_enter,
+    .syscall_exit = ptrace_syscall_exit,
+    .clone = ptrace_clone,
+    .exit_stop = ptrace_exit_stop,
+    .group_stop = ptrace_group_stop,
+    .process_exit = ptrace_process_exit,
+    .block = engine_step_block, /* PTRACE_SINGLESTEP's step is the engine's */
+};
 
 /* ---- wait ---- */
 

@@ -5,9 +5,11 @@
  *
  * A tracee in a ptrace-stop is TASK_BLOCKED and off its runqueue: it runs
  * again only through the scheduler, on its vCPUs, once the tracer restarts
- * it (so a 32-bit tracee never runs outside the 32-bit vCPUs). The hooks
- * below are what the rest of emu/ calls; each is a no-op for a task nobody
- * traces (t->ptrace == NULL). See docs/ptrace.md. */
+ * it (so a 32-bit tracee never runs outside the 32-bit vCPUs). The kernel
+ * layer reaches the stops through the debuggers' interface (stop_hooks.h,
+ * ptrace_stop_hooks); the hooks below are the rest of what emu/ calls.
+ * Each is a no-op for a task nobody traces (t->ptrace == NULL). See
+ * docs/ptrace.md. */
 #ifndef ASYMU_PTRACE_H
 #define ASYMU_PTRACE_H
 
@@ -21,22 +23,13 @@ struct process;
 struct task;
 
 struct ptrace_link;
+struct stop_hooks;
 
-/* syscall_dispatch, before decoding: true when t stopped at syscall entry
- * (it re-executes the svc when restarted, with what the tracer changed). */
-bool ptrace_syscall_enter(struct task *t, uint64_t nr, const uint64_t a[6]);
-/* A syscall finished with ret (its result is in the registers): event and
- * syscall-exit stops. From syscall_dispatch and syscall_resume. */
-void ptrace_syscall_exit(struct task *t, bool exec_done, int64_t ret);
-/* signal_deliver took sig (info in t->delivering): true when t entered a
- * signal-delivery-stop instead (the tracer decides what is delivered). */
-bool ptrace_signal_stop(struct task *t, int sig);
-/* The default action of a signal is to end t's process with wait status
- * `status`: true when t stops at PTRACE_EVENT_EXIT first (TRACEEXIT; not
- * for SIGKILL), the process ending when its tracer restarts it. */
-bool ptrace_exit_stop(struct task *t, int status);
-/* The default action of stop signal sig froze t's process: t reports it. */
-void ptrace_group_stop(struct task *t, int sig);
+/* The stops and events of a tracee (signal-delivery, syscall-enter and
+ * -exit, event and group stops; what the kernel layer asks of every
+ * debugger, stop_hooks.h): in the machine's STOP_HOOKS_GUEST slot from
+ * machine_boot, asked before the host's debugger. */
+extern const struct stop_hooks ptrace_stop_hooks;
 /* run_slice, registers loaded: carries out the tracer's restart, or keeps
  * t stopped (true: it does not run now). */
 bool ptrace_hold(struct task *t);
@@ -52,11 +45,6 @@ bool ptrace_overrides_group_stop(const struct task *t);
 /* PTRACE_INTERRUPT waits for t to trap: its blocking wait ends as a
  * signal's would (signal_pending is true), with the call's own restart code. */
 bool ptrace_interrupt_pending(const struct task *t);
-/* do_clone made child from parent: the fork/vfork/clone events. */
-void ptrace_clone(struct task *parent, struct task *child, uint64_t flags);
-/* p became a zombie: its tracees are detached (or killed with EXITKILL),
- * its tracer hears of its exit. */
-void ptrace_process_exit(struct process *p);
 /* t is being freed. */
 void ptrace_task_free(struct task *t);
 /* The exit of c is for its tracer to report first (c's parent waits). */

@@ -6,7 +6,6 @@
 #include "abi.h"
 #include "event.h"
 #include "lifetime.h"
-#include "gdbstub.h"
 #include "ptrace.h"
 #include "loader.h"
 #include "machine.h"
@@ -14,6 +13,7 @@
 #include "mm.h"
 #include "restart.h"
 #include "signals.h"
+#include "stop_hooks.h"
 #include "strace.h"
 #include "syscalls.h"
 #include "task.h"
@@ -139,7 +139,7 @@ void signal_kill_process(struct task *t, int sig)
     if (p->exiting)
         return;
     int status = sig | (sig_dumps_core(sig) ? CORE_DUMPED : 0);
-    if (ptrace_exit_stop(t, status))
+    if (stop_hooks_exit_stop(t, status))
         return; /* its tracer sees it about to die: the exit follows the restart */
     process_exit_group(p, status);
 }
@@ -309,7 +309,7 @@ int signal_fatal(const struct task *t)
     uint64_t ready = deliverable(t);
     if (ready & SIGBIT(SIGKILL))
         return SIGKILL;
-    if (t->ptrace || gdbstub_traces(t)) /* the debugger sees the signal first */
+    if (stop_hooks_traces(t)) /* the debugger sees the signal first */
         return 0;
     for (int sig = 1; sig <= NSIG_GUEST; sig++) {
         if (!(ready & SIGBIT(sig)) || t->proc->sighand->action[sig].handler != GUEST_SIG_DFL)
@@ -387,7 +387,7 @@ void signal_deliver(struct task *t)
     while (t->state == TASK_RUNNABLE && !p->exiting && (ready = deliverable(t))) {
         int sig = take_next(t, ready, &t->delivering);
         timer_signal_taken(t, sig, &t->delivering);
-        if (ptrace_signal_stop(t, sig) || gdbstub_signal_stop(t, sig))
+        if (stop_hooks_signal_stop(t, sig))
             return;
         struct sigaction_guest *sa = &p->sighand->action[sig];
         mev_signal_deliver(t, sig, t->delivering.code, sa->handler, sa->flags);
@@ -399,7 +399,7 @@ void signal_deliver(struct task *t)
         }
         if (sig == SIGSTOP || (sa->handler == GUEST_SIG_DFL && sig_stops(sig))) {
             stop_process(t, sig);
-            ptrace_group_stop(t, sig);
+            stop_hooks_group_stop(t, sig);
             return;
         }
         if (sig == SIGKILL || sa->handler == GUEST_SIG_DFL) {
@@ -439,8 +439,7 @@ void signal_fault(struct task *t, int sig, uint64_t pc, uint64_t addr, const cha
 static bool force_caught(struct task *t, int sig)
 {
     const struct sigaction_guest *sa = &t->proc->sighand->action[sig];
-    return (sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig))) || t->ptrace ||
-           gdbstub_traces(t);
+    return (sa->handler > GUEST_SIG_IGN && !(t->sigmask & SIGBIT(sig))) || stop_hooks_traces(t);
 }
 
 void signal_force(struct task *t, int sig, const struct siginfo_lite *info)

@@ -7,15 +7,14 @@
 #include "machine_events.h"
 #include "waitq.h"
 #include "lifetime.h"
-#include "gdbstub.h"
 #include "kcost.h"
-#include "ptrace.h"
 #include "machine.h"
 #include "mm.h"
 #include "restart.h"
 #include "scheduler.h"
 #include "guest_seccomp.h"
 #include "signals.h"
+#include "stop_hooks.h"
 #include "strace.h"
 #include "syscalls.h"
 #include "task.h"
@@ -102,7 +101,7 @@ static bool seccomp_refuses(struct task *t, const struct syscall_entry *e, uint6
             strace_exit(t, e, a, ret, enter);
         }
         task_abi(t)->set_return(task_mm(t)->uc, ret);
-        ptrace_syscall_exit(t, false, ret);
+        stop_hooks_syscall_exit(t, false, ret);
     }
     return true;
 }
@@ -138,7 +137,7 @@ bool syscall_resume(struct task *t)
     }
     if (t->state != TASK_DEAD)
         task_abi(t)->set_return(task_mm(t)->uc, restart_note(t, t->sys_args, r));
-    ptrace_syscall_exit(t, false, r);
+    stop_hooks_syscall_exit(t, false, r);
     return true;
 }
 
@@ -148,7 +147,7 @@ void syscall_dispatch(struct task *t)
     uc_engine *uc = task_mm(t)->uc;
     uint64_t nr, a[6];
     abi->get_syscall(uc, &nr, a);
-    if (ptrace_syscall_enter(t, nr, a))
+    if (stop_hooks_syscall_enter(t, nr, a))
         return; /* its tracer looks first; the svc runs again when restarted */
     t->machine->last_syscall_abi = abi;
     t->machine->last_syscall_nr = nr;
@@ -167,7 +166,7 @@ void syscall_dispatch(struct task *t)
         if (t->machine->cfg->strace)
             trace_unknown(t, nr);
         abi->set_return(uc, -ENOSYS);
-        ptrace_syscall_exit(t, false, -ENOSYS);
+        stop_hooks_syscall_exit(t, false, -ENOSYS);
         return;
     }
     char enter[512];
@@ -210,7 +209,8 @@ void syscall_dispatch(struct task *t)
         t->sigmask = t->saved_sigmask;
         t->restore_sigmask = false;
     }
-    ptrace_syscall_exit(t, e->fn == sys_execve && ret == 0, ret);
-    if (e->fn == sys_execve && ret == 0)
-        gdbstub_exec(t);
+    bool exec_done = e->fn == sys_execve && ret == 0;
+    stop_hooks_syscall_exit(t, exec_done, ret);
+    if (exec_done)
+        stop_hooks_exec(t);
 }

@@ -14,7 +14,6 @@
 #include "futex.h"
 #include "mqueue.h"
 #include "lifetime.h"
-#include "gdbstub.h"
 #include "ptrace.h"
 #include "machine.h"
 #include "mm.h"
@@ -24,6 +23,7 @@
 #include "scheduler.h"
 #include "guest_seccomp.h"
 #include "signals.h"
+#include "stop_hooks.h"
 #include "strace.h"
 #include "sysv_ipc.h"
 #include "keys.h"
@@ -304,8 +304,7 @@ int64_t do_clone(struct task *t, uint64_t flags, uint64_t newsp, uint64_t parent
     sched_task_fork(&m->sched, &t->se, &c->se, c->tid, cp->pid);
     if (t->pi.boosted)
         futex_pi_fork(c); /* not its parent's boost */
-    ptrace_clone(t, c, flags);
-    gdbstub_clone(t, c, flags);
+    stop_hooks_clone(t, c, flags);
 
     if ((flags & CLONE_VFORK) && !thread)
         return vfork_wait(t, cp, c->tid);
@@ -372,8 +371,7 @@ static void process_became_zombie(struct process *p)
         }
         send_pdeath_signals(c, p);
     }
-    ptrace_process_exit(p);
-    gdbstub_process_exit(p);
+    stop_hooks_process_exit(p);
     if (p->parent && !ptrace_hides_exit(p))
         process_notify_parent_exit(p);
 }

@@ -7,7 +7,6 @@
 #include "emu.h"
 #include "engine.h"
 #include "engine_exact.h"
-#include "gdbstub.h"
 #include "insn_count.h"
 #include "leakcheck.h"
 #include "loader.h"
@@ -15,6 +14,7 @@
 #include "mm.h"
 #include "mm_lazy.h"
 #include "signals.h"
+#include "stop_hooks.h"
 #include "syscalls.h"
 #include "mm_window.h"
 #include "sysreg.h"
@@ -190,10 +190,8 @@ static __attribute__((noinline)) void block_slow(uc_engine *uc, uint64_t addr, u
 {
     bool a64 = task_abi(m->current)->isa == LOADER_ISA_AARCH64;
     bool stepped = false;
-    if (m->watch_blocks) { /* both are asked: each ends its own step */
-        bool gdb_step = m->gdb && gdbstub_block(m);
-        stepped = engine_step_block(m) || gdb_step;
-    }
+    if (m->watch_blocks) /* ptrace's step (the engine's) and gdb's: each ends its own */
+        stepped = stop_hooks_block(m);
     if (stepped || m->slice_insns >= m->insn_stop) {
         uint64_t thumb = !a64 && (task_abi(m->current)->get_pc(uc) & 1);
         stop_before_block(uc, a64 ? UC_ARM64_REG_PC : UC_ARM_REG_PC, addr | thumb);

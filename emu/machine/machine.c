@@ -27,6 +27,7 @@
 #include "mm_window.h"
 #include "pagecopy.h"
 #include "owner.h"
+#include "ptrace.h"
 #include "recording.h"
 #include "sandbox.h"
 #include "scheduler.h"
@@ -231,6 +232,10 @@ int machine_boot(struct machine *m, const struct emu_config *cfg)
     memset(m, 0, sizeof *m);
     m->cfg = cfg;
     m->next_pid = 1;
+    /* The guest's tracer sees stops and events before --gdb's stub, which
+     * takes the next slot while it listens (gdbstub_start). */
+    stop_hooks_set(m, STOP_HOOKS_GUEST, &ptrace_stop_hooks);
+    sysctl_limits_init(m);
     uts_init(m);
     uint64_t x = cfg->seed;
     for (int i = 0; i < 4; i++)

@@ -14,6 +14,8 @@
 #include "engine_step.h"
 #include "klog.h"
 #include "scheduler.h"
+#include "stop_hooks.h"
+#include "sysctl.h"
 #include "vfs.h"
 
 struct abi;
@@ -81,6 +83,7 @@ struct machine {
     struct sysv_ipc *sysv;   /* System V IPC objects (sysv_ipc.h), made on first use */
     struct mq_ns *mq;        /* POSIX message queues (mqueue.h), made on first use */
     struct key_ns *keys;     /* the key retention service (keys.h), made on first use */
+    struct sysctl_limits limits; /* the IPC, keys, AIO and inotify limits of /proc/sys (sysctl.h) */
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
     uint8_t *sock_io_buf;    /* sendmsg's and recvmsg's bounce buffer, made on first use (sys_socket.c) */
@@ -146,6 +149,9 @@ struct machine {
     uint32_t tracefs_kinds;  /* the mevent kinds it is subscribed to */
     struct gdbstub *gdb;     /* --gdb's stub and its hold on the machine (gdbstub.h) */
     struct script_run *script; /* the scenario script it runs, NULL: none (script.c) */
+    /* The debuggers' stops and events, asked in slot order: ptrace's, then
+     * --gdb's while it listens (stop_hooks.h). */
+    const struct stop_hooks *stop_hooks[STOP_HOOKS_N];
     struct engine_step step; /* a PTRACE_SINGLESTEP under way (engine_step.h) */
     bool arm_undef;          /* the running AArch32 engine met an undefined instruction (engine.c) */
     volatile int host_signal; /* SIGINT or SIGTERM from the host: stop */

@@ -13,6 +13,7 @@
 #include "emu.h"
 #include "machine.h"
 #include "mm.h"
+#include "stop_hooks.h"
 #include "task.h"
 
 #include <arpa/inet.h>
@@ -26,6 +27,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+/* The stub's stops and events, the kernel layer's calls (stop_hooks.h):
+ * in the machine's STOP_HOOKS_HOST slot while m->gdb is set, after the
+ * guest's own tracer's. Defined at the end of the file. */
+static const struct stop_hooks gdb_stop_hooks;
 
 int gdbstub_listen_fd(const struct machine *m)
 {
@@ -75,7 +81,8 @@ void gdb_detach(struct gdbstub *gs, int pid)
         gs->paused = false; /* nothing left to hold the machine for */
 }
 
-bool gdbstub_traces(const struct task *t)
+/* gdb is attached to t's process: it sees t's signals first. */
+static bool gdbstub_traces(const struct task *t)
 {
     struct gdbstub *gs = t->machine->gdb;
     return gs && gs->fd >= 0 && gdb_attached(gs, t->proc->pid);
@@ -327,6 +334,7 @@ int gdbstub_start(struct machine *m, void *loop, char *why, size_t whylen)
     uv_poll_start(&gs->listen_poll, UV_READABLE, on_listen);
     gs->listen_pause = listen_pause_new(gs->loop, &gs->listen_poll, on_listen);
     m->gdb = gs;
+    stop_hooks_set(m, STOP_HOOKS_HOST, &gdb_stop_hooks);
     fprintf(stderr, "asymu: gdb stub listening on 127.0.0.1:%u\n", (unsigned)ntohs(sa.sin_port));
     return 0;
 
@@ -362,6 +370,7 @@ void gdbstub_stop(struct machine *m)
     }
     gdb_forget_client(gs);
     m->gdb = NULL;
+    stop_hooks_set(m, STOP_HOOKS_HOST, NULL);
     listen_pause_free(gs->listen_pause);
     uv_close((uv_handle_t *)&gs->listen_poll, free_stub); /* hostio_stop runs it */
 }
@@ -455,7 +464,9 @@ static void on_step(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
         gs->step_moved = true; /* the instruction it steps over runs now */
 }
 
-bool gdbstub_block(struct machine *m)
+/* The engine's block hook, at every block: true when a single-step ends
+ * there (the run stops before the block; the hook stops it). */
+static bool gdbstub_block(struct machine *m)
 {
     struct task *t;
     struct gdbstub *gs = stepping(m, &t);
@@ -519,7 +530,9 @@ void gdbstub_after_slice(struct task *t)
     gs->step_hooked = false;
 }
 
-bool gdbstub_signal_stop(struct task *t, int sig)
+/* signal_deliver took sig (info in t->delivering): true when it stops for
+ * gdb instead, which decides what is delivered when it continues. */
+static bool gdbstub_signal_stop(struct task *t, int sig)
 {
     struct gdbstub *gs = stub_of(t);
     if (!gs || sig == SIGKILL)
@@ -538,7 +551,8 @@ bool gdbstub_signal_stop(struct task *t, int sig)
     return true;
 }
 
-void gdbstub_clone(struct task *parent, struct task *child, uint64_t flags)
+/* do_clone made child from parent: a fork event (not for threads). */
+static void gdbstub_clone(struct task *parent, struct task *child, uint64_t flags)
 {
     struct gdbstub *gs = stub_of(parent);
     if (!gs || (flags & CLONE_THREAD) || !gs->fork_events)
@@ -551,7 +565,8 @@ void gdbstub_clone(struct task *parent, struct task *child, uint64_t flags)
         parent->stop = true;
 }
 
-void gdbstub_exec(struct task *t)
+/* t's process has executed a new program: an exec event. */
+static void gdbstub_exec(struct task *t)
 {
     struct gdbstub *gs = stub_of(t);
     if (!gs)
@@ -579,7 +594,8 @@ void gdbstub_exec(struct task *t)
         t->stop = true;
 }
 
-void gdbstub_process_exit(struct process *p)
+/* p ended (a zombie now): gdb hears its exit. */
+static void gdbstub_process_exit(struct process *p)
 {
     struct gdbstub *gs = p->machine->gdb;
     if (!gs || gs->fd < 0 || !gdb_attached(gs, p->pid))
@@ -601,3 +617,12 @@ void gdbstub_process_exit(struct process *p)
     else
         gdb_send_str(gs, reply); /* gdb has nothing left: the machine runs on */
 }
+
+static const struct stop_hooks gdb_stop_hooks = {
+    .traces = gdbstub_traces,
+    .signal_stop = gdbstub_signal_stop,
+    .exec = gdbstub_exec,
+    .clone = gdbstub_clone,
+    .process_exit = gdbstub_process_exit,
+    .block = gdbstub_block,
+};

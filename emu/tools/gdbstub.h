@@ -7,8 +7,12 @@
  * whole machine at a slice boundary, so virtual time stands still while gdb
  * holds it and the run stays what it would be without gdb.
  *
- * The hooks below are what the rest of emu/ calls; each is a no-op without
- * --gdb or for a process gdb is not attached to. */
+ * The hooks below are what the machine layer calls. The stub's stops and
+ * events (signals, exec, fork, exit; the engine's block hook ending a
+ * single-step) are reached only through the debuggers' interface,
+ * stop_hooks.h, in whose STOP_HOOKS_HOST slot gdbstub_start puts them: the
+ * kernel layer never names the stub. Each is a no-op without --gdb or for
+ * a process gdb is not attached to. */
 #ifndef ASYMU_GDBSTUB_H
 #define ASYMU_GDBSTUB_H
 
@@ -17,7 +21,6 @@
 #include <stdint.h>
 
 struct machine;
-struct process;
 struct task;
 
 /* Listens on 127.0.0.1:cfg->gdb_port (0: a port the host picks) from
@@ -39,22 +42,7 @@ bool gdbstub_stopping(const struct machine *m);
 /* run_slice, registers loaded: puts gdb's breakpoints and single-step into
  * the engine t runs on. */
 void gdbstub_before_slice(struct task *t);
-/* The engine's block hook, at every block: true when a single-step ends
- * there (the run stops before the block; the hook stops it). */
-bool gdbstub_block(struct machine *m);
 /* After t's slice: the hooks leave the engine again. */
 void gdbstub_after_slice(struct task *t);
-
-/* gdb is attached to t's process: it sees t's signals first. */
-bool gdbstub_traces(const struct task *t);
-/* signal_deliver took sig (info in t->delivering): true when it stops for
- * gdb instead, which decides what is delivered when it continues. */
-bool gdbstub_signal_stop(struct task *t, int sig);
-/* do_clone made child from parent: a fork event (not for threads). */
-void gdbstub_clone(struct task *parent, struct task *child, uint64_t flags);
-/* t's process has executed a new program: an exec event. */
-void gdbstub_exec(struct task *t);
-/* p ended (a zombie now): gdb hears its exit. */
-void gdbstub_process_exit(struct process *p);
 
 #endif

@@ -66,7 +66,7 @@ void recording_waited(struct machine *m);
  * be the recorded one. */
 bool recording_stalled(struct machine *m);
 
-/* The console (hostio.c, sys_fs.c): whether a read would not block (bytes
+/* The console (hostio.c, sys_rw.c): whether a read would not block (bytes
  * or the end of input buffered, or, recording, ready on the host now and
  * taken); reading from the buffer; taking what the host's stdin has, from
  * the host loop. */

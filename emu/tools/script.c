@@ -230,7 +230,7 @@ int script_write_virtual(struct machine *m, const char *path, const char *data, 
         return r < 0 ? r : -ENOENT;
     if (node.kind != VNODE_GENERATED || !(node.mode & 0200))
         return -EACCES;
-    int64_t n = vfs_write_virtual(&m->vfs, caller, &node, data, len);
+    int64_t n = vfs_write_virtual(&m->vfs, caller, &node, data, len, 0);
     return n < 0 ? (int)n : 0;
 }
 

@@ -42,6 +42,7 @@ mountinfo:
 28 21 = / /tmp rw,nosuid,nodev,relatime - tmpfs tmpfs rw,size=65536k
 29 22 = / /sys/kernel/debug rw,nosuid,nodev,noexec,relatime - debugfs debugfs rw
 30 22 = / /sys/kernel/tracing rw,nosuid,nodev,noexec,relatime - tracefs tracefs rw
+31 24 = / /dev/mqueue rw,nosuid,nodev,noexec,relatime - mqueue mqueue rw
 mounts:
 /dev/root / FS ro,relatime 0 0
 sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0
@@ -53,6 +54,7 @@ cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime,nsdelegate,memory
 tmpfs /tmp tmpfs rw,nosuid,nodev,relatime,size=65536k 0 0
 debugfs /sys/kernel/debug debugfs rw,nosuid,nodev,noexec,relatime 0 0
 tracefs /sys/kernel/tracing tracefs rw,nosuid,nodev,noexec,relatime 0 0
+mqueue /dev/mqueue mqueue rw,nosuid,nodev,noexec,relatime 0 0
 ")
 
 # Named pipes with Linux's open and blocking rules (emu/fs/fifo.c); the same

@@ -35,3 +35,36 @@ blocking send: ENOMEM
 unlink, close: ok ok
 a new queue: ENOMEM after as many: yes
 ")
+
+# The mqueue file system (sysfs-fs/mqueue_fs.c; issue 26 item 5):
+# /dev/mqueue mounted from boot as systemd mounts it (mounts and mountinfo
+# lines, statfs), readdir, stat, the QSIZE line through the file, a file
+# used as an mq descriptor, unlink as mq_unlink, open(O_CREAT) and mknod
+# as mqueue_create, the errnos of what the directory cannot do, hostile
+# names (a path below a queue, "..", 256 bytes), a second mount busy while
+# a queue is open through it then detached, a user that is not root
+# (mount EPERM, the sticky directory); ro: a read-only mount's EROFS and
+# /dev/mqueue unmounted and mounted again. The expected outputs are what
+# the host kernel (Linux 6.18) printed for the same binaries under
+# qemu-user, run in private mount and IPC namespaces with a tmpfs /dev
+# holding an mqueue mount at /dev/mqueue (`mount -t mqueue -o
+# nosuid,nodev,noexec`), except one line of the armhf run: qemu-arm lists
+# an empty host directory (/tmp/asymu-mq2 after the detach) as nothing at
+# all, its 64-bit directory offsets being too large for a 32-bit guest,
+# where asymu lists "." and "..". ASYMU_ONLY: a plain qemu-user runner
+# has neither that /dev/mqueue nor the right to mount one.
+asymu_e2e_guest(NAME mqueue-fs-issue26 PROGRAM mqueue-fs ASYMU_ONLY)
+asymu_e2e_guest(NAME mqueue-fs-issue26-ro PROGRAM mqueue-fs GUEST_ARGS ro ASYMU_ONLY)
+# Debian's busybox: a queue made by the shell's `>`, `ls`, `stat`, `cat`
+# of its line, `rm`, a refused mkdir, /proc/mounts' line; arm64's busybox
+# printed the same under qemu-user on the host kernel, set up as above.
+asymu_e2e_busybox(NAME mqueue-fs-issue26 ASYMU_ONLY
+                  ARGS sh -c ": > /dev/mqueue/q1 && ls /dev/mqueue && stat -c '%A %s %u %n' /dev/mqueue /dev/mqueue/q1 && cat /dev/mqueue/q1 && rm /dev/mqueue/q1 && ls -a /dev/mqueue && mkdir /dev/mqueue/d 2>/dev/null || grep mqueue /proc/mounts"
+                  EXPECT_STDOUT_TEXT "q1
+drwxrwxrwt 60 0 /dev/mqueue
+-rw-r--r-- 80 0 /dev/mqueue/q1
+QSIZE:0          NOTIFY:0     SIGNO:0     NOTIFY_PID:0     
+.
+..
+mqueue /dev/mqueue mqueue rw,nosuid,nodev,noexec,relatime 0 0
+")

@@ -43,10 +43,12 @@ from checks import check, exit_with_verdict
 asymu, guest_dir, data_dir, isa, case = sys.argv[1:6]
 other = "armhf" if isa == "aarch64" else "aarch64"
 tmp = tempfile.mkdtemp()
-# env -i, but for the sanitizer runtime's options (a sanitizer build's asymu
-# does not hand them to the guest).
+# env -i, but for the sanitizer runtime's options and the coverage map's
+# directory (tests/sanitize/; a sanitizer or coverage-map build's asymu does
+# not hand them to the guest).
 ENV_I = ["env", "-i"] + [f"{k}={os.environ[k]}" for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS",
-                                                            "LSAN_OPTIONS") if k in os.environ]
+                                                            "LSAN_OPTIONS", "ASYMU_COVERAGE_DIR")
+                         if k in os.environ]
 
 
 def asymu_run(options, program, stdin=subprocess.DEVNULL, cwd=None):

@@ -26,9 +26,10 @@ ASYMU, GUEST, OUT = os.path.abspath(ASYMU), os.path.abspath(GUEST), os.path.absp
 # stack holds its path and environment, whose sizes change its virtual time.
 PROG = f"/report-load-{ISA}"  # inside --sysroot GUEST: the same path wherever the build is
 ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
-# The sanitizer build's options (LeakSanitizer's suppressions) are kept.
-ENV.update({k: os.environ[k] for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")
-            if k in os.environ})
+# The sanitizer build's options (LeakSanitizer's suppressions) and the
+# coverage map's directory (tests/sanitize/) are kept.
+ENV.update({k: os.environ[k] for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
+                                       "ASYMU_COVERAGE_DIR") if k in os.environ})
 NAME = "report-load-aar" if ISA == "aarch64" else "report-load-arm"
 PRINTS = "aarch64" if ISA == "aarch64" else "arm"
 failures = []

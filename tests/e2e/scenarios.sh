@@ -34,9 +34,10 @@
 #                            output and report, byte for byte
 set -u
 asymu=$1
-# The sanitizer build's options (LeakSanitizer's suppressions) survive env -i.
+# The sanitizer build's options (LeakSanitizer's suppressions) and the
+# coverage map's directory (tests/sanitize/) survive env -i.
 SAN_KEEP=
-for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
+for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS ASYMU_COVERAGE_DIR; do
     eval "val=\${$v-}"
     [ -z "$val" ] || SAN_KEEP="$SAN_KEEP $v=$val"
 done

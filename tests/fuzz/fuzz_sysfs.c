@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_sysfs.c - the writers of the virtual /proc and /sys
  * (vfs_write_virtual) with the real kernel provider of a booted machine:
- * CPU hotplug through cpuN/online, /dev/kmsg, /proc/PID/comm, and nodes
- * that refuse writes. After each write the scheduler's invariants must
+ * CPU hotplug through cpuN/online, /dev/kmsg, /proc/PID/comm, the
+ * numbers of /proc/sys (emu/kernel/sysctl.c's parser), and nodes that
+ * refuse writes. After each write the scheduler's invariants must
  * hold, and after each input the files that show hotplug state must still
  * generate.
  *
@@ -32,12 +33,16 @@ static const char *const nodes[] = {
     "/proc/1/task/1/comm",                 "/proc/thread-self/comm",
     "/sys/devices/system/cpu/online",      "/proc/cpuinfo",
     "/dev/full",                           "/proc/self/status",
+    "/proc/sys/fs/mqueue/msg_max",         "/proc/sys/kernel/sem",
+    "/proc/sys/fs/aio-max-nr",             "/proc/sys/kernel/sched_rt_runtime_us",
+    "/proc/sys/kernel/sched_rt_period_us", "/proc/sys/fs/inotify/max_user_watches",
 };
 
 /* Files whose content follows the hotplug state. */
 static const char *const shown[] = {
     "/sys/devices/system/cpu/online",  "/sys/devices/system/cpu/offline",
     "/sys/devices/system/cpu/aarch32_el0", "/proc/cpuinfo", "/proc/stat", "/proc/self/status",
+    "/proc/sys/kernel/sem", "/proc/sys/kernel/sched_rt_runtime_us",
 };
 
 static struct machine *machines[2];
@@ -57,7 +62,7 @@ static void generate_shown(struct machine *m, struct task *t)
         struct vfs_node node;
         char *text = NULL;
         size_t len = 0;
-        if (vfs_lookup_virtual(&m->vfs, t, shown[i], &node) == 0 &&
+        if (vfs_lookup_virtual(&m->vfs, t, shown[i], &node) > 0 &&
             vfs_generate(&m->vfs, t, &node, &text, &len) == 0)
             free(text);
     }
@@ -82,8 +87,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(buf, in.data + in.pos, len);
         in.pos += len;
         struct vfs_node node;
-        if (vfs_lookup_virtual(&m->vfs, t, path, &node) == 0) {
-            int64_t r = vfs_write_virtual(&m->vfs, t, &node, buf, len);
+        /* 1: a virtual node (0 would be the host's root) */
+        if (vfs_lookup_virtual(&m->vfs, t, path, &node) > 0) {
+            int64_t r = vfs_write_virtual(&m->vfs, t, &node, buf, len, 0);
             if (r > (int64_t)len || (r < 0 && r < -4095))
                 abort();
         }
