@@ -14,4 +14,13 @@ static inline void sort_items(void *base, size_t n, size_t size,
         qsort(base, n, size, cmp);
 }
 
+/* The same with a context for the comparison (glibc's qsort_r): what it
+ * compares by is passed, never left in a static variable. */
+static inline void sort_items_r(void *base, size_t n, size_t size,
+                                int (*cmp)(const void *, const void *, void *), void *ctx)
+{
+    if (n)
+        qsort_r(base, n, size, cmp, ctx);
+}
+
 #endif

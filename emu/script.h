@@ -15,6 +15,7 @@
 #include "emu.h"
 
 struct machine;
+struct script_watch;
 
 /* A cgroup v2 group a script makes before its first task starts
  * (docs/scenarios.md "cgroup"), its missing ancestors with it, and the
@@ -210,6 +211,7 @@ struct machine_script {
     unsigned ncpus;
     uint64_t *cpu_busy_ns;  /* per vCPU: time running a task (not idle) */
     bool threads_truncated; /* SCRIPT_MAX_LATENCIES was reached */
+    struct script_watch *watch; /* the event stream's recorder (script_events.c) */
 };
 
 /* Boots cfg's machine (cfg->argv is not used), runs the script until every

@@ -7,6 +7,7 @@
 
 #include "mevent.h"
 #include "scheduler.h"
+#include "sort.h"
 #include "vfs.h"
 
 #include <errno.h>
@@ -684,10 +685,10 @@ static bool parse_strings(struct ctx *c, const yaml_node_t *seq, char ***out, in
     return true;
 }
 
-static const yaml_node_t *const *sort_keys;
-
-static int by_key(const void *a, const void *b)
+/* Indexes into the keys (the context), by name then file order. */
+static int by_key(const void *a, const void *b, void *keys)
 {
+    const yaml_node_t *const *sort_keys = keys;
     size_t i = *(const size_t *)a, j = *(const size_t *)b;
     int order = strcmp(scalar(sort_keys[i]), scalar(sort_keys[j]));
     return order ? order : (i > j) - (i < j);
@@ -707,8 +708,7 @@ static bool unique_keys(struct ctx *c, const yaml_node_t *map, const char *secti
         keys[i] = node(c, map->data.mapping.pairs.start[i].key);
         order[i] = i;
     }
-    sort_keys = keys;
-    qsort(order, n, sizeof *order, by_key);
+    sort_items_r(order, n, sizeof *order, by_key, keys);
     size_t again = n, first = n, run = 0; /* run: where the run of equal names starts */
     for (size_t i = 1; i < n; i++) {
         if (strcmp(scalar(keys[order[i - 1]]), scalar(keys[order[i]])) != 0)
@@ -1351,10 +1351,10 @@ static bool parse_input(struct ctx *c, const yaml_node_t *v)
     return true;
 }
 
-static const struct scenario_task *sort_tasks;
-
-static int by_task_name(const void *a, const void *b)
+/* Indexes into the tasks (the context), by name. */
+static int by_task_name(const void *a, const void *b, void *tasks)
 {
+    const struct scenario_task *sort_tasks = tasks;
     return strcmp(sort_tasks[*(const size_t *)a].name, sort_tasks[*(const size_t *)b].name);
 }
 
@@ -1368,8 +1368,7 @@ static bool parse_tasks(struct ctx *c, const yaml_node_t *seq)
     c->by_name = own(sc, calloc(sc->ntasks, sizeof *c->by_name));
     for (size_t i = 0; i < sc->ntasks; i++)
         c->by_name[i] = i;
-    sort_tasks = sc->tasks;
-    qsort(c->by_name, sc->ntasks, sizeof *c->by_name, by_task_name);
+    sort_items_r(c->by_name, sc->ntasks, sizeof *c->by_name, by_task_name, sc->tasks);
     return true;
 }
 
@@ -2209,11 +2208,11 @@ static bool parse_expect(struct ctx *c, const yaml_node_t *map)
     return true;
 }
 
-/* Events and reads in time order; at one time, in file order. */
-static const struct script_action *sort_base;
-
-static int by_time(const void *a, const void *b)
+/* Events and reads in time order; at one time, in file order: indexes
+ * into the actions (the context). */
+static int by_time(const void *a, const void *b, void *actions)
 {
+    const struct script_action *sort_base = actions;
     size_t i = *(const size_t *)a, j = *(const size_t *)b;
     if (sort_base[i].at_ns != sort_base[j].at_ns)
         return sort_base[i].at_ns < sort_base[j].at_ns ? -1 : 1;
@@ -2229,8 +2228,7 @@ static void sort_actions(struct scenario *sc)
         abort();
     for (size_t i = 0; i < n; i++)
         order[i] = i;
-    sort_base = sc->actions;
-    qsort(order, n, sizeof *order, by_time);
+    sort_items_r(order, n, sizeof *order, by_time, sc->actions);
     for (size_t i = 0; i < n; i++) {
         sorted[i] = sc->actions[order[i]];
         place[order[i]] = i;

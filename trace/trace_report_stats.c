@@ -147,10 +147,10 @@ static int wake_cmp(const void *a, const void *b)
     return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-static const struct report_run *by_tid_runs; /* qsort has no context argument */
-
-static int run_tid_cmp(const void *a, const void *b)
+/* Indexes into runs (the context), by thread then start. */
+static int run_tid_cmp(const void *a, const void *b, void *runs)
 {
+    const struct report_run *by_tid_runs = runs;
     const struct report_run *x = &by_tid_runs[*(const size_t *)a],
                             *y = &by_tid_runs[*(const size_t *)b];
     if (x->task.tid != y->task.tid)
@@ -178,8 +178,7 @@ static int wakeups_of_tasks(struct trace_report *r)
     sort_items(w, n, sizeof *w, wake_cmp);
     for (size_t i = 0; i < r->nr_runs; i++)
         order[i] = i;
-    by_tid_runs = r->runs;
-    sort_items(order, r->nr_runs, sizeof *order, run_tid_cmp);
+    sort_items_r(order, r->nr_runs, sizeof *order, run_tid_cmp, r->runs);
     /* first which run answers each wake-up (SIZE_MAX: none), then the
      * latencies, each task's list allocated at its size */
     size_t run = 0;

@@ -364,7 +364,7 @@ static int64_t create_vcpu(struct task *t, struct kvm_vm *vm, uint64_t id)
     v->id = (int)id;
     vm->refs++;
     int err = 0;
-    if (!(v->run_shm = shmem_anon(KVM_RUN_PAGE, &err)))
+    if (!(v->run_shm = shmem_anon(t->machine, KVM_RUN_PAGE, &err)))
         goto fail;
     if (!(v->run = shmem_map_host(v->run_shm, 0, KVM_RUN_PAGE, true))) {
         err = -ENOMEM;

@@ -404,7 +404,7 @@ static int ring_setup(struct task *t, struct aio_ctx *c, unsigned nr_events)
     int err = 0;
     c->mmap_size = pages * RING_PAGE;
     c->nr_events = (unsigned)((c->mmap_size - RING_HEADER) / EVENT_SIZE);
-    if (!(c->shm = shmem_anon(c->mmap_size, &err)))
+    if (!(c->shm = shmem_anon(t->machine, c->mmap_size, &err)))
         return -ENOMEM;
     if (!(c->ring = shmem_map_host(c->shm, 0, c->mmap_size, true)))
         goto fail;

@@ -107,6 +107,10 @@ struct file {
      * IN_CLOSE_* at the last reference (fsnotify.h); NULL for the files
      * the kernel opens for itself (truncate(2), exec). */
     struct machine *notify_machine;
+    /* Set once a flock(2) or F_OFD_SETLK* call names it: the machine whose
+     * lock list may hold locks it owns, dropped at its last reference
+     * (flock.c); NULL for a file that never had one. */
+    struct machine *lock_machine;
 };
 
 #define FD_MAX 1024

@@ -40,7 +40,6 @@ enum lock_space { SPACE_FLOCK, SPACE_POSIX };
 
 struct file_lock {
     struct file_lock *next;
-    struct machine *machine; /* whose tasks wait for it */
     uint64_t dev, ino;   /* the file */
     enum lock_space space;
     const void *owner;   /* the struct file (flock, OFD) or struct process */
@@ -48,8 +47,6 @@ struct file_lock {
     int type;            /* GUEST_F_RDLCK or GUEST_F_WRLCK */
     uint64_t start, end; /* bytes [start, end], inclusive */
 };
-
-static struct file_lock *all_locks; /* one machine per host process */
 
 /* What wakes the tasks waiting for a lock: any lock released. */
 static const int lock_waitq;
@@ -75,9 +72,9 @@ static bool overlaps(const struct file_lock *l, uint64_t start, uint64_t end)
 }
 
 /* The first lock of another owner that keeps want from being taken. */
-static struct file_lock *conflict(const struct file_lock *want)
+static struct file_lock *conflict(struct machine *m, const struct file_lock *want)
 {
-    for (struct file_lock *l = all_locks; l; l = l->next)
+    for (struct file_lock *l = m->locks; l; l = l->next)
         if (l->dev == want->dev && l->ino == want->ino && l->space == want->space &&
             l->owner != want->owner && overlaps(l, want->start, want->end) &&
             (l->type == GUEST_F_WRLCK || want->type == GUEST_F_WRLCK))
@@ -93,10 +90,10 @@ static void wake_waiters(struct machine *m)
 /* Removes owner's locks of want's space on want's file within [start, end]
  * (keeping what lies outside, split in two if need be): how many locks it
  * changed, or -ENOMEM. */
-static int unlock_range(const struct file_lock *want)
+static int unlock_range(struct machine *m, const struct file_lock *want)
 {
     int changed = 0;
-    for (struct file_lock **pp = &all_locks; *pp;) {
+    for (struct file_lock **pp = &m->locks; *pp;) {
         struct file_lock *l = *pp;
         if (l->dev != want->dev || l->ino != want->ino || l->space != want->space ||
             l->owner != want->owner || !overlaps(l, want->start, want->end)) {
@@ -131,9 +128,9 @@ static int unlock_range(const struct file_lock *want)
 
 /* Linux keeps one lock for touching ranges of one owner and type: l (not
  * yet listed) takes over its neighbours. */
-static void absorb_neighbours(struct file_lock *l)
+static void absorb_neighbours(struct machine *m, struct file_lock *l)
 {
-    for (struct file_lock **pp = &all_locks; *pp;) {
+    for (struct file_lock **pp = &m->locks; *pp;) {
         struct file_lock *n = *pp;
         bool touches = (n->end != LOCK_END && n->end + 1 == l->start) ||
                        (l->end != LOCK_END && l->end + 1 == n->start);
@@ -153,7 +150,8 @@ static void absorb_neighbours(struct file_lock *l)
  * 0, -EAGAIN when it may not wait, -EBLOCK, or -ERESTARTSYS. */
 static int64_t take(struct task *t, const struct file_lock *want, bool wait)
 {
-    if (want->type != GUEST_F_UNLCK && conflict(want)) {
+    struct machine *m = t->machine;
+    if (want->type != GUEST_F_UNLCK && conflict(m, want)) {
         if (!wait)
             return -EAGAIN;
         t->wait_obj = &lock_waitq;
@@ -162,35 +160,45 @@ static int64_t take(struct task *t, const struct file_lock *want, bool wait)
     struct file_lock *l = NULL;
     if (want->type != GUEST_F_UNLCK && !(l = malloc(sizeof *l)))
         return -ENOLCK;
-    int changed = unlock_range(want);
+    int changed = unlock_range(m, want);
     if (changed < 0) {
         free(l);
         return -ENOLCK;
     }
     if (l) {
         *l = *want;
-        absorb_neighbours(l);
-        l->next = all_locks;
-        all_locks = l;
+        absorb_neighbours(m, l);
+        l->next = m->locks;
+        m->locks = l;
     }
     /* Only a lock that went or shrank (or became shared) can let a waiter
      * in: waking on every call would let two waiters wake each other. */
     if (changed)
-        wake_waiters(t->machine);
+        wake_waiters(m);
     return 0;
 }
 
-static void drop_where(bool (*match)(const struct file_lock *, const void *), const void *arg)
+static void drop_where(struct machine *m, bool (*match)(const struct file_lock *, const void *),
+                       const void *arg)
 {
-    for (struct file_lock **pp = &all_locks; *pp;) {
+    for (struct file_lock **pp = &m->locks; *pp;) {
         struct file_lock *l = *pp;
         if (match(l, arg)) {
             *pp = l->next;
-            wake_waiters(l->machine);
+            wake_waiters(m);
             free(l);
         } else {
             pp = &l->next;
         }
+    }
+}
+
+void locks_machine_free(struct machine *m)
+{
+    while (m->locks) {
+        struct file_lock *l = m->locks;
+        m->locks = l->next;
+        free(l);
     }
 }
 
@@ -201,8 +209,8 @@ static bool owned_by(const struct file_lock *l, const void *owner)
 
 void locks_file_released(struct file *f)
 {
-    if (all_locks)
-        drop_where(owned_by, f);
+    if (f->lock_machine)
+        drop_where(f->lock_machine, owned_by, f);
 }
 
 struct posix_close {
@@ -220,12 +228,12 @@ static bool closed_by(const struct file_lock *l, const void *arg)
 
 void locks_process_closed(struct process *p, struct file *f)
 {
-    if (!all_locks)
+    if (!p->machine->locks)
         return;
     struct posix_close c = {.p = p, .any_file = !f};
     if (f)
         file_key(f, &c.dev, &c.ino);
-    drop_where(closed_by, &c);
+    drop_where(p->machine, closed_by, &c);
 }
 
 /* flock(fd, operation): LOCK_SH, LOCK_EX or LOCK_UN, with LOCK_NB. A
@@ -237,7 +245,7 @@ SYSCALL_DECL(flock)
     if (!f)
         return -EBADF;
     unsigned op = (unsigned)a[1] & ~(unsigned)LOCK_NB;
-    struct file_lock want = {.machine = t->machine, .space = SPACE_FLOCK, .owner = f,
+    struct file_lock want = {.space = SPACE_FLOCK, .owner = f,
                              .pid = t->proc->pid, .start = 0, .end = LOCK_END};
     if (op == LOCK_SH)
         want.type = GUEST_F_RDLCK;
@@ -248,6 +256,7 @@ SYSCALL_DECL(flock)
     else
         return -EINVAL;
     file_key(f, &want.dev, &want.ino);
+    f->lock_machine = t->machine; /* its locks go when it does */
     struct file_lock unlock = want;
     unlock.type = GUEST_F_UNLCK;
     take(t, &unlock, false);
@@ -370,7 +379,7 @@ int64_t fcntl_lock(struct task *t, int fd, int cmd, uint64_t arg)
         return -EINVAL;
     if (fl.type != GUEST_F_RDLCK && fl.type != GUEST_F_WRLCK && fl.type != GUEST_F_UNLCK)
         return -EINVAL;
-    struct file_lock want = {.machine = t->machine, .space = SPACE_POSIX, .type = fl.type,
+    struct file_lock want = {.space = SPACE_POSIX, .type = fl.type,
                              .owner = ofd ? (const void *)f : t->proc,
                              .pid = ofd ? -1 : t->proc->pid};
     if ((err = lock_range(t, fd, &fl, &want)) < 0)
@@ -379,7 +388,7 @@ int64_t fcntl_lock(struct task *t, int fd, int cmd, uint64_t arg)
     if (get) {
         if (fl.type == GUEST_F_UNLCK)
             return -EINVAL;
-        const struct file_lock *l = conflict(&want);
+        const struct file_lock *l = conflict(t->machine, &want);
         fl.type = l ? (int16_t)l->type : GUEST_F_UNLCK;
         if (l) {
             fl.whence = SEEK_SET;
@@ -393,5 +402,7 @@ int64_t fcntl_lock(struct task *t, int fd, int cmd, uint64_t arg)
     if ((fl.type == GUEST_F_RDLCK && accmode == O_WRONLY) ||
         (fl.type == GUEST_F_WRLCK && accmode == O_RDONLY))
         return -EBADF;
+    if (ofd) /* its locks go when it does */
+        f->lock_machine = t->machine;
     return take(t, &want, wait);
 }

@@ -11,6 +11,7 @@
 #include "syscalls.h"
 
 struct file;
+struct machine;
 struct process;
 struct task;
 
@@ -26,6 +27,8 @@ void locks_file_released(struct file *f);
 /* p closed a descriptor of f, or exited (f NULL: every file): its POSIX
  * locks on that file go, as Linux drops them at any close. */
 void locks_process_closed(struct process *p, struct file *f);
+/* The machine's locks still held at its shutdown go (no task waits). */
+void locks_machine_free(struct machine *m);
 
 SYSCALL_DECL(flock);
 

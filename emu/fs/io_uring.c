@@ -121,7 +121,7 @@ static int ring_alloc(struct machine *m, struct ring *r)
     r->charged = total;
     int err = -ENOMEM;
     /* sparse: only the three regions are ever touched */
-    if (!(r->shm = shmem_anon(IORING_OFF_SQES + r->sqes_size, &err)))
+    if (!(r->shm = shmem_anon(m, IORING_OFF_SQES + r->sqes_size, &err)))
         return err;
     r->sq = shmem_map_host(r->shm, IORING_OFF_SQ_RING, r->sq_size, true);
     r->cq = shmem_map_host(r->shm, IORING_OFF_CQ_RING, r->cq_size, true);

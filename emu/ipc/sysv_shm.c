@@ -126,7 +126,7 @@ SYSCALL_DECL(shmget)
         s->ns = ns;
         s->machine = t->machine;
         ns->shm_pages += seg_pages(s);
-        if (!(s->mem = shmem_anon(seg_pages(s) * SHM_PAGE, &err))) {
+        if (!(s->mem = shmem_anon(t->machine, seg_pages(s) * SHM_PAGE, &err))) {
             ns->shm_pages -= seg_pages(s);
             ipc_remove(&ns->shm, &s->perm);
             free(s);

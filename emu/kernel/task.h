@@ -211,6 +211,8 @@ struct task {
     const void *woken_obj; /* and the queue it came from (futex_waitv) */
     uint64_t woken_key;
     uint64_t write_done;   /* bytes a blocking pipe write has written before it waited */
+    bool sock_resuming;    /* a woken socket call runs again (socket.c's sock_resume), */
+    uint64_t sock_resumed; /* ... with the bytes it had moved before it waited */
     bool fd_table_full;    /* this call's EMFILE is the process's own (fd_install) */
     uint64_t sys_ns;       /* CPU time spent in syscalls (system time) */
     struct process *vfork_child; /* the child this task waits for in vfork (lifetime.h) */

@@ -39,10 +39,14 @@
 #include <unicorn/unicorn.h>
 #include <unistd.h>
 
+/* Process-wide: the machine a fatal host signal reports on; a signal
+ * handler takes no argument, and the handler is the process's. */
 static struct machine *crash_machine;
-/* The stack on_fatal runs on (the host's fault may be a stack overflow):
- * the process's, as its signal handlers are, not any machine's. */
+/* The stack on_fatal runs on (the host's fault may be a stack overflow).
+ * Process-wide: the process's, as its signal handlers are, not any
+ * machine's. */
 static char altstack[64 * 1024];
+/* Process-wide: one janitor per host process, which it outlives. */
 static int janitor_fd = -1;   /* asymu's requests to the janitor */
 static int janitor_done = -1; /* the janitor's answer: it has cleaned up */
 
@@ -227,6 +231,7 @@ static void clean_up(bool mounted, const struct janitor_paths *p, const char *mo
         unlink(p->control);
 }
 
+/* Process-wide: set by the janitor process's own SIGTERM handler. */
 static volatile sig_atomic_t janitor_stop;
 
 static void on_janitor_stop(int sig)

@@ -48,9 +48,11 @@ void cpu_loop_exit_arm(void *cpu) __attribute__((noreturn));
 
 /* Where the CPUState pointer lies in an engine, and where the CPUState
  * points back to its engine: facts of the linked libunicorn, the same for
- * every engine of the process, so found once (-1: not found). */
+ * every engine of the process, so found once (-1: not found).
+ * Process-wide: they describe the process's libunicorn, not a machine. */
 static long cpu_field = -1, back_field = -1;
-/* /proc/self/maps, opened before the sandbox (engine_exact_open). */
+/* /proc/self/maps, opened before the sandbox (engine_exact_open).
+ * Process-wide: the host process's map, for every machine of it. */
 static int maps_fd = -1;
 
 /* A marker for the PC, word-aligned for both ISAs. */

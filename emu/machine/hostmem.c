@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 /* Opened once at boot: the sandbox lets the emulator open no host path
- * outside the guest's places, and a read at offset 0 gives fresh values. */
+ * outside the guest's places, and a read at offset 0 gives fresh values.
+ * Process-wide: the host's memory, the same for every machine. */
 static int meminfo_fd = -1;
 
 void host_memory_open(void)

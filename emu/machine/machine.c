@@ -14,6 +14,7 @@
 #include "event.h"
 #include "exec.h"
 #include "fifo.h"
+#include "flock.h"
 #include "klog.h"
 #include "ktimer.h"
 #include "loader.h"
@@ -30,6 +31,8 @@
 #include "recording.h"
 #include "sandbox.h"
 #include "scheduler.h"
+#include "shmem.h"
+#include "socket.h"
 #include "sysv_ipc.h"
 #include "task.h"
 #include "uts.h"
@@ -216,6 +219,9 @@ void machine_shutdown(struct machine *m)
     ktimer_heap_free(m);
     epoll_machine_free(m);
     fifo_machine_free(m);
+    locks_machine_free(m);
+    shmem_machine_detach(m);
+    sock_io_free(m);
     owner_table_free(m);
     sysv_ipc_free(m);
     task_index_destroy(m);

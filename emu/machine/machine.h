@@ -22,6 +22,7 @@ struct abi;
 struct emu_config;
 struct epitem;
 struct fifo;
+struct file_lock;
 struct hostio;
 struct insn_cache;
 struct ktimer;
@@ -34,7 +35,9 @@ struct process;
 struct pty;
 struct recording;
 struct machine_trace;
+struct shmem;
 struct signalfd;
+struct script_run;
 struct sock;
 struct sysv_ipc;
 struct task;
@@ -51,6 +54,7 @@ struct machine {
     struct mm *engines_lru;  /* address spaces with an open engine, most recently run first */
     struct window_faults *window_faults; /* guest faults inside engine windows (mm_window.h) */
     struct host_blocks *host_blocks; /* host memory kept for reuse (hostblock.h) */
+    struct shmem *shmems;    /* live shared memory objects, one per host inode (shmem.h) */
     unsigned engines_open;
     struct task *tasks;      /* every task, by creation */
     struct task **tasks_tail; /* the last next_all link */
@@ -74,6 +78,7 @@ struct machine {
     struct sock *socks;      /* every socket (socket.c) */
     struct pty *ptys;        /* every pseudo-terminal pair, by index (pty.c) */
     struct fifo *fifos;      /* every named pipe opened (fifo.c) */
+    struct file_lock *locks; /* every flock and POSIX record lock (flock.c) */
     struct owner_table *owners; /* owners the guest gave host files (owner.h) */
     struct sysv_ipc *sysv;   /* System V IPC objects (sysv_ipc.h), made on first use */
     struct mq_ns *mq;        /* POSIX message queues (mqueue.h), made on first use */
@@ -81,6 +86,7 @@ struct machine {
     struct sysctl_limits limits; /* the IPC, keys, AIO and inotify limits of /proc/sys (sysctl.h) */
     uint32_t sock_autobind;  /* the last AF_UNIX autobind name (socket_name.c) */
     uint32_t sock_next_port; /* where the ephemeral port search starts */
+    uint8_t *sock_io_buf;    /* sendmsg's and recvmsg's bounce buffer, made on first use (sys_socket.c) */
     char uts_nodename[65], uts_domainname[65]; /* uname's names (uts.c) */
     struct cgroups cgroups;  /* /sys/fs/cgroup (cgroup.h) */
     struct sched sched;      /* vCPUs, runqueues, policies, virtual clocks */
@@ -142,6 +148,7 @@ struct machine {
     struct tracefs *tracefs; /* the guest's /sys/kernel/tracing, made on first use (tracefs.h) */
     uint32_t tracefs_kinds;  /* the mevent kinds it is subscribed to */
     struct gdbstub *gdb;     /* --gdb's stub and its hold on the machine (gdbstub.h) */
+    struct script_run *script; /* the scenario script it runs, NULL: none (script.c) */
     /* The debuggers' stops and events, asked in slot order: ptrace's, then
      * --gdb's while it listens (stop_hooks.h). */
     const struct stop_hooks *stop_hooks[STOP_HOOKS_N];

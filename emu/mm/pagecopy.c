@@ -27,7 +27,9 @@
 #define PM_BATCH 512u
 
 /* A pagemap file describes the process that opened it: a host process
- * forked after pagecopy_open (none does today) must not trust it. */
+ * forked after pagecopy_open (none does today) must not trust it.
+ * Process-wide: the host process's page table, opened before the sandbox
+ * and shared by every machine of the process. */
 static int pagemap_fd = -1;
 static pid_t pagemap_pid;
 

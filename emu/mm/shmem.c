@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* shmem.c - shared memory objects (shmem.h). */
 #include "shmem.h"
+#include "machine.h"
 #include "page.h"
 
 #include <errno.h>
@@ -10,9 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static struct shmem *live;
-
-static struct shmem *shmem_new(int fd, bool writable, int *err)
+static struct shmem *shmem_new(struct machine *m, int fd, bool writable, int *err)
 {
     struct stat st;
     struct shmem *s = calloc(1, sizeof *s);
@@ -25,8 +24,10 @@ static struct shmem *shmem_new(int fd, bool writable, int *err)
         goto fail_fstat;
     }
     *s = (struct shmem){.refs = 1, .fd = fd, .dev = st.st_dev, .ino = st.st_ino,
-                        .writable = writable, .next = live};
-    live = s;
+                        .writable = writable, .next = m->shmems, .pprev = &m->shmems};
+    if (m->shmems)
+        m->shmems->pprev = &s->next;
+    m->shmems = s;
     return s;
 
 fail_fstat:
@@ -36,7 +37,7 @@ fail_alloc:
     return NULL;
 }
 
-struct shmem *shmem_anon(uint64_t len, int *err)
+struct shmem *shmem_anon(struct machine *m, uint64_t len, int *err)
 {
     int fd = memfd_create("asymu-shared", MFD_CLOEXEC);
     if (fd < 0) {
@@ -48,10 +49,10 @@ struct shmem *shmem_anon(uint64_t len, int *err)
         close(fd);
         return NULL;
     }
-    return shmem_new(fd, true, err);
+    return shmem_new(m, fd, true, err);
 }
 
-struct shmem *shmem_file(int host_fd, bool writable, int *err)
+struct shmem *shmem_file(struct machine *m, int host_fd, bool writable, int *err)
 {
     struct stat st;
     if (fstat(host_fd, &st) != 0) {
@@ -59,7 +60,7 @@ struct shmem *shmem_file(int host_fd, bool writable, int *err)
         return NULL;
     }
     /* One object per inode, writable if any of its mappers may write. */
-    for (struct shmem *s = live; s; s = s->next) {
+    for (struct shmem *s = m->shmems; s; s = s->next) {
         if (s->dev != (uint64_t)st.st_dev || s->ino != (uint64_t)st.st_ino)
             continue;
         if (writable && !s->writable) {
@@ -79,7 +80,7 @@ struct shmem *shmem_file(int host_fd, bool writable, int *err)
         *err = -errno;
         return NULL;
     }
-    return shmem_new(fd, writable, err);
+    return shmem_new(m, fd, writable, err);
 }
 
 struct shmem *shmem_get(struct shmem *s)
@@ -97,16 +98,29 @@ void shmem_put(struct shmem *s)
             s->unmapped(s); /* may put the owner's reference: s is not touched after */
         return;
     }
-    struct shmem **pp = &live;
-    while (*pp != s)
-        pp = &(*pp)->next;
-    *pp = s->next;
+    if (s->pprev) { /* else its machine has shut down (shmem_machine_detach) */
+        *s->pprev = s->next;
+        if (s->next)
+            s->next->pprev = s->pprev;
+    }
     close(s->fd);
     free(s);
 }
 
+void shmem_machine_detach(struct machine *m)
+{
+    while (m->shmems) {
+        struct shmem *s = m->shmems;
+        m->shmems = s->next;
+        s->next = NULL;
+        s->pprev = NULL;
+    }
+}
+
 /* The host mappings made by shmem_map_host, for shmem_bus_recover: each
- * with the bytes of it still mapped, dropped when none is. */
+ * with the bytes of it still mapped, dropped when none is. Process-wide:
+ * they are ranges of the one host address space, which the process's
+ * SIGBUS handler (crash.c) looks up whatever machine made them. */
 struct host_range {
     uintptr_t start, end;
     uint64_t mapped;

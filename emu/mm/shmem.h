@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct machine;
+
 struct shmem {
     int refs;          /* VMAs mapping it */
     int fd;            /* host descriptor: a memfd or the file (a dup of the guest's) */
@@ -21,17 +23,20 @@ struct shmem {
      * every mapping that goes, and may then drop its reference. */
     void (*unmapped)(struct shmem *s);
     void *owner;
-    struct shmem *next; /* every live object */
+    struct shmem *next, **pprev; /* the machine's live objects (machine->shmems) */
 };
 
-/* A new object of len zero bytes (MAP_SHARED | MAP_ANONYMOUS): NULL with
- * *err set on failure. */
-struct shmem *shmem_anon(uint64_t len, int *err);
-/* The object of the host file open as host_fd (the one already mapped for
+/* A new object of m of len zero bytes (MAP_SHARED | MAP_ANONYMOUS): NULL
+ * with *err set on failure. */
+struct shmem *shmem_anon(struct machine *m, uint64_t len, int *err);
+/* m's object of the host file open as host_fd (the one already mapped for
  * that inode, or a new one holding a dup of host_fd). */
-struct shmem *shmem_file(int host_fd, bool writable, int *err);
+struct shmem *shmem_file(struct machine *m, int host_fd, bool writable, int *err);
 struct shmem *shmem_get(struct shmem *s);
 void shmem_put(struct shmem *s);
+/* At m's shutdown: the objects still referenced leave m's list, so that
+ * their last shmem_put does not touch m. */
+void shmem_machine_detach(struct machine *m);
 
 /* Maps len bytes of s from off into the host, writable when write (and s
  * is): NULL on failure. Pages past the end of the file read as zeros (see

@@ -81,7 +81,7 @@ static struct shmem *shared_object(struct task *t, int fd, uint64_t off, uint64_
         return NULL;
     }
     if (f->kind == FILE_VIRTUAL && f->node.kind == VNODE_ZERO)
-        return shmem_anon(len, err);
+        return shmem_anon(t->machine, len, err);
     if (f->kind == FILE_OBJECT && f->ops->mmap)
         return f->ops->mmap(f, off, len, err);
     if (f->kind != FILE_HOST || fstat(f->host_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -94,7 +94,7 @@ static struct shmem *shared_object(struct task *t, int fd, uint64_t off, uint64_
     }
     bool writable = (f->flags & O_ACCMODE) == O_RDWR && file_may_change(f) == 0;
     *origin = (struct vma_origin){f->path, off, st.st_dev, st.st_ino, !writable};
-    return shmem_file(f->host_fd, writable, err);
+    return shmem_file(t->machine, f->host_fd, writable, err);
 }
 
 /* MAP_SHARED: the object's own pages, shared with every other mapping of
@@ -104,7 +104,7 @@ static int64_t map_shared(struct task *t, uint64_t addr, uint64_t len, int prot,
 {
     struct vma_origin origin = {0};
     int err = 0;
-    struct shmem *shm = flags & MAP_ANONYMOUS ? shmem_anon(len, &err)
+    struct shmem *shm = flags & MAP_ANONYMOUS ? shmem_anon(t->machine, len, &err)
                                               : shared_object(t, fd, off, len, &origin, &err);
     if (!shm)
         return err;

@@ -189,24 +189,21 @@ void sock_pair(struct sock *a, struct sock *b)
 
 /* ---- blocking ---- */
 
-/* Set while a woken socket call runs again: the bytes it had moved. */
-static bool resuming;
-static uint64_t resumed_done;
-
+/* The bytes a woken socket call had moved, while it runs again: its own
+ * task's (t->sock_resuming), so no other task's call sees them. */
 uint64_t sock_progress(struct task *t)
 {
-    (void)t;
-    return resuming ? resumed_done : 0;
+    return t->sock_resuming ? t->sock_resumed : 0;
 }
 
 /* Runs the blocked socket call again; a deadline (SO_RCVTIMEO,
  * SO_SNDTIMEO) or a signal ends the wait with what was moved so far. */
 static int64_t sock_resume(struct task *t)
 {
-    resuming = true;
-    resumed_done = t->wait_args[0];
+    t->sock_resuming = true;
+    t->sock_resumed = t->wait_args[0];
     int64_t r = t->sys_entry->fn(t, t->sys_args);
-    resuming = false;
+    t->sock_resuming = false;
     if (r != -EBLOCK)
         return r;
     uint64_t done = t->wait_args[0];
@@ -222,7 +219,7 @@ int64_t sock_wait(struct task *t, const struct sock *obj, uint64_t done, uint64_
 {
     t->wait_args[0] = done;
     t->wait_obj = obj;
-    if (!resuming)
+    if (!t->sock_resuming)
         task_block(t, sock_resume, obj,
                    timeout_ns ? machine_now(t->machine) + timeout_ns : 0);
     return -EBLOCK;

@@ -132,6 +132,8 @@ void sock_changed(struct sock *s);
  * giving those bytes back. timeout_ns 0 waits without a deadline. */
 int64_t sock_wait(struct task *t, const struct sock *obj, uint64_t done, uint64_t timeout_ns);
 uint64_t sock_progress(struct task *t);
+/* Frees the machine's socket I/O buffer (sys_socket.c), at shutdown. */
+void sock_io_free(struct machine *m);
 
 /* What sendmsg and recvmsg carry besides bytes. */
 struct sock_anc {

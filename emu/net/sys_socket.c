@@ -6,6 +6,7 @@
 #include "cred.h"
 #include "file.h"
 #include "iovec.h"
+#include "machine.h"
 #include "mm.h"
 #include "socket.h"
 #include "syscalls.h"
@@ -22,7 +23,21 @@
 #define SCM_MAX_FD 253
 #define OPTMEM_MAX 20480
 
-static uint8_t io_buf[SOCK_IO_MAX];
+/* The machine's bounce buffer between guest iovecs and socket queues:
+ * SOCK_IO_MAX bytes, made on the first send or receive and freed with the
+ * machine (sock_io_free); NULL if it cannot be made. */
+static uint8_t *io_buf(struct machine *m)
+{
+    if (!m->sock_io_buf)
+        m->sock_io_buf = malloc(SOCK_IO_MAX);
+    return m->sock_io_buf;
+}
+
+void sock_io_free(struct machine *m)
+{
+    free(m->sock_io_buf);
+    m->sock_io_buf = NULL;
+}
 
 /* ---- descriptors ---- */
 
@@ -502,11 +517,14 @@ static int64_t send_iov(struct task *t, struct sock *s, bool nonblock, const str
     if (!stream && l->total > SOCK_IO_MAX)
         return -EMSGSIZE;
     uint64_t done = sock_progress(t);
+    uint8_t *buf = io_buf(t->machine);
+    if (!buf)
+        return done ? (int64_t)done : -ENOMEM;
     do {
         size_t want = l->total - done < SOCK_IO_MAX ? (size_t)(l->total - done) : SOCK_IO_MAX;
-        if (iov_copy(t, l, done, io_buf, want, false) < 0)
+        if (iov_copy(t, l, done, buf, want, false) < 0)
             return done ? (int64_t)done : -EFAULT;
-        int64_t n = sock_send(t, s, io_buf, want, to, anc, flags, nonblock);
+        int64_t n = sock_send(t, s, buf, want, to, anc, flags, nonblock);
         if (n == -EBLOCK)
             return sock_wait(t, t->wait_obj, done, s->sndtimeo_ns);
         if (n < 0)
@@ -593,10 +611,13 @@ static int64_t recv_iov(struct task *t, struct sock *s, bool nonblock, const str
 {
     uint64_t done = sock_progress(t);
     bool stream = s->type == SOCK_STREAM;
+    uint8_t *buf = io_buf(t->machine);
+    if (!buf)
+        return done ? (int64_t)done : -ENOMEM;
     do {
         size_t want = l->total - done < SOCK_IO_MAX ? (size_t)(l->total - done) : SOCK_IO_MAX;
         size_t msglen = 0;
-        int64_t n = sock_recv(t, s, io_buf, want, flags, nonblock || done, &out->from,
+        int64_t n = sock_recv(t, s, buf, want, flags, nonblock || done, &out->from,
                               done ? NULL : &out->anc, &msglen);
         if (n == -EBLOCK)
             return sock_wait(t, s, done, s->rcvtimeo_ns);
@@ -605,7 +626,7 @@ static int64_t recv_iov(struct task *t, struct sock *s, bool nonblock, const str
             return sock_wait(t, s, done, s->rcvtimeo_ns);
         if (n < 0)
             return done ? (int64_t)done : n;
-        if (iov_copy(t, l, done, io_buf, (size_t)n, true) < 0)
+        if (iov_copy(t, l, done, buf, (size_t)n, true) < 0)
             return done ? (int64_t)done : -EFAULT;
         done += (uint64_t)n;
         if (!stream) {

@@ -34,15 +34,19 @@ struct script_timer {
     size_t index; /* a task's or an action's */
 };
 
-/* The script of the machine this process runs (one machine per process),
- * and the timers of its actions (after those of its tasks). */
-static struct machine_script *active;
-static struct script_timer *action_timers;
+/* The script a machine runs (machine->script, NULL for a machine started
+ * by one command line), and the timers of its actions (after those of its
+ * tasks). */
+struct script_run {
+    struct machine_script *s;
+    struct script_timer *action_timers;
+};
 
 #define timer_of(k) ((struct script_timer *)(k))
 
 bool script_machine_done(const struct machine *m)
 {
+    const struct machine_script *active = m->script ? m->script->s : NULL;
     if (!active)
         return m->init->zombie;
     for (size_t i = 0; i < active->ntasks; i++) {
@@ -59,7 +63,7 @@ static void *vfs_caller(struct machine *m)
     return m->init ? m->init->threads : NULL;
 }
 
-static bool has_stdin_events(const struct script_task *st)
+static bool has_stdin_events(const struct machine_script *active, const struct script_task *st)
 {
     for (size_t i = 0; i < active->nactions; i++)
         if (active->actions[i].kind == SCRIPT_STDIN && &active->tasks[active->actions[i].task] == st)
@@ -101,6 +105,7 @@ static int cg_write(struct task *w, const char *rel, const char *value, char *wh
  * controller; a failure still left is the first task's error. */
 static int make_cgroups(struct task *w, char *why, size_t len)
 {
+    const struct machine_script *active = w->machine->script->s;
     char rel[4096];
     int err = 0;
     for (size_t i = 0; i < active->ncgroups && err == 0; i++) {
@@ -145,6 +150,7 @@ static int make_cgroups(struct task *w, char *why, size_t len)
  * its error (EAGAIN, ENOMEM: what fork would return) is in the outcome. */
 static void start_task(struct machine *m, struct script_task *st)
 {
+    const struct machine_script *active = m->script->s;
     struct process *first = m->init;
     int refused = process_limits_check(m);
     struct task *t = refused < 0 ? NULL : task_create_init(m);
@@ -166,7 +172,7 @@ static void start_task(struct machine *m, struct script_task *st)
         file_put(p->files->fd[0]);
         p->files->fd[0] = rd;
         st->stdin_writer = wr;
-        if (!has_stdin_events(st)) /* its stdin reads EOF */
+        if (!has_stdin_events(active, st)) /* its stdin reads EOF */
             close_stdin(st);
     }
     char why[512] = "";
@@ -212,7 +218,7 @@ static void close_stdin(struct script_task *st)
 static void fire_start(struct ktimer *k)
 {
     struct script_timer *tm = timer_of(k);
-    start_task(tm->m, &active->tasks[tm->index]);
+    start_task(tm->m, &tm->m->script->s->tasks[tm->index]);
 }
 
 int script_write_virtual(struct machine *m, const char *path, const char *data, size_t len)
@@ -242,8 +248,7 @@ static int read_virtual(struct machine *m, struct script_action *a)
 
 static int feed_stdin(struct machine *m, struct script_action *a)
 {
-    (void)m;
-    struct script_task *st = &active->tasks[a->task];
+    struct script_task *st = &m->script->s->tasks[a->task];
     if (!st->stdin_writer || st->proc->zombie)
         return -EPIPE;
     int64_t n = pipe_write(st->proc->threads, st->stdin_writer, a->data, a->len);
@@ -257,7 +262,7 @@ static int act(struct machine *m, struct script_action *a)
 {
     struct script_task *st = a->kind == SCRIPT_WRITE || a->kind == SCRIPT_READ
                                  ? NULL
-                                 : &active->tasks[a->task];
+                                 : &m->script->s->tasks[a->task];
     if (st && (!st->started || st->proc->zombie))
         return -ESRCH;
     switch (a->kind) {
@@ -285,7 +290,7 @@ static int act(struct machine *m, struct script_action *a)
 static void fire_action(struct ktimer *k)
 {
     struct script_timer *tm = timer_of(k);
-    struct script_action *a = &active->actions[tm->index];
+    struct script_action *a = &tm->m->script->s->actions[tm->index];
     if (a->when != SCRIPT_AT && !a->fired) /* the slice boundary after its trigger */
         a->at_ns = machine_now(tm->m);
     int err = act(tm->m, a);
@@ -303,15 +308,16 @@ static void fire_action(struct ktimer *k)
 void script__arm_action(struct machine *m, size_t i, uint64_t at)
 {
     /* A repeating trigger's events before the boundary make one action. */
-    if (active->actions[i].pending)
+    struct script_run *run = m->script;
+    if (run->s->actions[i].pending)
         return;
-    active->actions[i].pending = true;
-    ktimer_arm(m, &action_timers[i].kt, at);
+    run->s->actions[i].pending = true;
+    ktimer_arm(m, &run->action_timers[i].kt, at);
 }
 
 static void fire_time_limit(struct ktimer *k)
 {
-    (void)k;
+    struct machine_script *active = timer_of(k)->m->script->s;
     active->time_limit_hit = true;
     for (size_t i = 0; i < active->ntasks; i++)
         if (active->tasks[i].started)
@@ -452,17 +458,17 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
         return err;
     }
     open_programs(&m, s);
-    active = s;
     size_t ntimers = s->ntasks + s->nactions + 1;
     struct script_timer *timers = calloc(ntimers, sizeof *timers);
     if (!timers) {
-        active = NULL;
         machine_trace_finish(&trace, &m);
         machine_host_stop(&m);
         recording_free(m.recording);
         return -ENOMEM;
     }
-    action_timers = timers + s->ntasks;
+    struct script_run run = {.s = s, .action_timers = timers + s->ntasks};
+    struct script_timer *action_timers = run.action_timers;
+    m.script = &run;
     /* Ready before the first task starts: its exec may fire a trigger. */
     for (size_t i = 0; i < s->nactions; i++)
         action_timers[i] = (struct script_timer){.kt.fire = fire_action, .m = &m, .index = i};
@@ -496,8 +502,6 @@ int emu_run_script(const struct emu_config *cfg, struct machine_script *s)
     machine_trace_finish(&trace, &m);
     machine_host_stop(&m);
     close_programs(s);
-    active = NULL;
-    action_timers = NULL;
     free(timers);
     recording_free(m.recording);
     if (mismatched) /* the reason, with the recording's line, is on stderr */

@@ -22,9 +22,6 @@ struct script_watch {
     size_t nlatencies; /* over every thread */
 };
 
-/* One watch per process: one machine per process. */
-static struct script_watch watch;
-
 /* The script task whose process (its pid) ev's task belongs to, or NULL. */
 static struct script_task *task_of(struct machine_script *s, const struct mevent_task *t)
 {
@@ -259,7 +256,11 @@ static void on_event(void *ctx, const struct mevent *ev)
 
 int script_events_start(struct machine *m, struct machine_script *s)
 {
-    watch = (struct script_watch){.m = m, .s = s};
+    struct script_watch *w = calloc(1, sizeof *w);
+    if (!w)
+        return -ENOMEM;
+    *w = (struct script_watch){.m = m, .s = s};
+    s->watch = w; /* script_events_free frees it */
     s->ncpus = m->sched.nr_cpus;
     s->cpu_busy_ns = calloc(s->ncpus, sizeof *s->cpu_busy_ns);
     uint32_t kinds = MEVENT_BIT(MEVENT_RUN) | MEVENT_BIT(MEVENT_AFFINITY) |
@@ -269,7 +270,7 @@ int script_events_start(struct machine *m, struct machine_script *s)
     for (size_t i = 0; i < s->nactions; i++)
         if (s->actions[i].when == SCRIPT_ON_SYSCALL)
             kinds |= MEVENT_BIT(MEVENT_SYSCALL_ENTER);
-    return mevent_subscribe(&m->sched.events, kinds, on_event, &watch);
+    return mevent_subscribe(&m->sched.events, kinds, on_event, w);
 }
 
 void script_events_free(struct machine_script *s)
@@ -290,7 +291,8 @@ void script_events_free(struct machine_script *s)
     s->threads = NULL;
     s->nthreads = 0;
     s->cpu_busy_ns = NULL;
-    free(watch.by_tid);
-    watch.by_tid = NULL;
-    watch.ntids = 0;
+    if (s->watch)
+        free(s->watch->by_tid);
+    free(s->watch);
+    s->watch = NULL;
 }
