@@ -607,16 +607,20 @@ int mq_fs_open(struct task *t, const char *name, const char *path, int flags, un
     return err;
 }
 
+/* The queue a setattr names: through its open file f, else by name. */
+static struct mqueue *queue_named(struct task *t, struct file *f, const char *name)
+{
+    if (f)
+        return queue_of_file(f);
+    struct mq_ns *ns = t->machine->mq;
+    struct mqueue *q = ns ? *lookup(ns, name) : NULL;
+    return q && strcmp(q->name, name) == 0 ? q : NULL;
+}
+
 int mq_fs_setattr(struct task *t, struct file *f, const char *name, int64_t mode, uint32_t uid,
                   uint32_t gid)
 {
-    struct mqueue *q = f ? queue_of_file(f) : NULL;
-    if (!f) {
-        struct mq_ns *ns = t->machine->mq;
-        q = ns ? *lookup(ns, name) : NULL;
-        if (q && strcmp(q->name, name) != 0)
-            q = NULL;
-    }
+    struct mqueue *q = queue_named(t, f, name);
     if (!q)
         return f ? -EBADF : -ENOENT;
     const struct cred *c = &t->proc->cred;
@@ -653,13 +657,7 @@ int mq_fs_setattr(struct task *t, struct file *f, const char *name, int64_t mode
 
 int mq_fs_times(struct task *t, struct file *f, const char *name, const int64_t *times)
 {
-    struct mqueue *q = f ? queue_of_file(f) : NULL;
-    if (!f) {
-        struct mq_ns *ns = t->machine->mq;
-        q = ns ? *lookup(ns, name) : NULL;
-        if (q && strcmp(q->name, name) != 0)
-            q = NULL;
-    }
+    struct mqueue *q = queue_named(t, f, name);
     if (!q)
         return f ? -EBADF : -ENOENT;
     uint64_t now = machine_realtime_ns(t->machine), set[2] = {now, now};
