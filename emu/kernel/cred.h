@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "syscalls.h"
+
 struct task;
 
 /* Supplementary groups, sorted; shared by processes until one sets its own. */
@@ -101,24 +103,24 @@ bool cap_exec_creds(struct cred *new, const struct cred *old, bool nnp, bool tra
  * another option (prctl.c asks here first, as security_task_prctl()). */
 int64_t cap_prctl(struct task *t, int option, const uint64_t a[6]);
 
-int64_t sys_capget(struct task *t, const uint64_t a[6]);
-int64_t sys_capset(struct task *t, const uint64_t a[6]);
-int64_t sys_getuid(struct task *t, const uint64_t a[6]);
-int64_t sys_geteuid(struct task *t, const uint64_t a[6]);
-int64_t sys_getgid(struct task *t, const uint64_t a[6]);
-int64_t sys_getegid(struct task *t, const uint64_t a[6]);
-int64_t sys_setuid(struct task *t, const uint64_t a[6]);
-int64_t sys_setgid(struct task *t, const uint64_t a[6]);
-int64_t sys_setreuid(struct task *t, const uint64_t a[6]);
-int64_t sys_setregid(struct task *t, const uint64_t a[6]);
-int64_t sys_setresuid(struct task *t, const uint64_t a[6]);
-int64_t sys_setresgid(struct task *t, const uint64_t a[6]);
-int64_t sys_getresuid(struct task *t, const uint64_t a[6]);
-int64_t sys_getresgid(struct task *t, const uint64_t a[6]);
-int64_t sys_setfsuid(struct task *t, const uint64_t a[6]);
-int64_t sys_setfsgid(struct task *t, const uint64_t a[6]);
-int64_t sys_getgroups(struct task *t, const uint64_t a[6]);
-int64_t sys_setgroups(struct task *t, const uint64_t a[6]);
+SYSCALL_DECL(capget);
+SYSCALL_DECL(capset);
+SYSCALL_DECL(getuid);
+SYSCALL_DECL(geteuid);
+SYSCALL_DECL(getgid);
+SYSCALL_DECL(getegid);
+SYSCALL_DECL(setuid);
+SYSCALL_DECL(setgid);
+SYSCALL_DECL(setreuid);
+SYSCALL_DECL(setregid);
+SYSCALL_DECL(setresuid);
+SYSCALL_DECL(setresgid);
+SYSCALL_DECL(getresuid);
+SYSCALL_DECL(getresgid);
+SYSCALL_DECL(setfsuid);
+SYSCALL_DECL(setfsgid);
+SYSCALL_DECL(getgroups);
+SYSCALL_DECL(setgroups);
 /* __ptrace_may_access(PTRACE_MODE_*_REALCREDS) as asymu models credentials:
  * the same thread group; else a caller with CAP_SYS_PTRACE, or one whose
  * real uid and gid are all of the target's ids, of a dumpable target, and
