@@ -60,6 +60,18 @@ struct abi {
     int (*put_stat)(struct task *t, uint64_t addr, const struct stat *st);
 };
 
+/* A syscall argument whose C type is long (signed: compat_long_t on arm,
+ * sign-extended) or unsigned long / size_t (zero-extended) in the guest's
+ * ABI: the one place the word size decides it. */
+static inline int64_t abi_long(const struct abi *abi, uint64_t v)
+{
+    return abi->word == 8 ? (int64_t)v : (int64_t)(int32_t)v;
+}
+static inline uint64_t abi_ulong(const struct abi *abi, uint64_t v)
+{
+    return abi->word == 8 ? v : (uint32_t)v;
+}
+
 extern const struct abi abi_aarch64;
 extern const struct abi abi_arm;
 const struct abi *abi_for_isa(enum loader_isa isa);

@@ -661,7 +661,7 @@ static int submit_one(struct task *t, struct aio_ctx *c, uint64_t uiocb)
 SYSCALL_DECL(io_submit)
 {
     unsigned word = task_abi(t)->word;
-    int64_t nr = word == 8 ? (int64_t)a[1] : (int32_t)a[1];
+    int64_t nr = abi_long(task_abi(t), a[1]);
     if (nr < 0)
         return -EINVAL;
     struct aio_ctx *c = lookup(t, a[0]);

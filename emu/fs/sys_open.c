@@ -353,7 +353,7 @@ SYSCALL_DECL(fcntl)
     case GUEST_F_GETPIPE_SZ:
         return f->kind == FILE_PIPE ? (int64_t)f->pipe->capacity : -EBADF;
     case GUEST_F_SETPIPE_SZ: {
-        uint64_t want = task_abi(t)->word == 8 ? a[2] : (uint32_t)a[2];
+        uint64_t want = abi_ulong(task_abi(t), a[2]);
         return f->kind == FILE_PIPE ? pipe_set_capacity(t->machine, f->pipe, want,
                                                                 capable(t, CAP_SYS_RESOURCE))
                                             : -EBADF;

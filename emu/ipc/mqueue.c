@@ -930,7 +930,7 @@ static int64_t block_on(struct task *t, struct mqueue *q, struct ipc_link *list,
 static int64_t do_timedsend(struct task *t, const uint64_t a[6], unsigned field)
 {
     int fd = (int)a[0];
-    uint64_t len = task_abi(t)->word == 8 ? a[2] : (uint32_t)a[2];
+    uint64_t len = abi_ulong(task_abi(t), a[2]);
     unsigned prio = (unsigned)a[3];
     int64_t until = -1;
     if (a[4] && (until = timespec_from_guest(t, a[4], field)) < 0)
@@ -978,7 +978,7 @@ static int64_t do_timedsend(struct task *t, const uint64_t a[6], unsigned field)
 static int64_t do_timedreceive(struct task *t, const uint64_t a[6], unsigned field)
 {
     int fd = (int)a[0];
-    uint64_t len = task_abi(t)->word == 8 ? a[2] : (uint32_t)a[2];
+    uint64_t len = abi_ulong(task_abi(t), a[2]);
     int64_t until = -1;
     if (a[4] && (until = timespec_from_guest(t, a[4], field)) < 0)
         return until;

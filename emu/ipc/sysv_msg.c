@@ -233,7 +233,7 @@ SYSCALL_DECL(msgsnd)
 {
     unsigned word = task_abi(t)->word;
     int id = (int)a[0], flags = (int)a[3];
-    int64_t size = word == 8 ? (int64_t)a[2] : (int32_t)a[2];
+    int64_t size = abi_long(task_abi(t), a[2]);
     int64_t type = 0;
     if (copy_from_guest(task_mm(t), &type, a[1], word) < 0)
         return -EFAULT;
@@ -387,10 +387,9 @@ bool msg_task_exit(struct task *t)
 /* msgrcv(msqid, msgp, msgsz, msgtyp, msgflg) */
 SYSCALL_DECL(msgrcv)
 {
-    unsigned word = task_abi(t)->word;
     int id = (int)a[0], flags = (int)a[4];
-    int64_t bufsz = word == 8 ? (int64_t)a[2] : (int32_t)a[2];
-    int64_t type = word == 8 ? (int64_t)a[3] : (int32_t)a[3];
+    int64_t bufsz = abi_long(task_abi(t), a[2]);
+    int64_t type = abi_long(task_abi(t), a[3]);
     if (id < 0 || bufsz < 0)
         return -EINVAL;
     if ((flags & MSG_COPY) && ((flags & MSG_EXCEPT) || !(flags & GUEST_IPC_NOWAIT)))

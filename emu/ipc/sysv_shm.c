@@ -104,7 +104,7 @@ SYSCALL_DECL(shmget)
     struct sysv_ipc *ns = sysv_ipc_of(t->machine);
     if (!ns)
         return -ENOMEM;
-    uint64_t size = task_abi(t)->word == 8 ? a[1] : (uint32_t)a[1];
+    uint64_t size = abi_ulong(task_abi(t), a[1]);
     struct ipc_get g = {
         .key = (int32_t)a[0],
         .flags = (int)a[2],
