@@ -58,6 +58,15 @@ struct abi {
     int64_t (*sigreturn)(struct task *t, bool rt);
     /* Size in bytes of the guest struct stat for fstat/newfstatat/fstat64. */
     int (*put_stat)(struct task *t, uint64_t addr, const struct stat *st);
+    /* System V IPC's structures as this ABI lays them out (emu/ipc/). */
+    struct abi_sysv {
+        bool ipc_64_flag;        /* IPC_64 in a ctl command picks the 64 layouts (arm) */
+        unsigned perm_size;      /* struct ipc64_perm */
+        unsigned msq_time_words; /* msqid64_ds's three times, in words */
+        unsigned sem_tail;       /* semid64_ds after its ipc64_perm */
+        unsigned shm_tail;       /* shmid64_ds after its ipc64_perm */
+        unsigned shmlba;         /* SHMLBA, what SHM_RND rounds to */
+    } sysv;
 };
 
 /* A syscall argument whose C type is long (signed: compat_long_t on arm,

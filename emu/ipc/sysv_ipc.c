@@ -211,7 +211,7 @@ int64_t ipc_get(struct task *t, struct ipc_ids *ids, const struct ipc_get *g, st
 
 bool ipc_parse_version(struct task *t, int *cmd)
 {
-    if (task_abi(t)->word == 8)
+    if (!task_abi(t)->sysv.ipc_64_flag)
         return true; /* arm64 has only the 64-bit structures; IPC_64 is no command */
     bool v64 = *cmd & GUEST_IPC_64;
     *cmd &= ~GUEST_IPC_64;
@@ -257,7 +257,7 @@ void ipc_buf_time(struct ipc_buf *g, int64_t secs)
 
 size_t ipc_perm_size(struct task *t)
 {
-    return task_abi(t)->word == 8 ? 48 : 36;
+    return task_abi(t)->sysv.perm_size;
 }
 
 struct ipc_buf ipc_buf_start(struct task *t, const struct ipc_obj *o)

@@ -462,7 +462,7 @@ static int64_t msg_info(struct task *t, struct sysv_ipc *ns, int cmd, uint64_t b
 /* Word slots of the times in struct msqid64_ds. */
 static unsigned time_words(struct task *t)
 {
-    return task_abi(t)->word == 8 ? 3 : 6;
+    return task_abi(t)->sysv.msq_time_words;
 }
 
 static int64_t msg_stat(struct task *t, struct sysv_ipc *ns, int id, int cmd, uint64_t buf)

@@ -462,7 +462,7 @@ static int64_t sem_stat(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
 /* The size of the guest's struct semid64_ds. */
 static size_t semid_ds_size(struct task *t)
 {
-    return ipc_perm_size(t) + (task_abi(t)->word == 8 ? 5 * 8 : 7 * 4);
+    return ipc_perm_size(t) + task_abi(t)->sysv.sem_tail;
 }
 
 static int64_t sem_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, uint64_t buf)

@@ -142,7 +142,7 @@ SYSCALL_DECL(shmget)
  * as on arm64's compat side). */
 static uint64_t shmlba(struct task *t)
 {
-    return task_abi(t)->word == 8 ? SHM_PAGE : 4 * SHM_PAGE;
+    return task_abi(t)->sysv.shmlba;
 }
 
 /* shmat(shmid, shmaddr, shmflg): the segment mapped shared, read-only with
@@ -274,7 +274,7 @@ static int64_t shm_stat(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
 /* The size of the guest's struct shmid64_ds. */
 static size_t shmid_ds_size(struct task *t)
 {
-    return ipc_perm_size(t) + (task_abi(t)->word == 8 ? 8 * 8 : 12 * 4);
+    return ipc_perm_size(t) + task_abi(t)->sysv.shm_tail;
 }
 
 static int64_t shm_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, uint64_t buf)

@@ -142,4 +142,8 @@ const struct abi abi_aarch64 = {
     .setup_frame = aarch64_setup_frame,
     .sigreturn = aarch64_sigreturn,
     .put_stat = put_stat,
+    /* asm-generic/ipcbuf.h, msgbuf.h, sembuf.h, shmbuf.h with 64-bit
+     * longs: only the 64 layouts, no IPC_64 flag; SHMLBA is a page. */
+    .sysv = {.ipc_64_flag = false, .perm_size = 48, .msq_time_words = 3,
+             .sem_tail = 5 * 8, .shm_tail = 8 * 8, .shmlba = 4096},
 };

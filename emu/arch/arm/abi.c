@@ -176,4 +176,9 @@ const struct abi abi_arm = {
     .setup_frame = arm_setup_frame,
     .sigreturn = arm_sigreturn,
     .put_stat = put_stat,
+    /* arm64's compat side (compat_ipc64_perm, compat_msqid64_ds,
+     * compat_semid64_ds, compat_shmid64_ds): 32-bit words, each time with
+     * its _high word; IPC_64 picks these; COMPAT_SHMLBA is 4 pages. */
+    .sysv = {.ipc_64_flag = true, .perm_size = 36, .msq_time_words = 6,
+             .sem_tail = 7 * 4, .shm_tail = 12 * 4, .shmlba = 4 * 4096},
 };
