@@ -131,7 +131,50 @@ class Resolver:
                         break
                 else:
                     fail(f"{key}: nothing satisfies {' | '.join(names)}")
-        return chosen
+        return self.settle(chosen)
+
+    @staticmethod
+    def _unmet(ver, chosen):
+        """The first versioned dependency of VER that CHOSEN breaks, or None."""
+        deps = ver.depends_list
+        for group in deps.get("PreDepends", []) + deps.get("Depends", []):
+            picked = [(d, chosen.get(d.target_pkg.name.removesuffix(":any"))) for d in group]
+            picked = [(d, v) for d, v in picked if v is not None]
+            if picked and not any(not d.target_ver or
+                                  apt_pkg.check_dep(v.ver_str, d.comp_type, d.target_ver)
+                                  for d, v in picked):
+                d = picked[0][0]
+                return f"{d.target_pkg.name} ({d.comp_type} {d.target_ver})"
+        return None
+
+    def settle(self, chosen):
+        """Versioned dependencies hold in CHOSEN: a package whose candidate
+        needs a newer version of another than ARCH has (an Architecture: all
+        package that a mirror's security index updated for amd64 before
+        arm64's, say libpython3.11-testsuite's deb12u9 needing python3.11
+        deb12u9) takes its newest older version whose dependencies hold."""
+        for _ in range(len(chosen)):
+            changed = False
+            for name, ver in sorted(chosen.items()):
+                unmet = self._unmet(ver, chosen)
+                if unmet is None:
+                    continue
+                best = None
+                for v in ver.parent_pkg.version_list:
+                    if (v.arch in (self.arch, "all") and v.downloadable and
+                            apt_pkg.version_compare(v.ver_str, ver.ver_str) < 0 and
+                            self._unmet(v, chosen) is None and
+                            (best is None or apt_pkg.version_compare(v.ver_str, best.ver_str) > 0)):
+                        best = v
+                if best is None:
+                    fail(f"{name} {ver.ver_str} needs {unmet}, which {self.arch} lacks")
+                print(f"build-root: {name} {best.ver_str}, not {ver.ver_str}, which needs {unmet}",
+                      flush=True)
+                chosen[name] = best
+                changed = True
+            if not changed:
+                return chosen
+        fail("versioned dependencies do not settle")
 
 
 def deb_name(name, ver):

@@ -11,7 +11,8 @@ Each run is `python3.11 -m test -v MODULE` with a clean environment, logged
 to BUILD/conformance/logs/RUNNER-ISA-MODULE.{out,err}. --json and --md are
 updated in place: rows of runs not repeated this time stay as they were.
 --expect (the smoke test) checks that each MODULE passes under asymu with
-exactly TESTS tests run, and exits 1 otherwise. --no-roots: the guest roots
+exactly TESTS tests run, and exits 1 otherwise; MODULE=TESTS/VERSION counts
+only where the root's libpython3.11-testsuite is of that version. --no-roots: the guest roots
 are built already (the conformance-roots fixture of the CTest tests).
 """
 import argparse
@@ -37,6 +38,9 @@ test_asyncio.test_unix_events test_multiprocessing_fork[shared] test_mmap
 test_tempfile test_shutil test_io test_pty test_eintr test_pipes test_popen test_thread
 test_queue test_hashlib test_zlib test_ctypes""".split()
 ISAS = ["arm64", "armhf"]
+# The package of CPython's test suite in the roots: how many tests a module
+# has depends on its version (--expect MODULE=N/VERSION).
+TESTSUITE = "libpython3.11-testsuite"
 QEMU = {"arm64": "qemu-aarch64", "armhf": "qemu-arm"}
 GUEST_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
              "PYTHONHASHSEED": "0"}
@@ -145,21 +149,35 @@ def versions(isas):
     return v
 
 
-def python_version(build, isa):
+def package_version(build, isa, package="python3.11"):
+    """The version of PACKAGE in the ISA's root (build-root.py's list), or "?"."""
     stamp = os.path.join(build, "conformance", f"root-{isa}", ".asymu-conformance-packages")
     for line in open(stamp):
         name, version, _ = line.split()
-        if name == "python3.11":
+        if name == package:
             return version
     return "?"
 
 
-def check_expectations(results, expect, logs):
+def expected_count(expect, module, suite):
+    """The tests MODULE has in the test suite package of version SUITE:
+    its MODULE=N/SUITE entry, else its MODULE=N entry, else None."""
+    counts = expect.get(module, {})
+    return counts.get(suite, counts.get(""))
+
+
+def check_expectations(results, expect, logs, build):
     bad = 0
     for (runner, isa, module), r in sorted(results.items()):
         if runner != "asymu" or module not in expect:
             continue
-        want = expect[module]
+        suite = package_version(build, isa, TESTSUITE)
+        want = expected_count(expect, module, suite)
+        if want is None:
+            print(f"FAIL asymu {isa} {module}: no expected count for {TESTSUITE} {suite} "
+                  f"(--expect {module}=N/{suite})")
+            bad += 1
+            continue
         ok = r["exit"] == 0 and r["status"] == "success" and r["ran"] == want
         print(f"{'ok  ' if ok else 'FAIL'} asymu {isa} {module}: {r['status']}, exit {r['exit']}, "
               f"{r['ran']} tests run (expected success with {want}), {r['seconds']} s")
@@ -187,7 +205,13 @@ def parse_args():
     a.modules = a.modules.replace(",", " ").split()
     a.isas = a.isas.replace(",", " ").split()
     a.runners = a.runners.replace(",", " ").split()
-    a.expect = {m: int(n) for m, n in (e.split("=") for e in a.expect.split(",") if e)}
+    # MODULE=N, or MODULE=N/VERSION: N tests where the root's test suite
+    # package is of that VERSION (a module may be named once per version).
+    entries, a.expect = a.expect.split(","), {}
+    for e in (e for e in entries if e):
+        module, _, count = e.partition("=")
+        n, _, suite = count.partition("/")
+        a.expect.setdefault(module, {})[suite] = int(n)
     for isa in a.isas:
         if isa not in ISAS:
             p.error(f"unknown ISA {isa} (use {' '.join(ISAS)})")
@@ -214,11 +238,11 @@ def main():
     if args.json:
         meta = versions(args.isas)
         for isa in args.isas:
-            meta[f"python3.11 ({isa})"] = python_version(args.build, isa)
+            meta[f"python3.11 ({isa})"] = package_version(args.build, isa)
         report.update(args.json, args.md, results, meta)
     if args.expect:
         logs = os.path.join(args.build, "conformance", "logs")
-        sys.exit(1 if check_expectations(results, args.expect, logs) else 0)
+        sys.exit(1 if check_expectations(results, args.expect, logs, args.build) else 0)
 
 
 if __name__ == "__main__":
