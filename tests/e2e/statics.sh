@@ -65,7 +65,11 @@ scan() {
             return 1
         }
         awk -v lib="$name" '
-            / file format / { obj = $1; sub(/:$/, "", obj); sub(/\.o$/, "", obj) }
+            # GNU objdump: "f.c.o:     file format ..."; llvm-objdump (a
+            # clang tree CMAKE_OBJDUMP names): "lib.a(f.c.o):<tab>file format ...".
+            /[ \t]file format / {
+                obj = $1; sub(/:$/, "", obj); sub(/^.*\(/, "", obj); sub(/\)$/, "", obj); sub(/\.o$/, "", obj)
+            }
             /^[0-9a-f]+ / && NF >= 4 {
                 sec = $(NF - 2) # ADDRESS FLAGS SECTION SIZE NAME
                 if (sec !~ /^\.t?(data|bss)/ || sec ~ /^\.data\.rel\.ro/)
