@@ -2,26 +2,27 @@
 # The README's two commands: `make demo` and `make test`. Each installs what is
 # missing (scripts/bootstrap), configures and builds into build/, then runs.
 # `make test` runs the suite twice: the normal build, then the same tests on
-# a build with AddressSanitizer and UndefinedBehaviorSanitizer
+# a clang build with AddressSanitizer and UndefinedBehaviorSanitizer
 # (build-sanitize/), only those needed to reach every edge of asymu that the
-# whole suite reaches (tests/sanitize/README.md). `make test
-# SANITIZE=address,undefined` runs only the sanitized suite, with those
-# sanitizers.
+# whole suite reaches (tests/sanitize/README.md), with the libFuzzer
+# harnesses of that tree. `make test SANITIZE=address,undefined` runs only
+# the sanitized suite and the fuzzers.
 BUILD ?= build
 # The guest programs (tests/guest, examples; cross-compiled for AArch64 and
 # AArch32, more compile time than asymu itself) do not depend on sanitizers
 # or the compiler of asymu: built once here, and every tree make configures
-# (build/, build-sanitize/, build-fuzz/) links them from here
+# (build/, build-sanitize/) links them from here
 # (cmake/GuestPrograms.cmake, ASYMU_GUEST_BUILD), as it does busybox.
 GUEST_BUILD ?= build-guests
 GUESTS = -DASYMU_GUEST_BUILD=$(CURDIR)/$(GUEST_BUILD)
 # Warnings are errors in every tree make configures (CMake's ASYMU_WERROR).
 WERROR = -DASYMU_WERROR=ON
 JOBS ?= $(shell nproc)
-# tests/fuzz/README.md: the libFuzzer harnesses, built by clang in their own
-# tree, each fuzzing FUZZ_SECONDS from FUZZ_SEED (0: libFuzzer picks one).
-# `make test` runs them 30 s each from seed 1, so that its verdict repeats.
-FUZZ_BUILD ?= build-fuzz
+# tests/fuzz/README.md: the libFuzzer harnesses, built by clang in the
+# sanitized tree (their code is compiled once for both), each fuzzing
+# FUZZ_SECONDS from FUZZ_SEED (0: libFuzzer picks one). `make test` runs
+# them 30 s each from seed 1, so that its verdict repeats, beside the
+# sanitized suite; `make fuzz` runs only them, 60 s each by default.
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?= 0
 
@@ -54,7 +55,7 @@ SAN_ENV = ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LSAN_OPTIONS=print_suppressions=0
 
-.PHONY: all bootstrap guests configure build install demo test test-normal test-sanitized sanitize-plan fuzz fuzz-run bench conformance conformance-programs conformance-programs-run clean
+.PHONY: all bootstrap guests configure build install demo test test-normal test-sanitized san-configure sanitize-plan fuzz bench conformance conformance-programs conformance-programs-run clean
 
 all: build
 
@@ -110,30 +111,30 @@ endif
 
 test-normal: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	@$(MAKE) --no-print-directory fuzz-run FUZZ_SECONDS=30 FUZZ_SEED=1
 
-fuzz: bootstrap
-	@$(MAKE) --no-print-directory fuzz-run
-
-# Configures every time: FUZZ_SECONDS and FUZZ_SEED are cache variables of
-# the fuzz tree.
-fuzz-run: guests
-	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) $(GUESTS) \
-	    -DASYMU_FUZZ=ON -DASYMU_FUZZ_SECONDS=$(FUZZ_SECONDS) -DASYMU_FUZZ_SEED=$(FUZZ_SEED)
-	cmake --build $(FUZZ_BUILD) -j $(JOBS)
-	cd $(FUZZ_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz
-
-# The sanitized build: re-configured whenever SANITIZE names other sanitizers.
-test-sanitized: guests
-	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) $(GUESTS) \
-		-DASYMU_SANITIZE=$(or $(SANITIZE),$(SAN_DEFAULT))
+# The sanitized tree, built by clang with the libFuzzer harnesses beside the
+# test suite. Configured every time: SANITIZE, FUZZ_SECONDS and FUZZ_SEED
+# are cache variables of the tree.
+san-configure: guests
+	CC=clang cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR) $(GUESTS) \
+		-DASYMU_SANITIZE=$(or $(SANITIZE),$(SAN_DEFAULT)) \
+		-DASYMU_FUZZ=ON -DASYMU_FUZZ_SECONDS=$(FUZZ_SECONDS) -DASYMU_FUZZ_SEED=$(FUZZ_SEED)
 	cmake --build $(SAN_BUILD) -j $(JOBS)
+
+# The sanitized suite and the fuzzers (label fuzz) in one ctest run, so
+# that the two cores stay busy to its end: 30 s per harness from seed 1.
+test-sanitized:
+	@$(MAKE) --no-print-directory san-configure FUZZ_SECONDS=30 FUZZ_SEED=1
 ifeq ($(SAN_ALL),)
 	./tests/sanitize/plan.py select $(SAN_BUILD) $(SAN_PLAN) --exclude '$(SAN_SKIP)' > $(SAN_BUILD)/sanitize-plan.args
 else
 	@echo "sanitized suite: every test (SAN_ALL=1), $(SAN_PLAN) not applied" && : > $(SAN_BUILD)/sanitize-plan.args
 endif
 	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -E '$(SAN_SKIP)' $$(cat sanitize-plan.args)
+
+fuzz: bootstrap
+	@$(MAKE) --no-print-directory san-configure
+	cd $(SAN_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz
 
 # The plan of the sanitized suite (tests/sanitize/README.md): a clang build
 # recording each test's edges (COV_BUILD), every test SAN_SKIP leaves run
@@ -172,4 +173,4 @@ conformance-programs-run:
 		$(if $(ROWS),--rows "$(ROWS)") $(if $(ISAS),--isas "$(ISAS)")
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) $(COV_BUILD) $(GUEST_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(COV_BUILD) $(GUEST_BUILD)
