@@ -16,11 +16,12 @@
  * FIFOs, sockets and eventfds that have data or room. A read or write of a
  * blocking stream that would wait, and a POLL whose events are not ready,
  * do not block the submitter (Linux's pipe_read would block io_submit):
- * they wait on the machine's pending list, and the file_notify_events of
- * their object (aio_notify) runs them again on behalf of a live task of
- * the context's address space. */
+ * they wait on the machine's list of them (m->aio_deferred, deferred.h),
+ * and the file_notify_events of their object runs them again on behalf of
+ * a live task of the context's address space. */
 #include "abi.h"
 #include "aio.h"
+#include "deferred.h"
 #include "event.h"
 #include "file.h"
 #include "file_access.h"
@@ -84,7 +85,7 @@ struct aio_seg {
     uint64_t base, len;
 };
 
-/* A request that has not completed yet (on machine->aio_pending). */
+/* A request that has not completed yet (waiting: on machine->aio_deferred). */
 struct aio_req {
     struct aio_ctx *ctx;
     struct file *file;    /* a reference */
@@ -95,10 +96,9 @@ struct aio_req {
     uint64_t done;   /* bytes a blocking write moved before it waited */
     bool nonblock;   /* O_NONBLOCK or RWF_NOWAIT: EAGAIN instead of waiting */
     uint32_t events; /* POLL: what it waits for */
-    bool kicked;     /* its object was notified: run it again */
     unsigned nvec;
     struct aio_seg *vec; /* the buffers: one, or the vector's */
-    struct aio_req *next;
+    struct deferred_req deferred;
 };
 
 struct aio_ctx {
@@ -155,14 +155,9 @@ static void req_free(struct aio_req *r)
     free(r);
 }
 
-static void pending_unlink(struct machine *m, struct aio_req *r)
+static struct aio_req *req_of(struct deferred_req *d)
 {
-    for (struct aio_req **p = &m->aio_pending; *p; p = &(*p)->next) {
-        if (*p == r) {
-            *p = r->next;
-            return;
-        }
-    }
+    return deferred_entry(d, struct aio_req, deferred);
 }
 
 /* aio_complete(): the event at the ring's tail, the eventfd signalled,
@@ -289,36 +284,18 @@ static struct task *runner(const struct aio_ctx *c)
     return NULL;
 }
 
-void aio_notify(struct machine *m, const void *obj)
+/* deferred_retry_fn: its object was notified. */
+static void retry(struct deferred_req *d)
 {
-    if (!m->aio_pending || !obj)
+    struct aio_req *r = req_of(d);
+    struct task *t = runner(r->ctx);
+    if (!t)
         return;
-    for (struct aio_req *r = m->aio_pending; r; r = r->next)
-        if (file_notify_key(r->file) == obj)
-            r->kicked = true;
-    /* A request run here notifies other objects (a pipe read frees room,
-     * a completion signals an eventfd): those only mark their requests,
-     * which this loop runs in turn. */
-    if (m->aio_busy)
-        return;
-    m->aio_busy = true;
-    for (;;) {
-        struct aio_req *r = m->aio_pending;
-        while (r && !r->kicked)
-            r = r->next;
-        if (!r)
-            break;
-        r->kicked = false;
-        struct task *t = runner(r->ctx);
-        if (!t)
-            continue;
-        int64_t res = run(t, r, true);
-        if (res != -EBLOCK) {
-            pending_unlink(m, r);
-            complete(r, res);
-        }
+    int64_t res = run(t, r, true);
+    if (res != -EBLOCK) {
+        deferred_unlink(&r->ctx->machine->aio_deferred, d);
+        complete(r, res);
     }
-    m->aio_busy = false;
 }
 
 /* ---- contexts ---- */
@@ -335,15 +312,15 @@ static void ctx_kill(struct aio_ctx *c, bool unmap)
     m->aio_nr -= c->max_reqs;
     if (unmap)
         mm_unmap(c->mm, c->user_id, c->mmap_size);
-    struct aio_req *gone = NULL;
-    for (struct aio_req **p = &m->aio_pending; *p;) {
-        struct aio_req *r = *p;
-        if (r->ctx == c) {
-            *p = r->next;
-            r->next = gone;
-            gone = r;
+    struct deferred_req *gone = NULL;
+    for (struct deferred_req **p = &m->aio_deferred.head; *p;) {
+        struct deferred_req *d = *p;
+        if (req_of(d)->ctx == c) {
+            *p = d->next;
+            d->next = gone;
+            gone = d;
         } else {
-            p = &r->next;
+            p = &d->next;
         }
     }
     task_wake_all(m, c);
@@ -351,9 +328,9 @@ static void ctx_kill(struct aio_ctx *c, bool unmap)
     shmem_put(c->shm);
     free(c);
     while (gone) {
-        struct aio_req *r = gone;
-        gone = r->next;
-        req_free(r);
+        struct deferred_req *d = gone;
+        gone = d->next;
+        req_free(req_of(d));
     }
 }
 
@@ -649,8 +626,7 @@ static int submit_one(struct task *t, struct aio_ctx *c, uint64_t uiocb)
     if (res == -EBLOCK && !file_notify_key(f))
         res = -EAGAIN;
     if (res == -EBLOCK) {
-        r->next = t->machine->aio_pending;
-        t->machine->aio_pending = r;
+        deferred_add(&t->machine->aio_deferred, &r->deferred, file_notify_key(f), retry);
     } else {
         complete(r, res);
     }
@@ -696,9 +672,10 @@ SYSCALL_DECL(io_cancel)
     struct aio_ctx *c = lookup(t, a[0]);
     if (!c)
         return -EINVAL;
-    for (struct aio_req *r = t->machine->aio_pending; r; r = r->next) {
+    for (struct deferred_req *d = t->machine->aio_deferred.head; d; d = d->next) {
+        struct aio_req *r = req_of(d);
         if (r->ctx == c && r->obj == a[1] && r->opcode == IOCB_CMD_POLL) {
-            pending_unlink(t->machine, r);
+            deferred_unlink(&t->machine->aio_deferred, d);
             complete(r, 0);
             return -EINPROGRESS;
         }

@@ -16,9 +16,6 @@ struct mm;
  * machine may ask for together (the machine's value: m->limits.aio_max_nr). */
 #define AIO_MAX_NR 65536u
 
-/* file_notify_events reached obj: requests waiting on it (a read from an
- * empty pipe, a POLL) try again. */
-void aio_notify(struct machine *m, const void *obj);
 /* The last user of mm went (exit, exec): its contexts go, as exit_aio. */
 void aio_mm_free(struct mm *mm);
 

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fd.c - open files and per-process descriptor tables. */
-#include "aio.h"
+#include "deferred.h"
 #include "event.h"
 #include "fifo.h"
 #include "file.h"
 #include "flock.h"
 #include "fsnotify.h"
-#include "io_uring.h"
 #include "mqueue.h"
 #include "machine.h"
 #include "rlimit.h"
@@ -79,8 +78,8 @@ void file_notify_events(struct machine *m, const void *obj, unsigned events)
 {
     task_wake_all(m, obj);
     epoll_notify(m, obj, events);
-    aio_notify(m, obj);
-    io_uring_notify(m, obj);
+    deferred_notify(&m->aio_deferred, obj);
+    deferred_notify(&m->uring_deferred, obj);
 }
 
 const void *file_notify_key(const struct file *f)

@@ -108,6 +108,18 @@ struct ring *uring_ring_of(const struct file *f)
     return f && f->kind == FILE_OBJECT && f->ops == &uring_ops ? f->priv : NULL;
 }
 
+/* The ring of t's descriptor fd in *r: 0, -EBADF for no open file, or
+ * -EOPNOTSUPP for a file that is no ring, as io_uring_enter and
+ * io_uring_register check it (fdget, then f_op != &io_uring_fops). */
+static int ring_from_fd(struct task *t, int fd, struct ring **r)
+{
+    struct file *f = file_get(t, fd);
+    if (!f)
+        return -EBADF;
+    *r = uring_ring_of(f);
+    return *r ? 0 : -EOPNOTSUPP;
+}
+
 /* ---- io_uring_setup ---- */
 
 static int ring_alloc(struct machine *m, struct ring *r)
@@ -277,12 +289,10 @@ SYSCALL_DECL(io_uring_enter)
     if (flags & ~(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | IORING_ENTER_SQ_WAIT |
                   IORING_ENTER_EXT_ARG))
         return -EINVAL;
-    struct file *f = file_get(t, (int)a[0]);
-    if (!f)
-        return -EBADF;
-    struct ring *r = uring_ring_of(f);
-    if (!r)
-        return -EOPNOTSUPP;
+    struct ring *r;
+    int err = ring_from_fd(t, (int)a[0], &r);
+    if (err)
+        return err;
     if (r->disabled)
         return -EBADFD;
     int64_t submitted = 0;
@@ -409,12 +419,10 @@ SYSCALL_DECL(io_uring_register)
 {
     uint32_t op = (uint32_t)a[1], nr = (uint32_t)a[3];
     uint64_t arg = a[2];
-    struct file *f = file_get(t, (int)a[0]);
-    if (!f)
-        return -EBADF;
-    struct ring *r = uring_ring_of(f);
-    if (!r)
-        return -EOPNOTSUPP;
+    struct ring *r;
+    int err = ring_from_fd(t, (int)a[0], &r);
+    if (err)
+        return err;
     switch (op) {
     case REG_FILES:
         return files_register(t, r, arg, nr);

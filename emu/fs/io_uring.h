@@ -7,12 +7,6 @@
 
 #include "syscalls.h"
 
-struct machine;
-
-/* file_notify_events reached obj: requests waiting on it (a read of an
- * empty pipe, a POLL_ADD) try again. */
-void io_uring_notify(struct machine *m, const void *obj);
-
 SYSCALL_DECL(io_uring_setup);
 SYSCALL_DECL(io_uring_enter);
 SYSCALL_DECL(io_uring_register);

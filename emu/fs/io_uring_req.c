@@ -5,11 +5,13 @@
  *
  * A request runs inside io_uring_enter when it can. A lone one that must
  * wait - a read of an empty blocking stream, a write to a full one, a
- * POLL_ADD not ready, a TIMEOUT - waits on the machine's list, and the
- * file_notify_events of its object (io_uring_notify) or its timer runs it
- * again, as aio.c's requests; inside a chain it completes with -EAGAIN
- * instead (5.15 would wait and go on with the chain). */
+ * POLL_ADD not ready, a TIMEOUT - waits on the machine's list of them
+ * (m->uring_deferred, deferred.h), and the file_notify_events of its
+ * object or its timer runs it again, as aio.c's requests; inside a chain
+ * it completes with -EAGAIN instead (5.15 would wait and go on with the
+ * chain). */
 #include "abi.h"
+#include "deferred.h"
 #include "event.h"
 #include "file.h"
 #include "file_access.h"
@@ -44,17 +46,16 @@ struct req {
     uint64_t when;        /* a TIMEOUT's virtual time */
 };
 
-/* A request waiting for its object (machine->uring_pending). */
+/* A request waiting for its object (machine->uring_deferred). */
 struct uring_pend {
     struct ring *ring;
     struct mm *mm; /* the submitter's: a live task of it runs the retry */
     int pid;       /* the submitter's process, so a freed mm's address
                       reused by another process is never taken for it */
     struct req q;
-    bool kicked;
     struct ktimer timer; /* a TIMEOUT's, armed */
     uint32_t target;     /* a TIMEOUT with a count: the CQ tail it waits for */
-    struct uring_pend *next;
+    struct deferred_req deferred;
 };
 
 static void req_done(struct req *q)
@@ -332,19 +333,14 @@ static int64_t poll_once(struct task *t, struct req *q, bool woken)
 
 /* ---- requests that wait ---- */
 
-static void pend_unlink(struct machine *m, struct uring_pend *p)
+static struct uring_pend *pend_of(struct deferred_req *d)
 {
-    for (struct uring_pend **pp = &m->uring_pending; *pp; pp = &(*pp)->next) {
-        if (*pp == p) {
-            *pp = p->next;
-            return;
-        }
-    }
+    return deferred_entry(d, struct uring_pend, deferred);
 }
 
 static void pend_complete(struct machine *m, struct uring_pend *p, int64_t res)
 {
-    pend_unlink(m, p);
+    deferred_unlink(&m->uring_deferred, &p->deferred);
     if (p->timer.armed)
         ktimer_cancel(m, &p->timer);
     struct ring *r = p->ring;
@@ -359,7 +355,8 @@ static void pend_complete(struct machine *m, struct uring_pend *p, int64_t res)
  * not 0) completes with -ECANCELED; 0, or -ENOENT if none waits. */
 static int64_t cancel(struct machine *m, struct ring *r, uint64_t data, unsigned only)
 {
-    for (struct uring_pend *p = m->uring_pending; p; p = p->next) {
+    for (struct deferred_req *d = m->uring_deferred.head; d; d = d->next) {
+        struct uring_pend *p = pend_of(d);
         if (p->ring == r && p->q.s.user_data == data && (!only || p->q.s.opcode == only)) {
             pend_complete(m, p, -ECANCELED);
             return 0;
@@ -377,34 +374,18 @@ static struct task *runner(struct machine *m, const struct uring_pend *p)
     return NULL;
 }
 
-void io_uring_notify(struct machine *m, const void *obj)
+/* deferred_retry_fn: its object was notified. */
+static void retry(struct deferred_req *d)
 {
-    if (!m->uring_pending || !obj)
+    struct uring_pend *p = pend_of(d);
+    struct machine *m = p->ring->machine;
+    struct task *t = runner(m, p);
+    if (!t)
         return;
-    for (struct uring_pend *p = m->uring_pending; p; p = p->next)
-        if (p->q.file && file_notify_key(p->q.file) == obj)
-            p->kicked = true;
-    /* a retry notifies other objects (a read frees a pipe's room, a CQE
-     * signals an eventfd): those only mark theirs, which this loop runs */
-    if (m->uring_busy)
-        return;
-    m->uring_busy = true;
-    for (;;) {
-        struct uring_pend *p = m->uring_pending;
-        while (p && !p->kicked)
-            p = p->next;
-        if (!p)
-            break;
-        p->kicked = false;
-        struct task *t = runner(m, p);
-        if (!t)
-            continue;
-        int64_t res = p->q.s.opcode == OP_POLL_ADD ? poll_once(t, &p->q, true)
-                                                   : rw_move(t, task_mm(t), &p->q);
-        if (res != -EBLOCK)
-            pend_complete(m, p, res);
-    }
-    m->uring_busy = false;
+    int64_t res = p->q.s.opcode == OP_POLL_ADD ? poll_once(t, &p->q, true)
+                                               : rw_move(t, task_mm(t), &p->q);
+    if (res != -EBLOCK)
+        pend_complete(m, p, res);
 }
 
 /* io_timeout_fn(): the time came first: -ETIME. */
@@ -421,7 +402,8 @@ void uring_timeouts_count(struct ring *r)
     struct machine *m = r->machine;
     for (bool again = true; again;) {
         again = false;
-        for (struct uring_pend *p = m->uring_pending; p; p = p->next) {
+        for (struct deferred_req *d = m->uring_deferred.head; d; d = d->next) {
+            struct uring_pend *p = pend_of(d);
             if (p->ring == r && p->q.s.opcode == OP_TIMEOUT && p->q.s.off &&
                 (int32_t)(r->cq_tail - p->target) >= 0) {
                 pend_complete(m, p, 0);
@@ -435,16 +417,17 @@ void uring_timeouts_count(struct ring *r)
 /* The ring goes: its waiting requests are dropped without a CQE. */
 void uring_pend_drop(struct machine *m, struct ring *r)
 {
-    for (struct uring_pend **pp = &m->uring_pending; *pp;) {
-        struct uring_pend *p = *pp;
+    for (struct deferred_req **pp = &m->uring_deferred.head; *pp;) {
+        struct deferred_req *d = *pp;
+        struct uring_pend *p = pend_of(d);
         if (p->ring == r) {
-            *pp = p->next;
+            *pp = d->next;
             if (p->timer.armed)
                 ktimer_cancel(m, &p->timer);
             req_done(&p->q);
             free(p);
         } else {
-            pp = &p->next;
+            pp = &d->next;
         }
     }
 }
@@ -539,8 +522,8 @@ static void run_chain(struct task *t, struct ring *r, struct req *c, unsigned n)
                 if (p) {
                     *p = (struct uring_pend){
                         .ring = r, .mm = task_mm(t), .pid = t->proc->pid, .q = c[i]};
-                    p->next = t->machine->uring_pending;
-                    t->machine->uring_pending = p;
+                    deferred_add(&t->machine->uring_deferred, &p->deferred,
+                                 p->q.file ? file_notify_key(p->q.file) : NULL, retry);
                     if (c[i].s.opcode == OP_TIMEOUT) {
                         /* its count starts at the CQEs posted so far */
                         p->target = r->cq_tail + (uint32_t)c[i].s.off;

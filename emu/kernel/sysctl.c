@@ -15,6 +15,7 @@
 #include "aio.h"
 #include "cred.h"
 #include "fsnotify.h"
+#include "hexdigit.h"
 #include "machine.h"
 #include "mqueue.h"
 #include "sysv_ipc.h"
@@ -189,17 +190,6 @@ static void skip_spaces(const char **p, size_t *left)
     }
 }
 
-static int digit_of(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return 99;
-}
-
 /* proc_get_long(): a number at *p, of the first 21 of *left bytes: '-'
  * (when more follows), then what strtoul_lenient() takes with base 0
  * ("0x1f", "017", "15"; an overflow is an error), which must end at a
@@ -218,13 +208,13 @@ static int get_long(const char **p, size_t *left, uint64_t *val, bool *neg)
         return -EINVAL;
     unsigned base = 10; /* _parse_integer_fixup_radix() */
     if (s[0] == '0') {
-        base = (s[1] == 'x' || s[1] == 'X') && digit_of(s[2]) < 16 ? 16 : 8;
+        base = (s[1] == 'x' || s[1] == 'X') && hex_digit(s[2]) >= 0 ? 16 : 8;
         if (base == 16)
             s += 2;
     }
     uint64_t v = 0;
     bool overflow = false;
-    for (int d; (d = digit_of(*s)) < (int)base; s++) { /* _parse_integer() */
+    for (int d; (d = hex_digit(*s)) >= 0 && d < (int)base; s++) { /* _parse_integer() */
         if (v > (UINT64_MAX - (uint64_t)d) / base)
             overflow = true;
         v = v * base + (uint64_t)d;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cgroup.h"
+#include "deferred.h"
 #include "engine_step.h"
 #include "klog.h"
 #include "scheduler.h"
@@ -65,10 +66,8 @@ struct machine {
     uint64_t ktimer_seq;
     uint64_t next_ino;       /* inode numbers of object files */
     struct epitem **epitems; /* epoll items by the object they watch (epoll.c) */
-    struct aio_req *aio_pending; /* AIO requests waiting on an object (aio.c) */
-    bool aio_busy;           /* aio_notify is running them */
-    struct uring_pend *uring_pending; /* io_uring requests waiting (io_uring_req.c) */
-    bool uring_busy;            /* io_uring_notify is running them */
+    struct deferred_list aio_deferred;   /* AIO requests waiting on an object (aio.c) */
+    struct deferred_list uring_deferred; /* io_uring requests waiting (io_uring_req.c) */
     uint64_t aio_nr;         /* events the AIO contexts asked for: /proc/sys/fs/aio-nr */
     struct inotify *inotifies; /* every inotify instance, by creation (inotify.c) */
     unsigned fsnotify_marks; /* inotify watches of all instances: 0 skips the hooks (fsnotify.h) */

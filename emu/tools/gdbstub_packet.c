@@ -4,20 +4,11 @@
  * ids and GDB's signal numbers. Nothing here knows the machine. */
 #include "gdbstub_packet.h"
 
+#include "hexdigit.h"
+
 #include <string.h>
 
 enum { RX_IDLE, RX_DATA, RX_CSUM1, RX_CSUM2 };
-
-static int hex_digit(uint8_t c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 enum gdb_rx_event gdb_rx_byte(struct gdb_rx *rx, uint8_t c)
 {
