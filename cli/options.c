@@ -19,9 +19,13 @@
 #define DEFAULT_AARCH32 "0-3"
 #define DEFAULT_CMDLINE "allow_mismatched_32bit_el0"
 
-/* Parse state: values that are checked against each other after parsing. */
+/* Parse state: values that are checked against each other after parsing,
+ * and where one parse reports its errors. Each parse has its own, on
+ * options_parse's stack (asymu replay parses the machine sections of
+ * several scenarios). */
 struct parse {
     struct emu_config *cfg;
+    FILE *errors;        /* where bad values are reported: stderr, or a scenario's error text */
     const char *aarch32; /* text of --aarch32, checked once --cpus is known */
     const char *capacity; /* text of --capacity, likewise */
     const char *soc;      /* --soc NAME */
@@ -29,6 +33,10 @@ struct parse {
     const char *energy_model; /* --energy-model FILE or none */
     bool cpus_set;        /* --cpus was given */
     bool list_socs;       /* --soc list */
+    /* finish_layout's: each CPU's capacity-dmips-mhz and maximum MHz, from
+     * which cfg->capacity is computed. */
+    uint16_t dmips[NR_CPUS_MAX];
+    uint32_t mhz[NR_CPUS_MAX];
 };
 
 typedef int (*option_fn)(struct parse *ps, const char *opt, const char *val);
@@ -42,13 +50,9 @@ struct option_def {
     option_fn fn;
 };
 
-/* Where bad values are reported: stderr, or a scenario's error text. */
-static FILE *value_errors;
-
-static int bad(const char *opt, const char *val, const char *allowed)
+static int bad(const struct parse *ps, const char *opt, const char *val, const char *allowed)
 {
-    fprintf(value_errors ? value_errors : stderr, "asymu run: invalid value '%s' for %s: %s\n",
-            val, opt, allowed);
+    fprintf(ps->errors, "asymu run: invalid value '%s' for %s: %s\n", val, opt, allowed);
     return -1;
 }
 
@@ -90,7 +94,7 @@ static int opt_cpus(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
     if (!parse_u64(val, &v) || v < 1 || v > NR_CPUS_MAX)
-        return bad(opt, val, "a number of vCPUs from 1 to 1024");
+        return bad(ps, opt, val, "a number of vCPUs from 1 to 1024");
     ps->cfg->cpus = (unsigned)v;
     ps->cpus_set = true;
     return 0;
@@ -271,30 +275,30 @@ static int opt_policy(struct parse *ps, const char *opt, const char *val)
         return 0;
     char accepted[256];
     sched_policy_accepted(accepted, sizeof accepted);
-    return bad(opt, val, accepted);
+    return bad(ps, opt, val, accepted);
 }
 
 static int opt_seed(struct parse *ps, const char *opt, const char *val)
 {
     if (!parse_u64(val, &ps->cfg->seed))
-        return bad(opt, val, "an unsigned 64-bit number");
+        return bad(ps, opt, val, "an unsigned 64-bit number");
     return 0;
 }
 
-static int need_dir(const char *opt, const char *val)
+static int need_dir(const struct parse *ps, const char *opt, const char *val)
 {
     struct stat st;
     if (stat(val, &st) < 0)
-        return bad(opt, val, strerror(errno));
+        return bad(ps, opt, val, strerror(errno));
     if (!S_ISDIR(st.st_mode))
-        return bad(opt, val, "not a directory");
+        return bad(ps, opt, val, "not a directory");
     return 0;
 }
 
 static int opt_sysroot(struct parse *ps, const char *opt, const char *val)
 {
     ps->cfg->sysroot = val;
-    return need_dir(opt, val);
+    return need_dir(ps, opt, val);
 }
 
 /* -E VAR=VALUE and -U VAR (qemu-user's): kept in order, applied to the
@@ -303,9 +307,9 @@ static int add_env_edit(struct parse *ps, const char *opt, const char *val, bool
 {
     const char *eq = strchr(val, '=');
     if (!val[0] || val[0] == '=' || (set ? !eq : eq != NULL))
-        return bad(opt, val, set ? "VAR=VALUE" : "a variable's name, without =");
+        return bad(ps, opt, val, set ? "VAR=VALUE" : "a variable's name, without =");
     if (ps->cfg->nenv_edits == EMU_ENV_EDITS_MAX)
-        return bad(opt, val, "at most 256 -E and -U options");
+        return bad(ps, opt, val, "at most 256 -E and -U options");
     ps->cfg->env_edits[ps->cfg->nenv_edits++] = val; /* an = tells a set from an unset */
     return 0;
 }
@@ -323,7 +327,7 @@ static int opt_env_unset(struct parse *ps, const char *opt, const char *val)
 static int opt_cwd(struct parse *ps, const char *opt, const char *val)
 {
     if (!val[0])
-        return bad(opt, val, "a directory of the guest");
+        return bad(ps, opt, val, "a directory of the guest");
     ps->cfg->cwd = val;
     return 0;
 }
@@ -331,7 +335,7 @@ static int opt_cwd(struct parse *ps, const char *opt, const char *val)
 static int opt_libprefix(struct parse *ps, const char *opt, const char *val)
 {
     ps->cfg->libprefix = val;
-    return need_dir(opt, val);
+    return need_dir(ps, opt, val);
 }
 
 static int opt_strace(struct parse *ps, const char *opt, const char *val)
@@ -375,7 +379,7 @@ static int opt_trace_format(struct parse *ps, const char *opt, const char *val)
             return 0;
         }
     }
-    return bad(opt, val, "json, ftrace or dat");
+    return bad(ps, opt, val, "json, ftrace or dat");
 }
 
 static int opt_timeline(struct parse *ps, const char *opt, const char *val)
@@ -389,7 +393,7 @@ static int opt_slice(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
     if (!parse_u64(val, &v) || v < 100 || v > 10000000)
-        return bad(opt, val, "a number of guest basic blocks from 100 to 10000000");
+        return bad(ps, opt, val, "a number of guest basic blocks from 100 to 10000000");
     ps->cfg->slice_blocks = (unsigned)v;
     return 0;
 }
@@ -399,7 +403,7 @@ static int opt_hz(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
     if (!parse_u64(val, &v) || (v != 100 && v != 250 && v != 300 && v != 1000))
-        return bad(opt, val, "100, 250, 300 or 1000 (the CONFIG_HZ values Linux offers)");
+        return bad(ps, opt, val, "100, 250, 300 or 1000 (the CONFIG_HZ values Linux offers)");
     ps->cfg->hz = (unsigned)v;
     return 0;
 }
@@ -419,23 +423,21 @@ static int opt_insn_rate(struct parse *ps, const char *opt, const char *val)
         milli *= 10;
     uint64_t v = whole * 1000 + milli;
     if (!digits || *p || (val[digits] == '.' && !frac) || v < 1 || v > 100000)
-        return bad(opt, val,
+        return bad(ps, opt, val,
                    "instructions per ns from 0.001 to 100, with at most 3 decimals, like 0.5");
     ps->cfg->insn_rate_milli = (uint32_t)v;
     return 0;
 }
 
-/* The table --costs gives (one per run: options_parse runs once). */
-static struct emu_costs costs_file;
-
+/* The table --costs gives is kept in the configuration it is for. */
 static int opt_costs(struct parse *ps, const char *opt, const char *val)
 {
     char why[512];
-    if (emu_costs_load(val, &costs_file, why, sizeof why) < 0) {
-        fprintf(value_errors ? value_errors : stderr, "asymu run: %s: %s\n", opt, why);
+    if (emu_costs_load(val, &ps->cfg->costs_file, why, sizeof why) < 0) {
+        fprintf(ps->errors, "asymu run: %s: %s\n", opt, why);
         return -1;
     }
-    ps->cfg->costs = &costs_file;
+    ps->cfg->costs = &ps->cfg->costs_file;
     return 0;
 }
 
@@ -464,7 +466,7 @@ static int opt_gdb(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
     if (!parse_u64(val, &v) || v > 65535)
-        return bad(opt, val, "a TCP port from 0 (any free one) to 65535");
+        return bad(ps, opt, val, "a TCP port from 0 (any free one) to 65535");
     ps->cfg->gdb = true;
     ps->cfg->gdb_port = (int)v;
     return 0;
@@ -489,9 +491,9 @@ static int opt_sysfs_mount(struct parse *ps, const char *opt, const char *val)
                  "a leftover mount of an asymu that was killed is still there; remove it with: "
                  "fusermount3 -u %s",
                  val);
-        return bad(opt, val, allowed);
+        return bad(ps, opt, val, allowed);
     }
-    return need_dir(opt, val);
+    return need_dir(ps, opt, val);
 }
 
 static int opt_no_kvm(struct parse *ps, const char *opt, const char *val)
@@ -526,7 +528,7 @@ static int opt_tmp_size(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
     if (!parse_size(val, &v) || v < 4096 || v > (UINT64_C(1) << 50))
-        return bad(opt, val, "a size from 4K, like 64M or 2G");
+        return bad(ps, opt, val, "a size from 4K, like 64M or 2G");
     ps->cfg->tmp_size = v;
     return 0;
 }
@@ -535,7 +537,7 @@ static int opt_max_procs(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
     if (!parse_u64(val, &v) || v < 1 || v > 1000000)
-        return bad(opt, val, "a number of processes from 1 to 1000000");
+        return bad(ps, opt, val, "a number of processes from 1 to 1000000");
     ps->cfg->max_procs = (unsigned)v;
     return 0;
 }
@@ -543,7 +545,7 @@ static int opt_max_procs(struct parse *ps, const char *opt, const char *val)
 static int opt_host_reserve(struct parse *ps, const char *opt, const char *val)
 {
     if (!parse_size(val, &ps->cfg->host_reserve) || ps->cfg->host_reserve > (UINT64_C(1) << 50))
-        return bad(opt, val, "a size like 512M or 2G");
+        return bad(ps, opt, val, "a size like 512M or 2G");
     return 0;
 }
 
@@ -551,7 +553,7 @@ static int opt_max_kmem(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
     if (!parse_size(val, &v) || v < (1u << 20) || v > (UINT64_C(1) << 40))
-        return bad(opt, val, "a size from 1M to 1024G, like 256M or 2G");
+        return bad(ps, opt, val, "a size from 1M to 1024G, like 256M or 2G");
     ps->cfg->max_kmem = v;
     return 0;
 }
@@ -560,7 +562,7 @@ static int opt_warm_engines(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
     if (!parse_u64(val, &v) || v < 1 || v > 1000000)
-        return bad(opt, val, "a number of engines from 1 to 1000000");
+        return bad(ps, opt, val, "a number of engines from 1 to 1000000");
     ps->cfg->warm_engines = (unsigned)v;
     return 0;
 }
@@ -569,7 +571,7 @@ static int opt_max_mem(struct parse *ps, const char *opt, const char *val)
 {
     uint64_t v;
     if (!parse_size(val, &v) || v < (1u << 20) || v > (UINT64_C(1) << 40))
-        return bad(opt, val, "a size from 1M to 1024G, like 512M or 2G");
+        return bad(ps, opt, val, "a size from 1M to 1024G, like 512M or 2G");
     ps->cfg->max_mem = v;
     return 0;
 }
@@ -838,12 +840,12 @@ static int finish_layout(struct parse *ps, struct cpumask *capable)
 {
     struct emu_config *cfg = ps->cfg;
     char why[512], allowed[640];
-    static uint16_t dmips[NR_CPUS_MAX];
-    static uint32_t mhz[NR_CPUS_MAX];
-    memset(dmips, 0, sizeof dmips);
-    memset(mhz, 0, sizeof mhz);
+    uint16_t *dmips = ps->dmips;
+    uint32_t *mhz = ps->mhz;
+    memset(ps->dmips, 0, sizeof ps->dmips);
+    memset(ps->mhz, 0, sizeof ps->mhz);
     if (ps->soc && ps->cpu_model)
-        return bad("--cpu-model", ps->cpu_model,
+        return bad(ps, "--cpu-model", ps->cpu_model,
                    "cannot be combined with --soc, which sets every CPU's core type");
     if (ps->soc) {
         const struct soc *s = soc_find(ps->soc);
@@ -853,24 +855,24 @@ static int finish_layout(struct parse *ps, struct cpumask *capable)
                 n += snprintf(allowed + n, sizeof allowed - (size_t)n, "%s %s", i ? "," : "",
                               socs[i].name);
             snprintf(allowed + n, sizeof allowed - (size_t)n, " (asymu run --soc list)");
-            return bad("--soc", ps->soc, allowed);
+            return bad(ps, "--soc", ps->soc, allowed);
         }
         if (ps->cpus_set && cfg->cpus != s->nr_cpus) {
             char val[16];
             snprintf(val, sizeof val, "%u", cfg->cpus);
             snprintf(allowed, sizeof allowed, "--soc %s has %u CPUs (leave --cpus out)", s->name,
                      s->nr_cpus);
-            return bad("--cpus", val, allowed);
+            return bad(ps, "--cpus", val, allowed);
         }
         cfg->cpus = s->nr_cpus;
         if (cpu_layout_from_soc(&cfg->layout, s, dmips, mhz, capable, why, sizeof why) < 0)
-            return bad("--soc", ps->soc, why);
+            return bad(ps, "--soc", ps->soc, why);
     } else {
         unsigned nr;
         if (parse_cpu_model(ps->cpu_model, ps->cpus_set ? cfg->cpus : 0, &cfg->layout, &nr, why,
                             sizeof why) < 0) {
             snprintf(allowed, sizeof allowed, "%s (LIST=NAME,...)", why);
-            return bad("--cpu-model", ps->cpu_model, allowed);
+            return bad(ps, "--cpu-model", ps->cpu_model, allowed);
         }
         cfg->cpus = nr;
         cpumask_clear(capable);
@@ -907,7 +909,7 @@ static int check_aarch32(struct parse *ps, const struct cpumask *capable)
              "CPU %u is a %s, which does not implement AArch32 at EL0 (this machine's 32-bit "
              "CPUs: %s)",
              cpu, cpu_types[cfg->layout.type[cpu]].title, *list ? list : "none");
-    return bad("--aarch32", ps->aarch32, allowed);
+    return bad(ps, "--aarch32", ps->aarch32, allowed);
 }
 
 static int finish(struct parse *ps)
@@ -923,7 +925,7 @@ static int finish(struct parse *ps)
             char allowed[256];
             snprintf(allowed, sizeof allowed, "%s (a cpulist within 0-%u, or empty)", why,
                      cfg->cpus - 1);
-            return bad("--aarch32", ps->aarch32, allowed);
+            return bad(ps, "--aarch32", ps->aarch32, allowed);
         }
         if (custom && check_aarch32(ps, &capable) < 0)
             return -1;
@@ -940,11 +942,11 @@ static int finish(struct parse *ps)
         char allowed[256];
         snprintf(allowed, sizeof allowed, "%s (LIST=VALUE,... with cpulists within 0-%u)", why,
                  cfg->cpus - 1);
-        return bad("--capacity", ps->capacity, allowed);
+        return bad(ps, "--capacity", ps->capacity, allowed);
     }
     char emwhy[512];
     if (energy_model_build(ps->energy_model, cfg, &cfg->em, emwhy, sizeof emwhy) < 0)
-        return bad("--energy-model", ps->energy_model ? ps->energy_model : "", emwhy);
+        return bad(ps, "--energy-model", ps->energy_model ? ps->energy_model : "", emwhy);
     if (cfg->gdb_wait && !cfg->gdb) {
         fprintf(stderr, "asymu run: option --gdb-wait needs --gdb PORT\n");
         return -1;
@@ -952,7 +954,8 @@ static int finish(struct parse *ps)
     return 0;
 }
 
-int options_parse(int argc, char **argv, struct emu_config *cfg)
+/* options_parse, bad values reported to errors. */
+static int parse_options(int argc, char **argv, struct emu_config *cfg, FILE *errors)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->cpus = DEFAULT_CPUS;
@@ -961,7 +964,7 @@ int options_parse(int argc, char **argv, struct emu_config *cfg)
     cfg->sysroot = "/";
     cfg->max_procs = 4096;
     cfg->host_reserve = UINT64_C(512) << 20;
-    struct parse ps = {.cfg = cfg};
+    struct parse ps = {.cfg = cfg, .errors = errors};
     int i = 0;
     for (; i < argc; i++) {
         const char *arg = argv[i];
@@ -1023,10 +1026,12 @@ int options_parse(int argc, char **argv, struct emu_config *cfg)
     return 0;
 }
 
+int options_parse(int argc, char **argv, struct emu_config *cfg)
+{
+    return parse_options(argc, argv, cfg, stderr);
+}
+
 int options_parse_to(int argc, char **argv, struct emu_config *cfg, FILE *errors)
 {
-    value_errors = errors;
-    int r = options_parse(argc, argv, cfg);
-    value_errors = NULL;
-    return r;
+    return parse_options(argc, argv, cfg, errors ? errors : stderr);
 }

@@ -68,6 +68,7 @@ struct emu_config {
     unsigned hz;              /* --hz: CONFIG_HZ, the tick's frequency; 0: 250 */
     uint32_t insn_rate_milli; /* --insn-rate x1000: instructions per ns at capacity 1024, 0: default */
     const struct emu_costs *costs; /* --costs: kernel work's times, NULL: the defaults */
+    struct emu_costs costs_file;   /* the table --costs read (options_parse points costs here) */
     uint64_t max_mem;       /* bytes per process, 0: 4 GiB (64-bit) / 3 GiB (32-bit) */
     unsigned max_procs;     /* live processes, fork fails with EAGAIN beyond */
     uint64_t host_reserve;  /* host memory never taken: ENOMEM in the guest instead */

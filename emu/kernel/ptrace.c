@@ -294,7 +294,9 @@ static bool kill_pending(const struct task *t)
     return t->proc->exiting || ((t->pending.set | t->proc->pending.set) & SIGBIT(SIGKILL));
 }
 
-bool ptrace_hold(struct task *t)
+/* run_slice, registers loaded (stop_hooks' hold_task): carries out the
+ * tracer's restart, or keeps t stopped (true: it does not run now). */
+static bool ptrace_hold(struct task *t)
 {
     struct ptrace_link *l = t->ptrace;
     if (!l)
@@ -344,12 +346,15 @@ bool ptrace_hold(struct task *t)
     return false;
 }
 
-bool ptrace_single_step(const struct task *t)
+/* run_slice: t runs a single instruction (PTRACE_SINGLESTEP), after which
+ * ptrace_step_done queues the step's SIGTRAP (TRAP_TRACE, si_addr the
+ * next pc) unless the instruction raised its own signal or blocks. */
+static bool ptrace_single_step(const struct task *t)
 {
     return t->ptrace && t->ptrace->stepping;
 }
 
-void ptrace_step_done(struct task *t)
+static void ptrace_step_done(struct task *t)
 {
     struct ptrace_link *l = t->ptrace;
     /* Not when the instruction faulted or trapped (its own signal is the
@@ -486,6 +491,9 @@ const struct stop_hooks ptrace_stop_hooks = {
     .group_stop = ptrace_group_stop,
     .process_exit = ptrace_process_exit,
     .block = engine_step_block, /* PTRACE_SINGLESTEP's step is the engine's */
+    .hold_task = ptrace_hold,
+    .single_step = ptrace_single_step,
+    .step_done = ptrace_step_done,
 };
 
 /* ---- wait ---- */

@@ -26,18 +26,13 @@ struct ptrace_link;
 struct stop_hooks;
 
 /* The stops and events of a tracee (signal-delivery, syscall-enter and
- * -exit, event and group stops; what the kernel layer asks of every
- * debugger, stop_hooks.h): in the machine's STOP_HOOKS_GUEST slot from
- * machine_boot, asked before the host's debugger. */
+ * -exit, event and group stops; what the kernel and machine layers ask of
+ * every debugger, stop_hooks.h): in the machine's STOP_HOOKS_GUEST slot
+ * from machine_boot, asked before the host's debugger. Around each slice
+ * run_slice asks them whether the tracee is held in its ptrace-stop or
+ * restarted (hold_task), and whether the slice is its PTRACE_SINGLESTEP
+ * (single_step, step_done). */
 extern const struct stop_hooks ptrace_stop_hooks;
-/* run_slice, registers loaded: carries out the tracer's restart, or keeps
- * t stopped (true: it does not run now). */
-bool ptrace_hold(struct task *t);
-/* run_slice: t runs a single instruction (PTRACE_SINGLESTEP), after which
- * ptrace_step_done queues the step's SIGTRAP (TRAP_TRACE, si_addr the
- * next pc) unless the instruction raised its own signal or blocks. */
-bool ptrace_single_step(const struct task *t);
-void ptrace_step_done(struct task *t);
 /* Whether t sits in a ptrace-stop, or was restarted by its tracer while its
  * process is group-stopped (then it runs, as on Linux). */
 bool ptrace_stopped(const struct task *t);

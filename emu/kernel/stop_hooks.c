@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* stop_hooks.c - the kernel layer's calls of the debuggers' stop hooks
- * (stop_hooks.h): each asks the machine's slots in their order, the
- * guest's tracer before the host's debugger. */
+/* stop_hooks.c - the kernel and machine layers' calls of the debuggers'
+ * stop hooks (stop_hooks.h): each asks the machine's slots in their
+ * order, the guest's tracer before the host's debugger. */
 #include "stop_hooks.h"
 #include "machine.h"
 #include "task.h"
@@ -109,4 +109,73 @@ bool stop_hooks_block(struct machine *m)
             stepped = true; /* the others are still asked: each ends its own step */
     }
     return stepped;
+}
+
+/* ---- the machine layer's, around a slice (run.c) ---- */
+
+bool stop_hooks_hold_machine(struct machine *m)
+{
+    for (int i = 0; i < STOP_HOOKS_N; i++) {
+        const struct stop_hooks *h = HOOKS(m, i, hold_machine);
+        if (h && h->hold_machine(m))
+            return true;
+    }
+    return false;
+}
+
+bool stop_hooks_hold_task(struct task *t)
+{
+    for (int i = 0; i < STOP_HOOKS_N; i++) {
+        const struct stop_hooks *h = HOOKS(t->machine, i, hold_task);
+        if (h && h->hold_task(t))
+            return true;
+    }
+    return false;
+}
+
+bool stop_hooks_machine_stopping(const struct machine *m)
+{
+    for (int i = 0; i < STOP_HOOKS_N; i++) {
+        const struct stop_hooks *h = HOOKS(m, i, machine_stopping);
+        if (h && h->machine_stopping(m))
+            return true;
+    }
+    return false;
+}
+
+bool stop_hooks_single_step(const struct task *t)
+{
+    for (int i = 0; i < STOP_HOOKS_N; i++) {
+        const struct stop_hooks *h = HOOKS(t->machine, i, single_step);
+        if (h && h->single_step(t))
+            return true;
+    }
+    return false;
+}
+
+void stop_hooks_before_slice(struct task *t)
+{
+    for (int i = 0; i < STOP_HOOKS_N; i++) {
+        const struct stop_hooks *h = HOOKS(t->machine, i, before_slice);
+        if (h)
+            h->before_slice(t);
+    }
+}
+
+void stop_hooks_after_slice(struct task *t)
+{
+    for (int i = 0; i < STOP_HOOKS_N; i++) {
+        const struct stop_hooks *h = HOOKS(t->machine, i, after_slice);
+        if (h)
+            h->after_slice(t);
+    }
+}
+
+void stop_hooks_step_done(struct task *t)
+{
+    for (int i = 0; i < STOP_HOOKS_N; i++) {
+        const struct stop_hooks *h = HOOKS(t->machine, i, step_done);
+        if (h)
+            h->step_done(t);
+    }
 }

@@ -13,6 +13,11 @@
  * before gdb does; it never names the host's debugger (e2e-house-kernel-
  * includes checks that no emu/kernel/ file includes an emu/tools/ header).
  *
+ * The machine layer asks them too, around each slice (run.c: whether a
+ * task or the whole machine is held, a single step, the engines' hooks
+ * of a slice): it names neither debugger either (e2e-house-kernel-includes
+ * fails on run.c naming `gdbstub_*` or ptrace's slice calls).
+ *
  * A hook left NULL is one that debugger has no stop or event for. Each
  * hook is a no-op (false) for a task its debugger does not debug. The
  * state only ptrace has (ptrace_stopped, ptrace_hides_exit, ptrace_wait,
@@ -82,6 +87,45 @@ struct stop_hooks {
      * (ptrace's PTRACE_SINGLESTEP is the engine's step, engine_step.c;
      * gdb's is its own). Every debugger is asked: each ends its own step. */
     bool (*block)(struct machine *m);
+
+    /* ---- the machine layer's, around a slice (run.c), in this order ---- */
+
+    /* machine_run, between slices: true when the debugger holds the whole
+     * machine (a stop it has not continued from; a stop recorded in the
+     * last slice goes to it now), after waiting for the next host event
+     * (its packets among them); the loop then runs no task and asks again.
+     * gdb only: ptrace holds tracees, not the machine. The first that
+     * holds the machine has it. */
+    bool (*hold_machine)(struct machine *m);
+    /* run_slice, t's registers loaded, before its pending syscall resumes
+     * and its signals are delivered: true when t does not run this slice
+     * (ptrace carries out its tracer's restart here, or keeps t in its
+     * ptrace-stop, off the runqueue). ptrace only: gdb holds the machine
+     * (hold_machine, machine_stopping). The first that holds t has it. */
+    bool (*hold_task)(struct task *t);
+    /* run_slice, a runnable task about to run: true when a stop is on its
+     * way to the debugger (an event of this or an earlier slice recorded
+     * it), so the task loaded does not run on; the machine loop hands the
+     * stop over (hold_machine). gdb only. The first true wins. */
+    bool (*machine_stopping)(const struct machine *m);
+    /* run_slice: t's slice is the engine's single step, one instruction
+     * (engine_step.c), ptrace's PTRACE_SINGLESTEP; step_done follows the
+     * slice. NULL for gdb, whose step is a code hook of its own
+     * (before_slice). The first true wins. */
+    bool (*single_step)(const struct task *t);
+    /* run_slice, just before t's code runs: the debugger puts its hooks
+     * into the engine t runs on for this slice (gdb's breakpoints and
+     * single step). Every debugger is told. */
+    void (*before_slice)(struct task *t);
+    /* run_slice, just after t's code ran: the hooks leave the engine again
+     * (it may be parked and another opened at its address). Every debugger
+     * is told. */
+    void (*after_slice)(struct task *t);
+    /* run_slice, after a slice single_step made a step and the faults it
+     * raised were delivered: ptrace queues the step's SIGTRAP (TRAP_TRACE)
+     * unless the instruction raised its own signal, stopped t or blocks.
+     * Every debugger is told: each ends its own step. */
+    void (*step_done)(struct task *t);
 };
 
 /* The slots, in the order the kernel layer asks them. */
@@ -94,8 +138,9 @@ enum stop_hooks_slot {
 /* Puts hooks (NULL: none) in slot of m. */
 void stop_hooks_set(struct machine *m, enum stop_hooks_slot slot, const struct stop_hooks *hooks);
 
-/* The kernel layer's calls: each asks the slots in order, as its hook's
- * comment says (the first true wins, or every debugger is told). */
+/* The calls of the kernel and machine layers: each asks the slots in
+ * order, as its hook's comment says (the first true wins, or every
+ * debugger is told). */
 bool stop_hooks_traces(const struct task *t);
 bool stop_hooks_signal_stop(struct task *t, int sig);
 bool stop_hooks_syscall_enter(struct task *t, uint64_t nr, const uint64_t a[6]);
@@ -106,5 +151,13 @@ bool stop_hooks_exit_stop(struct task *t, int status);
 void stop_hooks_group_stop(struct task *t, int sig);
 void stop_hooks_process_exit(struct process *p);
 bool stop_hooks_block(struct machine *m);
+/* The machine layer's (run.c). */
+bool stop_hooks_hold_machine(struct machine *m);
+bool stop_hooks_hold_task(struct task *t);
+bool stop_hooks_machine_stopping(const struct machine *m);
+bool stop_hooks_single_step(const struct task *t);
+void stop_hooks_before_slice(struct task *t);
+void stop_hooks_after_slice(struct task *t);
+void stop_hooks_step_done(struct task *t);
 
 #endif

@@ -6,20 +6,19 @@
  * accounts it. Ends when the first process (pid 1) has exited. */
 #include "abi.h"
 #include "control.h"
-#include "gdbstub.h"
 #include "insn_count.h"
 #include "kcost.h"
 #include "emu.h"
 #include "engine.h"
 #include "ktimer.h"
 #include "lifetime.h"
-#include "ptrace.h"
 #include "machine.h"
 #include "recording.h"
 #include "mm.h"
 #include "rlimit.h"
 #include "scheduler.h"
 #include "signals.h"
+#include "stop_hooks.h"
 #include "syscalls.h"
 #include "task.h"
 #include "mm_window.h"
@@ -151,7 +150,7 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     }
     mm_engines_trim(m, task_mm(t));
     load_registers(t);
-    if (ptrace_hold(t))
+    if (stop_hooks_hold_task(t))
         return m->slice_used;
     bool held = control_task_held(t);
     if (!held && !signal_stopped(t) && t->resume && !syscall_resume(t))
@@ -165,7 +164,7 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
         sched_task_block(&m->sched, &t->se);
         waitq_update(t);
     }
-    if (t->state != TASK_RUNNABLE || gdbstub_stopping(m))
+    if (t->state != TASK_RUNNABLE || stop_hooks_machine_stopping(m))
         return m->slice_used;
     m->current = t;
     m->running_uc = task_mm(t)->uc;
@@ -179,17 +178,17 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
         kcost_charge(t, EMU_COST_CTXSW);
         m->sched.switched = false;
     }
-    bool step = ptrace_single_step(t);
+    bool step = stop_hooks_single_step(t);
     if (step)
         engine_step_begin(m, t);
     m->watch_blocks = step || m->gdb;
     machine_slice_limit(m);
-    gdbstub_before_slice(t);
+    stop_hooks_before_slice(t);
     engine_run(t);
     /* A slice that ran to its end, not stopped by its task. */
     tlb_after_slice(&mm->tlb, mm->uc,
                     m->slice_insns >= m->insn_stop);
-    gdbstub_after_slice(t);
+    stop_hooks_after_slice(t);
     engine_step_end(m);
     m->running_uc = NULL;
     if (m->bus_fault_host)
@@ -197,7 +196,7 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     if (window_fault_pending(m))
         window_fault_deliver(m, t);
     if (step)
-        ptrace_step_done(t);
+        stop_hooks_step_done(t);
     m->current = NULL;
     free_deferred_mms(m);
     return m->slice_used;
@@ -248,8 +247,9 @@ int machine_run(struct machine *m)
             recording_waited(m);
             continue;
         }
-        /* Held by gdb: only its packets happen (a wait for the host). */
-        if (gdbstub_paused(m) && gdbstub_wait(m)) {
+        /* Held by a debugger (gdb's): only its packets happen (a wait for
+         * the host). */
+        if (stop_hooks_hold_machine(m)) {
             recording_waited(m);
             continue;
         }

@@ -376,9 +376,11 @@ void gdbstub_stop(struct machine *m)
     uv_close((uv_handle_t *)&gs->listen_poll, free_stub); /* hostio_stop runs it */
 }
 
-/* ---- the machine loop's hooks ---- */
+/* ---- the machine loop's hooks (stop_hooks.h, around a slice) ---- */
 
-bool gdbstub_paused(struct machine *m)
+/* gdb holds the machine (a stop it has not continued from); a stop
+ * recorded in the last slice goes to gdb now, at the slice boundary. */
+static bool gdbstub_paused(struct machine *m)
 {
     struct gdbstub *gs = m->gdb;
     if (!gs)
@@ -391,12 +393,20 @@ bool gdbstub_paused(struct machine *m)
     return gs->paused;
 }
 
-bool gdbstub_wait(struct machine *m)
+/* Waits for the next host event (gdb's packets among them). */
+static bool gdbstub_wait(struct machine *m)
 {
     if (!m->gdb)
         return false;
     uv_run(m->gdb->loop, UV_RUN_ONCE);
     return true;
+}
+
+/* machine_run, between slices: while gdb holds the machine only its
+ * packets happen. */
+static bool gdbstub_hold_machine(struct machine *m)
+{
+    return gdbstub_paused(m) && gdbstub_wait(m);
 }
 
 /* Records the stop reply of t's event; it goes out at the slice boundary. */
@@ -474,12 +484,15 @@ static bool gdbstub_block(struct machine *m)
     return gs && step_done(gs, t);
 }
 
-bool gdbstub_stopping(const struct machine *m)
+/* A stop is on its way to gdb: the task loaded must not run on. */
+static bool gdbstub_stopping(const struct machine *m)
 {
     return m->gdb && m->gdb->stopping;
 }
 
-void gdbstub_before_slice(struct task *t)
+/* run_slice, registers loaded: puts gdb's breakpoints and single-step into
+ * the engine t runs on. */
+static void gdbstub_before_slice(struct task *t)
 {
     struct gdbstub *gs = stub_of(t);
     if (!gs)
@@ -510,7 +523,8 @@ void gdbstub_before_slice(struct task *t)
     }
 }
 
-void gdbstub_after_slice(struct task *t)
+/* After t's slice: the hooks leave the engine again. */
+static void gdbstub_after_slice(struct task *t)
 {
     struct gdbstub *gs = t->machine->gdb;
     if (!gs || !gs->hooked_uc)
@@ -626,4 +640,8 @@ static const struct stop_hooks gdb_stop_hooks = {
     .clone = gdbstub_clone,
     .process_exit = gdbstub_process_exit,
     .block = gdbstub_block,
+    .hold_machine = gdbstub_hold_machine,
+    .machine_stopping = gdbstub_stopping,
+    .before_slice = gdbstub_before_slice,
+    .after_slice = gdbstub_after_slice,
 };

@@ -7,21 +7,20 @@
  * whole machine at a slice boundary, so virtual time stands still while gdb
  * holds it and the run stays what it would be without gdb.
  *
- * The hooks below are what the machine layer calls. The stub's stops and
- * events (signals, exec, fork, exit; the engine's block hook ending a
- * single-step) are reached only through the debuggers' interface,
- * stop_hooks.h, in whose STOP_HOOKS_HOST slot gdbstub_start puts them: the
- * kernel layer never names the stub. Each is a no-op without --gdb or for
- * a process gdb is not attached to. */
+ * The calls below start and stop the stub (hostio.c) and give the
+ * sandbox its socket. The stub's stops and events (signals, exec, fork,
+ * exit; the engine's block hook ending a single-step) and its hooks around
+ * a slice (holding the machine, its breakpoints and single-step in the
+ * engine) are reached only through the debuggers' interface, stop_hooks.h,
+ * in whose STOP_HOOKS_HOST slot gdbstub_start puts them: neither the
+ * kernel layer nor the machine loop (run.c) names the stub. Each hook is a
+ * no-op without --gdb or for a process gdb is not attached to. */
 #ifndef ASYMU_GDBSTUB_H
 #define ASYMU_GDBSTUB_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 struct machine;
-struct task;
 
 /* Listens on 127.0.0.1:cfg->gdb_port (0: a port the host picks) from
  * hostio's loop (a uv_loop_t), before the sandbox, and says the port on
@@ -31,18 +30,5 @@ int gdbstub_start(struct machine *m, void *loop, char *why, size_t whylen);
 int gdbstub_listen_fd(const struct machine *m);
 /* The machine has ended: the connection closes after its last reply. */
 void gdbstub_stop(struct machine *m);
-
-/* gdb holds the machine (a stop it has not continued from); a stop
- * recorded in the last slice goes to gdb now, at the slice boundary. */
-bool gdbstub_paused(struct machine *m);
-/* Waits for the next host event (gdb's packets among them). */
-bool gdbstub_wait(struct machine *m);
-/* A stop is on its way to gdb: the task loaded must not run on. */
-bool gdbstub_stopping(const struct machine *m);
-/* run_slice, registers loaded: puts gdb's breakpoints and single-step into
- * the engine t runs on. */
-void gdbstub_before_slice(struct task *t);
-/* After t's slice: the hooks leave the engine again. */
-void gdbstub_after_slice(struct task *t);
 
 #endif

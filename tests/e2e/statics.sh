@@ -33,10 +33,6 @@ asymu_emu pagecopy.c pagemap_pid
 asymu_emu shmem.c ranges
 asymu_emu shmem.c n_ranges
 asymu_emu shmem.c cap_ranges
-asymu_cli options.c value_errors
-asymu_cli options.c costs_file
-asymu_cli options.c dmips
-asymu_cli options.c mhz
 '
 # Why each is allowed:
 # - crash.c: crash_machine and altstack are the fatal-signal handler's (a
@@ -50,9 +46,6 @@ asymu_cli options.c mhz
 #   (/proc/meminfo, /proc/self/pagemap) opened before the sandbox.
 # - shmem.c ranges, n_ranges, cap_ranges: host address ranges of shared
 #   mappings, which the process's SIGBUS handler looks up.
-# - cli/options.c: the one command line the process parses; the machine's
-#   configuration points into costs_file, dmips and mhz, and value_errors
-#   is where its parse errors go.
 
 # Prints "LIBRARY FILE NAME" for each writable object of the archives.
 scan() {

@@ -5,7 +5,12 @@
  * call asks the slots in order, the first debugger that stops a task
  * having it (signal_stop, syscall_enter, exit_stop, traces) or every one
  * being told (syscall_exit, exec, clone, group_stop, process_exit) or
- * asked (block), a missing hook skipped. Through the kernel layer itself:
+ * asked (block), a missing hook skipped; so do the machine layer's calls
+ * around a slice (hold_machine, hold_task, machine_stopping, single_step
+ * the first true; before_slice, after_slice, step_done every one). Guest
+ * ptrace answers them: a stopped tracee is held until its tracer restarts
+ * it, and a PTRACE_SINGLESTEP slice ends with the step's SIGTRAP. Through
+ * the kernel layer itself:
  * a fork is told to the host's debugger, a tracee's signal stops it for
  * its ptrace tracer and never reaches the host's debugger while an
  * untraced task's does, a fatal signal waits for a debugger that traces
@@ -28,6 +33,7 @@
 
 #define FORK_FLAGS 17 /* SIGCHLD: fork */
 #define PT_TRACEME 0
+#define PT_SINGLESTEP 9
 
 static struct kfix *k;
 
@@ -102,6 +108,45 @@ static void note(const char *who, const char *what)
         note(#slot, ":block");                                                                     \
         return said;                                                                               \
     }                                                                                              \
+    static bool slot##_hold_machine(struct machine *m)                                             \
+    {                                                                                              \
+        (void)m;                                                                                   \
+        note(#slot, ":holdm");                                                                     \
+        return said;                                                                               \
+    }                                                                                              \
+    static bool slot##_hold_task(struct task *t)                                                   \
+    {                                                                                              \
+        (void)t;                                                                                   \
+        note(#slot, ":holdt");                                                                     \
+        return said;                                                                               \
+    }                                                                                              \
+    static bool slot##_machine_stopping(const struct machine *m)                                   \
+    {                                                                                              \
+        (void)m;                                                                                   \
+        note(#slot, ":stopping");                                                                  \
+        return said;                                                                               \
+    }                                                                                              \
+    static bool slot##_single_step(const struct task *t)                                           \
+    {                                                                                              \
+        (void)t;                                                                                   \
+        note(#slot, ":step");                                                                      \
+        return said;                                                                               \
+    }                                                                                              \
+    static void slot##_before_slice(struct task *t)                                                \
+    {                                                                                              \
+        (void)t;                                                                                   \
+        note(#slot, ":before");                                                                    \
+    }                                                                                              \
+    static void slot##_after_slice(struct task *t)                                                 \
+    {                                                                                              \
+        (void)t;                                                                                   \
+        note(#slot, ":after");                                                                     \
+    }                                                                                              \
+    static void slot##_step_done(struct task *t)                                                   \
+    {                                                                                              \
+        (void)t;                                                                                   \
+        note(#slot, ":stepdone");                                                                  \
+    }                                                                                              \
     static const struct stop_hooks slot##_hooks = {                                                \
         .traces = slot##_traces,                                                                   \
         .signal_stop = slot##_signal_stop,                                                         \
@@ -113,6 +158,13 @@ static void note(const char *who, const char *what)
         .group_stop = slot##_group_stop,                                                           \
         .process_exit = slot##_process_exit,                                                       \
         .block = slot##_block,                                                                     \
+        .hold_machine = slot##_hold_machine,                                                       \
+        .hold_task = slot##_hold_task,                                                             \
+        .machine_stopping = slot##_machine_stopping,                                               \
+        .single_step = slot##_single_step,                                                         \
+        .before_slice = slot##_before_slice,                                                       \
+        .after_slice = slot##_after_slice,                                                         \
+        .step_done = slot##_step_done,                                                             \
     };
 
 FAKE(G, guest_says)
@@ -144,9 +196,13 @@ static void test_boot_slots(void **state)
     (void)state;
     assert_ptr_equal(k->m.stop_hooks[STOP_HOOKS_GUEST], &ptrace_stop_hooks);
     assert_null(k->m.stop_hooks[STOP_HOOKS_HOST]);
-    /* Nobody traces pid 1. */
+    /* Nobody traces pid 1: nothing holds it or the machine. */
     assert_false(stop_hooks_traces(k->init));
     assert_false(stop_hooks_block(&k->m));
+    assert_false(stop_hooks_hold_machine(&k->m));
+    assert_false(stop_hooks_hold_task(k->init));
+    assert_false(stop_hooks_machine_stopping(&k->m));
+    assert_false(stop_hooks_single_step(k->init));
 }
 
 /* The first that stops the task has it; the later ones are not asked. */
@@ -205,6 +261,55 @@ static void test_every_one_told(void **state)
     assert_string_equal(calls, "G:block H:block G:block H:block G:block H:block ");
 }
 
+/* run_slice's questions (run.c): the first debugger that holds the
+ * machine or the task, has a stop on its way or makes the slice a step
+ * has it; the later ones are not asked. */
+static void test_slice_first_wins(void **state)
+{
+    (void)state;
+    struct task *t = k->init;
+    stop_hooks_set(&k->m, STOP_HOOKS_GUEST, &G_hooks);
+    stop_hooks_set(&k->m, STOP_HOOKS_HOST, &H_hooks);
+    guest_says = true;
+    assert_true(stop_hooks_hold_machine(&k->m));
+    assert_true(stop_hooks_hold_task(t));
+    assert_true(stop_hooks_machine_stopping(&k->m));
+    assert_true(stop_hooks_single_step(t));
+    assert_string_equal(calls, "G:holdm G:holdt G:stopping G:step ");
+    calls[0] = '\0';
+    guest_says = false;
+    host_says = true;
+    assert_true(stop_hooks_hold_machine(&k->m));
+    assert_true(stop_hooks_hold_task(t));
+    assert_true(stop_hooks_machine_stopping(&k->m));
+    assert_true(stop_hooks_single_step(t));
+    assert_string_equal(calls, "G:holdm H:holdm G:holdt H:holdt G:stopping H:stopping "
+                               "G:step H:step ");
+    calls[0] = '\0';
+    host_says = false;
+    assert_false(stop_hooks_hold_machine(&k->m));
+    assert_false(stop_hooks_hold_task(t));
+    assert_false(stop_hooks_machine_stopping(&k->m));
+    assert_false(stop_hooks_single_step(t));
+    assert_string_equal(calls, "G:holdm H:holdm G:holdt H:holdt G:stopping H:stopping "
+                               "G:step H:step ");
+}
+
+/* Every debugger puts its hooks into the slice's engine, takes them out
+ * and ends its own step, the guest's tracer first. */
+static void test_slice_every_one_told(void **state)
+{
+    (void)state;
+    struct task *t = k->init;
+    stop_hooks_set(&k->m, STOP_HOOKS_GUEST, &G_hooks);
+    stop_hooks_set(&k->m, STOP_HOOKS_HOST, &H_hooks);
+    guest_says = host_says = true;
+    stop_hooks_before_slice(t);
+    stop_hooks_after_slice(t);
+    stop_hooks_step_done(t);
+    assert_string_equal(calls, "G:before H:before G:after H:after G:stepdone H:stepdone ");
+}
+
 /* A debugger without a hook is skipped; an empty slot too. */
 static void test_missing_hooks(void **state)
 {
@@ -216,8 +321,48 @@ static void test_missing_hooks(void **state)
     assert_false(stop_hooks_traces(t));
     assert_false(stop_hooks_block(&k->m));
     stop_hooks_exec(t);
+    assert_false(stop_hooks_hold_machine(&k->m));
+    assert_false(stop_hooks_hold_task(t));
+    assert_false(stop_hooks_machine_stopping(&k->m));
+    assert_false(stop_hooks_single_step(t));
+    stop_hooks_before_slice(t);
+    stop_hooks_after_slice(t);
+    stop_hooks_step_done(t);
     assert_true(stop_hooks_signal_stop(t, SIGUSR1));
     assert_string_equal(calls, "H:signal ");
+}
+
+/* Guest ptrace through run_slice's calls: a tracee in its
+ * signal-delivery-stop is held (off its runqueue); its tracer's
+ * PTRACE_SINGLESTEP is carried out at the next hold_task, which lets it
+ * run, the slice is a step, and step_done queues the step's SIGTRAP. */
+static void test_ptrace_slice_hooks(void **state)
+{
+    (void)state;
+    int64_t pid = do_clone(k->init, FORK_FLAGS, 0, 0, 0, 0);
+    struct task *tracee = task_find(&k->m, (int)pid);
+    assert_non_null(tracee);
+    assert_int_equal(KF_CALL(sys_ptrace, tracee, PT_TRACEME, 0, 0, 0), 0);
+    struct siginfo_lite info = {.code = SI_USER, .pid = 1};
+    signal_queue_task(tracee, SIGUSR1, &info);
+    signal_deliver(tracee);
+    assert_true(ptrace_stopped(tracee));
+    assert_true(stop_hooks_hold_task(tracee));
+    assert_int_equal(tracee->state, TASK_BLOCKED);
+    assert_false(stop_hooks_single_step(tracee));
+
+    assert_int_equal(KF_CALL(sys_ptrace, k->init, PT_SINGLESTEP, (uint64_t)pid, 0, 0), 0);
+    assert_false(stop_hooks_hold_task(tracee));
+    assert_false(ptrace_stopped(tracee));
+    assert_true(stop_hooks_single_step(tracee));
+    /* ptrace holds tracees, never the machine. */
+    assert_false(stop_hooks_hold_machine(&k->m));
+    assert_false(stop_hooks_machine_stopping(&k->m));
+    assert_false(tracee->pending.set & SIGBIT(SIGTRAP));
+    tracee->stop = false; /* run_slice's, before the slice runs */
+    stop_hooks_step_done(tracee);
+    assert_true(tracee->pending.set & SIGBIT(SIGTRAP));
+    assert_false(stop_hooks_single_step(tracee));
 }
 
 /* do_clone tells the host's debugger of the fork (task.c). */
@@ -302,7 +447,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_boot_slots, setup, teardown),
         cmocka_unit_test_setup_teardown(test_first_stop_wins, setup, teardown),
         cmocka_unit_test_setup_teardown(test_every_one_told, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_slice_first_wins, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_slice_every_one_told, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_hooks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ptrace_slice_hooks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fork_reaches_host, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tracer_sees_signal_first, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fatal_waits_for_debugger, setup, teardown),
