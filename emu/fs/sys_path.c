@@ -691,7 +691,7 @@ SYSCALL_DECL(ftruncate)
     struct file *f = file_get_io(t, (int)a[0]);
     if (!f)
         return -EBADF;
-    int64_t len = task_abi(t)->word == 8 ? (int64_t)a[1] : (int64_t)((a[3] << 32) | a[2]);
+    int64_t len = (int64_t)a[1]; /* arm's ftruncate and ftruncate64: arch/arm/ */
     if (len < 0 || f->kind != FILE_HOST || (f->flags & O_ACCMODE) == O_RDONLY)
         return -EINVAL;
     int err = file_may_change(f);
@@ -732,10 +732,11 @@ int64_t do_truncate(struct task *t, uint64_t upath, int64_t len)
     return err;
 }
 
-/* arm's truncate takes a 32-bit length (truncate64 calls do_truncate). */
+/* truncate(path, long length): arm's is 32 bits (truncate64 calls
+ * do_truncate). */
 SYSCALL_DECL(truncate)
 {
-    return do_truncate(t, a[0], task_abi(t)->word == 8 ? (int64_t)a[1] : (int64_t)(int32_t)a[1]);
+    return do_truncate(t, a[0], abi_long(task_abi(t), a[1]));
 }
 
 /* mknodat(dirfd, path, mode, dev): regular files, FIFOs and socket nodes.

@@ -385,10 +385,11 @@ SYSCALL_DECL(write)
     return do_write(t, (int)a[0], a[1], a[2], -1);
 }
 
+/* pread64(fd, buf, count, pos); arm's joins pos from a register pair
+ * (arch/arm/sys32.c). */
 SYSCALL_DECL(pread64)
 {
-    /* AArch32 passes the 64-bit offset in an aligned register pair (r4, r5). */
-    int64_t off = task_abi(t)->word == 8 ? (int64_t)a[3] : (int64_t)((a[5] << 32) | a[4]);
+    int64_t off = (int64_t)a[3];
     if (off < 0)
         return -EINVAL;
     return do_read(t, (int)a[0], a[1], a[2], off);
@@ -396,7 +397,7 @@ SYSCALL_DECL(pread64)
 
 SYSCALL_DECL(pwrite64)
 {
-    int64_t off = task_abi(t)->word == 8 ? (int64_t)a[3] : (int64_t)((a[5] << 32) | a[4]);
+    int64_t off = (int64_t)a[3];
     if (off < 0)
         return -EINVAL;
     return do_write(t, (int)a[0], a[1], a[2], off);
@@ -576,23 +577,22 @@ SYSCALL_DECL(writev)
     return do_iov(t, (int)a[0], a[1], a[2], true, -1);
 }
 
-/* The offset of preadv(fd, iov, cnt, pos_l, pos_h): whole in pos_l on
- * arm64, in two 32-bit halves on arm. */
-static int64_t iov_offset(struct task *t, const uint64_t a[6])
+/* The offset of preadv(fd, iov, cnt, pos_l, pos_h): whole in pos_l, as
+ * arm64 passes it (arm's halves are joined in arch/arm/sys32.c). */
+static int64_t iov_offset(const uint64_t a[6])
 {
-    return task_abi(t)->word == 8 ? (int64_t)a[3]
-                                  : (int64_t)((a[4] << 32) | (a[3] & 0xffffffffu));
+    return (int64_t)a[3];
 }
 
 SYSCALL_DECL(preadv)
 {
-    int64_t off = iov_offset(t, a);
+    int64_t off = iov_offset(a);
     return off < 0 ? -EINVAL : do_iov(t, (int)a[0], a[1], a[2], false, off);
 }
 
 SYSCALL_DECL(pwritev)
 {
-    int64_t off = iov_offset(t, a);
+    int64_t off = iov_offset(a);
     return off < 0 ? -EINVAL : do_iov(t, (int)a[0], a[1], a[2], true, off);
 }
 
@@ -604,7 +604,7 @@ SYSCALL_DECL(pwritev)
 
 static int64_t do_iov2(struct task *t, const uint64_t a[6], bool is_write)
 {
-    int64_t off = iov_offset(t, a);
+    int64_t off = iov_offset(a);
     if (a[5] & ~(uint64_t)GUEST_RWF_SUPPORTED)
         return -EOPNOTSUPP;
     if (off < -1)
