@@ -5,6 +5,7 @@
  * read-only without --rw, /tmp is always writable, and the virtual trees
  * refuse them. */
 #include "abi.h"
+#include "abi_user.h"
 #include "fd_unshare.h"
 #include "file.h"
 #include "file_access.h"
@@ -612,7 +613,7 @@ int64_t do_utimensat(struct task *t, const uint64_t a[6], unsigned field)
 
 SYSCALL_DECL(utimensat)
 {
-    return do_utimensat(t, a, task_abi(t)->word);
+    return do_utimensat(t, a, abi_time_field(t));
 }
 
 static int64_t op_chmod(struct task *t, int fd, const uint64_t *a)

@@ -2,7 +2,7 @@
 /* sys_rw.c - reading and writing files: read, write and their positioned
  * and vectored forms, sendfile, copy_file_range, sync, lseek; what a read
  * or write does for each kind of file (file_read, file_write). */
-#include "abi.h"
+#include "abi_user.h"
 #include "dirpos.h"
 #include "fifo.h"
 #include "file.h"
@@ -405,7 +405,8 @@ SYSCALL_DECL(pwrite64)
 
 /* sendfile(out, in, offset, count): in's bytes to out through the kernel,
  * from *offset (which advances, in's position does not) or from in's
- * position. offset_word is the size of *offset: 8, or 4 for arm's sendfile. */
+ * position. *offset is a loff_t for arm's sendfile64 (loff), else an
+ * off_t, the ABI's long. */
 /* Copies up to count bytes from in to out, each at *off (advanced) or at
  * its file position when off is NULL: the bytes copied, or the error when
  * none was. */
@@ -436,7 +437,21 @@ static int64_t copy_between(struct task *t, struct file *in, int64_t *in_off, st
     return (int64_t)done;
 }
 
-int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
+static int get_offset(struct task *t, uint64_t addr, bool loff, int64_t *off)
+{
+    if (loff)
+        return copy_from_guest(task_mm(t), off, addr, sizeof *off) < 0 ? -EFAULT : 0;
+    return get_user_longs(t, addr, off, 1);
+}
+
+static int put_offset(struct task *t, uint64_t addr, bool loff, int64_t off)
+{
+    if (loff)
+        return copy_to_guest(task_mm(t), addr, &off, sizeof off) < 0 ? -EFAULT : 0;
+    return put_user_longs(t, addr, &off, 1);
+}
+
+int64_t do_sendfile(struct task *t, const uint64_t a[6], bool loff)
 {
     struct file *out = file_get_io(t, (int)a[0]), *in = file_get_io(t, (int)a[1]);
     if (!out || !in)
@@ -445,10 +460,8 @@ int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
         return -EINVAL; /* Linux splices from files and sockets, not pipes */
     int64_t off = 0;
     if (a[2]) {
-        if (copy_from_guest(task_mm(t), &off, a[2], offset_word) < 0)
+        if (get_offset(t, a[2], loff, &off) < 0)
             return -EFAULT;
-        if (offset_word == 4)
-            off = (int32_t)off;
         if (off < 0)
             return -EINVAL;
     }
@@ -460,7 +473,7 @@ int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
         count = MAX_RW_COUNT;
     int64_t done = copy_between(t, in, a[2] ? &off : NULL, out, NULL, count);
     told(t, out, told(t, in, done, IN_ACCESS), IN_MODIFY); /* do_sendfile's */
-    if (a[2] && done >= 0 && copy_to_guest(task_mm(t), a[2], &off, offset_word) < 0)
+    if (a[2] && done >= 0 && put_offset(t, a[2], loff, off) < 0)
         return -EFAULT;
     return done;
 }
@@ -531,7 +544,7 @@ SYSCALL_DECL(syncfs)
 
 SYSCALL_DECL(sendfile)
 {
-    return do_sendfile(t, a, task_abi(t)->word);
+    return do_sendfile(t, a, false);
 }
 
 /* readv and writev, at the file position (off < 0) or at off: the

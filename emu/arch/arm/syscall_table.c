@@ -230,7 +230,7 @@ static SYSCALL_DECL(ftruncate32)
 
 static SYSCALL_DECL(sendfile64)
 {
-    return do_sendfile(t, a, 8);
+    return do_sendfile(t, a, true);
 }
 
 static SYSCALL_DECL(pipe)
