@@ -66,7 +66,23 @@ struct abi {
         unsigned sem_tail;       /* semid64_ds after its ipc64_perm */
         unsigned shm_tail;       /* shmid64_ds after its ipc64_perm */
         unsigned shmlba;         /* SHMLBA, what SHM_RND rounds to */
+        bool time_high;          /* each time a long, then its _high long */
+        uint64_t shmmax_cap;     /* IPC_INFO's shmmax at most this */
     } sysv;
+    /* fcntl's record locks (emu/fs/flock.c): F_GETLK, F_SETLK and F_SETLKW
+     * take a struct flock with 32-bit offsets, and F_GETLK64, F_SETLK64
+     * and F_SETLKW64 exist for struct flock64. */
+    bool flock32;
+    /* Directory positions must fit a 32-bit off_t (dirpos.h). */
+    bool dir_pos32;
+    /* readv's iovec array: each iov_len checked as it is read, not after
+     * the whole array is (emu/fs/iovec.c). */
+    bool iov_checked_as_read;
+    /* get_mempolicy's node mask goes out in 32-bit words, one at least
+     * (emu/mm/mempolicy.c). */
+    bool nodemask_words;
+    /* /dev/kvm serves the ABI's tasks (emu/drivers/kvm.c). */
+    bool kvm;
 };
 
 /* A syscall argument whose C type is long (signed: compat_long_t on arm,
@@ -79,6 +95,13 @@ static inline int64_t abi_long(const struct abi *abi, uint64_t v)
 static inline uint64_t abi_ulong(const struct abi *abi, uint64_t v)
 {
     return abi->word == 8 ? v : (uint32_t)v;
+}
+/* The largest unsigned long of the guest's ABI, and so the last user
+ * address it can name: a 32-bit task's addresses and lengths past it wrap
+ * (its compat_ulong_t). */
+static inline uint64_t abi_ulong_max(const struct abi *abi)
+{
+    return abi_ulong(abi, UINT64_MAX);
 }
 
 extern const struct abi abi_aarch64;

@@ -20,10 +20,11 @@
 #include <unicorn/unicorn.h>
 
 /* arm64 Linux builds KVM without its compat ioctls: a 32-bit task cannot
- * open /dev/kvm (ENODEV) and its ioctls on an inherited KVM fd are EINVAL. */
-static bool compat_task(struct task *t)
+ * open /dev/kvm (ENODEV) and its ioctls on an inherited KVM fd are EINVAL
+ * (abi->kvm says which ABI KVM serves). */
+static bool kvm_refuses(struct task *t)
 {
-    return task_abi(t)->word != 8;
+    return !task_abi(t)->kvm;
 }
 
 bool kvm_aarch32_el0_ok(const struct machine *m)
@@ -231,7 +232,7 @@ static int64_t vcpu_init(struct task *t, struct kvm_vcpu *v, uint64_t arg)
 static int64_t vcpu_ioctl(struct task *t, struct file *f, unsigned long req, uint64_t arg)
 {
     struct kvm_vcpu *v = f->priv;
-    if (compat_task(t))
+    if (kvm_refuses(t))
         return -EINVAL;
     if (task_mm(t) != v->vm->mm) /* a forked child's, or after an execve */
         return -EIO;
@@ -397,7 +398,7 @@ fail:
 static int64_t vm_ioctl(struct task *t, struct file *f, unsigned long req, uint64_t arg)
 {
     struct kvm_vm *vm = f->priv;
-    if (compat_task(t))
+    if (kvm_refuses(t))
         return -EINVAL;
     if (task_mm(t) != vm->mm)
         return -EIO;
@@ -433,7 +434,7 @@ static const struct file_ops vm_ops = {
 static int64_t system_ioctl(struct task *t, struct file *f, unsigned long req, uint64_t arg)
 {
     (void)f;
-    if (compat_task(t))
+    if (kvm_refuses(t))
         return -EINVAL;
     switch (req) {
     case KVM_GET_API_VERSION:
@@ -465,7 +466,7 @@ static const struct file_ops system_ops = {
 
 int kvm_open(struct task *t, int flags, struct file **out)
 {
-    if (compat_task(t))
+    if (kvm_refuses(t))
         return -ENODEV;
     struct file *f = file_new_object(t->machine, &system_ops, NULL, flags & (O_ACCMODE | O_NONBLOCK));
     if (!f)

@@ -20,6 +20,7 @@
  * and the file_notify_events of their object runs them again on behalf of
  * a live task of the context's address space. */
 #include "abi.h"
+#include "abi_user.h"
 #include "aio.h"
 #include "deferred.h"
 #include "event.h"
@@ -410,10 +411,9 @@ SYSCALL_DECL(io_setup)
 {
     struct machine *m = t->machine;
     struct mm *mm = task_mm(t);
-    unsigned word = task_abi(t)->word;
     uint32_t nr = (uint32_t)a[0];
-    uint64_t cur = 0;
-    if (copy_from_guest(mm, &cur, a[1], word) < 0)
+    uint64_t cur = 0; /* aio_context_t, an unsigned long */
+    if (get_user_ulongs(t, a[1], &cur, 1) < 0)
         return -EFAULT;
     if (cur || nr == 0)
         return -EINVAL;
@@ -444,7 +444,7 @@ SYSCALL_DECL(io_setup)
     }
     m->aio_nr += nr;
     ring_set(c, 0, c->id);
-    if (copy_to_guest(mm, a[1], &c->user_id, word) < 0) {
+    if (put_user_longs(t, a[1], (const int64_t[]){(int64_t)c->user_id}, 1) < 0) {
         ctx_kill(c, true);
         return -EFAULT;
     }
@@ -636,7 +636,6 @@ static int submit_one(struct task *t, struct aio_ctx *c, uint64_t uiocb)
 /* io_submit(ctx, nr, iocbpp): the iocbs submitted, or the first one's error. */
 SYSCALL_DECL(io_submit)
 {
-    unsigned word = task_abi(t)->word;
     int64_t nr = abi_long(task_abi(t), a[1]);
     if (nr < 0)
         return -EINVAL;
@@ -648,7 +647,7 @@ SYSCALL_DECL(io_submit)
     int64_t i, ret = 0;
     for (i = 0; i < nr; i++) {
         uint64_t uiocb = 0;
-        if (copy_from_guest(task_mm(t), &uiocb, a[2] + (uint64_t)i * word, word) < 0) {
+        if (get_user_ulongs(t, a[2] + (uint64_t)i * abi_longs_size(t, 1), &uiocb, 1) < 0) {
             ret = -EFAULT;
             break;
         }
@@ -784,9 +783,7 @@ static int timeout_read(struct task *t, uint64_t addr, unsigned field, int64_t *
 
 static int64_t getevents(struct task *t, const uint64_t a[6], int64_t ns, unsigned flags)
 {
-    bool native = task_abi(t)->word == 8;
-    int64_t min_nr = native ? (int64_t)a[1] : (int32_t)a[1];
-    int64_t nr = native ? (int64_t)a[2] : (int32_t)a[2];
+    int64_t min_nr = abi_long(task_abi(t), a[1]), nr = abi_long(task_abi(t), a[2]);
     if (!lookup(t, a[0]) || min_nr > nr || min_nr < 0)
         return -EINVAL;
     t->wait_args[0] = a[0];
@@ -816,19 +813,14 @@ int64_t do_io_getevents(struct task *t, const uint64_t a[6], unsigned field)
  * while it waits, as ppoll's. */
 int64_t do_io_pgetevents(struct task *t, const uint64_t a[6], unsigned field)
 {
-    unsigned w = task_abi(t)->word;
     int64_t ns;
     int err = timeout_read(t, a[4], field, &ns);
     if (err < 0)
         return err;
-    uint64_t mask = 0, size = 0;
-    if (a[5]) {
-        uint8_t raw[16];
-        if (copy_from_guest(task_mm(t), raw, a[5], 2 * w) < 0)
-            return -EFAULT;
-        memcpy(&mask, raw, w);
-        memcpy(&size, raw + w, w);
-    }
+    uint64_t usig[2] = {0, 0}; /* sigmask, sigsetsize */
+    if (a[5] && get_user_ulongs(t, a[5], usig, 2) < 0)
+        return -EFAULT;
+    uint64_t mask = usig[0], size = usig[1];
     if ((err = wait_with_mask(t, mask, size)) < 0)
         return err;
     return getevents(t, a, ns, GE_PGETEVENTS);
@@ -836,7 +828,7 @@ int64_t do_io_pgetevents(struct task *t, const uint64_t a[6], unsigned field)
 
 SYSCALL_DECL(io_getevents)
 {
-    return do_io_getevents(t, a, task_abi(t)->word);
+    return do_io_getevents(t, a, abi_time_field(t));
 }
 
 SYSCALL_DECL(io_pgetevents)

@@ -19,7 +19,7 @@
 bool dirpos_applies(struct task *t, const struct file *f)
 {
     struct stat st;
-    return task_abi(t)->word == 4 && f->kind == FILE_HOST && fstat(f->host_fd, &st) == 0 &&
+    return task_abi(t)->dir_pos32 && f->kind == FILE_HOST && fstat(f->host_fd, &st) == 0 &&
            S_ISDIR(st.st_mode);
 }
 

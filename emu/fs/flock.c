@@ -266,9 +266,9 @@ SYSCALL_DECL(flock)
 
 bool fcntl_is_lock_cmd(struct task *t, int cmd)
 {
-    bool arm64 = task_abi(t)->word == 8;
+    bool flock32 = task_abi(t)->flock32; /* the ABI has the F_*LK64 commands */
     return (cmd >= GUEST_F_GETLK && cmd <= GUEST_F_SETLKW) ||
-           (!arm64 && cmd >= GUEST_F_GETLK64 && cmd <= GUEST_F_SETLKW64) ||
+           (flock32 && cmd >= GUEST_F_GETLK64 && cmd <= GUEST_F_SETLKW64) ||
            (cmd >= GUEST_F_OFD_GETLK && cmd <= GUEST_F_OFD_SETLKW);
 }
 
@@ -368,7 +368,7 @@ int64_t fcntl_lock(struct task *t, int fd, int cmd, uint64_t arg)
     if (!f)
         return -EBADF;
     bool ofd = cmd >= GUEST_F_OFD_GETLK;
-    bool narrow = task_abi(t)->word == 4 && cmd <= GUEST_F_SETLKW;
+    bool narrow = task_abi(t)->flock32 && cmd <= GUEST_F_SETLKW;
     bool get = cmd == GUEST_F_GETLK || cmd == GUEST_F_GETLK64 || cmd == GUEST_F_OFD_GETLK;
     bool wait = cmd == GUEST_F_SETLKW || cmd == GUEST_F_SETLKW64 || cmd == GUEST_F_OFD_SETLKW;
     struct guest_flock fl;

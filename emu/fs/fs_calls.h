@@ -23,13 +23,14 @@ static inline unsigned creation_mode(const struct task *t, uint64_t mode)
 int64_t do_truncate(struct task *t, uint64_t upath, int64_t len);
 SYSCALL_DECL(truncate);
 SYSCALL_DECL(mknodat);
-/* posix_fadvise: arm's arm_fadvise64_64 puts advice second and splits the
- * offset and length in register pairs. */
+/* posix_fadvise: arm's arm_fadvise64_64 (arch/arm/sys32.c) puts advice
+ * second and splits the offset and length in register pairs. */
 int64_t do_fadvise(struct task *t, int fd, int64_t len, int advice);
 SYSCALL_DECL(fadvise64);
 SYSCALL_DECL(readahead);
 SYSCALL_DECL(sync_file_range);
-/* sync_file_range's checks; arm's takes its 64-bit halves in other registers. */
+/* sync_file_range's checks; arm's takes its 64-bit halves in other
+ * registers (arch/arm/sys32.c). */
 int64_t do_sync_file_range(struct task *t, int fd, int64_t offset, int64_t nbytes,
                            unsigned flags);
 
@@ -55,9 +56,10 @@ SYSCALL_DECL(removexattr);
 SYSCALL_DECL(lremovexattr);
 SYSCALL_DECL(fremovexattr);
 
-/* preadv(fd, iov, cnt, pos_l, pos_h) and friends: arm64 passes the offset
- * whole in pos_l, arm split in two 32-bit halves. The *v2 calls take flags
- * (RWF_*) and an offset of -1 for the file position. */
+/* preadv(fd, iov, cnt, pos_l, pos_h) and friends: the offset whole in
+ * pos_l, as arm64 passes it (arm's two 32-bit halves are joined in
+ * arch/arm/sys32.c). The *v2 calls take flags (RWF_*) and an offset of -1
+ * for the file position. */
 SYSCALL_DECL(preadv);
 SYSCALL_DECL(pwritev);
 SYSCALL_DECL(preadv2);

@@ -3,6 +3,7 @@
 #include "iovec.h"
 
 #include "abi.h"
+#include "abi_user.h"
 #include "mm.h"
 #include "task.h"
 
@@ -17,17 +18,21 @@ bool user_range_ok(uint64_t addr, uint64_t len)
 
 int iov_read(struct task *t, uint64_t uiov, uint64_t cnt, struct iov_list *l)
 {
-    unsigned w = task_abi(t)->word;
+    bool as_read = task_abi(t)->iov_checked_as_read;
     l->n = (unsigned)cnt;
     l->total = 0;
-    /* The array first, whole: a compat length is a 32-bit ssize_t, checked
-     * as it is read (compat_iovec_from_user); a native one after. */
+    /* The array first, whole: iov_base a pointer, iov_len a size_t whose
+     * sign is checked as it is read (compat_iovec_from_user, a 32-bit
+     * ssize_t) or after the whole array (copy_iovec_from_user). */
     for (unsigned i = 0; i < l->n; i++) {
+        uint64_t at = uiov + abi_longs_size(t, 2 * i);
+        int64_t len = 0;
         l->v[i].base = l->v[i].len = 0;
-        if (copy_from_guest(task_mm(t), &l->v[i].base, uiov + i * 2 * w, w) < 0 ||
-            copy_from_guest(task_mm(t), &l->v[i].len, uiov + i * 2 * w + w, w) < 0)
+        if (get_user_ulongs(t, at, &l->v[i].base, 1) < 0 ||
+            get_user_longs(t, at + abi_longs_size(t, 1), &len, 1) < 0)
             return -EFAULT;
-        if (w == 4 && (int32_t)l->v[i].len < 0)
+        l->v[i].len = (uint64_t)len;
+        if (as_read && len < 0)
             return -EINVAL;
     }
     for (unsigned i = 0; i < l->n; i++)

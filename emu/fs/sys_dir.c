@@ -127,7 +127,7 @@ int64_t do_getdents64(struct task *t, int fd, uint8_t *buf, size_t len)
             return -errno;
         if (fsnotify_active(t->machine)) /* iterate_dir's fsnotify_access */
             fsnotify_file(t->machine, f, IN_ACCESS);
-        if (task_abi(t)->word == 4)
+        if (task_abi(t)->dir_pos32)
             dirpos_renumber(f, buf, (size_t)n);
         return n;
     }

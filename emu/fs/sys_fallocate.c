@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys_fallocate.c - fallocate(2): space for a host file the guest may
  * change, with Linux's checks for every other kind of descriptor. */
-#include "abi.h"
 #include "file.h"
 #include "file_access.h"
 #include "file_limits.h"
@@ -25,9 +24,8 @@ SYSCALL_DECL(fallocate)
     if (!f)
         return -EBADF;
     int mode = (int)a[1];
-    /* arm passes each 64-bit argument in an aligned register pair. */
-    int64_t off = task_abi(t)->word == 8 ? (int64_t)a[2] : (int64_t)((a[3] << 32) | a[2]);
-    int64_t len = task_abi(t)->word == 8 ? (int64_t)a[3] : (int64_t)((a[5] << 32) | a[4]);
+    /* arm's register pairs are joined in arch/arm/sys32.c. */
+    int64_t off = (int64_t)a[2], len = (int64_t)a[3];
     if (f->kind == FILE_HOST) {
         /* The host fd has the guest's access mode: a descriptor open only
          * for reading gets EBADF from the host, and one open for writing

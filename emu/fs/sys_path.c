@@ -5,6 +5,7 @@
  * read-only without --rw, /tmp is always writable, and the virtual trees
  * refuse them. */
 #include "abi.h"
+#include "abi_user.h"
 #include "fd_unshare.h"
 #include "file.h"
 #include "file_access.h"
@@ -612,7 +613,7 @@ int64_t do_utimensat(struct task *t, const uint64_t a[6], unsigned field)
 
 SYSCALL_DECL(utimensat)
 {
-    return do_utimensat(t, a, task_abi(t)->word);
+    return do_utimensat(t, a, abi_time_field(t));
 }
 
 static int64_t op_chmod(struct task *t, int fd, const uint64_t *a)
@@ -691,7 +692,7 @@ SYSCALL_DECL(ftruncate)
     struct file *f = file_get_io(t, (int)a[0]);
     if (!f)
         return -EBADF;
-    int64_t len = task_abi(t)->word == 8 ? (int64_t)a[1] : (int64_t)((a[3] << 32) | a[2]);
+    int64_t len = (int64_t)a[1]; /* arm's ftruncate and ftruncate64: arch/arm/ */
     if (len < 0 || f->kind != FILE_HOST || (f->flags & O_ACCMODE) == O_RDONLY)
         return -EINVAL;
     int err = file_may_change(f);
@@ -732,10 +733,11 @@ int64_t do_truncate(struct task *t, uint64_t upath, int64_t len)
     return err;
 }
 
-/* arm's truncate takes a 32-bit length (truncate64 calls do_truncate). */
+/* truncate(path, long length): arm's is 32 bits (truncate64 calls
+ * do_truncate). */
 SYSCALL_DECL(truncate)
 {
-    return do_truncate(t, a[0], task_abi(t)->word == 8 ? (int64_t)a[1] : (int64_t)(int32_t)a[1]);
+    return do_truncate(t, a[0], abi_long(task_abi(t), a[1]));
 }
 
 /* mknodat(dirfd, path, mode, dev): regular files, FIFOs and socket nodes.

@@ -2,7 +2,7 @@
 /* sys_poll.c - ppoll and pselect6 (and arm's poll): readiness of pipes and
  * files, blocking until a pipe changes, a signal arrives or the timeout
  * passes in virtual time. */
-#include "abi.h"
+#include "abi_user.h"
 #include "file.h"
 #include "machine.h"
 #include "mm.h"
@@ -192,7 +192,7 @@ int64_t do_ppoll(struct task *t, const uint64_t a[6], unsigned field)
 
 SYSCALL_DECL(ppoll)
 {
-    return do_ppoll(t, a, task_abi(t)->word);
+    return do_ppoll(t, a, abi_time_field(t));
 }
 
 SYSCALL_DECL(poll)
@@ -209,8 +209,8 @@ SYSCALL_DECL(poll)
  * (wait_args[0], at most FD_MAX) in whole longs of the ABI. */
 static size_t fd_set_bytes(struct task *t)
 {
-    unsigned w = task_abi(t)->word;
-    return ((size_t)t->wait_args[0] + 8 * w - 1) / (8 * w) * w;
+    size_t long_bits = 8 * abi_longs_size(t, 1);
+    return abi_longs_size(t, (unsigned)((t->wait_args[0] + long_bits - 1) / long_bits));
 }
 
 static int64_t select_once(struct task *t)
@@ -281,13 +281,9 @@ int64_t do_pselect6(struct task *t, const uint64_t a[6], unsigned field)
         return ns;
     if (a[5]) {
         /* The sixth argument points at {const sigset_t *, size_t}. */
-        unsigned w = task_abi(t)->word;
         uint64_t pair[2] = {0, 0};
-        uint8_t raw[16];
-        if (copy_from_guest(task_mm(t), raw, a[5], 2 * w) < 0)
+        if (get_user_ulongs(t, a[5], pair, 2) < 0)
             return -EFAULT;
-        memcpy(&pair[0], raw, w);
-        memcpy(&pair[1], raw + w, w);
         int err = wait_with_mask(t, pair[0], pair[1]);
         if (err < 0)
             return err;
@@ -330,5 +326,5 @@ SYSCALL_DECL(select_time32)
 
 SYSCALL_DECL(pselect6)
 {
-    return do_pselect6(t, a, task_abi(t)->word);
+    return do_pselect6(t, a, abi_time_field(t));
 }

@@ -2,7 +2,7 @@
 /* sys_rw.c - reading and writing files: read, write and their positioned
  * and vectored forms, sendfile, copy_file_range, sync, lseek; what a read
  * or write does for each kind of file (file_read, file_write). */
-#include "abi.h"
+#include "abi_user.h"
 #include "dirpos.h"
 #include "fifo.h"
 #include "file.h"
@@ -385,10 +385,11 @@ SYSCALL_DECL(write)
     return do_write(t, (int)a[0], a[1], a[2], -1);
 }
 
+/* pread64(fd, buf, count, pos); arm's joins pos from a register pair
+ * (arch/arm/sys32.c). */
 SYSCALL_DECL(pread64)
 {
-    /* AArch32 passes the 64-bit offset in an aligned register pair (r4, r5). */
-    int64_t off = task_abi(t)->word == 8 ? (int64_t)a[3] : (int64_t)((a[5] << 32) | a[4]);
+    int64_t off = (int64_t)a[3];
     if (off < 0)
         return -EINVAL;
     return do_read(t, (int)a[0], a[1], a[2], off);
@@ -396,7 +397,7 @@ SYSCALL_DECL(pread64)
 
 SYSCALL_DECL(pwrite64)
 {
-    int64_t off = task_abi(t)->word == 8 ? (int64_t)a[3] : (int64_t)((a[5] << 32) | a[4]);
+    int64_t off = (int64_t)a[3];
     if (off < 0)
         return -EINVAL;
     return do_write(t, (int)a[0], a[1], a[2], off);
@@ -404,7 +405,8 @@ SYSCALL_DECL(pwrite64)
 
 /* sendfile(out, in, offset, count): in's bytes to out through the kernel,
  * from *offset (which advances, in's position does not) or from in's
- * position. offset_word is the size of *offset: 8, or 4 for arm's sendfile. */
+ * position. *offset is a loff_t for arm's sendfile64 (loff), else an
+ * off_t, the ABI's long. */
 /* Copies up to count bytes from in to out, each at *off (advanced) or at
  * its file position when off is NULL: the bytes copied, or the error when
  * none was. */
@@ -435,7 +437,21 @@ static int64_t copy_between(struct task *t, struct file *in, int64_t *in_off, st
     return (int64_t)done;
 }
 
-int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
+static int get_offset(struct task *t, uint64_t addr, bool loff, int64_t *off)
+{
+    if (loff)
+        return copy_from_guest(task_mm(t), off, addr, sizeof *off) < 0 ? -EFAULT : 0;
+    return get_user_longs(t, addr, off, 1);
+}
+
+static int put_offset(struct task *t, uint64_t addr, bool loff, int64_t off)
+{
+    if (loff)
+        return copy_to_guest(task_mm(t), addr, &off, sizeof off) < 0 ? -EFAULT : 0;
+    return put_user_longs(t, addr, &off, 1);
+}
+
+int64_t do_sendfile(struct task *t, const uint64_t a[6], bool loff)
 {
     struct file *out = file_get_io(t, (int)a[0]), *in = file_get_io(t, (int)a[1]);
     if (!out || !in)
@@ -444,10 +460,8 @@ int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
         return -EINVAL; /* Linux splices from files and sockets, not pipes */
     int64_t off = 0;
     if (a[2]) {
-        if (copy_from_guest(task_mm(t), &off, a[2], offset_word) < 0)
+        if (get_offset(t, a[2], loff, &off) < 0)
             return -EFAULT;
-        if (offset_word == 4)
-            off = (int32_t)off;
         if (off < 0)
             return -EINVAL;
     }
@@ -459,7 +473,7 @@ int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word)
         count = MAX_RW_COUNT;
     int64_t done = copy_between(t, in, a[2] ? &off : NULL, out, NULL, count);
     told(t, out, told(t, in, done, IN_ACCESS), IN_MODIFY); /* do_sendfile's */
-    if (a[2] && done >= 0 && copy_to_guest(task_mm(t), a[2], &off, offset_word) < 0)
+    if (a[2] && done >= 0 && put_offset(t, a[2], loff, off) < 0)
         return -EFAULT;
     return done;
 }
@@ -530,7 +544,7 @@ SYSCALL_DECL(syncfs)
 
 SYSCALL_DECL(sendfile)
 {
-    return do_sendfile(t, a, task_abi(t)->word);
+    return do_sendfile(t, a, false);
 }
 
 /* readv and writev, at the file position (off < 0) or at off: the
@@ -576,23 +590,22 @@ SYSCALL_DECL(writev)
     return do_iov(t, (int)a[0], a[1], a[2], true, -1);
 }
 
-/* The offset of preadv(fd, iov, cnt, pos_l, pos_h): whole in pos_l on
- * arm64, in two 32-bit halves on arm. */
-static int64_t iov_offset(struct task *t, const uint64_t a[6])
+/* The offset of preadv(fd, iov, cnt, pos_l, pos_h): whole in pos_l, as
+ * arm64 passes it (arm's halves are joined in arch/arm/sys32.c). */
+static int64_t iov_offset(const uint64_t a[6])
 {
-    return task_abi(t)->word == 8 ? (int64_t)a[3]
-                                  : (int64_t)((a[4] << 32) | (a[3] & 0xffffffffu));
+    return (int64_t)a[3];
 }
 
 SYSCALL_DECL(preadv)
 {
-    int64_t off = iov_offset(t, a);
+    int64_t off = iov_offset(a);
     return off < 0 ? -EINVAL : do_iov(t, (int)a[0], a[1], a[2], false, off);
 }
 
 SYSCALL_DECL(pwritev)
 {
-    int64_t off = iov_offset(t, a);
+    int64_t off = iov_offset(a);
     return off < 0 ? -EINVAL : do_iov(t, (int)a[0], a[1], a[2], true, off);
 }
 
@@ -604,7 +617,7 @@ SYSCALL_DECL(pwritev)
 
 static int64_t do_iov2(struct task *t, const uint64_t a[6], bool is_write)
 {
-    int64_t off = iov_offset(t, a);
+    int64_t off = iov_offset(a);
     if (a[5] & ~(uint64_t)GUEST_RWF_SUPPORTED)
         return -EOPNOTSUPP;
     if (off < -1)

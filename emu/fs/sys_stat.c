@@ -147,7 +147,7 @@ SYSCALL_DECL(readlinkat)
     int64_t err = path_from_guest(t, (int)a[0], a[1], path, sizeof path);
     if (err < 0)
         return err;
-    if ((int64_t)a[3] <= 0 || (task_abi(t)->word == 4 && (int32_t)a[3] <= 0))
+    if (abi_long(task_abi(t), a[3]) <= 0) /* bufsiz, positive in the ABI's long */
         return -EINVAL;
     int n = vfs_readlink(&t->machine->vfs, t, path, target, sizeof target);
     if (n < 0)

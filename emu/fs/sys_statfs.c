@@ -5,6 +5,7 @@
  * kernel's own, and the root is the host file system under it, read-only
  * (ST_RDONLY) unless --rw. */
 #include "abi.h"
+#include "abi_user.h"
 #include "file.h"
 #include "file_access.h"
 #include "fs_calls.h"
@@ -162,28 +163,31 @@ static void put_word(uint8_t *buf, size_t *o, uint64_t v, unsigned size)
     *o += size;
 }
 
-/* The guest's struct statfs (words of `word` bytes) or arm's statfs64
- * (counts of 8 bytes, the rest 4, packed: 84 bytes): its size, or
- * -EOVERFLOW when a count does not fit 32 bits. */
-static int statfs_to_guest(const struct statfs *s, unsigned word, bool counts64, uint8_t *buf)
+/* The guest's struct statfs (the ABI's longs: asm-generic's __statfs_word,
+ * compat_statfs's 32-bit words) or arm's statfs64 (counts of 8 bytes, the
+ * rest 4, packed: 84 bytes): its size, or -EOVERFLOW when a count does not
+ * fit its long (put_compat_statfs(); -1 passes). */
+static int statfs_to_guest(struct task *t, const struct statfs *s, bool counts64, uint8_t *buf)
 {
-    unsigned count = counts64 ? 8 : word;
+    const struct abi *abi = task_abi(t);
+    unsigned long_size = (unsigned)abi_longs_size(t, 1);
+    unsigned count = counts64 ? 8 : long_size;
     uint64_t counts[] = {s->f_blocks, s->f_bfree, s->f_bavail, s->f_files, s->f_ffree};
-    for (size_t i = 0; i < 5 && count == 4; i++)
-        if (counts[i] >> 32 && counts[i] != UINT64_MAX)
+    for (size_t i = 0; i < 5 && !counts64; i++)
+        if (abi_ulong(abi, counts[i]) != counts[i] && counts[i] != UINT64_MAX)
             return -EOVERFLOW;
     size_t o = 0;
-    put_word(buf, &o, (uint64_t)s->f_type, word);
-    put_word(buf, &o, (uint64_t)s->f_bsize, word);
+    put_word(buf, &o, (uint64_t)s->f_type, long_size);
+    put_word(buf, &o, (uint64_t)s->f_bsize, long_size);
     for (size_t i = 0; i < 5; i++)
         put_word(buf, &o, counts[i], count);
     memcpy(buf + o, &s->f_fsid, 8);
     o += 8;
-    put_word(buf, &o, (uint64_t)s->f_namelen, word);
-    put_word(buf, &o, (uint64_t)s->f_frsize, word);
-    put_word(buf, &o, (uint64_t)s->f_flags, word);
-    memset(buf + o, 0, 4 * word);
-    return (int)(o + 4 * word);
+    put_word(buf, &o, (uint64_t)s->f_namelen, long_size);
+    put_word(buf, &o, (uint64_t)s->f_frsize, long_size);
+    put_word(buf, &o, (uint64_t)s->f_flags, long_size);
+    memset(buf + o, 0, 4 * long_size);
+    return (int)(o + 4 * long_size);
 }
 
 static int64_t put_statfs(struct task *t, int err, const struct statfs *s, bool counts64,
@@ -192,7 +196,7 @@ static int64_t put_statfs(struct task *t, int err, const struct statfs *s, bool 
     if (err < 0)
         return err;
     uint8_t buf[128];
-    int n = statfs_to_guest(s, task_abi(t)->word, counts64, buf);
+    int n = statfs_to_guest(t, s, counts64, buf);
     return n < 0 ? n : copy_to_guest(task_mm(t), ubuf, buf, (size_t)n);
 }
 

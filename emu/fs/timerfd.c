@@ -5,7 +5,7 @@
  * look sees every period that has passed (Linux's overruns). The realtime
  * clock is the monotonic one plus the boot epoch, and it is never set, so
  * TFD_TIMER_CANCEL_ON_SET is accepted and never cancels. */
-#include "abi.h"
+#include "abi_user.h"
 #include "event.h"
 #include "file.h"
 #include "ktimer.h"
@@ -201,12 +201,12 @@ static int64_t do_timerfd_gettime(struct task *t, const uint64_t a[6], unsigned 
 
 SYSCALL_DECL(timerfd_settime)
 {
-    return do_timerfd_settime(t, a, task_abi(t)->word);
+    return do_timerfd_settime(t, a, abi_time_field(t));
 }
 
 SYSCALL_DECL(timerfd_gettime)
 {
-    return do_timerfd_gettime(t, a, task_abi(t)->word);
+    return do_timerfd_gettime(t, a, abi_time_field(t));
 }
 
 /* armhf's timerfd_settime64/timerfd_gettime64: 64-bit timespec members. */

@@ -12,6 +12,7 @@
 #include "mqueue.h"
 
 #include "abi.h"
+#include "abi_user.h"
 #include "cred.h"
 #include "file.h"
 #include "kmem.h"
@@ -403,38 +404,16 @@ void mq_process_closed(struct process *p, struct file *f)
 
 /* ---- mq_open ---- */
 
-/* struct mq_attr: eight longs of the task's word. */
+/* struct mq_attr: eight longs of the task's ABI (mq_flags, mq_maxmsg,
+ * mq_msgsize, mq_curmsgs, four reserved). */
 static int attr_from_guest(struct task *t, uint64_t uattr, int64_t v[8])
 {
-    unsigned word = task_abi(t)->word;
-    uint8_t raw[64];
-    if (copy_from_guest(task_mm(t), raw, uattr, 8 * word) < 0)
-        return -EFAULT;
-    for (int i = 0; i < 8; i++) {
-        if (word == 8) {
-            memcpy(&v[i], raw + 8 * i, 8);
-        } else {
-            int32_t x;
-            memcpy(&x, raw + 4 * i, 4);
-            v[i] = x;
-        }
-    }
-    return 0;
+    return get_user_longs(t, uattr, v, 8);
 }
 
 static int attr_to_guest(struct task *t, uint64_t uattr, const int64_t v[8])
 {
-    unsigned word = task_abi(t)->word;
-    uint8_t raw[64];
-    for (int i = 0; i < 8; i++) {
-        if (word == 8) {
-            memcpy(raw + 8 * i, &v[i], 8);
-        } else {
-            int32_t x = (int32_t)v[i];
-            memcpy(raw + 4 * i, &x, 4);
-        }
-    }
-    return copy_to_guest(task_mm(t), uattr, raw, 8 * word) < 0 ? -EFAULT : 0;
+    return put_user_longs(t, uattr, v, 8);
 }
 
 /* mqueue_create_attr and mqueue_get_inode: a new queue, or an errno. */
@@ -1011,7 +990,7 @@ static int64_t do_timedreceive(struct task *t, const uint64_t a[6], unsigned fie
 /* mq_timedsend(mqdes, msg_ptr, msg_len, msg_prio, abs_timeout) */
 SYSCALL_DECL(mq_timedsend)
 {
-    return do_timedsend(t, a, task_abi(t)->word);
+    return do_timedsend(t, a, abi_time_field(t));
 }
 
 /* arm's mq_timedsend_time64: a 64-bit timespec */
@@ -1023,7 +1002,7 @@ SYSCALL_DECL(mq_timedsend_time64)
 /* mq_timedreceive(mqdes, msg_ptr, msg_len, msg_prio, abs_timeout) */
 SYSCALL_DECL(mq_timedreceive)
 {
-    return do_timedreceive(t, a, task_abi(t)->word);
+    return do_timedreceive(t, a, abi_time_field(t));
 }
 
 SYSCALL_DECL(mq_timedreceive_time64)
@@ -1034,10 +1013,10 @@ SYSCALL_DECL(mq_timedreceive_time64)
 /* ---- mq_notify, mq_getsetattr ---- */
 
 /* mq_notify(mqdes, sevp): struct sigevent begins with sigev_value (a
- * word), sigev_signo and sigev_notify. */
+ * union of int and pointer: a long), sigev_signo and sigev_notify. */
 SYSCALL_DECL(mq_notify)
 {
-    unsigned word = task_abi(t)->word;
+    size_t long_size = abi_longs_size(t, 1);
     int fd = (int)a[0];
     bool set = a[1] != 0;
     uint8_t raw[64];
@@ -1048,9 +1027,9 @@ SYSCALL_DECL(mq_notify)
     if (set) {
         if (copy_from_guest(task_mm(t), raw, a[1], sizeof raw) < 0)
             return -EFAULT;
-        memcpy(&value, raw, word);
-        memcpy(&signo, raw + word, 4);
-        memcpy(&how, raw + word + 4, 4);
+        value = abi_ulong_at(t, raw);
+        memcpy(&signo, raw + long_size, 4);
+        memcpy(&how, raw + long_size + 4, 4);
         if (how != GUEST_SIGEV_NONE && how != GUEST_SIGEV_SIGNAL && how != GUEST_SIGEV_THREAD)
             return -EINVAL;
         if (how == GUEST_SIGEV_SIGNAL && (signo < 0 || signo > GUEST_NSIG)) /* valid_signal */

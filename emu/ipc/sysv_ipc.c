@@ -4,6 +4,7 @@
  * cyclic index allocation and sequence numbers), permissions, the guest's
  * ipc64_perm and the /proc files. */
 #include "abi.h"
+#include "abi_user.h"
 #include "cred.h"
 #include "machine.h"
 #include "mm.h"
@@ -238,20 +239,23 @@ void ipc_buf_u32(struct ipc_buf *g, uint32_t v)
     buf_put(g, &v, sizeof v);
 }
 
+struct ipc_buf ipc_buf_new(struct task *t)
+{
+    return (struct ipc_buf){.long_size = (unsigned)abi_longs_size(t, 1),
+                            .time_high = task_abi(t)->sysv.time_high};
+}
+
 void ipc_buf_word(struct ipc_buf *g, uint64_t v)
 {
-    while (g->n % g->word)
-        ipc_buf_u16(g, 0); /* sizes here are even: pad to the word */
-    if (g->word == 8)
-        buf_put(g, &v, 8);
-    else
-        ipc_buf_u32(g, (uint32_t)v);
+    while (g->n % g->long_size)
+        ipc_buf_u16(g, 0); /* sizes here are even: pad to the long */
+    buf_put(g, &v, g->long_size); /* its low bytes: little-endian, as both ISAs */
 }
 
 void ipc_buf_time(struct ipc_buf *g, int64_t secs)
 {
     ipc_buf_word(g, (uint64_t)secs);
-    if (g->word == 4)
+    if (g->time_high)
         ipc_buf_word(g, (uint64_t)secs >> 32); /* the *_high word */
 }
 
@@ -262,7 +266,7 @@ size_t ipc_perm_size(struct task *t)
 
 struct ipc_buf ipc_buf_start(struct task *t, const struct ipc_obj *o)
 {
-    struct ipc_buf b = {.word = task_abi(t)->word}, *g = &b;
+    struct ipc_buf b = ipc_buf_new(t), *g = &b;
     ipc_buf_u32(g, (uint32_t)o->key);
     ipc_buf_u32(g, o->uid);
     ipc_buf_u32(g, o->gid);

@@ -142,15 +142,19 @@ bool ipc_parse_version(struct task *t, int *cmd);
 /* Wall-clock seconds now, for the *_time fields. */
 int64_t ipc_now(struct machine *m);
 
-/* Guest structures: word-sized longs, and the 32-bit ABI's time split in
- * two words. */
+/* Guest structures: the ABI's longs, each aligned to its size, and each
+ * time a long, or two where the ABI splits it (abi->sysv.time_high). */
 struct ipc_buf {
     uint8_t b[160];
     size_t n;
-    unsigned word;
+    unsigned long_size;
+    bool time_high;
 };
+/* An empty one for t's ABI. */
+struct ipc_buf ipc_buf_new(struct task *t);
 void ipc_buf_u16(struct ipc_buf *g, uint16_t v);
 void ipc_buf_u32(struct ipc_buf *g, uint32_t v);
+/* A long (truncated to the ABI's), after padding to its alignment. */
 void ipc_buf_word(struct ipc_buf *g, uint64_t v);
 void ipc_buf_time(struct ipc_buf *g, int64_t secs);
 /* A guest *id64_ds for t's ABI, starting with o's struct ipc64_perm. */

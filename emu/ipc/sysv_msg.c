@@ -6,6 +6,7 @@
  * straight to that receiver (oldest first), never through the queue; a
  * receive that frees room wakes the blocked senders, which try again. */
 #include "abi.h"
+#include "abi_user.h"
 #include "cred.h"
 #include "kmem.h"
 #include "machine.h"
@@ -231,14 +232,11 @@ static int64_t msgsnd_resume(struct task *t)
 /* msgsnd(msqid, msgp, msgsz, msgflg): msgp holds a long mtype, then the text. */
 SYSCALL_DECL(msgsnd)
 {
-    unsigned word = task_abi(t)->word;
     int id = (int)a[0], flags = (int)a[3];
     int64_t size = abi_long(task_abi(t), a[2]);
     int64_t type = 0;
-    if (copy_from_guest(task_mm(t), &type, a[1], word) < 0)
+    if (get_user_longs(t, a[1], &type, 1) < 0)
         return -EFAULT;
-    if (word == 4)
-        type = (int32_t)type;
     if (size > t->machine->limits.msgmax || size < 0 || id < 0)
         return -EINVAL;
     if (type < 1)
@@ -249,7 +247,7 @@ SYSCALL_DECL(msgsnd)
     *m = (struct msg_msg){.type = type, .size = (size_t)size};
     struct sysv_ipc *ns = sysv_ipc_of(t->machine);
     struct msg_queue *q = NULL;
-    int r = copy_from_guest(task_mm(t), m->text, a[1] + word, (size_t)size);
+    int r = copy_from_guest(task_mm(t), m->text, a[1] + abi_longs_size(t, 1), (size_t)size);
     if (!r)
         r = !ns ? -ENOMEM : !(q = queue_of(ns, id)) ? -EINVAL : send_try(t, ns, q, m, flags);
     if (r == 1 && signal_pending(t))
@@ -334,11 +332,10 @@ static int recv_try(struct task *t, struct sysv_ipc *ns, struct msg_queue *q,
 /* Copies a received message to the guest's msgbuf: the bytes of text, or -EFAULT. */
 static int64_t fill(struct task *t, uint64_t ubuf, uint64_t bufsz, struct msg_msg *m)
 {
-    unsigned word = task_abi(t)->word;
     uint64_t n = bufsz < m->size ? bufsz : m->size;
     int64_t r = (int64_t)n;
-    if (copy_to_guest(task_mm(t), ubuf, &m->type, word) < 0 ||
-        copy_to_guest(task_mm(t), ubuf + word, m->text, (size_t)n) < 0)
+    if (put_user_longs(t, ubuf, &m->type, 1) < 0 ||
+        copy_to_guest(task_mm(t), ubuf + abi_longs_size(t, 1), m->text, (size_t)n) < 0)
         r = -EFAULT;
     msg_release(t->machine, m);
     return r;
@@ -488,9 +485,9 @@ static int64_t msg_stat(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
 
 static int64_t msg_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, uint64_t buf)
 {
-    unsigned word = task_abi(t)->word;
-    /* after the perm: the times, cbytes, qnum, qbytes, the pids, two words */
-    size_t after = (time_words(t) + 3 + 8 / word + 2) * word;
+    /* after the perm: the times, cbytes, qnum, qbytes, the two pids (8
+     * bytes), two unused longs */
+    size_t after = abi_longs_size(t, time_words(t) + 3 + 2) + 8;
     uint8_t rest[128] = {0};
     struct ipc_set set;
     int err;
@@ -499,7 +496,7 @@ static int64_t msg_down(struct task *t, struct sysv_ipc *ns, int id, int cmd, ui
     if (!q)
         return err;
     uint64_t qbytes = 0;
-    memcpy(&qbytes, rest + (time_words(t) + 2) * word, word);
+    qbytes = abi_ulong_at(t, rest + abi_longs_size(t, time_words(t) + 2));
     if (cmd == GUEST_IPC_RMID) {
         queue_free(ns, q);
         return 0;

@@ -8,6 +8,7 @@
  * wakes with its operation done (or failed), so no third task can take
  * the value it was woken for. */
 #include "abi.h"
+#include "abi_user.h"
 #include "kmem.h"
 #include "machine.h"
 #include "mm.h"
@@ -395,13 +396,13 @@ static int64_t semtimedop_ops(struct task *t, int semid, const struct guest_semb
 /* semop(semid, sops, nsops) */
 SYSCALL_DECL(semop)
 {
-    return do_semtimedop(t, (int)a[0], a[1], (unsigned)a[2], 0, task_abi(t)->word);
+    return do_semtimedop(t, (int)a[0], a[1], (unsigned)a[2], 0, abi_time_field(t));
 }
 
 /* semtimedop(semid, sops, nsops, timeout): a relative timeout */
 SYSCALL_DECL(semtimedop)
 {
-    return do_semtimedop(t, (int)a[0], a[1], (unsigned)a[2], a[3], task_abi(t)->word);
+    return do_semtimedop(t, (int)a[0], a[1], (unsigned)a[2], a[3], abi_time_field(t));
 }
 
 /* arm's semtimedop_time64: a 64-bit timespec */

@@ -224,11 +224,12 @@ SYSCALL_DECL(shmdt)
 
 static int64_t shm_ipc_info(struct task *t, struct sysv_ipc *ns, uint64_t buf)
 {
-    struct ipc_buf g = {.word = task_abi(t)->word};
+    struct ipc_buf g = ipc_buf_new(t);
     const struct sysctl_limits *l = &t->machine->limits;
     /* struct shminfo64; a 32-bit task sees shmmax clamped to INT_MAX
      * (copy_compat_shminfo_to_user) */
-    ipc_buf_word(&g, g.word == 8 || l->shmmax <= INT_MAX ? l->shmmax : INT_MAX);
+    uint64_t cap = task_abi(t)->sysv.shmmax_cap;
+    ipc_buf_word(&g, l->shmmax <= cap ? l->shmmax : cap);
     ipc_buf_word(&g, SHMMIN);
     ipc_buf_word(&g, (uint64_t)l->shmmni);
     ipc_buf_word(&g, (uint64_t)l->shmmni); /* shmseg */
@@ -242,7 +243,7 @@ static int64_t shm_ipc_info(struct task *t, struct sysv_ipc *ns, uint64_t buf)
 
 static int64_t shm_info(struct task *t, struct sysv_ipc *ns, uint64_t buf)
 {
-    struct ipc_buf g = {.word = task_abi(t)->word};
+    struct ipc_buf g = ipc_buf_new(t);
     ipc_buf_u32(&g, (uint32_t)ns->shm.in_use); /* used_ids */
     ipc_buf_word(&g, ns->shm_pages);           /* shm_tot */
     for (int i = 0; i < 4; i++)

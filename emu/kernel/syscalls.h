@@ -175,7 +175,7 @@ SYSCALL_DECL(getdents64);
 int64_t do_getdents64(struct task *t, int fd, uint8_t *buf, size_t len);
 SYSCALL_DECL(pwrite64);
 SYSCALL_DECL(sendfile);
-int64_t do_sendfile(struct task *t, const uint64_t a[6], unsigned offset_word);
+int64_t do_sendfile(struct task *t, const uint64_t a[6], bool loff);
 SYSCALL_DECL(mkdirat);
 SYSCALL_DECL(mount);
 SYSCALL_DECL(umount2);

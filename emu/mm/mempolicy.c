@@ -12,6 +12,7 @@
  * MPOL_F_RELATIVE_NODES, else the policy's nodes: {0}, or none for
  * MPOL_LOCAL). 0 is no policy (MPOL_DEFAULT). */
 #include "abi.h"
+#include "abi_user.h"
 #include "cred.h"
 #include "mm.h"
 #include "page.h"
@@ -79,8 +80,8 @@ static int get_nodes(struct task *t, uint64_t addr, uint64_t maxnode, uint32_t *
         return 0;
     if (maxnode > PAGE * 8)
         return -EINVAL;
-    unsigned long_bits = task_abi(t)->word * 8;
-    size_t bytes = (size_t)((maxnode + long_bits - 1) / long_bits) * (long_bits / 8);
+    uint64_t long_bits = 8 * abi_longs_size(t, 1);
+    size_t bytes = abi_longs_size(t, (unsigned)((maxnode + long_bits - 1) / long_bits));
     uint8_t buf[PAGE + 8];
     if (copy_from_guest(task_mm(t), buf, addr, bytes) < 0)
         return -EFAULT;
@@ -95,11 +96,11 @@ static int get_nodes(struct task *t, uint64_t addr, uint64_t maxnode, uint32_t *
 
 /* copy_nodes_to_user(): ALIGN(maxnode - 1, 64) / 8 bytes, of which those
  * past nr_node_ids' longs are cleared; a compat task's mask is written in
- * 32-bit words (compat_put_bitmap), one at least. */
+ * 32-bit words (compat_put_bitmap), one at least: abi->nodemask_words. */
 static int put_nodes(struct task *t, uint64_t addr, uint64_t maxnode, uint32_t nodes)
 {
-    unsigned nbytes = task_abi(t)->word;
-    bool compat = nbytes == 4;
+    unsigned nbytes = (unsigned)abi_longs_size(t, 1); /* nr_node_ids (1) in longs */
+    bool compat = task_abi(t)->nodemask_words;
     uint64_t copy = maxnode - 1 > PAGE * 8 ? PAGE + 1 : (maxnode - 1 + 63) / 64 * 8;
     if (copy > nbytes) {
         if (copy > PAGE)
@@ -310,12 +311,10 @@ SYSCALL_DECL(move_pages)
     struct process *p = target_of(t, (int)a[0], &err);
     if (!p)
         return err;
-    unsigned word = task_abi(t)->word;
-    if (task_abi(t)->word == 4)
-        nr = (uint32_t)nr;
+    nr = abi_ulong(task_abi(t), nr); /* unsigned long nr_pages */
     for (uint64_t i = 0; i < nr; i++) {
         uint64_t addr = 0;
-        if (copy_from_guest(task_mm(t), &addr, pages + i * word, word) < 0)
+        if (get_user_ulongs(t, pages + i * abi_longs_size(t, 1), &addr, 1) < 0)
             return -EFAULT;
         int32_t st;
         if (nodes_at) {

@@ -7,6 +7,7 @@
  * dying process's memory goes when its last thread does, so the reaper
  * has nothing left to do early. */
 #include "abi.h"
+#include "abi_user.h"
 #include "cred.h"
 #include "event.h"
 #include "mm.h"
@@ -54,19 +55,16 @@ SYSCALL_DECL(process_madvise)
     if ((uint32_t)a[4])
         return -EINVAL;
     /* import_iovec() */
-    unsigned w = task_abi(t)->word;
-    if (w == 4)
-        vlen = (uint32_t)vlen;
+    vlen = abi_ulong(task_abi(t), vlen); /* size_t vlen */
     if (vlen > UIO_MAXIOV)
         return -EINVAL;
     uint64_t base[UIO_MAXIOV], len[UIO_MAXIOV], total = 0;
     for (uint64_t i = 0; i < vlen; i++) {
-        uint8_t b[16];
-        if (copy_from_guest(task_mm(t), b, vec + i * 2 * w, 2 * w) < 0)
+        uint64_t iov[2]; /* iov_base, iov_len */
+        if (get_user_ulongs(t, vec + abi_longs_size(t, 2 * (unsigned)i), iov, 2) < 0)
             return -EFAULT;
-        base[i] = len[i] = 0;
-        memcpy(&base[i], b, w);
-        memcpy(&len[i], b + w, w);
+        base[i] = iov[0];
+        len[i] = iov[1];
         if ((int64_t)len[i] < 0)
             return -EINVAL;
         total += len[i];

@@ -71,7 +71,7 @@ static int64_t apply(struct mm *mm, uint64_t start, uint64_t end, bool lock)
 }
 
 /* [start, start+len) widened to pages (len counted from start's page), or
- * false when it wraps the guest's word. */
+ * false when it wraps the guest's unsigned long (its last byte past it). */
 static bool page_range(struct task *t, uint64_t start, uint64_t len, uint64_t *s,
                        uint64_t *e)
 {
@@ -80,7 +80,7 @@ static bool page_range(struct task *t, uint64_t start, uint64_t len, uint64_t *s
     uint64_t aligned = (n + PAGE - 1) & ~(uint64_t)(PAGE - 1);
     *e = *s + aligned;
     return n >= len && aligned >= n && *e >= *s &&
-           !(task_abi(t)->word == 4 && *e > UINT64_C(1) << 32);
+           !(*e && *e - 1 > abi_ulong_max(task_abi(t)));
 }
 
 /* do_mlock(). */

@@ -183,20 +183,21 @@ SYSCALL_DECL(mmap)
     return do_mmap(t, a[0], a[1], (int)a[2], (int)a[3], (int)a[4], a[5]);
 }
 
-/* len rounded up to pages in the guest's word: 0 when that wraps (a
- * length near 2^64, or 2^32 for AArch32). */
+/* len rounded up to pages in the guest's unsigned long: 0 when that wraps
+ * (a length near 2^64, or 2^32 for AArch32). */
 static uint64_t page_align_len(struct task *t, uint64_t len)
 {
     uint64_t alen = PAGE_UP(len);
-    return alen < len || (task_abi(t)->word == 4 && alen >> 32) ? 0 : alen;
+    return alen < len || alen > abi_ulong_max(task_abi(t)) ? 0 : alen;
 }
 
 /* The end of [start, start+len) with len rounded up to pages, or 0 when
- * start is not page aligned or the rounded range wraps the guest's word. */
+ * start is not page aligned or the rounded range wraps the guest's unsigned
+ * long. */
 static uint64_t range_end(struct task *t, uint64_t start, uint64_t len)
 {
     uint64_t alen = page_align_len(t, len), end = start + alen;
-    if (start % PAGE || (len && !alen) || end < start || (task_abi(t)->word == 4 && end >> 32))
+    if (start % PAGE || (len && !alen) || end < start || end > abi_ulong_max(task_abi(t)))
         return 0;
     return end;
 }

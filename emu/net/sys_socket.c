@@ -2,7 +2,7 @@
 /* sys_socket.c - the socket syscalls: descriptors, guest sockaddrs, and the
  * guest's msghdr, iovec, cmsghdr and mmsghdr layouts, which follow the ABI's
  * word (8 bytes on arm64, 4 on armhf). The socket itself is socket.c's. */
-#include "abi.h"
+#include "abi_user.h"
 #include "cred.h"
 #include "file.h"
 #include "iovec.h"
@@ -258,22 +258,28 @@ struct guest_msghdr {
     int32_t flags;
 };
 
-/* msghdr fields: name, namelen, iov, iovlen, control, controllen, flags;
- * on armhf every one is 4 bytes, on arm64 the pointers and size_t are 8. */
-static unsigned msghdr_size(unsigned w)
+/* msghdr fields: name, namelen, iov, iovlen, control, controllen, flags,
+ * each in a slot of the ABI's long (the pointers and size_t are longs,
+ * namelen and flags ints at their slot's start): 28 bytes on armhf, 56 on
+ * arm64. */
+static size_t msghdr_size(struct task *t)
 {
-    return w == 8 ? 56 : 28;
+    return abi_longs_size(t, 7);
 }
 
 static int msghdr_from_guest(struct task *t, uint64_t addr, struct guest_msghdr *m)
 {
-    unsigned w = task_abi(t)->word;
     uint8_t raw[56];
-    if (copy_from_guest(task_mm(t), raw, addr, msghdr_size(w)) < 0)
+    if (copy_from_guest(task_mm(t), raw, addr, msghdr_size(t)) < 0)
         return -EFAULT;
     uint64_t v[7] = {0};
-    for (int i = 0; i < 7; i++)
-        memcpy(&v[i], raw + i * w, (w == 8 && (i == 1 || i == 6)) ? 4 : w);
+    for (unsigned i = 0; i < 7; i++) {
+        const uint8_t *slot = raw + abi_longs_size(t, i);
+        if (i == 1 || i == 6)
+            memcpy(&v[i], slot, 4);
+        else
+            v[i] = abi_ulong_at(t, slot);
+    }
     *m = (struct guest_msghdr){.name = v[0], .namelen = (uint32_t)v[1], .iov = v[2],
                                .iovlen = v[3], .control = v[4], .controllen = v[5],
                                .flags = (int32_t)v[6]};
@@ -283,11 +289,11 @@ static int msghdr_from_guest(struct task *t, uint64_t addr, struct guest_msghdr 
 /* recvmsg writes back msg_namelen, msg_controllen and msg_flags. */
 static int msghdr_to_guest(struct task *t, uint64_t addr, const struct guest_msghdr *m)
 {
-    unsigned w = task_abi(t)->word;
     struct mm *mm = task_mm(t);
-    if (copy_to_guest(mm, addr + w, &m->namelen, 4) < 0 ||
-        copy_to_guest(mm, addr + 5 * w, &m->controllen, w) < 0 ||
-        copy_to_guest(mm, addr + 6 * w, &m->flags, 4) < 0)
+    if (copy_to_guest(mm, addr + abi_longs_size(t, 1), &m->namelen, 4) < 0 ||
+        put_user_longs(t, addr + abi_longs_size(t, 5), (const int64_t[]){(int64_t)m->controllen},
+                       1) < 0 ||
+        copy_to_guest(mm, addr + abi_longs_size(t, 6), &m->flags, 4) < 0)
         return -EFAULT;
     return 0;
 }
@@ -335,14 +341,15 @@ static int iov_copy(struct task *t, const struct iov_list *l, uint64_t off, void
 
 /* ---- control messages: struct cmsghdr {size_t len; int level, type;} ---- */
 
-static size_t cmsg_align(size_t n, unsigned w)
+/* CMSG_ALIGN: to the ABI's long, whose size is long_size. */
+static size_t cmsg_align(size_t n, size_t long_size)
 {
-    return (n + w - 1) & ~(size_t)(w - 1);
+    return (n + long_size - 1) & ~(long_size - 1);
 }
 
-static size_t cmsg_hdr(unsigned w)
+static size_t cmsg_hdr(size_t long_size)
 {
-    return cmsg_align(w + 8, w);
+    return cmsg_align(long_size + 8, long_size);
 }
 
 static void anc_release(struct sock_anc *anc)
@@ -397,8 +404,8 @@ static int anc_from_guest(struct task *t, const struct sock *s, const struct gue
                           struct sock_anc *anc)
 {
     uint8_t ctl[OPTMEM_MAX];
-    unsigned w = task_abi(t)->word;
-    size_t hdr = cmsg_hdr(w), len = (size_t)m->controllen;
+    size_t long_size = abi_longs_size(t, 1);
+    size_t hdr = cmsg_hdr(long_size), len = (size_t)m->controllen;
     if (len == 0)
         return 0;
     if (len > sizeof ctl)
@@ -406,11 +413,10 @@ static int anc_from_guest(struct task *t, const struct sock *s, const struct gue
     if (copy_from_guest(task_mm(t), ctl, m->control, len) < 0)
         return -EFAULT;
     for (size_t off = 0; off + hdr <= len;) {
-        uint64_t clen = 0;
+        uint64_t clen = abi_ulong_at(t, ctl + off);
         int32_t level, type;
-        memcpy(&clen, ctl + off, w);
-        memcpy(&level, ctl + off + w, 4);
-        memcpy(&type, ctl + off + w + 4, 4);
+        memcpy(&level, ctl + off + long_size, 4);
+        memcpy(&type, ctl + off + long_size + 4, 4);
         if (clen < hdr || clen > len - off)
             return -EINVAL;
         const uint8_t *data = ctl + off + hdr;
@@ -435,7 +441,7 @@ static int anc_from_guest(struct task *t, const struct sock *s, const struct gue
         }
         if (err < 0)
             return err;
-        off += cmsg_align((size_t)clen, w);
+        off += cmsg_align((size_t)clen, long_size);
     }
     return 0;
 }
@@ -447,10 +453,11 @@ struct cmsg_out {
 };
 
 /* Appends one control message, truncated to what fits (as put_cmsg). */
-static int cmsg_put(struct task *t, struct cmsg_out *o, unsigned w, int level, int type,
-                    const void *data, size_t len)
+static int cmsg_put(struct task *t, struct cmsg_out *o, int level, int type, const void *data,
+                    size_t len)
 {
-    size_t hdr = cmsg_hdr(w), left = o->room - o->used;
+    size_t long_size = abi_longs_size(t, 1);
+    size_t hdr = cmsg_hdr(long_size), left = o->room - o->used;
     if (left < hdr) {
         o->flags |= MSG_CTRUNC;
         return 0;
@@ -462,13 +469,13 @@ static int cmsg_put(struct task *t, struct cmsg_out *o, unsigned w, int level, i
     }
     uint8_t h[16] = {0};
     uint64_t clen64 = clen;
-    memcpy(h, &clen64, w);
-    memcpy(h + w, &level, 4);
-    memcpy(h + w + 4, &type, 4);
+    memcpy(h, &clen64, long_size); /* cmsg_len, a size_t: its low bytes */
+    memcpy(h + long_size, &level, 4);
+    memcpy(h + long_size + 4, &type, 4);
     if (copy_to_guest(task_mm(t), o->addr + o->used, h, hdr) < 0 ||
         copy_to_guest(task_mm(t), o->addr + o->used + hdr, data, clen - hdr) < 0)
         return -EFAULT;
-    size_t space = cmsg_align(clen, w);
+    size_t space = cmsg_align(clen, long_size);
     o->used += space < left ? space : left;
     return 0;
 }
@@ -479,17 +486,16 @@ static int cmsg_put(struct task *t, struct cmsg_out *o, unsigned w, int level, i
  * and MSG_CTRUNC is set). */
 static int anc_to_guest(struct task *t, struct sock_anc *anc, struct cmsg_out *o, bool cloexec)
 {
-    unsigned w = task_abi(t)->word;
     int err = 0;
     if (anc->has_cred)
-        err = cmsg_put(t, o, w, SOL_SOCKET, SCM_CREDENTIALS, &anc->cred, sizeof anc->cred);
+        err = cmsg_put(t, o, SOL_SOCKET, SCM_CREDENTIALS, &anc->cred, sizeof anc->cred);
     if (err == 0 && anc->has_hoplimit)
-        err = cmsg_put(t, o, w, IPPROTO_IPV6, IPV6_HOPLIMIT, &anc->hoplimit, sizeof(int));
+        err = cmsg_put(t, o, IPPROTO_IPV6, IPV6_HOPLIMIT, &anc->hoplimit, sizeof(int));
     if (err == 0 && anc->has_tclass)
-        err = cmsg_put(t, o, w, IPPROTO_IPV6, IPV6_TCLASS, &anc->tclass, sizeof(int));
+        err = cmsg_put(t, o, IPPROTO_IPV6, IPV6_TCLASS, &anc->tclass, sizeof(int));
     if (err < 0 || !anc->nrights)
         return err;
-    size_t hdr = cmsg_hdr(w), left = o->room - o->used;
+    size_t hdr = cmsg_hdr(abi_longs_size(t, 1)), left = o->room - o->used;
     unsigned fit = left > hdr ? (unsigned)((left - hdr) / 4) : 0, n = 0;
     int32_t fds[SCM_MAX_FD];
     for (; n < anc->nrights && n < fit; n++) {
@@ -501,7 +507,7 @@ static int anc_to_guest(struct task *t, struct sock_anc *anc, struct cmsg_out *o
     if (n < anc->nrights)
         o->flags |= MSG_CTRUNC;
     if (n)
-        err = cmsg_put(t, o, w, SOL_SOCKET, SCM_RIGHTS, fds, n * 4);
+        err = cmsg_put(t, o, SOL_SOCKET, SCM_RIGHTS, fds, n * 4);
     anc_release(anc);
     return err;
 }
@@ -722,8 +728,8 @@ SYSCALL_DECL(recvmsg)
  * (as with MSG_WAITFORONE). */
 static int64_t do_mmsg(struct task *t, const uint64_t a[6], bool is_send)
 {
-    unsigned w = task_abi(t)->word;
-    unsigned stride = (unsigned)cmsg_align(msghdr_size(w) + 4, w);
+    /* struct mmsghdr: the msghdr, then msg_len, padded to the long */
+    unsigned stride = (unsigned)cmsg_align(msghdr_size(t) + 4, abi_longs_size(t, 1));
     unsigned vlen = a[2] > UIO_MAXIOV ? UIO_MAXIOV : (unsigned)a[2];
     int flags = (int)a[3];
     unsigned i = 0;
@@ -736,7 +742,7 @@ static int64_t do_mmsg(struct task *t, const uint64_t a[6], bool is_send)
         if (r < 0)
             return i ? (int64_t)i : r;
         uint32_t len = (uint32_t)r;
-        if (copy_to_guest(task_mm(t), um + msghdr_size(w), &len, 4) < 0)
+        if (copy_to_guest(task_mm(t), um + msghdr_size(t), &len, 4) < 0)
             return i ? (int64_t)i : -EFAULT;
     }
     return i;
@@ -759,7 +765,7 @@ static int64_t recvmmsg_timeout(struct task *t, const uint64_t a[6], unsigned fi
 
 SYSCALL_DECL(recvmmsg)
 {
-    return recvmmsg_timeout(t, a, task_abi(t)->word);
+    return recvmmsg_timeout(t, a, abi_time_field(t));
 }
 
 SYSCALL_DECL(recvmmsg_time64)

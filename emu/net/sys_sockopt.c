@@ -4,7 +4,7 @@
  * ones. Everything else fails with ENOPROTOOPT (or
  * EOPNOTSUPP below SOL_SOCKET on AF_UNIX), as Linux does for an option it
  * does not know. */
-#include "abi.h"
+#include "abi_user.h"
 #include "mm.h"
 #include "socket.h"
 #include "syscalls.h"
@@ -35,7 +35,7 @@ struct optval {
  * armhf for the _OLD options), or two 64-bit fields for the _NEW ones. */
 static unsigned timeval_field(struct task *t, int name)
 {
-    return name == GUEST_SO_RCVTIMEO_NEW || name == GUEST_SO_SNDTIMEO_NEW ? 8 : task_abi(t)->word;
+    return name == GUEST_SO_RCVTIMEO_NEW || name == GUEST_SO_SNDTIMEO_NEW ? 8 : abi_time_field(t);
 }
 
 static int timeout_set(struct task *t, int name, const struct optval *v, uint64_t *ns)

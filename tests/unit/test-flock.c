@@ -80,7 +80,7 @@ static int teardown(void **state)
  * struct flock (arm's struct flock64): the narrow one is arm's F_*LK. */
 static int64_t lock_cmd(struct task *t, int fd, int cmd, struct lk *l)
 {
-    bool narrow = task_abi(t)->word == 4 && cmd <= 7;
+    bool narrow = task_abi(t)->flock32 && cmd <= 7;
     uint8_t raw[32] = {0};
     memcpy(raw, &l->type, 2);
     memcpy(raw + 2, &l->whence, 2);

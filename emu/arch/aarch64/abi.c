@@ -143,7 +143,20 @@ const struct abi abi_aarch64 = {
     .sigreturn = aarch64_sigreturn,
     .put_stat = put_stat,
     /* asm-generic/ipcbuf.h, msgbuf.h, sembuf.h, shmbuf.h with 64-bit
-     * longs: only the 64 layouts, no IPC_64 flag; SHMLBA is a page. */
+     * longs: only the 64 layouts, no IPC_64 flag, each time one long;
+     * SHMLBA is a page; struct shminfo64's shmmax as it is. */
     .sysv = {.ipc_64_flag = false, .perm_size = 48, .msq_time_words = 3,
-             .sem_tail = 5 * 8, .shm_tail = 8 * 8, .shmlba = 4096},
+             .sem_tail = 5 * 8, .shm_tail = 8 * 8, .shmlba = 4096, .time_high = false,
+             .shmmax_cap = UINT64_MAX},
+    /* asm-generic/fcntl.h: struct flock has 64-bit offsets, and the
+     * F_*LK64 commands are only for !CONFIG_64BIT. */
+    .flock32 = false,
+    /* A native task takes the file system's 64-bit positions. */
+    .dir_pos32 = false,
+    /* copy_iovec_from_user() (lib/iov_iter.c): the array copied whole,
+     * then each length checked. */
+    .iov_checked_as_read = false,
+    /* copy_nodes_to_user() (mm/mempolicy.c): the bytes of the longs asked for. */
+    .nodemask_words = false,
+    .kvm = true,
 };

@@ -46,6 +46,12 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     E(fallocate, fallocate, "ddll"),
     E(readahead, readahead, "dxu"),
     E(fanotify_mark, fanotify_mark, "dxxds"),
+    /* The offset whole in pos_l (pos_h unused); arm splits it in two
+     * registers, unaligned (compat_sys_preadv). */
+    E(preadv, preadv, "dpdxx"),
+    E(pwritev, pwritev, "dpdxx"),
+    E(preadv2, preadv2, "dpdxxx"),
+    E(pwritev2, pwritev2, "dpdxxx"),
     /* arm has these as arm_fadvise64_64 and arm_sync_file_range, their
      * arguments reordered so that the 64-bit pairs are aligned. */
     E(fadvise64, fadvise64, "dlld"),

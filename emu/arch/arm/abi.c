@@ -178,7 +178,24 @@ const struct abi abi_arm = {
     .put_stat = put_stat,
     /* arm64's compat side (compat_ipc64_perm, compat_msqid64_ds,
      * compat_semid64_ds, compat_shmid64_ds): 32-bit words, each time with
-     * its _high word; IPC_64 picks these; COMPAT_SHMLBA is 4 pages. */
+     * its _high word; IPC_64 picks these; COMPAT_SHMLBA is 4 pages;
+     * copy_compat_shminfo_to_user() cuts shmmax to INT_MAX. */
     .sysv = {.ipc_64_flag = true, .perm_size = 36, .msq_time_words = 6,
-             .sem_tail = 7 * 4, .shm_tail = 12 * 4, .shmlba = 4 * 4096},
+             .sem_tail = 7 * 4, .shm_tail = 12 * 4, .shmlba = 4 * 4096, .time_high = true,
+             .shmmax_cap = INT32_MAX},
+    /* compat_sys_fcntl64() (fs/fcntl.c): F_GETLK, F_SETLK and F_SETLKW
+     * with struct compat_flock (32-bit offsets), F_GETLK64, F_SETLK64 and
+     * F_SETLKW64 with struct compat_flock64. */
+    .flock32 = true,
+    /* A compat task gets 32-bit directory hashes (ext4's is_32bit_api()). */
+    .dir_pos32 = true,
+    /* compat_iovec_from_user() (lib/iov_iter.c): each compat_iovec's
+     * length checked as it is read. */
+    .iov_checked_as_read = true,
+    /* copy_nodes_to_user() (mm/mempolicy.c): compat_put_bitmap(). */
+    .nodemask_words = true,
+    /* arm64 builds KVM without KVM_COMPAT: a compat task's open of
+     * /dev/kvm is ENODEV and its ioctls EINVAL (virt/kvm/kvm_main.c
+     * kvm_no_compat_open(), kvm_no_compat_ioctl()). */
+    .kvm = false,
 };

@@ -4,7 +4,8 @@
  * rows both ABIs share come from syscall_common.h; the rows here are the
  * ones where the 32-bit ABI differs from AArch64 (arch/aarch64/
  * syscall_table.c): each group says why. The handlers particular to the
- * 32-bit ABI (mmap2, _llseek, fstat64, set_tls) live here too. */
+ * 32-bit ABI (mmap2, _llseek, fstat64, set_tls) live here too; those
+ * that join a 64-bit argument from a register pair, in sys32.c. */
 #include "abi.h"
 #include "file.h"
 #include "mm.h"
@@ -164,26 +165,6 @@ static SYSCALL_DECL(utimensat_time64)
     return do_utimensat(t, a, 8);
 }
 
-/* truncate64(path, pad, lo, hi): the length in an aligned register pair. */
-static SYSCALL_DECL(truncate64)
-{
-    return do_truncate(t, a[0], (int64_t)((a[3] << 32) | (a[2] & 0xffffffffu)));
-}
-
-/* arm_fadvise64_64(fd, advice, offset lo, hi, len lo, hi) */
-static SYSCALL_DECL(arm_fadvise64_64)
-{
-    return do_fadvise(t, (int)a[0], (int64_t)((a[5] << 32) | (a[4] & 0xffffffffu)), (int)a[1]);
-}
-
-/* arm_sync_file_range(fd, flags, offset lo, hi, nbytes lo, hi): arm's
- * sync_file_range2, flags second so the 64-bit halves pair up. */
-static SYSCALL_DECL(arm_sync_file_range)
-{
-    return do_sync_file_range(t, (int)a[0], (int64_t)((a[3] << 32) | (a[2] & 0xffffffffu)),
-                              (int64_t)((a[5] << 32) | (a[4] & 0xffffffffu)), (unsigned)a[1]);
-}
-
 static SYSCALL_DECL(sched_rr_get_interval_time64)
 {
     return do_sched_rr_get_interval(t, (int)a[0], a[1], 8);
@@ -241,14 +222,15 @@ static SYSCALL_DECL(lchown32)
     return sys_fchownat(t, (uint64_t[6]){(uint64_t)-100, a[0], a[1], a[2], 0x100});
 }
 
+/* compat_sys_ftruncate(): a compat_ulong_t length, never negative. */
 static SYSCALL_DECL(ftruncate32)
 {
-    return sys_ftruncate(t, (uint64_t[6]){a[0], 0, a[1], 0});
+    return sys_ftruncate(t, (uint64_t[6]){a[0], (uint32_t)a[1]});
 }
 
 static SYSCALL_DECL(sendfile64)
 {
-    return do_sendfile(t, a, 8);
+    return do_sendfile(t, a, true);
 }
 
 static SYSCALL_DECL(pipe)
@@ -336,22 +318,27 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(ugetrlimit, getrlimit, "dp"),
     /* Offsets and lengths: a 32-bit one in one register, or a 64-bit one
      * in a register pair (aligned, hence the pad words and the
-     * reordered arm_fadvise64_64 and arm_sync_file_range); aarch64 has
-     * one call with a 64-bit register for each. mmap2 takes the offset
-     * in 4096-byte pages; sendfile64's offset is a 64-bit loff_t in
-     * memory (sendfile's, a long). */
+     * reordered arm_fadvise64_64 and arm_sync_file_range; preadv's two
+     * halves are two plain arguments), which sys32.c's handlers join
+     * for the shared ones; aarch64 has one call with a 64-bit register
+     * for each. mmap2 takes the offset in 4096-byte pages; sendfile64's
+     * offset is a 64-bit loff_t in memory (sendfile's, a long). */
     E(lseek, lseek32, "ddW"),
     E(_llseek, llseek, "dxxpW"),
-    E(pread64, pread64, "drudd"),
-    E(pwrite64, pwrite64, "dwudd"),
+    E(pread64, aarch32_pread64, "drudd"),
+    E(pwrite64, aarch32_pwrite64, "dwudd"),
     E(ftruncate, ftruncate32, "dd"),
-    E(ftruncate64, ftruncate, "dxxx"),
+    E(ftruncate64, aarch32_ftruncate64, "dxxx"),
     E(truncate, truncate, "sd"),
-    E(truncate64, truncate64, "sxxx"),
-    E(fallocate, fallocate, "ddxxxx"),
-    E(arm_fadvise64_64, arm_fadvise64_64, "ddxxxx"),
-    E(arm_sync_file_range, arm_sync_file_range, "dxxxxx"),
+    E(truncate64, aarch32_truncate64, "sxxx"),
+    E(fallocate, aarch32_fallocate, "ddxxxx"),
+    E(arm_fadvise64_64, aarch32_fadvise64_64, "ddxxxx"),
+    E(arm_sync_file_range, aarch32_sync_file_range2, "dxxxxx"),
     E(readahead, readahead, "dxxxu"),
+    E(preadv, compat_preadv, "dpdxx"),
+    E(pwritev, compat_pwritev, "dpdxx"),
+    E(preadv2, compat_preadv2, "dpdxxx"),
+    E(pwritev2, compat_pwritev2, "dpdxxx"),
     E(fanotify_mark, fanotify_mark, "dxxxds"),
     E(sendfile64, sendfile64, "ddpu"),
     EX(mmap2, mmap2, "puPFdx"),

@@ -47,6 +47,19 @@ SYSCALL_DECL(rt_sigtimedwait_time64);
 SYSCALL_DECL(pciconfig_read);
 SYSCALL_DECL(pciconfig_write);
 
+/* The calls with a 64-bit argument in a register pair (sys32.c). */
+SYSCALL_DECL(aarch32_pread64);
+SYSCALL_DECL(aarch32_pwrite64);
+SYSCALL_DECL(aarch32_truncate64);
+SYSCALL_DECL(aarch32_ftruncate64);
+SYSCALL_DECL(aarch32_fallocate);
+SYSCALL_DECL(aarch32_fadvise64_64);
+SYSCALL_DECL(aarch32_sync_file_range2);
+SYSCALL_DECL(compat_preadv);
+SYSCALL_DECL(compat_pwritev);
+SYSCALL_DECL(compat_preadv2);
+SYSCALL_DECL(compat_pwritev2);
+
 int arm_setup_frame(struct task *t, int sig, const struct sigaction_guest *sa, uint64_t sp);
 int64_t arm_sigreturn(struct task *t, bool rt);
 extern const uint32_t arm_sigtramp_code[4];
