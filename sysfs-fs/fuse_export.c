@@ -16,16 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__) /* gcc */
-#define FUSE_EXPORT_LSAN 1
-#elif defined(__has_feature) /* clang */
-#if __has_feature(address_sanitizer)
-#define FUSE_EXPORT_LSAN 1
-#endif
-#endif
-#ifdef FUSE_EXPORT_LSAN
-#include <sanitizer/lsan_interface.h>
-#endif
+#include "leakcheck.h"
 
 struct open_file;
 
@@ -245,19 +236,15 @@ static bool stale_mount(const char *dir)
 }
 /* fuse_mount: the mount point's name it keeps is freed only by
  * fuse_unmount, which asymu never calls (the unconfined janitor unmounts:
- * emu/machine/crash.c), so LeakSanitizer is told not to count it. Not by a
- * suppression: matching one symbolizes the allocation's stack, which
- * clang's runtime does by forking llvm-symbolizer, and the sandbox refuses
- * fork. */
+ * emu/machine/crash.c), so LeakSanitizer does not count it (leakcheck.h).
+ * Not by a suppression: matching one symbolizes the allocation's stack,
+ * which clang's runtime does by forking llvm-symbolizer, and the sandbox
+ * refuses fork. */
 static int mount_kept(struct fuse *f, const char *dir)
 {
-#ifdef FUSE_EXPORT_LSAN
-    __lsan_disable();
-#endif
+    leakcheck_pause();
     int rc = fuse_mount(f, dir);
-#ifdef FUSE_EXPORT_LSAN
-    __lsan_enable();
-#endif
+    leakcheck_resume();
     return rc;
 }
 

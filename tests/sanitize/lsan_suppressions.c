@@ -7,8 +7,8 @@
  * not be found). Each line is an allocation that is kept for the life of
  * the process, matched by its library's name (a module is matched without
  * symbolizing, which clang's runtime does by forking llvm-symbolizer, and
- * asymu's sandbox refuses fork; sysfs-fs/fuse_export.c's mount is left
- * out of the count by __lsan_disable() instead):
+ * asymu's sandbox refuses fork; what a library keeps from
+ * asymu's calls is left out of the count by leakcheck.h instead):
  * - libtraceevent.so: Debian's libtraceevent 1.7 leaks what it parsed of an
  *   event format it then refuses (a few bytes per malformed format of a
  *   trace.dat `asymu report` reads; fuzz-report finds them). Not asymu's
