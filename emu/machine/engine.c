@@ -19,6 +19,7 @@
 #include "mm_window.h"
 #include "sysreg.h"
 #include "task.h"
+#include "uninstrumented.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -206,8 +207,9 @@ static __attribute__((noinline)) void block_slow(uc_engine *uc, uint64_t addr, u
  * and everything else is block_slow's: a hook that only counted blocks
  * against a budget took 14.5% of armhf gzip's time, one that also called
  * out and looked the count up 31.6% (bench/README.md). AArch64: 4 bytes an
- * instruction; an engine has one ISA, so it gets one of the two hooks. */
-static void hook_block_a64(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+ * instruction; an engine has one ISA, so it gets one of the two hooks.
+ * Both are UNINSTRUMENTED in sanitized builds (uninstrumented.h). */
+UNINSTRUMENTED static void hook_block_a64(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
     struct machine *m = user;
     m->slice_used++;
@@ -219,7 +221,7 @@ static void hook_block_a64(uc_engine *uc, uint64_t addr, uint32_t size, void *us
 }
 
 /* AArch32: A32 or Thumb, counted by insn_count.h's cache. */
-static void hook_block_a32(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+UNINSTRUMENTED static void hook_block_a32(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
     struct machine *m = user;
     m->slice_used++;
