@@ -67,6 +67,12 @@ struct abi {
         unsigned shm_tail;       /* shmid64_ds after its ipc64_perm */
         unsigned shmlba;         /* SHMLBA, what SHM_RND rounds to */
     } sysv;
+    /* What the kernel layer (emu/kernel/) lays out or does by the ABI: arm64
+     * Linux's native rule, or its compat one for arm; each ABI's abi.c names
+     * the structure or constant it follows. */
+    uint64_t (*get_sp)(uc_engine *uc);  /* the user sp, as get_pc the pc */
+    unsigned siginfo_fields; /* siginfo_t: offset of _sifields, after signo, errno, code */
+    unsigned minsigstksz;    /* sigaltstack's smallest stack */
 };
 
 /* A syscall argument whose C type is long (signed: compat_long_t on arm,

@@ -618,21 +618,12 @@ static int syscall_info(struct task *t, struct task *c, uint64_t size, uint64_t 
     return (int)len;
 }
 
-/* The siginfo_t of signal sig with info, as the tracer t reads it. */
-static void siginfo_for_tracer(struct task *t, struct task *c, int sig,
-                               const struct siginfo_lite *info, uint8_t out[128])
-{
-    struct siginfo_lite saved = c->delivering;
-    c->delivering = *info;
-    signal_fill_info(c, sig, out, task_abi(t)->word);
-    c->delivering = saved;
-}
 
 static int64_t get_siginfo(struct task *t, struct task *c, uint64_t uaddr)
 {
     struct ptrace_link *l = c->ptrace;
     uint8_t info[128];
-    siginfo_for_tracer(t, c, l->stop_sig, &l->info, info);
+    signal_fill_info(t, l->stop_sig, &l->info, info); /* as the tracer reads it */
     return copy_to_guest(task_mm(t), uaddr, info, sizeof info);
 }
 
@@ -678,7 +669,7 @@ static int64_t peek_siginfo(struct task *t, struct task *c, uint64_t uargs, uint
         if (!sig)
             break;
         uint8_t out[128];
-        siginfo_for_tracer(t, c, sig, &info, out);
+        signal_fill_info(t, sig, &info, out);
         if (copy_to_guest(task_mm(t), ubuf + (uint64_t)i * sizeof out, out, sizeof out) < 0)
             return i ? i : -EFAULT;
     }

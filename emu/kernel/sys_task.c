@@ -222,7 +222,7 @@ SYSCALL_DECL(waitid)
             return 0;
         t->delivering = (struct siginfo_lite){.code = pr.code, .pid = pr.pid, .status = pr.child_status};
         uint8_t info[128];
-        signal_fill_info(t, SIGCHLD, info, task_abi(t)->word);
+        signal_fill_info(t, SIGCHLD, &t->delivering, info);
         return copy_to_guest(task_mm(t), a[2], info, sizeof info) < 0 ? -EFAULT : 0;
     }
     struct process *c;
@@ -246,7 +246,7 @@ SYSCALL_DECL(waitid)
     if (a[2]) {
         t->delivering = (struct siginfo_lite){.code = code, .pid = c->pid, .status = status};
         uint8_t info[128];
-        signal_fill_info(t, SIGCHLD, info, task_abi(t)->word);
+        signal_fill_info(t, SIGCHLD, &t->delivering, info);
         if (copy_to_guest(task_mm(t), a[2], info, sizeof info) < 0)
             return -EFAULT;
     }

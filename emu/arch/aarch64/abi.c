@@ -55,6 +55,13 @@ static uint64_t get_pc(uc_engine *uc)
     return pc;
 }
 
+static uint64_t get_sp(uc_engine *uc)
+{
+    uint64_t sp = 0;
+    uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
+    return sp;
+}
+
 static void set_tls(uc_engine *uc, uint64_t tls)
 {
     uc_reg_write(uc, UC_ARM64_REG_TPIDR_EL0, &tls);
@@ -146,4 +153,10 @@ const struct abi abi_aarch64 = {
      * longs: only the 64 layouts, no IPC_64 flag; SHMLBA is a page. */
     .sysv = {.ipc_64_flag = false, .perm_size = 48, .msq_time_words = 3,
              .sem_tail = 5 * 8, .shm_tail = 8 * 8, .shmlba = 4096},
+    .get_sp = get_sp,
+    /* include/uapi/asm-generic/siginfo.h: the union holds pointers, so on
+     * a 64-bit ABI it starts 8-aligned, after 4 bytes of padding. */
+    .siginfo_fields = 16,
+    /* MINSIGSTKSZ of arch/arm64/include/uapi/asm/signal.h (sys_sigaltstack). */
+    .minsigstksz = 5120,
 };

@@ -81,6 +81,13 @@ static uint64_t get_pc(uc_engine *uc)
     return pc | ((cpsr & CPSR_T) ? 1u : 0u);
 }
 
+static uint64_t get_sp(uc_engine *uc)
+{
+    uint32_t sp = 0;
+    uc_reg_read(uc, UC_ARM_REG_SP, &sp);
+    return sp;
+}
+
 static void set_tls(uc_engine *uc, uint64_t tls)
 {
     uc_arm_cp_reg tpidruro = {.cp = 15, .crn = 13, .crm = 0, .opc1 = 0, .opc2 = 3, .val = (uint32_t)tls};
@@ -181,4 +188,11 @@ const struct abi abi_arm = {
      * its _high word; IPC_64 picks these; COMPAT_SHMLBA is 4 pages. */
     .sysv = {.ipc_64_flag = true, .perm_size = 36, .msq_time_words = 6,
              .sem_tail = 7 * 4, .shm_tail = 12 * 4, .shmlba = 4 * 4096},
+    .get_sp = get_sp,
+    /* compat_siginfo_t (include/linux/compat.h): the union follows the
+     * three ints directly. */
+    .siginfo_fields = 12,
+    /* COMPAT_MINSIGSTKSZ of arch/arm64/include/asm/compat.h
+     * (compat_sys_sigaltstack). */
+    .minsigstksz = 2048,
 };
