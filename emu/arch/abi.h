@@ -73,6 +73,13 @@ struct abi {
     uint64_t (*get_sp)(uc_engine *uc);  /* the user sp, as get_pc the pc */
     unsigned siginfo_fields; /* siginfo_t: offset of _sifields, after signo, errno, code */
     unsigned minsigstksz;    /* sigaltstack's smallest stack */
+    uint32_t audit_arch;     /* AUDIT_ARCH_*: seccomp_data.arch, PTRACE_GET_SYSCALL_INFO */
+    uint64_t pc_mask;        /* instruction_pointer() of Linux's registers from get_pc */
+    /* The ptrace requests only a tracer of this ABI has (arm64's
+     * arch_ptrace() or compat_arch_ptrace()), for the ones sys_ptrace does
+     * not know itself: NULL, or -EIO for a request it does not know either. */
+    int64_t (*arch_ptrace)(struct task *tracer, struct task *c, long req, uint64_t addr,
+                           uint64_t data);
 };
 
 /* A syscall argument whose C type is long (signed: compat_long_t on arm,

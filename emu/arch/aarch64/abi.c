@@ -159,4 +159,10 @@ const struct abi abi_aarch64 = {
     .siginfo_fields = 16,
     /* MINSIGSTKSZ of arch/arm64/include/uapi/asm/signal.h (sys_sigaltstack). */
     .minsigstksz = 5120,
+    /* AUDIT_ARCH_AARCH64 of include/uapi/linux/audit.h (syscall_get_arch()). */
+    .audit_arch = 0xc00000b7u,
+    .pc_mask = UINT64_MAX,
+    /* arm64's arch_ptrace() adds only MTE's tag requests, which need a CPU
+     * the machine does not emulate. */
+    .arch_ptrace = NULL,
 };

@@ -195,4 +195,11 @@ const struct abi abi_arm = {
     /* COMPAT_MINSIGSTKSZ of arch/arm64/include/asm/compat.h
      * (compat_sys_sigaltstack). */
     .minsigstksz = 2048,
+    /* AUDIT_ARCH_ARM of include/uapi/linux/audit.h (arm64's syscall_get_arch()
+     * for a compat task). */
+    .audit_arch = 0x40000028u,
+    /* get_pc sets bit 0 in Thumb state; Linux's pc has it clear (the state
+     * is the CPSR's T bit). */
+    .pc_mask = 0xfffffffeu,
+    .arch_ptrace = arm_arch_ptrace,
 };
