@@ -80,6 +80,7 @@ struct abi {
      * not know itself: NULL, or -EIO for a request it does not know either. */
     int64_t (*arch_ptrace)(struct task *tracer, struct task *c, long req, uint64_t addr,
                            uint64_t data);
+    unsigned cpumask_unit;   /* sched_setaffinity reads the user's mask in these bytes */
 };
 
 /* A syscall argument whose C type is long (signed: compat_long_t on arm,

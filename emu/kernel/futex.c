@@ -4,8 +4,6 @@
  * in shared memory a place in the object mapped there, which every process
  * mapping it reaches. The priority-inheritance operations are
  * futex_pi.c's, the robust list futex_robust.c's. */
-#include "abi.h"
-#include "abi_user.h"
 #include "futex.h"
 #include "kcost.h"
 #include "machine.h"
@@ -241,5 +239,5 @@ int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field)
 
 SYSCALL_DECL(futex)
 {
-    return do_futex(t, a, abi_longs_size(t, 1)); /* a timespec of longs */
+    return do_futex(t, a, timespec_native_field(t));
 }

@@ -827,7 +827,7 @@ int64_t do_rt_sigtimedwait(struct task *t, const uint64_t a[6], unsigned field)
 
 SYSCALL_DECL(rt_sigtimedwait)
 {
-    return do_rt_sigtimedwait(t, a, abi_longs_size(t, 1)); /* a timespec of longs */
+    return do_rt_sigtimedwait(t, a, timespec_native_field(t));
 }
 
 /* stack_t: {ss_sp, ss_flags (an int), ss_size}: three longs of the ABI,

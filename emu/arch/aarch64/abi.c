@@ -165,4 +165,6 @@ const struct abi abi_aarch64 = {
     /* arm64's arch_ptrace() adds only MTE's tag requests, which need a CPU
      * the machine does not emulate. */
     .arch_ptrace = NULL,
+    /* get_user_cpu_mask() (kernel/sched/core.c) copies the bytes asked. */
+    .cpumask_unit = 1,
 };

@@ -202,4 +202,7 @@ const struct abi abi_arm = {
      * is the CPSR's T bit). */
     .pc_mask = 0xfffffffeu,
     .arch_ptrace = arm_arch_ptrace,
+    /* compat_get_user_cpu_mask() reads whole compat_ulongs
+     * (compat_get_bitmap(), kernel/compat.c). */
+    .cpumask_unit = 4,
 };
