@@ -81,6 +81,14 @@ struct abi {
     int64_t (*arch_ptrace)(struct task *tracer, struct task *c, long req, uint64_t addr,
                            uint64_t data);
     unsigned cpumask_unit;   /* sched_setaffinity reads the user's mask in these bytes */
+    uint64_t rlim_infinity;  /* RLIM_INFINITY in the struct rlimit of getrlimit, setrlimit */
+    bool tagged_addr;        /* PR_{SET,GET}_TAGGED_ADDR_CTRL know the task */
+    unsigned sysinfo_longs;  /* struct sysinfo's size in longs of the ABI */
+    /* A syscall rewound (restart.c): the pc put back on the svc, whose
+     * number register becomes restart_syscall's for ERESTART_RESTARTBLOCK. */
+    void (*set_pc)(uc_engine *uc, uint64_t pc);
+    void (*set_restart_syscall)(uc_engine *uc);
+    bool kuser_helpers;      /* exec maps the kuser helper page (loader_kuser_page) */
 };
 
 /* A syscall argument whose C type is long (signed: compat_long_t on arm,

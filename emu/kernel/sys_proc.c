@@ -204,22 +204,18 @@ SYSCALL_DECL(personality)
     return old;
 }
 
-/* struct sysinfo in guest words: uptime, loads[3], totalram, freeram,
- * sharedram, bufferram, totalswap, freeswap, procs (u16), totalhigh,
- * freehigh, mem_unit (u32). */
+/* struct sysinfo in longs of the ABI: uptime, loads[3], totalram,
+ * freeram, sharedram, bufferram, totalswap, freeswap, procs (a u16 and its
+ * padding), totalhigh, freehigh, mem_unit (a u32 and its padding), then
+ * the pad to abi->sysinfo_longs. */
 SYSCALL_DECL(sysinfo)
 {
-    unsigned w = task_abi(t)->word;
-    uint8_t buf[128];
-    memset(buf, 0, sizeof buf);
-    uint64_t words[8] = {machine_now(t->machine) / 1000000000u, 0, 0, 0,
-                         task_mm(t)->max_total, task_mm(t)->max_total - task_mm(t)->usable, 0, 0};
-    for (int i = 0; i < 8; i++)
-        memcpy(buf + i * w, &words[i], w);
-    uint16_t procs = 1;
-    memcpy(buf + 10 * w, &procs, 2); /* after totalswap, freeswap */
-    uint32_t unit = 1;
-    size_t size = w == 8 ? 112 : 64;
-    memcpy(buf + 13 * w, &unit, 4);
-    return copy_to_guest(task_mm(t), a[0], buf, size);
+    const struct mm *mm = task_mm(t);
+    int64_t v[16] = {0};
+    v[0] = (int64_t)(machine_now(t->machine) / 1000000000u);
+    v[4] = (int64_t)mm->max_total;
+    v[5] = (int64_t)(mm->max_total - mm->usable);
+    v[10] = 1; /* procs */
+    v[13] = 1; /* mem_unit */
+    return put_user_longs(t, a[0], v, task_abi(t)->sysinfo_longs);
 }

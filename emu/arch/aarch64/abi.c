@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "syscall_nr_aarch64.h"
 #include "syscall_table.h"
 
 /* HWCAP bits of arch/arm64/include/uapi/asm/hwcap.h for a Cortex-A72 class
@@ -60,6 +61,18 @@ static uint64_t get_sp(uc_engine *uc)
     uint64_t sp = 0;
     uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
     return sp;
+}
+
+static void set_pc(uc_engine *uc, uint64_t pc)
+{
+    uc_reg_write(uc, UC_ARM64_REG_PC, &pc);
+}
+
+/* arm64's do_signal(): x8 = __NR_restart_syscall. */
+static void set_restart_syscall(uc_engine *uc)
+{
+    uint64_t nr = AARCH64_NR_restart_syscall;
+    uc_reg_write(uc, UC_ARM64_REG_X8, &nr);
 }
 
 static void set_tls(uc_engine *uc, uint64_t tls)
@@ -167,4 +180,14 @@ const struct abi abi_aarch64 = {
     .arch_ptrace = NULL,
     /* get_user_cpu_mask() (kernel/sched/core.c) copies the bytes asked. */
     .cpumask_unit = 1,
+    /* RLIM_INFINITY of include/uapi/asm-generic/resource.h, ~0UL. */
+    .rlim_infinity = UINT64_MAX,
+    /* The tagged address ABI (Documentation/arm64/tagged-address-abi.rst). */
+    .tagged_addr = true,
+    /* struct sysinfo of include/uapi/linux/sysinfo.h: 112 bytes, its _f
+     * pad empty. */
+    .sysinfo_longs = 14,
+    .set_pc = set_pc,
+    .set_restart_syscall = set_restart_syscall,
+    .kuser_helpers = false,
 };
