@@ -102,6 +102,13 @@ static inline uint64_t abi_ulong(const struct abi *abi, uint64_t v)
 {
     return abi->word == 8 ? v : (uint32_t)v;
 }
+/* The largest unsigned long of the guest's ABI, and so the last user
+ * address it can name: a 32-bit task's addresses and lengths past it wrap
+ * (its compat_ulong_t). */
+static inline uint64_t abi_ulong_max(const struct abi *abi)
+{
+    return abi_ulong(abi, UINT64_MAX);
+}
 
 extern const struct abi abi_aarch64;
 extern const struct abi abi_arm;

@@ -62,3 +62,15 @@ int put_user_longs(struct task *t, uint64_t addr, const int64_t *v, unsigned n)
     }
     return copy_to_guest(task_mm(t), addr, raw, abi_longs_size(t, n)) < 0 ? -EFAULT : 0;
 }
+
+uint64_t abi_ulong_at(struct task *t, const void *raw)
+{
+    uint64_t v = 0;
+    memcpy(&v, raw, abi_longs_size(t, 1)); /* little-endian, as both ISAs and the host */
+    return v;
+}
+
+unsigned abi_time_field(struct task *t)
+{
+    return (unsigned)abi_longs_size(t, 1);
+}

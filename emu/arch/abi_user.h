@@ -21,4 +21,13 @@ int get_user_ulongs(struct task *t, uint64_t addr, uint64_t *v, unsigned n);
 /* Writes n longs at addr, each truncated to the ABI's width: 0 or -EFAULT. */
 int put_user_longs(struct task *t, uint64_t addr, const int64_t *v, unsigned n);
 
+/* The unsigned long or pointer at raw, bytes of a structure already
+ * copied from the guest whole (arm's zero-extended). */
+uint64_t abi_ulong_at(struct task *t, const void *raw);
+/* The size of each member of the ABI's own struct timespec and timeval,
+ * those of the calls without time64 in their names: longs
+ * (__kernel_old_timespec; arm's old_timespec32, old_timeval32). The
+ * `field` of the calls that take either. */
+unsigned abi_time_field(struct task *t);
+
 #endif

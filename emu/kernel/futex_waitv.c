@@ -42,7 +42,7 @@ static int64_t read_entries(struct task *t, uint64_t uwaiters, unsigned n, struc
         return -EFAULT;
     for (unsigned i = 0; i < n; i++)
         if ((w[i].flags & ~(FUTEX_32 | FUTEX_PRIVATE_FLAG)) || !(w[i].flags & FUTEX_32) ||
-            w[i].reserved || w[i].uaddr % 4 || abi_ulong(task_abi(t), w[i].uaddr) != w[i].uaddr)
+            w[i].reserved || w[i].uaddr % 4 || w[i].uaddr > abi_ulong_max(task_abi(t)))
             return -EINVAL;
     return 0;
 }

@@ -422,12 +422,12 @@ int64_t do_timer_settime(struct task *t, int id, int flags, uint64_t unew, uint6
 
 SYSCALL_DECL(timer_settime)
 {
-    return do_timer_settime(t, (int)a[0], (int)a[1], a[2], a[3], timespec_native_field(t));
+    return do_timer_settime(t, (int)a[0], (int)a[1], a[2], a[3], abi_time_field(t));
 }
 
 SYSCALL_DECL(timer_gettime)
 {
-    return do_timer_gettime(t, (int)a[0], a[1], timespec_native_field(t));
+    return do_timer_gettime(t, (int)a[0], a[1], abi_time_field(t));
 }
 
 SYSCALL_DECL(timer_getoverrun)

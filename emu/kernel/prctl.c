@@ -112,7 +112,7 @@ static int64_t speculation(const uint64_t a[6], bool set)
  * hold it, a 32-bit task's at most its ULONG_MAX. */
 static int64_t timer_slack_for(const struct abi *abi, uint64_t slack)
 {
-    uint64_t ulong_max = abi_ulong(abi, UINT64_MAX);
+    uint64_t ulong_max = abi_ulong_max(abi);
     return (int64_t)(slack > ulong_max ? ulong_max : slack);
 }
 

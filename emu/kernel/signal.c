@@ -827,7 +827,7 @@ int64_t do_rt_sigtimedwait(struct task *t, const uint64_t a[6], unsigned field)
 
 SYSCALL_DECL(rt_sigtimedwait)
 {
-    return do_rt_sigtimedwait(t, a, timespec_native_field(t));
+    return do_rt_sigtimedwait(t, a, abi_time_field(t));
 }
 
 /* stack_t: {ss_sp, ss_flags (an int), ss_size}: three longs of the ABI,
@@ -886,7 +886,7 @@ int siginfo_from_guest(struct task *t, uint64_t uinfo, int *signo, struct siginf
     memcpy(&info->code, raw + 8, 4);
     memcpy(&info->pid, raw + u, 4);
     memcpy(&info->uid, raw + u + 4, 4);
-    memcpy(&info->value, raw + u + 8, abi_longs_size(t, 1)); /* sigval_t, a long */
+    info->value = abi_ulong_at(t, raw + u + 8); /* sigval_t */
     return 0;
 }
 

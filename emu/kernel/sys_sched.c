@@ -268,5 +268,5 @@ int64_t do_sched_rr_get_interval(struct task *t, int pid, uint64_t tp, unsigned 
 
 SYSCALL_DECL(sched_rr_get_interval)
 {
-    return do_sched_rr_get_interval(t, (int)a[0], a[1], timespec_native_field(t));
+    return do_sched_rr_get_interval(t, (int)a[0], a[1], abi_time_field(t));
 }

@@ -109,17 +109,12 @@ int64_t do_clock_settime(struct task *t, int clk, uint64_t addr, unsigned field)
 
 SYSCALL_DECL(clock_settime)
 {
-    return do_clock_settime(t, (int)a[0], a[1], timespec_native_field(t));
+    return do_clock_settime(t, (int)a[0], a[1], abi_time_field(t));
 }
 
 int timespec_to_guest(struct task *t, uint64_t addr, uint64_t ns, unsigned field)
 {
     return put_time_pair(t, addr, ns / NSEC, ns % NSEC, field);
-}
-
-unsigned timespec_native_field(struct task *t)
-{
-    return (unsigned)abi_longs_size(t, 1);
 }
 
 int64_t timespec_from_guest(struct task *t, uint64_t addr, unsigned field)
@@ -201,17 +196,17 @@ int64_t do_nanosleep(struct task *t, uint64_t req, uint64_t rem, unsigned field)
 
 SYSCALL_DECL(clock_gettime)
 {
-    return do_clock_gettime(t, (int)a[0], a[1], timespec_native_field(t));
+    return do_clock_gettime(t, (int)a[0], a[1], abi_time_field(t));
 }
 
 SYSCALL_DECL(clock_getres)
 {
-    return do_clock_getres(t, (int)a[0], a[1], timespec_native_field(t));
+    return do_clock_getres(t, (int)a[0], a[1], abi_time_field(t));
 }
 
 SYSCALL_DECL(nanosleep)
 {
-    return do_nanosleep(t, a[0], a[1], timespec_native_field(t));
+    return do_nanosleep(t, a[0], a[1], abi_time_field(t));
 }
 
 #define TIMER_ABSTIME 1
@@ -235,13 +230,13 @@ int64_t do_clock_nanosleep(struct task *t, int clk, int flags, uint64_t req, uin
 
 SYSCALL_DECL(clock_nanosleep)
 {
-    return do_clock_nanosleep(t, (int)a[0], (int)a[1], a[2], a[3], timespec_native_field(t));
+    return do_clock_nanosleep(t, (int)a[0], (int)a[1], a[2], a[3], abi_time_field(t));
 }
 
 SYSCALL_DECL(gettimeofday)
 {
     uint64_t ns = machine_realtime_ns(t->machine);
-    if (a[0] && put_time_pair(t, a[0], ns / NSEC, ns % NSEC / 1000, timespec_native_field(t)) < 0)
+    if (a[0] && put_time_pair(t, a[0], ns / NSEC, ns % NSEC / 1000, abi_time_field(t)) < 0)
         return -EFAULT;
     if (a[1]) {
         /* settimeofday's sys_tz (adjtimex.c) */

@@ -263,9 +263,6 @@ int64_t do_nanosleep(struct task *t, uint64_t req, uint64_t rem, unsigned field)
 int64_t timespec_from_guest(struct task *t, uint64_t addr, unsigned field);
 /* Writes ns as a guest timespec: 0 or -EFAULT. */
 int timespec_to_guest(struct task *t, uint64_t addr, uint64_t ns, unsigned field);
-/* The field size of the struct timespec, timeval and itimerspec a call
- * without _time64 takes: two longs of t's ABI (old_timespec32 on arm). */
-unsigned timespec_native_field(struct task *t);
 int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field);
 /* Resolves a guest (dirfd, path) pair to an absolute guest path. */
 int path_at(struct task *t, int dirfd, const char *path, char *out, size_t len);
