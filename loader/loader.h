@@ -71,14 +71,22 @@ struct loader_stack_spec {
     unsigned nauxv;
 };
 
+/* Where the stack's strings and auxv lie, for /proc/PID/cmdline, environ and
+ * auxv (Linux's mm->arg_start and the others, set by create_elf_tables()). */
+struct loader_stack_layout {
+    uint64_t arg_start, arg_end;   /* argv's strings, back to back */
+    uint64_t env_start, env_end;   /* envp's, right after them */
+    uint64_t auxv_start, auxv_end; /* the auxiliary vector, its AT_NULL pair included */
+};
+
 /* Builds the initial stack: buf stands for guest memory [top - size, top).
  * Lays out strings, random bytes, auxv, envp, argv and argc as Linux does, with
  * the final sp 16-byte aligned; [sp, top) is fully written. Words are little-endian
  * and 4 bytes on ARM (auxv values are truncated to 32 bits). Returns 0 and *sp,
- * -E2BIG if it does not fit, or -EINVAL for a bad spec (negative counts, NULL
- * execfn, top < size, or top above 4 GiB on ARM). */
+ * and *layout unless layout is NULL; -E2BIG if it does not fit, or -EINVAL for a
+ * bad spec (negative counts, NULL execfn, top < size, or top above 4 GiB on ARM). */
 int loader_build_stack(const struct loader_stack_spec *spec, uint64_t top, uint8_t *buf,
-                       size_t size, uint64_t *sp);
+                       size_t size, uint64_t *sp, struct loader_stack_layout *layout);
 
 /* Fills the 4 KiB AArch32 kuser helper page (mapped at LOADER_KUSER_ADDR) with
  * real ARM code: __kuser_cmpxchg64 (0xffff0f60), __kuser_memory_barrier

@@ -96,22 +96,29 @@ static uint64_t put_auxv(const struct stack *s, uint64_t q, unsigned n,
     return q;
 }
 
-/* Writes argc, argv, envp and auxv upward from sp; strings holds argv[0]'s address. */
+/* Writes argc, argv, envp and auxv upward from sp; strings holds argv[0]'s
+ * address. Says in *layout where the strings and auxv are. */
 static void put_tables(const struct stack *s, const struct loader_stack_spec *spec, uint64_t sp,
-                       uint64_t strings, const struct loader_auxv *own, unsigned nown)
+                       uint64_t strings, const struct loader_auxv *own, unsigned nown,
+                       struct loader_stack_layout *layout)
 {
     static const struct loader_auxv end = {AT_NULL, 0};
     uint64_t q = sp;
 
     put_word(s, q, (uint64_t)spec->argc);
+    layout->arg_start = strings;
     q = put_pointers(s, q + s->word, spec->argc, spec->argv, &strings);
+    layout->arg_end = layout->env_start = strings;
     q = put_pointers(s, q, spec->envc, spec->envp, &strings);
+    layout->env_end = strings;
+    layout->auxv_start = q;
     q = put_auxv(s, q, nown, own);
     q = put_auxv(s, q, spec->nauxv, spec->auxv);
-    put_auxv(s, q, 1, &end);
+    layout->auxv_end = put_auxv(s, q, 1, &end);
 }
 
-static int build(struct stack *s, const struct loader_stack_spec *spec, uint64_t *sp)
+static int build(struct stack *s, const struct loader_stack_spec *spec, uint64_t *sp,
+                 struct loader_stack_layout *layout)
 {
     static const uint8_t zero[8];
     struct loader_auxv own[3];
@@ -154,14 +161,15 @@ static int build(struct stack *s, const struct loader_stack_spec *spec, uint64_t
         return -E2BIG;
     memset(at(s, lo), 0, s->p - lo);
     s->p = lo;
-    put_tables(s, spec, lo, strings, own, nown);
+    put_tables(s, spec, lo, strings, own, nown, layout);
     *sp = lo;
     return 0;
 }
 
 int loader_build_stack(const struct loader_stack_spec *spec, uint64_t top, uint8_t *buf,
-                       size_t size, uint64_t *sp)
+                       size_t size, uint64_t *sp, struct loader_stack_layout *layout)
 {
+    struct loader_stack_layout unused;
     struct stack s = {.buf = buf, .base = top - size, .p = top};
     uint64_t limit = spec->isa == LOADER_ISA_ARM ? UINT64_C(1) << 32 : UINT64_MAX;
 
@@ -169,5 +177,5 @@ int loader_build_stack(const struct loader_stack_spec *spec, uint64_t top, uint8
         (spec->nauxv && !spec->auxv))
         return -EINVAL;
     s.word = spec->isa == LOADER_ISA_ARM ? 4 : 8;
-    return build(&s, spec, sp);
+    return build(&s, spec, sp, layout ? layout : &unused);
 }

@@ -83,6 +83,28 @@ struct abi {
     bool nodemask_words;
     /* /dev/kvm serves the ABI's tasks (emu/drivers/kvm.c). */
     bool kvm;
+    /* What the kernel layer (emu/kernel/) lays out or does by the ABI: arm64
+     * Linux's native rule, or its compat one for arm; each ABI's abi.c names
+     * the structure or constant it follows. */
+    uint64_t (*get_sp)(uc_engine *uc);  /* the user sp, as get_pc the pc */
+    unsigned siginfo_fields; /* siginfo_t: offset of _sifields, after signo, errno, code */
+    unsigned minsigstksz;    /* sigaltstack's smallest stack */
+    uint32_t audit_arch;     /* AUDIT_ARCH_*: seccomp_data.arch, PTRACE_GET_SYSCALL_INFO */
+    uint64_t pc_mask;        /* instruction_pointer() of Linux's registers from get_pc */
+    /* The ptrace requests only a tracer of this ABI has (arm64's
+     * arch_ptrace() or compat_arch_ptrace()), for the ones sys_ptrace does
+     * not know itself: NULL, or -EIO for a request it does not know either. */
+    int64_t (*arch_ptrace)(struct task *tracer, struct task *c, long req, uint64_t addr,
+                           uint64_t data);
+    unsigned cpumask_unit;   /* sched_setaffinity reads the user's mask in these bytes */
+    uint64_t rlim_infinity;  /* RLIM_INFINITY in the struct rlimit of getrlimit, setrlimit */
+    bool tagged_addr;        /* PR_{SET,GET}_TAGGED_ADDR_CTRL know the task */
+    unsigned sysinfo_longs;  /* struct sysinfo's size in longs of the ABI */
+    /* A syscall rewound (restart.c): the pc put back on the svc, whose
+     * number register becomes restart_syscall's for ERESTART_RESTARTBLOCK. */
+    void (*set_pc)(uc_engine *uc, uint64_t pc);
+    void (*set_restart_syscall)(uc_engine *uc);
+    bool kuser_helpers;      /* exec maps the kuser helper page (loader_kuser_page) */
 };
 
 /* A syscall argument whose C type is long (signed: compat_long_t on arm,

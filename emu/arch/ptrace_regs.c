@@ -230,6 +230,13 @@ bool ptrace_pstate_valid(bool a64, uint64_t *v)
     return true;
 }
 
+bool ptrace_regset_in_view(struct task *tracer, unsigned type)
+{
+    /* A 32-bit tracer's requests see user_aarch32_view, arm's regsets:
+     * no hardware debug registers there. */
+    return is64(tracer) || (type != NT_ARM_HW_BREAK_ && type != NT_ARM_HW_WATCH_);
+}
+
 unsigned ptrace_regset_unit(struct task *t, unsigned type)
 {
     /* user_regset.size of arm64's regsets (user_aarch64_view and the

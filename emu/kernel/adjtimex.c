@@ -10,7 +10,7 @@
  * second as second_overflow() uses them, but the clock's rate does not
  * follow them, nor freq or tick, and no leap second is inserted: the
  * machine's time stays virtual (docs/timing.md, "adjtimex"). */
-#include "abi.h"
+#include "abi_user.h"
 #include "machine.h"
 #include "mm.h"
 #include "syscalls.h"
@@ -422,19 +422,26 @@ static int64_t clock_adjtime_user(struct task *t, int clk, uint64_t addr, bool w
     return adjtimex_user(t, addr, wide, false);
 }
 
+int64_t do_adjtimex(struct task *t, uint64_t addr, bool time32)
+{
+    return adjtimex_user(t, addr, !time32, true);
+}
+
+int64_t do_clock_adjtime(struct task *t, int clk, uint64_t addr, bool time32)
+{
+    return clock_adjtime_user(t, clk, addr, !time32);
+}
+
+/* sys_adjtimex and sys_clock_adjtime: arm64's, and arm's clock_adjtime64
+ * (arm's adjtimex and clock_adjtime are the *_time32 calls of its table). */
 SYSCALL_DECL(adjtimex)
 {
-    return adjtimex_user(t, a[0], task_abi(t)->word == 8, true);
+    return do_adjtimex(t, a[0], false);
 }
 
 SYSCALL_DECL(clock_adjtime)
 {
-    return clock_adjtime_user(t, (int)a[0], a[1], task_abi(t)->word == 8);
-}
-
-SYSCALL_DECL(clock_adjtime64)
-{
-    return clock_adjtime_user(t, (int)a[0], a[1], true);
+    return do_clock_adjtime(t, (int)a[0], a[1], false);
 }
 
 /* settimeofday (kernel/time/time.c): the usec check before the nsec
@@ -443,15 +450,14 @@ SYSCALL_DECL(clock_adjtime64)
 SYSCALL_DECL(settimeofday)
 {
     struct machine *m = t->machine;
-    unsigned w = task_abi(t)->word;
     int64_t sec = 0, usec = 0;
     int32_t tz[2];
     if (a[0]) {
-        uint8_t b[16];
-        if (copy_from_guest(task_mm(t), b, a[0], 2 * w) < 0)
+        int64_t tv[2]; /* struct timeval: two longs of the ABI */
+        if (get_user_longs(t, a[0], tv, 2) < 0)
             return -EFAULT;
-        sec = w == 8 ? ld64(b, 0) : ld32(b, 0);
-        usec = w == 8 ? ld64(b, 8) : ld32(b, 4);
+        sec = tv[0];
+        usec = tv[1];
         if (usec > USEC || usec < 0)
             return -EINVAL;
     }

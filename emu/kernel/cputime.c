@@ -3,6 +3,7 @@
  * scheduler's sum_exec_ns plus the slice running now), the part spent in
  * syscalls, the CPU clocks of clock_gettime, and times and getrusage. */
 #include "abi.h"
+#include "abi_user.h"
 #include "kcost.h"
 #include "machine.h"
 #include "mm.h"
@@ -12,7 +13,6 @@
 #include "timers.h"
 
 #include <errno.h>
-#include <string.h>
 #include <time.h>
 
 #define NSEC 1000000000ull
@@ -103,14 +103,13 @@ void cputime_reap(struct process *p)
 int rusage_to_guest(struct task *t, uint64_t addr, uint64_t utime_ns, uint64_t stime_ns)
 {
     /* struct rusage: two timevals, then 14 longs (zero: no faults, no
-     * context switch counts, no maximum RSS). */
-    unsigned w = task_abi(t)->word;
-    uint64_t words[18] = {utime_ns / NSEC, utime_ns % NSEC / 1000, stime_ns / NSEC,
-                          stime_ns % NSEC / 1000};
-    uint8_t buf[18 * 8];
-    for (int i = 0; i < 18; i++)
-        memcpy(buf + i * w, &words[i], w);
-    return copy_to_guest(task_mm(t), addr, buf, 18 * w);
+     * context switch counts, no maximum RSS), all longs of the ABI. */
+    int64_t times[4] = {(int64_t)(utime_ns / NSEC), (int64_t)(utime_ns % NSEC / 1000),
+                        (int64_t)(stime_ns / NSEC), (int64_t)(stime_ns % NSEC / 1000)};
+    int64_t counts[14] = {0};
+    if (put_user_longs(t, addr, times, 4) < 0)
+        return -EFAULT;
+    return put_user_longs(t, addr + abi_longs_size(t, 4), counts, 14);
 }
 
 SYSCALL_DECL(getrusage)
@@ -140,15 +139,13 @@ SYSCALL_DECL(times)
     if (a[0]) {
         const struct process *p = t->proc;
         uint64_t all = process_cpu_ns(p), sys = process_sys_ns(p);
-        uint64_t tms[4] = {ticks(all - sys), ticks(sys), ticks(p->child_cpu_ns - p->child_sys_ns),
-                           ticks(p->child_sys_ns)};
-        unsigned w = task_abi(t)->word;
-        uint8_t buf[32];
-        for (int i = 0; i < 4; i++)
-            memcpy(buf + i * w, &tms[i], w);
-        if (copy_to_guest(task_mm(t), a[0], buf, 4 * w) < 0)
+        /* struct tms: four clock_t, longs of the ABI */
+        int64_t tms[4] = {(int64_t)ticks(all - sys), (int64_t)ticks(sys),
+                          (int64_t)ticks(p->child_cpu_ns - p->child_sys_ns),
+                          (int64_t)ticks(p->child_sys_ns)};
+        if (put_user_longs(t, a[0], tms, 4) < 0)
             return -EFAULT;
     }
-    uint64_t up = ticks(machine_now(t->machine));
-    return task_abi(t)->word == 4 ? (int64_t)(int32_t)up : (int64_t)up;
+    /* the ticks since boot, a clock_t (compat_clock_t on arm) */
+    return abi_long(task_abi(t), ticks(machine_now(t->machine)));
 }

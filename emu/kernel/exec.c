@@ -249,29 +249,21 @@ static int build_stack(struct task *t, struct mm *mm, const struct loader_image 
         .nauxv = sizeof auxv / sizeof *auxv,
     };
     machine_random_bytes(t->machine, spec.random, sizeof spec.random);
-    err = loader_build_stack(&spec, top, mm_host_ptr(mm, bottom, size, 0), size, sp);
-    /* argv[0] and argv[argc-1] point at the first and last argument strings. */
-    uint64_t first = 0, last = 0;
-    if (err == 0 && spec.argc > 0 && copy_from_guest(mm, &first, *sp + abi->word, abi->word) == 0 &&
-        copy_from_guest(mm, &last, *sp + (uint64_t)spec.argc * abi->word, abi->word) == 0) {
-        mm->arg_start = first;
-        mm->arg_end = last + strlen(argv[spec.argc - 1]) + 1;
+    /* The loader lays the stack out in the ABI's words and says where the
+     * strings and auxv went (an empty argv or envp leaves its bounds 0). */
+    struct loader_stack_layout layout;
+    err = loader_build_stack(&spec, top, mm_host_ptr(mm, bottom, size, 0), size, sp, &layout);
+    if (err == 0 && spec.argc > 0) {
+        mm->arg_start = layout.arg_start;
+        mm->arg_end = layout.arg_end;
     }
-    /* envp[0] and envp[envc-1] point at the first and last environment strings. */
-    uint64_t envp_at = *sp + (uint64_t)(1 + spec.argc + 1) * abi->word;
-    if (err == 0 && spec.envc > 0 && copy_from_guest(mm, &first, envp_at, abi->word) == 0 &&
-        copy_from_guest(mm, &last, envp_at + (uint64_t)(spec.envc - 1) * abi->word, abi->word) ==
-            0) {
-        mm->env_start = first;
-        mm->env_end = last + strlen(envp[spec.envc - 1]) + 1;
+    if (err == 0 && spec.envc > 0) {
+        mm->env_start = layout.env_start;
+        mm->env_end = layout.env_end;
     }
-    /* The auxiliary vector follows argc, argv and envp with their NULLs. */
     if (err == 0) {
-        uint64_t at = *sp + (uint64_t)(1 + spec.argc + 1 + spec.envc + 1) * abi->word, type = 1;
-        mm->auxv_start = at;
-        while (type != AT_NULL && copy_from_guest(mm, &type, at, abi->word) == 0)
-            at += 2 * abi->word;
-        mm->auxv_end = at;
+        mm->auxv_start = layout.auxv_start;
+        mm->auxv_end = layout.auxv_end;
     }
     return err;
 }
@@ -408,7 +400,7 @@ static int exec_fd(struct task *t, int fd, const char *exe, const char *file_nam
         snprintf(why, whylen, "cannot map its segments");
     if (err == 0 && img.interp[0])
         err = load_interp(t, mm, &img, &interp_base, &entry, why, whylen);
-    if (err == 0 && abi->isa == LOADER_ISA_ARM) {
+    if (err == 0 && abi->kuser_helpers) {
         err = mm_map_fixed(mm, LOADER_KUSER_ADDR, PAGE, PROT_READ | PROT_EXEC);
         if (err == 0)
             loader_kuser_page(mm_host_ptr(mm, LOADER_KUSER_ADDR, PAGE, 0));

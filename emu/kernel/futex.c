@@ -4,7 +4,7 @@
  * in shared memory a place in the object mapped there, which every process
  * mapping it reaches. The priority-inheritance operations are
  * futex_pi.c's, the robust list futex_robust.c's. */
-#include "abi.h"
+#include "abi_user.h"
 #include "futex.h"
 #include "kcost.h"
 #include "machine.h"
@@ -240,5 +240,5 @@ int64_t do_futex(struct task *t, const uint64_t a[6], unsigned field)
 
 SYSCALL_DECL(futex)
 {
-    return do_futex(t, a, task_abi(t)->word);
+    return do_futex(t, a, abi_time_field(t));
 }

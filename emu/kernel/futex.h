@@ -23,6 +23,11 @@ struct task;
 #define FUTEX_OWNER_DIED 0x40000000u
 #define FUTEX_TID_MASK 0x3fffffffu
 
+/* struct robust_list_head (include/uapi/linux/futex.h; compat_robust_list_head
+ * on arm): the list's next pointer, futex_offset (a long), list_op_pending.
+ * Three longs of the ABI, which is also the size set_robust_list wants. */
+#define ROBUST_LIST_HEAD_LONGS 3
+
 /* A futex's wait queue: (the address space, the address), or for one in
  * shared memory that is not FUTEX_PRIVATE_FLAG (the shared object, the
  * offset in it). */

@@ -8,6 +8,7 @@
 #include "futex.h"
 
 #include "abi.h"
+#include "abi_user.h"
 #include "mm.h"
 #include "signals.h"
 #include "task.h"
@@ -15,27 +16,20 @@
 /* ROBUST_LIST_LIMIT: a circular or endless list ends here. */
 #define ROBUST_LIST_LIMIT 2048
 
-/* A user pointer or long of the task's ABI (compat_uptr_t and
- * compat_long_t for a 32-bit task). */
-static int fetch(struct mm *mm, unsigned word, uint64_t addr, uint64_t *out)
+/* fetch_robust_entry(): bit 0 of a list pointer (a compat_uptr_t for a
+ * 32-bit task) says the lock is PI. */
+static void split_entry(uint64_t v, uint64_t *entry, bool *pi)
 {
-    if (word == 8)
-        return copy_from_guest(mm, out, addr, 8);
-    uint32_t v;
-    if (copy_from_guest(mm, &v, addr, 4) < 0)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-/* fetch_robust_entry(): bit 0 of a list pointer says the lock is PI. */
-static int fetch_entry(struct mm *mm, unsigned word, uint64_t addr, uint64_t *entry, bool *pi)
-{
-    uint64_t v;
-    if (fetch(mm, word, addr, &v) < 0)
-        return -1;
     *entry = v & ~(uint64_t)1;
     *pi = v & 1;
+}
+
+static int fetch_entry(struct task *t, uint64_t addr, uint64_t *entry, bool *pi)
+{
+    uint64_t v;
+    if (get_user_ulongs(t, addr, &v, 1) < 0)
+        return -1;
+    split_entry(v, entry, pi);
     return 0;
 }
 
@@ -62,26 +56,29 @@ static int futex_death(struct task *t, uint64_t uaddr, bool pi, bool pending)
     return 0;
 }
 
-/* The robust_list_head: the list (its next pointer), futex_offset (a
- * signed long from an entry to its futex word), list_op_pending. */
+/* The futex of a list entry, a pointer of t's ABI: a 32-bit task's sum
+ * wraps at 4 GiB (compat's futex_uaddr()). */
+static uint64_t futex_of(struct task *t, uint64_t entry, int64_t offset)
+{
+    return abi_ulong(task_abi(t), entry + (uint64_t)offset);
+}
+
+/* The robust_list_head (futex.h): the list (its next pointer),
+ * futex_offset (a signed long from an entry to its futex word),
+ * list_op_pending. */
 static void walk(struct task *t, uint64_t head)
 {
-    struct mm *mm = task_mm(t);
-    unsigned word = task_abi(t)->word;
-    uint64_t entry, pending, offset, next = 0;
-    bool pi, pip, next_pi = false;
-    if (fetch_entry(mm, word, head, &entry, &pi) < 0 ||
-        fetch(mm, word, head + word, &offset) < 0 ||
-        fetch_entry(mm, word, head + 2 * word, &pending, &pip) < 0)
+    uint64_t h[ROBUST_LIST_HEAD_LONGS];
+    if (get_user_ulongs(t, head, h, ROBUST_LIST_HEAD_LONGS) < 0)
         return;
-    if (word == 4)
-        offset = (uint64_t)(int64_t)(int32_t)offset;
-    /* The futex of an entry; a 32-bit task's sum wraps at 4 GiB
-     * (compat's futex_uaddr()). */
-    uint64_t mask = word == 8 ? UINT64_MAX : UINT32_MAX;
+    int64_t offset = abi_long(task_abi(t), h[1]);
+    uint64_t entry, pending, next = 0;
+    bool pi, pip, next_pi = false;
+    split_entry(h[0], &entry, &pi);
+    split_entry(h[2], &pending, &pip);
     for (int limit = ROBUST_LIST_LIMIT; entry != head;) {
-        int rc = fetch_entry(mm, word, entry, &next, &next_pi);
-        if (entry != pending && futex_death(t, (entry + offset) & mask, pi, false) < 0)
+        int rc = fetch_entry(t, entry, &next, &next_pi);
+        if (entry != pending && futex_death(t, futex_of(t, entry, offset), pi, false) < 0)
             return;
         if (rc < 0)
             return;
@@ -91,7 +88,7 @@ static void walk(struct task *t, uint64_t head)
             break;
     }
     if (pending)
-        futex_death(t, (pending + offset) & mask, pip, true);
+        futex_death(t, futex_of(t, pending, offset), pip, true);
 }
 
 void futex_exit_release(struct task *t)

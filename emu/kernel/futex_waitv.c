@@ -34,14 +34,15 @@ struct waitv_entry {
 };
 
 /* futex_parse_waitv(): n entries from the guest, each a 32-bit futex
- * (FUTEX_32, maybe FUTEX_PRIVATE_FLAG), aligned, its reserved word 0. */
+ * (FUTEX_32, maybe FUTEX_PRIVATE_FLAG), aligned, its reserved word 0, at
+ * an address the caller's pointers can hold (a 32-bit task's below 4 GiB). */
 static int64_t read_entries(struct task *t, uint64_t uwaiters, unsigned n, struct waitv_entry *w)
 {
     if (copy_from_guest(task_mm(t), w, uwaiters, n * sizeof *w) < 0)
         return -EFAULT;
     for (unsigned i = 0; i < n; i++)
         if ((w[i].flags & ~(FUTEX_32 | FUTEX_PRIVATE_FLAG)) || !(w[i].flags & FUTEX_32) ||
-            w[i].reserved || w[i].uaddr % 4 || (task_abi(t)->word == 4 && w[i].uaddr >> 32))
+            w[i].reserved || w[i].uaddr % 4 || w[i].uaddr > abi_ulong_max(task_abi(t)))
             return -EINVAL;
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "guest_seccomp.h"
 
 #include "abi.h"
+#include "abi_user.h"
 #include "machine.h"
 #include "mm.h"
 #include "signals.h"
@@ -46,8 +47,6 @@
 #define SECCOMP_RET_ACTION_FULL 0xffff0000u
 #define SECCOMP_RET_DATA 0x0000ffffu
 #define SYS_SECCOMP 1 /* SIGSYS's si_code */
-#define AUDIT_ARCH_AARCH64 0xc00000b7u
-#define AUDIT_ARCH_ARM 0x40000028u
 #define BPF_MAXINSNS 4096
 #define BPF_MEMWORDS 16
 /* MAX_INSNS_PER_PATH: the instructions of a chain, each filter counting 4
@@ -298,26 +297,27 @@ static uint32_t run_chain(const struct seccomp_filter *f, const struct seccomp_d
     return ret;
 }
 
-/* instruction_pointer(): the pc after the svc; in Thumb state without
- * bit 0, which is the CPSR's T bit in Linux's registers. */
+/* instruction_pointer(): the pc after the svc (abi->pc_mask: in Thumb
+ * state without bit 0, which is the CPSR's T bit in Linux's registers). */
 static uint64_t call_pc(struct task *t)
 {
     const struct abi *abi = task_abi(t);
-    uint64_t pc = abi->get_pc(task_mm(t)->uc);
-    return abi->word == 8 ? pc : (uint32_t)pc & ~1u;
+    return abi->get_pc(task_mm(t)->uc) & abi->pc_mask;
 }
 
+/* populate_seccomp_data(): the arguments as the ABI's registers hold them
+ * (a compat task's zero-extended). */
 static void data_for(struct task *t, uint64_t nr, const uint64_t a[6],
                      struct seccomp_data_words *d)
 {
-    bool a64 = task_abi(t)->word == 8;
+    const struct abi *abi = task_abi(t);
     uint64_t ip = call_pc(t);
     uint64_t words[8] = {0};
-    uint32_t head[2] = {(uint32_t)nr, a64 ? AUDIT_ARCH_AARCH64 : AUDIT_ARCH_ARM};
+    uint32_t head[2] = {(uint32_t)nr, abi->audit_arch};
     memcpy(words, head, sizeof head);
     words[1] = ip;
     for (int i = 0; i < 6; i++)
-        words[2 + i] = a64 ? a[i] : (uint32_t)a[i];
+        words[2 + i] = abi_ulong(abi, a[i]);
     memcpy(d->w, words, sizeof d->w);
 }
 
@@ -337,7 +337,7 @@ static void sigsys(struct task *t, uint64_t nr, uint32_t reason, bool kill)
         .code = SYS_SECCOMP,
         .addr = call_pc(t),
         .syscall = (int)nr,
-        .arch = abi->word == 8 ? AUDIT_ARCH_AARCH64 : AUDIT_ARCH_ARM,
+        .arch = abi->audit_arch,
         .err = (int)reason,
     };
     signal_force(t, SIGSYS, &info);
@@ -437,19 +437,18 @@ static int set_strict(struct task *t)
     return 0;
 }
 
-/* seccomp_prepare_user_filter(): struct sock_fprog in the caller's words. */
+/* seccomp_prepare_user_filter(): struct sock_fprog {unsigned short len;
+ * struct sock_filter *filter;} in the caller's ABI: two longs, len in the
+ * low bytes of the first (compat_sock_fprog on arm). */
 static struct seccomp_filter *filter_from_guest(struct task *t, uint64_t uprog, int *err)
 {
-    bool a64 = task_abi(t)->word == 8;
-    uint8_t prog[16];
-    if (copy_from_guest(task_mm(t), prog, uprog, a64 ? 16 : 8) < 0) {
+    uint64_t prog[2];
+    if (get_user_ulongs(t, uprog, prog, 2) < 0) {
         *err = -EFAULT;
         return NULL;
     }
-    uint16_t len;
-    memcpy(&len, prog, sizeof len);
-    uint64_t insns = 0;
-    memcpy(&insns, prog + (a64 ? 8 : 4), a64 ? 8 : 4);
+    uint16_t len = (uint16_t)prog[0];
+    uint64_t insns = prog[1];
     if (len == 0 || len > BPF_MAXINSNS) {
         *err = -EINVAL;
         return NULL;

@@ -5,6 +5,7 @@
  * and system time (looked at after each slice, rearmed at once). They are
  * kept across execve and not inherited by fork. */
 #include "abi.h"
+#include "abi_user.h"
 #include "ktimer.h"
 #include "machine.h"
 #include "mm.h"
@@ -16,7 +17,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
-#include <string.h>
 
 #define NSEC 1000000000ull
 #define USEC 1000ull
@@ -97,20 +97,9 @@ static void set_itimer(struct process *p, struct proc_timers *tm, int which, uin
 /* struct itimerval: it_interval, it_value, timevals of the ABI's longs. */
 static int get_itimerval(struct task *t, uint64_t addr, uint64_t *value, uint64_t *interval)
 {
-    unsigned w = task_abi(t)->word;
-    uint8_t buf[32];
-    if (copy_from_guest(task_mm(t), buf, addr, 4 * w) < 0)
-        return -EFAULT;
     int64_t f[4];
-    for (int i = 0; i < 4; i++) {
-        if (w == 8) {
-            memcpy(&f[i], buf + 8 * i, 8);
-        } else {
-            int32_t v;
-            memcpy(&v, buf + 4 * i, 4);
-            f[i] = v;
-        }
-    }
+    if (get_user_longs(t, addr, f, 4) < 0)
+        return -EFAULT;
     for (int i = 0; i < 4; i += 2)
         if (f[i] < 0 || f[i + 1] < 0 || f[i + 1] >= (int64_t)(NSEC / USEC))
             return -EINVAL;
@@ -121,12 +110,9 @@ static int get_itimerval(struct task *t, uint64_t addr, uint64_t *value, uint64_
 
 static int put_itimerval(struct task *t, uint64_t addr, uint64_t value, uint64_t interval)
 {
-    unsigned w = task_abi(t)->word;
-    uint64_t f[4] = {interval / NSEC, interval % NSEC / USEC, value / NSEC, value % NSEC / USEC};
-    uint8_t buf[32];
-    for (int i = 0; i < 4; i++)
-        memcpy(buf + i * w, &f[i], w);
-    return copy_to_guest(task_mm(t), addr, buf, 4 * w);
+    int64_t f[4] = {(int64_t)(interval / NSEC), (int64_t)(interval % NSEC / USEC),
+                    (int64_t)(value / NSEC), (int64_t)(value % NSEC / USEC)};
+    return put_user_longs(t, addr, f, 4);
 }
 
 /* getitimer(which, curr) */

@@ -5,6 +5,7 @@
  * signal is queued is not rearmed until the signal is taken: the expiries
  * missed meanwhile become si_overrun and timer_getoverrun's count. */
 #include "abi.h"
+#include "abi_user.h"
 #include "ktimer.h"
 #include "machine.h"
 #include "mm.h"
@@ -17,7 +18,6 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #define NSEC 1000000000ull
@@ -262,19 +262,20 @@ static int timer_clock(struct task *t, int clk, int *out)
     }
 }
 
-/* struct sigevent: sigev_value (a word), sigev_signo, sigev_notify, then
- * the union whose first member is the thread id. */
+/* struct sigevent: sigev_value (a sigval_t, a long of the ABI),
+ * sigev_signo, sigev_notify, then the union whose first member is the
+ * thread id. */
 static int read_sigevent(struct task *t, uint64_t addr, struct ptimer *pt)
 {
-    unsigned w = task_abi(t)->word;
-    uint8_t buf[20];
-    if (copy_from_guest(task_mm(t), buf, addr, w + 12) < 0)
+    uint64_t value;
+    int32_t ints[3];
+    if (get_user_ulongs(t, addr, &value, 1) < 0 ||
+        copy_from_guest(task_mm(t), ints, addr + abi_longs_size(t, 1), sizeof ints) < 0)
         return -EFAULT;
-    pt->value = 0;
-    memcpy(&pt->value, buf, w);
-    memcpy(&pt->signo, buf + w, 4);
-    memcpy(&pt->notify, buf + w + 4, 4);
-    memcpy(&pt->target_tid, buf + w + 8, 4);
+    pt->value = value;
+    pt->signo = ints[0];
+    pt->notify = ints[1];
+    pt->target_tid = ints[2];
     return 0;
 }
 
@@ -421,12 +422,12 @@ int64_t do_timer_settime(struct task *t, int id, int flags, uint64_t unew, uint6
 
 SYSCALL_DECL(timer_settime)
 {
-    return do_timer_settime(t, (int)a[0], (int)a[1], a[2], a[3], task_abi(t)->word);
+    return do_timer_settime(t, (int)a[0], (int)a[1], a[2], a[3], abi_time_field(t));
 }
 
 SYSCALL_DECL(timer_gettime)
 {
-    return do_timer_gettime(t, (int)a[0], a[1], task_abi(t)->word);
+    return do_timer_gettime(t, (int)a[0], a[1], abi_time_field(t));
 }
 
 SYSCALL_DECL(timer_getoverrun)

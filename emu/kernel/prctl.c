@@ -108,13 +108,21 @@ static int64_t speculation(const uint64_t a[6], bool set)
     return a[2] == PR_SPEC_ENABLE ? 0 : -ERANGE;
 }
 
+/* PR_GET_TIMERSLACK: the slack as the call's unsigned long result can
+ * hold it, a 32-bit task's at most its ULONG_MAX. */
+static int64_t timer_slack_for(const struct abi *abi, uint64_t slack)
+{
+    uint64_t ulong_max = abi_ulong_max(abi);
+    return (int64_t)(slack > ulong_max ? ulong_max : slack);
+}
+
 SYSCALL_DECL(prctl)
 {
     /* security_task_prctl() first: the capability options (capability.c). */
     int64_t cap = cap_prctl(t, (int)a[0], a);
     if (cap != -ENOSYS)
         return cap;
-    bool a64 = task_abi(t)->word == 8;
+    const struct abi *abi = task_abi(t);
     switch ((int)a[0]) {
     case PR_SET_PDEATHSIG:
         if (a[1] > NSIG_VALID)
@@ -146,7 +154,7 @@ SYSCALL_DECL(prctl)
         t->timer_slack_ns = a[1] ? a[1] : t->timer_slack_default_ns;
         return 0;
     case PR_GET_TIMERSLACK:
-        return a64 || t->timer_slack_ns <= UINT32_MAX ? (int64_t)t->timer_slack_ns : UINT32_MAX;
+        return timer_slack_for(abi, t->timer_slack_ns);
     case PR_TASK_PERF_EVENTS_DISABLE:
     case PR_TASK_PERF_EVENTS_ENABLE:
         return 0; /* the task has no perf events to switch */
@@ -192,11 +200,11 @@ SYSCALL_DECL(prctl)
     case PR_SET_TAGGED_ADDR_CTRL:
         /* as with abi.tagged_addr_disabled=1: asymu's calls do not untag
          * pointers, so the tagged address ABI cannot be turned on */
-        if (a[2] || a[3] || a[4] || !a64 || a[1] & ~(uint64_t)PR_TAGGED_ADDR_ENABLE)
+        if (a[2] || a[3] || a[4] || !abi->tagged_addr || a[1] & ~(uint64_t)PR_TAGGED_ADDR_ENABLE)
             return -EINVAL;
         return a[1] ? -EINVAL : 0;
     case PR_GET_TAGGED_ADDR_CTRL:
-        return a[1] || a[2] || a[3] || a[4] || !a64 ? -EINVAL : 0;
+        return a[1] || a[2] || a[3] || a[4] || !abi->tagged_addr ? -EINVAL : 0;
     case PR_SET_IO_FLUSHER:
         if (!capable(t, CAP_SYS_RESOURCE))
             return -EPERM;
@@ -211,7 +219,7 @@ SYSCALL_DECL(prctl)
     case PR_SET_PTRACER:
         /* Yama's yama_task_prctl(): 0, any, or a live process (ptrace
          * scope is not enforced: docs/ptrace.md) */
-        if (a[1] && a[1] != (a64 ? PR_SET_PTRACER_ANY : UINT32_MAX) &&
+        if (a[1] && a[1] != abi_ulong(abi, PR_SET_PTRACER_ANY) &&
             !task_find(t->machine, (int)a[1]))
             return -EINVAL;
         return 0;

@@ -5,6 +5,7 @@
  * siginfo, options, syscall info). Design in ptrace.h and docs/ptrace.md. */
 #include "ptrace.h"
 #include "abi.h"
+#include "abi_user.h"
 #include "breakpoint.h"
 #include "file.h"
 #include "iovec.h"
@@ -24,15 +25,15 @@
 #include <string.h>
 #include <sys/wait.h>
 
+/* The requests of every ABI; an ABI's own (arm's user area, GETREGS, ...)
+ * are its abi->arch_ptrace's. */
 enum {
-    PT_TRACEME = 0, PT_PEEKTEXT = 1, PT_PEEKDATA = 2, PT_PEEKUSR = 3, PT_POKETEXT = 4,
-    PT_POKEDATA = 5, PT_POKEUSR = 6, PT_CONT = 7, PT_KILL = 8, PT_SINGLESTEP = 9, PT_GETREGS_ARM = 12,
-    PT_SETREGS_ARM = 13, PT_ATTACH = 16, PT_DETACH = 17, PT_GET_THREAD_AREA_ARM = 22,
-    PT_SET_SYSCALL_ARM = 23, PT_SYSCALL = 24, PT_GETVFPREGS_ARM = 27, PT_SETVFPREGS_ARM = 28,
+    PT_TRACEME = 0, PT_PEEKTEXT = 1, PT_PEEKDATA = 2, PT_POKETEXT = 4, PT_POKEDATA = 5,
+    PT_CONT = 7, PT_KILL = 8, PT_SINGLESTEP = 9, PT_ATTACH = 16, PT_DETACH = 17, PT_SYSCALL = 24,
     PT_SETOPTIONS = 0x4200, PT_GETEVENTMSG = 0x4201, PT_GETSIGINFO = 0x4202,
     PT_SETSIGINFO = 0x4203, PT_GETREGSET = 0x4204, PT_SETREGSET = 0x4205, PT_SEIZE = 0x4206,
     PT_INTERRUPT = 0x4207, PT_LISTEN = 0x4208, PT_PEEKSIGINFO = 0x4209, PT_GETSIGMASK = 0x420a,
-    PT_SETSIGMASK = 0x420b, PT_GET_SYSCALL_INFO = 0x420e, PT_GETHBPREGS_ARM = 29,
+    PT_SETSIGMASK = 0x420b, PT_GET_SYSCALL_INFO = 0x420e,
 };
 
 #define O_TRACESYSGOOD 0x1
@@ -56,9 +57,6 @@ enum {
 #define CLD_TRAPPED_ 4
 #define GUEST_WNOWAIT 0x01000000
 #define GUEST_SA_NOCLDSTOP 1
-
-#define AUDIT_ARCH_AARCH64_ 0xc00000b7u
-#define AUDIT_ARCH_ARM_ 0x40000028u
 
 enum pstop { PS_NONE, PS_SIGNAL, PS_SYSCALL_ENTER, PS_SYSCALL_EXIT, PS_EVENT, PS_GROUP };
 
@@ -591,15 +589,17 @@ static int poke_peek(struct task *c, uint64_t addr, void *word, unsigned size, b
     return procmem_access(task_mm(c), addr, word, size, write) == size ? 0 : -EIO;
 }
 
-/* The 32-bit user area PEEKUSR reads: pt_regs first, zeros to its end. */
-#define ARM_USER_AREA 296
+int ptrace_stop_regset(struct task *c, unsigned type, uint8_t *buf)
+{
+    const struct ptrace_link *l = c->ptrace;
+    return ptrace_regset_get(c, type, buf, l->sc_args[0], (int)l->sc_nr);
+}
 
 static int syscall_info(struct task *t, struct task *c, uint64_t size, uint64_t uaddr)
 {
     struct ptrace_link *l = c->ptrace;
     uint8_t buf[88] = {0};
-    bool compat = task_abi(c)->word == 4;
-    uint32_t arch = compat ? AUDIT_ARCH_ARM_ : AUDIT_ARCH_AARCH64_;
+    uint32_t arch = task_abi(c)->audit_arch;
     uint64_t pc = ptrace_pc(c) & ~UINT64_C(1), sp = ptrace_sp(c);
     uint8_t op = 0;
     unsigned len = 24;
@@ -610,7 +610,8 @@ static int syscall_info(struct task *t, struct task *c, uint64_t size, uint64_t 
         len = 80;
     } else if (l->stop == PS_SYSCALL_EXIT) {
         op = 2;
-        int64_t rval = compat ? (int64_t)(int32_t)l->sc_ret : l->sc_ret;
+        /* syscall_get_return_value(): a compat task's r0 sign-extended */
+        int64_t rval = abi_long(task_abi(c), (uint64_t)l->sc_ret);
         uint8_t is_error = rval < 0 && rval >= -4095;
         memcpy(buf + 24, &rval, 8);
         buf[32] = is_error;
@@ -626,21 +627,12 @@ static int syscall_info(struct task *t, struct task *c, uint64_t size, uint64_t 
     return (int)len;
 }
 
-/* The siginfo_t of signal sig with info, as the tracer t reads it. */
-static void siginfo_for_tracer(struct task *t, struct task *c, int sig,
-                               const struct siginfo_lite *info, uint8_t out[128])
-{
-    struct siginfo_lite saved = c->delivering;
-    c->delivering = *info;
-    signal_fill_info(c, sig, out, task_abi(t)->word);
-    c->delivering = saved;
-}
 
 static int64_t get_siginfo(struct task *t, struct task *c, uint64_t uaddr)
 {
     struct ptrace_link *l = c->ptrace;
     uint8_t info[128];
-    siginfo_for_tracer(t, c, l->stop_sig, &l->info, info);
+    signal_fill_info(t, l->stop_sig, &l->info, info); /* as the tracer reads it */
     return copy_to_guest(task_mm(t), uaddr, info, sizeof info);
 }
 
@@ -686,7 +678,7 @@ static int64_t peek_siginfo(struct task *t, struct task *c, uint64_t uargs, uint
         if (!sig)
             break;
         uint8_t out[128];
-        siginfo_for_tracer(t, c, sig, &info, out);
+        signal_fill_info(t, sig, &info, out);
         if (copy_to_guest(task_mm(t), ubuf + (uint64_t)i * sizeof out, out, sizeof out) < 0)
             return i ? i : -EFAULT;
     }
@@ -709,22 +701,17 @@ static int64_t sigmask_request(struct task *t, struct task *c, uint64_t size, ui
     return 0;
 }
 
-/* GETREGSET/SETREGSET: the tracer's struct iovec {base, len} in its words. */
+/* GETREGSET/SETREGSET: the tracer's struct iovec {base, len}, two longs of
+ * its ABI; len becomes what was copied. */
 static int64_t regset(struct task *t, struct task *c, unsigned type, uint64_t uiov, bool set)
 {
-    unsigned w = task_abi(t)->word;
-    uint64_t iov[2] = {0, 0};
-    uint8_t raw[16];
-    if (copy_from_guest(task_mm(t), raw, uiov, 2 * w) < 0)
+    uint64_t iov[2];
+    if (get_user_ulongs(t, uiov, iov, 2) < 0)
         return -EFAULT;
-    memcpy(&iov[0], raw, w);
-    memcpy(&iov[1], raw + w, w);
-    /* A 32-bit tracer gets arm's regsets: no debug registers there. */
-    if (w == 4 && (type == NT_ARM_HW_BREAK_ || type == NT_ARM_HW_WATCH_))
+    if (!ptrace_regset_in_view(t, type))
         return -EINVAL;
     uint8_t buf[528];
-    struct ptrace_link *l = c->ptrace;
-    int size = ptrace_regset_get(c, type, buf, l->sc_args[0], (int)l->sc_nr);
+    int size = ptrace_stop_regset(c, type, buf);
     if (size < 0)
         return size;
     /* ptrace_regset: a length that is not a whole number of registers. */
@@ -740,8 +727,8 @@ static int64_t regset(struct task *t, struct task *c, unsigned type, uint64_t ui
     } else if (copy_to_guest(task_mm(t), iov[0], buf, n) < 0) {
         return -EFAULT;
     }
-    memcpy(raw + w, &n, w);
-    return copy_to_guest(task_mm(t), uiov + w, raw + w, w);
+    int64_t len = (int64_t)n;
+    return put_user_longs(t, uiov + abi_longs_size(t, 1), &len, 1);
 }
 
 SYSCALL_DECL(ptrace)
@@ -749,7 +736,6 @@ SYSCALL_DECL(ptrace)
     long req = (long)(int32_t)a[0];
     int pid = (int)a[1];
     uint64_t addr = a[2], data = a[3];
-    unsigned w = task_abi(t)->word;
     if (req == PT_TRACEME) {
         /* cap_ptrace_traceme(): the parent holds every permitted
          * capability of the caller, or CAP_SYS_PTRACE. */
@@ -767,82 +753,17 @@ SYSCALL_DECL(ptrace)
     if (!c)
         return -ESRCH;
     struct ptrace_link *l = c->ptrace;
-    bool c64 = task_abi(c)->isa == LOADER_ISA_AARCH64;
+    size_t word_size = abi_longs_size(t, 1); /* PEEK and POKE move a long of the tracer's */
     switch (req) {
     case PT_PEEKTEXT:
     case PT_PEEKDATA: {
         uint64_t word = 0;
-        int err = poke_peek(c, addr, &word, w, false);
-        return err < 0 ? err : copy_to_guest(task_mm(t), data, &word, w);
+        int err = poke_peek(c, addr, &word, word_size, false);
+        return err < 0 ? err : copy_to_guest(task_mm(t), data, &word, word_size);
     }
     case PT_POKETEXT:
     case PT_POKEDATA:
-        return poke_peek(c, addr, &data, w, true);
-    case PT_PEEKUSR: {
-        if (c64 || w != 4 || (addr & 3) || addr >= ARM_USER_AREA)
-            return -EIO;
-        uint8_t regs[528];
-        uint32_t word = 0;
-        ptrace_regset_get(c, NT_PRSTATUS_, regs, l->sc_args[0], (int)l->sc_nr);
-        if (addr < 72)
-            memcpy(&word, regs + addr, 4);
-        return copy_to_guest(task_mm(t), data, &word, 4);
-    }
-    case PT_POKEUSR: {
-        /* compat_ptrace_write_user: one word of pt_regs, checked with the
-         * rest as valid_user_regs does (a bad CPSR is EINVAL); the words
-         * past pt_regs up to the user area's end are taken and dropped. */
-        if (c64 || w != 4 || (addr & 3) || addr >= ARM_USER_AREA)
-            return -EIO;
-        if (addr >= 72)
-            return 0;
-        if (addr == 68)
-            return 0; /* orig_r0: not kept apart from r0, as SETREGS drops it */
-        uint8_t regs[528];
-        uint32_t word = (uint32_t)data;
-        ptrace_regset_get(c, NT_PRSTATUS_, regs, l->sc_args[0], (int)l->sc_nr);
-        memcpy(regs + addr, &word, 4);
-        return ptrace_regset_set(c, NT_PRSTATUS_, regs, 68);
-    }
-    case PT_GETREGS_ARM:
-    case PT_SETREGS_ARM: {
-        if (w != 4 || c64)
-            return -EIO;
-        uint8_t regs[528];
-        if (req == PT_GETREGS_ARM) {
-            ptrace_regset_get(c, NT_PRSTATUS_, regs, l->sc_args[0], (int)l->sc_nr);
-            return copy_to_guest(task_mm(t), data, regs, 72);
-        }
-        if (copy_from_guest(task_mm(t), regs, data, 72) < 0)
-            return -EFAULT;
-        return ptrace_regset_set(c, NT_PRSTATUS_, regs, 68);
-    }
-    case PT_GET_THREAD_AREA_ARM: {
-        if (w != 4 || c64)
-            return -EIO;
-        uint8_t tls[8];
-        ptrace_regset_get(c, NT_ARM_TLS_, tls, 0, 0);
-        return copy_to_guest(task_mm(t), data, tls, 4);
-    }
-    case PT_GETHBPREGS_ARM: {
-        /* arm's debug registers, for a 32-bit tracer: 0 is the resource
-         * word (debug architecture << 24, watchpoint length 8 << 16, no
-         * watchpoints << 8, no breakpoints); a slot reads as unused. */
-        if (w != 4 || c64)
-            return -EIO;
-        int32_t num = (int32_t)addr;
-        uint32_t idx = (uint32_t)((num < 0 ? -(int64_t)num : num) - 1) >> 1;
-        if (num != 0 && idx >= 16)
-            return -EINVAL;
-        uint32_t v = num == 0 ? 0x06080000u : 0;
-        return copy_to_guest(task_mm(t), data, &v, 4);
-    }
-    case PT_SET_SYSCALL_ARM: {
-        if (w != 4 || c64)
-            return -EIO;
-        int32_t nr = (int32_t)data;
-        return ptrace_regset_set(c, NT_ARM_SYSTEM_CALL_, (const uint8_t *)&nr, 4);
-    }
+        return poke_peek(c, addr, &data, word_size, true);
     case PT_GETREGSET:
     case PT_SETREGSET:
         return regset(t, c, (unsigned)addr, data, req == PT_SETREGSET);
@@ -881,8 +802,10 @@ SYSCALL_DECL(ptrace)
             return -EINVAL;
         l->options = (unsigned)data;
         return 0;
-    case PT_GETEVENTMSG:
-        return copy_to_guest(task_mm(t), data, &l->event_msg, w);
+    case PT_GETEVENTMSG: {
+        int64_t msg = (int64_t)l->event_msg; /* an unsigned long of the tracer's */
+        return put_user_longs(t, data, &msg, 1);
+    }
     case PT_GETSIGINFO:
         return get_siginfo(t, c, data);
     case PT_SETSIGINFO: {
@@ -900,8 +823,12 @@ SYSCALL_DECL(ptrace)
     case PT_GETSIGMASK:
     case PT_SETSIGMASK:
         return sigmask_request(t, c, addr, data, req == PT_SETSIGMASK);
-    default:
-        return -EIO;
+    default: {
+        /* arch_ptrace() or arm64's compat_arch_ptrace(): the tracer's ABI's
+         * own requests. */
+        const struct abi *abi = task_abi(t);
+        return abi->arch_ptrace ? abi->arch_ptrace(t, c, req, addr, data) : -EIO;
+    }
     }
 }
 

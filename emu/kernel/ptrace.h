@@ -82,6 +82,12 @@ int ptrace_regset_set(struct task *t, unsigned type, const uint8_t *buf, size_t 
 /* The size of one register of set `type` (user_regset.size): a tracer's
  * length must be a multiple of it (EINVAL, ptrace_regset). */
 unsigned ptrace_regset_unit(struct task *t, unsigned type);
+/* Whether the tracer's GETREGSET and SETREGSET know set `type` (Linux's
+ * task_user_regset_view(); else EINVAL). */
+bool ptrace_regset_in_view(struct task *tracer, unsigned type);
+/* Register set `type` of the stopped tracee c as ptrace_regset_get gives
+ * it, with the first argument and number of the syscall it stopped in. */
+int ptrace_stop_regset(struct task *c, unsigned type, uint8_t *buf);
 /* A PSTATE (a64) or AArch32 CPSR a tracer or debugger writes, made what
  * Linux's valid_user_regs makes of it in *v: false when Linux refuses it. */
 bool ptrace_pstate_valid(bool a64, uint64_t *v);

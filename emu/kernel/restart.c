@@ -4,17 +4,12 @@
  * delivery, which rewinds the registers onto the svc when the call must run
  * again, or points them at restart_syscall. */
 #include "abi.h"
-#include "loader.h"
 #include "mm.h"
 #include "restart.h"
 #include "syscalls.h"
 #include "task.h"
 
 #include <errno.h>
-#include <unicorn/unicorn.h>
-
-#include "syscall_nr_aarch64.h"
-#include "syscall_nr_arm.h"
 
 #define GUEST_SA_RESTART 0x10000000
 
@@ -59,13 +54,7 @@ void syscall_rewind_pc(struct task *t)
 {
     const struct abi *abi = task_abi(t);
     uc_engine *uc = task_mm(t)->uc;
-    uint64_t back = abi->get_pc(uc) - abi->syscall_insn_size(uc);
-    if (abi->isa == LOADER_ISA_AARCH64) {
-        uc_reg_write(uc, UC_ARM64_REG_PC, &back);
-    } else {
-        uint32_t pc32 = (uint32_t)back;
-        uc_reg_write(uc, UC_ARM_REG_PC, &pc32); /* keeps bit 0: the state */
-    }
+    abi->set_pc(uc, abi->get_pc(uc) - abi->syscall_insn_size(uc));
 }
 
 /* Points the registers back at the syscall instruction with its first
@@ -81,14 +70,7 @@ static void rewind_syscall(struct task *t)
 static void rewind_to_restart_syscall(struct task *t)
 {
     rewind_syscall(t);
-    uc_engine *uc = task_mm(t)->uc;
-    if (task_abi(t)->isa == LOADER_ISA_AARCH64) {
-        uint64_t nr = AARCH64_NR_restart_syscall;
-        uc_reg_write(uc, UC_ARM64_REG_X8, &nr);
-    } else {
-        uint32_t nr = ARM_NR_restart_syscall;
-        uc_reg_write(uc, UC_ARM_REG_R7, &nr);
-    }
+    task_abi(t)->set_restart_syscall(task_mm(t)->uc);
 }
 
 void restart_settle(struct task *t, bool handler, uint64_t sa_flags)

@@ -7,6 +7,7 @@
  * enforced: the guest runs as uid 0 with every capability (--max-procs
  * bounds processes instead). */
 #include "abi.h"
+#include "abi_user.h"
 #include "emu.h"
 #include "file.h"
 #include "machine.h"
@@ -28,8 +29,6 @@
  * which both ABIs put 128 MiB and more below the stack's top (Linux's
  * smallest gap too): an unlimited or larger RLIMIT_STACK gets this much. */
 #define STACK_MAX (128u << 20)
-/* A 32-bit rlimit's RLIM_INFINITY. */
-#define COMPAT_INF 0xffffffffu
 
 void rlimit_init(struct process *p)
 {
@@ -160,37 +159,41 @@ SYSCALL_DECL(prlimit64)
     return 0;
 }
 
-/* getrlimit (arm64) and ugetrlimit (arm): struct rlimit of unsigned longs,
- * where a 32-bit task sees values past 32 bits as its RLIM_INFINITY. */
+/* A limit as the ABI's struct rlimit holds it: past its RLIM_INFINITY
+ * (a 32-bit task's COMPAT_RLIM_INFINITY) it is RLIM_INFINITY. */
+static uint64_t rlim_to_user(const struct abi *abi, uint64_t v)
+{
+    return v > abi->rlim_infinity ? abi->rlim_infinity : v;
+}
+
+static uint64_t rlim_from_user(const struct abi *abi, uint64_t v)
+{
+    return v == abi->rlim_infinity ? INF : v;
+}
+
+/* getrlimit (arm64) and ugetrlimit (arm): struct rlimit of unsigned longs
+ * (compat_sys_getrlimit() for a 32-bit task). */
 SYSCALL_DECL(getrlimit)
 {
     int res = (int)a[0];
     if (res < 0 || res >= GUEST_RLIM_NLIMITS)
         return -EINVAL;
+    const struct abi *abi = task_abi(t);
     struct rlimit_pair l = t->proc->rlim[res];
-    if (task_abi(t)->word == 8)
-        return copy_to_guest(task_mm(t), a[1], &l, sizeof l);
-    uint32_t r[2] = {l.cur > COMPAT_INF ? COMPAT_INF : (uint32_t)l.cur,
-                     l.max > COMPAT_INF ? COMPAT_INF : (uint32_t)l.max};
-    return copy_to_guest(task_mm(t), a[1], r, sizeof r);
+    int64_t r[2] = {(int64_t)rlim_to_user(abi, l.cur), (int64_t)rlim_to_user(abi, l.max)};
+    return put_user_longs(t, a[1], r, 2);
 }
 
-/* setrlimit: the same struct; a 32-bit RLIM_INFINITY means unlimited. */
+/* setrlimit: the same struct; its RLIM_INFINITY means unlimited. */
 SYSCALL_DECL(setrlimit)
 {
     int res = (int)a[0];
     if (res < 0 || res >= GUEST_RLIM_NLIMITS)
         return -EINVAL;
-    struct rlimit_pair nl;
-    if (task_abi(t)->word == 8) {
-        if (copy_from_guest(task_mm(t), &nl, a[1], sizeof nl) < 0)
-            return -EFAULT;
-    } else {
-        uint32_t r[2];
-        if (copy_from_guest(task_mm(t), r, a[1], sizeof r) < 0)
-            return -EFAULT;
-        nl.cur = r[0] == COMPAT_INF ? INF : r[0];
-        nl.max = r[1] == COMPAT_INF ? INF : r[1];
-    }
+    const struct abi *abi = task_abi(t);
+    uint64_t r[2];
+    if (get_user_ulongs(t, a[1], r, 2) < 0)
+        return -EFAULT;
+    struct rlimit_pair nl = {rlim_from_user(abi, r[0]), rlim_from_user(abi, r[1])};
     return set_limit(t, t->proc, res, nl);
 }

@@ -4,10 +4,10 @@
  * handler frame built by the ABI), and the signal syscalls. */
 #include "kcost.h"
 #include "abi.h"
+#include "abi_user.h"
 #include "event.h"
 #include "lifetime.h"
 #include "ptrace.h"
-#include "loader.h"
 #include "machine.h"
 #include "machine_events.h"
 #include "mm.h"
@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <unicorn/unicorn.h>
 
 #define GUEST_SIG_DFL 0
 #define GUEST_SIG_IGN 1
@@ -321,31 +320,33 @@ int signal_fatal(const struct task *t)
     return 0;
 }
 
-void signal_fill_info(struct task *t, int sig, uint8_t info[128], unsigned word)
+void signal_fill_info(struct task *t, int sig, const struct siginfo_lite *si, uint8_t info[128])
 {
-    const struct siginfo_lite *si = &t->delivering;
     int32_t head[3] = {sig, si->err, si->code};
     memset(info, 0, 128);
     memcpy(info, head, sizeof head);
-    unsigned u = word == 8 ? 16 : 12; /* the union after signo, errno, code */
+    /* The union after signo, errno, code; its pointers and sigval_t are
+     * longs of t's ABI (little-endian: the low bytes of si's values). */
+    unsigned u = task_abi(t)->siginfo_fields;
+    size_t ptr = abi_longs_size(t, 1);
     if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) {
-        memcpy(info + u, &si->addr, word);
+        memcpy(info + u, &si->addr, ptr);
     } else if (sig == SIGSYS && si->code == 1 /* SYS_SECCOMP */) {
         /* _sigsys: the call's address, number and audit arch */
-        memcpy(info + u, &si->addr, word);
-        memcpy(info + u + word, &si->syscall, 4);
-        memcpy(info + u + word + 4, &si->arch, 4);
+        memcpy(info + u, &si->addr, ptr);
+        memcpy(info + u + ptr, &si->syscall, 4);
+        memcpy(info + u + ptr + 4, &si->arch, 4);
     } else if (si->code == SI_TIMER) {
         int32_t ids[2] = {si->timerid, si->overrun};
         memcpy(info + u, ids, sizeof ids);
-        memcpy(info + u + 8, &si->value, word); /* the timer's sigev_value */
+        memcpy(info + u + 8, &si->value, ptr); /* the timer's sigev_value */
     } else {
         int32_t ids[2] = {si->pid, si->uid};
         memcpy(info + u, ids, sizeof ids);
         if (sig == SIGCHLD)
             memcpy(info + u + 8, &si->status, 4);
         else if (si->code < 0 && si->code != SI_TKILL)
-            memcpy(info + u + 8, &si->value, word); /* sigqueue's si_value */
+            memcpy(info + u + 8, &si->value, ptr); /* sigqueue's si_value */
     }
 }
 
@@ -363,11 +364,7 @@ static uint64_t handler_sp(struct task *t, const struct sigaction_guest *sa, uin
 
 static uint64_t read_sp(struct task *t)
 {
-    const struct abi *abi = task_abi(t);
-    uint64_t sp = 0;
-    uc_reg_read(task_mm(t)->uc, abi->isa == LOADER_ISA_AARCH64 ? UC_ARM64_REG_SP : UC_ARM_REG_SP,
-                &sp);
-    return abi->word == 4 ? (uint32_t)sp : sp;
+    return task_abi(t)->get_sp(task_mm(t)->uc);
 }
 
 void signal_deliver(struct task *t)
@@ -568,33 +565,31 @@ SYSCALL_DECL(tkill)
     return send_to_thread(t, 0, (int)a[0], (int)a[1]);
 }
 
-/* The guest struct sigaction: arm64 {handler, flags, mask} in 64-bit words
- * (no sa_restorer field); arm {handler, flags, restorer, mask[2]} in 32-bit words. */
+/* The guest struct sigaction: handler, flags and restorer in the ABI's
+ * longs, then the 64-bit sigset_t (arm64's struct sigaction with
+ * __ARCH_HAS_SA_RESTORER; arm's compat_sigaction, whose compat_sigset_t is
+ * two 32-bit words: the same 8 bytes). */
+#define SIGACTION_LONGS 3
+
 static int get_sigaction(struct task *t, uint64_t addr, struct sigaction_guest *sa)
 {
+    uint64_t w[SIGACTION_LONGS];
     memset(sa, 0, sizeof *sa);
-    if (task_abi(t)->word == 8) {
-        uint64_t w[4];
-        int err = copy_from_guest(task_mm(t), w, addr, sizeof w);
-        sa->handler = w[0], sa->flags = w[1], sa->restorer = w[2], sa->mask = w[3];
-        return err;
-    }
-    uint32_t w[5];
-    int err = copy_from_guest(task_mm(t), w, addr, sizeof w);
+    if (get_user_ulongs(t, addr, w, SIGACTION_LONGS) < 0 ||
+        copy_from_guest(task_mm(t), &sa->mask, addr + abi_longs_size(t, SIGACTION_LONGS),
+                        sizeof sa->mask) < 0)
+        return -EFAULT;
     sa->handler = w[0], sa->flags = w[1], sa->restorer = w[2];
-    sa->mask = w[3] | (uint64_t)w[4] << 32;
-    return err;
+    return 0;
 }
 
 static int put_sigaction(struct task *t, uint64_t addr, const struct sigaction_guest *sa)
 {
-    if (task_abi(t)->word == 8) {
-        uint64_t w[4] = {sa->handler, sa->flags, sa->restorer, sa->mask};
-        return copy_to_guest(task_mm(t), addr, w, sizeof w);
-    }
-    uint32_t w[5] = {(uint32_t)sa->handler, (uint32_t)sa->flags, (uint32_t)sa->restorer,
-                     (uint32_t)sa->mask, (uint32_t)(sa->mask >> 32)};
-    return copy_to_guest(task_mm(t), addr, w, sizeof w);
+    int64_t w[SIGACTION_LONGS] = {(int64_t)sa->handler, (int64_t)sa->flags, (int64_t)sa->restorer};
+    if (put_user_longs(t, addr, w, SIGACTION_LONGS) < 0)
+        return -EFAULT;
+    return copy_to_guest(task_mm(t), addr + abi_longs_size(t, SIGACTION_LONGS), &sa->mask,
+                         sizeof sa->mask);
 }
 
 /* do_sigaction(): installs *nsa (if given) for sig, the action before it
@@ -719,7 +714,7 @@ SYSCALL_DECL(rt_sigprocmask)
 SYSCALL_DECL(rt_sigpending)
 {
     uint64_t set = (t->pending.set | t->proc->pending.set) & t->sigmask;
-    if (a[1] != 8 && !(task_abi(t)->word == 4 && a[1] == 8))
+    if (a[1] != 8) /* sigset_t, and arm's compat_sigset_t: 8 bytes */
         return -EINVAL;
     return copy_to_guest(task_mm(t), a[0], &set, sizeof set);
 }
@@ -785,7 +780,7 @@ static int64_t take_from_set(struct task *t, uint64_t set, uint64_t uinfo)
         return RESUME_BLOCK;
     if (uinfo) {
         uint8_t info[128];
-        signal_fill_info(t, sig, info, task_abi(t)->word);
+        signal_fill_info(t, sig, &t->delivering, info);
         if (copy_to_guest(task_mm(t), uinfo, info, sizeof info) < 0)
             return -EFAULT;
     }
@@ -832,15 +827,16 @@ int64_t do_rt_sigtimedwait(struct task *t, const uint64_t a[6], unsigned field)
 
 SYSCALL_DECL(rt_sigtimedwait)
 {
-    return do_rt_sigtimedwait(t, a, task_abi(t)->word);
+    return do_rt_sigtimedwait(t, a, abi_time_field(t));
 }
+
+/* stack_t: {ss_sp, ss_flags (an int), ss_size}: three longs of the ABI,
+ * the int in the low bytes of the second (padding after it on arm64). */
+#define STACK_T_LONGS 3
 
 SYSCALL_DECL(sigaltstack)
 {
-    unsigned w = task_abi(t)->word;
-    uint8_t buf[24];
     if (a[1]) {
-        /* stack_t: {sp, flags (int), size}, in words with padding on arm64. */
         uint64_t sp = t->altstack_sp, size = t->altstack_size;
         int32_t flags = t->altstack_flags ? t->altstack_flags : 0;
         uint64_t cur = read_sp(t);
@@ -848,21 +844,16 @@ SYSCALL_DECL(sigaltstack)
             flags |= GUEST_SS_ONSTACK;
         if (!size)
             flags = GUEST_SS_DISABLE;
-        memset(buf, 0, sizeof buf);
-        memcpy(buf, &sp, w);
-        memcpy(buf + w, &flags, 4);
-        memcpy(buf + 2 * w, &size, w);
-        if (copy_to_guest(task_mm(t), a[1], buf, 3 * w) < 0)
+        int64_t ss[STACK_T_LONGS] = {(int64_t)sp, (uint32_t)flags, (int64_t)size};
+        if (put_user_longs(t, a[1], ss, STACK_T_LONGS) < 0)
             return -EFAULT;
     }
     if (a[0]) {
-        uint64_t sp = 0, size = 0;
-        int32_t flags;
-        if (copy_from_guest(task_mm(t), buf, a[0], 3 * w) < 0)
+        uint64_t ss[STACK_T_LONGS];
+        if (get_user_ulongs(t, a[0], ss, STACK_T_LONGS) < 0)
             return -EFAULT;
-        memcpy(&sp, buf, w);
-        memcpy(&flags, buf + w, 4);
-        memcpy(&size, buf + 2 * w, w);
+        uint64_t sp = ss[0], size = ss[2];
+        int32_t flags = (int32_t)ss[1];
         uint64_t cur = read_sp(t);
         if (t->altstack_size && cur > t->altstack_sp && cur <= t->altstack_sp + t->altstack_size)
             return -EPERM;
@@ -872,7 +863,7 @@ SYSCALL_DECL(sigaltstack)
             t->altstack_sp = t->altstack_size = 0;
             t->altstack_flags = GUEST_SS_DISABLE;
         } else {
-            if (size < (w == 8 ? 5120u : 2048u))
+            if (size < task_abi(t)->minsigstksz)
                 return -ENOMEM;
             t->altstack_sp = sp;
             t->altstack_size = size;
@@ -887,7 +878,7 @@ SYSCALL_DECL(sigaltstack)
 int siginfo_from_guest(struct task *t, uint64_t uinfo, int *signo, struct siginfo_lite *info)
 {
     uint8_t raw[128];
-    unsigned w = task_abi(t)->word, u = w == 8 ? 16 : 12;
+    unsigned u = task_abi(t)->siginfo_fields;
     if (copy_from_guest(task_mm(t), raw, uinfo, sizeof raw) < 0)
         return -EFAULT;
     *info = (struct siginfo_lite){0};
@@ -895,7 +886,7 @@ int siginfo_from_guest(struct task *t, uint64_t uinfo, int *signo, struct siginf
     memcpy(&info->code, raw + 8, 4);
     memcpy(&info->pid, raw + u, 4);
     memcpy(&info->uid, raw + u + 4, 4);
-    memcpy(&info->value, raw + u + 8, w);
+    info->value = abi_ulong_at(t, raw + u + 8); /* sigval_t */
     return 0;
 }
 

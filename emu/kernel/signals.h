@@ -35,8 +35,9 @@ int siginfo_from_guest(struct task *t, uint64_t uinfo, int *signo, struct siginf
 int signal_dequeue(struct task *t, uint64_t set, struct siginfo_lite *info);
 /* Whether t has a signal it would take now (interrupts blocking waits). */
 bool signal_pending(struct task *t);
-/* Writes the siginfo of t's signal being delivered (word: 8 or 4). */
-void signal_fill_info(struct task *t, int sig, uint8_t info[128], unsigned word);
+/* Writes the siginfo_t of signal sig with what si carries, as t's ABI lays
+ * it out (t: the task taking it, or a tracer reading it). */
+void signal_fill_info(struct task *t, int sig, const struct siginfo_lite *si, uint8_t info[128]);
 /* Wakes up to n tasks waiting on the futex at uaddr of t's address space. */
 int futex_wake(struct task *t, uint64_t uaddr, int n);
 /* A synchronous fault: delivered to a handler if the guest has one, else

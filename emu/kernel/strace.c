@@ -169,7 +169,7 @@ static void put_arg(struct out *o, struct task *t, char f, const uint64_t a[6], 
         put(o, "%" PRIu64, v);
         break;
     case 'l':
-        put(o, "%" PRId64, task_abi(t)->word == 8 ? (int64_t)v : (int64_t)sv);
+        put(o, "%" PRId64, abi_long(task_abi(t), v)); /* a long of the caller's ABI */
         break;
     case 'x':
         put(o, "0x%" PRIx64, v);

@@ -2,6 +2,8 @@
 /* sys_proc.c - process identity and lifetime: exit, ids, uname, personality,
  * limits, sysinfo, and the basic affinity queries (prctl: prctl.c). */
 #include "abi.h"
+#include "abi_user.h"
+#include "futex.h"
 #include "machine.h"
 #include "machine_events.h"
 #include "mm.h"
@@ -53,7 +55,7 @@ SYSCALL_DECL(set_tid_address)
 
 SYSCALL_DECL(set_robust_list)
 {
-    if (a[1] != (task_abi(t)->word == 8 ? 24u : 12u))
+    if (a[1] != abi_longs_size(t, ROBUST_LIST_HEAD_LONGS))
         return -EINVAL;
     t->robust_list = a[0];
     return 0;
@@ -61,7 +63,7 @@ SYSCALL_DECL(set_robust_list)
 
 /* get_robust_list(pid, head_ptr, len_ptr) (kernel/futex.c, and its compat
  * twin with 32-bit words): the head a thread registered, and the size of
- * struct robust_list_head (24, 12). */
+ * struct robust_list_head (24, 12), a pointer and a size_t of the caller. */
 SYSCALL_DECL(get_robust_list)
 {
     const struct task *target = a[0] ? task_find(t->machine, (int)a[0]) : t;
@@ -69,11 +71,11 @@ SYSCALL_DECL(get_robust_list)
         return -ESRCH;
     if (!cred_may_access(t->proc, target->proc))
         return -EPERM;
-    unsigned word = task_abi(t)->word;
-    uint64_t len = word == 8 ? 24 : 12, head = target->robust_list;
-    if (copy_to_guest(task_mm(t), a[2], &len, word) < 0)
+    int64_t len = (int64_t)abi_longs_size(t, ROBUST_LIST_HEAD_LONGS);
+    int64_t head = (int64_t)target->robust_list;
+    if (put_user_longs(t, a[2], &len, 1) < 0)
         return -EFAULT;
-    return copy_to_guest(task_mm(t), a[1], &head, word) < 0 ? -EFAULT : 0;
+    return put_user_longs(t, a[1], &head, 1);
 }
 
 /* membarrier(cmd, flags, cpu_id) (kernel/sched/membarrier.c): every vCPU of
@@ -202,22 +204,18 @@ SYSCALL_DECL(personality)
     return old;
 }
 
-/* struct sysinfo in guest words: uptime, loads[3], totalram, freeram,
- * sharedram, bufferram, totalswap, freeswap, procs (u16), totalhigh,
- * freehigh, mem_unit (u32). */
+/* struct sysinfo in longs of the ABI: uptime, loads[3], totalram,
+ * freeram, sharedram, bufferram, totalswap, freeswap, procs (a u16 and its
+ * padding), totalhigh, freehigh, mem_unit (a u32 and its padding), then
+ * the pad to abi->sysinfo_longs. */
 SYSCALL_DECL(sysinfo)
 {
-    unsigned w = task_abi(t)->word;
-    uint8_t buf[128];
-    memset(buf, 0, sizeof buf);
-    uint64_t words[8] = {machine_now(t->machine) / 1000000000u, 0, 0, 0,
-                         task_mm(t)->max_total, task_mm(t)->max_total - task_mm(t)->usable, 0, 0};
-    for (int i = 0; i < 8; i++)
-        memcpy(buf + i * w, &words[i], w);
-    uint16_t procs = 1;
-    memcpy(buf + 10 * w, &procs, 2); /* after totalswap, freeswap */
-    uint32_t unit = 1;
-    size_t size = w == 8 ? 112 : 64;
-    memcpy(buf + 13 * w, &unit, 4);
-    return copy_to_guest(task_mm(t), a[0], buf, size);
+    const struct mm *mm = task_mm(t);
+    int64_t v[16] = {0};
+    v[0] = (int64_t)(machine_now(t->machine) / 1000000000u);
+    v[4] = (int64_t)mm->max_total;
+    v[5] = (int64_t)(mm->max_total - mm->usable);
+    v[10] = 1; /* procs */
+    v[13] = 1; /* mem_unit */
+    return put_user_longs(t, a[0], v, task_abi(t)->sysinfo_longs);
 }

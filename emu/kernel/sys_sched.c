@@ -3,6 +3,7 @@
  * policies act on), yield, getcpu, nice and scheduling classes, and syslog
  * (dmesg) for the kernel log. The decisions are sched/'s. */
 #include "abi.h"
+#include "abi_user.h"
 #include "cgroup.h"
 #include "fs_calls.h"
 #include "futex.h"
@@ -48,7 +49,7 @@ static struct task *affinity_target_of(struct task *t, int pid)
 /* Both ABIs: a multiple of the caller's long, and room for every vCPU. */
 static int check_mask_len(struct task *t, uint64_t len)
 {
-    if (len * 8 < t->machine->sched.nr_cpus || len % task_abi(t)->word)
+    if (len * 8 < t->machine->sched.nr_cpus || len % abi_longs_size(t, 1))
         return -EINVAL;
     return 0;
 }
@@ -71,8 +72,8 @@ SYSCALL_DECL(sched_getaffinity)
 }
 
 /* The mask is read before the pid is looked up: at most the kernel's mask,
- * missing bytes are zero, and a compat caller reads whole 4-byte words
- * (compat_get_bitmap), so len = 9 reads 12 bytes. */
+ * missing bytes are zero, and in the ABI's units (abi->cpumask_unit: a
+ * compat caller reads whole 4-byte words, so len = 9 reads 12 bytes). */
 SYSCALL_DECL(sched_setaffinity)
 {
     struct machine *m = t->machine;
@@ -81,8 +82,8 @@ SYSCALL_DECL(sched_setaffinity)
     size_t len = (uint32_t)a[1], want = kernel_mask_bytes(m);
     if (len > want)
         len = want;
-    if (task_abi(t)->word == 4)
-        len = (len + 3) & ~(size_t)3;
+    size_t unit = task_abi(t)->cpumask_unit;
+    len = (len + unit - 1) / unit * unit;
     if (copy_from_guest(task_mm(t), mask.bits, a[2], len) < 0)
         return -EFAULT;
     struct task *target = affinity_target_of(t, (int)a[0]);
@@ -267,5 +268,5 @@ int64_t do_sched_rr_get_interval(struct task *t, int pid, uint64_t tp, unsigned 
 
 SYSCALL_DECL(sched_rr_get_interval)
 {
-    return do_sched_rr_get_interval(t, (int)a[0], a[1], task_abi(t)->word);
+    return do_sched_rr_get_interval(t, (int)a[0], a[1], abi_time_field(t));
 }

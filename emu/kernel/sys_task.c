@@ -3,6 +3,7 @@
  * exit/exit_group, wait4/waitid, sessions and process groups. */
 #include "kcost.h"
 #include "abi.h"
+#include "abi_user.h"
 #include "emu.h"
 #include "event.h"
 #include "ptrace.h"
@@ -222,7 +223,7 @@ SYSCALL_DECL(waitid)
             return 0;
         t->delivering = (struct siginfo_lite){.code = pr.code, .pid = pr.pid, .status = pr.child_status};
         uint8_t info[128];
-        signal_fill_info(t, SIGCHLD, info, task_abi(t)->word);
+        signal_fill_info(t, SIGCHLD, &t->delivering, info);
         return copy_to_guest(task_mm(t), a[2], info, sizeof info) < 0 ? -EFAULT : 0;
     }
     struct process *c;
@@ -246,7 +247,7 @@ SYSCALL_DECL(waitid)
     if (a[2]) {
         t->delivering = (struct siginfo_lite){.code = code, .pid = c->pid, .status = status};
         uint8_t info[128];
-        signal_fill_info(t, SIGCHLD, info, task_abi(t)->word);
+        signal_fill_info(t, SIGCHLD, &t->delivering, info);
         if (copy_to_guest(task_mm(t), a[2], info, sizeof info) < 0)
             return -EFAULT;
     }
@@ -313,7 +314,7 @@ SYSCALL_DECL(getpgrp)
  * fork+exec+wait in host page faults. */
 static int64_t strings_from_guest(struct task *t, uint64_t uarr, char ***out, size_t *total)
 {
-    unsigned w = task_abi(t)->word;
+    size_t ptr_size = abi_longs_size(t, 1); /* the array's pointers are the caller's */
     size_t cap = 16;
     char **v = malloc(cap * sizeof *v);
     if (!v)
@@ -322,8 +323,8 @@ static int64_t strings_from_guest(struct task *t, uint64_t uarr, char ***out, si
     int n = 0;
     for (; uarr && n < MAX_ARGS; n++) {
         v[n] = NULL;
-        uint64_t ptr = 0;
-        if (copy_from_guest(task_mm(t), &ptr, uarr + (uint64_t)n * w, w) < 0) {
+        uint64_t ptr;
+        if (get_user_ulongs(t, uarr + abi_longs_size(t, (unsigned)n), &ptr, 1) < 0) {
             err = -EFAULT;
             goto fail;
         }
@@ -335,7 +336,7 @@ static int64_t strings_from_guest(struct task *t, uint64_t uarr, char ***out, si
             err = len == -ENAMETOOLONG ? -E2BIG : len;
             goto fail;
         }
-        *total += (size_t)len + 1 + w;
+        *total += (size_t)len + 1 + ptr_size;
         if (*total > ARG_MAX_GUEST || !(v[n] = strdup(buf))) {
             err = -E2BIG;
             goto fail;

@@ -2,6 +2,7 @@
 /* sys_time.c - clocks and randomness, all virtual: time is the machine's
  * virtual clock, randomness comes from the --seed generator. */
 #include "abi.h"
+#include "abi_user.h"
 #include "machine.h"
 #include "mm.h"
 #include "restart.h"
@@ -15,6 +16,7 @@
 #include <time.h>
 
 #define NSEC 1000000000ull
+
 
 /* Writes a timespec/timeval of two fields of `field` bytes each. */
 static int put_time_pair(struct task *t, uint64_t addr, uint64_t sec, uint64_t sub,
@@ -107,7 +109,7 @@ int64_t do_clock_settime(struct task *t, int clk, uint64_t addr, unsigned field)
 
 SYSCALL_DECL(clock_settime)
 {
-    return do_clock_settime(t, (int)a[0], a[1], task_abi(t)->word);
+    return do_clock_settime(t, (int)a[0], a[1], abi_time_field(t));
 }
 
 int timespec_to_guest(struct task *t, uint64_t addr, uint64_t ns, unsigned field)
@@ -120,10 +122,11 @@ int64_t timespec_from_guest(struct task *t, uint64_t addr, unsigned field)
     int64_t sec, nsec;
     if (get_time_pair(t, addr, &sec, &nsec, field) < 0)
         return -EFAULT;
-    /* A 32-bit task's 64-bit timespec has a 32-bit tv_nsec and padding
-     * (glibc's __timespec64): Linux ignores the upper half. */
-    if (field == 8 && task_abi(t)->word == 4)
-        nsec = (uint32_t)nsec;
+    /* A 32-bit task's 64-bit timespec has a tv_nsec of its long and padding
+     * (glibc's __timespec64): Linux ignores the upper half (get_timespec64()
+     * when in_compat_syscall()). */
+    if (field == 8)
+        nsec = (int64_t)abi_ulong(task_abi(t), (uint64_t)nsec);
     if (sec < 0 || nsec < 0 || nsec >= (int64_t)NSEC)
         return -EINVAL;
     /* Beyond what int64_t nanoseconds hold, every time is "never" (Linux
@@ -193,17 +196,17 @@ int64_t do_nanosleep(struct task *t, uint64_t req, uint64_t rem, unsigned field)
 
 SYSCALL_DECL(clock_gettime)
 {
-    return do_clock_gettime(t, (int)a[0], a[1], task_abi(t)->word);
+    return do_clock_gettime(t, (int)a[0], a[1], abi_time_field(t));
 }
 
 SYSCALL_DECL(clock_getres)
 {
-    return do_clock_getres(t, (int)a[0], a[1], task_abi(t)->word);
+    return do_clock_getres(t, (int)a[0], a[1], abi_time_field(t));
 }
 
 SYSCALL_DECL(nanosleep)
 {
-    return do_nanosleep(t, a[0], a[1], task_abi(t)->word);
+    return do_nanosleep(t, a[0], a[1], abi_time_field(t));
 }
 
 #define TIMER_ABSTIME 1
@@ -227,13 +230,13 @@ int64_t do_clock_nanosleep(struct task *t, int clk, int flags, uint64_t req, uin
 
 SYSCALL_DECL(clock_nanosleep)
 {
-    return do_clock_nanosleep(t, (int)a[0], (int)a[1], a[2], a[3], task_abi(t)->word);
+    return do_clock_nanosleep(t, (int)a[0], (int)a[1], a[2], a[3], abi_time_field(t));
 }
 
 SYSCALL_DECL(gettimeofday)
 {
     uint64_t ns = machine_realtime_ns(t->machine);
-    if (a[0] && put_time_pair(t, a[0], ns / NSEC, ns % NSEC / 1000, task_abi(t)->word) < 0)
+    if (a[0] && put_time_pair(t, a[0], ns / NSEC, ns % NSEC / 1000, abi_time_field(t)) < 0)
         return -EFAULT;
     if (a[1]) {
         /* settimeofday's sys_tz (adjtimex.c) */

@@ -223,7 +223,11 @@ SYSCALL_DECL(gettimeofday);
 SYSCALL_DECL(settimeofday);
 SYSCALL_DECL(adjtimex);
 SYSCALL_DECL(clock_adjtime);
-SYSCALL_DECL(clock_adjtime64);
+/* adjtimex and clock_adjtime on a struct __kernel_timex or, time32, an
+ * old_timex32 (arm's own calls of those names, sys_adjtimex_time32 and
+ * sys_clock_adjtime32). */
+int64_t do_adjtimex(struct task *t, uint64_t addr, bool time32);
+int64_t do_clock_adjtime(struct task *t, int clk, uint64_t addr, bool time32);
 SYSCALL_DECL(ioprio_set);
 SYSCALL_DECL(ioprio_get);
 SYSCALL_DECL(kcmp);

@@ -1089,11 +1089,12 @@ static void test_stack_aarch64_layout(void **state)
 {
     struct loader_stack_spec s = stack_spec(LOADER_ISA_AARCH64, "aarch64");
     struct guest_stack g = {.top = 0x7ffffffff000, .word = 8};
+    struct loader_stack_layout l;
     uint64_t sp = 0, q;
 
     (void)state;
     memset(stack, 0xaa, sizeof(stack));
-    assert_int_equal(loader_build_stack(&s, g.top, stack, STACK_SIZE, &sp), 0);
+    assert_int_equal(loader_build_stack(&s, g.top, stack, STACK_SIZE, &sp, &l), 0);
     assert_stack_tables(&g, sp, &s);
     /* Exact addresses: NULL word, execfn, envp and argv strings, align, platform, random. */
     assert_int_equal(word_at(&g, g.top - 8), 0);
@@ -1112,17 +1113,25 @@ static void test_stack_aarch64_layout(void **state)
     assert_int_equal(q + 112, g.top - 72); /* the tables end at the random bytes */
     for (q = g.top - 48; q < g.top - 37; q++)
         assert_int_equal(*guest(&g, q), 0); /* alignment padding below argv[0] is zeroed */
+    /* The layout: argv's strings, envp's up to execfn, auxv with AT_NULL. */
+    assert_int_equal(l.arg_start, g.top - 37);
+    assert_int_equal(l.arg_end, g.top - 29);
+    assert_int_equal(l.env_start, g.top - 29);
+    assert_int_equal(l.env_end, g.top - 18);
+    assert_int_equal(l.auxv_start, sp + 56);
+    assert_int_equal(l.auxv_end, g.top - 72);
 }
 
 static void test_stack_arm_layout(void **state)
 {
     struct loader_stack_spec s = stack_spec(LOADER_ISA_ARM, "v8l");
     struct guest_stack g = {.top = 0xbf000000, .word = 4};
+    struct loader_stack_layout l;
     uint64_t sp = 0, q;
 
     (void)state;
     memset(stack, 0xaa, sizeof(stack));
-    assert_int_equal(loader_build_stack(&s, g.top, stack, STACK_SIZE, &sp), 0);
+    assert_int_equal(loader_build_stack(&s, g.top, stack, STACK_SIZE, &sp, &l), 0);
     assert_stack_tables(&g, sp, &s);
     assert_int_equal(word_at(&g, g.top - 4), 0);
     assert_int_equal(word_at(&g, sp + 4), g.top - 33);
@@ -1135,6 +1144,12 @@ static void test_stack_arm_layout(void **state)
     assert_int_equal(word_at(&g, q + 20), g.top - 52);
     assert_int_equal(sp, g.top - 160);
     assert_int_equal(word_at(&g, sp + 84), 0); /* padding above AT_NULL is zeroed */
+    assert_int_equal(l.arg_start, g.top - 33);
+    assert_int_equal(l.arg_end, g.top - 25);
+    assert_int_equal(l.env_start, g.top - 25);
+    assert_int_equal(l.env_end, g.top - 14);
+    assert_int_equal(l.auxv_start, sp + 28);
+    assert_int_equal(l.auxv_end, sp + 84);
 }
 
 static void test_stack_no_platform(void **state)
@@ -1144,7 +1159,7 @@ static void test_stack_no_platform(void **state)
     uint64_t sp = 0;
 
     (void)state;
-    assert_int_equal(loader_build_stack(&s, g.top, stack, STACK_SIZE, &sp), 0);
+    assert_int_equal(loader_build_stack(&s, g.top, stack, STACK_SIZE, &sp, NULL), 0);
     assert_stack_tables(&g, sp, &s);
     assert_int_equal(word_at(&g, sp + 56 + 32), AT_PAGESZ);
 }
@@ -1159,7 +1174,7 @@ static void test_stack_empty_argv_envp(void **state)
     s.argc = s.envc = 0;
     s.argv = s.envp = NULL;
     s.nauxv = 0;
-    assert_int_equal(loader_build_stack(&s, g.top, stack, STACK_SIZE, &sp), 0);
+    assert_int_equal(loader_build_stack(&s, g.top, stack, STACK_SIZE, &sp, NULL), 0);
     assert_int_equal(word_at(&g, sp), 0);
     assert_int_equal(word_at(&g, sp + 4), 0);
     assert_int_equal(word_at(&g, sp + 8), 0);
@@ -1175,11 +1190,11 @@ static void assert_exact_fit(enum loader_isa isa, uint64_t top)
     uint64_t sp = 0, sp2 = 0;
     size_t need;
 
-    assert_int_equal(loader_build_stack(&s, top, stack, STACK_SIZE, &sp), 0);
+    assert_int_equal(loader_build_stack(&s, top, stack, STACK_SIZE, &sp, NULL), 0);
     need = (size_t)(top - sp);
-    assert_int_equal(loader_build_stack(&s, top, stack + STACK_SIZE - need, need, &sp2), 0);
+    assert_int_equal(loader_build_stack(&s, top, stack + STACK_SIZE - need, need, &sp2, NULL), 0);
     assert_int_equal(sp2, sp);
-    assert_int_equal(loader_build_stack(&s, top, stack + STACK_SIZE - need + 1, need - 1, &sp2),
+    assert_int_equal(loader_build_stack(&s, top, stack + STACK_SIZE - need + 1, need - 1, &sp2, NULL),
                      -E2BIG);
 }
 
@@ -1191,8 +1206,8 @@ static void test_stack_too_small(void **state)
     (void)state;
     assert_exact_fit(LOADER_ISA_AARCH64, 0x7ffffffff000);
     assert_exact_fit(LOADER_ISA_ARM, 0xbf000000);
-    assert_int_equal(loader_build_stack(&s, 0x10000, stack, 0, &sp), -E2BIG);
-    assert_int_equal(loader_build_stack(&s, 0x10000, stack, 20, &sp), -E2BIG);
+    assert_int_equal(loader_build_stack(&s, 0x10000, stack, 0, &sp, NULL), -E2BIG);
+    assert_int_equal(loader_build_stack(&s, 0x10000, stack, 20, &sp, NULL), -E2BIG);
 }
 
 static void test_stack_bad_spec(void **state)
@@ -1201,13 +1216,13 @@ static void test_stack_bad_spec(void **state)
     uint64_t sp = 0;
 
     (void)state;
-    assert_int_equal(loader_build_stack(&s, UINT64_C(1) << 33, stack, STACK_SIZE, &sp), -EINVAL);
-    assert_int_equal(loader_build_stack(&s, 100, stack, STACK_SIZE, &sp), -EINVAL);
+    assert_int_equal(loader_build_stack(&s, UINT64_C(1) << 33, stack, STACK_SIZE, &sp, NULL), -EINVAL);
+    assert_int_equal(loader_build_stack(&s, 100, stack, STACK_SIZE, &sp, NULL), -EINVAL);
     s.argc = -1;
-    assert_int_equal(loader_build_stack(&s, 0x10000, stack, STACK_SIZE, &sp), -EINVAL);
+    assert_int_equal(loader_build_stack(&s, 0x10000, stack, STACK_SIZE, &sp, NULL), -EINVAL);
     s = stack_spec(LOADER_ISA_ARM, NULL);
     s.execfn = NULL;
-    assert_int_equal(loader_build_stack(&s, 0x10000, stack, STACK_SIZE, &sp), -EINVAL);
+    assert_int_equal(loader_build_stack(&s, 0x10000, stack, STACK_SIZE, &sp, NULL), -EINVAL);
 }
 
 /* ---- loader_kuser_page ---- */

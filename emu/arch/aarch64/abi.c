@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "syscall_nr_aarch64.h"
 #include "syscall_table.h"
 
 /* HWCAP bits of arch/arm64/include/uapi/asm/hwcap.h for a Cortex-A72 class
@@ -53,6 +54,25 @@ static uint64_t get_pc(uc_engine *uc)
     uint64_t pc = 0;
     uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
     return pc;
+}
+
+static uint64_t get_sp(uc_engine *uc)
+{
+    uint64_t sp = 0;
+    uc_reg_read(uc, UC_ARM64_REG_SP, &sp);
+    return sp;
+}
+
+static void set_pc(uc_engine *uc, uint64_t pc)
+{
+    uc_reg_write(uc, UC_ARM64_REG_PC, &pc);
+}
+
+/* arm64's do_signal(): x8 = __NR_restart_syscall. */
+static void set_restart_syscall(uc_engine *uc)
+{
+    uint64_t nr = AARCH64_NR_restart_syscall;
+    uc_reg_write(uc, UC_ARM64_REG_X8, &nr);
 }
 
 static void set_tls(uc_engine *uc, uint64_t tls)
@@ -159,4 +179,28 @@ const struct abi abi_aarch64 = {
     /* copy_nodes_to_user() (mm/mempolicy.c): the bytes of the longs asked for. */
     .nodemask_words = false,
     .kvm = true,
+    .get_sp = get_sp,
+    /* include/uapi/asm-generic/siginfo.h: the union holds pointers, so on
+     * a 64-bit ABI it starts 8-aligned, after 4 bytes of padding. */
+    .siginfo_fields = 16,
+    /* MINSIGSTKSZ of arch/arm64/include/uapi/asm/signal.h (sys_sigaltstack). */
+    .minsigstksz = 5120,
+    /* AUDIT_ARCH_AARCH64 of include/uapi/linux/audit.h (syscall_get_arch()). */
+    .audit_arch = 0xc00000b7u,
+    .pc_mask = UINT64_MAX,
+    /* arm64's arch_ptrace() adds only MTE's tag requests, which need a CPU
+     * the machine does not emulate. */
+    .arch_ptrace = NULL,
+    /* get_user_cpu_mask() (kernel/sched/core.c) copies the bytes asked. */
+    .cpumask_unit = 1,
+    /* RLIM_INFINITY of include/uapi/asm-generic/resource.h, ~0UL. */
+    .rlim_infinity = UINT64_MAX,
+    /* The tagged address ABI (Documentation/arm64/tagged-address-abi.rst). */
+    .tagged_addr = true,
+    /* struct sysinfo of include/uapi/linux/sysinfo.h: 112 bytes, its _f
+     * pad empty. */
+    .sysinfo_longs = 14,
+    .set_pc = set_pc,
+    .set_restart_syscall = set_restart_syscall,
+    .kuser_helpers = false,
 };

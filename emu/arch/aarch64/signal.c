@@ -100,7 +100,7 @@ int aarch64_setup_frame(struct task *t, int sig, const struct sigaction_guest *s
     uc_engine *uc = task_mm(t)->uc;
     struct rt_sigframe_a64 f;
     memset(&f, 0, sizeof f);
-    signal_fill_info(t, sig, f.info, 8);
+    signal_fill_info(t, sig, &t->delivering, f.info);
     f.uc.ss_sp = t->altstack_sp;
     f.uc.ss_size = t->altstack_size;
     f.uc.ss_flags = t->altstack_flags;

@@ -65,6 +65,10 @@ const struct syscall_entry syscall_table_aarch64[SYSCALL_TABLE_AARCH64_LEN] = {
     /* arm's getrlimit is ugetrlimit (its old getrlimit number is not in
      * the EABI). */
     E(getrlimit, getrlimit, "dp"),
+    /* struct __kernel_timex; arm's calls of these names take an
+     * old_timex32 (clock_adjtime64 is its __kernel_timex one). */
+    E(adjtimex, adjtimex, "p"),
+    E(clock_adjtime, clock_adjtime, "Cp"),
     /* io_pgetevents with a 64-bit timespec; arm's io_pgetevents is the
      * time32 call (io_pgetevents_time64 is its 64-bit one). */
     E(io_pgetevents, io_pgetevents, "xllppp"),

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "syscall_nr_arm.h"
 #include "syscall_table.h"
 
 /* What arm64 Linux 5.15 gives a compat task on a v8 CPU (its
@@ -79,6 +80,28 @@ static uint64_t get_pc(uc_engine *uc)
     uc_reg_read(uc, UC_ARM_REG_PC, &pc);
     uc_reg_read(uc, UC_ARM_REG_CPSR, &cpsr);
     return pc | ((cpsr & CPSR_T) ? 1u : 0u);
+}
+
+static uint64_t get_sp(uc_engine *uc)
+{
+    uint32_t sp = 0;
+    uc_reg_read(uc, UC_ARM_REG_SP, &sp);
+    return sp;
+}
+
+/* Bit 0 of pc set selects Thumb, as in start: a rewound pc from get_pc
+ * keeps the state it had. */
+static void set_pc(uc_engine *uc, uint64_t pc)
+{
+    uint32_t pc32 = (uint32_t)pc;
+    uc_reg_write(uc, UC_ARM_REG_PC, &pc32);
+}
+
+/* arm64's do_signal() for a compat task: r7 = __NR_compat_restart_syscall. */
+static void set_restart_syscall(uc_engine *uc)
+{
+    uint32_t nr = ARM_NR_restart_syscall;
+    uc_reg_write(uc, UC_ARM_REG_R7, &nr);
 }
 
 static void set_tls(uc_engine *uc, uint64_t tls)
@@ -198,4 +221,35 @@ const struct abi abi_arm = {
      * /dev/kvm is ENODEV and its ioctls EINVAL (virt/kvm/kvm_main.c
      * kvm_no_compat_open(), kvm_no_compat_ioctl()). */
     .kvm = false,
+    .get_sp = get_sp,
+    /* compat_siginfo_t (include/linux/compat.h): the union follows the
+     * three ints directly. */
+    .siginfo_fields = 12,
+    /* COMPAT_MINSIGSTKSZ of arch/arm64/include/asm/compat.h
+     * (compat_sys_sigaltstack). */
+    .minsigstksz = 2048,
+    /* AUDIT_ARCH_ARM of include/uapi/linux/audit.h (arm64's syscall_get_arch()
+     * for a compat task). */
+    .audit_arch = 0x40000028u,
+    /* get_pc sets bit 0 in Thumb state; Linux's pc has it clear (the state
+     * is the CPSR's T bit). */
+    .pc_mask = 0xfffffffeu,
+    .arch_ptrace = arm_arch_ptrace,
+    /* compat_get_user_cpu_mask() reads whole compat_ulongs
+     * (compat_get_bitmap(), kernel/compat.c). */
+    .cpumask_unit = 4,
+    /* COMPAT_RLIM_INFINITY of arch/arm64/include/asm/compat.h: a limit
+     * past it reads as it (compat_sys_getrlimit()), it sets RLIM_INFINITY
+     * (compat_sys_setrlimit()). */
+    .rlim_infinity = 0xffffffffu,
+    /* set_tagged_addr_ctrl() and get_tagged_addr_ctrl() refuse a compat
+     * task (arch/arm64/kernel/process.c): EINVAL. */
+    .tagged_addr = false,
+    /* struct compat_sysinfo (kernel/sys.c): 64 bytes with its 8-byte _f. */
+    .sysinfo_longs = 16,
+    .set_pc = set_pc,
+    .set_restart_syscall = set_restart_syscall,
+    /* The compat vectors page with the kuser helpers
+     * (aarch32_setup_additional_pages(), CONFIG_KUSER_HELPERS). */
+    .kuser_helpers = true,
 };

@@ -109,7 +109,7 @@ int arm_setup_frame(struct task *t, int sig, const struct sigaction_guest *sa, u
     size_t size = rt ? sizeof f : sizeof f.sig;
     const void *src = rt ? (const void *)&f : (const void *)&f.sig;
     if (rt)
-        signal_fill_info(t, sig, f.info, 4);
+        signal_fill_info(t, sig, &t->delivering, f.info);
     uint64_t frame = (sp - size) & ~(uint64_t)7;
     uint64_t ucaddr = frame + (rt ? offsetof(struct rt_sigframe_arm, sig) : 0);
     uint32_t lr = (sa->flags & SA_RESTORER) ? (uint32_t)sa->restorer

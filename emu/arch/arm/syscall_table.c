@@ -138,6 +138,19 @@ static SYSCALL_DECL(futex_time64)
     return do_futex(t, a, 8);
 }
 
+/* adjtimex and clock_adjtime with an old_timex32 (Linux's
+ * sys_adjtimex_time32, sys_clock_adjtime32); clock_adjtime64 is aarch64's
+ * clock_adjtime. */
+static SYSCALL_DECL(adjtimex_time32)
+{
+    return do_adjtimex(t, a[0], true);
+}
+
+static SYSCALL_DECL(clock_adjtime32)
+{
+    return do_clock_adjtime(t, (int)a[0], a[1], true);
+}
+
 /* io_pgetevents with an old_timespec32; io_pgetevents_time64 with a
  * __kernel_timespec. */
 static SYSCALL_DECL(io_pgetevents_time32)
@@ -383,6 +396,10 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(chown32, chown32, "sdd"),
     E(lchown32, lchown32, "sdd"),
     E(fchown32, fchown, "ddd"),
+    /* adjtimex and clock_adjtime with an old_timex32 (aarch64's take a
+     * __kernel_timex, as clock_adjtime64 does here). */
+    E(adjtimex, adjtimex_time32, "p"),
+    E(clock_adjtime, clock_adjtime32, "Cp"),
     /* The time64 calls, with a 64-bit timespec (the shared rows of the
      * names without _time64 or 64 take the ABI's own: 32-bit here);
      * io_pgetevents is the time32 call here, the 64-bit one on aarch64. */
@@ -390,7 +407,7 @@ const struct syscall_entry syscall_table_arm[SYSCALL_TABLE_ARM_LEN] = {
     E(clock_settime64, clock_settime64, "Cp"),
     E(clock_getres_time64, clock_getres64, "Cp"),
     E(clock_nanosleep_time64, clock_nanosleep64, "Cdpp"),
-    E(clock_adjtime64, clock_adjtime64, "Cp"),
+    E(clock_adjtime64, clock_adjtime, "Cp"),
     E(timer_settime64, timer_settime64, "ddpp"),
     E(timer_gettime64, timer_gettime64, "dp"),
     E(timerfd_settime64, timerfd_settime64, "dxpp"),

@@ -61,6 +61,8 @@ SYSCALL_DECL(compat_preadv2);
 SYSCALL_DECL(compat_pwritev2);
 
 int arm_setup_frame(struct task *t, int sig, const struct sigaction_guest *sa, uint64_t sp);
+/* The ptrace requests of a 32-bit tracer (ptrace.c, abi->arch_ptrace). */
+int64_t arm_arch_ptrace(struct task *t, struct task *c, long req, uint64_t addr, uint64_t data);
 int64_t arm_sigreturn(struct task *t, bool rt);
 extern const uint32_t arm_sigtramp_code[4];
 #endif
