@@ -7,6 +7,7 @@ left. The guest (cgroup-ops) joins a 4-7 cpuset and waits on stdin while
 the test steers it from outside, then prints its affinity."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,4 +48,5 @@ finally:
     if run.poll() is None:
         run.kill()
         run.wait()
+    shutil.rmtree(tmp, ignore_errors=True)
 exit_with_verdict()

@@ -12,10 +12,13 @@ if [ $# -gt 0 ]; then
 else
     programs=$(cd "$here/../../../libexec/asymu" && pwd) out='[^ ]*/asymu-demo\.[A-Za-z0-9]*'
 fi
-sh "$demo" "$@" > "${TMPDIR:-/tmp}/demo-check.$$" 2>&1
+# The installed demo writes its traces into a new $TMPDIR/asymu-demo.XXXXXX
+# for its user to open: here a directory of the check's own, removed after.
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+TMPDIR=$work sh "$demo" "$@" > "$work/demo-check.out" 2>&1
 status=$?
 sed -e "s|$programs/|PROGRAMS/|g" -e "s|$here/scenarios/|SCENARIOS/|g" -e "s|$out/|OUT/|g" \
-    "${TMPDIR:-/tmp}/demo-check.$$" | diff -u "$expected" -
+    "$work/demo-check.out" | diff -u "$expected" -
 differs=$?
-rm -f "${TMPDIR:-/tmp}/demo-check.$$"
 [ "$status" -eq 0 ] && [ "$differs" -eq 0 ]

@@ -34,7 +34,8 @@ echo "built ${deb##*/}"
 if grep -E '^[^ ]+:[0-9]+:[0-9]+: warning:' "$work/build.log"; then
     fail "the Release build warns"
 fi
-lintian --fail-on error,warning "$deb" || fail "lintian"
+# lintian keeps its ELF cache in $TMPDIR (mldbm-elf-*) and leaves it there.
+TMPDIR=$work lintian --fail-on error,warning "$deb" || fail "lintian"
 echo "lintian: no error, no warning"
 dpkg-deb -x "$deb" "$work/root" || fail "dpkg-deb -x"
 sh "$(dirname "$0")/demo-check.sh" "$expected" "$work/root/usr/share/asymu/examples/demo.sh" ||
