@@ -143,6 +143,16 @@ bool stop_hooks_machine_stopping(const struct machine *m)
     return false;
 }
 
+bool stop_hooks_watch_blocks(const struct machine *m)
+{
+    for (int i = 0; i < STOP_HOOKS_N; i++) {
+        const struct stop_hooks *h = HOOKS(m, i, watch_blocks);
+        if (h && h->watch_blocks(m))
+            return true;
+    }
+    return false;
+}
+
 bool stop_hooks_single_step(const struct task *t)
 {
     for (int i = 0; i < STOP_HOOKS_N; i++) {

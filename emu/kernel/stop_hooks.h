@@ -113,6 +113,12 @@ struct stop_hooks {
      * slice. NULL for gdb, whose step is a code hook of its own
      * (before_slice). The first true wins. */
     bool (*single_step)(const struct task *t);
+    /* run_slice: true when the engine's block hook must take its slow
+     * path at every block of this slice (m->watch_blocks), asking block
+     * below, besides a single_step's: gdb while it listens, whose steps
+     * and stops end at blocks. NULL for ptrace, whose step is
+     * single_step's. The first true wins. */
+    bool (*watch_blocks)(const struct machine *m);
     /* run_slice, just before t's code runs: the debugger puts its hooks
      * into the engine t runs on for this slice (gdb's breakpoints and
      * single step). Every debugger is told. */
@@ -155,6 +161,7 @@ bool stop_hooks_block(struct machine *m);
 bool stop_hooks_hold_machine(struct machine *m);
 bool stop_hooks_hold_task(struct task *t);
 bool stop_hooks_machine_stopping(const struct machine *m);
+bool stop_hooks_watch_blocks(const struct machine *m);
 bool stop_hooks_single_step(const struct task *t);
 void stop_hooks_before_slice(struct task *t);
 void stop_hooks_after_slice(struct task *t);

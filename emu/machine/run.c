@@ -181,7 +181,7 @@ static uint64_t run_slice(struct machine *m, struct task *t, unsigned cpu)
     bool step = stop_hooks_single_step(t);
     if (step)
         engine_step_begin(m, t);
-    m->watch_blocks = step || m->gdb;
+    m->watch_blocks = step || stop_hooks_watch_blocks(m);
     machine_slice_limit(m);
     stop_hooks_before_slice(t);
     engine_run(t);

@@ -484,6 +484,12 @@ static bool gdbstub_block(struct machine *m)
     return gs && step_done(gs, t);
 }
 
+/* While gdb listens, every block is looked at: its steps end at one. */
+static bool gdbstub_watch_blocks(const struct machine *m)
+{
+    return m->gdb != NULL;
+}
+
 /* A stop is on its way to gdb: the task loaded must not run on. */
 static bool gdbstub_stopping(const struct machine *m)
 {
@@ -642,6 +648,7 @@ static const struct stop_hooks gdb_stop_hooks = {
     .block = gdbstub_block,
     .hold_machine = gdbstub_hold_machine,
     .machine_stopping = gdbstub_stopping,
+    .watch_blocks = gdbstub_watch_blocks,
     .before_slice = gdbstub_before_slice,
     .after_slice = gdbstub_after_slice,
 };

@@ -6,7 +6,7 @@
 # (`gdbstub_*`, `->gdb`): it reaches the debuggers through stop_hooks.h
 # alone (docs/structure.md, issue 25 item 1). The machine loop's slice
 # (emu/machine/run.c) asks them through stop_hooks.h too: it names no gdb
-# stub function and none of ptrace's slice calls (ptrace_hold,
+# stub function nor the machine's stub and none of ptrace's slice calls (ptrace_hold,
 # ptrace_single_step, ptrace_step_done). Each pattern is first checked to
 # find a planted name, so that a broken pattern cannot pass unseen.
 cd "$1" || exit 1
@@ -15,7 +15,7 @@ files=$(ls emu/kernel/*.c emu/kernel/*.h | wc -l)
 [ -n "$tools" ] && [ "$files" -gt 0 ] || { echo "no emu/tools/ headers or no emu/kernel/ files"; exit 1; }
 [ -f emu/machine/run.c ] || { echo "no emu/machine/run.c"; exit 1; }
 kernel_names='gdbstub_[A-Za-z_]|->gdb\b'
-run_names='gdbstub_[A-Za-z_]|\bptrace_(hold|single_step|step_done)\b'
+run_names='gdbstub_[A-Za-z_]|->gdb\b|\bptrace_(hold|single_step|step_done)\b'
 
 # pattern must match each planted line and not the harmless one.
 self_check() {
@@ -33,7 +33,7 @@ self_check() {
 self_check "$kernel_names" '    if (stop_hooks_block(m))' \
     '    gdbstub_before_slice(t);' '    struct gdbstub *gs = t->machine->gdb;'
 self_check "$run_names" '    if (stop_hooks_hold_task(t) || ptrace_stopped(t))' \
-    '    gdbstub_after_slice(t);' '    if (ptrace_hold(t))' \
+    '    gdbstub_after_slice(t);' '    m->watch_blocks = step || m->gdb;' '    if (ptrace_hold(t))' \
     '    bool step = ptrace_single_step(t);' '        ptrace_step_done(t);'
 
 bad=0

@@ -132,6 +132,12 @@ static void note(const char *who, const char *what)
         note(#slot, ":step");                                                                      \
         return said;                                                                               \
     }                                                                                              \
+    static bool slot##_watch_blocks(const struct machine *m)                                       \
+    {                                                                                              \
+        (void)m;                                                                                   \
+        note(#slot, ":watch");                                                                     \
+        return said;                                                                               \
+    }                                                                                              \
     static void slot##_before_slice(struct task *t)                                                \
     {                                                                                              \
         (void)t;                                                                                   \
@@ -162,6 +168,7 @@ static void note(const char *who, const char *what)
         .hold_task = slot##_hold_task,                                                             \
         .machine_stopping = slot##_machine_stopping,                                               \
         .single_step = slot##_single_step,                                                         \
+        .watch_blocks = slot##_watch_blocks,                                                       \
         .before_slice = slot##_before_slice,                                                       \
         .after_slice = slot##_after_slice,                                                         \
         .step_done = slot##_step_done,                                                             \
@@ -203,6 +210,7 @@ static void test_boot_slots(void **state)
     assert_false(stop_hooks_hold_task(k->init));
     assert_false(stop_hooks_machine_stopping(&k->m));
     assert_false(stop_hooks_single_step(k->init));
+    assert_false(stop_hooks_watch_blocks(&k->m));
 }
 
 /* The first that stops the task has it; the later ones are not asked. */
@@ -275,7 +283,8 @@ static void test_slice_first_wins(void **state)
     assert_true(stop_hooks_hold_task(t));
     assert_true(stop_hooks_machine_stopping(&k->m));
     assert_true(stop_hooks_single_step(t));
-    assert_string_equal(calls, "G:holdm G:holdt G:stopping G:step ");
+    assert_true(stop_hooks_watch_blocks(&k->m));
+    assert_string_equal(calls, "G:holdm G:holdt G:stopping G:step G:watch ");
     calls[0] = '\0';
     guest_says = false;
     host_says = true;
@@ -283,16 +292,18 @@ static void test_slice_first_wins(void **state)
     assert_true(stop_hooks_hold_task(t));
     assert_true(stop_hooks_machine_stopping(&k->m));
     assert_true(stop_hooks_single_step(t));
+    assert_true(stop_hooks_watch_blocks(&k->m));
     assert_string_equal(calls, "G:holdm H:holdm G:holdt H:holdt G:stopping H:stopping "
-                               "G:step H:step ");
+                               "G:step H:step G:watch H:watch ");
     calls[0] = '\0';
     host_says = false;
     assert_false(stop_hooks_hold_machine(&k->m));
     assert_false(stop_hooks_hold_task(t));
     assert_false(stop_hooks_machine_stopping(&k->m));
     assert_false(stop_hooks_single_step(t));
+    assert_false(stop_hooks_watch_blocks(&k->m));
     assert_string_equal(calls, "G:holdm H:holdm G:holdt H:holdt G:stopping H:stopping "
-                               "G:step H:step ");
+                               "G:step H:step G:watch H:watch ");
 }
 
 /* Every debugger puts its hooks into the slice's engine, takes them out
@@ -325,6 +336,7 @@ static void test_missing_hooks(void **state)
     assert_false(stop_hooks_hold_task(t));
     assert_false(stop_hooks_machine_stopping(&k->m));
     assert_false(stop_hooks_single_step(t));
+    assert_false(stop_hooks_watch_blocks(&k->m));
     stop_hooks_before_slice(t);
     stop_hooks_after_slice(t);
     stop_hooks_step_done(t);
