@@ -7,20 +7,14 @@
 # outside emu/arch/ reads an ABI's word size (`->word`, `.word` of an abi).
 # The pattern is first checked to find planted decisions and to pass a
 # harmless line, so that a broken pattern cannot pass unseen.
+# shellcheck source=self-check.sh
+. "$(dirname "$0")/self-check.sh"
 cd "$1" || exit 1
 pattern='(->|\.)word\b'
 files=$(find emu -name '*.[ch]' ! -path 'emu/arch/*' | sort)
 [ -n "$files" ] || { echo "no emu/ files outside emu/arch/"; exit 1; }
-for planted in '    if (task_abi(t)->word == 4)' '    unsigned word = abi->word;' \
-    '    bool a64 = g.word == 8;'; do
-    printf '%s\n' "$planted" | grep -qE "$pattern" ||
-        { echo "self-check: /$pattern/ misses the planted \`$planted'"; exit 1; }
-done
-harmless='    size_t n = abi_longs_size(t, 3); /* a word of the task */'
-if printf '%s\n' "$harmless" | grep -qE "$pattern"; then
-    echo "self-check: /$pattern/ matches the harmless \`$harmless'"
-    exit 1
-fi
+self_check "$pattern" '    size_t n = abi_longs_size(t, 3); /* a word of the task */' \
+    '    if (task_abi(t)->word == 4)' '    unsigned word = abi->word;' '    bool a64 = g.word == 8;'
 # shellcheck disable=SC2086
 if grep -nE "$pattern" $files; then
     echo "a file outside emu/arch/ decides by the ABI's word size (above): put the decision in"

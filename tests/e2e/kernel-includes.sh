@@ -9,6 +9,8 @@
 # stub function nor the machine's stub and none of ptrace's slice calls (ptrace_hold,
 # ptrace_single_step, ptrace_step_done). Each pattern is first checked to
 # find a planted name, so that a broken pattern cannot pass unseen.
+# shellcheck source=self-check.sh
+. "$(dirname "$0")/self-check.sh"
 cd "$1" || exit 1
 tools=$(cd emu/tools && ls *.h | sed 's/\./\\./g' | paste -sd '|')
 files=$(ls emu/kernel/*.c emu/kernel/*.h | wc -l)
@@ -17,19 +19,6 @@ files=$(ls emu/kernel/*.c emu/kernel/*.h | wc -l)
 kernel_names='gdbstub_[A-Za-z_]|->gdb\b'
 run_names='gdbstub_[A-Za-z_]|->gdb\b|\bptrace_(hold|single_step|step_done)\b'
 
-# pattern must match each planted line and not the harmless one.
-self_check() {
-    pattern=$1 harmless=$2
-    shift 2
-    for planted in "$@"; do
-        printf '%s\n' "$planted" | grep -qE "$pattern" ||
-            { echo "self-check: /$pattern/ misses the planted \`$planted'"; exit 1; }
-    done
-    if printf '%s\n' "$harmless" | grep -qE "$pattern"; then
-        echo "self-check: /$pattern/ matches the harmless \`$harmless'"
-        exit 1
-    fi
-}
 self_check "$kernel_names" '    if (stop_hooks_block(m))' \
     '    gdbstub_before_slice(t);' '    struct gdbstub *gs = t->machine->gdb;'
 self_check "$run_names" '    if (stop_hooks_hold_task(t) || ptrace_stopped(t))' \
